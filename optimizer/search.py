@@ -1,0 +1,471 @@
+"""Domain-adapted Monte Carlo tree search over kernel candidates.
+
+A node is a candidate with its evaluation; the root is the user's kernel, measured by the
+same evaluator. Reward is the log of the geometric-mean gain over the root across sizes;
+a failed or incorrect candidate hits the correctness wall (no reward, never expanded).
+
+Choices (all configurable through run_search's keywords):
+- Selection: PUCT, score = Q(child) + c * prior * sqrt(N(parent)) / (1 + N(child)), where Q is
+  the child's mean backed-up reward (log-speedup units) and prior is Proposal.prior.
+- Progressive widening: a node may have at most ceil(k_w * visits ** alpha) children. A node
+  counts its own evaluation as its first visit, and every evaluation below it as one more.
+- Failure penalty: a failed child backs up parent.reward - fail_penalty (default 0.1, about a
+  10% slowdown relative to its parent), so parents that breed failures look worse.
+- Stall visit: when selection reaches a node whose widening is full but none of whose
+  children can be descended into (all failed, pruned or dead), that penalty is backed up
+  through it again without an evaluation (as MCTS revisits a terminal leaf); its visit count
+  grows until it may widen. No budget is spent.
+- Pruning: a non-root node with at least prune_after children, every one of which failed
+  or whose best subtree reward is below the node's reward by more than regress_threshold
+  (default 0.05), is pruned: it and its subtree are never selected again.
+- Ties: rewards within tie_band (0.01) of the best go to the leaner candidate: lower mean
+  energy if known, else fewer registers, else shorter source.
+- Duplicates (same Candidate.key()) are skipped; a node whose proposer returns nothing new
+  max_dup_rounds times in a row is treated as exhausted.
+- Budget.evaluations counts candidate evaluations, not the root's. An evaluator that
+  raises propagates: evaluators must return failures as Evaluation(ok=False, ...).
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Protocol
+
+from .model import Budget, Candidate, Evaluation, Proposal
+
+OBJECTIVES = ("time", "energy", "edp")
+STRATEGIES = ("mcts", "greedy", "random")
+
+
+class Proposer(Protocol):
+    name: str
+
+    def propose(self, node: "Node", ctx: "SearchContext", k: int) -> list[Proposal]:
+        """Up to k new children for node; [] means the node is exhausted. May add to ctx.tokens_used."""
+        ...
+
+
+class Evaluator(Protocol):
+    def evaluate(self, candidates: list[Candidate]) -> list[Evaluation]:
+        """One Evaluation per candidate, in order; failures are data, not exceptions."""
+        ...
+
+
+@dataclass(eq=False)
+class Node:
+    id: int
+    candidate: Candidate
+    evaluation: Evaluation
+    parent: "Node | None" = None
+    children: list["Node"] = field(default_factory=list)
+    visits: int = 0
+    value_sum: float = 0.0
+    reward: float | None = None
+    depth: int = 0
+    exhausted: bool = False
+    pruned: bool = False
+    prior: float = 1.0
+    note: str | None = None  # why a correct-looking evaluation still got no reward
+    dup_rounds: int = 0  # consecutive proposer rounds that yielded nothing new
+
+    @property
+    def failed(self) -> bool:
+        return self.reward is None
+
+    @property
+    def failure(self) -> str | None:
+        return self.evaluation.failure or self.note if self.failed else None
+
+    @property
+    def mean(self) -> float:
+        return self.value_sum / self.visits if self.visits else 0.0
+
+    @property
+    def speedup(self) -> float | None:
+        """exp(reward): the geometric-mean gain over the root in the search's objective."""
+        return math.exp(self.reward) if self.reward is not None else None
+
+    def path(self) -> list[str]:
+        """Descriptions of the steps from the root to this node (the root itself excluded)."""
+        out, n = [], self
+        while n.parent is not None:
+            out.append(n.candidate.description)
+            n = n.parent
+        return out[::-1]
+
+    def ancestors(self):
+        n = self.parent
+        while n is not None:
+            yield n
+            n = n.parent
+
+    def __repr__(self):
+        return (f"Node(id={self.id}, depth={self.depth}, reward={self.reward}, visits={self.visits}, "
+                f"children={len(self.children)}, desc={self.candidate.description!r})")
+
+
+@dataclass
+class SearchContext:
+    objective: str
+    rng: random.Random
+    tokens_used: int
+    root: Node
+    memory_hints: list[str] = field(default_factory=list)
+    nodes: list[Node] = field(default_factory=list)
+    seen: set[str] = field(default_factory=set)  # candidate keys evaluated or pending
+
+    def is_known(self, candidate: Candidate) -> bool:
+        return candidate.key() in self.seen
+
+
+@dataclass
+class SearchResult:
+    root: Node
+    best: Node
+    nodes: list[Node]
+    evaluations: int
+    failures: int
+    stopped_by: str  # "evaluations" | "seconds" | "tokens" | "exhausted" | "root_failed"
+    objective: str = "time"
+    error: str | None = None  # set when stopped_by == "root_failed"
+
+    @property
+    def speedup(self) -> float:
+        return self.best.speedup or 1.0
+
+
+# ---------------------------------------------------------------- reward
+
+
+def _log_ratio_mean(root: dict, cand: dict, what: str) -> float:
+    sizes = sorted(root)
+    if not sizes:
+        raise ValueError(f"root evaluation has no {what} to compare against")
+    missing = [s for s in sizes if s not in cand]
+    if missing:
+        raise ValueError(f"evaluation lacks {what} for size(s) {missing} that the root has")
+    total = 0.0
+    for s in sizes:
+        r, c = root[s], cand[s]
+        if not (r > 0 and c > 0):
+            raise ValueError(f"{what} for size {s!r} must be positive (root {r!r}, candidate {c!r})")
+        total += math.log(r / c)
+    return total / len(sizes)
+
+
+def objective_used(ev: Evaluation, root_ev: Evaluation, objective: str = "time") -> str:
+    """The objective reward() really uses: energy and edp fall back to time without energy."""
+    if objective not in OBJECTIVES:
+        raise ValueError(f"unknown objective {objective!r}; choose one of {', '.join(OBJECTIVES)}")
+    if objective == "time":
+        return "time"
+    sizes = root_ev.energy_j.keys()
+    if sizes and all(ev.energy_j.get(s) for s in sizes) and all(root_ev.energy_j[s] for s in sizes):
+        return objective
+    return "time"
+
+
+def reward(ev: Evaluation, root_ev: Evaluation, objective: str = "time") -> float | None:
+    """Log of the geometric-mean gain of ev over root_ev; None behind the correctness wall.
+
+    time: mean over sizes of log(t_root / t); energy: the same with energy_j (time when
+    energy is missing); edp: mean of log((E_root * t_root) / (E * t)).
+    """
+    used = objective_used(ev, root_ev, objective)
+    if not ev.ok:
+        return None
+    t = _log_ratio_mean(root_ev.times_s, ev.times_s, "times_s")
+    if used == "time":
+        return t
+    e = _log_ratio_mean(root_ev.energy_j, ev.energy_j, "energy_j")
+    if used == "energy":
+        return e
+    # edp: the time factor over the sizes that have energy, so both cover the same sizes
+    sizes = root_ev.energy_j.keys()
+    return e + _log_ratio_mean({s: root_ev.times_s[s] for s in sizes if s in root_ev.times_s}
+                               or root_ev.times_s, ev.times_s, "times_s")
+
+
+# ---------------------------------------------------------------- search
+
+
+class _Search:
+    def __init__(self, proposer, evaluator, budget: Budget, *, objective, strategy, seed, batch,
+                 on_event, clock, c, k_w, alpha, fail_penalty, prune_after, regress_threshold,
+                 tie_band, max_dup_rounds, memory_hints):
+        if objective not in OBJECTIVES:
+            raise ValueError(f"unknown objective {objective!r}; choose one of {', '.join(OBJECTIVES)}")
+        if strategy not in STRATEGIES:
+            raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
+        if batch < 1:
+            raise ValueError(f"batch must be >= 1, got {batch}")
+        if k_w <= 0 or not (0 < alpha <= 1):
+            raise ValueError(f"progressive widening needs k_w > 0 and 0 < alpha <= 1 (got {k_w}, {alpha})")
+        self.proposer, self.evaluator, self.budget = proposer, evaluator, budget
+        self.objective, self.strategy, self.seed, self.batch = objective, strategy, seed, batch
+        self.on_event, self.clock = on_event, clock
+        self.c, self.k_w, self.alpha = c, k_w, alpha
+        self.fail_penalty, self.prune_after = fail_penalty, prune_after
+        self.regress_threshold, self.tie_band = regress_threshold, tie_band
+        self.max_dup_rounds = max_dup_rounds
+        self.memory_hints = list(memory_hints or [])
+        self.rng = random.Random(seed)
+        self.nodes: list[Node] = []
+        self.evaluations = 0
+        self.failures = 0
+        self.best: Node | None = None
+        self.ctx: SearchContext | None = None
+        self.t0 = 0.0
+        self.fallback_said = False
+
+    # ------------------------------------------------------------ events
+    def budget_status(self) -> dict:
+        b = self.budget
+        used = {"evaluations": self.evaluations, "seconds": round(self.clock() - self.t0, 3),
+                "tokens": self.ctx.tokens_used if self.ctx else 0}
+        fracs = [used[k] / lim if lim else 1.0 for k, lim in b.to_json().items() if lim is not None]
+        return {**b.to_json(), "used": used, "fraction": min(1.0, max(fracs)) if fracs else None}
+
+    def emit(self, type_: str, **data):
+        if self.on_event is None:
+            return
+        self.on_event({"type": type_, **data, "evaluations": self.evaluations, "budget": self.budget_status()})
+
+    # ------------------------------------------------------------ tree helpers
+    def width(self, n: Node) -> int:
+        return math.ceil(self.k_w * max(1, n.visits) ** self.alpha)
+
+    def blocked(self, n: Node) -> bool:
+        """Failed, pruned, or under a pruned ancestor: never selected or expanded."""
+        return n.failed or n.pruned or any(a.pruned for a in n.ancestors())
+
+    def live(self, n: Node) -> bool:
+        """Something can still be expanded at or below n."""
+        if n.failed or n.pruned:
+            return False
+        return not n.exhausted or any(self.live(ch) for ch in n.children)
+
+    def lean_key(self, n: Node):
+        e = n.evaluation.mean_energy()
+        regs = n.evaluation.resources.get("registers")
+        return (e if e is not None else math.inf, regs if regs is not None else math.inf,
+                len(n.candidate.source), n.id)
+
+    def pick_best(self, nodes) -> Node | None:
+        ok = [n for n in nodes if not n.failed]
+        if not ok:
+            return None
+        top = max(n.reward for n in ok)
+        tied = [n for n in ok if n.reward >= top - self.tie_band]
+        return min(tied, key=self.lean_key)
+
+    def backup(self, n: Node, value: float):
+        for m in [n, *n.ancestors()]:
+            m.visits += 1
+            m.value_sum += value
+
+    def prune_check(self, n: Node):
+        for m in [n, *n.ancestors()]:
+            if m.parent is None or m.pruned or m.failed or len(m.children) < self.prune_after:
+                continue
+            if all(ch.failed or self.subtree_best(ch) < m.reward - self.regress_threshold
+                   for ch in m.children):
+                m.pruned = True
+                self.emit("pruned", node=m.id, description=m.candidate.description,
+                          reason=f"all {len(m.children)} children failed or regressed "
+                                 f"by more than {self.regress_threshold:g} (log)")
+
+    def subtree_best(self, n: Node) -> float:
+        vals = [n.reward if n.reward is not None else -math.inf]
+        vals += [self.subtree_best(ch) for ch in n.children]
+        return max(vals)
+
+    # ------------------------------------------------------------ selection
+    def select_mcts(self, pending: dict[int, int]) -> Node | None:
+        for _ in range(10_000):  # stall visits raise widths, so this ends quickly
+            if not self.live(self.ctx.root):
+                return None
+            n = self.ctx.root
+            while True:
+                if not n.exhausted and len(n.children) + pending.get(n.id, 0) < self.width(n):
+                    return n
+                kids = [ch for ch in n.children if self.live(ch)]
+                if kids:
+                    sq = math.sqrt(max(1, n.visits))
+                    n = max(kids, key=lambda ch: (ch.mean + self.c * ch.prior * sq / (1 + ch.visits), -ch.id))
+                    continue
+                if pending.get(n.id, 0):
+                    return None  # full only because of this batch's pending proposals
+                # widening full, no child to descend into: stall visit, then select again
+                self.backup(n, n.reward - self.fail_penalty)
+                break
+        raise RuntimeError("MCTS selection did not settle (bug)")
+
+    def select_other(self, pending: dict[int, int]) -> Node | None:
+        pool = [n for n in self.nodes if not n.exhausted and not self.blocked(n)]
+        if not pool:
+            return None
+        if self.strategy == "random":
+            return self.rng.choice(pool)
+        return self.pick_best(pool)
+
+    # ------------------------------------------------------------ main loop
+    def out_of_budget(self) -> str | None:
+        b = self.budget
+        if b.evaluations is not None and self.evaluations >= b.evaluations:
+            return "evaluations"
+        if b.seconds is not None and self.clock() - self.t0 >= b.seconds:
+            return "seconds"
+        if b.tokens is not None and self.ctx.tokens_used >= b.tokens:
+            return "tokens"
+        return None
+
+    def add_node(self, cand: Candidate, ev: Evaluation, parent: Node | None, prior: float) -> Node:
+        n = Node(id=len(self.nodes), candidate=cand, evaluation=ev, parent=parent,
+                 depth=0 if parent is None else parent.depth + 1, prior=prior)
+        root_ev = ev if parent is None else self.ctx.root.evaluation
+        try:
+            n.reward = reward(ev, root_ev, self.objective)
+        except ValueError as e:
+            n.reward, n.note = None, f"failed: {e}"
+        if (n.reward is not None and self.objective != "time" and not self.fallback_said
+                and objective_used(ev, root_ev, self.objective) == "time"):
+            self.fallback_said = True
+            self.emit("objective_fallback", node=n.id, objective=self.objective, used="time",
+                      reason="energy per launch is missing; ranking by time instead")
+        self.nodes.append(n)
+        if self.ctx is not None:
+            self.ctx.nodes.append(n)
+        if parent is not None:
+            parent.children.append(n)
+        return n
+
+    def evaluated_event(self, n: Node):
+        self.emit("evaluated", node=n.id, parent=n.parent.id if n.parent else None,
+                  description=n.candidate.description, origin=n.candidate.origin,
+                  answers=list(n.candidate.answers), depth=n.depth, ok=not n.failed,
+                  failure=n.failure, reward=n.reward, speedup=n.speedup,
+                  times_s=dict(n.evaluation.times_s))
+
+    def run(self, root: Candidate) -> SearchResult:
+        self.t0 = self.clock()
+        self.emit("start", objective=self.objective, strategy=self.strategy, seed=self.seed,
+                  batch=self.batch, description=root.description)
+        (root_ev,) = self.evaluate([root])
+        # the context exists before the root node so the root's events can report tokens
+        self.ctx = SearchContext(objective=self.objective, rng=self.rng, tokens_used=0, root=None,
+                                 memory_hints=self.memory_hints)
+        rn = self.add_node(root, root_ev, None, 1.0)
+        self.ctx.root = rn
+        self.ctx.seen.add(root.key())
+        rn.visits, rn.value_sum = 1, 0.0
+        self.evaluated_event(rn)
+        if rn.failed:
+            err = f"the root kernel failed: {rn.failure or 'no reason given'}"
+            self.emit("done", best=rn.id, speedup=None, failures=1, stopped_by="root_failed", error=err)
+            return SearchResult(rn, rn, self.nodes, 0, 1, "root_failed", self.objective, err)
+        self.best = rn
+        stopped = self.loop()
+        self.emit("done", best=self.best.id, speedup=self.best.speedup, failures=self.failures,
+                  stopped_by=stopped, path=self.best.path())
+        return SearchResult(rn, self.best, self.nodes, self.evaluations, self.failures, stopped, self.objective)
+
+    def evaluate(self, cands: list[Candidate]) -> list[Evaluation]:
+        evs = list(self.evaluator.evaluate(cands))
+        if len(evs) != len(cands):
+            raise ValueError(f"evaluator returned {len(evs)} evaluations for {len(cands)} candidates")
+        return evs
+
+    def loop(self) -> str:
+        while True:
+            stop = self.out_of_budget()
+            if stop:
+                return stop
+            room = self.batch
+            if self.budget.evaluations is not None:
+                room = min(room, self.budget.evaluations - self.evaluations)
+            work = self.collect(room)
+            if work is None:
+                return self.out_of_budget() or "exhausted"
+            if not work:
+                continue  # only duplicates or newly exhausted nodes this round
+            evs = self.evaluate([p.candidate for _, p in work])
+            for (parent, prop), ev in zip(work, evs):
+                self.evaluations += 1
+                n = self.add_node(prop.candidate, ev, parent, prop.prior)
+                if n.failed:
+                    self.failures += 1
+                    self.backup(n, parent.reward - self.fail_penalty)
+                else:
+                    self.backup(n, n.reward)
+                self.evaluated_event(n)
+                self.prune_check(n)
+                best = self.pick_best(self.nodes)
+                if best is not self.best:
+                    self.best = best
+                    self.emit("new_best", node=best.id, description=best.candidate.description,
+                              speedup=best.speedup, reward=best.reward, path=best.path())
+
+    def collect(self, room: int) -> list[tuple[Node, Proposal]] | None:
+        """Up to room (node, proposal) pairs; None when nothing at all can be expanded."""
+        work: list[tuple[Node, Proposal]] = []
+        pending: dict[int, int] = {}
+        asked = False
+        while len(work) < room:
+            if self.out_of_budget() == "tokens":
+                break
+            sel = self.select_mcts if self.strategy == "mcts" else self.select_other
+            n = sel(pending)
+            if n is None:
+                break
+            want = room - len(work)
+            if self.strategy == "mcts":
+                want = min(want, self.width(n) - len(n.children) - pending.get(n.id, 0))
+            props = list(self.proposer.propose(n, self.ctx, want) or [])[:want]
+            asked = True
+            if not props:
+                n.exhausted = True
+                self.emit("exhausted", node=n.id, description=n.candidate.description)
+                continue
+            fresh = 0
+            for p in props:
+                if not isinstance(p, Proposal):
+                    raise TypeError(f"proposer {getattr(self.proposer, 'name', '?')!r} returned "
+                                    f"{type(p).__name__}, expected Proposal")
+                k = p.candidate.key()
+                if k in self.ctx.seen:
+                    self.emit("duplicate", node=n.id, description=p.candidate.description,
+                              origin=p.candidate.origin)
+                    continue
+                self.ctx.seen.add(k)
+                work.append((n, p))
+                pending[n.id] = pending.get(n.id, 0) + 1
+                fresh += 1
+            if fresh:
+                n.dup_rounds = 0
+            else:
+                n.dup_rounds += 1
+                if n.dup_rounds >= self.max_dup_rounds:
+                    n.exhausted = True
+                    self.emit("exhausted", node=n.id, description=n.candidate.description,
+                              reason="proposer offered only duplicates")
+                break  # give other nodes a turn before asking this one again
+        if not work and not asked:
+            return None
+        return work
+
+
+def run_search(root: Candidate, proposer: Proposer, evaluator: Evaluator, budget: Budget, *,
+               objective: str = "time", strategy: str = "mcts", seed: int = 0, batch: int = 1,
+               on_event: Callable[[dict], None] | None = None, clock: Callable[[], float] = time.monotonic,
+               c: float = 1.0, k_w: float = 1.0, alpha: float = 0.5, fail_penalty: float = 0.1,
+               prune_after: int = 3, regress_threshold: float = 0.05, tie_band: float = 0.01,
+               max_dup_rounds: int = 3, memory_hints: list[str] | None = None) -> SearchResult:
+    """Search for faster (or leaner) variants of root; see the module docstring for the rules."""
+    s = _Search(proposer, evaluator, budget, objective=objective, strategy=strategy, seed=seed,
+                batch=batch, on_event=on_event, clock=clock, c=c, k_w=k_w, alpha=alpha,
+                fail_penalty=fail_penalty, prune_after=prune_after, regress_threshold=regress_threshold,
+                tie_band=tie_band, max_dup_rounds=max_dup_rounds, memory_hints=memory_hints)
+    return s.run(root)

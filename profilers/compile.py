@@ -1,0 +1,311 @@
+"""Compile a .cu file to a cubin with -lineinfo and the ptxas report; disassemble; cache.
+
+The cache key covers the source, every header it includes from the project (recursively),
+the flags, the architecture and the toolchain versions, so an unchanged file costs a read.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .nvcc_diag import Diagnostic, parse_diagnostics
+from .ptxas import KernelResources, parse_ptxas
+from .sass import Instruction, parse_sass
+from .toolchain import Toolchain, ToolchainError, discover, supported_archs
+
+FORMAT = 3  # bump when the cached layout or parsers change
+_INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
+
+
+class CompileError(Exception):
+    """Bad usage (unknown architecture, unreadable file); not a compile failure of the source."""
+
+
+@dataclass(frozen=True)
+class CompileOptions:
+    arch: str = "sm_90"
+    include_paths: tuple[str, ...] = ()
+    defines: tuple[str, ...] = ()
+    extra_flags: tuple[str, ...] = ()
+    timeout_s: float = 120.0
+
+    def flags(self) -> list[str]:
+        base = self.arch.removeprefix("sm_")
+        out = ["-cubin", f"-gencode=arch=compute_{base},code=sm_{base}", "-lineinfo", "-Xptxas", "-v"]
+        out += [f"-I{p}" for p in self.include_paths]
+        out += [f"-D{d}" for d in self.defines]
+        out += list(self.extra_flags)
+        return out
+
+
+@dataclass
+class KernelBuild:
+    name: str  # as written in the source
+    mangled: str
+    resources: KernelResources
+    sass: list[Instruction] = field(default_factory=list)
+
+
+@dataclass
+class CompiledArtifact:
+    ok: bool
+    path: str
+    options: CompileOptions
+    command: list[str]
+    diagnostics: list[Diagnostic]
+    kernels: list[KernelBuild]
+    headers: list[str]  # project headers it includes (resolved paths)
+    cubin: str | None  # path to the cubin (in the cache)
+    duration_s: float
+    cache_hit: bool
+    key: str
+    toolchain: str
+    sass_available: bool = True
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    def builds(self, name: str) -> list[KernelBuild]:
+        return [k for k in self.kernels if k.name == name]
+
+
+def demangle_name(mangled: str) -> str:
+    """Source name of an Itanium-mangled function: _Z3addPfi -> add, _ZN2ns3fooEv -> foo."""
+    if not mangled.startswith("_Z"):
+        return mangled
+    s = mangled[2:]
+    if s.startswith("L"):
+        s = s[1:]
+    nested = s.startswith("N")
+    if nested:
+        s = s[1:]
+        while s[:1] in ("r", "V", "K"):
+            s = s[1:]
+    last = mangled
+    while s and s[0].isdigit():
+        m = re.match(r"(\d+)", s)
+        n = int(m.group(1))
+        s = s[len(m.group(1)) :]
+        last, s = s[:n], s[n:]
+        if not nested:
+            break
+        if s[:1] == "I":  # template args of a nested name end the useful part
+            break
+    return last
+
+
+def project_headers(path: Path, text: str, include_paths: tuple[str, ...]) -> list[Path]:
+    """Headers the file includes that resolve to files (not system headers), recursively."""
+    seen: dict[Path, None] = {}
+    todo = [(path.parent, text)]
+    while todo:
+        here, body = todo.pop()
+        for kind, name in _INCLUDE.findall(body):
+            dirs = ([here] if kind == '"' else []) + [Path(p) for p in include_paths]
+            for d in dirs:
+                cand = (d / name).resolve()
+                if cand.is_file() and cand not in seen:
+                    seen[cand] = None
+                    try:
+                        todo.append((cand.parent, cand.read_text(errors="replace")))
+                    except OSError:
+                        pass
+                    break
+    return list(seen)
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("KERNELPRO_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "kernelpro"
+    )
+    return Path(base) / "compile"
+
+
+def check_arch(arch: str, tc: Toolchain) -> None:
+    archs = supported_archs(tc.path("nvcc"))
+    if arch not in archs:
+        raise CompileError(f"unknown architecture '{arch}': this nvcc builds for {', '.join(archs)}")
+
+
+def compile_cuda(
+    path: str | os.PathLike,
+    options: CompileOptions = CompileOptions(),
+    text: str | None = None,
+    toolchain: Toolchain | None = None,
+    use_cache: bool = True,
+) -> CompiledArtifact:
+    """Compile `path` (or `text`, an unsaved buffer of that file) for options.arch."""
+    t0 = time.perf_counter()
+    tc = toolchain or discover()
+    nvcc = tc.path("nvcc")
+    check_arch(options.arch, tc)
+    src_path = Path(path).resolve()
+    if text is None:
+        text = read_source(src_path)
+    headers = project_headers(src_path, text, options.include_paths)
+    h = hashlib.sha256()
+    h.update(json.dumps([FORMAT, str(src_path), options.flags(), tc.fingerprint]).encode())
+    h.update(text.encode("utf-8", errors="replace"))
+    for hp in headers:
+        h.update(str(hp).encode())
+        try:
+            h.update(hp.read_bytes())
+        except OSError:
+            pass
+    key = h.hexdigest()[:32]
+    cdir = cache_dir() / key
+    if use_cache:
+        hit = _load(cdir, src_path, options, key, tc, headers)
+        if hit is not None:
+            hit.duration_s = time.perf_counter() - t0
+            return hit
+
+    work = Path(tempfile.mkdtemp(prefix="kernelpro-"))
+    try:
+        on_disk = src_path.is_file() and _same(src_path, text)
+        if on_disk:
+            compile_path = src_path
+        else:
+            compile_path = work / src_path.name
+            compile_path.write_text(text)
+        cubin = work / "kernel.cubin"
+        extra_inc = [] if on_disk else [f"-I{src_path.parent}"]
+        cmd = [nvcc, *options.flags(), *extra_inc, "-o", str(cubin), str(compile_path)]
+        rc, out = _run(cmd, options.timeout_s, cwd=str(src_path.parent if src_path.parent.is_dir() else work))
+        out = out.replace(str(compile_path), str(src_path)) if not on_disk else out
+        lines = text.split("\n")
+
+        def read_line(f, n):
+            if f and Path(f).resolve() == src_path and 0 < n <= len(lines):
+                return lines[n - 1]
+            try:
+                return Path(f).read_text(errors="replace").split("\n")[n - 1]
+            except (OSError, IndexError):
+                return None
+
+        diags = parse_diagnostics(out, read_line) if rc != -1 else []
+        if rc == -1:
+            diags = [Diagnostic("error", f"compilation timed out after {options.timeout_s:g} s and was stopped", str(src_path), None, tool="nvcc")]
+        ok = rc == 0 and cubin.is_file()
+        if rc not in (0, -1) and not any(d.severity == "error" for d in diags):
+            diags.append(Diagnostic("error", (out.strip().splitlines() or ["nvcc failed"])[-1], tool="nvcc"))
+        for d in diags:  # relative paths in messages are relative to the file's folder
+            if d.file and not os.path.isabs(d.file):
+                d.file = str((src_path.parent / d.file).resolve())
+        resources = parse_ptxas(out) if ok else {}
+        sass_text, notes = "", []
+        if ok:
+            try:
+                sass_text = _disassemble(tc, cubin, options.timeout_s)
+            except ToolchainError as e:
+                notes.append(str(e))
+            if not on_disk:
+                sass_text = sass_text.replace(str(compile_path), str(src_path))
+        art = _artifact(ok, src_path, options, cmd, diags, resources, sass_text, headers, None, key, tc, notes)
+        if use_cache:
+            _store(cdir, art, cubin if ok else None, sass_text, out)
+            art.cubin = str(cdir / "kernel.cubin") if ok else None
+        elif ok:
+            keep = Path(tempfile.mkdtemp(prefix="kernelpro-cubin-")) / "kernel.cubin"
+            shutil.copy(cubin, keep)
+            art.cubin = str(keep)
+        art.duration_s = time.perf_counter() - t0
+        return art
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def read_source(path: Path) -> str:
+    if not path.exists():
+        raise CompileError(f"{path}: no such file")
+    if path.is_dir():
+        raise CompileError(f"{path}: is a folder, not a CUDA source file")
+    data = path.read_bytes()
+    if b"\0" in data[:8192]:
+        raise CompileError(f"{path}: binary file, not CUDA source")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise CompileError(f"{path}: not UTF-8 text (byte {e.start})") from None
+
+
+def _same(p: Path, text: str) -> bool:
+    try:
+        return p.read_text(errors="replace") == text
+    except OSError:
+        return False
+
+
+def _run(cmd: list[str], timeout: float, cwd: str) -> tuple[int, str]:
+    """Run in its own process group so a hung nvcc and its children all die on timeout."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            cwd=cwd, start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+        return proc.returncode, out
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        return -1, ""
+
+
+def _disassemble(tc: Toolchain, cubin: Path, timeout: float) -> str:
+    nvdisasm = tc.path("nvdisasm")
+    rc, out = _run([nvdisasm, "-gi", "-c", str(cubin)], timeout, cwd=str(cubin.parent))
+    if rc != 0:
+        raise ToolchainError(f"nvdisasm failed on the cubin: {out.strip()[:300]}")
+    return out
+
+
+def _artifact(ok, src_path, options, cmd, diags, resources, sass_text, headers, cubin, key, tc, notes) -> CompiledArtifact:
+    sass = parse_sass(sass_text) if sass_text else {}
+    kernels = [KernelBuild(demangle_name(m), m, r, sass.get(m, [])) for m, r in resources.items()]
+    return CompiledArtifact(
+        ok=ok, path=str(src_path), options=options, command=cmd, diagnostics=diags, kernels=kernels,
+        headers=[str(h) for h in headers], cubin=cubin, duration_s=0.0, cache_hit=False, key=key,
+        toolchain=tc.fingerprint, sass_available=bool(sass_text), notes=notes,
+    )
+
+
+def _store(cdir: Path, art: CompiledArtifact, cubin: Path | None, sass_text: str, log: str) -> None:
+    tmp = cdir.with_name(cdir.name + f".tmp{os.getpid()}")
+    try:
+        tmp.mkdir(parents=True, exist_ok=True)
+        if cubin is not None:
+            shutil.copy(cubin, tmp / "kernel.cubin")
+        (tmp / "sass.txt").write_text(sass_text)
+        (tmp / "nvcc.log").write_text(log)
+        meta = {"ok": art.ok, "command": art.command, "diagnostics": [d.to_json() for d in art.diagnostics],
+                "resources": {k.mangled: k.resources.to_json() for k in art.kernels}, "notes": art.notes}
+        (tmp / "artifact.json").write_text(json.dumps(meta))
+        if cdir.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+        else:
+            os.replace(tmp, cdir)  # atomic: readers see a whole entry or none
+    except OSError:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _load(cdir, src_path, options, key, tc, headers) -> CompiledArtifact | None:
+    try:
+        meta = json.loads((cdir / "artifact.json").read_text())
+        sass_text = (cdir / "sass.txt").read_text()
+    except (OSError, ValueError):
+        return None
+    diags = [Diagnostic(**d) for d in meta["diagnostics"]]
+    res = {m: KernelResources(**r) for m, r in meta["resources"].items()}
+    art = _artifact(meta["ok"], src_path, options, meta["command"], diags, res, sass_text, headers,
+                    str(cdir / "kernel.cubin") if meta["ok"] else None, key, tc, meta.get("notes", []))
+    art.cache_hit = True
+    return art

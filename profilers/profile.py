@@ -1,0 +1,158 @@
+"""Static profile of one .cu file: compile, parse, run the static tools, build the report."""
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .advice import Advice, sort_advice
+from .compile import CompiledArtifact, CompileOptions, compile_cuda, read_source
+from .nvcc_diag import Diagnostic
+from .source import SourceFile, parse_source
+from .toolchain import Toolchain
+from .tools import DEFAULT_BLOCK, BlockHint, Context, run_tools, static_tools
+
+_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="kernelpro-parse")
+
+
+@dataclass
+class KernelSummary:
+    name: str
+    line: int
+    registers: int | None = None
+    spill_stores: int | None = None
+    spill_loads: int | None = None
+    stack_bytes: int | None = None
+    shared_bytes: int | None = None
+    constant_bytes: int | None = None
+    barriers: int | None = None
+    block: int = DEFAULT_BLOCK
+    block_origin: str = "default"
+    occupancy: float | None = None
+    occupancy_limiter: str | None = None
+    occupancy_text: str = ""
+    instructions: int | None = None
+    mangled: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class ProfileReport:
+    path: str
+    arch: str
+    source: SourceFile
+    artifact: CompiledArtifact | None
+    kernels: list[KernelSummary]
+    advice: list[Advice]
+    diagnostics: list[Diagnostic]
+    notes: list[str]
+    duration_s: float
+    context: Context | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.artifact is not None and self.artifact.ok
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "file": self.path,
+            "arch": self.arch,
+            "compiled": self.ok,
+            "cache_hit": bool(self.artifact and self.artifact.cache_hit),
+            "kernels": [k.to_json() for k in self.kernels],
+            "advice": [a.to_json() for a in self.advice],
+            "errors": [_diag_json(d) for d in self.diagnostics if d.severity == "error"],
+            "warnings": [_diag_json(d) for d in self.diagnostics if d.severity != "error"],
+            "notes": self.notes,
+            "toolchain": self.artifact.toolchain if self.artifact else None,
+            "duration_s": round(self.duration_s, 4),
+        }
+
+
+def _diag_json(d: Diagnostic) -> dict[str, Any]:
+    return {"file": d.file, "line": d.line, "column": d.column, "message": d.message,
+            "severity": d.severity, "code": d.code, "tool": d.tool}
+
+
+def resolve_blocks(src: SourceFile, block: int | None = None, spec_blocks: dict[str, int] | None = None) -> dict[str, BlockHint]:
+    """Block size per kernel: --block, then the launch spec, launch sites, __launch_bounds__, default."""
+    out: dict[str, BlockHint] = {}
+    for k in src.kernels:
+        if block:
+            out[k.name] = BlockHint(block, "--block")
+        elif spec_blocks and spec_blocks.get(k.name):
+            out[k.name] = BlockHint(spec_blocks[k.name], "launch spec")
+        else:
+            site = next((s for s in src.launch_sites if s.kernel == k.name and s.block_threads), None)
+            if site:
+                out[k.name] = BlockHint(site.block_threads, f"launch site line {site.line}")
+            elif k.launch_bounds:
+                out[k.name] = BlockHint(k.launch_bounds[0], "__launch_bounds__")
+            else:
+                out[k.name] = BlockHint(DEFAULT_BLOCK, "default")
+    return out
+
+
+def profile_file(
+    path: str | Path,
+    options: CompileOptions = CompileOptions(),
+    text: str | None = None,
+    kernel: str | None = None,
+    block: int | None = None,
+    spec_blocks: dict[str, int] | None = None,
+    toolchain: Toolchain | None = None,
+    use_cache: bool = True,
+) -> ProfileReport:
+    t0 = time.perf_counter()
+    p = Path(path).resolve()
+    if text is None:
+        text = read_source(p)
+    parsed = _POOL.submit(parse_source, text, str(p))  # parse while nvcc runs
+    art = compile_cuda(p, options, text=text, toolchain=toolchain, use_cache=use_cache)
+    src = parsed.result()
+    ctx = Context(source=src, artifact=art, arch=options.arch, blocks=resolve_blocks(src, block, spec_blocks))
+    notes = list(art.notes)
+    kernels = [summarize(ctx, k.name) for k in src.kernels if kernel is None or k.name == kernel]
+    if kernel is not None and not kernels:
+        names = ", ".join(k.name for k in src.kernels) or "none"
+        notes.append(f"no kernel named '{kernel}' in {p.name} (kernels: {names})")
+    advice = run_tools(ctx, static_tools()) if art.ok else []
+    if kernel is not None:
+        advice = [a for a in advice if a.kernel in (kernel, None)]
+    notes += ctx.notes
+    if art.ok and not src.kernels:
+        notes.append("no __global__ kernels found in this file")
+    return ProfileReport(str(p), options.arch, src, art, kernels, sort_advice(advice), art.diagnostics,
+                         notes, time.perf_counter() - t0, ctx)
+
+
+def summarize(ctx: Context, name: str) -> KernelSummary:
+    k = ctx.source.kernel(name)
+    hint = ctx.block(name)
+    s = KernelSummary(name=name, line=k.line if k else 0, block=hint.threads, block_origin=hint.origin)
+    builds = ctx.artifact.builds(name) if ctx.artifact and ctx.artifact.ok else []
+    if not builds:
+        return s
+    # template kernels have one build per instantiation: report the heaviest
+    b = max(builds, key=lambda b: (b.resources.registers, b.resources.stack_bytes))
+    r = b.resources
+    s.registers, s.spill_stores, s.spill_loads = r.registers, r.spill_stores, r.spill_loads
+    s.stack_bytes, s.shared_bytes, s.constant_bytes, s.barriers = r.stack_bytes, r.shared_bytes, r.constant_bytes, r.barriers
+    s.instructions = len(b.sass) or None
+    s.mangled = [x.mangled for x in builds]
+    try:
+        from .occupancy import occupancy as occupancy_of
+
+        occ = occupancy_of(ctx.arch, hint.threads, r.registers, r.shared_bytes + ctx.dynamic_shared.get(name, 0))
+        s.occupancy, s.occupancy_limiter, s.occupancy_text = round(occ.occupancy, 4), occ.limiter, occ.explain()
+    except ValueError as e:
+        s.occupancy_text = str(e)
+    return s

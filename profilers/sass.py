@@ -1,0 +1,74 @@
+"""SASS from nvdisasm with each instruction mapped to its source line (-lineinfo builds).
+
+`nvdisasm -gi -c kernel.cubin` prints, before the instructions of a line,
+    //## File "/path/k.cu", line 5
+    //## File "/path/k.cu", line 2 inlined at "/path/k.cu", line 5
+so an instruction of an inlined helper knows both the helper's line and the call site.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_SECTION = re.compile(r"^\s*\.section\s+\.text\.(\S+?),")
+_FILE = re.compile(r'//## File "([^"]+)", line (\d+)((?: inlined at "[^"]+", line \d+)*)')
+_INLINED = re.compile(r'inlined at "([^"]+)", line (\d+)')
+_INSN = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(?P<pred>@!?U?P[T\d]+\s+)?(?P<op>[A-Z][A-Z0-9_.]*)(?P<rest>[^;]*);")
+
+
+@dataclass
+class Instruction:
+    offset: int
+    opcode: str  # with modifiers: "LDG.E.128.CONSTANT"
+    operands: str
+    predicate: str
+    locations: list[tuple[str, int]] = field(default_factory=list)  # innermost first, then call sites
+
+    @property
+    def base(self) -> str:
+        return self.opcode.split(".")[0]
+
+    @property
+    def mods(self) -> list[str]:
+        return self.opcode.split(".")[1:]
+
+    def line_in(self, path: str) -> int | None:
+        """The innermost line of this instruction that lies in `path`."""
+        for f, ln in self.locations:
+            if f == path:
+                return ln
+        return None
+
+
+def parse_sass(text: str) -> dict[str, list[Instruction]]:
+    """Instructions per kernel (mangled name), in address order."""
+    out: dict[str, list[Instruction]] = {}
+    cur: list[Instruction] | None = None
+    loc: list[tuple[str, int]] = []
+    more = False  # the last File line said "inlined at": the next File line continues the chain
+    for line in text.splitlines():
+        m = _SECTION.match(line)
+        if m:
+            cur = out.setdefault(m.group(1), [])
+            loc, more = [], False
+            continue
+        if cur is None:
+            continue
+        m = _FILE.search(line)
+        if m:
+            here = (m.group(1), int(m.group(2)))
+            loc = loc + [here] if more and loc and loc[-1] != here else ([here] if not more else loc)
+            more = bool(m.group(3))
+            continue
+        m = _INSN.search(line)
+        if m:
+            cur.append(Instruction(int(m.group(1), 16), m.group("op"), m.group("rest").strip(),
+                                   (m.group("pred") or "").strip(), list(loc)))
+    return out
+
+
+def opcode_counts(insns: list[Instruction]) -> dict[str, int]:
+    c: dict[str, int] = {}
+    for i in insns:
+        c[i.base] = c.get(i.base, 0) + 1
+    return c

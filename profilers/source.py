@@ -1,0 +1,420 @@
+"""CUDA source model over tree-sitter-cuda: kernels, parameters, loops, launch sites, includes.
+
+Lines and columns are 1-based; columns count characters (code points) of the line.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import tree_sitter as ts
+import tree_sitter_cuda
+
+
+@lru_cache(maxsize=1)
+def _parser() -> ts.Parser:
+    return ts.Parser(ts.Language(tree_sitter_cuda.language()))
+
+
+@dataclass
+class Param:
+    name: str
+    type_text: str  # as written, without the name
+    base_type: str  # "float", "double", "int", "half", "float4", ...
+    is_pointer: bool
+    is_const: bool  # pointee is const
+    is_restrict: bool
+    line: int
+    column: int
+    end_column: int
+    decl_start: int  # byte offsets of the whole parameter declaration
+    decl_end: int
+
+
+@dataclass
+class Loop:
+    line: int
+    end_line: int
+    column: int
+    var: str | None
+    trip_count: int | None  # known at compile time
+    pragma_unroll: str | None  # the text after "#pragma unroll" when one precedes the loop
+    node: ts.Node = field(repr=False)
+    depth: int = 0  # nesting inside the kernel
+
+
+@dataclass
+class Kernel:
+    name: str
+    line: int  # line of the name
+    column: int
+    end_column: int
+    start_line: int  # first line of the definition (qualifiers)
+    end_line: int
+    params: list[Param]
+    launch_bounds: tuple[int, ...] | None
+    is_template: bool
+    node: ts.Node = field(repr=False)
+    body: ts.Node | None = field(repr=False, default=None)
+    loops: list[Loop] = field(default_factory=list)
+
+    def param(self, name: str) -> Param | None:
+        return next((p for p in self.params if p.name == name), None)
+
+    def contains_line(self, line: int) -> bool:
+        return self.start_line <= line <= self.end_line
+
+
+@dataclass
+class LaunchSite:
+    kernel: str
+    line: int
+    column: int
+    grid: str
+    block: str
+    shared: str | None
+    stream: str | None
+    block_threads: int | None  # evaluated when the block expression is a constant
+
+
+@dataclass
+class Include:
+    line: int
+    header: str
+    quoted: bool
+
+
+class SourceFile:
+    def __init__(self, text: str, path: str = "<memory>"):
+        self.path = path
+        self.text = text
+        self.data = text.encode("utf-8", errors="replace")
+        self.lines = text.split("\n")
+        self.tree = _parser().parse(self.data)
+        self.root = self.tree.root_node
+        self.constants: dict[str, int] = {}
+        self.includes: list[Include] = []
+        self.kernels: list[Kernel] = []
+        self.device_functions: list[str] = []
+        self.launch_sites: list[LaunchSite] = []
+        self._scan()
+
+    # --- positions -------------------------------------------------------
+    def node_text(self, n: ts.Node) -> str:
+        return self.data[n.start_byte : n.end_byte].decode("utf-8", errors="replace")
+
+    def col(self, point: tuple[int, int]) -> int:
+        """1-based character column of a tree-sitter (row, byte column) point."""
+        row, bcol = point
+        line = self.lines[row].encode("utf-8", errors="replace") if row < len(self.lines) else b""
+        return len(line[:bcol].decode("utf-8", errors="replace")) + 1
+
+    def pos(self, n: ts.Node) -> tuple[int, int, int, int]:
+        """(line, column, end_line, end_column) of a node, 1-based, end exclusive."""
+        return n.start_point[0] + 1, self.col(n.start_point), n.end_point[0] + 1, self.col(n.end_point)
+
+    def kernel_at(self, line: int) -> Kernel | None:
+        return next((k for k in self.kernels if k.contains_line(line)), None)
+
+    def kernel(self, name: str) -> Kernel | None:
+        return next((k for k in self.kernels if k.name == name), None)
+
+    @property
+    def has_errors(self) -> bool:
+        return self.root.has_error
+
+    # --- scanning --------------------------------------------------------
+    def _scan(self) -> None:
+        for n in _walk(self.root):
+            t = n.type
+            if t == "preproc_include":
+                p = n.child_by_field_name("path")
+                if p is not None:
+                    raw = self.node_text(p)
+                    self.includes.append(Include(n.start_point[0] + 1, raw.strip('"<>'), raw.startswith('"')))
+            elif t == "preproc_def":
+                name, value = n.child_by_field_name("name"), n.child_by_field_name("value")
+                if name is not None and value is not None:
+                    v = _int_literal(self.node_text(value).strip())
+                    if v is not None:
+                        self.constants[self.node_text(name)] = v
+            elif t == "declaration" and _is_const_decl(self, n):
+                for d in n.children_by_field_name("declarator"):
+                    if d.type == "init_declarator":
+                        nm, val = d.child_by_field_name("declarator"), d.child_by_field_name("value")
+                        if nm is not None and val is not None and nm.type == "identifier":
+                            v = self.eval_int(val)
+                            if v is not None:
+                                self.constants[self.node_text(nm)] = v
+        for n in _walk(self.root):
+            if n.type == "function_definition":
+                self._function(n)
+            elif n.type == "call_expression":
+                self._launch(n)
+
+    def _function(self, n: ts.Node) -> None:
+        quals = {c.type for c in n.children}
+        decl = _find_declarator(n)
+        if decl is None:
+            return
+        name_node = decl.child_by_field_name("declarator")
+        if name_node is None:
+            return
+        name = self.node_text(name_node).split("::")[-1]
+        if "__global__" not in quals:
+            if "__device__" in quals:
+                self.device_functions.append(name)
+            return
+        lb = None
+        for c in n.children:
+            if c.type == "launch_bounds":
+                vals = [self.eval_int(x) for x in c.named_children]
+                lb = tuple(v for v in vals if v is not None) or None
+        params = []
+        plist = decl.child_by_field_name("parameters")
+        for p in plist.named_children if plist is not None else []:
+            if p.type == "parameter_declaration":
+                prm = self._param(p)
+                if prm:
+                    params.append(prm)
+        line, col, _, ecol = self.pos(name_node)
+        parent = n.parent
+        k = Kernel(
+            name=name, line=line, column=col, end_column=ecol,
+            start_line=n.start_point[0] + 1, end_line=n.end_point[0] + 1,
+            params=params, launch_bounds=lb,
+            is_template=parent is not None and parent.type == "template_declaration",
+            node=n, body=n.child_by_field_name("body"),
+        )
+        if k.body is not None:
+            k.loops = self._loops(k.body)
+        self.kernels.append(k)
+
+    def _param(self, p: ts.Node) -> Param | None:
+        d = p.child_by_field_name("declarator")
+        if d is None:
+            return None
+        ptr = False
+        restrict = False
+        ident = d
+        while ident is not None and ident.type not in ("identifier",):
+            if ident.type in ("pointer_declarator", "array_declarator", "reference_declarator"):
+                ptr = ptr or ident.type != "reference_declarator"
+                restrict = restrict or any(
+                    c.type == "type_qualifier" and "restrict" in self.node_text(c) for c in ident.children
+                )
+            nxt = ident.child_by_field_name("declarator")
+            if nxt is None:
+                nxt = next((c for c in ident.named_children if c.type.endswith("declarator") or c.type == "identifier"), None)
+            ident = nxt
+        if ident is None:
+            return None
+        before = [c for c in p.children if c.end_byte <= d.start_byte]
+        const = any(c.type == "type_qualifier" and self.node_text(c) == "const" for c in before)
+        restrict = restrict or any("restrict" in self.node_text(c) for c in before if c.type == "type_qualifier")
+        tnode = p.child_by_field_name("type")
+        base = self.node_text(tnode) if tnode is not None else ""
+        line, col, _, ecol = self.pos(ident)
+        full = self.node_text(p)
+        name = self.node_text(ident)
+        type_text = full[: full.rfind(name)].strip() if name in full else full
+        return Param(name, type_text, base, ptr, const, restrict, line, col, ecol, p.start_byte, p.end_byte)
+
+    def _loops(self, body: ts.Node) -> list[Loop]:
+        out: list[Loop] = []
+
+        def visit(n: ts.Node, depth: int) -> None:
+            for c in n.named_children:
+                if c.type in ("for_statement", "while_statement", "do_statement"):
+                    out.append(self._loop(c, depth))
+                    visit(c, depth + 1)
+                elif c.type not in ("lambda_expression",):
+                    visit(c, depth)
+
+        visit(body, 0)
+        return out
+
+    def _loop(self, n: ts.Node, depth: int) -> Loop:
+        var, trip = None, None
+        if n.type == "for_statement":
+            var, trip = _trip_count(self, n)
+        pragma = None
+        prev = n.prev_named_sibling
+        if prev is not None and prev.type == "preproc_call" and prev.end_point[0] >= n.start_point[0] - 1:
+            txt = self.node_text(prev)
+            m = re.match(r"#\s*pragma\s+unroll\b\s*(.*)", txt.strip())
+            if m:
+                pragma = m.group(1).strip()
+        line, col, end_line, _ = self.pos(n)
+        return Loop(line, end_line, col, var, trip, pragma, n, depth)
+
+    def _launch(self, n: ts.Node) -> None:
+        cfg = next((c for c in n.children if c.type == "kernel_call_syntax"), None)
+        fn = n.child_by_field_name("function")
+        if cfg is None or fn is None:
+            return
+        args = [c for c in cfg.named_children]
+        if len(args) < 2:
+            return
+        name = self.node_text(fn).split("<")[0].split("::")[-1].strip()
+        line, col, _, _ = self.pos(n)
+        self.launch_sites.append(LaunchSite(
+            kernel=name, line=line, column=col,
+            grid=self.node_text(args[0]), block=self.node_text(args[1]),
+            shared=self.node_text(args[2]) if len(args) > 2 else None,
+            stream=self.node_text(args[3]) if len(args) > 3 else None,
+            block_threads=self.eval_threads(args[1]),
+        ))
+
+    # --- constant evaluation ---------------------------------------------
+    def eval_int(self, n: ts.Node | None, env: dict[str, int] | None = None) -> int | None:
+        if n is None:
+            return None
+        t = n.type
+        if t == "number_literal":
+            return _int_literal(self.node_text(n))
+        if t == "identifier":
+            name = self.node_text(n)
+            if env and name in env:
+                return env[name]
+            return self.constants.get(name)
+        if t == "parenthesized_expression":
+            return self.eval_int(n.named_children[0] if n.named_children else None, env)
+        if t == "unary_expression":
+            v = self.eval_int(n.child_by_field_name("argument"), env)
+            op = self.node_text(n.child_by_field_name("operator")) if n.child_by_field_name("operator") else ""
+            return None if v is None else (-v if op == "-" else v if op == "+" else None)
+        if t == "binary_expression":
+            a = self.eval_int(n.child_by_field_name("left"), env)
+            b = self.eval_int(n.child_by_field_name("right"), env)
+            op = self.node_text(n.child_by_field_name("operator"))
+            if a is None or b is None:
+                return None
+            try:
+                return {"+": a + b, "-": a - b, "*": a * b, "/": int(a / b) if b else None,
+                        "%": a % b if b else None, "<<": a << b, ">>": a >> b}.get(op)
+            except (ValueError, OverflowError):
+                return None
+        return None
+
+    def eval_threads(self, n: ts.Node) -> int | None:
+        """Threads per block of a launch's block argument: N, CONST, dim3(x, y, z)."""
+        v = self.eval_int(n)
+        if v is not None:
+            return v
+        if n.type in ("call_expression",) and self.node_text(n.child_by_field_name("function")) == "dim3":
+            args = n.child_by_field_name("arguments")
+            vals = [self.eval_int(a) for a in args.named_children] if args is not None else []
+            if vals and all(v is not None for v in vals):
+                prod = 1
+                for v in vals:
+                    prod *= v
+                return prod
+        if n.type == "identifier":
+            return self._dim3_variable(self.node_text(n), n)
+        return None
+
+    def _dim3_variable(self, name: str, use: ts.Node) -> int | None:
+        """`dim3 block(16, 16);` declared before a launch in the same function."""
+        fn = use.parent
+        while fn is not None and fn.type != "function_definition":
+            fn = fn.parent
+        if fn is None:
+            return None
+        for d in _walk(fn):
+            if d.type == "declaration" and d.start_byte < use.start_byte and "dim3" in self.node_text(d.child_by_field_name("type") or d):
+                for dd in d.children_by_field_name("declarator"):
+                    nm = dd.child_by_field_name("declarator") if dd.type != "identifier" else dd
+                    if nm is not None and self.node_text(nm) == name:
+                        args = dd.child_by_field_name("arguments") or dd.child_by_field_name("value")
+                        if args is None:
+                            return None
+                        vals = [self.eval_int(a) for a in args.named_children]
+                        if vals and all(v is not None for v in vals):
+                            prod = 1
+                            for v in vals:
+                                prod *= v
+                            return prod
+        return None
+
+
+def parse_source(text: str, path: str = "<memory>") -> SourceFile:
+    return SourceFile(text, path)
+
+
+def walk(n: ts.Node):
+    """Every node below n, depth first, in source order."""
+    return _walk(n)
+
+
+def _walk(n: ts.Node):
+    stack = [n]
+    while stack:
+        cur = stack.pop()
+        yield cur
+        stack.extend(reversed(cur.children))
+
+
+def _find_declarator(fn: ts.Node) -> ts.Node | None:
+    d = fn.child_by_field_name("declarator")
+    while d is not None and d.type != "function_declarator":
+        d = d.child_by_field_name("declarator")
+    return d
+
+
+def _is_const_decl(src: SourceFile, n: ts.Node) -> bool:
+    if n.parent is None or n.parent.type not in ("translation_unit", "compound_statement"):
+        return False
+    return any(c.type in ("type_qualifier",) and src.node_text(c) in ("const", "constexpr") for c in n.children)
+
+
+_INT_RE = re.compile(r"^(0[xX][0-9a-fA-F]+|\d+)[uUlL]*$")
+
+
+def _int_literal(s: str) -> int | None:
+    m = _INT_RE.match(s.strip())
+    return int(m.group(1), 0) if m else None
+
+
+def _trip_count(src: SourceFile, n: ts.Node) -> tuple[str | None, int | None]:
+    """for (int i = A; i < B; i += S) with A, B, S compile-time constants."""
+    init = n.child_by_field_name("initializer")
+    cond = n.child_by_field_name("condition")
+    upd = n.child_by_field_name("update")
+    var, start = None, None
+    if init is not None and init.type == "declaration":
+        d = next((c for c in init.children_by_field_name("declarator") if c.type == "init_declarator"), None)
+        if d is not None:
+            var = src.node_text(d.child_by_field_name("declarator"))
+            start = src.eval_int(d.child_by_field_name("value"))
+    elif init is not None and init.type == "assignment_expression":
+        var = src.node_text(init.child_by_field_name("left"))
+        start = src.eval_int(init.child_by_field_name("right"))
+    if var is None or cond is None or cond.type != "binary_expression":
+        return var, None
+    if src.node_text(cond.child_by_field_name("left")) != var:
+        return var, None
+    op = src.node_text(cond.child_by_field_name("operator"))
+    end = src.eval_int(cond.child_by_field_name("right"))
+    step = None
+    if upd is not None:
+        ut = src.node_text(upd).replace(" ", "")
+        if ut in (f"++{var}", f"{var}++"):
+            step = 1
+        elif ut in (f"--{var}", f"{var}--"):
+            step = -1
+        elif upd.type == "assignment_expression" and src.node_text(upd.child_by_field_name("left")) == var:
+            o = src.node_text(upd.child_by_field_name("operator"))
+            s = src.eval_int(upd.child_by_field_name("right"))
+            if s is not None and o in ("+=", "-="):
+                step = s if o == "+=" else -s
+    if start is None or end is None or not step:
+        return var, None
+    if op in ("<", "<=") and step > 0:
+        span = end - start + (1 if op == "<=" else 0)
+        return var, max(0, -(-span // step))
+    if op in (">", ">=") and step < 0:
+        span = start - end + (1 if op == ">=" else 0)
+        return var, max(0, -(-span // -step))
+    return var, None

@@ -1,0 +1,149 @@
+"""Find nvcc, ptxas, cuobjdump and nvdisasm, and record their versions.
+
+Order for each tool: an explicit setting, the environment (KERNELPRO_<TOOL>), CUDA_HOME /
+CUDA_PATH, PATH, then the executables shipped in the NVIDIA PyPI wheels
+(nvidia-cuda-nvdisasm, nvidia-cuda-cuobjdump).
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+TOOLS = ("nvcc", "ptxas", "cuobjdump", "nvdisasm")
+
+HOW_TO_GET = {
+    "nvcc": "install the CUDA toolkit (https://developer.nvidia.com/cuda-downloads) or set CUDA_HOME / the 'nvccPath' setting",
+    "ptxas": "it ships with the CUDA toolkit next to nvcc",
+    "cuobjdump": "pip install nvidia-cuda-cuobjdump, or install the CUDA toolkit",
+    "nvdisasm": "pip install nvidia-cuda-nvdisasm, or install the CUDA toolkit",
+}
+
+
+class ToolchainError(Exception):
+    """A tool is missing or broken; the message says which and how to get it."""
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    path: str
+    version: str
+    found_by: str
+
+
+@dataclass
+class Toolchain:
+    tools: dict[str, Tool] = field(default_factory=dict)
+    missing: dict[str, str] = field(default_factory=dict)  # name -> what was tried
+
+    def path(self, name: str) -> str:
+        if name not in self.tools:
+            raise ToolchainError(self.missing_message(name))
+        return self.tools[name].path
+
+    def missing_message(self, name: str) -> str:
+        tried = self.missing.get(name, "")
+        return f"{name} not found ({tried}); {HOW_TO_GET[name]}"
+
+    @property
+    def fingerprint(self) -> str:
+        return ";".join(f"{n}={t.version}" for n, t in sorted(self.tools.items()))
+
+    def describe(self) -> dict[str, dict[str, str]]:
+        return {n: {"path": t.path, "version": t.version, "found_by": t.found_by} for n, t in self.tools.items()}
+
+
+def _wheel_bins() -> list[Path]:
+    out = []
+    for base in {Path(p) for p in sys.path if p}:
+        nv = base / "nvidia"
+        if nv.is_dir():
+            out += sorted(nv.glob("*/bin"))
+    return out
+
+
+def _version(path: str) -> str:
+    try:
+        r = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.SubprocessError) as e:
+        raise ToolchainError(f"{path} does not run: {e}") from None
+    text = r.stdout + r.stderr
+    m = re.search(r"release (\d+\.\d+), V([\d.]+)", text) or re.search(r"Build cuda_([\d.]+)\.r", text)
+    if m:
+        return m.group(2) if m.lastindex and m.lastindex >= 2 else m.group(1)
+    m = re.search(r"(\d+\.\d+(?:\.\d+)?)", text)
+    return m.group(1) if m else "unknown"
+
+
+def _candidates(name: str, settings: dict[str, str]) -> list[tuple[str, str]]:
+    c: list[tuple[str, str]] = []
+    if settings.get(name):
+        c.append((settings[name], f"setting {name}"))
+    env = os.environ.get(f"KERNELPRO_{name.upper()}")
+    if env:
+        c.append((env, f"KERNELPRO_{name.upper()}"))
+    if name == "ptxas" and settings.get("nvcc"):  # ptxas lives beside a configured nvcc
+        c.append((str(Path(settings["nvcc"]).parent / "ptxas"), "beside the nvcc setting"))
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        if os.environ.get(var):
+            c.append((str(Path(os.environ[var]) / "bin" / name), var))
+    w = shutil.which(name)
+    if w:
+        c.append((w, "PATH"))
+    for b in _wheel_bins():
+        c.append((str(b / name), f"wheel {b.parent.name}"))
+    return c
+
+
+def discover(settings: dict[str, str] | None = None) -> Toolchain:
+    """Find every tool; missing ones are recorded, not raised (see Toolchain.path)."""
+    key = tuple(sorted((settings or {}).items())) + tuple(
+        (v, os.environ.get(v, "")) for v in ("CUDA_HOME", "CUDA_PATH", "PATH", *[f"KERNELPRO_{t.upper()}" for t in TOOLS])
+    )
+    return _discover(key)
+
+
+@lru_cache(maxsize=16)
+def _discover(key: tuple) -> Toolchain:
+    settings = {k: v for k, v in key if k in TOOLS}
+    tc = Toolchain()
+    for name in TOOLS:
+        tried = []
+        for path, how in _candidates(name, settings):
+            if os.path.isfile(path) and os.access(path, os.X_OK):
+                try:
+                    tc.tools[name] = Tool(name, path, _version(path), how)
+                    break
+                except ToolchainError as e:
+                    tried.append(str(e))
+            else:
+                tried.append(f"{how}: {path}")
+            if how.startswith("setting") or how.startswith("KERNELPRO_"):
+                break  # an explicit choice that fails is reported, not silently replaced
+        if name not in tc.tools:
+            tc.missing[name] = "; ".join(tried) or "not on PATH, no CUDA_HOME, no NVIDIA wheel"
+    return tc
+
+
+@lru_cache(maxsize=8)
+def supported_archs(nvcc: str) -> tuple[str, ...]:
+    """Real architectures nvcc can build for, with the arch-specific 'a'/'f' variants."""
+    try:
+        r = subprocess.run([nvcc, "--list-gpu-code"], capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.SubprocessError) as e:
+        raise ToolchainError(f"{nvcc} --list-gpu-code failed: {e}") from None
+    base = [a for a in r.stdout.split() if re.fullmatch(r"sm_\d+", a)]
+    out = list(base)
+    for a in base:
+        n = int(a[3:])
+        if n >= 90:
+            out.append(a + "a")
+        if n >= 100:
+            out.append(a + "f")
+    return tuple(out)

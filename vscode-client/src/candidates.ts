@@ -1,0 +1,303 @@
+// The "KernelPro Candidates" tree view and its context-menu commands.
+import * as fs from 'fs';
+import * as path from 'path';
+import type { Disposable, Event, EventEmitter, TreeDataProvider, TreeItem, Uri } from 'vscode';
+import {
+    Candidate,
+    candidateFile,
+    currentBranch,
+    fileDirty,
+    git,
+    isDirty,
+    listCandidates,
+    NOTES_REF,
+    repoRoot,
+    showFile,
+} from './git';
+import {
+    createEventEmitter,
+    createFileSystemWatcher,
+    executeCommand,
+    getWorkspaceFolders,
+    makeUri,
+    showErrorMessage,
+    showInformationMessage,
+    showWarningMessage,
+    themeIcon,
+} from './vscodeapi';
+
+export const VIEW_ID = 'kernelpro.candidates';
+export const GIT_SCHEME = 'kernelpro-git';
+export const CANDIDATE_CONTEXT = 'kernelpro.candidate';
+
+// vscode.TreeItemCollapsibleState, as numbers so this module needs no value import.
+const NONE = 0;
+const COLLAPSED = 1;
+const EXPANDED = 2;
+
+export type Node =
+    | { kind: 'repo'; root: string }
+    | { kind: 'kernel'; root: string; kernel: string; candidates: Candidate[] }
+    | { kind: 'candidate'; root: string; candidate: Candidate }
+    | { kind: 'message'; text: string };
+
+function num(v: number, digits: number): string {
+    return v.toFixed(digits).replace(/\.?0+$/, '') || '0';
+}
+
+// "1.83× · 12.5 J → 9.1 J (-27%)"; "no data" without a usable note.
+export function describeCandidate(c: Candidate): string {
+    const n = c.note;
+    if (!n) {
+        return 'no data';
+    }
+    let text = `${n.speedup.toFixed(2)}×`;
+    const { before, after } = n.energy_j;
+    if (before !== null && after !== null) {
+        const change = before > 0 ? ` (${after <= before ? '-' : '+'}${Math.round((Math.abs(after - before) / before) * 100)}%)` : '';
+        text += ` · ${num(before, 3)} J → ${num(after, 3)} J${change}`;
+    } else if (after !== null) {
+        text += ` · ${num(after, 3)} J`;
+    } else {
+        text += ' · energy n/a';
+    }
+    return text;
+}
+
+function tooltip(c: Candidate): string {
+    const lines = [c.branch, c.subject];
+    if (c.note) {
+        lines.push(`file: ${c.note.file}`, `objective: ${c.note.objective}`, `speedup: ${c.note.speedup}`);
+    } else {
+        lines.push(`no data: ${c.noteError ?? 'no note'}`);
+    }
+    return lines.filter((l) => l).join('\n');
+}
+
+export function groupByKernel(root: string, candidates: Candidate[]): Node[] {
+    const groups = new Map<string, Candidate[]>();
+    for (const c of candidates) {
+        groups.set(c.kernel, [...(groups.get(c.kernel) ?? []), c]);
+    }
+    return [...groups.keys()].sort().map((kernel) => ({
+        kind: 'kernel' as const,
+        root,
+        kernel,
+        candidates: groups.get(kernel)!.sort((a, b) => a.run.localeCompare(b.run, undefined, { numeric: true })),
+    }));
+}
+
+export class CandidatesProvider implements TreeDataProvider<Node>, Disposable {
+    private readonly changed: EventEmitter<Node | undefined> = createEventEmitter<Node | undefined>();
+    readonly onDidChangeTreeData: Event<Node | undefined> = this.changed.event;
+
+    constructor(private readonly roots: () => Promise<string[]> = workspaceRepos) {}
+
+    refresh(): void {
+        this.changed.fire(undefined);
+    }
+
+    async getChildren(node?: Node): Promise<Node[]> {
+        if (!node) {
+            const roots = await this.roots();
+            if (roots.length === 1) {
+                return this.kernels(roots[0]);
+            }
+            return roots.map((root) => ({ kind: 'repo' as const, root }));
+        }
+        switch (node.kind) {
+            case 'repo':
+                return this.kernels(node.root);
+            case 'kernel':
+                return node.candidates.map((candidate) => ({ kind: 'candidate' as const, root: node.root, candidate }));
+            default:
+                return [];
+        }
+    }
+
+    private async kernels(root: string): Promise<Node[]> {
+        try {
+            return groupByKernel(root, await listCandidates(root));
+        } catch (err) {
+            return [{ kind: 'message', text: `Cannot list candidates: ${(err as Error).message}` }];
+        }
+    }
+
+    getTreeItem(node: Node): TreeItem {
+        switch (node.kind) {
+            case 'repo':
+                return { label: path.basename(node.root), tooltip: node.root, collapsibleState: EXPANDED, iconPath: themeIcon('repo') };
+            case 'kernel':
+                return {
+                    label: node.kernel,
+                    description: `${node.candidates.length} candidate${node.candidates.length === 1 ? '' : 's'}`,
+                    collapsibleState: EXPANDED,
+                    iconPath: themeIcon('symbol-function'),
+                };
+            case 'candidate':
+                return {
+                    label: node.candidate.run,
+                    description: describeCandidate(node.candidate),
+                    tooltip: tooltip(node.candidate),
+                    collapsibleState: NONE,
+                    contextValue: CANDIDATE_CONTEXT,
+                    iconPath: themeIcon('git-branch'),
+                    command: { command: 'kernelpro.candidates.showDiff', title: 'Show Diff', arguments: [node] },
+                };
+            case 'message':
+                return { label: node.text, collapsibleState: NONE, iconPath: themeIcon('warning') };
+        }
+    }
+
+    dispose(): void {
+        this.changed.dispose();
+    }
+}
+
+export async function workspaceRepos(): Promise<string[]> {
+    const roots = await Promise.all(getWorkspaceFolders().filter((f) => f.uri.scheme === 'file').map((f) => repoRoot(f.uri.fsPath)));
+    return [...new Set(roots.filter((r): r is string => !!r))];
+}
+
+// Refreshes (debounced) when refs change under .git of any of `roots`.
+export function watchRefs(roots: string[], refresh: () => void, delayMs = 300): Disposable[] {
+    let timer: NodeJS.Timeout | undefined;
+    const fire = () => {
+        clearTimeout(timer);
+        timer = setTimeout(refresh, delayMs);
+    };
+    const out: Disposable[] = [{ dispose: () => clearTimeout(timer) }];
+    for (const root of roots) {
+        const w = createFileSystemWatcher(root, '.git/{refs/**,packed-refs,HEAD}');
+        out.push(w, w.onDidCreate(fire), w.onDidChange(fire), w.onDidDelete(fire));
+    }
+    return out;
+}
+
+// --- kernelpro-git: documents with a file's content at a revision ---
+
+export function gitUri(root: string, rev: string, file: string): Uri {
+    return makeUri(GIT_SCHEME, '/' + file, JSON.stringify({ root, rev, file }));
+}
+
+export const gitContentProvider = {
+    provideTextDocumentContent(uri: Uri): Promise<string> {
+        const { root, rev, file } = JSON.parse(uri.query) as { root: string; rev: string; file: string };
+        return showFile(root, rev, file);
+    },
+};
+
+// --- commands; each returns what it did, for tests and logs ---
+
+export type Outcome = 'done' | 'refused' | 'cancelled' | 'failed';
+
+function target(node: unknown): { root: string; candidate: Candidate } | undefined {
+    const n = node as Node | undefined;
+    if (n && n.kind === 'candidate') {
+        return n;
+    }
+    void showErrorMessage('KernelPro: pick a candidate in the KernelPro Candidates view first.');
+    return undefined;
+}
+
+async function fileOf(root: string, c: Candidate): Promise<string | undefined> {
+    const file = await candidateFile(root, c);
+    if (!file) {
+        void showErrorMessage(`KernelPro: cannot tell which file ${c.branch} changes (no note and no changed file).`);
+        return undefined;
+    }
+    const abs = path.resolve(root, file);
+    if (path.relative(root, abs).startsWith('..') || path.isAbsolute(path.relative(root, abs))) {
+        void showErrorMessage(`KernelPro: ${c.branch}: file "${file}" in its note lies outside the repository ${root}.`);
+        return undefined;
+    }
+    return file;
+}
+
+async function guarded(what: string, action: () => Promise<Outcome>): Promise<Outcome> {
+    try {
+        return await action();
+    } catch (err) {
+        void showErrorMessage(`KernelPro: ${what} failed: ${(err as Error).message}`);
+        return 'failed';
+    }
+}
+
+export function showDiff(node: unknown): Promise<Outcome> {
+    const t = target(node);
+    if (!t) return Promise.resolve('failed');
+    const { root, candidate: c } = t;
+    return guarded(`diff of ${c.branch}`, async () => {
+        const file = await fileOf(root, c);
+        if (!file) return 'failed';
+        const title = `${path.basename(file)} (${c.branch} ↔ parent)`;
+        await executeCommand('vscode.diff', gitUri(root, `${c.sha}^`, file), gitUri(root, c.sha, file), title);
+        return 'done';
+    });
+}
+
+export function checkout(node: unknown): Promise<Outcome> {
+    const t = target(node);
+    if (!t) return Promise.resolve('failed');
+    const { root, candidate: c } = t;
+    return guarded(`checkout of ${c.branch}`, async () => {
+        if (await isDirty(root)) {
+            void showErrorMessage(
+                `KernelPro: not checking out ${c.branch}: the working tree of ${root} has uncommitted changes. Commit or stash them first.`,
+            );
+            return 'refused';
+        }
+        await git(root, ['checkout', c.branch]);
+        void showInformationMessage(`KernelPro: checked out ${c.branch}.`);
+        return 'done';
+    });
+}
+
+export function apply(node: unknown): Promise<Outcome> {
+    const t = target(node);
+    if (!t) return Promise.resolve('failed');
+    const { root, candidate: c } = t;
+    return guarded(`apply of ${c.branch}`, async () => {
+        const file = await fileOf(root, c);
+        if (!file) return 'failed';
+        if (await fileDirty(root, file)) {
+            const choice = await showWarningMessage(
+                `KernelPro: ${file} has uncommitted changes. Overwrite it with the version from ${c.branch}?`,
+                true,
+                'Overwrite',
+            );
+            if (choice !== 'Overwrite') {
+                return 'cancelled';
+            }
+        }
+        const content = await git(root, ['show', `${c.sha}:${file}`]);
+        const abs = path.join(root, file);
+        await fs.promises.mkdir(path.dirname(abs), { recursive: true });
+        await fs.promises.writeFile(abs, content);
+        void showInformationMessage(`KernelPro: wrote ${file} from ${c.branch}.`);
+        return 'done';
+    });
+}
+
+export function remove(node: unknown): Promise<Outcome> {
+    const t = target(node);
+    if (!t) return Promise.resolve('failed');
+    const { root, candidate: c } = t;
+    return guarded(`delete of ${c.branch}`, async () => {
+        if ((await currentBranch(root)) === c.branch) {
+            void showErrorMessage(`KernelPro: ${c.branch} is checked out; switch to another branch before deleting it.`);
+            return 'refused';
+        }
+        const choice = await showWarningMessage(`KernelPro: delete branch ${c.branch} and its note?`, true, 'Delete');
+        if (choice !== 'Delete') {
+            return 'cancelled';
+        }
+        await git(root, ['branch', '-D', c.branch]);
+        // the note belongs to the commit: keep it while another candidate branch still points there
+        const shared = (await listCandidates(root)).some((o) => o.sha === c.sha);
+        if (!shared) {
+            await git(root, ['notes', `--ref=${NOTES_REF}`, 'remove', '--ignore-missing', c.sha]);
+        }
+        return 'done';
+    });
+}

@@ -1,0 +1,81 @@
+// How the client starts and talks to the server: the pure part, testable
+// without VS Code (only types come from vscode-languageclient).
+import type { OutputChannel } from 'vscode';
+import type { Executable, LanguageClientOptions } from 'vscode-languageclient/node';
+import { isSpecFile, kernelAt, kernelFromSpec } from './kernels';
+import { SECTION, ServerInfo } from './manifest';
+import { InitOptions } from './settings';
+
+// Commands the server registers (workspace/executeCommand), each taking [uri, kernelName].
+export const SERVER_COMMANDS = ['kernelpro.optimize', 'kernelpro.profileGpu', 'kernelpro.createSpec'] as const;
+
+export const DOCUMENT_SELECTOR = [
+    { scheme: 'file', language: 'cuda-cpp' },
+    { scheme: 'file', pattern: '**/*.cu' },
+    { scheme: 'file', pattern: '**/*.cuh' },
+    { scheme: 'file', pattern: '**/*.kernelpro.toml' },
+];
+
+export function serverExecutable(
+    interpreter: string[],
+    info: ServerInfo,
+    serverArgs: string[],
+    cwd: string,
+    env: NodeJS.ProcessEnv,
+): Executable {
+    if (interpreter.length === 0) {
+        throw new Error('KernelPro: no Python interpreter to start the server with');
+    }
+    return {
+        command: interpreter[0],
+        args: [...interpreter.slice(1), '-m', info.module, ...serverArgs],
+        // transport omitted: stdio
+        options: { cwd, env },
+    };
+}
+
+// What a palette invocation of a server command lacks: the editor's document and cursor.
+export interface EditorContext {
+    uri: string;
+    fsPath: string;
+    text: string;
+    offset: number;
+}
+
+// Arguments for a server command: kept when the caller gave some (code lenses
+// do), else [uri, kernel under the cursor]; undefined when there is no editor.
+export function commandArguments(args: unknown[], editor: EditorContext | undefined): unknown[] | undefined {
+    if (args.length > 0) {
+        return args;
+    }
+    if (!editor) {
+        return undefined;
+    }
+    const kernel = isSpecFile(editor.fsPath) ? kernelFromSpec(editor.text) : kernelAt(editor.text, editor.offset);
+    return kernel === undefined ? [editor.uri] : [editor.uri, kernel];
+}
+
+export function clientOptions(
+    initOptions: InitOptions,
+    output: OutputChannel,
+    activeEditor: () => EditorContext | undefined,
+    warn: (message: string) => void,
+): LanguageClientOptions {
+    return {
+        documentSelector: DOCUMENT_SELECTOR,
+        synchronize: { configurationSection: SECTION },
+        initializationOptions: initOptions,
+        outputChannel: output,
+        traceOutputChannel: output,
+        middleware: {
+            executeCommand: (command, args, next) => {
+                const full = commandArguments(args, activeEditor());
+                if (full === undefined) {
+                    warn(`${command}: open a CUDA file (or launch spec) and put the cursor in a kernel first.`);
+                    return undefined;
+                }
+                return next(command, full);
+            },
+        },
+    };
+}

@@ -1,0 +1,101 @@
+// Starts, stops and restarts the language client.
+import * as os from 'os';
+import type { Disposable, OutputChannel } from 'vscode';
+import { LanguageClient, State } from 'vscode-languageclient/node';
+import { clientOptions, EditorContext, serverExecutable } from './clientOptions';
+import { Manifest, SECTION } from './manifest';
+import { resolveInterpreter } from './python';
+import { initializationOptions, stringList } from './settings';
+import { bindStatus, StatusBar } from './status';
+import { getActiveTextEditor, getConfiguration, getWorkspaceFolders, showWarningMessage } from './vscodeapi';
+
+function activeEditor(): EditorContext | undefined {
+    const editor = getActiveTextEditor();
+    if (!editor) {
+        return undefined;
+    }
+    const doc = editor.document;
+    return { uri: doc.uri.toString(), fsPath: doc.uri.fsPath, text: doc.getText(), offset: doc.offsetAt(editor.selection.active) };
+}
+
+export class Server implements Disposable {
+    private client: LanguageClient | undefined;
+    private listeners: Disposable[] = [];
+    private queue: Promise<void> = Promise.resolve();
+
+    constructor(
+        private readonly manifest: Manifest,
+        private readonly output: OutputChannel,
+        private readonly status: StatusBar,
+    ) {}
+
+    get languageClient(): LanguageClient | undefined {
+        return this.client;
+    }
+
+    // Restarts are serialised so quick setting changes do not race.
+    restart(): Promise<void> {
+        this.queue = this.queue.then(() => this.doRestart()).catch((err) => this.output.appendLine(`[client] ${err}`));
+        return this.queue;
+    }
+
+    private async stopClient(): Promise<void> {
+        const old = this.client;
+        this.client = undefined;
+        this.listeners.forEach((d) => d.dispose());
+        this.listeners = [];
+        if (old) {
+            this.output.appendLine('[client] stopping the server');
+            try {
+                await old.stop();
+            } catch (err) {
+                this.output.appendLine(`[client] stop failed: ${err}`);
+            }
+        }
+    }
+
+    private async doRestart(): Promise<void> {
+        await this.stopClient();
+        const folder = getWorkspaceFolders()[0];
+        const interpreter = await resolveInterpreter(folder?.uri, (l) => this.output.appendLine(`[client] ${l}`));
+        const args = stringList(getConfiguration(SECTION, folder?.uri).get<unknown>('server.args'));
+        const cwd = folder?.uri.scheme === 'file' ? folder.uri.fsPath : os.homedir();
+        const exe = serverExecutable(interpreter.command, this.manifest.serverInfo, args, cwd, { ...process.env });
+        this.output.appendLine(`[client] interpreter (${interpreter.source}): ${interpreter.command.join(' ')}`);
+        this.output.appendLine(`[client] starting: ${[exe.command, ...(exe.args ?? [])].join(' ')} (cwd ${cwd})`);
+
+        const options = clientOptions(
+            initializationOptions(this.manifest.settings, folder?.uri),
+            this.output,
+            activeEditor,
+            (m) => void showWarningMessage(m, false),
+        );
+        const client = new LanguageClient(SECTION, this.manifest.serverInfo.name, { run: exe, debug: exe }, options);
+        this.client = client;
+        this.listeners.push(
+            client.onDidChangeState((e) => {
+                if (e.newState === State.Running) {
+                    this.status.update({ state: 'idle' });
+                } else if (e.newState === State.Stopped && this.client === client) {
+                    this.status.update({ state: 'error', message: 'server stopped; see the log' });
+                }
+            }),
+            bindStatus(client, this.status),
+        );
+        try {
+            await client.start();
+        } catch (err) {
+            this.status.update({ state: 'error', message: `server failed to start: ${err}` });
+            this.output.appendLine(
+                `[client] the server did not start: ${err}\n` +
+                    `[client] is KernelPro installed for ${interpreter.command.join(' ')}? ` +
+                    `(${interpreter.command.join(' ')} -m pip install kernelpro) or set "kernelpro.interpreter".`,
+            );
+        }
+    }
+
+    async dispose(): Promise<void> {
+        await this.queue;
+        await this.stopClient();
+    }
+}
