@@ -347,7 +347,15 @@ class _Search:
                   description=n.candidate.description, origin=n.candidate.origin,
                   answers=list(n.candidate.answers), depth=n.depth, ok=not n.failed,
                   failure=n.failure, reward=n.reward, speedup=n.speedup,
-                  times_s=dict(n.evaluation.times_s))
+                  time_speedup=self.time_speedup(n), times_s=dict(n.evaluation.times_s))
+
+    def time_speedup(self, n: Node) -> float | None:
+        """Geometric-mean time gain over the root, whatever the objective."""
+        if n.failed:
+            return None
+        if self.objective == "time":
+            return n.speedup
+        return math.exp(reward(n.evaluation, self.ctx.root.evaluation, "time"))
 
     def run(self, root: Candidate) -> SearchResult:
         self.t0 = self.clock()
@@ -368,7 +376,8 @@ class _Search:
             return SearchResult(rn, rn, self.nodes, 0, 1, "root_failed", self.objective, err)
         self.best = rn
         stopped = self.loop()
-        self.emit("done", best=self.best.id, speedup=self.best.speedup, failures=self.failures,
+        self.emit("done", best=self.best.id, speedup=self.best.speedup,
+                  time_speedup=self.time_speedup(self.best), failures=self.failures,
                   stopped_by=stopped, path=self.best.path())
         return SearchResult(rn, self.best, self.nodes, self.evaluations, self.failures, stopped, self.objective)
 

@@ -145,7 +145,8 @@ class FakeLLM:
         self.server.daemon_threads = True
         self.port = self.server.server_address[1]
         self.base_url = f"http://127.0.0.1:{self.port}/v1"
-        self.thread = threading.Thread(target=self.server.serve_forever, name="fake-openai", daemon=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.02},
+                                       name="fake-openai", daemon=True)
 
     def push(self, *entries) -> "FakeLLM":
         self.script.extend(entries)

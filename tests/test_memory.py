@@ -139,6 +139,7 @@ def _writer(path, who, n, q, go):
 
 
 def test_two_processes_record_at_once(tmp_path):
+    # with the busy timeout set to 0 this same setup fails with "database is locked"
     ctx = mp.get_context("spawn")
     q, go = ctx.Queue(), ctx.Barrier(2)
     procs = [ctx.Process(target=_writer, args=(str(tmp_path), who, 150, q, go)) for who in ("p1", "p2")]
@@ -150,6 +151,3 @@ def test_two_processes_record_at_once(tmp_path):
     assert errors == [None, None]
     with Memory(tmp_path) as m:
         assert len(m.attempts(run_id="p1")) == 150 and len(m.attempts(run_id="p2")) == 150
-        order = [a.run_id for a in m.attempts()]
-        switches = sum(x != y for x, y in zip(order, order[1:]))
-        print(f"\nwriter switches in the log: {switches}")

@@ -378,3 +378,34 @@ def test_mcts_escapes_the_trap_that_stalls_greedy():
           {k: [round(x, 2) for x in v] for k, v in seen.items()})
     assert statistics.mean(seen["mcts"]) > statistics.mean(seen["greedy"]) + 0.5
     assert min(seen["mcts"]) >= 3.0
+
+
+@pytest.mark.parametrize("objective,winner", [("time", "a"), ("energy", "b"), ("edp", "c")])
+def test_objective_decides_the_best(objective, winner):
+    # a: 2x faster, 3x the energy; b: 2x slower, a fifth of the energy; c: 1.5x faster, half the energy
+    table = {"": (1.0, 1.0), "a": (0.5, 3.0), "b": (2.0, 0.2), "c": (1 / 1.5, 0.5)}
+
+    class E:
+        def evaluate(self, cands):
+            return [Evaluation(ok=True, times_s={"s": table[state_of(c)][0]}, energy_j={"s": table[state_of(c)][1]})
+                    for c in cands]
+
+    events = []
+    res = run_search(cand(""), MoveProposer("abc", max_depth=1, shuffle=False), E(), Budget(evaluations=3),
+                     objective=objective, on_event=events.append)
+    assert state_of(res.best.candidate) == winner
+    t, e = table[winner]
+    assert events[-1]["time_speedup"] == pytest.approx(1 / t)
+    expect = {"time": 1 / t, "energy": 1 / e, "edp": 1 / (t * e)}[objective]
+    assert res.speedup == pytest.approx(expect)
+    assert not any(ev_["type"] == "objective_fallback" for ev_ in events)
+
+
+def test_node_whose_children_all_fail_still_widens_until_exhausted():
+    # root's widening fills with failures; stall visits raise its count until it may try more
+    land = lambda st: 1.0 if st == "" else "compile: nope"
+    res = run_search(cand(""), MoveProposer("abcdefg", max_depth=3), LandscapeEvaluator(land), Budget(evaluations=100))
+    assert res.stopped_by == "exhausted"
+    assert res.evaluations == res.failures == 7
+    assert res.best is res.root and res.speedup == 1.0
+    assert len(res.root.children) <= math.ceil(res.root.visits ** 0.5)

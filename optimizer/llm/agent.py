@@ -142,6 +142,7 @@ class LLMProposer:
             source=node.candidate.source, kernel=self.kernel_name, evaluation=ev, root_times=root_times,
             mode=self.feedback, lessons=lessons, path=node.path(),
             objective=getattr(ctx, "objective", "time"), avoid=tried,
+            launch=node.candidate.launch, flags=node.candidate.flags,
         )
         res = self._chat(msgs, None, ctx, "planner")
         plan = prompts.parse_plan(res.content)
@@ -159,6 +160,7 @@ class LLMProposer:
         messages = prompts.coder_messages(
             source=parent.source, kernel=self.kernel_name, strategy=plan["strategy"],
             tool_names=list(self.tools), max_rounds=self.max_tool_rounds,
+            launch=parent.launch, flags=parent.flags,
         )
         rounds = attempts = 0
         while True:
@@ -183,8 +185,10 @@ class LLMProposer:
                     res.content, self.kernel_name, project_dir=self.project_dir,
                     max_chars=self.client.config.max_answer_chars, reference_source=parent.source,
                 )
+                # what the answer does not declare is kept from the parent
+                launch = {**(parent.launch or {}), **ans.launch} if ans.launch else parent.launch
                 cand = Candidate(
-                    source=ans.source, launch=ans.launch, flags=ans.flags,
+                    source=ans.source, launch=launch, flags=parent.flags if ans.flags is None else ans.flags,
                     description=_one_line(plan["strategy"]), answers=tuple(plan["answers"]), origin="llm",
                 )
                 if cand.key() == parent.key() or (ctx is not None and hasattr(ctx, "is_known") and ctx.is_known(cand)):

@@ -96,7 +96,7 @@ class Answer:
     source: str
     launch: dict | None  # "block", "grid", "shared_bytes" (no flags)
     notes: str  # the prose outside the code blocks, shortened
-    flags: tuple[str, ...] = ()
+    flags: tuple[str, ...] | None = None  # None: the answer declared no flags
 
 
 def extract_answer(
@@ -137,7 +137,7 @@ def extract_answer(
     check_source(source, project_dir)
     if reference_source is not None:
         _check_params(source, reference_source, kernel_name)
-    launch, flags = None, ()
+    launch, flags = None, None
     js = [b for b in blocks if b[0] in ("json", "jsonc")]
     if js:
         launch, flags = parse_launch(js[-1][1])
@@ -307,8 +307,8 @@ def _check_params(source: str, reference: str, kernel_name: str) -> None:
     )
 
 
-def parse_launch(text: str) -> tuple[dict | None, tuple[str, ...]]:
-    """Validate a ```json launch block: returns (launch dict without flags or None, flags)."""
+def parse_launch(text: str) -> tuple[dict | None, tuple[str, ...] | None]:
+    """Validate a ```json launch block: (launch dict without flags or None, flags or None)."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -331,7 +331,7 @@ def parse_launch(text: str) -> tuple[dict | None, tuple[str, ...]]:
     if "shared_bytes" in data:
         _check_value("shared_bytes", data["shared_bytes"])
         launch["shared_bytes"] = data["shared_bytes"]
-    flags: tuple[str, ...] = ()
+    flags: tuple[str, ...] | None = None
     if "flags" in data:
         f = data["flags"]
         if not isinstance(f, list) or not all(isinstance(x, str) for x in f):

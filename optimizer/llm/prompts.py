@@ -43,7 +43,7 @@ cuda/pipeline, cub/..., cute/..., cutlass/...) or headers of the project.
 Final answer: the complete kernel source in one ```cuda fenced block. If you change the launch \
 configuration, add one ```json block with any of "block", "grid", "shared_bytes" (integers, \
 lists of integers, or arithmetic strings over the size names, e.g. "(n + 255) // 256") and \
-"flags" (nvcc flags such as "-use_fast_math")."""
+"flags" (nvcc flags such as "-use_fast_math"); what you leave out stays as it is."""
 
 _TOOLS_NOTE = """- You have tools. Call them on your drafts (pass the full source) before you answer: \
 fix what they report, then submit. You have at most {rounds} rounds of tool calls."""
@@ -81,10 +81,17 @@ def planner_messages(
     path: list[str] | None = None,
     objective: str = "time",
     avoid: list[str] | None = None,
+    launch: dict | None = None,
+    flags: tuple[str, ...] = (),
 ) -> list[dict]:
     parts = [f"Kernel `{kernel}` (objective: {objective}):\n```cuda\n{source.rstrip()}\n```"]
+    if launch or flags:
+        parts.append(launch_text(launch, flags))
     times = getattr(evaluation, "times_s", {}) if evaluation is not None else {}
     parts.append(f"Measured times: {_times(times)}")
+    energy = getattr(evaluation, "energy_j", None) if evaluation is not None else None
+    if energy and objective != "time":
+        parts.append("Energy per launch: " + ", ".join(f"{k}: {v * 1e3:.3f} mJ" for k, v in energy.items() if v is not None))
     if root_times and root_times != times:
         parts.append(f"Original kernel's times: {_times(root_times)}")
     if mode != "none" and evaluation is not None:
@@ -108,11 +115,22 @@ def planner_messages(
     ]
 
 
-def coder_messages(*, source: str, kernel: str, strategy: str, tool_names: list[str], max_rounds: int) -> list[dict]:
+def launch_text(launch: dict | None, flags=()) -> str:
+    out = []
+    if launch:
+        out.append("Current launch overrides: " + json.dumps(launch, sort_keys=True))
+    if flags:
+        out.append("Current extra nvcc flags: " + " ".join(flags))
+    return "\n".join(out)
+
+
+def coder_messages(*, source: str, kernel: str, strategy: str, tool_names: list[str], max_rounds: int,
+                   launch: dict | None = None, flags: tuple[str, ...] = ()) -> list[dict]:
     note = _TOOLS_NOTE.format(rounds=max_rounds) + f" Tools: {', '.join(tool_names)}." if tool_names else ""
+    extra = launch_text(launch, flags)
     user = (
-        f"Strategy: {strategy}\n\nCurrent kernel:\n```cuda\n{source.rstrip()}\n```\n\n"
-        "Write the new kernel."
+        f"Strategy: {strategy}\n\nCurrent kernel:\n```cuda\n{source.rstrip()}\n```\n"
+        + (extra + "\n" if extra else "") + "\nWrite the new kernel."
     )
     return [
         {"role": "system", "content": CODER_SYSTEM.format(kernel=kernel, tools_note=note)},

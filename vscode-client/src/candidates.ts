@@ -206,8 +206,8 @@ async function fileOf(root: string, c: Candidate): Promise<string | undefined> {
         void showErrorMessage(`KernelPro: cannot tell which file ${c.branch} changes (no note and no changed file).`);
         return undefined;
     }
-    const abs = path.resolve(root, file);
-    if (path.relative(root, abs).startsWith('..') || path.isAbsolute(path.relative(root, abs))) {
+    const rel = path.relative(root, path.resolve(root, file));
+    if (!rel || rel === '..' || rel.startsWith('..' + path.sep) || path.isAbsolute(rel)) {
         void showErrorMessage(`KernelPro: ${c.branch}: file "${file}" in its note lies outside the repository ${root}.`);
         return undefined;
     }
