@@ -1,0 +1,142 @@
+"""`kernelpro optimize`, `kernelpro candidates`, `kernelpro memory` (registered into the profilers' CLI).
+
+Only argparse is imported at registration time; the work imports happen in the handlers.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+
+
+def register(sub) -> None:
+    o = sub.add_parser("optimize", help="search for faster (or leaner) correct variants; keep them as git branches")
+    o.add_argument("file")
+    o.add_argument("--kernel", required=True)
+    o.add_argument("--budget", type=int, default=20, help="number of candidate evaluations (default 20)")
+    o.add_argument("--time-limit", type=float, metavar="S", help="wall-time budget in seconds")
+    o.add_argument("--token-limit", type=int, metavar="N", help="LLM token budget")
+    o.add_argument("--objective", choices=("time", "energy", "edp"), default="time")
+    o.add_argument("--search", choices=("mcts", "greedy", "random"), default="mcts")
+    o.add_argument("--seed", type=int, default=0)
+    o.add_argument("--arch", default="sm_90")
+    o.add_argument("--llm-base-url", default=os.environ.get("KERNELPRO_LLM_BASE_URL"))
+    o.add_argument("--llm-model", default=os.environ.get("KERNELPRO_LLM_MODEL"))
+    o.add_argument("--feedback", choices=("advice", "raw", "none"), default="advice")
+    o.add_argument("--max-branches", type=int, default=5)
+    o.add_argument("--json-events", action="store_true", help="print one JSON event per line (for editors)")
+    o.set_defaults(func=cmd_optimize)
+
+    c = sub.add_parser("candidates", help="list, show, apply or delete the kernelpro/ candidate branches")
+    c.add_argument("action", nargs="?", choices=("list", "show", "apply", "delete"), default="list")
+    c.add_argument("branch", nargs="?")
+    c.add_argument("--kernel")
+    c.add_argument("--repo", default=".")
+    c.add_argument("--force", action="store_true", help="apply over uncommitted changes")
+    c.add_argument("--json", action="store_true")
+    c.set_defaults(func=cmd_candidates)
+
+    m = sub.add_parser("memory", help="show the search memory: attempts and the lessons drawn from them")
+    m.add_argument("--kernel")
+    m.add_argument("--repo", default=".")
+    m.add_argument("--limit", type=int, default=20)
+    m.add_argument("--json", action="store_true")
+    m.set_defaults(func=cmd_memory)
+
+
+def cmd_optimize(args) -> int:
+    from pathlib import Path
+
+    from kernelpro.profilers.compile import CompileOptions
+
+    from .model import Budget
+    from .run import OptimizeError, RunConfig, optimize
+
+    cfg = RunConfig(file=Path(args.file), kernel=args.kernel,
+                    budget=Budget(evaluations=args.budget, seconds=args.time_limit, tokens=args.token_limit),
+                    objective=args.objective, strategy=args.search, seed=args.seed,
+                    options=CompileOptions(arch=args.arch), llm_base_url=args.llm_base_url,
+                    llm_model=args.llm_model, feedback=args.feedback, max_branches=args.max_branches)
+    if args.json_events:
+        def emit(ev):
+            print(json.dumps(ev, default=str), flush=True)
+    else:
+        from .progress import Progress
+
+        emit = Progress(args.budget)
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    try:
+        out = optimize(cfg, on_event=emit)
+    except OptimizeError as e:
+        if args.json_events:
+            emit({"type": "error", "message": str(e)})
+        print(f"kernelpro: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        if args.json_events:
+            emit({"type": "cancelled"})
+        print("kernelpro: optimization interrupted; branches saved so far are kept", file=sys.stderr)
+        return 130
+    if not args.json_events:
+        emit.finish(out)
+    return 0
+
+
+def cmd_candidates(args) -> int:
+    from . import candidates as cs
+
+    try:
+        if args.action == "list":
+            code, text = cs.cli_list(args.repo, kernel=args.kernel, as_json=args.json)
+        elif not args.branch:
+            print(f"kernelpro: candidates {args.action} needs a branch name (see `kernelpro candidates list`)", file=sys.stderr)
+            return 2
+        elif args.action == "show":
+            code, text = cs.cli_show(args.repo, args.branch)
+        elif args.action == "apply":
+            code, text = cs.cli_apply(args.repo, args.branch, args.force)
+        else:
+            code, text = cs.cli_delete(args.repo, args.branch)
+    except cs.CandidateError as e:
+        print(f"kernelpro: {e}", file=sys.stderr)
+        return 2
+    (sys.stdout if code == 0 else sys.stderr).write(text.rstrip("\n") + "\n")
+    return code
+
+
+def cmd_memory(args) -> int:
+    from pathlib import Path
+
+    from .memory import Memory
+
+    root = Path(args.repo).resolve()
+    db = root / ".kernelpro" / "memory.sqlite"
+    if not db.exists():
+        print(f"no search memory under {root} yet (it is written by `kernelpro optimize`)")
+        return 0
+    mem = Memory(root)
+    try:
+        attempts = mem.attempts(kernel=args.kernel)[-args.limit:]
+        lessons = mem.lessons_for(args.kernel or "", [], limit=args.limit)
+    finally:
+        mem.close()
+    if args.json:
+        print(json.dumps({"attempts": [a.__dict__ for a in attempts], "lessons": [l.__dict__ for l in lessons]},
+                         indent=2, default=str))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    c = Console(highlight=False)
+    t = Table(title=f"last {len(attempts)} attempts", show_edge=False)
+    for col in ("kernel", "what it tried", "answers", "outcome", "speedup"):
+        t.add_column(col)
+    for a in attempts:
+        t.add_row(a.kernel, a.description[:70], ",".join(a.answers), a.outcome,
+                  f"{a.speedup:.2f}x" if a.speedup else (a.failure or "")[:40])
+    c.print(t)
+    c.print("\n[bold]lessons[/bold]")
+    for l in lessons:
+        c.print(f"- [{l.outcome}] {l.text}")
+    return 0

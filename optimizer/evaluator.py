@@ -1,0 +1,98 @@
+"""The GPU evaluator: compile candidates in parallel on the CPU cores, time them one at a time.
+
+Each candidate is profiled statically (its advice feeds the proposers), then run by the GPU
+runtime on fresh random inputs at every size of the launch spec and timed; failures come
+back as data (Evaluation.ok = False with a reason), never as exceptions.
+"""
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+
+from kernelpro.profilers.compile import CompileOptions
+from kernelpro.profilers.profile import profile_file
+
+from .model import Candidate, Evaluation
+
+
+def compile_options(base: CompileOptions, cand: Candidate) -> CompileOptions:
+    return replace(base, extra_flags=tuple(base.extra_flags) + tuple(cand.flags))
+
+
+def static_evaluation(path: Path, kernel: str, cand: Candidate, options: CompileOptions):
+    """(ProfileReport, failed Evaluation or None) for one candidate."""
+    rep = profile_file(path, compile_options(options, cand), text=cand.source, kernel=kernel)
+    if not rep.ok:
+        errs = "; ".join(f"line {d.line}: {d.message}" for d in rep.errors[:3]) or "nvcc failed"
+        return rep, Evaluation(ok=False, failure=f"compile: {errs}")
+    if not rep.kernels or rep.kernels[0].registers is None:
+        return rep, Evaluation(ok=False, failure=f"compile: kernel '{kernel}' not found in the candidate")
+    return rep, None
+
+
+def resources_of(rep) -> dict:
+    k = rep.kernels[0]
+    return {"registers": k.registers, "spill_stores": k.spill_stores, "spill_loads": k.spill_loads,
+            "stack_bytes": k.stack_bytes, "shared_bytes": k.shared_bytes, "occupancy": k.occupancy}
+
+
+class GpuEvaluator:
+    """Evaluator over the GPU runtime (kernelpro.profilers.runtime)."""
+
+    def __init__(self, path: Path, kernel: str, spec, options: CompileOptions = CompileOptions(),
+                 energy: bool = False, timeout_s: float = 60.0):
+        from kernelpro.profilers.runtime.worker import WorkerPool
+
+        self.path, self.kernel, self.spec, self.options, self.energy = Path(path), kernel, spec, options, energy
+        self.pool = WorkerPool(timeout_s=timeout_s)
+        self.reports: dict[str, object] = {}  # candidate key -> ProfileReport
+
+    def evaluate(self, candidates: list[Candidate]) -> list[Evaluation]:
+        workers = max(1, min(len(candidates), os.cpu_count() or 1))
+        with ThreadPoolExecutor(max_workers=workers) as ex:
+            static = list(ex.map(lambda c: static_evaluation(self.path, self.kernel, c, self.options), candidates))
+        out = []
+        for cand, (rep, failed) in zip(candidates, static):
+            self.reports[cand.key()] = rep
+            if failed is not None:
+                out.append(failed)
+                continue
+            out.append(self._run(cand, rep))
+        return out
+
+    def _run(self, cand: Candidate, rep) -> Evaluation:
+        from kernelpro.profilers.runtime.measure import evaluate
+
+        spec = self.spec.with_launch(cand.launch) if cand.launch else self.spec
+        try:
+            res = evaluate(self.path, spec, compile_options(self.options, cand), source_text=cand.source,
+                           timing=True, energy=self.energy, pool=self.pool)
+        except Exception as e:  # the runtime reports failures as data; anything else is a bug, kept as data too
+            return Evaluation(ok=False, failure=f"crash: evaluator error {e!r}", advice=rep.advice,
+                              resources=resources_of(rep))
+        return to_evaluation(res, rep)
+
+    def close(self):
+        self.pool.close()
+
+
+def to_evaluation(res, rep) -> Evaluation:
+    """RunResult (runtime) -> Evaluation (search)."""
+    if not res.ok:
+        return Evaluation(ok=False, failure=res.failure or "failed", advice=rep.advice, resources=resources_of(rep))
+    times = {s.size: s.time_s for s in res.sizes}
+    energy = {}
+    if res.energy:
+        for size, e in res.energy.items():
+            j = e.get("energy_per_launch_j") if isinstance(e, dict) else e
+            if j is not None:
+                energy[size] = j
+    err = {"max_abs": max((s.check.get("max_abs", 0.0) for s in res.sizes), default=0.0),
+           "max_rel": max((s.check.get("max_rel", 0.0) for s in res.sizes), default=0.0),
+           "rel_l2": max((s.check.get("rel_l2", 0.0) for s in res.sizes), default=0.0)}
+    spreads = {s.size: s.spread for s in res.sizes}
+    ev = Evaluation(ok=True, times_s=times, energy_j=energy, error=err, advice=rep.advice, resources=resources_of(rep))
+    ev.resources["spread"] = spreads
+    return ev

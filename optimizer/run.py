@@ -1,0 +1,209 @@
+"""One optimization run: checks, search, memory, and candidates saved as git branches.
+
+Order of checks (each fails with one clear line before anything is touched): the file and
+kernel exist, the file is inside a git work tree, a launch spec exists and matches, a GPU is
+usable. Then the root is measured like every candidate, the search runs, and each candidate
+that beats the best so far by more than the noise is saved as a branch while the run goes,
+so an interrupted run keeps what it found.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from kernelpro.profilers.compile import CompileOptions, read_source
+from kernelpro.profilers.source import parse_source
+
+from .candidates import CandidateStore, check_repository, format_message, make_note
+from .memory import Memory, format_lessons, make_attempt
+from .model import Budget, Candidate, Evaluation
+from .search import reward, run_search
+
+SAVE_MARGIN = 0.02  # a candidate must beat the best saved one by 2% to become a branch
+
+
+class OptimizeError(Exception):
+    """A problem found before the search starts; the message is one line."""
+
+
+@dataclass
+class RunConfig:
+    file: Path
+    kernel: str
+    budget: Budget = field(default_factory=Budget)
+    objective: str = "time"
+    strategy: str = "mcts"
+    seed: int = 0
+    options: CompileOptions = field(default_factory=CompileOptions)
+    llm_base_url: str | None = None
+    llm_model: str | None = None
+    feedback: str = "advice"
+    energy: bool | None = None  # default: measured when the objective needs it
+    max_branches: int = 5
+
+
+@dataclass
+class RunOutcome:
+    run_id: str
+    best_branch: str | None
+    speedup: float
+    evaluations: int
+    failures: int
+    stopped_by: str
+    branches: list[str]
+
+
+def preflight(cfg: RunConfig):
+    """Everything that can fail before work starts. Returns (source text, repo, spec)."""
+    path = Path(cfg.file)
+    try:
+        text = read_source(path.resolve())
+    except Exception as e:
+        raise OptimizeError(str(e)) from None
+    src = parse_source(text, str(path.resolve()))
+    if src.kernel(cfg.kernel) is None:
+        names = ", ".join(k.name for k in src.kernels) or "none"
+        raise OptimizeError(f"{path}: no __global__ kernel named '{cfg.kernel}' (kernels: {names})")
+    try:
+        repo = check_repository(path.resolve().parent)
+    except Exception as e:
+        raise OptimizeError(str(e)) from None
+    from kernelpro.profilers.runtime.spec import SpecError, find_spec, load_spec
+
+    spec_path = find_spec(path)
+    if spec_path is None:
+        raise OptimizeError(f"no launch spec beside {path}: create one with `kernelpro spec init {path} --kernel {cfg.kernel}`")
+    try:
+        spec = load_spec(spec_path, src)
+    except SpecError as e:
+        raise OptimizeError(str(e)) from None
+    return text, repo, spec
+
+
+def gpu_check() -> None:
+    try:
+        from kernelpro.profilers.runtime.measure import gpu_problem
+    except ImportError as e:
+        raise OptimizeError(f"no GPU: the GPU runtime is not available ({e})") from None
+    problem = gpu_problem()
+    if problem:
+        raise OptimizeError(f"no GPU: {problem}; kernelpro optimize measures every candidate on the GPU")
+
+
+def make_proposer(cfg: RunConfig, spec, memory: Memory, on_event):
+    base_launch = spec.launch_dict() if hasattr(spec, "launch_dict") else {}
+    size_names = sorted({v for s in spec.sizes.values() for v in s})
+    if cfg.llm_base_url and cfg.llm_model:
+        from .llm import ChatClient, LLMConfig, LLMProposer
+        from .llm_tools import make_tools
+
+        tools = make_tools(Path(cfg.file).resolve(), cfg.kernel, cfg.options, cfg.feedback)
+        return LLMProposer(ChatClient(LLMConfig(cfg.llm_base_url, cfg.llm_model)), tools, cfg.kernel,
+                           feedback=cfg.feedback, project_dir=str(Path(cfg.file).resolve().parent),
+                           memory_text=lambda rules: format_lessons(memory.lessons_for(cfg.kernel, rules)),
+                           on_event=on_event)
+    from .builtin import BuiltinProposer
+
+    return BuiltinProposer(cfg.kernel, base_launch, size_names, seed=cfg.seed)
+
+
+class Recorder:
+    """Wraps the evaluator: records every attempt in the memory, saves improving candidates."""
+
+    def __init__(self, inner, cfg: RunConfig, store: CandidateStore, memory: Memory, spec, emit):
+        self.inner, self.cfg, self.store, self.memory, self.spec, self.emit = inner, cfg, store, memory, spec, emit
+        self.root: tuple[Candidate, Evaluation] | None = None
+        self.best_saved = 0.0  # log-reward of the best branch so far
+        self.branches: list[str] = []
+        self.pending: list[tuple[Candidate, Evaluation]] = []  # evaluated, waiting for their node event
+        self.paths: dict[int, list[str]] = {}  # node id -> descriptions from the root
+
+    def evaluate(self, candidates: list[Candidate]) -> list[Evaluation]:
+        evs = self.inner.evaluate(candidates)
+        for c, ev in zip(candidates, evs):
+            if self.root is None:
+                self.root = (c, ev)
+                continue
+            r = reward(ev, self.root[1], self.cfg.objective)
+            speedup = math.exp(r) if r is not None else None
+            self.memory.record(make_attempt(self.store.run_id, self.cfg.kernel, str(self.cfg.file), c, ev, speedup))
+            self.pending.append((c, ev))
+        return evs
+
+    def on_node(self, event: dict) -> None:
+        """The search added a node (events come in evaluation order): save it if it improves."""
+        parent = event.get("parent")
+        self.paths[event["node"]] = ([] if parent is None else self.paths.get(parent, [])) + (
+            [event.get("description") or "?"] if parent is not None else [])
+        if parent is None or not self.pending:
+            return
+        c, ev = self.pending.pop(0)
+        r = event.get("reward")
+        if r is not None and r > self.best_saved + math.log1p(SAVE_MARGIN) and len(self.branches) < self.cfg.max_branches:
+            self.save(c, ev, math.exp(r), self.paths[event["node"]])
+            self.best_saved = r
+
+    def save(self, c: Candidate, ev: Evaluation, speedup: float, path: list[str]) -> None:
+        root_ev = self.root[1]
+        e_before = _mean(root_ev.energy_j) if root_ev.energy_j else None
+        e_after = _mean(ev.energy_j) if ev.energy_j else None
+        args = (self.cfg.objective, speedup, root_ev.times_s, ev.times_s, e_before, e_after, ev.error,
+                list(c.answers), path)
+        title, body = format_message(self.cfg.kernel, *args)
+        note = make_note(*args)
+        note.update({"description": c.description, "flags": list(c.flags), "launch": c.launch,
+                     "origin": c.origin, "resources": {k: v for k, v in ev.resources.items() if k != "spread"}})
+        spec_text = self.spec.render_with(c.launch, c.flags) if (c.launch or c.flags) and hasattr(self.spec, "render_with") else None
+        rec = self.store.save(self.cfg.kernel, c.source, spec_text, note, title, body)
+        self.branches.append(rec.branch)
+        self.emit({"type": "branch", "branch": rec.branch, "speedup": speedup, "title": title})
+
+
+def _mean(d: dict) -> float:
+    return sum(d.values()) / len(d)
+
+
+def optimize(cfg: RunConfig, on_event: Callable[[dict], None] | None = None, evaluator=None,
+             clock=time.monotonic) -> RunOutcome:
+    """Run the search. `evaluator` is injectable (tests); by default the GPU evaluator."""
+    emit = on_event or (lambda e: None)
+    text, repo, spec = preflight(cfg)
+    if evaluator is None:
+        gpu_check()
+        from .evaluator import GpuEvaluator
+
+        energy = cfg.energy if cfg.energy is not None else cfg.objective in ("energy", "edp")
+        evaluator = GpuEvaluator(Path(cfg.file).resolve(), cfg.kernel, spec, cfg.options, energy=energy)
+    spec_file = getattr(spec, "path", None)
+    store = CandidateStore(repo.working_tree_dir, str(Path(cfg.file).resolve()),
+                           spec_file=str(spec_file) if spec_file else None)
+    memory = Memory(repo.working_tree_dir)
+    recorder = Recorder(evaluator, cfg, store, memory, spec, emit)
+    proposer = make_proposer(cfg, spec, memory, emit)
+
+    def relay(ev: dict) -> None:
+        ev = {**ev, "run": store.run_id, "kernel": cfg.kernel}
+        if ev.get("type") == "evaluated":
+            recorder.on_node(ev)
+        if ev.get("type") == "done":
+            ev["best_branch"] = recorder.branches[-1] if recorder.branches else None
+            ev["branches"] = list(recorder.branches)
+        emit(ev)
+
+    lessons = memory.lessons_for(cfg.kernel, [], limit=8)
+    try:
+        result = run_search(Candidate(source=text, description="the kernel as written"), proposer, recorder,
+                            cfg.budget, objective=cfg.objective, strategy=cfg.strategy, seed=cfg.seed,
+                            on_event=relay, clock=clock, memory_hints=[l.text for l in lessons])
+    finally:
+        memory.close()
+        close = getattr(evaluator, "close", None)
+        if close:
+            close()
+    if result.stopped_by == "root_failed":
+        raise OptimizeError(f"the kernel as written fails its own check: {result.root.evaluation.failure}")
+    return RunOutcome(store.run_id, recorder.branches[-1] if recorder.branches else None, result.speedup,
+                      result.evaluations, result.failures, result.stopped_by, recorder.branches)

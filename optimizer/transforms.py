@@ -1,0 +1,746 @@
+"""Built-in expert transforms: small, checked rewrites of a kernel's source, launch or flags.
+
+Each transform reads the parsed source (tree-sitter) and returns zero or more Candidates.
+A transform that cannot prove its pattern proposes nothing. Compiling the result is the
+proposer's job (optimizer/builtin.py).
+"""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+from kernelpro.profilers.source import Kernel, SourceFile, parse_source, walk
+
+from .model import Candidate
+
+H200_SMS = 132
+BLOCK_SIZES = (128, 256, 512, 1024)
+_CDIV = {"cdiv", "ceil_div", "div_up"}
+
+
+@dataclass
+class TransformInput:
+    source: str
+    kernel: str
+    advice: list = field(default_factory=list)
+    launch: dict = field(default_factory=dict)  # the effective launch: {"block", "grid", "shared_bytes"}
+    flags: tuple[str, ...] = ()
+    size_names: list[str] = field(default_factory=list)
+    resources: dict = field(default_factory=dict)  # registers, spill_stores, ... of the kernel
+    base_launch: dict | None = None  # the node's own launch overrides (None: the spec's)
+
+
+@dataclass
+class Transform:
+    name: str
+    answers: tuple[str, ...]
+    apply: Callable[[TransformInput], list[Candidate]]
+    prior: float = 0.3  # prior when no advice asks for it
+
+
+# ---------------------------------------------------------------- edits
+
+
+def apply_edits(text: str, edits: list[dict]) -> str:
+    """Apply edits (1-based line/column, end exclusive, character columns), bottom-up."""
+    lines = text.split("\n")
+    starts = [0]
+    for ln in lines[:-1]:
+        starts.append(starts[-1] + len(ln) + 1)
+
+    def offset(line, col, what, i):
+        if not isinstance(line, int) or not isinstance(col, int):
+            raise ValueError(f"edit {i}: {what} line and column must be integers, got {line!r}, {col!r}")
+        if not 1 <= line <= len(lines):
+            raise ValueError(f"edit {i}: {what} line {line} is outside the text (1..{len(lines)})")
+        if not 1 <= col <= len(lines[line - 1]) + 1:
+            raise ValueError(f"edit {i}: {what} column {col} is outside line {line} "
+                             f"(1..{len(lines[line - 1]) + 1})")
+        return starts[line - 1] + col - 1
+
+    spans = []
+    for i, e in enumerate(edits):
+        try:
+            a = offset(e["line"], e["column"], "start", i)
+            b = offset(e["end_line"], e["end_column"], "end", i)
+            new = e["new_text"]
+        except KeyError as k:
+            raise ValueError(f"edit {i}: missing key {k}") from None
+        if not isinstance(new, str):
+            raise ValueError(f"edit {i}: new_text must be a string")
+        if b < a:
+            raise ValueError(f"edit {i}: end {e['end_line']}:{e['end_column']} is before start {e['line']}:{e['column']}")
+        spans.append((a, b, i, new))
+    spans.sort(key=lambda s: (s[0], s[1], s[2]))
+    for (a1, b1, i1, _), (a2, b2, i2, _) in zip(spans, spans[1:]):
+        if a2 < b1:
+            raise ValueError(f"edits {i1} and {i2} overlap")
+    out = text
+    for a, b, _, new in sorted(spans, key=lambda s: (s[0], s[2]), reverse=True):
+        out = out[:a] + new + out[b:]
+    return out
+
+
+def _pos(src: SourceFile, byte: int) -> tuple[int, int]:
+    ls = src.data.rfind(b"\n", 0, byte) + 1
+    line = src.data.count(b"\n", 0, byte) + 1
+    return line, len(src.data[ls:byte].decode("utf-8", errors="replace")) + 1
+
+
+def _edit(src: SourceFile, start: int, end: int, new: str) -> dict:
+    """An edit over a byte range of src."""
+    l1, c1 = _pos(src, start)
+    l2, c2 = _pos(src, end)
+    return {"line": l1, "column": c1, "end_line": l2, "end_column": c2, "new_text": new}
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _kernel(src: SourceFile, name: str) -> Kernel | None:
+    k = src.kernel(name) if name else None
+    if k is None and not name and len(src.kernels) == 1:
+        k = src.kernels[0]
+    return k if k is not None and k.body is not None else None
+
+
+def _present(inp: TransformInput, rules) -> tuple[str, ...]:
+    """The rule ids among `rules` that the input's advice (for its kernel) raises."""
+    have = {a.rule for a in inp.advice if getattr(a, "kernel", None) in (None, inp.kernel)}
+    return tuple(r for r in rules if r in have)
+
+
+def _cand(inp: TransformInput, name: str, desc: str, answers, source=None, launch=None, flags=None) -> Candidate:
+    return Candidate(source=inp.source if source is None else source,
+                     launch=inp.base_launch if launch is None else launch,
+                     flags=tuple(inp.flags if flags is None else flags),
+                     description=desc + (f" ({', '.join(answers)})" if answers else ""),
+                     answers=tuple(answers), origin=f"builtin:{name}")
+
+
+def _ints(vals) -> list[int] | None:
+    out = []
+    for v in vals or []:
+        if isinstance(v, bool):
+            return None
+        if isinstance(v, int):
+            out.append(v)
+        elif isinstance(v, str) and v.strip().isdigit():
+            out.append(int(v))
+        else:
+            return None
+    return out or None
+
+
+def block_threads(launch: dict) -> int | None:
+    b = _ints(launch.get("block"))
+    if b is None:
+        return None
+    t = 1
+    for v in b:
+        t *= v
+    return t
+
+
+def _with_launch(inp: TransformInput, **changes) -> dict:
+    out = dict(inp.base_launch or {})
+    out.update(changes)
+    return out
+
+
+def rescale_grid(expr, old: int, new: int) -> str | None:
+    """`cdiv(E, old)` -> `cdiv(E, new)` (also `(E + old - 1) // old`); None if not of that form."""
+    if not isinstance(expr, str):
+        return None
+    try:
+        tree = ast.parse(expr, mode="eval")
+    except SyntaxError:
+        return None
+    found = 0
+
+    class T(ast.NodeTransformer):
+        def visit_Call(self, n):
+            nonlocal found
+            self.generic_visit(n)
+            if (isinstance(n.func, ast.Name) and n.func.id in _CDIV and len(n.args) == 2
+                    and isinstance(n.args[1], ast.Constant) and n.args[1].value == old):
+                found += 1
+                n.args[1] = ast.Constant(new)
+            return n
+
+        def visit_BinOp(self, n):
+            nonlocal found
+            if (isinstance(n.op, ast.FloorDiv) and isinstance(n.right, ast.Constant) and n.right.value == old
+                    and isinstance(n.left, ast.BinOp) and isinstance(n.left.op, ast.Sub)
+                    and isinstance(n.left.right, ast.Constant) and n.left.right.value == 1
+                    and isinstance(n.left.left, ast.BinOp) and isinstance(n.left.left.op, ast.Add)
+                    and isinstance(n.left.left.right, ast.Constant) and n.left.left.right.value == old):
+                found += 1
+                e = self.visit(n.left.left.left)
+                return ast.Call(ast.Name("cdiv", ast.Load()), [e, ast.Constant(new)], [])
+            self.generic_visit(n)
+            return n
+
+    tree = T().visit(tree)
+    return ast.unparse(tree) if found else None
+
+
+def _uses(src: SourceFile, node, name: str):
+    return [n for n in walk(node) if n.type == "identifier" and src.node_text(n) == name]
+
+
+def _grid_stride_loop(src: SourceFile, k: Kernel) -> bool:
+    return any(l.node.type == "for_statement" and "gridDim" in src.node_text(l.node.child_by_field_name("update") or l.node)
+               for l in k.loops)
+
+
+# ---------------------------------------------------------------- 0. the advice's own fixes
+
+
+def _advice_fixes(inp: TransformInput) -> list[Candidate]:
+    out = []
+    by_rule: dict[str, list] = {}
+    for a in inp.advice:
+        if not a.fix or not a.fix.get("edits") or getattr(a, "kernel", None) not in (None, inp.kernel):
+            continue
+        try:
+            new = apply_edits(inp.source, a.fix["edits"])
+        except ValueError:
+            continue
+        out.append(_cand(inp, "fix", a.fix.get("title") or f"apply the {a.rule} fix", (a.rule,), source=new))
+        by_rule.setdefault(a.rule, []).append(a)
+    for rule, items in by_rule.items():  # all fixes of one rule together
+        if len(items) > 1:
+            try:
+                new = apply_edits(inp.source, [e for a in items for e in a.fix["edits"]])
+            except ValueError:
+                continue
+            out.append(_cand(inp, "fix", f"apply all {len(items)} {rule} fixes", (rule,), source=new))
+    return out
+
+
+# ---------------------------------------------------------------- 1. const __restrict__
+
+_PTR_DECL = re.compile(r"^(?:const\s+)?([A-Za-z_][\w\s:]*?)\s*\*\s*(?:__restrict__\s+)?(\w+)$")
+
+
+def read_only_pointers(src: SourceFile, k: Kernel) -> list[str]:
+    """Pointer params the kernel provably only reads: used only as rvalue p[...] subscripts."""
+    out = []
+    for p in k.params:
+        if not p.is_pointer:
+            continue
+        ok = True
+        for u in _uses(src, k.body, p.name):
+            par = u.parent
+            if par.type != "subscript_expression" or par.child_by_field_name("argument") != u:
+                ok = False
+                break
+            up = par.parent
+            if up.type == "assignment_expression" and up.child_by_field_name("left") == par:
+                ok = False
+            elif up.type == "update_expression" or (up.type == "pointer_expression" and src.node_text(up).startswith("&")):
+                ok = False
+            if not ok:
+                break
+        if ok and _uses(src, k.body, p.name):
+            out.append(p.name)
+    return out
+
+
+def _restrict(inp: TransformInput) -> list[Candidate]:
+    src = parse_source(inp.source)
+    k = _kernel(src, inp.kernel)
+    if k is None:
+        return []
+    ro = set(read_only_pointers(src, k))
+    edits, named = [], []
+    for p in k.params:
+        if not p.is_pointer or (p.is_restrict and (p.is_const or p.name not in ro)):
+            continue
+        text = src.data[p.decl_start:p.decl_end].decode()
+        m = _PTR_DECL.match(" ".join(text.split()))
+        if m is None:
+            continue
+        const = p.is_const or p.name in ro
+        new = f"{'const ' if const else ''}{m.group(1).strip()}* __restrict__ {m.group(2)}"
+        if new != text:
+            edits.append(_edit(src, p.decl_start, p.decl_end, new))
+            named.append(("const " if const and not p.is_const else "") + p.name)
+    if not edits:
+        return []
+    consts = [n.removeprefix("const ") for n in named if n.startswith("const ")]
+    plain = [n for n in named if not n.startswith("const ")]
+    desc = "; ".join(x for x in (f"add const __restrict__ to {', '.join(consts)}" if consts else "",
+                                 f"add __restrict__ to {', '.join(plain)}" if plain else "") if x)
+    return [_cand(inp, "restrict", desc,
+                  _present(inp, ("missing-restrict",)), source=apply_edits(inp.source, edits))]
+
+
+# ---------------------------------------------------------------- 2. float literals and math
+
+_FLOAT_LIT = re.compile(r"^(\d+\.\d*|\.\d+|\d+(?=[eE]))([eE][+-]?\d+)?$")
+DOUBLE_MATH = {"sqrt", "rsqrt", "cbrt", "exp", "exp2", "exp10", "expm1", "log", "log2", "log10", "log1p",
+               "pow", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
+               "erf", "erfc", "fmod", "hypot", "floor", "ceil", "round", "trunc", "fabs", "fmin", "fmax", "fma"}
+
+
+def _float_literals(inp: TransformInput) -> list[Candidate]:
+    src = parse_source(inp.source)
+    k = _kernel(src, inp.kernel)
+    if k is None or re.search(r"\bdouble\b", src.node_text(k.node)):
+        return []
+    if not any(p.base_type == "float" for p in k.params) and "float" not in src.node_text(k.body):
+        return []
+    edits, lits, calls = [], 0, 0
+    for n in walk(k.body):
+        if n.type == "number_literal" and _FLOAT_LIT.match(src.node_text(n)):
+            edits.append(_edit(src, n.end_byte, n.end_byte, "f"))
+            lits += 1
+        elif n.type == "call_expression":
+            f = n.child_by_field_name("function")
+            if f is not None and f.type == "identifier" and src.node_text(f) in DOUBLE_MATH:
+                edits.append(_edit(src, f.end_byte, f.end_byte, "f"))
+                calls += 1
+    if not edits:
+        return []
+    what = " and ".join(x for x in (f"{lits} literal(s) to float" if lits else "",
+                                    f"{calls} math call(s) to their float versions" if calls else "") if x)
+    return [_cand(inp, "float-literals", f"make {what}", _present(inp, ("fp64-in-float-kernel",)),
+                  source=apply_edits(inp.source, edits))]
+
+
+# ---------------------------------------------------------------- 3. #pragma unroll
+
+
+def _pragma_edit(src: SourceFile, loop, text: str) -> dict | None:
+    n = loop.node
+    if n.parent is None or n.parent.type != "compound_statement":
+        return None
+    line = src.lines[n.start_point[0]]
+    col = src.col(n.start_point)
+    if line[: col - 1].strip():
+        return None
+    indent = line[: col - 1]
+    return {"line": loop.line, "column": col, "end_line": loop.line, "end_column": col,
+            "new_text": f"#pragma unroll{(' ' + text) if text else ''}\n{indent}"}
+
+
+def _unroll(inp: TransformInput) -> list[Candidate]:
+    src = parse_source(inp.source)
+    k = _kernel(src, inp.kernel)
+    if k is None:
+        return []
+    out = []
+    const = [l for l in k.loops if l.trip_count is not None and l.pragma_unroll is None and 1 < l.trip_count <= 64]
+    edits = [e for e in (_pragma_edit(src, l, "") for l in const) if e]
+    if edits:
+        lines = ", ".join(str(e["line"]) for e in edits)
+        out.append(_cand(inp, "unroll", f"#pragma unroll on constant-trip loop(s) at line {lines}",
+                         _present(inp, ("rolled-constant-loop",)), source=apply_edits(inp.source, edits)))
+    runtime = [l for l in k.loops if l.node.type == "for_statement" and l.pragma_unroll is None
+               and (l.trip_count is None or l.trip_count > 64)
+               and "gridDim" not in src.node_text(l.node.child_by_field_name("update") or l.node)]
+    for factor in (4, 2, 8):
+        edits = [e for e in (_pragma_edit(src, l, str(factor)) for l in runtime) if e]
+        if edits:
+            lines = ", ".join(str(e["line"]) for e in edits)
+            out.append(_cand(inp, "unroll", f"#pragma unroll {factor} on loop(s) at line {lines}",
+                             _present(inp, ("rolled-constant-loop",)) if factor == 4 else (),
+                             source=apply_edits(inp.source, edits)))
+    return out
+
+
+# ---------------------------------------------------------------- 4. __launch_bounds__
+
+
+def _launch_bounds(inp: TransformInput) -> list[Candidate]:
+    src = parse_source(inp.source)
+    k = _kernel(src, inp.kernel)
+    t = block_threads(inp.launch)
+    if k is None or k.launch_bounds or t is None or not 1 <= t <= 1024:
+        return []
+    answers = _present(inp, ("low-occupancy", "register-spill"))
+    out = []
+    for mb in (None, min(32, max(1, 2048 // t)), max(1, 1024 // t)):
+        text = f"__launch_bounds__({t}{'' if mb is None else f', {mb}'})"
+        new = apply_edits(inp.source, [{"line": k.line, "column": k.column, "end_line": k.line,
+                                        "end_column": k.column, "new_text": text + " "}])
+        c = _cand(inp, "launch-bounds", f"add {text}", answers if mb is not None else (), source=new)
+        if c not in out:
+            out.append(c)
+    return out
+
+
+# ---------------------------------------------------------------- 5. block size
+
+
+def block_size_safe(src: SourceFile, k: Kernel, old: int) -> bool:
+    """The kernel reads its block size from blockDim.x and hard-codes no number equal to it."""
+    body = src.node_text(k.body)
+    if "blockDim.x" not in body or re.search(r"blockDim\.[yz]|threadIdx\.[yz]", body):
+        return False
+    for n in walk(k.body):
+        if n.type == "number_literal" and src.eval_int(n) == old:
+            return False
+        if n.type == "identifier" and src.constants.get(src.node_text(n)) == old:
+            return False
+    return True
+
+
+def _block_size(inp: TransformInput) -> list[Candidate]:
+    src = parse_source(inp.source)
+    k = _kernel(src, inp.kernel)
+    block = _ints(inp.launch.get("block"))
+    grid = list(inp.launch.get("grid") or [])
+    if k is None or block is None or any(b != 1 for b in block[1:]) or not grid:
+        return []
+    old = block[0]
+    if not block_size_safe(src, k, old):
+        return []
+    stride = _grid_stride_loop(src, k)
+    answers = _present(inp, ("low-occupancy",))
+    out = []
+    for new in BLOCK_SIZES:
+        if new == old or (k.launch_bounds and k.launch_bounds[0] < new):
+            continue
+        g0 = rescale_grid(grid[0], old, new)
+        if g0 is None and not stride:
+            continue
+        new_grid = ([g0] if g0 is not None else [grid[0]]) + grid[1:]
+        launch = _with_launch(inp, block=[new] + block[1:], grid=new_grid)
+        out.append(_cand(inp, "block-size", f"block size {old} -> {new}", answers, launch=launch))
+    return out
+
+
+# ---------------------------------------------------------------- 6. grid-stride loop
+
+_GID = {"blockIdx.x*blockDim.x+threadIdx.x", "blockDim.x*blockIdx.x+threadIdx.x",
+        "threadIdx.x+blockIdx.x*blockDim.x", "threadIdx.x+blockDim.x*blockIdx.x",
+        "(blockIdx.x*blockDim.x)+threadIdx.x", "threadIdx.x+(blockIdx.x*blockDim.x)"}
+_INDEX_TYPES = {"int", "unsigned", "unsigned int", "long", "long long", "size_t", "int64_t", "uint32_t"}
+_CAST = re.compile(r"\((?:size_t|long long|long|unsigned|unsigned int|int64_t)\)")
+_FORBIDDEN = re.compile(r"\b(return|break|continue|goto|__syncthreads|__syncwarp|threadIdx|blockIdx|__shared__|"
+                        r"__shfl\w*|atomic\w*|gridDim)\b")
+
+
+@dataclass
+class Elementwise:
+    """`T v = gid; if (v < BOUND) {BODY}`, `... if (v >= BOUND) return; BODY` or a grid-stride for loop."""
+    form: str  # "if", "return", "loop"
+    var: str
+    type: str
+    gid: str
+    bound: str
+    start: int  # byte range the rewrite replaces
+    end: int
+    body: list  # the body's statement nodes
+    body_start: int
+    body_end: int
+
+
+def _stmts(n) -> list:
+    if n.type == "compound_statement":
+        return [c for c in n.named_children if c.type != "comment"]
+    return [n]
+
+
+def _cond(src: SourceFile, n, var: str, op: str) -> str | None:
+    while n is not None and n.type in ("parenthesized_expression", "condition_clause"):
+        n = n.named_children[0] if n.named_children else None
+    if n is None or n.type != "binary_expression":
+        return None
+    if src.node_text(n.child_by_field_name("left")) != var or src.node_text(n.child_by_field_name("operator")) != op:
+        return None
+    r = n.child_by_field_name("right")
+    return None if _uses(src, r, var) else src.node_text(r)
+
+
+def match_elementwise(src: SourceFile, k: Kernel) -> Elementwise | None:
+    stmts = _stmts(k.body)
+    for i, s in enumerate(stmts):
+        if s.type == "declaration":
+            ds = s.children_by_field_name("declarator")
+            if len(ds) != 1 or ds[0].type != "init_declarator":
+                continue
+            var_n, val = ds[0].child_by_field_name("declarator"), ds[0].child_by_field_name("value")
+            if var_n is None or var_n.type != "identifier" or val is None:
+                continue
+            gid = _CAST.sub("", "".join(src.node_text(val).split()))
+            typ = " ".join(src.node_text(s.child_by_field_name("type")).split())
+            if gid not in _GID or typ not in _INDEX_TYPES:
+                continue
+            var, rest = src.node_text(var_n), stmts[i + 1:]
+            if not rest or rest[0].type != "if_statement" or rest[0].child_by_field_name("alternative") is not None:
+                return None
+            ifs = rest[0]
+            bound = _cond(src, ifs.child_by_field_name("condition"), var, "<")
+            if bound is not None and len(rest) == 1:
+                body = _stmts(ifs.child_by_field_name("consequence"))
+                m = Elementwise("if", var, typ, src.node_text(val), bound, s.start_byte, ifs.end_byte, body, 0, 0)
+            else:
+                bound = _cond(src, ifs.child_by_field_name("condition"), var, ">=")
+                cons = _stmts(ifs.child_by_field_name("consequence"))
+                if bound is None or len(rest) < 2 or len(cons) != 1 or src.node_text(cons[0]).replace(" ", "") != "return;":
+                    return None
+                m = Elementwise("return", var, typ, src.node_text(val), bound, s.start_byte, rest[-1].end_byte,
+                                rest[1:], 0, 0)
+            break
+        if s.type == "for_statement" and s is stmts[-1]:
+            init, cond, upd = (s.child_by_field_name(f) for f in ("initializer", "condition", "update"))
+            if init is None or init.type != "declaration" or cond is None or upd is None:
+                continue
+            ds = init.children_by_field_name("declarator")
+            if len(ds) != 1 or ds[0].type != "init_declarator":
+                continue
+            var = src.node_text(ds[0].child_by_field_name("declarator"))
+            val = ds[0].child_by_field_name("value")
+            typ = " ".join(src.node_text(init.child_by_field_name("type")).split())
+            gid = _CAST.sub("", "".join(src.node_text(val).split())) if val is not None else ""
+            ups = "".join(src.node_text(upd).split())
+            bound = _cond(src, cond, var, "<")
+            if gid not in _GID or typ not in _INDEX_TYPES or bound is None or ups not in (
+                    f"{var}+=blockDim.x*gridDim.x", f"{var}+=gridDim.x*blockDim.x"):
+                return None
+            body = _stmts(s.child_by_field_name("body"))
+            m = Elementwise("loop", var, typ, src.node_text(val), bound, s.start_byte, s.end_byte, body, 0, 0)
+            break
+    else:
+        return None
+    if not m.body:
+        return None
+    m.body_start, m.body_end = m.body[0].start_byte, m.body[-1].end_byte
+    text = src.data[m.body_start:m.body_end].decode()
+    if _FORBIDDEN.search(text):
+        return None
+    for u in (x for b in m.body for x in _uses(src, b, m.var)):  # the index is never written
+        p = u.parent
+        if (p.type == "assignment_expression" and p.child_by_field_name("left") == u) or p.type == "update_expression" \
+                or (p.type == "pointer_expression" and src.node_text(p).startswith("&")):
+            return None
+    return m
+
+
+def _reindent(src: SourceFile, start: int, text: str, indent: str) -> str:
+    """Move the continuation lines of text (which began at byte start) to indent."""
+    line = src.lines[_pos(src, start)[0] - 1]
+    old = len(line) - len(line.lstrip())
+    out = text.split("\n")
+    for j in range(1, len(out)):
+        ws = len(out[j]) - len(out[j].lstrip())
+        out[j] = indent + out[j][min(ws, old):] if out[j].strip() else ""
+    return "\n".join(out)
+
+
+def _grid_stride(inp: TransformInput) -> list[Candidate]:
+    src = parse_source(inp.source)
+    k = _kernel(src, inp.kernel)
+    if k is None:
+        return []
+    m = match_elementwise(src, k)
+    if m is None or m.form == "loop":
+        return []
+    typ = m.type
+    line = src.lines[_pos(src, m.start)[0] - 1]
+    indent = line[: len(line) - len(line.lstrip())]
+    body = _reindent(src, m.body_start, src.data[m.body_start:m.body_end].decode(), indent + "  ")
+    new = (f"for ({typ} {m.var} = {m.gid}; {m.var} < {m.bound}; {m.var} += blockDim.x * gridDim.x) {{\n"
+           f"{indent}  {body}\n{indent}}}")
+    text = apply_edits(inp.source, [_edit(src, m.start, m.end, new)])
+    out = [_cand(inp, "grid-stride", f"grid-stride loop over {m.var}", (), source=text)]
+    t = block_threads(inp.launch)
+    grid = list(inp.launch.get("grid") or [])
+    if t and grid and isinstance(grid[0], str) and rescale_grid(grid[0], t, t) is not None:
+        cap = H200_SMS * max(1, 2048 // t)
+        launch = _with_launch(inp, grid=[f"min({grid[0]}, {cap})"] + grid[1:])
+        out.insert(0, _cand(inp, "grid-stride", f"grid-stride loop over {m.var}, grid capped at {cap} blocks",
+                            (), source=text, launch=launch))
+    return out
+
+
+# ---------------------------------------------------------------- 8. float4 loads and stores
+
+
+def _vectorize(inp: TransformInput) -> list[Candidate]:
+    src = parse_source(inp.source)
+    k = _kernel(src, inp.kernel)
+    if k is None:
+        return []
+    m = match_elementwise(src, k)
+    if m is None:
+        return []
+    ptrs = {p.name: p for p in k.params if p.is_pointer}
+    reads, writes, full = set(), set(), set()
+    subs = []  # (start, end, pointer) of each p[var]
+    for b in m.body:
+        for n in walk(b):
+            if n.type != "identifier" or src.node_text(n) not in ptrs:
+                continue
+            name = src.node_text(n)
+            par = n.parent
+            if (par.type != "subscript_expression" or par.child_by_field_name("argument") != n
+                    or "".join(src.node_text(par.child_by_field_name("indices") or par.child_by_field_name("index") or par)
+                               .strip("[]").split()) != m.var or ptrs[name].base_type != "float"
+                    or ptrs[name].type_text.count("*") != 1):
+                return []
+            subs.append((par.start_byte, par.end_byte, name))
+            up = par.parent
+            if up.type == "assignment_expression" and up.child_by_field_name("left") == par:
+                writes.add(name)
+                if src.node_text(up.child_by_field_name("operator")) != "=":
+                    reads.add(name)
+                elif up.parent.type == "expression_statement" and up.parent in m.body:
+                    full.add(name)
+            elif up.type == "update_expression":
+                reads.add(name)
+                writes.add(name)
+            elif up.type == "pointer_expression" and src.node_text(up).startswith("&"):
+                return []
+            else:
+                reads.add(name)
+    if not writes:
+        return []
+    used = sorted(reads | writes, key=list(ptrs).index)
+    # uses of the index outside the pointer subscripts need a per-element copy of it
+    var_used = any(not any(s <= u.start_byte < e for s, e, _ in subs) for b in m.body for u in _uses(src, b, m.var))
+
+    def body_with(comp: str | None, indent: str) -> str:
+        out, pos = [], m.body_start
+        if comp is not None:
+            for s, e, name in sorted(subs):
+                out.append(src.data[pos:s].decode())
+                out.append(f"kp_{name}.{comp}")
+                pos = e
+        out.append(src.data[pos:m.body_end].decode())
+        return _reindent(src, m.body_start, "".join(out), indent)
+
+    line = src.lines[_pos(src, m.start)[0] - 1]
+    ind = line[: len(line) - len(line.lstrip())]
+    i1, i2, i3 = ind + "  ", ind + "    ", ind + "      "
+    bound = f"({m.bound})"
+    align = " | ".join(f"(unsigned long long)(const void*){p}" for p in used)
+    code = [f"const bool kp_aligned = (({align}) & 15ull) == 0;",
+            f"{ind}for (long long kp_base = 4ll * ((long long)blockIdx.x * blockDim.x + threadIdx.x); kp_base < {bound};"
+            f" kp_base += 4ll * blockDim.x * gridDim.x) {{",
+            f"{i1}if (kp_aligned && kp_base + 3 < {bound}) {{"]
+    for p in used:
+        if p in reads or p not in full:
+            code.append(f"{i2}float4 kp_{p} = reinterpret_cast<const float4*>({p})[kp_base >> 2];")
+        else:
+            code.append(f"{i2}float4 kp_{p};")
+    for j, comp in enumerate("xyzw"):
+        decl = f"const {m.type} {m.var} = ({m.type})(kp_base + {j}); " if var_used else ""
+        code.append(f"{i2}{{ {decl}{body_with(comp, i3)} }}")
+    for p in used:
+        if p in writes:
+            code.append(f"{i2}reinterpret_cast<float4*>({p})[kp_base >> 2] = kp_{p};")
+    code += [f"{i1}}} else {{",
+             f"{i2}for (long long kp_j = kp_base; kp_j < kp_base + 4 && kp_j < {bound}; ++kp_j) {{",
+             f"{i3}const {m.type} {m.var} = ({m.type})kp_j;",
+             f"{i3}{body_with(None, i3)}",
+             f"{i2}}}", f"{i1}}}", f"{ind}}}"]
+    text = apply_edits(inp.source, [_edit(src, m.start, m.end, "\n".join(code))])
+    answers = _present(inp, ("narrow-global-access",))
+    desc = f"float4 loads/stores of {', '.join(used)}, 4 elements per thread"
+    t = block_threads(inp.launch)
+    grid = list(inp.launch.get("grid") or [])
+    g0 = rescale_grid(grid[0], t, 4 * t) if t and grid else None
+    if g0 is not None:
+        return [_cand(inp, "vectorize", desc, answers, source=text, launch=_with_launch(inp, grid=[g0] + grid[1:]))]
+    if m.form == "loop":  # a grid-stride loop covers any grid
+        return [_cand(inp, "vectorize", desc, answers, source=text)]
+    return []
+
+
+# ---------------------------------------------------------------- 9. shared-memory padding
+
+
+def _pad_shared(inp: TransformInput) -> list[Candidate]:
+    src = parse_source(inp.source)
+    k = _kernel(src, inp.kernel)
+    if k is None:
+        return []
+    edits, names = [], []
+    for d in walk(k.body):
+        if d.type != "declaration" or "__shared__" not in src.node_text(d):
+            continue
+        typ = src.node_text(d.child_by_field_name("type") or d)
+        if typ not in ("float", "int", "unsigned", "unsigned int", "uint32_t", "int32_t"):
+            continue
+        for decl in d.children_by_field_name("declarator"):
+            if decl.type != "array_declarator":
+                continue
+            inner = decl.child_by_field_name("declarator")
+            if inner is None or inner.type != "array_declarator":
+                continue
+            if inner.child_by_field_name("declarator").type != "identifier":
+                continue  # three or more dimensions
+            size = decl.child_by_field_name("size")
+            v = src.eval_int(size)
+            if v is None or v % 32:
+                continue
+            name = src.node_text(inner.child_by_field_name("declarator"))
+            uses = _uses(src, k.body, name)
+            # every use indexes both dimensions: tile[a][b]
+            if not all(u.parent.type == "subscript_expression" and u.parent.parent.type == "subscript_expression"
+                       and u.parent.parent.child_by_field_name("argument") == u.parent
+                       and u.parent.parent.parent.type != "subscript_expression"
+                       and not (u.parent.parent.parent.type == "pointer_expression"
+                                and src.node_text(u.parent.parent.parent).startswith("&"))
+                       for u in uses if u != inner.child_by_field_name("declarator")):
+                continue
+            txt = src.node_text(size)
+            new = str(v + 1) if txt.isdigit() else f"{txt} + 1"
+            edits.append(_edit(src, size.start_byte, size.end_byte, new))
+            names.append(name)
+    if not edits:
+        return []
+    return [_cand(inp, "pad-shared", f"pad shared array(s) {', '.join(names)} by one word per row",
+                  _present(inp, ("shared-bank-conflict",)), source=apply_edits(inp.source, edits))]
+
+
+# ---------------------------------------------------------------- 7. compile flags
+
+_REG_CAP = re.compile(r"cap registers at (\d+)")
+
+
+def _flags(inp: TransformInput) -> list[Candidate]:
+    out = []
+    if "--use_fast_math" not in inp.flags and "-use_fast_math" not in inp.flags:
+        out.append(_cand(inp, "fast-math", "compile with --use_fast_math", _present(inp, ("slow-math-in-loop",)),
+                         flags=inp.flags + ("--use_fast_math",)))
+    if any(f.startswith("-maxrregcount") for f in inp.flags):
+        return out
+    caps = []
+    for a in inp.advice:
+        if a.rule == "low-occupancy" and getattr(a, "kernel", None) in (None, inp.kernel):
+            m = _REG_CAP.search(a.remedy or "")
+            if m:
+                caps.append((int(m.group(1)), ("low-occupancy",)))
+    regs = inp.resources.get("registers")
+    if regs and regs > 64 and not inp.resources.get("spill_stores"):
+        caps.append((64, ()))
+    seen = set()
+    for n, answers in caps:
+        if n in seen or n < 16 or (regs and n >= regs):
+            continue
+        seen.add(n)
+        out.append(_cand(inp, "maxrregcount", f"compile with -maxrregcount={n}", answers,
+                         flags=inp.flags + (f"-maxrregcount={n}",)))
+    return out
+
+
+TRANSFORMS: list[Transform] = [
+    Transform("fix", (), _advice_fixes, 0.5),
+    Transform("restrict", ("missing-restrict",), _restrict, 0.35),
+    Transform("float-literals", ("fp64-in-float-kernel",), _float_literals, 0.35),
+    Transform("vectorize", ("narrow-global-access",), _vectorize, 0.35),
+    Transform("pad-shared", ("shared-bank-conflict",), _pad_shared, 0.3),
+    Transform("unroll", ("rolled-constant-loop",), _unroll, 0.25),
+    Transform("launch-bounds", ("low-occupancy", "register-spill"), _launch_bounds, 0.2),
+    Transform("block-size", ("low-occupancy",), _block_size, 0.25),
+    Transform("grid-stride", (), _grid_stride, 0.2),
+    Transform("fast-math", ("slow-math-in-loop",), _flags, 0.2),
+]

@@ -1,0 +1,164 @@
+"""`kernelpro` command line. Exit status: 0 compiled, 1 compile errors, 2 bad usage or missing tools.
+
+Commands from layers above the profilers (optimize, candidates, memory) register through the
+`kernelpro.commands` entry point group, so this module never imports them.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from importlib.metadata import entry_points
+from pathlib import Path
+
+
+class UsageError(Exception):
+    """Bad input: one clear line, exit 2."""
+
+
+def _compile_options(args):
+    from .compile import CompileOptions
+
+    return CompileOptions(arch=args.arch, include_paths=tuple(args.include or ()), defines=tuple(args.define or ()),
+                          extra_flags=tuple(args.flag or ()), timeout_s=args.compile_timeout)
+
+
+def add_compile_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="the .cu file")
+    p.add_argument("--arch", default="sm_90", help="target architecture (default sm_90)")
+    p.add_argument("--kernel", help="only this kernel")
+    p.add_argument("-I", dest="include", action="append", metavar="DIR", help="include path")
+    p.add_argument("-D", dest="define", action="append", metavar="NAME=VAL", help="preprocessor define")
+    p.add_argument("--flag", action="append", metavar="FLAG", help="extra nvcc flag (repeatable)")
+    p.add_argument("--compile-timeout", type=float, default=120.0, metavar="S", help="stop nvcc after S seconds")
+    p.add_argument("--nvcc", help="path to nvcc")
+
+
+def _setup_toolchain(args):
+    from .toolchain import discover
+
+    tc = discover({"nvcc": args.nvcc} if getattr(args, "nvcc", None) else None)
+    for name in ("nvcc",):
+        if name not in tc.tools:
+            raise UsageError(tc.missing_message(name))
+    return tc
+
+
+def cmd_profile(args) -> int:
+    from .compile import CompileError
+    from .profile import profile_file
+    from .report import print_report
+
+    tc = _setup_toolchain(args)
+    path = Path(args.file)
+    if path.suffix not in (".cu", ".cuh") and not args.force:
+        raise UsageError(f"{path}: not a CUDA file (.cu or .cuh); pass --force to profile it anyway")
+    try:
+        rep = profile_file(path, _compile_options(args), kernel=args.kernel, block=args.block, toolchain=tc,
+                           use_cache=not args.no_cache)
+    except CompileError as e:
+        raise UsageError(str(e)) from None
+    if not rep.source.text.strip():
+        rep.notes.append("the file is empty")
+    dyn = None
+    if args.run:
+        dyn = _run_dynamic(args, rep)
+        if dyn is None:
+            return 2
+    if args.json:
+        out = rep.to_json()
+        if dyn is not None:
+            out["measured"] = dyn["measured"]
+            out["advice"] = out["advice"] + [a.to_json() for a in dyn["advice"]]
+        print(json.dumps(out, indent=2))
+    else:
+        print_report(rep, dynamic=dyn)
+    return 0 if rep.ok else 1
+
+
+def _run_dynamic(args, rep):
+    """--run: measured numbers and dynamic advice, through the GPU runtime."""
+    try:
+        from .runtime.measure import gpu_problem, measured_profile
+    except ImportError as e:
+        print(f"kernelpro: the GPU runtime is not available ({e})", file=sys.stderr)
+        return None
+    problem = gpu_problem()
+    if problem:
+        print(f"kernelpro: no GPU: {problem}", file=sys.stderr)
+        return None
+    return measured_profile(rep, kernel=args.kernel)
+
+
+def cmd_rules(args) -> int:
+    from .tools import load_builtin
+
+    for t in sorted(load_builtin().values(), key=lambda t: t.name):
+        print(f"{t.name:18} {t.kind:8} rules: {', '.join(t.rules)}")
+        if args.verbose:
+            print(f"    {t.description}\n")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="kernelpro", description="KernelPro: micro-profiling tools and an optimizer for CUDA kernels")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    pr = sub.add_parser("profile", help="static profile of a .cu file: resources, occupancy, expert advice")
+    add_compile_args(pr)
+    pr.add_argument("--block", type=int, help="threads per block to assume (default: launch spec, launch site, 256)")
+    pr.add_argument("--json", action="store_true", help="print JSON (see docs/json.md)")
+    pr.add_argument("--run", action="store_true", help="also run it on the GPU: measured numbers and dynamic advice")
+    pr.add_argument("--no-cache", action="store_true", help="ignore the compile cache")
+    pr.add_argument("--force", action="store_true", help="profile a file without a .cu/.cuh suffix")
+    pr.set_defaults(func=cmd_profile)
+
+    ru = sub.add_parser("rules", help="list the micro-profiling tools and their rules")
+    ru.add_argument("-v", "--verbose", action="store_true")
+    ru.set_defaults(func=cmd_rules)
+
+    for name in ("spec", "bench"):
+        _maybe_runtime_command(sub, name)
+    for ep in entry_points(group="kernelpro.commands"):
+        try:
+            ep.load()(sub)
+        except Exception as e:  # an optional layer that fails to load must not break profiling
+            sub.add_parser(ep.name, help=f"(unavailable: {e})")
+    return p
+
+
+def _maybe_runtime_command(sub, name: str) -> None:
+    try:
+        from .runtime import cli as rcli
+    except ImportError:
+        return
+    getattr(rcli, f"register_{name}")(sub)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.func(args)
+    except UsageError as e:
+        print(f"kernelpro: {e}", file=sys.stderr)
+        return 2
+    except Exception as e:
+        from .toolchain import ToolchainError
+
+        if isinstance(e, ToolchainError):
+            print(f"kernelpro: {e}", file=sys.stderr)
+            return 2
+        raise
+    except KeyboardInterrupt:
+        print("kernelpro: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
