@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 _SECTION = re.compile(r"^\s*\.section\s+\.text\.(\S+?),")
 _FILE = re.compile(r'//## File "([^"]+)", line (\d+)((?: inlined at "[^"]+", line \d+)*)')
 _INLINED = re.compile(r'inlined at "([^"]+)", line (\d+)')
+_LABEL = re.compile(r"^\s*(\.L_x_\d+):")
+_TARGET = re.compile(r"`\((\.L_x_\d+)\)")
 _INSN = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(?P<pred>@!?U?P[T\d]+\s+)?(?P<op>[A-Z][A-Z0-9_.]*)(?P<rest>[^;]*);")
 
 
@@ -23,6 +25,7 @@ class Instruction:
     operands: str
     predicate: str
     locations: list[tuple[str, int]] = field(default_factory=list)  # innermost first, then call sites
+    target: int | None = None  # byte address a branch jumps to, when its label is known
 
     @property
     def base(self) -> str:
@@ -43,6 +46,8 @@ class Instruction:
 def parse_sass(text: str) -> dict[str, list[Instruction]]:
     """Instructions per kernel (mangled name), in address order."""
     out: dict[str, list[Instruction]] = {}
+    labels: dict[str, dict[str, int]] = {}
+    pending: list[str] = []  # labels waiting for the next instruction's address
     cur: list[Instruction] | None = None
     loc: list[tuple[str, int]] = []
     more = False  # the last File line said "inlined at": the next File line continues the chain
@@ -50,7 +55,8 @@ def parse_sass(text: str) -> dict[str, list[Instruction]]:
         m = _SECTION.match(line)
         if m:
             cur = out.setdefault(m.group(1), [])
-            loc, more = [], False
+            lab = labels.setdefault(m.group(1), {})
+            loc, more, pending = [], False, []
             continue
         if cur is None:
             continue
@@ -60,10 +66,22 @@ def parse_sass(text: str) -> dict[str, list[Instruction]]:
             loc = loc + [here] if more and loc and loc[-1] != here else ([here] if not more else loc)
             more = bool(m.group(3))
             continue
+        m = _LABEL.match(line)
+        if m:
+            pending.append(m.group(1))
+            continue
         m = _INSN.search(line)
         if m:
+            for lb in pending:
+                lab[lb] = int(m.group(1), 16)
+            pending = []
             cur.append(Instruction(int(m.group(1), 16), m.group("op"), m.group("rest").strip(),
                                    (m.group("pred") or "").strip(), list(loc)))
+    for name, insns in out.items():
+        for ins in insns:
+            t = _TARGET.search(ins.operands)
+            if t and t.group(1) in labels.get(name, {}):
+                ins.target = labels[name][t.group(1)]
     return out
 
 

@@ -6,6 +6,7 @@ CUDA_PATH, PATH, then the executables shipped in the NVIDIA PyPI wheels
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -68,7 +69,46 @@ def _wheel_bins() -> list[Path]:
     return out
 
 
+def _disk_cache_path() -> Path:
+    base = os.environ.get("KERNELPRO_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "kernelpro")
+    return Path(base) / "toolchain.json"
+
+
+def _cached_probe(kind: str, path: str, probe):
+    """Run probe(path) once per executable version: keyed by path, size and mtime, kept on disk.
+
+    Asking four tools for their versions costs a few hundred milliseconds of subprocesses;
+    a warm profile must not pay that every time."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return probe(path)
+    key = f"{kind}:{path}:{st.st_size}:{st.st_mtime_ns}"
+    f = _disk_cache_path()
+    try:
+        data = json.loads(f.read_text())
+    except (OSError, ValueError):
+        data = {}
+    if key in data:
+        return data[key]
+    value = probe(path)
+    data[key] = value
+    try:
+        f.parent.mkdir(parents=True, exist_ok=True)
+        tmp = f.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_text(json.dumps(data))
+        os.replace(tmp, f)
+    except OSError:
+        pass
+    return value
+
+
 def _version(path: str) -> str:
+    return _cached_probe("version", path, _probe_version)
+
+
+def _probe_version(path: str) -> str:
     try:
         r = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=20)
     except (OSError, subprocess.SubprocessError) as e:
@@ -134,6 +174,10 @@ def _discover(key: tuple) -> Toolchain:
 @lru_cache(maxsize=8)
 def supported_archs(nvcc: str) -> tuple[str, ...]:
     """Real architectures nvcc can build for, with the arch-specific 'a'/'f' variants."""
+    return tuple(_cached_probe("archs", nvcc, _probe_archs))
+
+
+def _probe_archs(nvcc: str) -> list[str]:
     try:
         r = subprocess.run([nvcc, "--list-gpu-code"], capture_output=True, text=True, timeout=20)
     except (OSError, subprocess.SubprocessError) as e:
@@ -146,4 +190,4 @@ def supported_archs(nvcc: str) -> tuple[str, ...]:
             out.append(a + "a")
         if n >= 100:
             out.append(a + "f")
-    return tuple(out)
+    return out
