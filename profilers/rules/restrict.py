@@ -1,0 +1,190 @@
+"""Read-only pointer parameters without `const ... __restrict__`."""
+from __future__ import annotations
+
+import tree_sitter as ts
+
+from ..advice import Evidence, Location, Severity
+from ..source import Kernel, Param, SourceFile, walk
+from ..tools import Context, tool
+from .common import advice_at
+
+READ_ONLY_CALLS = {"__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv"}
+CASTS = {"reinterpret_cast", "static_cast", "const_cast"}
+
+
+def _call_name(src: SourceFile, call: ts.Node) -> str:
+    fn = call.child_by_field_name("function")
+    if fn is None:
+        return ""
+    if fn.type == "template_function":
+        fn = fn.child_by_field_name("name") or fn
+    return src.node_text(fn).split("::")[-1].strip()
+
+
+def classify(src: SourceFile, ident: ts.Node) -> str:
+    """How one use of a pointer is used: 'read', 'write', 'escape', 'alias:NAME' or 'none'."""
+    cur = ident
+    while True:
+        parent = cur.parent
+        if parent is None:
+            return "none"
+        t = parent.type
+        if t in ("parenthesized_expression", "cast_expression"):
+            cur = parent
+        elif t == "binary_expression" and src.node_text(parent.child_by_field_name("operator")) in ("+", "-"):
+            cur = parent  # pointer arithmetic: still the same array
+        elif t == "argument_list":
+            call = parent.parent
+            name = _call_name(src, call) if call is not None else ""
+            if name in CASTS:
+                cur = call
+            elif name in READ_ONLY_CALLS:
+                return "read"
+            else:
+                return "escape"  # passed to a function that may write through it
+        elif (t == "subscript_expression" and parent.child_by_field_name("argument") == cur) or (
+                t == "pointer_expression" and src.node_text(parent).lstrip().startswith("*")) or (
+                t == "field_expression" and src.node_text(parent.child_by_field_name("operator")) == "->"):
+            elem = parent
+            while elem.parent is not None and elem.parent.type in ("field_expression", "parenthesized_expression") \
+                    and elem.parent.child_by_field_name("argument") in (elem, None):
+                elem = elem.parent
+            up = elem.parent
+            if up is None:
+                return "read"
+            if up.type == "assignment_expression" and up.child_by_field_name("left") == elem:
+                return "write"
+            if up.type == "update_expression":
+                return "write"
+            if up.type == "pointer_expression" and src.node_text(up).lstrip().startswith("&"):
+                cur = up  # &p[i]: a pointer again
+                continue
+            return "read"
+        elif t == "init_declarator" and parent.child_by_field_name("value") == cur:
+            d = parent.child_by_field_name("declarator")
+            while d is not None and d.type != "identifier":
+                d = d.child_by_field_name("declarator")
+            return f"alias:{src.node_text(d)}" if d is not None else "escape"
+        elif t == "assignment_expression":
+            if parent.child_by_field_name("right") == cur:
+                left = parent.child_by_field_name("left")
+                return f"alias:{src.node_text(left)}" if left is not None and left.type == "identifier" else "escape"
+            return "none"  # the pointer itself reassigned
+        else:
+            return "none"
+
+
+def pointer_uses(src: SourceFile, k: Kernel, name: str) -> tuple[set[str], list[int]]:
+    """(kinds of use of `name` and of its local aliases, lines where it is read)."""
+    kinds: set[str] = set()
+    lines: list[int] = []
+    todo, seen = [name], set()
+    while todo:
+        nm = todo.pop()
+        if nm in seen:
+            continue
+        seen.add(nm)
+        for n in walk(k.body):
+            if n.type == "identifier" and src.node_text(n) == nm:
+                c = classify(src, n)
+                if c.startswith("alias:"):
+                    todo.append(c[6:])
+                    continue
+                kinds.add(c)
+                if c == "read":
+                    lines.append(n.start_point[0] + 1)
+    return kinds, sorted(set(lines))
+
+
+def param_node(k: Kernel, p: Param) -> ts.Node | None:
+    return next((n for n in walk(k.node) if n.type == "parameter_declaration" and n.start_byte == p.decl_start), None)
+
+
+def simple_pointer(src: SourceFile, node: ts.Node) -> bool:
+    """`T* name` with one level of pointer (no arrays, references, or pointer-to-pointer)."""
+    d = node.child_by_field_name("declarator")
+    return d is not None and d.type == "pointer_declarator" and (d.child_by_field_name("declarator") or d).type == "identifier"
+
+
+@tool(
+    "restrict",
+    """Pointer parameters that a kernel only reads but that lack `const` and/or
+    `__restrict__`. Without them the compiler must assume the pointers alias the ones the
+    kernel writes, so it cannot use the read-only data path (LDG.E...CONSTANT in the SASS)
+    nor reorder or reuse loads across stores. Reads the source (every use of each pointer:
+    element writes, atomics, pointers passed to functions, local aliases) and the SASS loads
+    on the lines that read them. Use it on any kernel with pointer parameters.""",
+    needs=("source",),
+    rules=("missing-restrict",),
+)
+def restrict_tool(ctx: Context):
+    out = []
+    src = ctx.source
+    for k in src.kernels:
+        if k.body is None:
+            continue
+        by_line = ctx.sass_by_line(k) if ctx.artifact is not None and ctx.artifact.ok else {}
+        read_only, written = [], []
+        for p in k.params:
+            if not p.is_pointer:
+                continue
+            node = param_node(k, p)
+            if node is None or not simple_pointer(src, node):
+                continue
+            kinds, lines = pointer_uses(src, k, p.name)
+            if kinds & {"write", "escape"}:
+                written.append((p, node))
+            elif "read" in kinds:
+                read_only.append((p, node, lines))
+        bad = [(p, n, ln) for p, n, ln in read_only if not (p.is_const and p.is_restrict)]
+        if not bad:
+            continue
+        out.append(_advice(ctx, k, bad, [(p, n) for p, n in written if not p.is_restrict], written, by_line))
+    return out
+
+
+def _decl(p: Param, const: bool) -> str:
+    base = " ".join(w for w in p.base_type.split() if w != "const")
+    return f"{'const ' if const else ''}{base}* __restrict__ {p.name}"
+
+
+def _advice(ctx, k, bad, unrestricted_written, written, by_line):
+    src = ctx.source
+    names = ", ".join(f"`{p.name}`" for p, _, _ in bad)
+    ev, loads, const_loads = [], 0, 0
+    for p, _, lines in bad:
+        ins = [i for ln in lines for i in by_line.get(ln, []) if i.base == "LDG"]
+        c = sum(1 for i in ins if "CONSTANT" in i.mods)
+        loads, const_loads = loads + len(ins), const_loads + c
+        if by_line:
+            ev.append(Evidence(f"LDG on lines reading {p.name} ({', '.join(map(str, lines))})",
+                               f"{c} of {len(ins)} read-only (.CONSTANT)", "", "sass"))
+    ev.append(Evidence("read-only pointers lacking const __restrict__", len(bad), "", "source"))
+    ev.append(Evidence("written pointers", ", ".join(p.name for p, _ in written) or "none", "", "source"))
+    what = "are only read" if len(bad) > 1 else "is only read"
+    alias = f" may alias {', '.join(p.name for p, _ in written)}" if written else " may alias each other"
+    sass = (f"; {const_loads} of the {loads} loads on the lines that read them use the read-only path (LDG...CONSTANT)"
+            if by_line and loads else "")
+    msg = (f"{names} {what} by {k.name} but {'are' if len(bad) > 1 else 'is'} not declared "
+           f"`const T* __restrict__`: the compiler must assume {'they' if len(bad) > 1 else 'it'}{alias}{sass}")
+    edits = []
+    for p, node, _ in bad:
+        edits.append(_edit(src, node, _decl(p, True)))
+    for p, node in unrestricted_written:
+        edits.append(_edit(src, node, _decl(p, False)))
+    remedy = "declare " + ", ".join(f"`{_decl(p, True)}`" for p, _, _ in bad)
+    if unrestricted_written:
+        remedy += (" and the written " + ", ".join(f"`{_decl(p, False)}`" for p, _ in unrestricted_written)
+                   + " (the compiler assumes no aliasing only when every pointer is __restrict__)")
+    remedy += "; only when the buffers really never overlap"
+    first = bad[0][1]
+    a = advice_at(ctx, "missing-restrict", Severity.INFO, k, first, msg, remedy, ev,
+                  fix={"title": "Declare read-only pointers const __restrict__", "edits": edits},
+                  related=[Location(ctx.path, n.start_point[0] + 1, src.col(n.start_point),
+                                    message=f"{p.name} is only read") for p, n, _ in bad[1:]])
+    return a
+
+
+def _edit(src: SourceFile, node: ts.Node, text: str) -> dict:
+    line, col, end_line, end_col = src.pos(node)
+    return {"line": line, "column": col, "end_line": end_line, "end_column": end_col, "new_text": text}
