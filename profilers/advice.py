@@ -8,7 +8,11 @@ from dataclasses import asdict, dataclass, field
 from enum import Enum
 from typing import Any
 
-DOCS_URL = "https://github.com/kernelpro/kernelpro/blob/main/docs/rules.md"
+from pathlib import Path
+
+_LOCAL_DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+# A checkout (editable install) links to its own docs; an installed wheel to the project's.
+DOCS_URL = _LOCAL_DOCS.as_uri() if _LOCAL_DOCS.is_file() else "https://github.com/kernelpro/kernelpro/blob/main/docs/rules.md"
 
 
 class Severity(str, Enum):

@@ -1,0 +1,310 @@
+"""Shared-memory bank conflicts of 2-D `__shared__` tiles read or written down a column.
+
+Shared memory has 32 banks of 4 bytes. For each access `tile[a][b]` the rule evaluates
+the word address of every lane of the first warp (threadIdx from the launch's block shape;
+block-uniform values such as blockIdx, parameters and loop counters held fixed) and counts
+the distinct words that fall into one bank: that is the number of serialized wavefronts.
+8-byte elements are served per half warp and 16-byte elements per quarter warp, so the
+count is taken within each such phase.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from math import gcd
+
+from ..advice import Evidence, Location, Severity
+from ..source import Kernel, SourceFile, walk
+from ..tools import Context, tool
+from .common import advice_at, nodes
+from .unroll import macro_constants
+
+ELEMENT_BYTES = {
+    **dict.fromkeys(("float", "int", "unsigned", "unsigned int", "uint32_t", "int32_t", "half2", "__half2",
+                     "__nv_bfloat162", "char4", "uchar4", "short2"), 4),
+    **dict.fromkeys(("double", "float2", "int2", "uint2", "long long", "unsigned long long", "int64_t",
+                     "uint64_t", "double1", "long"), 8),
+    **dict.fromkeys(("float4", "int4", "uint4", "double2"), 16),
+}
+UNIFORM_FIELDS = ("blockIdx", "gridDim")
+WARP = 32
+MIN_WAYS = 4  # 2-way conflicts are cheap and often the best a layout can do
+
+
+class Unknown(Exception):
+    pass
+
+
+class SharedTile:
+    def __init__(self, name, elem_type, elem_bytes, rows, cols, decl, size_node):
+        self.name, self.elem_type, self.elem_bytes = name, elem_type, elem_bytes
+        self.rows, self.cols, self.decl, self.size_node = rows, cols, decl, size_node
+
+
+def shared_tiles(src: SourceFile, k: Kernel, env: dict[str, int]) -> dict[str, SharedTile]:
+    out = {}
+    for d in nodes(k, "declaration"):
+        if not any(c.type == "type_qualifier" and src.node_text(c) == "__shared__" for c in d.children):
+            continue
+        t = d.child_by_field_name("type")
+        tt = " ".join(src.node_text(t).split()) if t is not None else ""
+        eb = ELEMENT_BYTES.get(tt)
+        for decl in d.children_by_field_name("declarator"):
+            outer = decl
+            inner = outer.child_by_field_name("declarator") if outer.type == "array_declarator" else None
+            if eb is None or inner is None or inner.type != "array_declarator":
+                continue
+            ident = inner.child_by_field_name("declarator")
+            if ident is None or ident.type != "identifier":
+                continue  # 3-D and deeper: not modelled
+            rows = src.eval_int(inner.child_by_field_name("size"), env)
+            size = outer.child_by_field_name("size")
+            cols = src.eval_int(size, env)
+            if rows and cols:
+                out[src.node_text(ident)] = SharedTile(src.node_text(ident), tt, eb, rows, cols, d, size)
+    return out
+
+
+def block_shape(src: SourceFile, k: Kernel, env: dict[str, int]) -> tuple[tuple[int, int, int] | None, str]:
+    """(x, y, z) threads of the first launch site with a constant block, else None."""
+    for site_call in (n for n in walk(src.root) if n.type == "call_expression"):
+        cfg = next((c for c in site_call.children if c.type == "kernel_call_syntax"), None)
+        fn = site_call.child_by_field_name("function")
+        if cfg is None or fn is None or src.node_text(fn).split("<")[0].split("::")[-1].strip() != k.name:
+            continue
+        args = cfg.named_children
+        if len(args) < 2:
+            continue
+        b = args[1]
+        v = src.eval_int(b, env)
+        line = site_call.start_point[0] + 1
+        if v is not None:
+            return (v, 1, 1), f"launch site line {line}"
+        if b.type == "call_expression" and src.node_text(b.child_by_field_name("function")) == "dim3":
+            vals = [src.eval_int(a, env) for a in b.child_by_field_name("arguments").named_children]
+            if vals and all(x is not None for x in vals):
+                vals = (vals + [1, 1])[:3]
+                return (vals[0], vals[1], vals[2]), f"launch site line {line}"
+    if k.launch_bounds:
+        return (k.launch_bounds[0], 1, 1), "__launch_bounds__"
+    return None, "assumed: blockDim.x >= 32"
+
+
+class Evaluator:
+    """Integer value of an index expression for one lane; block-uniform names take `uniform`."""
+
+    def __init__(self, src: SourceFile, k: Kernel, env: dict[str, int], block):
+        self.src, self.env, self.block = src, env, block
+        self.params = {p.name for p in k.params if not p.is_pointer}
+        self.defs: dict[str, list] = defaultdict(list)
+        for n in walk(k.body):
+            if n.type == "init_declarator":
+                nm = n.child_by_field_name("declarator")
+                if nm is not None and nm.type == "identifier":
+                    self.defs[src.node_text(nm)].append(n.child_by_field_name("value"))
+            elif n.type == "assignment_expression":
+                left = n.child_by_field_name("left")
+                if left is not None and left.type == "identifier":
+                    self.defs[src.node_text(left)].append(None)  # reassigned: value unknown
+            elif n.type == "update_expression":
+                arg = n.child_by_field_name("argument")
+                if arg is not None and arg.type == "identifier":
+                    self.defs[src.node_text(arg)].append(None)
+        self.loop_vars = {l.var: l for l in k.loops if l.var}
+
+    def value(self, n, lane: dict[str, int], uniform: int, depth: int = 0) -> int:
+        if depth > 20:
+            raise Unknown()
+        src, t = self.src, n.type
+        if t == "number_literal":
+            v = src.eval_int(n)
+            if v is None:
+                raise Unknown()
+            return v
+        if t == "parenthesized_expression":
+            return self.value(n.named_children[0], lane, uniform, depth + 1)
+        if t == "cast_expression":
+            return self.value(n.child_by_field_name("value"), lane, uniform, depth + 1)
+        if t == "field_expression":
+            base, fld = n.child_by_field_name("argument"), n.child_by_field_name("field")
+            b, f = src.node_text(base), src.node_text(fld)
+            if b == "threadIdx" and f in "xyz":
+                return lane[f]
+            if b == "blockDim" and f in "xyz" and self.block:
+                return self.block["xyz".index(f)]
+            if b in UNIFORM_FIELDS or b == "blockDim":
+                return uniform + "xyz".find(f) + 1
+            raise Unknown()
+        if t == "identifier":
+            name = src.node_text(n)
+            if name in self.env:
+                return self.env[name]
+            if name in self.params:
+                return uniform + sum(map(ord, name)) % 7
+            if name in self.loop_vars:
+                loop = self.loop_vars[name]
+                if loop.node.type == "for_statement":
+                    init = loop.node.child_by_field_name("initializer")
+                    val = _init_value(src, init, name)
+                    if val is not None:  # the first iteration; later ones add a uniform step
+                        return self.value(val, lane, uniform, depth + 1)
+                raise Unknown()
+            defs = self.defs.get(name, [])
+            if len(defs) == 1 and defs[0] is not None:
+                return self.value(defs[0], lane, uniform, depth + 1)
+            raise Unknown()
+        if t == "unary_expression":
+            op = src.node_text(n.child_by_field_name("operator"))
+            v = self.value(n.child_by_field_name("argument"), lane, uniform, depth + 1)
+            if op == "-":
+                return -v
+            if op == "+":
+                return v
+            raise Unknown()
+        if t == "binary_expression":
+            op = src.node_text(n.child_by_field_name("operator"))
+            a = self.value(n.child_by_field_name("left"), lane, uniform, depth + 1)
+            b = self.value(n.child_by_field_name("right"), lane, uniform, depth + 1)
+            try:
+                return {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "/": lambda: a // b,
+                        "%": lambda: a % b, "<<": lambda: a << b, ">>": lambda: a >> b, "&": lambda: a & b,
+                        "|": lambda: a | b, "^": lambda: a ^ b}[op]()
+            except (KeyError, ZeroDivisionError, ValueError):
+                raise Unknown() from None
+        raise Unknown()
+
+
+def _init_value(src, init, name):
+    if init is None:
+        return None
+    if init.type == "declaration":
+        for d in init.children_by_field_name("declarator"):
+            if d.type == "init_declarator" and src.node_text(d.child_by_field_name("declarator")) == name:
+                return d.child_by_field_name("value")
+    if init.type == "assignment_expression" and src.node_text(init.child_by_field_name("left")) == name:
+        return init.child_by_field_name("right")
+    return None
+
+
+def lanes(block) -> list[dict[str, int]]:
+    bx, by, bz = block or (WARP, 1, 1)
+    out = []
+    for l in range(min(WARP, bx * by * bz)):
+        out.append({"x": l % bx, "y": (l // bx) % by, "z": l // (bx * by)})
+    return out
+
+
+def conflict_ways(words_per_lane: list[int], elem_bytes: int) -> int:
+    """Serialized wavefronts of one warp access, given each lane's first 4-byte word."""
+    span = max(1, elem_bytes // 4)
+    phase = WARP // span
+    worst = 1
+    for p in range(0, len(words_per_lane), phase):
+        banks: dict[int, set[int]] = defaultdict(set)
+        for w in words_per_lane[p : p + phase]:
+            for s in range(span):
+                banks[(w + s) % WARP].add(w + s)
+        worst = max([worst] + [len(v) for v in banks.values()])
+    return worst
+
+
+def access_ways(ev: Evaluator, tile: SharedTile, a, b, block, cols: int) -> tuple[int, bool] | None:
+    """(ways, row index varies across the warp) for tile[a][b] with `cols` columns, or None."""
+    results = []
+    for uniform in (0, 13):
+        try:
+            rows = [ev.value(a, ln, uniform) for ln in lanes(block)]
+            cs = [ev.value(b, ln, uniform) for ln in lanes(block)]
+        except Unknown:
+            return None
+        words = [(r * cols + c) * tile.elem_bytes // 4 for r, c in zip(rows, cs)]
+        results.append((conflict_ways(words, tile.elem_bytes), len(set(rows)) > 1))
+    return results[0] if results[0] == results[1] else None
+
+
+def _is_write(n) -> bool:
+    p = n.parent
+    return p is not None and p.type == "assignment_expression" and p.child_by_field_name("left") == n
+
+
+@tool(
+    "bank_conflicts",
+    """Shared-memory bank conflicts: 2-D __shared__ tiles (4-, 8- or 16-byte elements) whose
+    row stride is a multiple of the 32 banks, read or written down a column (the first index
+    varies with threadIdx.x, as in tile[threadIdx.x][k] or the read phase of a transpose).
+    Computes the conflict degree for the first warp of the launch's block shape, reports 4-way
+    or worse, and proposes padding the row by one element ([32][33]). Use it on kernels with shared-memory tiles:
+    transposes, tiled matrix multiplies, stencils.""",
+    needs=("source",),
+    rules=("shared-bank-conflict",),
+)
+def bank_conflicts(ctx: Context):
+    src = ctx.source
+    env = macro_constants(src)
+    out = []
+    for k in src.kernels:
+        if k.body is None:
+            continue
+        tiles = shared_tiles(src, k, env)
+        if not tiles:
+            continue
+        block, origin = block_shape(src, k, env)
+        ev = Evaluator(src, k, env, block)
+        seen = set()
+        for n in nodes(k, "subscript_expression"):
+            inner = n.child_by_field_name("argument")
+            if inner is None or inner.type != "subscript_expression":
+                continue
+            ident = inner.child_by_field_name("argument")
+            if ident is None or ident.type != "identifier" or src.node_text(ident) not in tiles:
+                continue
+            tile = tiles[src.node_text(ident)]
+            ia, ib = inner.child_by_field_name("indices"), n.child_by_field_name("indices")
+            if not ia or not ib or not ia.named_children or not ib.named_children:
+                continue
+            a, b = ia.named_children[0], ib.named_children[0]
+            res = access_ways(ev, tile, a, b, block, tile.cols)
+            if res is None:
+                continue
+            ways, column = res
+            if ways < MIN_WAYS or not column:
+                continue
+            line = n.start_point[0] + 1
+            if (line, tile.name) in seen:
+                continue
+            seen.add((line, tile.name))
+            padded = access_ways(ev, tile, a, b, block, tile.cols + 1)
+            out.append(_advice(ctx, k, n, tile, ways, padded, block, origin, a))
+    return out
+
+
+def _advice(ctx, k, n, tile: SharedTile, ways, padded, block, origin, a):
+    src = ctx.source
+    line = n.start_point[0] + 1
+    stride_words = tile.cols * tile.elem_bytes // 4
+    verb = "writes" if _is_write(n) else "reads"
+    shown = f"{tile.name}[{' '.join(src.node_text(a).split())}][...]"
+    size_text = src.node_text(tile.size_node)
+    new_size = str(tile.cols + 1) if tile.size_node.type == "number_literal" else f"{size_text} + 1"
+    dl, dc, _, dec = src.pos(tile.size_node)
+    fix = None
+    if padded is not None and padded[0] < MIN_WAYS:
+        fix = {"title": f"Pad {tile.name} to [{tile.rows}][{tile.cols + 1}]", "edits": [
+            {"line": dl, "column": dc, "end_line": dl, "end_column": dec, "new_text": new_size}]}
+    phase = {4: "", 8: " (8-byte elements: per half warp)", 16: " (16-byte elements: per quarter warp)"}[tile.elem_bytes]
+    decl_line = tile.decl.start_point[0] + 1
+    return advice_at(
+        ctx, "shared-bank-conflict", Severity.WARNING, k, n,
+        f"{ways}-way bank conflict on line {line}: a warp {verb} {shown} down a column with a "
+        f"{stride_words}-word row stride ({tile.elem_type} {tile.name}[{tile.rows}][{tile.cols}], line {decl_line}), "
+        f"so each access is split into {ways} serialized wavefronts{phase}",
+        f"pad each row by one element: declare {tile.name}[{tile.rows}][{size_text} + 1] so consecutive rows "
+        f"start in different banks" + ("" if fix else " (check the other accesses of the tile after padding)")
+        + "; or swizzle the column index (col ^ row) if the padding does not fit",
+        [Evidence("conflict degree", ways, "ways", "source"),
+         Evidence("row stride", stride_words, "4-byte words", "source"),
+         Evidence("gcd(stride, 32 banks)", gcd(stride_words, WARP), "", "source"),
+         Evidence("element size", tile.elem_bytes, "bytes", "source"),
+         Evidence("block shape", "x".join(map(str, block)) if block else "unknown", origin, "launch")],
+        gain=None, fix=fix,
+        related=[Location(ctx.path, dl, dc, dl, dec, message=f"row length of {tile.name}")],
+    )
