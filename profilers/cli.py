@@ -100,7 +100,10 @@ def cmd_rules(args) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+BUILTIN = ("profile", "rules", "spec", "bench")
+
+
+def build_parser(plugins: bool = True) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="kernelpro", description="KernelPro: micro-profiling tools and an optimizer for CUDA kernels")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -119,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     for name in ("spec", "bench"):
         _maybe_runtime_command(sub, name)
-    for ep in entry_points(group="kernelpro.commands"):
+    for ep in entry_points(group="kernelpro.commands") if plugins else ():
         try:
             ep.load()(sub)
         except Exception as e:  # an optional layer that fails to load must not break profiling
@@ -136,7 +139,10 @@ def _maybe_runtime_command(sub, name: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    # commands of the layers above load only when asked for (they import more)
+    plugins = not (argv and argv[0] in BUILTIN)
+    parser = build_parser(plugins)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

@@ -1,0 +1,70 @@
+"""Profile latency on a generated 300-line file with 8 kernels, measured side by side.
+
+Prints the cold profile (`kernelpro profile`, empty compile cache) as a ratio to the bare
+`nvcc -cubin` of the same file (target <= 1.5), and the warm (cached) profile in
+milliseconds (target <= 150 ms), both as whole commands, the way a user runs them, and the
+in-process numbers the language server sees. Medians of several alternating repetitions.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from gen_kernels import generate  # noqa: E402
+
+REPS = int(os.environ.get("REPS", "5"))
+
+
+def timed(cmd, env) -> float:
+    t = time.perf_counter()
+    r = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    dt = time.perf_counter() - t
+    if r.returncode != 0:
+        sys.exit(f"failed: {' '.join(cmd)}\n{r.stdout}\n{r.stderr}")
+    return dt
+
+
+def main() -> None:
+    work = Path(tempfile.mkdtemp(prefix="kp-bench-"))
+    src = work / "bench8.cu"
+    src.write_text(generate(300))
+    cache = work / "cache"
+    env = {**os.environ, "KERNELPRO_CACHE_DIR": str(cache)}
+    nvcc = shutil.which("nvcc") or sys.exit("nvcc not on PATH")
+    bare = [nvcc, "-cubin", "-arch=sm_90", "-o", str(work / "bare.cubin"), str(src)]
+    prof = [sys.executable, "-m", "kernelpro.profilers.cli", "profile", str(src)]
+    timed(prof, env)  # toolchain versions are probed once per machine, then cached
+    cold, base, warm = [], [], []
+    for _ in range(REPS):
+        base.append(timed(bare, env))
+        shutil.rmtree(cache / "compile", ignore_errors=True)
+        cold.append(timed(prof, env))
+        warm.append(timed(prof, env))
+    from kernelpro.profilers.profile import profile_file
+
+    os.environ["KERNELPRO_CACHE_DIR"] = str(cache)
+    profile_file(src)
+    inproc = []
+    for _ in range(REPS * 4):
+        t = time.perf_counter()
+        profile_file(src)
+        inproc.append(time.perf_counter() - t)
+    m = statistics.median
+    lines = len(src.read_text().splitlines())
+    print(f"file: {lines} lines, 8 kernels; {REPS} repetitions, medians")
+    print(f"bare nvcc -cubin            {m(base) * 1000:8.0f} ms")
+    print(f"cold kernelpro profile      {m(cold) * 1000:8.0f} ms   ratio to bare nvcc: {m(cold) / m(base):.2f}  (target <= 1.5)")
+    print(f"warm kernelpro profile      {m(warm) * 1000:8.0f} ms   (whole command; target <= 150 ms)")
+    print(f"warm profile_file in-process{m(inproc) * 1000:8.1f} ms")
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1043 @@
+"""Launch specs: `<stem>.kernelpro.toml` beside `<stem>.cu` makes a kernel runnable.
+
+The format is documented in docs/launch-specs.md. `load_spec` validates a spec against the
+kernel's signature (from profilers.source) and raises SpecError("file:line: reason") for
+anything wrong; `init_spec` writes a starting spec from a signature; `load_reference`
+imports the Python reference.
+"""
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import keyword
+import math
+import re
+import sys
+import tomllib
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from kernelpro.profilers.runtime.expr import FUNCTIONS, ExprError, parse_expr
+from kernelpro.profilers.source import Kernel, Param, SourceFile, parse_source
+
+SPEC_SUFFIX = ".kernelpro.toml"
+
+ITEMSIZE = {
+    "float32": 4, "float16": 2, "bfloat16": 2, "float64": 8,
+    "int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "int32": 4, "uint32": 4, "int64": 8, "uint64": 8,
+}
+DTYPES = tuple(ITEMSIZE)
+FLOAT_DTYPES = ("float32", "float16", "bfloat16", "float64")
+
+# C++ base type -> (dtype, elements per C++ element)
+_CTYPES = {
+    "float": "float32", "double": "float64", "half": "float16", "__half": "float16",
+    "__nv_bfloat16": "bfloat16", "nv_bfloat16": "bfloat16",
+    "int": "int32", "signed": "int32", "signed int": "int32", "int32_t": "int32",
+    "unsigned": "uint32", "unsigned int": "uint32", "uint32_t": "uint32", "uint": "uint32",
+    "long long": "int64", "long long int": "int64", "signed long long": "int64", "int64_t": "int64",
+    "long": "int64", "long int": "int64", "ptrdiff_t": "int64",
+    "unsigned long long": "uint64", "unsigned long long int": "uint64", "uint64_t": "uint64",
+    "unsigned long": "uint64", "size_t": "uint64",
+    "short": "int16", "int16_t": "int16", "unsigned short": "uint16", "uint16_t": "uint16",
+    "char": "int8", "signed char": "int8", "int8_t": "int8",
+    "unsigned char": "uint8", "uint8_t": "uint8",
+}
+_VECTORS = {
+    "float2": ("float32", 2), "float4": ("float32", 4), "double2": ("float64", 2),
+    "int2": ("int32", 2), "int4": ("int32", 4), "uint2": ("uint32", 2), "uint4": ("uint32", 4),
+    "half2": ("float16", 2), "__half2": ("float16", 2), "__nv_bfloat162": ("bfloat16", 2),
+    "char4": ("int8", 4), "uchar4": ("uint8", 4),
+}
+FILLS = ("randn", "rand", "randint:LO:HI", "ones", "arange", "zeros")
+TOP_KEYS = ("kernel", "source", "sizes", "args", "scratch", "launch", "launches", "reference", "tolerance", "cost")
+ARG_KEYS = ("name", "dtype", "shape", "fill", "output", "value")
+SCRATCH_KEYS = ("name", "dtype", "shape", "fill")
+LAUNCH_KEYS = ("grid", "block", "shared_bytes")
+STEP_KEYS = ("kernel", "grid", "block", "shared_bytes", "args")
+REFERENCE_KEYS = ("python", "kernel", "file", "grid", "block", "shared_bytes")
+DEFAULT_TOLERANCE = {  # (rtol, atol) by output dtype
+    "float64": (1e-9, 1e-12), "float32": (1e-4, 1e-6), "float16": (1e-2, 1e-3), "bfloat16": (2e-2, 1e-2),
+}
+NO_REFERENCE = "no reference: correctness not checked against a reference"
+
+
+def ctype_dtype(base_type: str) -> tuple[str, int] | None:
+    """(dtype, width) for a C++ base type: float -> ("float32", 1), float4 -> ("float32", 4)."""
+    t = " ".join(w for w in base_type.replace("*", " ").split() if w not in ("const", "volatile", "__restrict__", "struct"))
+    t = t.replace("std::", "")
+    if t in _VECTORS:
+        return _VECTORS[t]
+    d = _CTYPES.get(t)
+    return (d, 1) if d else None
+
+
+class SpecError(Exception):
+    """A bad launch spec: str(e) == "file:line: reason"."""
+
+    def __init__(self, file: str, line: int | None, reason: str):
+        self.file = str(file)
+        self.line = line
+        self.reason = reason
+        super().__init__(f"{self.file}:{line}: {reason}" if line else f"{self.file}: {reason}")
+
+
+@dataclass
+class ArgSpec:
+    name: str
+    dtype: str | None = None  # element dtype; scalars: from the C++ signature
+    shape: tuple[str, ...] | None = None  # buffers only
+    fill: str | None = None  # inputs (default randn / randint:0:16); None on outputs: poisoned
+    output: bool = False
+    value: str | None = None  # scalars only
+    line: int | None = None
+
+    @property
+    def is_buffer(self) -> bool:
+        return self.shape is not None
+
+    @property
+    def inout(self) -> bool:
+        """An output that is also read: filled (not poisoned) before the run."""
+        return self.output and self.fill is not None
+
+
+@dataclass
+class LaunchStep:
+    kernel: str
+    grid: tuple[str, ...]
+    block: tuple[str, ...]
+    shared_bytes: str = "0"
+    args: tuple[str, ...] = ()  # arg / scratch names, or scalar expressions of the sizes
+    dtypes: tuple[str, ...] = ()  # per kernel parameter: pointee dtype or scalar dtype
+    pointers: tuple[bool, ...] = ()  # per kernel parameter
+    line: int | None = None
+
+
+@dataclass
+class LaunchSpec:
+    path: Path
+    kernel: str
+    source_path: Path
+    sizes: dict[str, dict[str, int]]
+    args: list[ArgSpec]
+    scratch: list[ArgSpec]
+    launches: list[LaunchStep]
+    reference: dict
+    rtol: float
+    atol: float
+    cost: dict
+    warnings: list[str] = field(default_factory=list)
+
+    # --- lookups ----------------------------------------------------------
+    def env(self, size: str | None = None) -> dict[str, int]:
+        if size is None:
+            size = next(iter(self.sizes))
+        if size not in self.sizes:
+            raise KeyError(f"unknown size {size!r} (spec has {', '.join(self.sizes)})")
+        return dict(self.sizes[size])
+
+    def arg(self, name: str) -> ArgSpec | None:
+        return next((a for a in self.args + self.scratch if a.name == name), None)
+
+    @property
+    def inputs(self) -> list[ArgSpec]:
+        return [a for a in self.args if a.is_buffer and (not a.output or a.inout)]
+
+    @property
+    def outputs(self) -> list[ArgSpec]:
+        return [a for a in self.args if a.is_buffer and a.output]
+
+    # --- evaluation -------------------------------------------------------
+    def eval(self, expr: str, size: str | None = None) -> int | float:
+        """Evaluate an expression of the size variables at `size` (default: the first)."""
+        v = parse_expr(expr).evaluate(self.env(size))
+        return int(v) if isinstance(v, float) and v.is_integer() else v
+
+    def eval_int(self, expr: str, size: str | None = None) -> int:
+        v = self.eval(expr, size)
+        if not isinstance(v, int):
+            raise ExprError(f"{expr!r} = {v:g} is not an integer")
+        return v
+
+    def shape(self, name: str, size: str | None = None) -> tuple[int, ...]:
+        a = self.arg(name)
+        if a is None or a.shape is None:
+            raise KeyError(f"{name!r} is not a buffer of the spec")
+        return tuple(self.eval_int(s, size) for s in a.shape)
+
+    def grid(self, step: LaunchStep, size: str | None = None) -> tuple[int, ...]:
+        return tuple(self.eval_int(g, size) for g in step.grid)
+
+    def block(self, step: LaunchStep, size: str | None = None) -> tuple[int, ...]:
+        return tuple(self.eval_int(b, size) for b in step.block)
+
+    def block_threads(self, size: str | None = None) -> int:
+        step = next((s for s in self.launches if s.kernel == self.kernel), self.launches[0])
+        return math.prod(self.block(step, size))
+
+    def nbytes(self, name: str, size: str | None = None) -> int:
+        a = self.arg(name)
+        return math.prod(self.shape(name, size)) * ITEMSIZE[a.dtype]
+
+    def bytes_moved(self, size: str | None = None) -> int:
+        """[cost] bytes, else inputs read once + outputs written once (in/out buffers twice)."""
+        if self.cost.get("bytes") is not None:
+            return self.eval_int(self.cost["bytes"], size)
+        total = 0
+        for a in self.args:
+            if a.is_buffer:
+                n = self.nbytes(a.name, size)
+                total += n * (2 if a.inout else 1)
+        return total
+
+    def flops(self, size: str | None = None) -> int | None:
+        f = self.cost.get("flops")
+        return None if f is None else self.eval_int(f, size)
+
+    def with_launch(self, overrides: dict, source: SourceFile | None = None) -> "LaunchSpec":
+        """A copy with a new launch configuration, validated.
+
+        overrides: {"grid": [...], "block": [...], "shared_bytes": ...} for the steps that run
+        `overrides.get("kernel", self.kernel)`, or {"launches": [ {kernel, grid, block,
+        shared_bytes, args}, ... ]} for a new sequence. With `source`, step kernels and
+        arguments are checked against its signatures.
+        """
+        unknown = set(overrides) - {"grid", "block", "shared_bytes", "kernel", "launches"}
+        if unknown:
+            raise SpecError(str(self.path), None, f"with_launch: unknown keys {sorted(unknown)}")
+        if source is None and Path(self.source_path).is_file():
+            source = parse_source(Path(self.source_path).read_text(), str(self.source_path))
+        new = dataclasses.replace(self, args=[dataclasses.replace(a) for a in self.args],
+                                  scratch=[dataclasses.replace(a) for a in self.scratch], warnings=list(self.warnings))
+        v = _Validator(new, source)
+        if "launches" in overrides:
+            if not isinstance(overrides["launches"], list) or not overrides["launches"]:
+                raise SpecError(str(self.path), None, "with_launch: launches must be a non-empty list of tables")
+            steps = [v.step(dict(s), i) for i, s in enumerate(overrides["launches"])]
+        else:
+            target = overrides.get("kernel", self.kernel)
+            steps, hit = [], False
+            for i, s in enumerate(self.launches):
+                if s.kernel != target:
+                    steps.append(s)
+                    continue
+                hit = True
+                d = {"grid": list(s.grid), "block": list(s.block), "shared_bytes": s.shared_bytes}
+                d.update({k: overrides[k] for k in LAUNCH_KEYS if k in overrides})
+                step = v.step(d, i, table="launch", kernel=s.kernel, args=s.args)
+                if not step.dtypes:  # no source to re-check: the kernel and its arguments are unchanged
+                    step.dtypes, step.pointers = s.dtypes, s.pointers
+                steps.append(step)
+            if not hit:
+                raise SpecError(str(self.path), None, f"with_launch: no launch of kernel {target!r}")
+        new.launches = steps
+        return new
+
+    def bind(self, source: SourceFile) -> "LaunchSpec":
+        """A copy whose launches are re-checked against another source (a candidate's)."""
+        return self.with_launch({"launches": [
+            {"kernel": s.kernel, "grid": list(s.grid), "block": list(s.block),
+             "shared_bytes": s.shared_bytes, "args": list(s.args)} for s in self.launches]}, source)
+
+
+# --- TOML line locator ----------------------------------------------------------------
+
+def _code_and_depth(line: str) -> tuple[str, int]:
+    """The line without its comment, and its net count of open brackets."""
+    out, quote, depth = [], None, 0
+    for ch in line:
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "#":
+            break
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+        out.append(ch)
+    return "".join(out), depth
+
+
+_ARRAY_TABLE = re.compile(r"\s*\[\[\s*([A-Za-z0-9_.\-]+)\s*\]\]")
+_TABLE = re.compile(r"\s*\[\s*([A-Za-z0-9_.\-]+)\s*\]")
+_KEY = re.compile(r"\s*([A-Za-z0-9_\-]+|\"[^\"]*\")\s*(?:\.\s*([A-Za-z0-9_\-]+)\s*)?=")
+
+
+class _Lines:
+    """Where each table and key of a TOML text starts (1-based lines)."""
+
+    def __init__(self, text: str):
+        self.keys: dict[tuple[str, int, str], int] = {}
+        self.tables: dict[tuple[str, int], int] = {}
+        counts: dict[str, int] = {}
+        table, index, depth = "", 0, 0
+        for no, raw in enumerate(text.split("\n"), 1):
+            code, d = _code_and_depth(raw)
+            if depth > 0:
+                depth = max(0, depth + d)
+                continue
+            if m := _ARRAY_TABLE.match(code):
+                table = m.group(1)
+                index = counts.get(table, 0)
+                counts[table] = index + 1
+                self.tables[(table, index)] = no
+            elif m := _TABLE.match(code):
+                table, index = m.group(1), 0
+                self.tables[(table, 0)] = no
+            elif m := _KEY.match(code):
+                key = m.group(1).strip('"')
+                if m.group(2):  # dotted key a.b = ...
+                    self.keys.setdefault((f"{table}.{key}" if table else key, 0, m.group(2)), no)
+                    self.tables.setdefault((f"{table}.{key}" if table else key, 0), no)
+                self.keys.setdefault((table, index, key), no)
+                depth = max(0, d)
+
+    def line(self, table: str = "", index: int = 0, key: str | None = None) -> int | None:
+        if key is not None and (table, index, key) in self.keys:
+            return self.keys[(table, index, key)]
+        if (table, index) in self.tables:
+            return self.tables[(table, index)]
+        if not table:
+            return None
+        # an inline table: sizes.small -> the `small = {...}` key of [sizes]
+        parent, _, last = table.rpartition(".")
+        return self.keys.get((parent, 0, last)) or self.tables.get((parent, 0))
+
+
+# --- validation -----------------------------------------------------------------------
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_num(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _sig(k: Kernel) -> str:
+    return f"{k.name}({', '.join(p.name for p in k.params)})"
+
+
+def _ctext(p: Param) -> str:
+    return p.type_text + ("" if p.type_text.endswith("*") or not p.is_pointer else "*")
+
+
+class _Validator:
+    """Checks expressions, launches and arguments; shared by load_spec and with_launch."""
+
+    def __init__(self, spec: LaunchSpec, source: SourceFile | None, lines: _Lines | None = None):
+        self.spec = spec
+        self.source = source
+        self.lines = lines or _Lines("")
+
+    def err(self, reason: str, table: str = "", index: int = 0, key: str | None = None) -> SpecError:
+        return SpecError(str(self.spec.path), self.lines.line(table, index, key), reason)
+
+    def expr(self, value: Any, where: str, loc: tuple, integer: bool = True, minimum: int | None = 1) -> str:
+        """Vet an expression at every size; returns its canonical text."""
+        try:
+            e = parse_expr(value)
+        except ExprError as x:
+            raise self.err(f"{where}: {x}", *loc) from None
+        sizes = self.spec.sizes
+        known = set().union(*(set(v) for v in sizes.values())) if sizes else set()
+        unknown = sorted(e.names - known)
+        if unknown:
+            raise self.err(f"{where}: unknown size variable {unknown[0]!r} in {e.text!r} "
+                           f"(sizes define: {', '.join(sorted(known)) or 'nothing'})", *loc)
+        for size, env in sizes.items():
+            missing = sorted(e.names - set(env))
+            if missing:
+                line = self.lines.line(table="sizes." + size)
+                at = self.lines.line(*loc)
+                raise SpecError(str(self.spec.path), line,
+                                f"size {size!r} does not define {missing[0]!r}, used by {where} {e.text!r}"
+                                + (f" (line {at})" if at else ""))
+            try:
+                v = e.evaluate(env)
+            except ExprError as x:
+                raise self.err(f"{where} at size {size!r}: {x}", *loc) from None
+            if integer and isinstance(v, float):
+                if not v.is_integer():
+                    raise self.err(f"{where}: {e.text!r} = {v:g} at size {size!r} is not an integer "
+                                   f"(use // or cdiv)", *loc)
+            if minimum is not None and v < minimum:
+                what = "must be positive" if minimum == 1 else f"must be >= {minimum}"
+                raise self.err(f"{where}: {e.text!r} = {v:g} at size {size!r} {what}", *loc)
+        return e.text
+
+    def dims(self, value: Any, where: str, loc: tuple) -> tuple[str, ...]:
+        if isinstance(value, (str, int)) and not isinstance(value, bool):
+            value = [value]
+        if not isinstance(value, list) or not 1 <= len(value) <= 3:
+            raise self.err(f"{where} must be a list of 1 to 3 expressions, e.g. [\"cdiv(n, 256)\"]", *loc)
+        return tuple(self.expr(v, f"{where}[{i}]", loc) for i, v in enumerate(value))
+
+    def launch_limits(self, grid: tuple[str, ...], block: tuple[str, ...], where: str, table: str, i: int) -> None:
+        for size, env in self.spec.sizes.items():
+            b = [int(parse_expr(x).evaluate(env)) for x in block]
+            if math.prod(b) > 1024:
+                raise self.err(f"{where} block {list(block)} = {math.prod(b)} threads at size {size!r}; "
+                               f"the limit is 1024", table, i, "block")
+            for d, (v, lim) in enumerate(zip(b, (1024, 1024, 64))):
+                if v > lim:
+                    raise self.err(f"{where} block[{d}] = {v} exceeds {lim}", table, i, "block")
+            g = [int(parse_expr(x).evaluate(env)) for x in grid]
+            for d, (v, lim) in enumerate(zip(g, (2**31 - 1, 65535, 65535))):
+                if v > lim:
+                    raise self.err(f"{where} grid[{d}] = {v} at size {size!r} exceeds {lim}", table, i, "grid")
+
+    def step(self, d: dict, i: int, table: str = "launches", kernel: str | None = None,
+             args: tuple[str, ...] | None = None) -> LaunchStep:
+        """A [[launches]] table, or ([launch] / [reference]) grid+block+shared with kernel and args given."""
+        loc = (table, i)
+        where = f"[[launches]] #{i + 1}" if table == "launches" else f"[{table}]"
+        if not isinstance(d, dict):
+            raise self.err(f"{where} must be a table", *loc)
+        allowed = STEP_KEYS if table == "launches" else LAUNCH_KEYS
+        for k in d:
+            if k not in allowed:
+                raise self.err(f"{where}: unknown key {k!r} (allowed: {', '.join(allowed)})", table, i, k)
+        kernel = d.get("kernel", kernel or self.spec.kernel)
+        if not isinstance(kernel, str):
+            raise self.err(f"{where}: kernel must be a string", table, i, "kernel")
+        for k in ("grid", "block"):
+            if k not in d:
+                raise self.err(f"{where}: missing {k} = [...]", *loc)
+        grid = self.dims(d["grid"], f"{where} grid", (table, i, "grid"))
+        block = self.dims(d["block"], f"{where} block", (table, i, "block"))
+        self.launch_limits(grid, block, where, table, i)
+        shared = self.expr(d.get("shared_bytes", 0), f"{where} shared_bytes", (table, i, "shared_bytes"), minimum=0)
+        if args is None:
+            args = d.get("args", [a.name for a in self.spec.args])
+        if not isinstance(args, (list, tuple)) or not all(
+                isinstance(a, (str, int, float)) and not isinstance(a, bool) for a in args):
+            raise self.err(f"{where}: args must be a list of argument names or expressions", table, i, "args")
+        step = LaunchStep(kernel, grid, block, shared, tuple(str(a) for a in args), line=self.lines.line(table, i))
+        if self.source is not None:
+            self.bind_step(step, where, loc)
+        return step
+
+    def kernel(self, name: str, where: str, loc: tuple) -> Kernel:
+        k = self.source.kernel(name)
+        if k is None:
+            have = ", ".join(x.name for x in self.source.kernels) or "none"
+            at = f"{where}: " if where else ""
+            raise self.err(f"{at}kernel {name!r} is not in {self.source.path} (kernels there: {have})", *loc)
+        return k
+
+    def bind_step(self, step: LaunchStep, where: str, loc: tuple) -> None:
+        """Match a step's argument list to its kernel's parameters; fills dtypes/pointers."""
+        k = self.kernel(step.kernel, where, (*loc, "kernel"))
+        if len(step.args) != len(k.params):
+            raise self.err(f"{where}: {_sig(k)} takes {len(k.params)} parameters, the launch passes "
+                           f"{len(step.args)} ({', '.join(step.args)})", *loc, "args")
+        dtypes, pointers = [], []
+        for p, a in zip(k.params, step.args):
+            spec_arg = self.spec.arg(a)
+            mapped = ctype_dtype(p.base_type)
+            if p.is_pointer:
+                if spec_arg is None or not spec_arg.is_buffer:
+                    raise self.err(f"{where}: parameter {p.name!r} of {k.name} is a pointer ({_ctext(p)}); "
+                                   f"{a!r} is not an arg or scratch buffer", *loc, "args")
+                if mapped and spec_arg.dtype != mapped[0]:
+                    raise self.err(f"{where}: parameter {p.name!r} of {k.name} is {_ctext(p)} but {a!r} has "
+                                   f"dtype {spec_arg.dtype!r} (use {mapped[0]!r})", *loc, "args")
+                if spec_arg.output and p.is_const and spec_arg in self.spec.args:
+                    self.spec.warnings.append(f"{where}: output {a!r} is passed to const parameter {p.name!r} of {k.name}")
+                dtypes.append(spec_arg.dtype)
+            else:
+                if spec_arg is not None and spec_arg.is_buffer:
+                    raise self.err(f"{where}: parameter {p.name!r} of {k.name} is a scalar ({p.type_text}); "
+                                   f"{a!r} is a buffer", *loc, "args")
+                dtype = (spec_arg.dtype if spec_arg is not None and spec_arg.dtype else None) or (mapped[0] if mapped else None)
+                if dtype is None:
+                    raise self.err(f"{where}: cannot map the C++ type {p.type_text!r} of {p.name!r} to a dtype; "
+                                   f"give the arg a dtype", *loc, "args")
+                if spec_arg is None:
+                    self.expr(a, f"{where} argument {p.name!r}", (*loc, "args"),
+                              integer=dtype not in FLOAT_DTYPES, minimum=None)
+                else:
+                    if spec_arg.dtype is None:
+                        spec_arg.dtype = dtype
+                    if spec_arg.dtype not in FLOAT_DTYPES:
+                        self.expr(spec_arg.value, f"arg {a!r} value", ("args", self.spec.args.index(spec_arg), "value"),
+                                  integer=True, minimum=None)
+                dtypes.append(dtype)
+            pointers.append(p.is_pointer)
+        step.dtypes, step.pointers = tuple(dtypes), tuple(pointers)
+
+
+class _Loader:
+    def __init__(self, path: Path, text: str, source: SourceFile | None):
+        self.path = path
+        self.text = text
+        self.lines = _Lines(text)
+        self.source = source
+
+    def err(self, reason: str, table: str = "", index: int = 0, key: str | None = None) -> SpecError:
+        return SpecError(str(self.path), self.lines.line(table, index, key), reason)
+
+    def load(self) -> LaunchSpec:
+        try:
+            data = tomllib.loads(self.text)
+        except tomllib.TOMLDecodeError as e:
+            msg = str(e)
+            m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
+            line = int(m.group(1)) if m else (len(self.text.split("\n")) if "end of document" in msg else None)
+            raise SpecError(str(self.path), line, f"TOML syntax error: {msg}") from None
+        for k in data:
+            if k not in TOP_KEYS:
+                line = self.lines.line("", 0, k) or self.lines.line(k)
+                raise SpecError(str(self.path), line, f"unknown top-level key {k!r} (allowed: {', '.join(TOP_KEYS)})")
+        kernel = data.get("kernel")
+        if not isinstance(kernel, str) or not kernel:
+            raise self.err('missing kernel = "NAME" (the __global__ function to run)', "", 0, "kernel")
+        src_path = self.source_path(data)
+        if self.source is None:
+            try:
+                self.source = parse_source(src_path.read_text(), str(src_path))
+            except OSError:
+                raise self.err(f"source file {src_path} not found (set source = \"FILE.cu\" in the spec)",
+                               "", 0, "source" if "source" in data else "kernel") from None
+        spec = LaunchSpec(path=self.path, kernel=kernel, source_path=src_path, sizes={}, args=[], scratch=[],
+                          launches=[], reference={}, rtol=0.0, atol=0.0, cost={})
+        v = self.v = _Validator(spec, self.source, self.lines)
+        k = v.kernel(kernel, "", ("", 0, "kernel"))
+        spec.sizes = self.sizes(data)
+        spec.args = self.buffers(data, "args", ARG_KEYS)
+        spec.scratch = self.buffers(data, "scratch", SCRATCH_KEYS)
+        multi = "launches" in data
+        if multi and "launch" in data:
+            raise self.err("give either [launch] or [[launches]], not both", "launch")
+        if not multi:
+            self.match_signature(k, spec.args, "args")
+            if "launch" not in data:
+                raise self.err('missing [launch] table (grid = [...], block = [...]) or [[launches]]')
+            spec.launches = [v.step(data["launch"], 0, table="launch", kernel=kernel,
+                                    args=tuple(a.name for a in spec.args))]
+        else:
+            steps = data["launches"]
+            if not isinstance(steps, list) or not steps:
+                raise self.err("[[launches]] must be one or more tables", "launches")
+            spec.launches = [v.step(s, i) for i, s in enumerate(steps)]
+        self.check_use(spec)
+        self.fill_defaults(spec)
+        spec.reference = self.reference(data, spec, k)
+        spec.rtol, spec.atol = self.tolerance(data, spec)
+        spec.cost = self.cost(data)
+        if not spec.outputs:
+            spec.warnings.append("no output = true buffer: nothing is checked")
+        if not spec.reference:
+            spec.warnings.append(NO_REFERENCE)
+        return spec
+
+    def source_path(self, data: dict) -> Path:
+        if self.source is not None and data.get("source") is None and self.source.path not in ("<memory>", ""):
+            return Path(self.source.path)
+        if "source" in data:
+            if not isinstance(data["source"], str):
+                raise self.err("source must be a path string", "", 0, "source")
+            return (self.path.parent / data["source"]).resolve()
+        name = self.path.name
+        stem = name[: -len(SPEC_SUFFIX)] if name.endswith(SPEC_SUFFIX) else self.path.stem
+        cand = self.path.parent / f"{stem}.cu"
+        if not cand.exists() and "." in stem:  # foo.kernel.kernelpro.toml -> foo.cu
+            alt = self.path.parent / f"{stem.split('.')[0]}.cu"
+            if alt.exists():
+                return alt
+        return cand
+
+    def sizes(self, data: dict) -> dict[str, dict[str, int]]:
+        s = data.get("sizes")
+        if s is None or (isinstance(s, dict) and not s):
+            raise self.err("no sizes: add [sizes] with at least one size, e.g. small = { n = 1048576 }", "sizes")
+        if not isinstance(s, dict):
+            raise self.err("sizes must be a table of named sizes, e.g. small = { n = 1048576 }", "", 0, "sizes")
+        out = {}
+        for name, env in s.items():
+            loc = ("sizes." + name,)
+            if not isinstance(env, dict) or not env:
+                raise self.err(f"size {name!r} must be a table of variables, e.g. {name} = {{ n = 1048576 }}", *loc)
+            for var, val in env.items():
+                if not var.isidentifier() or var in FUNCTIONS or keyword.iskeyword(var):
+                    raise self.err(f"size {name!r}: {var!r} is not a usable variable name", *loc)
+                if not _is_int(val):
+                    raise self.err(f"size {name!r}: {var} = {val!r} must be an integer", *loc)
+                if val <= 0:
+                    raise self.err(f"size {name!r}: {var} = {val} must be positive", *loc)
+            out[name] = dict(env)
+        return out
+
+    def buffers(self, data: dict, table: str, keys: tuple[str, ...]) -> list[ArgSpec]:
+        items = data.get(table, [])
+        if not isinstance(items, list) or not all(isinstance(x, dict) for x in items):
+            raise self.err(f"{table} must be an array of tables ([[{table}]])", "", 0, table)
+        out, seen = [], {a.name for a in self.v.spec.args}
+        for i, d in enumerate(items):
+            loc = (table, i)
+            for k in d:
+                if k not in keys:
+                    raise self.err(f"[[{table}]] #{i + 1}: unknown key {k!r} (allowed: {', '.join(keys)})", table, i, k)
+            name = d.get("name")
+            if not isinstance(name, str) or not name:
+                raise self.err(f"[[{table}]] #{i + 1}: missing name = \"...\"", *loc)
+            where = f"{table[:-1] if table == 'args' else table} {name!r}"
+            if name in seen:
+                raise self.err(f"{where}: duplicate name", table, i, "name")
+            seen.add(name)
+            a = ArgSpec(name=name, line=self.lines.line(table, i))
+            if "dtype" in d:
+                if d["dtype"] not in DTYPES:
+                    raise self.err(f"{where}: unknown dtype {d['dtype']!r} (known: {', '.join(DTYPES)})", table, i, "dtype")
+                a.dtype = d["dtype"]
+            if "shape" in d:
+                sh = d["shape"]
+                if isinstance(sh, (str, int)) and not isinstance(sh, bool):
+                    sh = [sh]
+                if not isinstance(sh, list) or not sh:
+                    raise self.err(f"{where}: shape must be a list of expressions, e.g. [\"n\"]", table, i, "shape")
+                a.shape = tuple(self.v.expr(x, f"{where} shape[{j}]", (table, i, "shape")) for j, x in enumerate(sh))
+            if "fill" in d:
+                a.fill = self.fill(d["fill"], where, (table, i, "fill"))
+            if "output" in d:
+                if not isinstance(d["output"], bool):
+                    raise self.err(f"{where}: output must be true or false", table, i, "output")
+                a.output = d["output"]
+            if "value" in d:
+                a.value = self.v.expr(d["value"], f"{where} value", (table, i, "value"), integer=False, minimum=None)
+            if a.value is not None and (a.shape is not None or a.fill is not None or a.output):
+                raise self.err(f"{where}: a scalar has value only; a buffer has dtype, shape, fill, output", table, i, "value")
+            if table == "scratch" or (a.value is None and table == "args" and "launches" in data):
+                if a.dtype is None or a.shape is None:
+                    raise self.err(f"{where}: a buffer needs dtype and shape", *loc)
+            if table == "args" and "launches" in data and a.shape is None and a.value is None:
+                raise self.err(f"{where}: give value (a scalar) or dtype and shape (a buffer)", *loc)
+            out.append(a)
+        return out
+
+    def fill(self, f: Any, where: str, loc: tuple) -> str:
+        if isinstance(f, str):
+            if f in ("randn", "rand", "ones", "arange", "zeros"):
+                return f
+            m = re.fullmatch(r"randint:(-?\d+):(-?\d+)", f)
+            if m:
+                lo, hi = int(m.group(1)), int(m.group(2))
+                if lo >= hi:
+                    raise self.err(f"{where}: fill {f!r}: LO must be below HI (HI is exclusive)", *loc)
+                return f
+        raise self.err(f"{where}: unknown fill {f!r} (known: {', '.join(FILLS)})", *loc)
+
+    def match_signature(self, k: Kernel, args: list[ArgSpec], table: str, what: str = "") -> None:
+        """[[args]] against a kernel signature: count, names, order, dtypes, value/shape."""
+        params = k.params
+        names = [a.name for a in args]
+        last = (table, len(args) - 1) if args else ("", 0, "kernel")
+        for i, (a, p) in enumerate(zip(args, params)):
+            if a.name != p.name:
+                if a.name in [q.name for q in params]:
+                    reason = (f"args #{i + 1} is {a.name!r} but parameter {i + 1} of {_sig(k)} is {p.name!r}: "
+                              f"[[args]] must follow the signature's order")
+                else:
+                    reason = f"args #{i + 1} {a.name!r} is not a parameter of {_sig(k)}"
+                raise self.err(what + reason, table, i, "name")
+        if len(args) != len(params):
+            if len(args) > len(params):
+                raise self.err(f"{what}{_sig(k)} has {len(params)} parameters; [[args]] #{len(params) + 1} "
+                               f"{args[len(params)].name!r} is one too many", table, len(params))
+            missing = ", ".join(p.name for p in params[len(args):])
+            raise self.err(f"{what}{_sig(k)} has {len(params)} parameters; the spec lists {len(args)} "
+                           f"({', '.join(names) or 'none'}): missing {missing}", *last)
+        for i, (a, p) in enumerate(zip(args, params)):
+            self.match_param(a, p, i, table, what)
+
+    def match_param(self, a: ArgSpec, p: Param, i: int, table: str, what: str) -> None:
+        mapped = ctype_dtype(p.base_type)
+        where = f"{what}arg {a.name!r}"
+        ct = _ctext(p)
+        if p.is_pointer:
+            if a.value is not None:
+                raise self.err(f"{where} is a pointer ({ct}): give dtype and shape, not value", table, i, "value")
+            if a.dtype is None:
+                hint = f' = "{mapped[0]}"' if mapped else ""
+                raise self.err(f"{where} is a pointer ({ct}) and needs dtype{hint}", table, i)
+            if a.shape is None:
+                raise self.err(f"{where} is a pointer ({ct}) and needs shape = [...]", table, i)
+            if mapped and a.dtype != mapped[0]:
+                raise self.err(f"{where} is {ct} but dtype = {a.dtype!r} (use {mapped[0]!r})", table, i, "dtype")
+            if mapped and mapped[1] > 1:
+                last = a.shape[-1]
+                if len(a.shape) < 2 or not last.isdigit() or int(last) != mapped[1]:
+                    raise self.err(f"{where} is {ct}: its shape needs a trailing dimension of {mapped[1]} "
+                                   f"({mapped[0]} x {mapped[1]}), e.g. [\"n\", {mapped[1]}]", table, i, "shape")
+            if a.output and p.is_const:
+                raise self.err(f"{where}: output = true on a const pointer ({ct}); the kernel cannot write it",
+                               table, i, "output")
+            if not a.output and not p.is_const and not what:
+                self.v.spec.warnings.append(f"arg {a.name!r} is a non-const pointer without output = true: "
+                                            f"its contents are not checked")
+        else:
+            if a.shape is not None or a.fill is not None or a.output:
+                raise self.err(f"{where} is a scalar ({p.type_text}): give value, not shape/fill/output", table, i)
+            if a.value is None:
+                raise self.err(f"{where} is a scalar ({p.type_text}) and needs value = \"...\"", table, i)
+            if mapped and mapped[1] > 1:
+                raise self.err(f"{where}: vector scalars ({p.type_text} by value) are not supported", table, i)
+            if a.dtype is not None and mapped and a.dtype != mapped[0]:
+                raise self.err(f"{where} is {p.type_text} but dtype = {a.dtype!r} (use {mapped[0]!r})", table, i, "dtype")
+            dtype = a.dtype or (mapped[0] if mapped else None)
+            if dtype is None:
+                raise self.err(f"{where}: cannot map the C++ type {p.type_text!r} to a dtype; give dtype", table, i)
+            if dtype not in FLOAT_DTYPES:
+                self.v.expr(a.value, f"{where} value", (table, i, "value"), integer=True, minimum=None)
+            if not what:
+                a.dtype = dtype
+
+    def check_use(self, spec: LaunchSpec) -> None:
+        used = {x for s in spec.launches for x in s.args}
+        for i, a in enumerate(spec.scratch):
+            if a.name not in used:
+                raise self.err(f"scratch {a.name!r} is not passed to any launch", "scratch", i)
+        for i, a in enumerate(spec.args):
+            if a.name not in used:
+                raise self.err(f"arg {a.name!r} is not passed to any launch", "args", i)
+            if a.value is not None and a.dtype is None:
+                raise self.err(f"arg {a.name!r}: cannot tell its scalar type; give dtype", "args", i)
+
+    def fill_defaults(self, spec: LaunchSpec) -> None:
+        for a in spec.args:
+            if a.is_buffer and not a.output and a.fill is None:
+                a.fill = "randn" if a.dtype in FLOAT_DTYPES else "randint:0:16"
+            if a.fill == "zeros" and not a.output:
+                spec.warnings.append(f"arg {a.name!r}: fill = \"zeros\" hides bugs; prefer randn or randint")
+
+    def reference(self, data: dict, spec: LaunchSpec, k: Kernel) -> dict:
+        r = data.get("reference")
+        if r is None:
+            return {}
+        if not isinstance(r, dict):
+            raise self.err("reference must be a table", "", 0, "reference")
+        for key in r:
+            if key not in REFERENCE_KEYS:
+                raise self.err(f"[reference]: unknown key {key!r} (allowed: {', '.join(REFERENCE_KEYS)})",
+                               "reference", 0, key)
+        if ("python" in r) == ("kernel" in r):
+            raise self.err('[reference] needs exactly one of python = "FILE.py:FUNCTION" or kernel = "NAME"',
+                           "reference")
+        if "python" in r:
+            p = r["python"]
+            if not isinstance(p, str) or not p.strip():
+                raise self.err('[reference] python must be "FILE.py:FUNCTION"', "reference", 0, "python")
+            file, _, fn = p.rpartition(":") if ":" in p else (p, "", "reference")
+            fn = fn or "reference"
+            path = (self.path.parent / file).resolve()
+            if not fn.isidentifier():
+                raise self.err(f"[reference] python: {fn!r} is not a function name", "reference", 0, "python")
+            if not path.is_file():
+                raise self.err(f"[reference] python: {path} not found", "reference", 0, "python")
+            return {"python": path, "function": fn, "line": self.lines.line("reference", 0, "python")}
+        name = r["kernel"]
+        if not isinstance(name, str):
+            raise self.err("[reference] kernel must be a string", "reference", 0, "kernel")
+        file = (self.path.parent / r["file"]).resolve() if "file" in r else spec.source_path
+        if not Path(file).is_file():
+            raise self.err(f"[reference] file {file} not found", "reference", 0, "file")
+        src = self.source if Path(file) == spec.source_path else parse_source(Path(file).read_text(), str(file))
+        rk = src.kernel(name)
+        if rk is None:
+            have = ", ".join(x.name for x in src.kernels) or "none"
+            raise self.err(f"[reference] kernel {name!r} is not in {file} (kernels there: {have})",
+                           "reference", 0, "kernel")
+        self.match_signature(rk, spec.args, "args", what=f"[reference] kernel: ")
+        main = next((s for s in spec.launches if s.kernel == spec.kernel), None)
+        if ("grid" not in r or "block" not in r) and (main is None or len(spec.launches) > 1):
+            raise self.err("[reference] kernel needs grid and block with [[launches]]", "reference")
+        if "grid" in r:
+            d = {k: r[k] for k in LAUNCH_KEYS if k in r}
+        else:
+            d = {"grid": list(main.grid), "block": list(main.block), "shared_bytes": main.shared_bytes}
+        vsrc, self.v.source = self.v.source, src
+        try:
+            step = self.v.step(d, 0, table="reference", kernel=name, args=tuple(a.name for a in spec.args))
+        finally:
+            self.v.source = vsrc
+        return {"kernel": name, "file": Path(file), "step": step, "line": self.lines.line("reference", 0, "kernel")}
+
+    def tolerance(self, data: dict, spec: LaunchSpec) -> tuple[float, float]:
+        outs = [a.dtype for a in spec.outputs]
+        floats = [d for d in outs if d in DEFAULT_TOLERANCE]
+        rtol, atol = max((DEFAULT_TOLERANCE[d] for d in floats), default=(0.0, 0.0))
+        t = data.get("tolerance", {})
+        if not isinstance(t, dict):
+            raise self.err("tolerance must be a table: [tolerance] rtol = 1e-4 atol = 1e-6", "", 0, "tolerance")
+        for key, val in t.items():
+            if key not in ("rtol", "atol"):
+                raise self.err(f"[tolerance]: unknown key {key!r} (allowed: rtol, atol)", "tolerance", 0, key)
+            if not _is_num(val) or not math.isfinite(val) or val < 0:
+                raise self.err(f"[tolerance] {key} = {val!r} must be a finite number >= 0", "tolerance", 0, key)
+        rtol = float(t.get("rtol", rtol))
+        atol = float(t.get("atol", atol))
+        if rtol >= 1:
+            raise self.err(f"[tolerance] rtol = {rtol:g} accepts outputs that are 100% wrong; use a value below 1 "
+                           f"(e.g. 1e-4 for float32)", "tolerance", 0, "rtol")
+        return rtol, atol
+
+    def cost(self, data: dict) -> dict:
+        c = data.get("cost", {})
+        if not isinstance(c, dict):
+            raise self.err("cost must be a table: [cost] bytes = \"12 * n\"", "", 0, "cost")
+        out = {}
+        for key, val in c.items():
+            if key not in ("bytes", "flops"):
+                raise self.err(f"[cost]: unknown key {key!r} (allowed: bytes, flops)", "cost", 0, key)
+            out[key] = self.v.expr(val, f"[cost] {key}", ("cost", 0, key), minimum=0)
+        return out
+
+
+def load_spec(path: str | Path, source: SourceFile | None = None) -> LaunchSpec:
+    """Read and validate a launch spec; `source` overrides the .cu file it names."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise SpecError(str(path), None, f"cannot read the spec: {e.strerror or e}") from None
+    return _Loader(path, text, source).load()
+
+
+def loads_spec(text: str, path: str | Path, source: SourceFile | None = None) -> LaunchSpec:
+    """Validate spec text as if it were the file `path` (relative paths resolve beside it)."""
+    return _Loader(Path(path), text, source).load()
+
+
+def find_spec(cu_path: str | Path, kernel: str | None = None) -> Path | None:
+    """`<stem>.<kernel>.kernelpro.toml` (when kernel is given) or `<stem>.kernelpro.toml` beside the file."""
+    cu = Path(cu_path)
+    names = ([f"{cu.stem}.{kernel}{SPEC_SUFFIX}"] if kernel else []) + [f"{cu.stem}{SPEC_SUFFIX}"]
+    for n in names:
+        p = cu.with_name(n)
+        if p.is_file():
+            return p
+    return None
+
+
+# --- reference ------------------------------------------------------------------------
+
+def _where_in(tb, file: Path) -> int | None:
+    line = None
+    for fr in traceback.extract_tb(tb):
+        try:
+            if Path(fr.filename).resolve() == file:
+                line = fr.lineno
+        except OSError:
+            pass
+    return line
+
+
+def load_reference(spec: LaunchSpec) -> Callable[[dict, dict], dict]:
+    """The Python reference as fn(inputs, sizes) -> {output name: np.ndarray}.
+
+    Raises SpecError for a missing file or function, or an exception while importing it
+    (with the file:line from the traceback); the returned function raises SpecError when
+    the reference itself raises or returns something unusable.
+    """
+    ref = spec.reference
+    if "python" not in ref:
+        what = f"a kernel ({ref['kernel']}), run by the runner" if ref else "none"
+        raise SpecError(str(spec.path), ref.get("line"), f"no Python reference in the spec (reference: {what})")
+    file, fn_name = Path(ref["python"]).resolve(), ref["function"]
+    if not file.is_file():
+        raise SpecError(str(spec.path), ref.get("line"), f"reference file {file} not found")
+    mod_name = f"kernelpro_reference_{abs(hash(str(file)))}"
+    mspec = importlib.util.spec_from_file_location(mod_name, file)
+    module = importlib.util.module_from_spec(mspec)
+    sys.path.insert(0, str(file.parent))
+    try:
+        mspec.loader.exec_module(module)
+    except SyntaxError as e:
+        raise SpecError(str(file), e.lineno, f"syntax error in the reference: {e.msg}") from None
+    except Exception as e:  # noqa: BLE001 - any failure of user code is reported, not raised
+        raise SpecError(str(file), _where_in(e.__traceback__, file),
+                        f"importing the reference failed: {type(e).__name__}: {e}") from None
+    finally:
+        try:
+            sys.path.remove(str(file.parent))
+        except ValueError:
+            pass
+    fn = getattr(module, fn_name, None)
+    if not callable(fn):
+        have = [n for n, v in vars(module).items() if callable(v) and not n.startswith("_") and getattr(v, "__module__", None) == mod_name]
+        raise SpecError(str(spec.path), ref.get("line"),
+                        f"{file.name} has no function {fn_name!r} (functions there: {', '.join(have) or 'none'})")
+    outputs = {a.name: a for a in spec.outputs}
+
+    def reference(inputs: dict, sizes: dict) -> dict:
+        import numpy as np
+
+        try:
+            got = fn({k: np.array(v, copy=True) for k, v in inputs.items()}, dict(sizes))
+        except Exception as e:  # noqa: BLE001
+            raise SpecError(str(file), _where_in(e.__traceback__, file),
+                            f"the reference raised {type(e).__name__}: {e}") from None
+        if not isinstance(got, dict):
+            raise SpecError(str(file), None, f"{fn_name} must return a dict of output arrays, got {type(got).__name__}")
+        out = {}
+        for k, v in got.items():
+            if k not in outputs:
+                raise SpecError(str(file), None, f"{fn_name} returned {k!r}, which is not an output of the spec "
+                                                 f"(outputs: {', '.join(outputs) or 'none'})")
+            if hasattr(v, "detach"):  # torch
+                v = v.detach().cpu().numpy()
+            out[k] = np.asarray(v)
+        return out
+
+    return reference
+
+
+# --- init -----------------------------------------------------------------------------
+
+def _c_to_expr(text: str, src: SourceFile, names: set[str]) -> str | None:
+    """A C grid/block component as a spec expression, if it uses only constants and size names."""
+    t = text.strip()
+    for name, val in src.constants.items():
+        t = re.sub(rf"\b{re.escape(name)}\b", str(val), t)
+    t = re.sub(r"\b(\d+)[uUlL]+\b", r"\1", t)
+    t = re.sub(r"\((?:unsigned|int|unsigned int|size_t)\)", "", t)
+    t = re.sub(r"(?<![/])/(?![/])", "//", t)
+    try:
+        e = parse_expr(t)
+    except ExprError:
+        return None
+    return e.text if e.names <= names else None
+
+
+def _dims(text: str, src: SourceFile, names: set[str], site_line: int) -> list[str] | None:
+    t = text.strip()
+    m = re.fullmatch(r"dim3\s*\((.*)\)", t, re.S)
+    if m is None and re.fullmatch(r"[A-Za-z_]\w*", t) and t not in src.constants:
+        # a dim3 variable declared before the launch: dim3 grid(a, b);  or dim3 grid = dim3(a, b);
+        before = "\n".join(src.lines[: site_line])
+        decls = re.findall(rf"dim3\s+{re.escape(t)}\s*(?:\(|=\s*dim3\s*\(|\{{)(.*?)[\)\}}]\s*;", before, re.S)
+        if not decls:
+            return None
+        parts = _split_top(decls[-1])
+    elif m is not None:
+        parts = _split_top(m.group(1))
+    else:
+        parts = [t]
+    out = [_c_to_expr(p, src, names) for p in parts]
+    return out if out and all(out) else None
+
+
+def _split_top(s: str) -> list[str]:
+    parts, depth, cur = [], 0, []
+    for ch in s:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    parts.append("".join(cur))
+    return [p for p in (x.strip() for x in parts) if p]
+
+
+def _q(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def init_spec(cu_path: str | Path, kernel: str, text: str | None = None) -> str:
+    """A starting spec for `kernel` from its signature, with comments on what to edit."""
+    cu = Path(cu_path)
+    src = parse_source(text if text is not None else cu.read_text(), str(cu))
+    k = src.kernel(kernel)
+    if k is None:
+        have = ", ".join(x.name for x in src.kernels) or "none"
+        raise SpecError(str(cu), None, f"kernel {kernel!r} is not in {cu} (kernels there: {have})")
+    def var(name: str) -> str:
+        return name if name.isidentifier() and name not in FUNCTIONS and not keyword.iskeyword(name) else name + "_"
+
+    int_scalars = [p.name for p in k.params if not p.is_pointer and (ctype_dtype(p.base_type) or ("", 0))[0]
+                   not in FLOAT_DTYPES + ("",)]
+    size_vars = [var(n) for n in int_scalars] or ["n"]
+    nv = len(size_vars)
+    small_v, large_v = {1: (1 << 20, 1 << 24), 2: (1024, 4096)}.get(nv, (256, 2048))
+    first = size_vars[0]
+    lines = [
+        f"# Launch spec for {k.name} in {cu.name} (generated by `kernelpro spec init`; see docs/launch-specs.md).",
+        "# Edit the shapes, sizes and launch to match how the kernel is really called, then run",
+        f"# `kernelpro spec check {cu.stem}{SPEC_SUFFIX}`.",
+        f"kernel = {_q(k.name)}",
+        "",
+        "# Problem sizes: every variable used by a shape, value or launch expression must be defined in each size.",
+        "[sizes]",
+        f"small = {{ {', '.join(f'{v} = {small_v}' for v in size_vars)} }}",
+        f"large = {{ {', '.join(f'{v} = {large_v}' for v in size_vars)} }}",
+    ]
+    for p in k.params:
+        mapped = ctype_dtype(p.base_type)
+        lines += ["", "[[args]]", f"name = {_q(p.name)}"]
+        if p.is_pointer:
+            dtype, width = mapped or ("float32", 1)
+            shape = [first] + ([str(width)] if width > 1 else [])
+            if mapped is None:
+                lines.append(f"# TODO: {p.type_text!r} has no known dtype; float32 is a guess")
+            lines.append(f"dtype = {_q(dtype)}" + (f"  # {p.base_type} = {dtype} x {width}" if width > 1 else ""))
+            lines.append(f"shape = [{', '.join(_q(s) if not s.isdigit() else s for s in shape)}]"
+                         f"  # TODO: the real shape, e.g. [\"M\", \"K\"]")
+            if p.is_const:
+                fill = "randn" if dtype in FLOAT_DTYPES else "randint:0:16"
+                lines.append(f"fill = {_q(fill)}  # randn | rand | randint:LO:HI | ones | arange")
+            else:
+                lines.append("output = true  # poisoned before each run and checked after; remove if the kernel only reads it")
+        else:
+            dtype = mapped[0] if mapped else None
+            if dtype is None:
+                lines.append(f"dtype = \"float32\"  # TODO: {p.type_text!r} has no known dtype")
+                dtype = "float32"
+            if dtype in FLOAT_DTYPES:
+                lines.append('value = "1.0"  # TODO: the scalar to pass')
+            else:
+                lines.append(f"value = {_q(var(p.name))}  # an expression of the size variables")
+    site = next((s for s in src.launch_sites if s.kernel == k.name), None)
+    names = set(size_vars)
+    grid = block = None
+    shared = "0"
+    if site is not None:
+        grid = _dims(site.grid, src, names, site.line)
+        block = _dims(site.block, src, names, site.line)
+        if site.shared:
+            shared = _c_to_expr(site.shared, src, names) or "0"
+    lines += ["", "[launch]"]
+    if grid and block:
+        lines.append(f"# from the launch at {cu.name}:{site.line}: <<<{site.grid}, {site.block}>>>")
+    else:
+        grid, block = [f"cdiv({first}, 256)"], ["256"]
+        lines.append("# TODO: no launch of this kernel found in the file; one thread per element assumed")
+    lines += [
+        f"grid = [{', '.join(_q(g) for g in grid)}]",
+        f"block = [{', '.join(b if b.isdigit() else _q(b) for b in block)}]",
+        f"shared_bytes = {shared if shared.isdigit() else _q(shared)}  # dynamic shared memory",
+        "",
+        "# TODO: a reference is needed to check correctness; without one only NaN/unwritten outputs are caught.",
+        f"# {cu.stem}_ref.py: def reference(inputs, sizes): return {{\"out\": ...}}  (numpy arrays by arg name)",
+        "# [reference]",
+        f"# python = {_q(cu.stem + '_ref.py:reference')}",
+        "",
+        "# [tolerance]   # defaults by output dtype: float32 rtol 1e-4 atol 1e-6, float16 1e-2 / 1e-3",
+        "# rtol = 1e-4",
+        "# atol = 1e-6",
+        "",
+        "# [cost]        # for the roofline; default bytes = inputs read once + outputs written once",
+        f"# bytes = \"4 * {first}\"",
+        f"# flops = {_q(first)}",
+    ]
+    return "\n".join(lines) + "\n"
