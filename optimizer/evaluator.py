@@ -45,6 +45,8 @@ class GpuEvaluator:
                  energy: bool = False, timeout_s: float = 60.0):
         from kernelpro.profilers.runtime.worker import WorkerPool
 
+        if getattr(spec, "flags", ()):  # the spec's own [compile] flags apply to every candidate
+            options = replace(options, extra_flags=tuple(options.extra_flags) + tuple(spec.flags))
         self.path, self.kernel, self.spec, self.options, self.energy = Path(path), kernel, spec, options, energy
         self.pool = WorkerPool(timeout_s=timeout_s)
         self.reports: dict[str, object] = {}  # candidate key -> ProfileReport

@@ -17,6 +17,7 @@ from typing import Callable
 from kernelpro.profilers.compile import CompileOptions, read_source
 from kernelpro.profilers.source import parse_source
 
+from . import spec_edit
 from .candidates import CandidateStore, check_repository, format_message, make_note
 from .memory import Memory, format_lessons, make_attempt
 from .model import Budget, Candidate, Evaluation
@@ -94,7 +95,7 @@ def gpu_check() -> None:
 
 
 def make_proposer(cfg: RunConfig, spec, memory: Memory, on_event):
-    base_launch = spec.launch_dict() if hasattr(spec, "launch_dict") else {}
+    base_launch = spec_edit.base_launch(spec)
     size_names = sorted({v for s in spec.sizes.values() for v in s})
     if cfg.llm_base_url and cfg.llm_model:
         from .llm import ChatClient, LLMConfig, LLMProposer
@@ -107,7 +108,8 @@ def make_proposer(cfg: RunConfig, spec, memory: Memory, on_event):
                            on_event=on_event)
     from .builtin import BuiltinProposer
 
-    return BuiltinProposer(cfg.kernel, base_launch, size_names, seed=cfg.seed)
+    return BuiltinProposer(cfg.kernel, base_launch, size_names, seed=cfg.seed, arch=cfg.options.arch,
+                           path=Path(cfg.file).resolve(), compile_options=cfg.options)
 
 
 class Recorder:
@@ -156,7 +158,9 @@ class Recorder:
         note = make_note(*args)
         note.update({"description": c.description, "flags": list(c.flags), "launch": c.launch,
                      "origin": c.origin, "resources": {k: v for k, v in ev.resources.items() if k != "spread"}})
-        spec_text = self.spec.render_with(c.launch, c.flags) if (c.launch or c.flags) and hasattr(self.spec, "render_with") else None
+        spec_text = None
+        if c.launch or c.flags:
+            spec_text = spec_edit.render_spec(Path(self.spec.path).read_text(), c.launch, tuple(c.flags))
         rec = self.store.save(self.cfg.kernel, c.source, spec_text, note, title, body)
         self.branches.append(rec.branch)
         self.emit({"type": "branch", "branch": rec.branch, "speedup": speedup, "title": title})

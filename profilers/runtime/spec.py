@@ -52,7 +52,8 @@ _VECTORS = {
     "char4": ("int8", 4), "uchar4": ("uint8", 4),
 }
 FILLS = ("randn", "rand", "randint:LO:HI", "ones", "arange", "zeros")
-TOP_KEYS = ("kernel", "source", "sizes", "args", "scratch", "launch", "launches", "reference", "tolerance", "cost")
+TOP_KEYS = ("kernel", "source", "sizes", "args", "scratch", "launch", "launches", "reference", "tolerance", "cost",
+            "compile")
 ARG_KEYS = ("name", "dtype", "shape", "fill", "output", "value")
 SCRATCH_KEYS = ("name", "dtype", "shape", "fill")
 LAUNCH_KEYS = ("grid", "block", "shared_bytes")
@@ -130,6 +131,7 @@ class LaunchSpec:
     atol: float
     cost: dict
     warnings: list[str] = field(default_factory=list)
+    flags: tuple[str, ...] = ()  # [compile] flags: extra nvcc flags the kernel is built with
 
     # --- lookups ----------------------------------------------------------
     def env(self, size: str | None = None) -> dict[str, int]:
@@ -484,6 +486,15 @@ class _Loader:
     def err(self, reason: str, table: str = "", index: int = 0, key: str | None = None) -> SpecError:
         return SpecError(str(self.path), self.lines.line(table, index, key), reason)
 
+    def compile_flags(self, data: dict) -> tuple[str, ...]:
+        c = data.get("compile", {})
+        if not isinstance(c, dict) or set(c) - {"flags"}:
+            raise self.err("[compile]: the only key is flags = [\"--use_fast_math\", ...]", "compile")
+        flags = c.get("flags", [])
+        if not isinstance(flags, list) or not all(isinstance(f, str) and f.startswith("-") for f in flags):
+            raise self.err("[compile] flags: a list of nvcc options such as \"--use_fast_math\"", "compile", 0, "flags")
+        return tuple(flags)
+
     def load(self) -> LaunchSpec:
         try:
             data = tomllib.loads(self.text)
@@ -513,6 +524,7 @@ class _Loader:
         spec.sizes = self.sizes(data)
         spec.args = self.buffers(data, "args", ARG_KEYS)
         spec.scratch = self.buffers(data, "scratch", SCRATCH_KEYS)
+        spec.flags = self.compile_flags(data)
         multi = "launches" in data
         if multi and "launch" in data:
             raise self.err("give either [launch] or [[launches]], not both", "launch")
