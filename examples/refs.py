@@ -1,0 +1,45 @@
+"""numpy references for the example launch specs (float64 math, compared at the spec's tolerance)."""
+import numpy as np
+
+
+def gelu(inputs, sizes):
+    x = inputs["x"].astype(np.float64)
+    return {"y": 0.5 * x * (1.0 + np.tanh(0.7978845608 * (x + 0.044715 * x ** 3)))}
+
+
+def scale_bias(inputs, sizes):
+    x = inputs["x"].astype(np.float64)
+    return {"y": inputs["a"] * x + inputs["b"]}
+
+
+def transpose(inputs, sizes):
+    h, w = sizes["height"], sizes["width"]
+    return {"out": inputs["in"].reshape(h, w).T.copy().reshape(-1)}
+
+
+def block_sum(inputs, sizes, block=256):
+    x = inputs["in"].astype(np.float64)
+    n = x.size
+    pad = (-n) % block
+    return {"out": np.concatenate([x, np.zeros(pad)]).reshape(-1, block).sum(axis=1)}
+
+
+def warp_softmax(inputs, sizes):
+    x = inputs["x"].astype(np.float64).reshape(sizes["rows"], 1024)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return {"y": (e / e.sum(axis=1, keepdims=True)).reshape(-1)}
+
+
+def matmul(inputs, sizes):
+    m, n, k = sizes["M"], sizes["N"], sizes["K"]
+    a = inputs["A"].astype(np.float32).reshape(m, k)
+    b = inputs["B"].astype(np.float32).reshape(k, n)
+    return {"C": (a.astype(np.float64) @ b.astype(np.float64)).reshape(-1)}
+
+
+def lut_activation(inputs, sizes):
+    x, t = inputs["x"].astype(np.float64), inputs["table"].astype(np.float64)
+    u = np.clip((x - inputs["lo"]) * inputs["scale"], 0.0, 8192 - 1.001)
+    j = u.astype(np.int64)
+    f = u - j
+    return {"y": f * (t[j + 1] - t[j]) + t[j]}
