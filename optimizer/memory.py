@@ -196,6 +196,9 @@ class Memory:
         self.path = _resolve(path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            ignore = self.path.parent / ".gitignore"
+            if self.path.parent.name == ".kernelpro" and not ignore.exists():
+                ignore.write_text("# KernelPro's search memory: local to this workspace\n*\n")
             self.conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
             self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             self.conn.execute("PRAGMA journal_mode = WAL")
