@@ -42,6 +42,7 @@ class RunConfig:
     llm_base_url: str | None = None
     llm_model: str | None = None
     feedback: str = "advice"
+    llm_backoff_s: float = 1.0  # first retry wait after a 429/5xx/timeout; doubles
     energy: bool | None = None  # default: measured when the objective needs it
     max_branches: int = 5
 
@@ -94,15 +95,28 @@ def gpu_check() -> None:
         raise OptimizeError(f"no GPU: {problem}; kernelpro optimize measures every candidate on the GPU")
 
 
-def make_proposer(cfg: RunConfig, spec, memory: Memory, on_event):
+def measure_text(evaluator, cand_launch_flags):
+    """The GPU measurement of a draft as text for the LLM (the measure_on_gpu tool)."""
+    def measure(source: str) -> str:
+        launch, flags = cand_launch_flags()
+        (ev,) = evaluator.evaluate([Candidate(source=source, launch=launch, flags=flags, description="draft")])
+        if not ev.ok:
+            return f"failed: {ev.failure}"
+        times = ", ".join(f"{k}: {v * 1e6:.1f} us" for k, v in ev.times_s.items())
+        return f"correct (max rel err {ev.error.get('max_rel', 0):.1e}); median time {times}"
+    return measure
+
+
+def make_proposer(cfg: RunConfig, spec, memory: Memory, on_event, evaluator=None):
     base_launch = spec_edit.base_launch(spec)
     size_names = sorted({v for s in spec.sizes.values() for v in s})
     if cfg.llm_base_url and cfg.llm_model:
         from .llm import ChatClient, LLMConfig, LLMProposer
         from .llm_tools import make_tools
 
-        tools = make_tools(Path(cfg.file).resolve(), cfg.kernel, cfg.options, cfg.feedback)
-        return LLMProposer(ChatClient(LLMConfig(cfg.llm_base_url, cfg.llm_model)), tools, cfg.kernel,
+        measure = measure_text(evaluator, lambda: (None, ())) if evaluator is not None else None
+        tools = make_tools(Path(cfg.file).resolve(), cfg.kernel, cfg.options, cfg.feedback, measure=measure)
+        return LLMProposer(ChatClient(LLMConfig(cfg.llm_base_url, cfg.llm_model, backoff_s=cfg.llm_backoff_s)), tools, cfg.kernel,
                            feedback=cfg.feedback, project_dir=str(Path(cfg.file).resolve().parent),
                            memory_text=lambda rules: format_lessons(memory.lessons_for(cfg.kernel, rules)),
                            on_event=on_event)
@@ -186,7 +200,7 @@ def optimize(cfg: RunConfig, on_event: Callable[[dict], None] | None = None, eva
                            spec_file=str(spec_file) if spec_file else None)
     memory = Memory(repo.working_tree_dir)
     recorder = Recorder(evaluator, cfg, store, memory, spec, emit)
-    proposer = make_proposer(cfg, spec, memory, emit)
+    proposer = make_proposer(cfg, spec, memory, emit, evaluator)
 
     def relay(ev: dict) -> None:
         ev = {**ev, "run": store.run_id, "kernel": cfg.kernel}

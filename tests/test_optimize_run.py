@@ -16,6 +16,7 @@ from pathlib import Path
 import git
 import pytest
 
+from fake_openai import fake_llm  # noqa: F401  (pytest fixture)
 from kernelpro.optimizer.model import Budget, Evaluation
 from kernelpro.optimizer.run import OptimizeError, RunConfig, optimize
 
@@ -121,3 +122,29 @@ def test_json_events_report_the_error_too(repo):
                         "--kernel", "gelu", "--json-events"], capture_output=True, text=True, env=env, timeout=120)
     ev = [json.loads(l) for l in r.stdout.splitlines()]
     assert r.returncode == 2 and ev[-1]["type"] == "error" and "no GPU" in ev[-1]["message"]
+
+
+def test_llm_path_through_a_local_openai_compatible_server(repo, fake_llm):
+    """planner -> coder (with a real tool call on its draft) -> a candidate branch; then garbage."""
+    from fake_openai import text, tool_call
+
+    src = (repo / "a_fp64_literal.cu").read_text()
+    fixed = src.replace("0.7978845608 *", "0.7978845608f *").replace("0.044715 *", "0.044715f *").replace(
+        "0.5 * v * (1.0 +", "0.5f * v * (1.0f +")
+    fake_llm.push(
+        text('{"strategy": "make the literals float", "answers": ["fp64-in-float-kernel"], "confidence": 0.9}'),
+        tool_call("static_advice", {"source": fixed}),
+        text("Here it is:\n```cuda\n" + fixed + "\n```"),
+        text("no idea"),  # planner answers plain text: tolerated
+        text("I cannot write code today."),  # coder gives no code block: a failed attempt
+        text("still nothing"),
+    )
+    events = []
+    out = optimize(RunConfig(file=repo / "a_fp64_literal.cu", kernel="gelu", budget=Budget(evaluations=2),
+                             llm_base_url=fake_llm.base_url, llm_model="scripted", llm_backoff_s=0.01),
+                   on_event=events.append, evaluator=TimingModel())
+    assert out.best_branch and out.speedup > 1.5
+    # the tool ran on the draft for real and its findings went back to the model
+    tool_msgs = [m for req in fake_llm.requests for m in req["messages"] if m.get("role") == "tool"]
+    assert tool_msgs and "fp64-in-float-kernel" not in tool_msgs[0]["content"]
+    assert any(e["type"] == "llm_failure" for e in events)

@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 from ..model import Candidate, Proposal
 from . import prompts
+from .splice import splice
 from .answer import Answer, BadAnswer, extract_answer
 from .client import ChatClient, ChatResult, LLMError, ToolCall
 
@@ -188,7 +189,7 @@ class LLMProposer:
                 # what the answer does not declare is kept from the parent
                 launch = {**(parent.launch or {}), **ans.launch} if ans.launch else parent.launch
                 cand = Candidate(
-                    source=ans.source, launch=launch, flags=parent.flags if ans.flags is None else ans.flags,
+                    source=splice(parent.source, ans.source), launch=launch, flags=parent.flags if ans.flags is None else ans.flags,
                     description=_one_line(plan["strategy"]), answers=tuple(plan["answers"]), origin="llm",
                 )
                 if cand.key() == parent.key() or (ctx is not None and hasattr(ctx, "is_known") and ctx.is_known(cand)):

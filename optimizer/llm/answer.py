@@ -134,6 +134,10 @@ def extract_answer(
             f"kernel '{kernel_name}' not found (the answer defines __global__: {others}); keep the kernel's name"
         )
     source = chosen.rstrip() + "\n"
+    if reference_source is not None:  # launchers copied back from the file are the file's, not the model's
+        from .splice import drop_copied_host_code
+
+        source = drop_copied_host_code(source, reference_source)
     check_source(source, project_dir)
     if reference_source is not None:
         _check_params(source, reference_source, kernel_name)

@@ -1,0 +1,82 @@
+"""Put a model's device code into the user's file, keeping the file's host code as written.
+
+The model answers with kernels and device helpers. Host functions it copies back unchanged
+from the file (a launcher, say) are dropped before the answer is policed; the candidate is
+the parent file with each redefined device function replaced in place, new device
+functions inserted before the first kernel, and new #include / #define lines added after
+the file's own.
+"""
+from __future__ import annotations
+
+import re
+
+import tree_sitter as ts
+import tree_sitter_cuda
+
+_PARSER = ts.Parser(ts.Language(tree_sitter_cuda.language()))
+_DEVICE = {"__global__", "__device__"}
+
+
+def _norm(s: str) -> str:
+    return re.sub(r"\s+", " ", s).strip()
+
+
+def _top_functions(src: str) -> list[tuple[str, set[str], int, int]]:
+    """(name, qualifiers, start byte, end byte) of top-level functions (templates included)."""
+    data = src.encode()
+    tree = _PARSER.parse(data)
+    out = []
+    for n in tree.root_node.children:
+        fn = n
+        if n.type == "template_declaration":
+            fn = next((c for c in n.named_children if c.type == "function_definition"), None)
+        if fn is None or fn.type != "function_definition":
+            continue
+        quals = {c.type for c in fn.children} | {data[c.start_byte:c.end_byte].decode() for c in fn.children}
+        d = fn.child_by_field_name("declarator")
+        while d is not None and d.type != "function_declarator":
+            d = d.child_by_field_name("declarator")
+        name_node = d.child_by_field_name("declarator") if d is not None else None
+        name = data[name_node.start_byte:name_node.end_byte].decode() if name_node is not None else "?"
+        out.append((name, quals, n.start_byte, n.end_byte))
+    return out
+
+
+def drop_copied_host_code(answer: str, parent: str) -> str:
+    """The answer without host functions that the parent file has, unchanged."""
+    parent_norm = _norm(parent)
+    data = answer.encode()
+    for name, quals, a, b in reversed(_top_functions(answer)):
+        if quals & _DEVICE:
+            continue
+        if _norm(data[a:b].decode()) in parent_norm:
+            data = data[:a] + data[b:]
+    return data.decode()
+
+
+def splice(parent: str, answer: str) -> str:
+    """The parent file with the answer's device functions and new preprocessor lines in it."""
+    adata = answer.encode()
+    new_funcs = [(n, adata[a:b].decode()) for n, q, a, b in _top_functions(answer) if q & _DEVICE]
+    pdata = parent.encode()
+    pfuncs = {n: (a, b) for n, q, a, b in _top_functions(parent) if q & _DEVICE}
+    inserts = []
+    for name, text in new_funcs:
+        if name in pfuncs:
+            a, b = pfuncs[name]
+            inserts.append((a, b, text))
+    fresh = [t for n, t in new_funcs if n not in pfuncs]
+    if fresh:
+        first = min((a for a, b in pfuncs.values()), default=len(pdata))
+        inserts.append((first, first, "\n\n".join(fresh) + "\n\n"))
+    for a, b, text in sorted(inserts, key=lambda x: -x[0]):
+        pdata = pdata[:a] + text.encode() + pdata[b:]
+    out = pdata.decode()
+    have = {_norm(l) for l in out.splitlines() if l.lstrip().startswith("#")}
+    pre = [l for l in answer.splitlines() if re.match(r"\s*#\s*(include|define)\b", l) and _norm(l) not in have]
+    if pre:
+        lines = out.split("\n")
+        last = max((i for i, l in enumerate(lines) if re.match(r"\s*#\s*include\b", l)), default=-1)
+        lines[last + 1:last + 1] = pre
+        out = "\n".join(lines)
+    return out
