@@ -1,0 +1,147 @@
+"""Advice and compiler messages as LSP diagnostics; fixes as workspace edits.
+
+Advice columns are 1-based code-point columns (end exclusive); LSP columns count UTF-16
+code units by default. Conversions use the text of the line.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+
+from kernelpro.profilers.advice import Advice
+from kernelpro.profilers.nvcc_diag import Diagnostic as CompilerMessage
+
+SOURCE = "kernelpro"
+SEVERITY = {
+    "error": types.DiagnosticSeverity.Error,
+    "warning": types.DiagnosticSeverity.Warning,
+    "info": types.DiagnosticSeverity.Information,
+    "hint": types.DiagnosticSeverity.Hint,
+    "remark": types.DiagnosticSeverity.Information,
+}
+
+
+def units(text: str, encoding: str = "utf-16") -> int:
+    """Length of `text` in the client's position units."""
+    if encoding == "utf-8":
+        return len(text.encode("utf-8"))
+    if encoding == "utf-32":
+        return len(text)
+    return len(text.encode("utf-16-le")) // 2
+
+
+def position(lines: list[str], line: int, column: int | None, encoding: str = "utf-16") -> types.Position:
+    """LSP position of a 1-based line and 1-based code-point column (None: start of line)."""
+    row = min(max(line - 1, 0), max(len(lines) - 1, 0))
+    text = lines[row] if lines else ""
+    col = len(text) + 1 if column is None else min(max(column, 1), len(text) + 1)
+    return types.Position(line=row, character=units(text[: col - 1], encoding))
+
+
+def line_range(lines: list[str], line: int, column: int | None = None, end_line: int | None = None,
+               end_column: int | None = None, encoding: str = "utf-16") -> types.Range:
+    """The exact range when known; otherwise from the column (or the first code) to the line end."""
+    row = min(max(line - 1, 0), max(len(lines) - 1, 0))
+    text = lines[row] if lines else ""
+    if column is None:
+        column = len(text) - len(text.lstrip()) + 1
+    start = position(lines, line, column, encoding)
+    if end_line is None or end_column is None:
+        end = position(lines, line, len(text) + 1, encoding)
+        if end.character <= start.character:
+            end = types.Position(line=start.line, character=start.character + 1)
+    else:
+        end = position(lines, end_line, end_column, encoding)
+    return types.Range(start=start, end=end)
+
+
+def advice_diagnostic(a: Advice, lines: list[str], uri: str, encoding: str = "utf-16") -> types.Diagnostic:
+    rng = line_range(lines, a.line, a.column, a.end_line, a.end_column, encoding)
+    related = []
+    for loc in a.related:
+        loc_uri = uri if _same_file(loc.file, a.file) else Path(loc.file).resolve().as_uri()
+        loc_lines = lines if loc_uri == uri else _read_lines(loc.file)
+        related.append(types.DiagnosticRelatedInformation(
+            location=types.Location(uri=loc_uri, range=line_range(loc_lines, loc.line, loc.column, loc.end_line,
+                                                                   loc.end_column, encoding)),
+            message=loc.message or f"{Path(loc.file).name}:{loc.line}"))
+    return types.Diagnostic(
+        range=rng,
+        message=f"{a.message} — fix: {a.remedy}" if a.remedy else a.message,
+        severity=SEVERITY.get(a.severity.value, types.DiagnosticSeverity.Information),
+        code=a.rule,
+        code_description=types.CodeDescription(href=a.doc_url),
+        source=SOURCE,
+        related_information=related or None,
+        data={"rule": a.rule, "fix": a.fix, "kernel": a.kernel},
+    )
+
+
+def compiler_diagnostics(messages: list[CompilerMessage], path: str, lines: list[str], includes,
+                         headers: list[str], encoding: str = "utf-16") -> list[types.Diagnostic]:
+    """nvcc errors and warnings; those in included headers go on the #include line."""
+    out = []
+    for m in messages:
+        if m.severity not in ("error", "warning"):
+            continue
+        sev = SEVERITY[m.severity]
+        code = f"nvcc-{m.code}" if m.code else m.tool
+        if not m.file or _same_file(m.file, path):
+            if m.line:
+                rng = line_range(lines, m.line, m.column, encoding=encoding)
+            else:
+                rng = line_range(lines, 1, encoding=encoding)
+            out.append(types.Diagnostic(range=rng, message=m.message, severity=sev, code=code, source=SOURCE))
+            continue
+        line = include_line(m.file, path, includes, headers)
+        where = f"{m.file}:{m.line}" + (f":{m.column}" if m.column else "") if m.line else m.file
+        out.append(types.Diagnostic(range=line_range(lines, line, encoding=encoding), message=f"{where}: {m.message}",
+                                    severity=sev, code=code, source=SOURCE))
+    return out
+
+
+def include_line(header: str, path: str, includes, headers: list[str]) -> int:
+    """Line of the #include in `path` that brings in `header` (directly, else the first project include)."""
+    target = _resolve(header)
+    here = Path(path).resolve().parent
+    for inc in includes:
+        if _resolve(str(here / inc.header)) == target or Path(inc.header).name == Path(header).name:
+            return inc.line
+    known = {_resolve(h) for h in headers}
+    for inc in includes:
+        if inc.quoted and _resolve(str(here / inc.header)) in known:
+            return inc.line
+    return includes[0].line if includes else 1
+
+
+def fix_edit(uri: str, fix: dict[str, Any], lines: list[str], version: int | None,
+             encoding: str = "utf-16") -> types.WorkspaceEdit:
+    """A WorkspaceEdit from an Advice fix: {"title", "edits": [{"line","column","end_line","end_column","new_text"}]}."""
+    edits = []
+    for e in fix.get("edits", []):
+        start = position(lines, int(e["line"]), int(e["column"]), encoding)
+        end = position(lines, int(e.get("end_line", e["line"])), int(e.get("end_column", e["column"])), encoding)
+        edits.append(types.TextEdit(range=types.Range(start=start, end=end), new_text=str(e.get("new_text", ""))))
+    doc = types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version)
+    return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(text_document=doc, edits=edits)])
+
+
+def _resolve(p: str) -> str:
+    try:
+        return str(Path(p).resolve())
+    except OSError:
+        return os.path.abspath(p)
+
+
+def _same_file(a: str | None, b: str | None) -> bool:
+    return bool(a and b) and _resolve(a) == _resolve(b)
+
+
+def _read_lines(path: str) -> list[str]:
+    try:
+        return Path(path).read_text(errors="replace").split("\n")
+    except OSError:
+        return []

@@ -1,0 +1,139 @@
+"""Document sync, settings and lifecycle: when to profile, and clean shutdown."""
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+
+from lsprotocol import types
+
+from .profiling import is_cuda
+from .server import DocState, KernelProServer
+
+log = logging.getLogger(__name__)
+
+
+def setup(server: KernelProServer) -> None:
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: KernelProServer, params: types.InitializeParams):
+        opts = params.initialization_options
+        if isinstance(opts, dict):
+            ls.settings = ls.settings.updated(opts.get("settings", opts))
+
+    @server.feature(types.INITIALIZED)
+    async def initialized(ls: KernelProServer, params: types.InitializedParams):
+        await pull_configuration(ls)
+        start_watching(ls)
+        ls.status("idle", "")
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def did_change_configuration(ls: KernelProServer, params: types.DidChangeConfigurationParams):
+        data = params.settings
+        if isinstance(data, dict) and isinstance(data.get("kernelpro"), dict):
+            apply_settings(ls, ls.settings.updated(data["kernelpro"]))
+        else:
+            await pull_configuration(ls)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: KernelProServer, params: types.DidOpenTextDocumentParams):
+        uri = params.text_document.uri
+        st = DocState(uri, ls.path_of(uri))
+        ls.docs[uri] = st
+        if is_cuda(st.path) or params.text_document.language_id in ("cuda", "cuda-cpp") and not st.path.endswith(".cuh"):
+            if not is_cuda(st.path):
+                st.path += ".cu"
+            ls.schedule(uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: KernelProServer, params: types.DidChangeTextDocumentParams):
+        st = ls.docs.get(params.text_document.uri)
+        if st is None:
+            return
+        st.dirty = True
+        if ls.settings.profile_on == "type":
+            if st.typing_timer is not None:
+                st.typing_timer.cancel()
+            loop = asyncio.get_running_loop()
+            st.typing_timer = loop.call_later(ls.settings.typing_delay_s, ls.schedule, st.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: KernelProServer, params: types.DidSaveTextDocumentParams):
+        uri = params.text_document.uri
+        st = ls.docs.get(uri)
+        if st is None:
+            return
+        st.dirty = False
+        if ls.settings.profile_on in ("save", "type"):
+            ls.schedule(uri, force=True)
+        if ls.settings.raw.get("gpuProfileOnSave"):
+            from .gpu import profile_gpu
+
+            asyncio.ensure_future(profile_gpu(ls, uri, None, quiet=True))
+        # a saved header or spec re-profiles the files that use it
+        if not is_cuda(st.path):
+            from .watch import on_disk_change
+
+            on_disk_change(ls, st.path, "modified")
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: KernelProServer, params: types.DidCloseTextDocumentParams):
+        st = ls.docs.pop(params.text_document.uri, None)
+        if st is not None and st.typing_timer is not None:
+            st.typing_timer.cancel()
+        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
+
+    @server.feature(types.SHUTDOWN)
+    def shutdown(ls: KernelProServer, *args):
+        ls.close()
+
+    @server.feature(types.EXIT)
+    def exit_(ls: KernelProServer, *args):
+        ls.close()
+
+
+async def pull_configuration(ls: KernelProServer) -> None:
+    caps = ls.protocol.client_capabilities
+    if not (caps and caps.workspace and caps.workspace.configuration):
+        return
+    try:
+        res = await asyncio.wait_for(ls.workspace_configuration_async(types.ConfigurationParams(
+            items=[types.ConfigurationItem(section="kernelpro")])), 10)
+    except Exception as e:
+        ls.log(f"workspace/configuration failed: {e!r}", types.MessageType.Warning)
+        return
+    if res and isinstance(res[0], dict):
+        apply_settings(ls, ls.settings.updated(res[0]))
+
+
+def apply_settings(ls: KernelProServer, new) -> None:
+    changed = new.profile_key() != ls.settings.profile_key()
+    ls.settings = new
+    ls.log("settings: " + ", ".join(f"{k}={'<hidden>' if _secret(k) else repr(v)}" for k, v in sorted(new.raw.items())))
+    if changed:
+        ls.generation += 1  # outdates every running profile
+        ls.told.clear()
+        if ls.state == "error":
+            ls.state = "idle"
+        ls.reprofile_all()
+
+
+def _secret(key: str) -> bool:
+    """Keys whose values never go to the log (the API key belongs in the environment)."""
+    return any(w in key.lower() for w in ("key", "token", "secret", "password"))
+
+
+def start_watching(ls: KernelProServer) -> None:
+    roots = [f.uri for f in (ls.workspace.folders or {}).values()] if ls.workspace.folders else []
+    if not roots and ls.workspace.root_uri:
+        roots = [ls.workspace.root_uri]
+    paths = [ls.path_of(r) for r in roots]
+    paths = [p for p in paths if Path(p).is_dir()]
+    if not paths:
+        return
+    try:
+        from .watch import Watcher
+
+        ls.watcher = Watcher(ls, paths, asyncio.get_running_loop())
+        ls.watcher.start()
+    except Exception as e:  # inotify limits, a vanished folder
+        ls.log(f"file watching is off: {e!r}", types.MessageType.Warning)

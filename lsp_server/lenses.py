@@ -1,0 +1,70 @@
+"""Code lenses above each __global__: a one-line summary and the actions."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from lsprotocol import types
+
+from kernelpro.profilers.profile import KernelSummary
+from kernelpro.profilers.source import parse_source
+
+from .hover import _pick
+from .server import KernelProServer
+from .watch import SPEC_SUFFIX
+
+_parsed: dict[tuple[str, int | None], object] = {}
+
+
+def setup(server: KernelProServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
+    def code_lens(ls: KernelProServer, params: types.CodeLensParams):
+        uri = params.text_document.uri
+        st = ls.docs.get(uri)
+        if st is None or not st.path.endswith(".cu"):
+            return []
+        doc = ls.workspace.get_text_document(uri)
+        src = parsed(uri, doc.version, doc.source)
+        summaries = {k.name: k for k in st.report.kernels} if st.report else {}
+        spec_exists = spec_path(st.path).exists()
+        out = []
+        for k in src.kernels:
+            line = max(k.start_line - 1, 0)
+            rng = types.Range(start=types.Position(line=line, character=0), end=types.Position(line=line, character=0))
+            args = [uri, k.name]
+            title = summary_line(summaries.get(k.name), st.measured.get(k.name)) if st.report else "KernelPro: not profiled yet"
+            out.append(types.CodeLens(range=rng, command=types.Command(title=title, command="")))
+            out.append(types.CodeLens(range=rng, command=types.Command(title="Optimize", command="kernelpro.optimize", arguments=args)))
+            out.append(types.CodeLens(range=rng, command=types.Command(title="Profile on GPU", command="kernelpro.profileGpu", arguments=args)))
+            if not spec_exists:
+                out.append(types.CodeLens(range=rng, command=types.Command(title="Create launch spec", command="kernelpro.createSpec", arguments=args)))
+        return out
+
+
+def parsed(uri: str, version: int | None, text: str):
+    key = (uri, version)
+    if key not in _parsed:
+        if len(_parsed) > 64:
+            _parsed.clear()
+        _parsed[key] = parse_source(text, uri)
+    return _parsed[key]
+
+
+def spec_path(cu_path: str) -> Path:
+    p = Path(cu_path)
+    return p.with_name(p.stem + SPEC_SUFFIX)
+
+
+def summary_line(k: KernelSummary | None, measured: dict | None = None) -> str:
+    if k is None or k.registers is None:
+        return "KernelPro: not compiled"
+    spills = (k.spill_stores or 0) + (k.spill_loads or 0)
+    occ = f"occupancy {k.occupancy * 100:.0f}%" if k.occupancy is not None else "occupancy ?"
+    text = f"{k.registers} regs · {spills} spills · {occ} (block {k.block})"
+    if measured:
+        t = _pick(measured, "time_ms", "median_ms", "ms")
+        peak = _pick(measured, "fraction_of_peak", "bandwidth_fraction", "peak_fraction")
+        if t is not None:
+            text += f" · {t:.3g} ms"
+        if peak is not None:
+            text += f" · {peak * 100:.0f}% of peak"
+    return text

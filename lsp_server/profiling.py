@@ -1,0 +1,186 @@
+"""Background static profiles: a snapshot (uri, version, text) goes to a worker thread.
+
+One run per document at a time; a newer snapshot waits in a one-slot queue (replacing any
+older waiting one), and the result of a run whose snapshot is outdated is dropped by the
+caller. nvcc runs as a subprocess, so the worker threads leave the event loop free.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Awaitable, Callable
+
+from kernelpro.profilers.compile import CompileError
+from kernelpro.profilers.profile import ProfileReport, profile_file
+from kernelpro.profilers.toolchain import ToolchainError, discover
+
+from .settings import Settings
+
+log = logging.getLogger(__name__)
+MAX_BYTES = 2 * 1024 * 1024
+CUDA_SUFFIXES = (".cu",)
+WATCHED_SUFFIXES = (".cu", ".cuh")
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    uri: str
+    path: str
+    version: int | None
+    text: str
+    generation: int  # settings generation: a settings change outdates every running snapshot
+    settings: Settings
+
+
+@dataclass
+class Outcome:
+    snapshot: Snapshot
+    report: ProfileReport | None = None
+    problem: str | None = None  # why there is no report
+    kind: str = ""  # "toolchain", "too-large", "binary", "unreadable", "internal"
+    duration_s: float = 0.0
+
+
+def is_cuda(path: str) -> bool:
+    return path.endswith(CUDA_SUFFIXES)
+
+
+def run_static(snap: Snapshot) -> Outcome:
+    """The static profile of a snapshot; every failure becomes an Outcome with a problem."""
+    t0 = time.perf_counter()
+    size = len(snap.text.encode("utf-8", errors="replace"))
+    if size > MAX_BYTES:
+        return Outcome(snap, problem=f"{Path(snap.path).name} is {size / 1e6:.1f} MB, over the {MAX_BYTES // (1024 * 1024)} MB "
+                       "limit: KernelPro does not profile it", kind="too-large")
+    if "\0" in snap.text[:8192]:
+        return Outcome(snap, problem=f"{Path(snap.path).name} is a binary file, not CUDA source: nothing to profile",
+                       kind="binary")
+    s = snap.settings
+    try:
+        tc = discover(s.toolchain_settings())
+        tc.path("nvcc")
+        blocks, note = spec_blocks(snap.path)
+        rep = profile_file(snap.path, s.compile_options(), text=snap.text, toolchain=tc, use_cache=s.use_cache,
+                           spec_blocks=blocks)
+        if note:
+            rep.notes.append(note)
+    except ToolchainError as e:
+        return Outcome(snap, problem=f"KernelPro cannot compile: {e}", kind="toolchain")
+    except CompileError as e:
+        return Outcome(snap, problem=str(e), kind="unreadable")
+    except Exception as e:  # a bug must not take the server down
+        log.exception("profile of %s failed", snap.path)
+        return Outcome(snap, problem=f"KernelPro internal error while profiling: {e!r}", kind="internal")
+    return Outcome(snap, report=rep, duration_s=time.perf_counter() - t0)
+
+
+def spec_blocks(cu_path: str) -> tuple[dict[str, int] | None, str | None]:
+    """Block size per kernel from the launch spec beside the file (optional runtime module)."""
+    try:
+        from kernelpro.profilers.runtime.spec import find_spec, load_spec
+    except ImportError:
+        return None, None
+    found = find_spec(cu_path)
+    if found is None:
+        return None, None
+    try:
+        spec = load_spec(found)
+        return {spec.kernel: spec.block_threads()}, None
+    except Exception as e:  # an invalid spec: the profile goes on with the other block sources
+        return None, f"launch spec {found.name} not used: {e}"
+
+
+class Scheduler:
+    """Runs at most one profile per uri; keeps only the newest waiting snapshot."""
+
+    def __init__(self, on_done: Callable[[Outcome], Awaitable[None] | None], workers: int = 2,
+                 run: Callable[[Snapshot], Outcome] = run_static):
+        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="kernelpro-profile")
+        self.on_done = on_done
+        self.run = run
+        self.running: dict[str, Snapshot] = {}
+        self.waiting: dict[str, Snapshot] = {}
+        self.tasks: set[asyncio.Task] = set()
+        self.closed = False
+
+    @property
+    def busy(self) -> bool:
+        return bool(self.running or self.waiting)
+
+    def submit(self, snap: Snapshot) -> None:
+        if self.closed:
+            return
+        if snap.uri in self.running:
+            self.waiting[snap.uri] = snap  # replaces an older waiting snapshot
+            return
+        self._start(snap)
+
+    def _start(self, snap: Snapshot) -> None:
+        self.running[snap.uri] = snap
+        task = asyncio.get_running_loop().create_task(self._run(snap))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _run(self, snap: Snapshot) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            outcome = await loop.run_in_executor(self.pool, self.run, snap)
+        except RuntimeError as e:  # pool shut down
+            outcome = Outcome(snap, problem=str(e), kind="internal")
+        finally:
+            self.running.pop(snap.uri, None)
+        nxt = self.waiting.pop(snap.uri, None)
+        if nxt is not None and not self.closed:
+            self._start(nxt)
+        if not self.closed:
+            res = self.on_done(outcome)
+            if asyncio.iscoroutine(res):
+                await res
+
+    def close(self) -> None:
+        self.closed = True
+        self.waiting.clear()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        kill_children()
+
+
+def child_pids(pid: int | None = None) -> list[int]:
+    """Direct children of a process, read from /proc (Linux); empty elsewhere."""
+    pid = pid or os.getpid()
+    out = []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return out
+    for e in entries:
+        if not e.isdigit():
+            continue
+        try:
+            with open(f"/proc/{e}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[-1].split()
+        if len(fields) > 1 and fields[1] == str(pid):
+            out.append(int(e))
+    return out
+
+
+def kill_children(sig: int = signal.SIGKILL) -> None:
+    """End every child of this process with its process group (nvcc runs cicc/ptxas in its own)."""
+    for pid in child_pids():
+        try:
+            os.killpg(pid, sig)  # a child that leads its own group (nvcc, the optimizer)
+            continue
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            os.kill(pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass

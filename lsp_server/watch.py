@@ -1,0 +1,91 @@
+"""Files changed outside the editor: .cu/.cuh sources and *.kernelpro.toml launch specs."""
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+
+from lsprotocol import types
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.observers import Observer
+
+from kernelpro.profilers.compile import CompileError, read_source
+
+from .profiling import is_cuda
+
+log = logging.getLogger(__name__)
+SPEC_SUFFIX = ".kernelpro.toml"
+
+
+def interesting(path: str) -> bool:
+    return path.endswith((".cu", ".cuh", SPEC_SUFFIX))
+
+
+class _Handler(FileSystemEventHandler):
+    def __init__(self, watcher: "Watcher"):
+        self.watcher = watcher
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        if event.is_directory or event.event_type in ("opened", "closed_no_write"):
+            return
+        for p in (event.src_path, getattr(event, "dest_path", "")):
+            p = p.decode() if isinstance(p, bytes) else p
+            if p and interesting(p):
+                kind = "deleted" if event.event_type == "deleted" or (event.event_type == "moved" and p == event.src_path) else "modified"
+                self.watcher.loop.call_soon_threadsafe(on_disk_change, self.watcher.server, p, kind)
+
+
+class Watcher:
+    def __init__(self, server, paths: list[str], loop: asyncio.AbstractEventLoop):
+        self.server, self.loop = server, loop
+        self.observer = Observer()
+        self.observer.daemon = True
+        for p in paths:
+            self.observer.schedule(_Handler(self), p, recursive=True)
+
+    def start(self) -> None:
+        self.observer.start()
+
+    def stop(self) -> None:
+        try:
+            self.observer.stop()
+            self.observer.join(timeout=2)
+        except RuntimeError:
+            pass
+
+
+def on_disk_change(server, path: str, kind: str) -> None:
+    """Re-profile the open files a changed file affects (runs on the event loop)."""
+    if server.closed:
+        return
+    path = str(Path(path).absolute())
+    resolved = str(Path(path).resolve())
+    for uri, st in list(server.docs.items()):
+        if not is_cuda(st.path):
+            continue
+        if st.path == path or str(Path(st.path).resolve()) == resolved:
+            if kind == "deleted":
+                server.show(f"{Path(path).name} was deleted on disk; KernelPro keeps profiling the editor's text",
+                            types.MessageType.Warning, once=f"deleted:{path}")
+                server.schedule(uri, force=True)
+            elif not st.dirty:
+                try:
+                    text = read_source(Path(path))
+                except CompileError as e:
+                    server.log(str(e), types.MessageType.Warning)
+                    continue
+                _, version = server.text_of(uri)
+                server.schedule(uri, text=text, version=version)
+        elif path.endswith(SPEC_SUFFIX):
+            if Path(path).parent == Path(st.path).parent and Path(path).name == Path(st.path).stem + SPEC_SUFFIX:
+                server.schedule(uri, force=True)
+        elif path.endswith((".cuh", ".h", ".hpp")) and _includes(st, resolved):
+            server.schedule(uri, force=True)
+
+
+def _includes(st, header: str) -> bool:
+    rep = st.report
+    if rep is not None and rep.artifact is not None and header in rep.artifact.headers:
+        return True
+    name = Path(header).name
+    return rep is not None and any(Path(i.header).name == name for i in rep.source.includes)

@@ -1,0 +1,59 @@
+"""Stand-in for `python -m kernelpro.optimizer` in the language-server tests.
+
+Prints the optimizer's JSON events slowly; writes its pid (and the argv it got) to files.
+Usage: fake_optimizer.py --pid-file F [--delay S] [--evaluations N] [--ignore-sigint]
+       [--fail MESSAGE] optimize FILE --kernel K --budget N --objective O --json-events ...
+"""
+import argparse
+import json
+import os
+import signal
+import sys
+import time
+
+p = argparse.ArgumentParser()
+p.add_argument("--pid-file", required=True)
+p.add_argument("--delay", type=float, default=0.1)
+p.add_argument("--ignore-sigint", action="store_true")
+p.add_argument("--fail")
+p.add_argument("command")
+p.add_argument("file")
+p.add_argument("--kernel", required=True)
+p.add_argument("--budget", type=int, required=True)
+p.add_argument("--objective", default="time")
+p.add_argument("--json-events", action="store_true")
+p.add_argument("--llm-base-url")
+p.add_argument("--llm-model")
+args = p.parse_args()
+
+with open(args.pid_file, "w") as f:
+    f.write(str(os.getpid()))
+with open(args.pid_file + ".argv", "w") as f:
+    json.dump(sys.argv[1:], f)
+
+if args.ignore_sigint:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+else:
+    signal.signal(signal.SIGINT, lambda *a: sys.exit(130))
+
+
+def emit(**ev):
+    ev.setdefault("budget", {"evaluations": args.budget})
+    print(json.dumps(ev), flush=True)
+
+
+print("fake optimizer starting", file=sys.stderr, flush=True)
+emit(type="start", evaluations=0)
+if args.fail:
+    emit(type="error", evaluations=0, message=args.fail)
+    sys.exit(1)
+best = 1.0
+for i in range(1, args.budget + 1):
+    time.sleep(args.delay)
+    speedup = 1.0 + 0.1 * i
+    emit(type="evaluated", evaluations=i, speedup=speedup, ok=True, failure=None, description=f"candidate {i}")
+    if speedup > best:
+        best = speedup
+        emit(type="new_best", evaluations=i, speedup=speedup)
+emit(type="done", evaluations=args.budget, best_branch=f"kernelpro/{args.kernel}/run1-{args.budget}",
+     speedup=best, failures=0)

@@ -1,0 +1,163 @@
+"""Unit tests of the language server's pieces: conversions, settings, scheduling, CLI."""
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from kernelpro.lsp_server import convert
+from kernelpro.lsp_server.gpu import measured_rows
+from kernelpro.lsp_server.hover import kernel_markdown, measured_lines
+from kernelpro.lsp_server.lenses import summary_line
+from kernelpro.lsp_server.profiling import Outcome, Scheduler, Snapshot
+from kernelpro.lsp_server.settings import Settings
+from kernelpro.profilers.advice import Advice, Location, Severity
+from kernelpro.profilers.nvcc_diag import Diagnostic
+from kernelpro.profilers.profile import KernelSummary
+from kernelpro.profilers.source import Include
+
+LSP = Path(__file__).resolve().parent.parent / "lsp_server"
+
+
+def test_utf16_positions_count_surrogate_pairs():
+    lines = ["/* 𝛼 */ x = 2.0;"]
+    col = lines[0].index("2.0") + 1  # 1-based code points
+    p = convert.position(lines, 1, col)
+    assert p.character == col - 1 + 1  # 𝛼 takes two UTF-16 units
+    assert convert.position(lines, 1, col, "utf-32").character == col - 1
+    assert convert.position(lines, 1, col, "utf-8").character == len(lines[0][: col - 1].encode())
+    r = convert.line_range(lines, 1)  # no column: first code to the end of the line
+    assert (r.start.character, r.end.character) == (0, convert.units(lines[0]))
+    assert convert.line_range([""], 1).end.character == 1  # never an empty range
+
+
+def test_advice_diagnostic_fields():
+    a = Advice(rule="missing-restrict", severity=Severity.HINT, kernel="k", file="/x/a.cu", line=1, column=5,
+               end_line=1, end_column=8, message="`in` is read only", remedy="declare it const __restrict__",
+               related=[Location("/x/a.cu", 1, 1, 1, 3, "here")],
+               fix={"title": "t", "edits": [{"line": 1, "column": 5, "end_line": 1, "end_column": 8, "new_text": "y"}]})
+    d = convert.advice_diagnostic(a, ["𝛼 = abc;"], "file:///x/a.cu")
+    assert d.severity == convert.SEVERITY["hint"] and d.code == "missing-restrict" and d.source == "kernelpro"
+    assert (d.range.start.character, d.range.end.character) == (5, 8)
+    assert d.message == "`in` is read only — fix: declare it const __restrict__"
+    assert d.code_description.href == a.doc_url
+    assert d.related_information[0].location.uri == "file:///x/a.cu"
+    assert d.data == {"rule": "missing-restrict", "fix": a.fix, "kernel": "k"}
+    e = convert.fix_edit("file:///x/a.cu", a.fix, ["𝛼 = abc;"], 3)
+    (tde,) = e.document_changes
+    assert tde.text_document.version == 3 and tde.edits[0].range.start.character == 5
+
+
+def test_header_errors_go_on_the_include_line(tmp_path):
+    (tmp_path / "h.cuh").write_text("x\n")
+    msgs = [Diagnostic("error", "bad", str(tmp_path / "h.cuh"), 7, 3),
+            Diagnostic("warning", "unused", str(tmp_path / "a.cu"), 2, None), Diagnostic("remark", "r")]
+    lines = ["#include <cstdio>", '#include "h.cuh"', "int x;"]
+    out = convert.compiler_diagnostics(msgs, str(tmp_path / "a.cu"), lines,
+                                       [Include(1, "cstdio", False), Include(2, "h.cuh", True)], [str(tmp_path / "h.cuh")])
+    assert len(out) == 2
+    assert out[0].range.start.line == 1 and out[0].message.startswith(f"{tmp_path / 'h.cuh'}:7:3: bad")
+    assert out[1].range.start.line == 1 and out[1].severity == convert.SEVERITY["warning"]
+
+
+def test_settings_merge_and_argv():
+    s = Settings.from_json({"llm": {"model": "m"}, "optimize.budget": 7, "defines": ["A=1"], "includePaths": "inc other"})
+    assert s.get("llm.model") == "m" and s.get("llm.baseUrl") == "" and s.get("optimize.budget") == 7
+    assert s.get("optimize.objective") == "time"
+    o = s.compile_options()
+    assert o.defines == ("A=1",) and o.include_paths == ("inc", "other") and o.arch == "sm_90"
+    argv = s.optimizer_argv("/a.cu", "k")
+    assert argv[:3] == [sys.executable, "-m", "kernelpro.optimizer"]
+    assert argv[3:] == ["optimize", "/a.cu", "--kernel", "k", "--budget", "7", "--objective", "time", "--json-events",
+                        "--llm-model", "m"]
+    s2 = s.updated({"optimizerCommand": ["x"], "profileOn": "bogus", "typingDelayMs": "nope"})
+    assert s2.optimizer_argv("/a.cu", "k")[0] == "x" and s2.profile_on == "save" and s2.typing_delay_s == 0.8
+    assert s.profile_key() != s.updated({"arch": "sm_80"}).profile_key()
+    assert s.profile_key() == s.updated({"llm": {"model": "other"}}).profile_key()
+    assert Settings.from_json({"nvccPath": "/n"}).toolchain_settings() == {"nvcc": "/n"}
+
+
+def test_measured_rows_in_hover_and_lens():
+    rows = measured_rows([{"kernel": "k", "time_ms": 0.25, "bandwidth_gbs": 3000.0, "fraction_of_peak": 0.62,
+                           "energy_j": 0.004}])
+    text = "\n".join(measured_lines(rows["k"]))
+    assert "0.25 ms" in text and "3000 GB/s (62% of peak)" in text and "0.004 J" in text
+    k = KernelSummary("k", 3, registers=32, spill_stores=0, spill_loads=0, stack_bytes=0, shared_bytes=0,
+                      occupancy=1.0, occupancy_limiter="warps", occupancy_text="full", block=256)
+    assert summary_line(k) == "32 regs · 0 spills · occupancy 100% (block 256)"
+    assert summary_line(k, rows["k"]) == "32 regs · 0 spills · occupancy 100% (block 256) · 0.25 ms · 62% of peak"
+    assert "Last GPU run" in kernel_markdown(k, rows["k"]) and "limited by warps" in kernel_markdown(k)
+    assert measured_rows({"k": {"time_ms": 1}}) == {"k": {"time_ms": 1}} and measured_rows(None) == {}
+
+
+def test_scheduler_keeps_only_the_newest_waiting_snapshot():
+    started, gate = [], threading.Event()
+
+    def run(snap):
+        started.append(snap.version)
+        gate.wait(5)
+        return Outcome(snap)
+
+    async def go():
+        done = []
+        sch = Scheduler(lambda o: done.append(o.snapshot.version), run=run)
+        s = Settings.from_json({})
+        for v in range(1, 6):
+            sch.submit(Snapshot("u", "/a.cu", v, "", 0, s))
+            await asyncio.sleep(0.01)
+        gate.set()
+        while sch.busy or len(done) < 2:
+            await asyncio.sleep(0.01)
+        sch.close()
+        return done
+
+    done = asyncio.run(go())
+    assert started == [1, 5] and done == [1, 5]
+
+
+def test_layering_lsp_server_never_imports_the_optimizer():
+    for f in LSP.glob("*.py"):
+        text = f.read_text()
+        assert "from kernelpro.optimizer" not in text and "import kernelpro.optimizer" not in text, f
+
+
+def test_tcp_mode(tmp_path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "kernelpro.lsp_server", "--tcp", "--port", str(port)])
+    try:
+        conn = None
+        for _ in range(100):
+            try:
+                conn = socket.create_connection(("127.0.0.1", port), timeout=10)
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert conn is not None, "the server did not listen"
+        body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                           "params": {"processId": None, "rootUri": None, "capabilities": {}}}).encode()
+        conn.sendall(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        data = b""
+        while b"serverInfo" not in data or not data.rstrip().endswith(b"}"):
+            chunk = conn.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+        reply = json.loads(data.split(b"\r\n\r\n", 1)[1])
+        caps = reply["result"]["capabilities"]
+        assert caps["textDocumentSync"]["change"] == 2  # incremental
+        assert set(caps["executeCommandProvider"]["commands"]) >= {"kernelpro.optimize", "kernelpro.profileGpu",
+                                                                   "kernelpro.createSpec"}
+        assert caps["hoverProvider"] and caps["codeLensProvider"] is not None and caps["codeActionProvider"]
+        conn.close()
+    finally:
+        proc.terminate()
+        proc.wait(10)
