@@ -1,0 +1,153 @@
+"""`kernelpro spec init|check` and `kernelpro bench`, registered by profilers/cli.py."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def _fail(msg: str, code: int = 2) -> int:
+    print(f"kernelpro: {msg}", file=sys.stderr)
+    return code
+
+
+# --- spec ---------------------------------------------------------------------------------------
+def register_spec(sub) -> None:
+    p = sub.add_parser("spec", help="launch specs: make a kernel runnable (init, check)")
+    ss = p.add_subparsers(dest="spec_command", metavar="ACTION")
+    i = ss.add_parser("init", help="write <stem>.kernelpro.toml from the kernel's signature")
+    i.add_argument("file", help="the .cu file")
+    i.add_argument("--kernel", required=True, help="the __global__ function")
+    i.add_argument("--force", action="store_true", help="overwrite an existing spec")
+    i.set_defaults(func=cmd_spec_init)
+    c = ss.add_parser("check", help="validate a spec against its kernel's signature")
+    c.add_argument("spec", help="the .kernelpro.toml file")
+    c.set_defaults(func=cmd_spec_check)
+    p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
+
+
+def cmd_spec_init(args) -> int:
+    from .spec import SPEC_SUFFIX, SpecError, init_spec
+
+    cu = Path(args.file)
+    if not cu.is_file():
+        return _fail(f"{cu}: no such file")
+    out = cu.with_name(cu.stem + SPEC_SUFFIX)
+    if out.exists() and not args.force:
+        return _fail(f"{out} exists; pass --force to overwrite it")
+    try:
+        text = init_spec(cu, args.kernel)
+    except SpecError as e:
+        return _fail(str(e))
+    out.write_text(text)
+    print(f"wrote {out}: edit the shapes, sizes and reference, then run `kernelpro spec check {out}`")
+    return 0
+
+
+def cmd_spec_check(args) -> int:
+    from .spec import SpecError, load_spec
+
+    try:
+        spec = load_spec(args.spec)
+    except SpecError as e:
+        return _fail(str(e))
+    for w in spec.warnings:
+        print(f"{args.spec}: warning: {w}", file=sys.stderr)
+    steps = ", ".join(s.kernel for s in spec.launches)
+    print(f"{args.spec}: OK ({spec.kernel}; sizes {', '.join(spec.sizes)}; launches {steps})")
+    return 0
+
+
+# --- bench --------------------------------------------------------------------------------------
+def register_bench(sub) -> None:
+    p = sub.add_parser("bench", help="run a kernel on the GPU: time, bandwidth, FLOP rate, energy, error")
+    p.add_argument("file", help="the .cu file (its launch spec <stem>.kernelpro.toml beside it)")
+    p.add_argument("--kernel", help="the kernel (picks <stem>.<kernel>.kernelpro.toml when present)")
+    p.add_argument("--spec", help="the launch spec, when it is not beside the file")
+    p.add_argument("--arch", default=None, help="target architecture (default: the device's)")
+    p.add_argument("--sizes", help="comma-separated size names (default: all)")
+    p.add_argument("--energy", action=argparse.BooleanOptionalAction, default=True, help="measure energy (NVML)")
+    p.add_argument("--ncu", action="store_true", help="also profile one launch with Nsight Compute for advice")
+    p.add_argument("--timeout", type=float, default=60.0, metavar="S", help="stop a run after S seconds")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_bench)
+
+
+def cmd_bench(args) -> int:
+    from .measure import gpu_problem
+
+    cu = Path(args.file)
+    if not cu.is_file():
+        return _fail(f"{cu}: no such file")
+    problem = gpu_problem()
+    if problem:
+        return _fail(f"no GPU: {problem}")
+    from ..compile import CompileOptions
+    from .measure import measure_spec
+    from .spec import SpecError, find_spec, load_spec
+    from .worker import shared_pool
+
+    spec_path = Path(args.spec) if args.spec else find_spec(cu, args.kernel)
+    if spec_path is None:
+        return _fail(f"no launch spec beside {cu}: run `kernelpro spec init {cu} --kernel {args.kernel or 'NAME'}`")
+    try:
+        spec = load_spec(spec_path)
+    except SpecError as e:
+        return _fail(str(e))
+    if args.kernel and spec.kernel != args.kernel:
+        return _fail(f"{spec_path} describes kernel {spec.kernel!r}, not {args.kernel!r}")
+    pool = shared_pool(timeout_s=args.timeout)
+    arch = args.arch
+    if arch is None:
+        try:
+            cc = pool.call({"op": "device"})["compute_capability"]
+            arch = "sm_" + cc.replace(".", "")
+        except Exception as e:
+            return _fail(f"the GPU worker did not start: {e}")
+    sizes = [s.strip() for s in args.sizes.split(",")] if args.sizes else None
+    out = measure_spec(cu, spec, CompileOptions(arch=arch), energy=args.energy, sizes=sizes, pool=pool, ncu=args.ncu)
+    res = out["result"]
+    if args.json:
+        print(json.dumps({"file": str(cu), "spec": str(spec_path), "result": res.to_json(), "measured": out["measured"],
+                          "ceilings": out["ceilings"], "advice": [a.to_json() for a in out["advice"]],
+                          "notes": out["notes"]}, indent=2, default=str))
+    else:
+        print_bench(spec, out)
+    return 0 if res.ok else 1
+
+
+def print_bench(spec, out: dict, console=None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    c = console or Console(highlight=False, soft_wrap=True)
+    res, ceil = out["result"], out["ceilings"] or {}
+    dev = res.device.get("name", "GPU")
+    head = f"[bold]{spec.kernel}[/bold] on {dev}"
+    if ceil:
+        head += (f"  (measured ceilings: {ceil['dram_gbs']:.0f} GB/s DRAM, {ceil['fp32_gflops'] / 1e3:.1f} TFLOP/s FP32,"
+                 f" {ceil.get('fp16_gflops', 0) / 1e3:.1f} TFLOP/s FP16)")
+    c.print(head)
+    if out["measured"]:
+        t = Table(show_edge=False, pad_edge=False)
+        for col in ("size", "time", "spread", "bandwidth", "GFLOP/s", "energy", "power", "error", "bound"):
+            t.add_column(col, justify="left" if col in ("size", "bound") else "right")
+        for r in out["measured"]:
+            pct = lambda x: "" if x is None else f" ({x * 100:.0f}%)"  # noqa: E731
+            bw = "-" if r["bandwidth_gbs"] is None else f"{r['bandwidth_gbs']:.0f} GB/s{pct(r['bw_fraction'])}"
+            gf = "-" if r["gflops"] is None else f"{r['gflops']:.0f}{pct(r['flop_fraction'])}"
+            energy = "-" if r.get("energy_uj") is None else f"{r['energy_uj']:.1f} uJ ±{r['energy_uncertainty_pct']:.0f}%"
+            t.add_row(r["size"], f"{r['time_us']:.2f} us" if r["time_us"] else "-",
+                      f"{r['spread_pct']:.1f}% of {r['reps']}" if r["reps"] else "-", bw, gf, energy,
+                      "-" if r.get("power_w") is None else f"{r['power_w']:.0f} W",
+                      "-" if r["max_rel_err"] is None else f"{r['max_rel_err']:.1e}", r["bound"] or "-")
+        c.print(t)
+    if not res.ok:
+        c.print(Text(f"FAILED: {res.failure}", style="bold red"))
+    for a in out["advice"]:
+        c.print(Text(f"{a.severity.value} [{a.rule}] {a.message}", style="yellow" if a.severity.value != "info" else "cyan"))
+        c.print(Text(f"    fix: {a.remedy}", style="dim"))
+    for n in out["notes"]:
+        c.print(Text(f"note: {n}", style="dim"))

@@ -1,0 +1,383 @@
+"""Evaluate a kernel on the GPU: compile, build the worker job from the launch spec, run, judge.
+
+`gpu_problem()` says in one line why there is no usable GPU (or None). `evaluate(...)` returns a
+RunResult (failures as data). `measured_profile(report)` is `kernelpro profile --run`: the rows of
+the measured table and dynamic advice (roofline, wrong results, crashes, noisy timing, and, with
+Nsight Compute installed, the advice of rules/dynamic_ncu.py over one profiled launch).
+"""
+from __future__ import annotations
+
+import math
+import os
+import secrets
+import sys
+from pathlib import Path
+
+from ..advice import Advice, Evidence, Severity
+from ..compile import CompiledArtifact, CompileOptions, compile_cuda
+from .worker import RunResult, WorkerPool, shared_pool
+
+NOISY_SPREAD = 0.05  # IQR/median above this: the timing is not trustworthy
+
+
+class EvalError(Exception):
+    """The spec and the compiled kernel do not fit together (a message for the user)."""
+
+
+def gpu_problem() -> str | None:
+    """Why the GPU runtime cannot run here, in one line; None when it can. Fast (no context)."""
+    if os.environ.get("KERNELPRO_NO_GPU"):
+        return "disabled by KERNELPRO_NO_GPU"
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        return "numpy is not installed"
+    try:
+        import pycuda.driver as drv
+    except (ImportError, OSError) as e:
+        if "libcuda" in str(e) or isinstance(e, OSError):
+            return f"no NVIDIA driver ({e})"
+        return f"pycuda is not installed ({e}); pip install pycuda"
+    try:
+        drv.init()
+        n = drv.Device.count()
+    except Exception as e:  # pycuda.driver.Error and friends
+        return f"no NVIDIA driver or device: {e}"
+    if n == 0:
+        return "no CUDA device found"
+    return None
+
+
+# --- job building (pure: tested without a GPU) ------------------------------------------------------
+def _mangled(art: CompiledArtifact, kernel: str) -> str:
+    builds = art.builds(kernel)
+    if not builds:
+        have = ", ".join(k.name for k in art.kernels) or "none"
+        raise EvalError(f"kernel {kernel!r} is not in the compiled cubin (kernels: {have})")
+    if len(builds) > 1:
+        raise EvalError(f"kernel {kernel!r} has {len(builds)} instantiations ({', '.join(b.mangled for b in builds)}); "
+                        "launching a template kernel is not supported")
+    return builds[0].mangled
+
+
+def _step(spec, st, size: str, names: dict[str, str]) -> dict:
+    grid = list(spec.grid(st, size))
+    block = list(spec.block(st, size))
+    where = f"launch of {st.kernel} at size {size!r}"
+    if any(g < 1 for g in grid) or any(b < 1 for b in block):
+        raise EvalError(f"{where}: grid {grid} / block {block} has a dimension below 1")
+    if math.prod(block) > 1024:
+        raise EvalError(f"{where}: block {block} has {math.prod(block)} threads; the limit is 1024")
+    shared = int(spec.eval_int(st.shared_bytes, size)) if st.shared_bytes else 0
+    args = []
+    for i, name in enumerate(st.args):
+        a = spec.arg(name)
+        if a is not None and a.is_buffer:
+            args.append({"buf": name})
+            continue
+        dtype = (st.dtypes[i] if i < len(st.dtypes) else None) or (a.dtype if a else None)
+        if dtype is None:
+            raise EvalError(f"{where}: no dtype for scalar argument {name!r}")
+        value = spec.eval(a.value if a is not None else name, size)
+        if dtype not in ("float32", "float16", "bfloat16", "float64"):
+            if not float(value).is_integer():
+                raise EvalError(f"{where}: integer argument {name!r} = {value}")
+            value = int(value)
+        args.append({"scalar": value, "dtype": dtype})
+    return {"kernel": names[st.kernel], "name": st.kernel, "grid": grid, "block": block, "shared": shared, "args": args}
+
+
+def build_job(spec, art: CompiledArtifact, ref_art: CompiledArtifact | None = None, sizes=None,
+              timing: bool = True, energy: bool = False, seed: int | None = None, check: bool = True) -> dict:
+    """The worker job for one candidate: plain JSON, every expression evaluated."""
+    names = {st.kernel: _mangled(art, st.kernel) for st in spec.launches}
+    ref = (spec.reference or {}) if check else {}
+    job = {"op": "run", "cubin": art.cubin, "kernels": sorted(set(names.values())), "timing": timing,
+           "energy": energy, "seed": secrets.randbits(31) if seed is None else int(seed),
+           "rtol": spec.rtol, "atol": spec.atol, "reference": None, "sizes": []}
+    ref_names = {}
+    if ref.get("python"):
+        job["reference"] = {"python": f"{ref['python']}:{ref.get('function', 'reference')}"}
+    elif ref.get("kernel"):
+        if ref_art is None:
+            raise EvalError("the spec's reference kernel was not compiled")
+        ref_names = {ref["kernel"]: _mangled(ref_art, ref["kernel"])}
+        job["reference"] = {"kernel": ref["kernel"], "cubin": ref_art.cubin, "kernels": list(ref_names.values())}
+    chosen = list(sizes) if sizes else list(spec.sizes)
+    for s in chosen:
+        if s not in spec.sizes:
+            raise EvalError(f"unknown size {s!r} (the spec has {', '.join(spec.sizes)})")
+    for s in chosen:
+        bufs = []
+        for a in [x for x in spec.args if x.is_buffer] + list(spec.scratch):
+            shape = list(spec.shape(a.name, s))
+            bufs.append({"name": a.name, "dtype": a.dtype, "count": math.prod(shape), "shape": shape,
+                         "fill": a.fill, "output": bool(a.output), "scratch": a in spec.scratch})
+        entry = {"name": s, "vars": spec.env(s), "buffers": bufs, "bytes": spec.bytes_moved(s), "flops": spec.flops(s),
+                 "steps": [_step(spec, st, s, names) for st in spec.launches]}
+        if ref_names:
+            entry["ref_steps"] = [_step(spec, ref["step"], s, ref_names)]
+        job["sizes"].append(entry)
+    return job
+
+
+# --- evaluation ---------------------------------------------------------------------------------------
+def evaluate(cu_path, spec, options: CompileOptions = CompileOptions(), source_text: str | None = None,
+             timing: bool = True, energy: bool = False, *, pool: WorkerPool | None = None, sizes=None,
+             seed: int | None = None, use_cache: bool = True, timeout_s: float | None = None) -> RunResult:
+    """Compile `cu_path` (or its unsaved `source_text`), check at every size, time, measure energy."""
+    try:
+        art = compile_cuda(cu_path, options, text=source_text, use_cache=use_cache)
+    except Exception as e:  # CompileError, ToolchainError
+        return RunResult.failed(f"compile: {e}")
+    if not art.ok:
+        first = art.errors[0] if art.errors else None
+        where = f"{Path(first.file).name}:{first.line}: " if first and first.file and first.line else ""
+        return RunResult.failed(f"compile error: {where}{first.message if first else 'nvcc failed'}")
+    ref_art = None
+    ref = spec.reference or {}
+    try:
+        if ref.get("kernel"):
+            ref_file = Path(ref.get("file") or spec.source_path)
+            same = ref_file.resolve() == Path(cu_path).resolve()
+            ref_art = art if same and source_text is None else compile_cuda(ref_file, options, use_cache=use_cache)
+            if not ref_art.ok:
+                return RunResult.failed(f"the reference kernel {ref['kernel']} in {ref_file} does not compile")
+        job = build_job(spec, art, ref_art, sizes=sizes, timing=timing, energy=energy, seed=seed)
+    except EvalError as e:
+        return RunResult.failed(str(e))
+    except Exception as e:  # an expression that fails at a size (ExprError) and the like
+        return RunResult.failed(f"{spec.path}: {e}")
+    pool = pool or shared_pool()
+    res = pool.run(job, timeout_s)
+    res.seed = job["seed"]
+    return res
+
+
+# --- rows and advice for `profile --run` and `bench` ----------------------------------------------------
+def _precision(spec) -> str:
+    dts = {a.dtype for a in spec.outputs} or {"float32"}
+    return "fp16" if dts & {"float16", "bfloat16"} and "float32" not in dts else "fp32"
+
+
+def _tensor_cores(art: CompiledArtifact | None, kernel: str) -> bool:
+    from .roofline import uses_tensor_cores
+
+    if art is None:
+        return False
+    return any(uses_tensor_cores(i.base for i in b.sass) for b in art.builds(kernel))
+
+
+def rows_and_verdicts(spec, res: RunResult, ceilings: dict | None, art: CompiledArtifact | None = None):
+    """The measured rows (keys as report._print_measured reads them) and a Roofline per size."""
+    from .roofline import analyze
+
+    rows, verdicts = [], {}
+    energy = res.energy or {}
+    for s in res.sizes:
+        row = {"kernel": spec.kernel, "size": s.size, "ok": s.ok, "time_us": s.time_s * 1e6,
+               "spread_pct": s.spread * 100, "bandwidth_gbs": None, "bw_fraction": None, "gflops": None,
+               "flop_fraction": None, "energy_uj": None, "power_w": None, "energy_uncertainty_pct": None,
+               "bound": None, "max_rel_err": s.check.get("max_rel") if s.check else None,
+               "check": (s.check or {}).get("reason"), "reps": len(s.times)}
+        if s.time_s > 0:
+            row["bandwidth_gbs"] = s.bytes / s.time_s / 1e9 if s.bytes else None
+            row["gflops"] = s.flops / s.time_s / 1e9 if s.flops else None
+            if ceilings:
+                r = analyze(s.bytes, s.flops, s.time_s, ceilings, _precision(spec), _tensor_cores(art, spec.kernel))
+                verdicts[s.size] = r
+                row.update(bw_fraction=r.bw_fraction, flop_fraction=r.flop_fraction, bound=r.verdict)
+        e = energy.get(s.size)
+        if e and "energy_uj" in e:
+            row.update(energy_uj=e["energy_uj"], power_w=e["avg_power_w"],
+                       energy_uncertainty_pct=e["uncertainty"] * 100, idle_w=e.get("idle_w"))
+        rows.append(row)
+    return rows, verdicts
+
+
+def _remedy_for_failure(reason: str) -> str:
+    r = reason.lower()
+    if r.startswith("timeout"):
+        return ("the kernel never finished: look for a loop whose bound never becomes false, a spin-wait, "
+                "or __syncthreads() that not every thread of the block reaches")
+    if "illegal_address" in r or "illegal memory" in r or "misaligned" in r:
+        return ("an out-of-bounds or misaligned access: guard every index against the size (if (i < n)), check the "
+                "grid against the buffers' shapes in the spec, and run compute-sanitizer to find the line")
+    if r.startswith("wrong result"):
+        return ("the outputs differ from the reference: check the indexing of the last partial block, the "
+                "reduction order and any skipped elements; the evidence names the first bad element")
+    if r.startswith("compile"):
+        return "fix the compile error first"
+    return "see the message; the run stopped there"
+
+
+def dynamic_advice(spec, res: RunResult, verdicts: dict, file: str, line: int) -> list[Advice]:
+    """Advice from one measured run: failures, the roofline verdict, impossible speedups, noise."""
+    out: list[Advice] = []
+    k = spec.kernel
+    if not res.ok:
+        wrong = (res.failure or "").startswith("wrong result")
+        ev = []
+        bad = next((s for s in res.sizes if not s.ok), None)
+        if bad and bad.check:
+            for key in ("max_abs", "max_rel", "rel_l2", "unwritten", "nonfinite"):
+                v = bad.check.get(key)
+                if isinstance(v, (int, float)) and not (isinstance(v, float) and math.isnan(v)):
+                    ev.append(Evidence(key, v, "", "runner"))
+        out.append(Advice("wrong-result" if wrong else "run-failed", Severity.ERROR, k, file, line,
+                          res.failure or "the run failed", _remedy_for_failure(res.failure or ""), evidence=ev))
+        return out
+    if verdicts:
+        size = max(verdicts, key=lambda s: next((x.bytes for x in res.sizes if x.size == s), 0))
+        r = verdicts[size]
+        sr = next(x for x in res.sizes if x.size == size)
+        ev = [Evidence("time", round(sr.time_s * 1e6, 3), "us", "events")]
+        if r.bandwidth_gbs is not None:
+            ev.append(Evidence("bandwidth", round(r.bandwidth_gbs, 1), "GB/s", "spec bytes / time"))
+            ev.append(Evidence("of DRAM ceiling", round(r.bw_fraction * 100, 1), "%", "ceilings"))
+        if r.gflops is not None:
+            ev.append(Evidence("FLOP rate", round(r.gflops, 1), "GFLOP/s", "spec flops / time"))
+            if r.flop_fraction is not None:
+                ev.append(Evidence("of FMA peak", round(r.flop_fraction * 100, 1), "%", "ceilings"))
+        e = (res.energy or {}).get(size) or {}
+        if "energy_uj" in e:
+            ev.append(Evidence("energy per launch", round(e["energy_uj"], 2), "uJ", "nvml"))
+            ev.append(Evidence("average power", round(e["avg_power_w"], 1), "W", "nvml"))
+        if r.impossible:
+            out.append(Advice("impossible-speedup", Severity.ERROR, k, file, line,
+                              f"at size {size} the measured rate is beyond the device's ceiling: {r.note}",
+                              "check that every output element is computed at every launch (no cached results, no "
+                              "skipped rows) and that [cost] bytes/flops in the spec are right", evidence=ev))
+        else:
+            remedy = {
+                "memory-bound": "it runs near the DRAM roof: only moving fewer bytes helps (fuse kernels, narrower "
+                                "types, read each input once, keep reused tiles in shared memory)",
+                "compute-bound": "it runs near the FMA roof: cut instructions (fast math intrinsics, strength "
+                                 "reduction, tensor cores for matrix products)",
+                "latency-bound": "neither roof is near: expose more parallelism and memory-level parallelism (more "
+                                 "blocks or threads, several independent loads per thread, vector loads, fewer "
+                                 "__syncthreads); the stall advice says where threads wait",
+            }[r.bound]
+            out.append(Advice("roofline", Severity.INFO, k, file, line,
+                              f"{k} is {r.bound} at size {size}: {_fraction_text(r)}", remedy, evidence=ev))
+    for s in res.sizes:
+        if s.spread > NOISY_SPREAD and s.times:
+            out.append(Advice("timing-noisy", Severity.WARNING, k, file, line,
+                              f"launch times at size {s.size} spread {s.spread * 100:.1f}% (IQR/median) over {len(s.times)} runs",
+                              "another process may share the GPU, or the kernel's run time depends on its inputs; "
+                              "compare candidates only at a size with a small spread",
+                              evidence=[Evidence("spread", round(s.spread * 100, 2), "%", "events")]))
+    return out
+
+
+def _fraction_text(r) -> str:
+    parts = []
+    if r.bandwidth_gbs is not None:
+        parts.append(f"{r.bandwidth_gbs:.0f} GB/s ({r.bw_fraction * 100:.0f}% of the measured DRAM bandwidth)")
+    if r.gflops is not None and r.flop_fraction is not None:
+        parts.append(f"{r.gflops:.0f} GFLOP/s ({r.flop_fraction * 100:.0f}% of the FMA peak)")
+    return ", ".join(parts) or "no cost known"
+
+
+def measure_spec(cu_path, spec, options: CompileOptions, source_text=None, energy=True, sizes=None,
+                 art: CompiledArtifact | None = None, pool: WorkerPool | None = None, ncu: bool = False) -> dict:
+    """Run and judge: {"measured": rows, "advice": [...], "result": RunResult, "ceilings", "notes"}."""
+    from .ceilings import get_ceilings
+
+    pool = pool or shared_pool()
+    notes = []
+    res = evaluate(cu_path, spec, options, source_text, timing=True, energy=energy, pool=pool, sizes=sizes)
+    ceilings = None
+    if res.ok:
+        try:
+            ceilings = get_ceilings(pool)
+        except Exception as e:
+            notes.append(f"device ceilings not measured: {e}")
+    if art is None and res.ok:
+        try:
+            art = compile_cuda(cu_path, options, text=source_text)
+        except Exception:
+            art = None
+    rows, verdicts = rows_and_verdicts(spec, res, ceilings, art)
+    for size, e in (res.energy or {}).items():
+        if e.get("error"):
+            notes.append(f"energy not measured at size {size}: {e['error']}")
+    src_line = 1
+    try:
+        from ..source import parse_source
+
+        text = source_text if source_text is not None else Path(cu_path).read_text()
+        k = parse_source(text, str(cu_path)).kernel(spec.kernel)
+        src_line = k.line if k else 1
+    except Exception:
+        pass
+    advice = dynamic_advice(spec, res, verdicts, str(Path(cu_path).resolve()), src_line)
+    if res.ok and ncu and art is not None:
+        advice += _ncu_advice(notes, cu_path=cu_path, spec=spec, art=art, source_text=source_text, verdicts=verdicts)
+    return {"measured": rows, "advice": advice, "result": res, "ceilings": ceilings, "notes": notes}
+
+
+def ncu_advice(cu_path, spec, art: CompiledArtifact, source_text, verdicts: dict, notes: list,
+               timeout_s: float = 300.0) -> list[Advice]:
+    """Nsight Compute on one launch of the kernel at its largest size (the runner's --once job under
+    `ncu`), turned into advice by the dynamic tools the roofline verdict selects."""
+    import json
+    import tempfile
+
+    from . import ncu
+    from ..rules.dynamic_ncu import dynamic_advice as ncu_dynamic_advice
+    from ..source import parse_source
+
+    problem = ncu.ncu_problem()
+    if problem:
+        notes.append(f"no Nsight Compute advice: {problem}")
+        return []
+    size = max(spec.sizes, key=lambda s: spec.bytes_moved(s))
+    job = build_job(spec, art, sizes=[size], timing=False, energy=False, check=False)
+    work = Path(tempfile.mkdtemp(prefix="kernelpro-ncu-"))
+    (work / "job.json").write_text(json.dumps(job))
+    target = [sys.executable, "-m", "kernelpro.profilers.runtime.runner", "--once", str(work / "job.json"),
+              "--out", str(work / "result.json")]
+    verdict = verdicts[size].bound if size in verdicts else None
+    res = ncu.profile_kernel(target, spec.kernel, work / "ncu", verdict=verdict, timeout_s=timeout_s)
+    text = source_text if source_text is not None else Path(cu_path).read_text()
+    src = parse_source(text, str(Path(cu_path).resolve()))
+    return ncu_dynamic_advice(res, src, verdict=verdict, notes=notes)
+
+
+def _ncu_advice(notes: list, **kw) -> list[Advice]:
+    try:
+        return ncu_advice(notes=notes, **kw)
+    except ImportError as e:
+        notes.append(f"no Nsight Compute advice: {e}")
+    except Exception as e:  # Nsight Compute is optional: its failure must not hide the measurement
+        notes.append(f"Nsight Compute advice unavailable: {type(e).__name__}: {e}")
+    return []
+
+
+def measured_profile(report, kernel: str | None = None) -> dict | None:
+    """`kernelpro profile --run`: rows + dynamic advice, or None after one clear line on stderr."""
+    from .spec import SpecError, find_spec, load_spec
+
+    path = Path(report.path)
+    spec_path = find_spec(path, kernel)
+    if spec_path is None:
+        name = kernel or (report.kernels[0].name if getattr(report, "kernels", None) else "NAME")
+        print(f"kernelpro: no launch spec beside {path}: run `kernelpro spec init {path} --kernel {name}`", file=sys.stderr)
+        return None
+    try:
+        spec = load_spec(spec_path, source=getattr(report, "source", None))
+    except SpecError as e:
+        print(f"kernelpro: {e}", file=sys.stderr)
+        return None
+    if kernel and spec.kernel != kernel:
+        print(f"kernelpro: {spec_path} describes kernel {spec.kernel!r}, not {kernel!r}", file=sys.stderr)
+        return None
+    art = getattr(report, "artifact", None)
+    options = art.options if art is not None else CompileOptions(arch=getattr(report, "arch", "sm_90"))
+    text = getattr(getattr(report, "source", None), "text", None)
+    out = measure_spec(path, spec, options, source_text=text, energy=True, art=art,
+                       ncu=not os.environ.get("KERNELPRO_NO_NCU"))
+    for n in out["notes"]:
+        print(f"kernelpro: note: {n}", file=sys.stderr)
+    return out
