@@ -43,3 +43,25 @@ def lut_activation(inputs, sizes):
     j = u.astype(np.int64)
     f = u - j
     return {"y": f * (t[j + 1] - t[j]) + t[j]}
+
+
+def split_poly(inputs, sizes):
+    x = inputs["x"].astype(np.float64)
+    r_even = np.zeros_like(x)
+    r_odd = np.zeros_like(x)
+    for k in range(64):
+        r_even = r_even * x + 1.0 / (k + 1)
+        r_odd = r_odd * x - 1.0 / (k + 2)
+    lane = np.arange(x.size) % 256
+    return {"y": np.where(lane % 2 == 0, r_even, r_odd)}
+
+
+def row_recurrence(inputs, sizes):
+    rows, cols = sizes["rows"], sizes["cols"]
+    a = inputs["a"].astype(np.float64).reshape(cols, rows)
+    out = np.empty_like(a)
+    s = np.zeros(rows)
+    for c in range(cols):
+        s = s * 0.5 + a[c]
+        out[c] = s
+    return {"out": out.reshape(-1)}

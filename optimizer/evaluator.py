@@ -76,6 +76,20 @@ class GpuEvaluator:
                               resources=resources_of(rep))
         return to_evaluation(res, rep)
 
+    def energy_of(self, cand: Candidate) -> dict[str, float]:
+        """Energy per launch at the largest size (NVML over >= 1.5 s of launches), for a branch's note."""
+        from kernelpro.profilers.runtime.measure import evaluate
+
+        spec = self.spec.with_launch(cand.launch) if cand.launch else self.spec
+        largest = list(spec.sizes)[-1]
+        res = evaluate(self.path, spec, compile_options(self.options, cand), source_text=cand.source,
+                       timing=False, energy=True, pool=self.pool, sizes=[largest])
+        out = {}
+        for size, e in (res.energy or {}).items():
+            if isinstance(e, dict) and e.get("energy_j") is not None:
+                out[size] = e["energy_j"]
+        return out
+
     def close(self):
         self.pool.close()
 
@@ -88,7 +102,7 @@ def to_evaluation(res, rep) -> Evaluation:
     energy = {}
     if res.energy:
         for size, e in res.energy.items():
-            j = e.get("energy_per_launch_j") if isinstance(e, dict) else e
+            j = e.get("energy_j") if isinstance(e, dict) else e
             if j is not None:
                 energy[size] = j
     err = {"max_abs": max((s.check.get("max_abs", 0.0) for s in res.sizes), default=0.0),

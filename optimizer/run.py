@@ -162,8 +162,18 @@ class Recorder:
             self.save(c, ev, math.exp(r), self.paths[event["node"]])
             self.best_saved = r
 
+    def energy(self, c: Candidate, ev: Evaluation) -> None:
+        """Energy before and after belongs in every branch's note: measure it if the search did not."""
+        if not ev.energy_j and hasattr(self.inner, "energy_of"):
+            try:
+                ev.energy_j = self.inner.energy_of(c)
+            except Exception as e:  # energy is evidence, not a reason to lose the branch
+                self.emit({"type": "note", "message": f"energy not measured: {e}"})
+
     def save(self, c: Candidate, ev: Evaluation, speedup: float, path: list[str]) -> None:
         root_ev = self.root[1]
+        self.energy(self.root[0], root_ev)
+        self.energy(c, ev)
         e_before = _mean(root_ev.energy_j) if root_ev.energy_j else None
         e_after = _mean(ev.energy_j) if ev.energy_j else None
         args = (self.cfg.objective, speedup, root_ev.times_s, ev.times_s, e_before, e_after, ev.error,

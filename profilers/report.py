@@ -28,7 +28,7 @@ def _n(v, unit: str = "") -> str:
 
 
 def print_report(rep: ProfileReport, console: Console | None = None, dynamic: dict | None = None) -> None:
-    c = console or Console(highlight=False, soft_wrap=True)
+    c = console or Console(highlight=False, soft_wrap=True, width=None if os.isatty(1) else 160)
     where = _rel(rep.path)
     cache = " (cached)" if rep.artifact and rep.artifact.cache_hit else ""
     c.print(f"[bold]{where}[/bold]  {rep.arch}  {rep.duration_s * 1000:.0f} ms{cache}")
