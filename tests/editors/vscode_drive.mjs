@@ -1,0 +1,161 @@
+// vscode_drive.mjs -- drive a running code-server (VS Code in the browser) with headless Chromium
+// through playwright-core: open a .cu file, wait for the KernelPro squiggle and Problems entry,
+// read the code lens, hover the kernel's name, open the quick-fix menu (Ctrl+.) at a diagnostic.
+// Writes result.json + screenshots into KP_OUT; the pytest test asserts on them. Env:
+//   KP_URL            code-server URL, e.g. http://127.0.0.1:8080              (required)
+//   KP_FOLDER         workspace folder (absolute)                              (required)
+//   KP_FILE           file name inside KP_FOLDER                               (required)
+//   KP_OUT            output dir                                               (required)
+//   KP_PLAYWRIGHT     dir whose node_modules holds playwright-core             (required)
+//   KP_RULE           rule id expected in the Problems panel
+//   KP_KERNEL         the kernel's name (hovered on its __global__ line)
+//   KP_HOVER_LINE/KP_HOVER_COL, KP_FIX_LINE/KP_FIX_COL   1-based positions (kernel name, diagnostic)
+//   KP_FIX_TEXT       text on the fixed line (to read it back after the edit)
+//   KP_TIMEOUT        seconds per UI state (default 60); KP_CHROMIUM (default /usr/bin/chromium)
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const env = (k, d = '') => process.env[k] || d;
+const require = createRequire(path.join(env('KP_PLAYWRIGHT'), 'package.json'));
+const { chromium } = require('playwright-core');
+
+const OUT = env('KP_OUT');
+const TIMEOUT = Number(env('KP_TIMEOUT', '60')) * 1000;
+const RULE = env('KP_RULE');
+const t0 = Date.now();
+const result = { ok: false, timings_ms: {}, texts: {}, errors: [], screenshots: {} };
+const mark = (k) => { result.timings_ms[k] = Date.now() - t0; };
+fs.mkdirSync(OUT, { recursive: true });
+
+async function shot(page, name) {
+  const p = path.join(OUT, name + '.png');
+  await page.screenshot({ path: p });
+  result.screenshots[name] = p;
+}
+
+// wait until an element matching `sel` has text containing `want`; return all non-empty texts
+async function texts(page, sel, want, timeout = TIMEOUT) {
+  await page.waitForFunction(([s, w]) => [...document.querySelectorAll(s)]
+    .some((e) => e.innerText && e.innerText.includes(w)), [sel, want], { timeout, polling: 100 });
+  return page.$$eval(sel, (els) => els.map((e) => e.innerText.trim()).filter(Boolean));
+}
+
+async function quickInput(page, key, text) {
+  await page.keyboard.press(key);
+  await page.waitForSelector('.quick-input-widget input', { state: 'visible', timeout: 15000 });
+  await page.keyboard.type(text, { delay: 10 });
+  await page.waitForTimeout(300);
+}
+
+async function goTo(page, line, col) {  // Go to Line/Column (Ctrl+G), like a person would
+  await quickInput(page, 'Control+G', `${line}:${col}`);
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(300);
+}
+
+async function step(name, fn) {
+  try { await fn(); mark(name); } catch (e) { result.errors.push(`${name}: ${String(e.message || e).split('\n')[0]}`); }
+}
+
+let browser;
+try {
+  browser = await chromium.launch({
+    executablePath: env('KP_CHROMIUM', '/usr/bin/chromium'), headless: true, timeout: 60000,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+  page.on('pageerror', (e) => result.errors.length < 20 && result.errors.push('pageerror: ' + String(e).slice(0, 200)));
+  await page.goto(`${env('KP_URL')}/?folder=${encodeURIComponent(env('KP_FOLDER'))}`, { waitUntil: 'domcontentloaded', timeout: TIMEOUT });
+  await page.waitForSelector('.monaco-workbench .part.editor', { timeout: TIMEOUT });
+  await page.waitForSelector('.part.statusbar', { timeout: TIMEOUT });
+  await page.waitForTimeout(1500); // first-layout churn
+  mark('workbench');
+
+  const file = env('KP_FILE');
+  await page.locator('.monaco-workbench .part.editor').click({ position: { x: 400, y: 300 } }).catch(() => {});
+  await quickInput(page, 'Control+P', file);
+  await page.waitForSelector('.quick-input-list .monaco-list-row', { timeout: 15000 });
+  await page.keyboard.press('Enter');
+  await page.waitForSelector(`.tabs-container .tab[aria-label*="${file}"]`, { timeout: TIMEOUT });
+  await page.waitForSelector('.editor-instance .monaco-editor .view-lines .view-line', { timeout: TIMEOUT });
+  mark('file_opened');
+
+  const squiggle = '.monaco-editor .squiggly-error, .monaco-editor .squiggly-warning, .monaco-editor .squiggly-info';
+  await step('squiggle', async () => {
+    await page.waitForSelector(squiggle, { timeout: TIMEOUT });
+    result.texts.squiggles = await page.$$eval(squiggle, (els) => els.map((e) => e.className));
+  });
+  await step('code_lens', async () => {
+    result.texts.code_lens = await texts(page, '.monaco-editor .codelens-decoration', 'regs');
+  });
+  await step('problems', async () => {
+    await page.keyboard.press('Control+Shift+M');
+    await page.waitForSelector('.markers-panel', { state: 'visible', timeout: 10000 });
+    result.texts.problems = await texts(page, '.markers-panel .monaco-list-row', RULE);
+  });
+  result.texts.status_bar = await page.$$eval('.part.statusbar .statusbar-item', (els) =>
+    els.map((e) => e.getAttribute('aria-label') || e.innerText).filter(Boolean)).catch(() => []);
+  await page.mouse.move(5, 5);
+  await shot(page, 'diagnostics');
+
+  // hover: the mouse over the kernel's name (its token span), else Go to + "Show or Focus Hover"
+  await step('hover', async () => {
+    const hl = Number(env('KP_HOVER_LINE')), hc = Number(env('KP_HOVER_COL'));
+    await goTo(page, hl, hc);
+    const hover = '.monaco-hover:not(.hidden)';
+    const box = await page.evaluateHandle((kn) => {
+      const line = [...document.querySelectorAll('.editor-instance .view-line')].find((l) => l.innerText.includes('__global__'));
+      return line ? [...line.querySelectorAll('span span')].find((s) => s.innerText.trim() === kn) || null : null;
+    }, env('KP_KERNEL')).then((h) => h.asElement()?.boundingBox());
+    result.texts.hover_by = box ? 'mouse' : 'keyboard';
+    if (box) {
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.move(box.x + box.width / 2 + 1, box.y + box.height / 2);
+    }
+    try { result.texts.hover = await texts(page, hover, 'registers', box ? 8000 : 1); } catch {
+      result.texts.hover_by = 'keyboard';
+      await quickInput(page, 'F1', 'Show or Focus Hover');
+      await page.keyboard.press('Enter');
+      result.texts.hover = await texts(page, hover, 'registers', 15000);
+    }
+  });
+  await page.waitForTimeout(400); // the hover fades in
+  await shot(page, 'hover');
+  await page.keyboard.press('Escape');
+  await page.mouse.move(5, 5);
+
+  // quick fix: cursor into the diagnostic, Ctrl+.
+  await step('quick_fix', async () => {
+    await goTo(page, Number(env('KP_FIX_LINE')), Number(env('KP_FIX_COL')));
+    await page.keyboard.press('Control+.');
+    result.texts.code_actions = await texts(page, '.action-widget', 'float literal', 15000);
+  });
+  await shot(page, 'quick_fix');
+
+  // apply it (Enter on the focused fix), save, and wait for the re-published Problems list
+  await step('fix_applied', async () => {
+    if (!result.texts.code_actions) throw new Error('no quick-fix menu');
+    const before = result.texts.problems.filter((t) => t.includes(RULE)).length;
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(300);
+    result.texts.fixed_line = await page.$$eval('.editor-instance .view-line', (ls, n) =>
+      ls.map((l) => l.innerText.replace(/\u00a0/g, ' ')).find((t) => t.includes(n)), env('KP_FIX_TEXT'));
+    await page.keyboard.press('Control+S');
+    await page.waitForFunction(([r, n]) => {
+      const rows = [...document.querySelectorAll('.markers-panel .monaco-list-row')].map((e) => e.innerText);
+      return rows.filter((t) => t.includes(r)).length === n;
+    }, [RULE, before - 1], { timeout: TIMEOUT, polling: 100 });
+    result.texts.problems_after = await page.$$eval('.markers-panel .monaco-list-row', (els) => els.map((e) => e.innerText.trim()));
+  });
+
+  result.ok = result.errors.filter((e) => !e.startsWith('pageerror')).length === 0;
+} catch (e) {
+  result.errors.push('fatal: ' + String(e.stack || e).slice(0, 1500));
+} finally {
+  mark('total');
+  fs.writeFileSync(path.join(OUT, 'result.json'), JSON.stringify(result, null, 2));
+  if (browser) await browser.close().catch(() => {});
+  process.exit(result.ok ? 0 : 1);
+}

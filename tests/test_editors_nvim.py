@@ -1,0 +1,99 @@
+"""Headless Neovim's built-in LSP client against the real KernelPro server.
+
+Install the editor with `bash scripts/setup_editors.sh`. Without nvim the test skips, except
+under CI (CI set), where a missing editor is a failure.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+LUA = ROOT / "tests" / "editors" / "nvim_lsp.lua"
+EXAMPLE = ROOT / "examples" / "a_fp64_literal.cu"
+RULE = "fp64-in-float-kernel"
+LITERAL = "0.7978845608"
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
+
+
+def require(path: str | None, what: str) -> str:
+    if path:
+        return path
+    reason = f"{what} is not installed (run: bash scripts/setup_editors.sh)"
+    if os.environ.get("CI", "").lower() not in ("", "0", "false", "no"):
+        pytest.fail(f"CI is set but {reason}")
+    pytest.skip(reason)
+
+
+def find(text: str, needle: str, after: str = "") -> tuple[int, int]:
+    """0-based (line, character) of `needle` on the first line containing `after` and `needle`."""
+    for n, line in enumerate(text.split("\n")):
+        if after in line and needle in line:
+            return n, line.index(needle, line.index(after) if after else 0)
+    raise AssertionError(f"{needle!r} not in the example")
+
+
+def test_neovim_diagnostics_hover_lens_and_quick_fix(tmp_path):
+    nvim = require(shutil.which("nvim"), "Neovim (nvim)")
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    cu = ws / EXAMPLE.name
+    shutil.copy(EXAMPLE, cu)
+    text = cu.read_text()
+    fix_line, fix_col = find(text, LITERAL, "float inner")
+    hover_line, hover_col = find(text, "gelu", "__global__")
+    out = tmp_path / "result.json"
+    xdg = tmp_path / "xdg"
+    env = dict(os.environ,
+               XDG_CONFIG_HOME=str(xdg / "config"), XDG_DATA_HOME=str(xdg / "data"),
+               XDG_STATE_HOME=str(xdg / "state"), XDG_CACHE_HOME=str(xdg / "cache"),
+               KP_CMD=json.dumps([sys.executable, "-m", "kernelpro.lsp_server"]), KP_FILE=str(cu), KP_OUT=str(out),
+               KP_TIMEOUT="60", KP_FIX_CODE=RULE, KP_FIX_LINE=str(fix_line), KP_FIX_COL=str(fix_col),
+               KP_HOVER_LINE=str(hover_line), KP_HOVER_COL=str(hover_col + 1))
+    proc = subprocess.run([nvim, "--headless", "-n", "-i", "NONE", "-u", str(LUA)], cwd=ws, env=env,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=150)
+    assert out.exists(), f"nvim wrote no result (rc={proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+    r = json.loads(out.read_text())
+    assert r["ok"], f"errors: {r['errors']}\nnvim output: {proc.stdout}{proc.stderr}"
+
+    # diagnostics: the unsuffixed literal, exactly its characters, from source "kernelpro"
+    ours = [d for d in r["diagnostics"] if d.get("source") == "kernelpro" and d.get("code") == RULE]
+    assert len(ours) >= 2, r["diagnostics"]
+    t = r["target"]
+    assert t["range"]["start"] == {"line": fix_line, "character": fix_col}
+    assert t["range"]["end"] == {"line": fix_line, "character": fix_col + len(LITERAL)}
+    assert LITERAL in t["message"]
+    assert r["editor_diagnostics"] >= len(ours)  # Neovim stored them too
+
+    # hover on the kernel's name: its resources
+    hover = r["hover"]["contents"]
+    hover = hover["value"] if isinstance(hover, dict) else str(hover)
+    assert "gelu" in hover and re.search(r"registers: \*\*\d+\*\*", hover), hover
+    assert "occupancy" in hover
+
+    # code lenses on the kernel's line: the summary and the actions
+    titles = [lens["command"]["title"] for lens in r["code_lens"] if lens.get("command")]
+    assert {lens["range"]["start"]["line"] for lens in r["code_lens"]} == {hover_line}
+    assert any(re.match(r"\d+ regs · \d+ spills · occupancy \d+%", s) for s in titles), titles
+    assert "Optimize" in titles and "Profile on GPU" in titles
+
+    # the quick fix, applied by Neovim and saved
+    assert f"{LITERAL}f" in r["fix_title"], r["fix_title"]
+    assert f"{LITERAL}f *" in r["line_after_edit"]
+    saved = cu.read_text()
+    assert saved.split("\n")[fix_line] == r["line_after_edit"]
+    assert saved.replace(f"{LITERAL}f", LITERAL, 1) == text  # nothing else changed
+
+    # after the re-publish: that diagnostic is gone, the other literals are still reported
+    after = [d for d in r["diagnostics_after"] if d.get("code") == RULE]
+    assert not [d for d in after if d["range"]["start"]["line"] == fix_line
+                and d["range"]["start"]["character"] == fix_col], after
+    assert len(after) == len(ours) - 1, after

@@ -1,0 +1,183 @@
+"""The packaged KernelPro .vsix in real VS Code: code-server in headless Chromium (playwright-core).
+
+Install the editors with `bash scripts/setup_editors.sh` (prefix $KERNELPRO_EDITORS, default
+/opt/kernelpro-editors). Without them the test skips, except under CI (CI set), where that is a
+failure. KERNELPRO_SCREENSHOT=PATH copies the main screenshot there (docs/vscode-screenshot.png).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CLIENT = ROOT / "vscode-client"
+DRIVER = ROOT / "tests" / "editors" / "vscode_drive.mjs"
+EXAMPLE = ROOT / "examples" / "a_fp64_literal.cu"
+RULE = "fp64-in-float-kernel"
+LITERAL = "0.7978845608"
+PREFIX = Path(os.environ.get("KERNELPRO_EDITORS", "/opt/kernelpro-editors"))
+CODE_SERVER = PREFIX / "code-server" / "node_modules" / ".bin" / "code-server"
+PLAYWRIGHT = PREFIX / "playwright"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
+
+
+def require(ok: bool, what: str) -> None:
+    if ok:
+        return
+    reason = f"{what} is not installed (run: bash scripts/setup_editors.sh)"
+    if os.environ.get("CI", "").lower() not in ("", "0", "false", "no"):
+        pytest.fail(f"CI is set but {reason}")
+    pytest.skip(reason)
+
+
+def package_vsix(tmp: Path) -> Path:
+    """The client's .vsix: the one in vscode-client/ if newer than its sources, else a fresh build."""
+    built = CLIENT / "kernelpro-0.1.0.vsix"
+    sources = [CLIENT / "package.json", CLIENT / "package-lock.json", *CLIENT.glob("src/**/*.ts")]
+    if built.exists() and built.stat().st_mtime > max(p.stat().st_mtime for p in sources if p.exists()):
+        return built
+    if not (CLIENT / "node_modules" / ".bin" / "vsce").exists():
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=CLIENT, check=True,
+                       capture_output=True, timeout=300)
+    out = tmp / "kernelpro.vsix"
+    p = subprocess.run(["npm", "run", "package", "--", "-o", str(out)], cwd=CLIENT, capture_output=True, text=True,
+                       timeout=180)
+    assert p.returncode == 0 and out.exists(), f"npm run package failed:\n{p.stdout[-3000:]}\n{p.stderr[-3000:]}"
+    return out
+
+
+def position(text: str, needle: str, after: str) -> tuple[int, int]:
+    """1-based (line, column) of `needle` on the first line containing `after`."""
+    for n, line in enumerate(text.split("\n"), 1):
+        if after in line and needle in line:
+            return n, line.index(needle, line.index(after)) + 1
+    raise AssertionError(f"{needle!r} not in the example")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+SETTINGS = {
+    "workbench.startupEditor": "none", "workbench.tips.enabled": False,
+    "workbench.welcomePage.walkthroughs.openOnInstall": False, "workbench.enableExperiments": False,
+    "extensions.ignoreRecommendations": True, "extensions.autoUpdate": False, "extensions.autoCheckUpdates": False,
+    "update.mode": "none", "telemetry.telemetryLevel": "off", "security.workspace.trust.enabled": False,
+    "window.restoreWindows": "none", "editor.hover.delay": 150, "editor.codeLens": True,
+    "editor.minimap.enabled": False, "chat.commandCenter.enabled": False, "workbench.colorTheme": "Default Light Modern",
+    "kernelpro.trace.server": "messages",
+}
+
+
+def logs_of(data: Path) -> str:
+    """The KernelPro output channel (LSP trace + server stderr) and the extension host log."""
+    parts = []
+    for p in sorted(data.glob("logs/**/*.log")):
+        if "KernelPro" in p.name or p.name in ("exthost.log", "remoteexthost.log"):
+            parts.append(f"--- {p.name}\n{p.read_text(errors='replace')[-4000:]}")
+    return "\n".join(parts)
+
+
+def test_vscode_squiggle_problems_lens_hover_and_quick_fix(tmp_path):
+    require(CODE_SERVER.exists(), f"code-server ({CODE_SERVER})")
+    require((PLAYWRIGHT / "node_modules" / "playwright-core").is_dir(), f"playwright-core ({PLAYWRIGHT})")
+    require(Path(CHROMIUM).exists(), "chromium")
+    require(shutil.which("node") is not None and shutil.which("npm") is not None, "node/npm")
+
+    vsix = package_vsix(tmp_path)
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    cu = ws / EXAMPLE.name
+    shutil.copy(EXAMPLE, cu)
+    text = cu.read_text()
+    hover_line, hover_col = position(text, "gelu", "__global__")
+    fix_line, fix_col = position(text, LITERAL, "float inner")
+
+    data, ext, out = tmp_path / "data", tmp_path / "ext", tmp_path / "out"
+    # code-server's sockets go in TMPDIR: a short private one (socket paths are limited to 107 bytes)
+    sock_dir = tempfile.mkdtemp(prefix="kp-vscode-")
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "xdg-config"), XDG_DATA_HOME=str(tmp_path / "xdg-data"),
+               XDG_CACHE_HOME=str(tmp_path / "xdg-cache"), TMPDIR=sock_dir)
+    common = ["--user-data-dir", str(data), "--extensions-dir", str(ext), "--config", str(tmp_path / "config.yaml")]
+    p = subprocess.run([str(CODE_SERVER), *common, "--install-extension", str(vsix)], env=env, capture_output=True,
+                       text=True, timeout=120)
+    assert p.returncode == 0 and list(ext.glob("kernelpro.kernelpro-*")), f"install failed:\n{p.stdout}\n{p.stderr}"
+    (data / "User").mkdir(parents=True, exist_ok=True)
+    (data / "User" / "settings.json").write_text(json.dumps({**SETTINGS, "kernelpro.interpreter": [sys.executable]}))
+
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    with open(tmp_path / "code-server.log", "w") as log:
+        server = subprocess.Popen(
+            [str(CODE_SERVER), *common, "--bind-addr", f"127.0.0.1:{port}", "--auth", "none", "--disable-telemetry",
+             "--disable-update-check", "--disable-workspace-trust", "--disable-getting-started-override",
+             "--ignore-last-opened", str(ws)],
+            env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(url + "/healthz", timeout=2).read()
+                break
+            except OSError:
+                assert server.poll() is None, (tmp_path / "code-server.log").read_text()
+                assert time.monotonic() < deadline, "code-server did not answer /healthz in 60 s"
+                time.sleep(0.2)
+        drive = subprocess.run(
+            ["node", str(DRIVER)], capture_output=True, text=True, timeout=180,
+            env=dict(env, KP_URL=url, KP_FOLDER=str(ws), KP_FILE=cu.name, KP_OUT=str(out), KP_PLAYWRIGHT=str(PLAYWRIGHT),
+                     KP_CHROMIUM=CHROMIUM, KP_RULE=RULE, KP_KERNEL="gelu", KP_TIMEOUT="60",
+                     KP_HOVER_LINE=str(hover_line), KP_HOVER_COL=str(hover_col + 1),
+                     KP_FIX_LINE=str(fix_line), KP_FIX_COL=str(fix_col + 1), KP_FIX_TEXT="float inner"))
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait(5)
+        shutil.rmtree(sock_dir, ignore_errors=True)
+
+    assert (out / "result.json").exists(), f"driver wrote no result:\n{drive.stdout}\n{drive.stderr}"
+    r = json.loads((out / "result.json").read_text())
+    where = f"\nresult: {json.dumps(r, indent=1)[:6000]}\nlogs:\n{logs_of(data)}"
+    assert r["ok"], f"errors: {r['errors']}{where}"
+    if os.environ.get("KERNELPRO_SCREENSHOT"):
+        shutil.copy(r["screenshots"]["diagnostics"], os.environ["KERNELPRO_SCREENSHOT"])
+
+    t = r["texts"]
+    # a warning squiggle, and the Problems panel lists the rule on the literal's line and column
+    assert t["squiggles"], where
+    rows = [row for row in t["problems"] if RULE in row]
+    assert any(LITERAL in row and f"Ln {fix_line}, Col {fix_col}" in row for row in rows), t["problems"]
+    assert any("kernelpro" in row for row in rows), rows
+    # the code lens above the kernel: the resource summary and the actions
+    lens = " ".join(t["code_lens"])
+    assert re.search(r"\d+ regs · \d+ spills · occupancy \d+%", lens), lens
+    assert "Optimize" in lens and "Profile on GPU" in lens
+    # hover on the kernel's name shows its resources
+    hover = " ".join(t["hover"])
+    assert "gelu" in hover and re.search(r"registers: \d+ per thread", hover) and "occupancy" in hover, hover
+    # Ctrl+. at the literal offers the fix that appends f
+    assert any(f"Make {LITERAL} a float literal ({LITERAL}f)" in a for a in t["code_actions"]), t["code_actions"]
+    # choosing it edits the buffer; after Ctrl+S the server re-publishes without that diagnostic
+    assert f"{LITERAL}f *" in t["fixed_line"], t["fixed_line"]
+    assert cu.read_text() == text.replace(f"{LITERAL} *", f"{LITERAL}f *", 1) != text
+    after = [row for row in t["problems_after"] if RULE in row]
+    assert len(after) == len(rows) - 1 and not any(f"Ln {fix_line}, Col {fix_col}]" in row for row in after), after
