@@ -20,12 +20,12 @@ step nvml-fixture
 timeout 30 python3 -m kernelpro.profilers.runtime.energy --record $L/h200_burn.json >> $L/summary.txt 2>&1
 step bench
 for f in a_fp64_literal a_naive_transpose b_transpose b_sync_reduce_fixed b_rolled_loop b_naive_matmul c_divergent c_latency; do
-  timeout 60 kernelpro bench examples/$f.cu --json > $L/bench_$f.json 2> $L/bench_$f.err; echo "$f rc=$?" >> $L/summary.txt
+  timeout 60 python3 -m kernelpro.profilers.cli bench examples/$f.cu --json > $L/bench_$f.json 2> $L/bench_$f.err; echo "$f rc=$?" >> $L/summary.txt
 done
-timeout 60 kernelpro bench examples/a_naive_transpose.cu >> $L/summary.txt 2>&1
+timeout 60 python3 -m kernelpro.profilers.cli bench examples/a_naive_transpose.cu >> $L/summary.txt 2>&1
 step profile-run
 for f in a_naive_transpose b_transpose c_divergent c_latency; do
-  timeout 90 kernelpro profile examples/$f.cu --run --json > $L/run_$f.json 2> $L/run_$f.err; echo "$f rc=$?" >> $L/summary.txt
+  timeout 90 python3 -m kernelpro.profilers.cli profile examples/$f.cu --run --json > $L/run_$f.json 2> $L/run_$f.err; echo "$f rc=$?" >> $L/summary.txt
   python3 -c "import json,sys; d=json.load(open('$L/run_$f.json')); print([(a['rule'], a['line']) for a in d['advice']])" >> $L/summary.txt 2>&1
 done
 step eval-throughput

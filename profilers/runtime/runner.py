@@ -258,7 +258,9 @@ class Launcher:
                 except drv.Error as e:
                     raise CudaFailure(cuda_reason(e, f"{st.get('name', st['kernel'])}: {shared} B dynamic shared memory", False)) from None
             args = [bufs[a["buf"]] if "buf" in a else scalar(a["scalar"], a["dtype"]) for a in st["args"]]
-            self.calls.append((fn, args, dict(grid=tuple(st["grid"]), block=tuple(st["block"]), shared=shared),
+            # pycuda wants exactly three ints for the block (Function._set_block_shape) and up to three for the grid
+            dims = lambda v: tuple(int(x) for x in list(v) + [1] * (3 - len(v)))  # noqa: E731
+            self.calls.append((fn, args, dict(grid=dims(st["grid"]), block=dims(st["block"]), shared=shared),
                                st.get("name", st["kernel"])))
 
     def launch(self, sync: bool = False) -> None:
