@@ -37,13 +37,20 @@ def main() -> None:
     src.write_text(generate(300))
     cache = work / "cache"
     env = {**os.environ, "KERNELPRO_CACHE_DIR": str(cache)}
+    # a user's install has bytecode caches; a session that forbids writing them would time the
+    # compilation of our own .py files instead
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     nvcc = shutil.which("nvcc") or sys.exit("nvcc not on PATH")
     bare = [nvcc, "-cubin", "-arch=sm_90", "-o", str(work / "bare.cubin"), str(src)]
     prof = [sys.executable, "-m", "kernelpro.profilers.cli", "profile", str(src)]
     timed(prof, env)  # toolchain versions are probed once per machine, then cached
-    cold, base, warm = [], [], []
+    from kernelpro.profilers.toolchain import discover
+
+    dis = [discover().path("nvdisasm"), "-gi", "-c", str(work / "bare.cubin")]
+    cold, base, warm, disasm = [], [], [], []
     for _ in range(REPS):
         base.append(timed(bare, env))
+        disasm.append(timed(dis, env))
         shutil.rmtree(cache / "compile", ignore_errors=True)
         cold.append(timed(prof, env))
         warm.append(timed(prof, env))
@@ -60,6 +67,7 @@ def main() -> None:
     lines = len(src.read_text().splitlines())
     print(f"file: {lines} lines, 8 kernels; {REPS} repetitions, medians")
     print(f"bare nvcc -cubin            {m(base) * 1000:8.0f} ms")
+    print(f"nvdisasm -gi of that cubin {m(disasm) * 1000:8.0f} ms   (the disassembler alone; its start-up costs the same for any cubin)")
     print(f"cold kernelpro profile      {m(cold) * 1000:8.0f} ms   ratio to bare nvcc: {m(cold) / m(base):.2f}  (target <= 1.5)")
     print(f"warm kernelpro profile      {m(warm) * 1000:8.0f} ms   (whole command; target <= 150 ms)")
     print(f"warm profile_file in-process{m(inproc) * 1000:8.1f} ms")

@@ -6,9 +6,10 @@ Commands from layers above the profilers (optimize, candidates, memory) register
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
-from importlib.metadata import entry_points
+import threading
 from pathlib import Path
 
 
@@ -47,7 +48,9 @@ def _setup_toolchain(args):
 def cmd_profile(args) -> int:
     from .compile import CompileError
     from .profile import profile_file
-    from .report import print_report
+
+    if not args.json:  # rich loads while nvcc runs
+        threading.Thread(target=importlib.import_module, args=(f"{__package__}.report",), daemon=True).start()
 
     tc = _setup_toolchain(args)
     path = Path(args.file)
@@ -72,6 +75,8 @@ def cmd_profile(args) -> int:
             out["advice"] = out["advice"] + [a.to_json() for a in dyn["advice"]]
         print(json.dumps(out, indent=2))
     else:
+        from .report import print_report
+
         print_report(rep, dynamic=dyn)
     return 0 if rep.ok else 1
 
@@ -122,6 +127,8 @@ def build_parser(plugins: bool = True) -> argparse.ArgumentParser:
 
     for name in ("spec", "bench"):
         _maybe_runtime_command(sub, name)
+    if plugins:
+        from importlib.metadata import entry_points
     for ep in entry_points(group="kernelpro.commands") if plugins else ():
         try:
             ep.load()(sub)

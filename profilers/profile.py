@@ -115,16 +115,19 @@ def profile_file(
     p = Path(path).resolve()
     if text is None:
         text = read_source(p)
-    parsed = _POOL.submit(parse_source, text, str(p))  # parse while nvcc runs
-    art = compile_cuda(p, options, text=text, toolchain=toolchain, use_cache=use_cache)
-    src = parsed.result()
+    # nvcc runs in a worker thread (the GIL is free while it waits on the subprocess);
+    # meanwhile this thread parses the source and loads the rules
+    compiling = _POOL.submit(compile_cuda, p, options, text=text, toolchain=toolchain, use_cache=use_cache)
+    src = parse_source(text, str(p))
+    tools = static_tools()
+    art = compiling.result()
     ctx = Context(source=src, artifact=art, arch=options.arch, blocks=resolve_blocks(src, block, spec_blocks))
     notes = list(art.notes)
     kernels = [summarize(ctx, k.name) for k in src.kernels if kernel is None or k.name == kernel]
     if kernel is not None and not kernels:
         names = ", ".join(k.name for k in src.kernels) or "none"
         notes.append(f"no kernel named '{kernel}' in {p.name} (kernels: {names})")
-    advice = run_tools(ctx, static_tools()) if art.ok else []
+    advice = run_tools(ctx, tools) if art.ok else []
     if kernel is not None:
         advice = [a for a in advice if a.kernel in (kernel, None)]
     notes += ctx.notes
