@@ -71,15 +71,10 @@ async def profile_gpu(ls: KernelProServer, uri: str, kernel: str | None, quiet: 
 
 
 def measured_rows(measured: Any) -> dict[str, dict[str, Any]]:
-    """kernel -> row, from a list of rows with "kernel" or a dict keyed by kernel."""
-    if isinstance(measured, dict):
-        if all(isinstance(v, dict) for v in measured.values()):
-            return {str(k): v for k, v in measured.items()}
-        if "kernel" in measured:
-            return {str(measured["kernel"]): measured}
-    if isinstance(measured, list):
-        return {str(r.get("kernel")): r for r in measured if isinstance(r, dict) and r.get("kernel")}
-    return {}
+    """kernel -> its row at the largest size (the last one listed), from the "measured" list."""
+    if not isinstance(measured, list):
+        return {}
+    return {str(r["kernel"]): r for r in measured if isinstance(r, dict) and r.get("kernel")}
 
 
 def spec_edit(ls: KernelProServer, uri: str, kernel: str) -> tuple[types.WorkspaceEdit | None, str]:

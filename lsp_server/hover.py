@@ -59,29 +59,23 @@ def kernel_markdown(k: KernelSummary, measured: dict[str, Any] | None = None) ->
 
 
 def measured_lines(row: dict[str, Any]) -> list[str]:
-    """Time, bandwidth (fraction of peak) and energy of a measured row, whatever its key names."""
+    """A row of `kernelpro profile --run --json` ("measured"): time, bandwidth and its fraction
+    of the measured DRAM ceiling, energy per launch, the roofline verdict."""
     out = []
-    t = _pick(row, "time_ms", "median_ms", "ms")
-    if t is not None:
-        out.append(f"time: {t:.4g} ms")
-    elif (us := _pick(row, "time_us", "median_us")) is not None:
-        out.append(f"time: {us:.4g} µs")
-    bw = _pick(row, "bandwidth_gbs", "gbps", "bandwidth_GBs", "bandwidth")
-    peak = _pick(row, "fraction_of_peak", "bandwidth_fraction", "peak_fraction")
-    if bw is not None:
-        out.append(f"bandwidth: {bw:.4g} GB/s" + (f" ({peak * 100:.0f}% of peak)" if peak is not None else ""))
-    e = _pick(row, "energy_j", "energy_mj", "energy")
-    if e is not None:
-        out.append(f"energy: {e:.4g} {'mJ' if 'energy_mj' in row else 'J'} per launch")
-    return out or [", ".join(f"{k}={v}" for k, v in row.items())]
-
-
-def _pick(row: dict[str, Any], *keys: str) -> float | None:
-    for k in keys:
-        v = row.get(k)
-        if isinstance(v, (int, float)) and not isinstance(v, bool):
-            return float(v)
-    return None
+    if row.get("time_us") is not None:
+        spread = f" (spread {row['spread_pct']:.1f}%)" if row.get("spread_pct") is not None else ""
+        out.append(f"time: {row['time_us']:.4g} µs at size {row.get('size', '?')}{spread}")
+    if row.get("bandwidth_gbs") is not None:
+        frac = f" ({row['bw_fraction'] * 100:.0f}% of the DRAM peak)" if row.get("bw_fraction") is not None else ""
+        out.append(f"bandwidth: {row['bandwidth_gbs']:.4g} GB/s{frac}")
+    if row.get("gflops"):
+        out.append(f"arithmetic: {row['gflops']:.4g} GFLOP/s")
+    if row.get("energy_uj") is not None:
+        unc = f" ± {row['energy_uncertainty_pct']:.0f}%" if row.get("energy_uncertainty_pct") is not None else ""
+        out.append(f"energy: {row['energy_uj'] / 1000:.4g} mJ per launch{unc}")
+    if row.get("bound"):
+        out.append(f"verdict: {row['bound']}")
+    return out or ["no numbers in the last GPU run"]
 
 
 def line_markdown(line: int, advice) -> str:

@@ -8,7 +8,6 @@ from lsprotocol import types
 from kernelpro.profilers.profile import KernelSummary
 from kernelpro.profilers.source import parse_source
 
-from .hover import _pick
 from .server import KernelProServer
 from .watch import SPEC_SUFFIX
 
@@ -61,10 +60,8 @@ def summary_line(k: KernelSummary | None, measured: dict | None = None) -> str:
     occ = f"occupancy {k.occupancy * 100:.0f}%" if k.occupancy is not None else "occupancy ?"
     text = f"{k.registers} regs · {spills} spills · {occ} (block {k.block})"
     if measured:
-        t = _pick(measured, "time_ms", "median_ms", "ms")
-        peak = _pick(measured, "fraction_of_peak", "bandwidth_fraction", "peak_fraction")
-        if t is not None:
-            text += f" · {t:.3g} ms"
-        if peak is not None:
-            text += f" · {peak * 100:.0f}% of peak"
+        if measured.get("time_us") is not None:
+            text += f" · {measured['time_us']:.3g} µs"
+        if measured.get("bw_fraction") is not None:
+            text += f" · {measured['bw_fraction'] * 100:.0f}% of DRAM peak"
     return text

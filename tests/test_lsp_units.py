@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+ROOT = Path(__file__).resolve().parent.parent
+
 from kernelpro.lsp_server import convert
 from kernelpro.lsp_server.gpu import measured_rows
 from kernelpro.lsp_server.hover import kernel_markdown, measured_lines
@@ -85,16 +87,22 @@ def test_settings_merge_and_argv():
 
 
 def test_measured_rows_in_hover_and_lens():
-    rows = measured_rows([{"kernel": "k", "time_ms": 0.25, "bandwidth_gbs": 3000.0, "fraction_of_peak": 0.62,
-                           "energy_j": 0.004}])
-    text = "\n".join(measured_lines(rows["k"]))
-    assert "0.25 ms" in text and "3000 GB/s (62% of peak)" in text and "0.004 J" in text
-    k = KernelSummary("k", 3, registers=32, spill_stores=0, spill_loads=0, stack_bytes=0, shared_bytes=0,
-                      occupancy=1.0, occupancy_limiter="warps", occupancy_text="full", block=256)
-    assert summary_line(k) == "32 regs · 0 spills · occupancy 100% (block 256)"
-    assert summary_line(k, rows["k"]) == "32 regs · 0 spills · occupancy 100% (block 256) · 0.25 ms · 62% of peak"
-    assert "Last GPU run" in kernel_markdown(k, rows["k"]) and "limited by warps" in kernel_markdown(k)
-    assert measured_rows({"k": {"time_ms": 1}}) == {"k": {"time_ms": 1}} and measured_rows(None) == {}
+    """On the output `kernelpro profile --run --json` printed on the H200 (docs/gpu-runs)."""
+    rec = json.loads((ROOT / "docs" / "gpu-runs" / "2026-12-02" / "run_c_latency.json").read_text())
+    rows = measured_rows(rec["measured"])
+    row = rows["row_recurrence"]
+    assert row["size"] == "large"  # the last (largest) size is the one shown
+    text = "\n".join(measured_lines(row))
+    assert f"{row['time_us']:.4g} µs at size large" in text
+    assert f"({row['bw_fraction'] * 100:.0f}% of the DRAM peak)" in text
+    assert f"{row['energy_uj'] / 1000:.4g} mJ per launch" in text and "latency-bound" in text
+    k = KernelSummary("row_recurrence", 8, registers=32, spill_stores=0, spill_loads=0, stack_bytes=0, shared_bytes=0,
+                      occupancy=1.0, occupancy_limiter="warps", occupancy_text="full", block=128)
+    assert summary_line(k) == "32 regs · 0 spills · occupancy 100% (block 128)"
+    assert summary_line(k, row) == (f"32 regs · 0 spills · occupancy 100% (block 128) · {row['time_us']:.3g} µs · "
+                                    f"{row['bw_fraction'] * 100:.0f}% of DRAM peak")
+    assert "Last GPU run" in kernel_markdown(k, row) and "limited by warps" in kernel_markdown(k)
+    assert measured_rows({"k": {"time_us": 1}}) == {} and measured_rows(None) == {}
 
 
 def test_scheduler_keeps_only_the_newest_waiting_snapshot():
