@@ -25,6 +25,8 @@ def register(sub) -> None:
     o.add_argument("--llm-model", default=os.environ.get("KERNELPRO_LLM_MODEL"))
     o.add_argument("--feedback", choices=("advice", "raw", "none"), default="advice")
     o.add_argument("--max-branches", type=int, default=5)
+    o.add_argument("--no-energy", action="store_true",
+                   help="skip the NVML energy measurement of saved branches (faster; notes then lack energy)")
     o.add_argument("--json-events", action="store_true", help="print one JSON event per line (for editors)")
     o.set_defaults(func=cmd_optimize)
 
@@ -57,7 +59,8 @@ def cmd_optimize(args) -> int:
                     budget=Budget(evaluations=args.budget, seconds=args.time_limit, tokens=args.token_limit),
                     objective=args.objective, strategy=args.search, seed=args.seed,
                     options=CompileOptions(arch=args.arch), llm_base_url=args.llm_base_url,
-                    llm_model=args.llm_model, feedback=args.feedback, max_branches=args.max_branches)
+                    llm_model=args.llm_model, feedback=args.feedback, max_branches=args.max_branches,
+                    energy=False if args.no_energy else None)
     if args.json_events:
         def emit(ev):
             print(json.dumps(ev, default=str), flush=True)

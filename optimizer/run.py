@@ -164,6 +164,8 @@ class Recorder:
 
     def energy(self, c: Candidate, ev: Evaluation) -> None:
         """Energy before and after belongs in every branch's note: measure it if the search did not."""
+        if self.cfg.energy is False:
+            return
         if not ev.energy_j and hasattr(self.inner, "energy_of"):
             try:
                 ev.energy_j = self.inner.energy_of(c)
