@@ -487,3 +487,22 @@ def test_h200_control_gets_no_warnings():
     res, cu = _h200("copy_kernel")
     for fn in (dn.uncoalesced_global, dn.shared_bank_conflict, dn.warp_divergence, dn.achieved_occupancy):
         assert run_rule(fn, res, cu) == [], fn.__name__
+
+
+@pytest.mark.parametrize("kernel, rule, busy", [
+    ("transpose_naive", "uncoalesced-global", "memory pipes"),
+    ("transpose_conflict", "shared-bank-conflict-measured", "memory pipes"),
+    ("divergent", "warp-divergence", "SM pipes"),
+    ("latency_chain", "achieved-occupancy", None),
+])
+def test_h200_two_stage_selection_from_a_latency_bound_roofline(kernel, rule, busy):
+    """The roofline (useful bytes only) called all of these latency-bound on the H200; the
+    speed of light of the recorded pages decides which tools run, and the defect's rule does."""
+    res, cu = _h200(kernel)
+    notes = []
+    advice = dn.dynamic_advice(res, cu, verdict="latency-bound", notes=notes)
+    assert any(a.rule == rule and a.line == marker_line(rule, cu) for a in advice), [a.text() for a in advice]
+    if busy:
+        assert any(busy in n for n in notes), notes
+    else:
+        assert not notes

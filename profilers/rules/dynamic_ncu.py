@@ -503,6 +503,27 @@ def warp_divergence(ctx: Context):
 
 # ---------------------------------------------------------------- two-stage invocation
 
+BUSY = 50.0  # % of peak at which Nsight Compute's speed of light calls a unit busy
+
+
+def refine_verdict(verdict, res: NcuResult) -> tuple[str | None, str | None]:
+    """The second look: the roofline counts only the bytes a kernel needs, so a kernel that
+    moves eight sectors for every one it uses looks latency-bound while its memory pipes are
+    saturated. Nsight Compute's speed of light sees the real traffic; busy pipes decide."""
+    name = verdict_name(verdict)
+    if name != "latency-bound":
+        return name, None
+    mem_v = res.metric("gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed")
+    sm_v = res.metric("sm__throughput.avg.pct_of_peak_sustained_elapsed")
+    if mem_v is not None and mem_v >= BUSY and (sm_v is None or mem_v >= sm_v):
+        return "memory-bound", (f"the roofline says latency-bound, but Nsight Compute finds the memory pipes "
+                                f"{mem_v:.0f}% busy: memory-bound on traffic the kernel does not need")
+    if sm_v is not None and sm_v >= BUSY:
+        return "compute-bound", (f"the roofline says latency-bound, but Nsight Compute finds the SM pipes "
+                                 f"{sm_v:.0f}% busy: compute-bound on instructions the result does not need")
+    return name, None
+
+
 def select_tools(verdict) -> list[str]:
     """The dynamic tools the roofline verdict calls for (all of them when it is unknown)."""
     return list(SELECTION.get(verdict_name(verdict) or "", ALL_TOOLS))
@@ -515,7 +536,10 @@ def dynamic_advice(ncu_result: NcuResult, source_file: SourceFile | str | Path, 
     if not isinstance(source_file, SourceFile):
         p = Path(source_file)
         source_file = parse_source(p.read_text(errors="replace"), str(p))
-    names = tools or select_tools(verdict if verdict is not None else ncu_result.verdict)
+    chosen, why = refine_verdict(verdict if verdict is not None else ncu_result.verdict, ncu_result)
+    if why and notes is not None:
+        notes.append(why)
+    names = tools or select_tools(chosen if chosen is not None else verdict)
     unknown = [n for n in names if n not in REGISTRY or REGISTRY[n].kind != "dynamic"]
     if unknown:
         raise ValueError(f"unknown dynamic tool(s): {', '.join(unknown)} (known: {', '.join(ALL_TOOLS)})")
