@@ -65,11 +65,7 @@ def run_static(snap: Snapshot) -> Outcome:
     try:
         tc = discover(s.toolchain_settings())
         tc.path("nvcc")
-        blocks, note = spec_blocks(snap.path)
-        rep = profile_file(snap.path, s.compile_options(), text=snap.text, toolchain=tc, use_cache=s.use_cache,
-                           spec_blocks=blocks)
-        if note:
-            rep.notes.append(note)
+        rep = profile_file(snap.path, s.compile_options(), text=snap.text, toolchain=tc, use_cache=s.use_cache)
     except ToolchainError as e:
         return Outcome(snap, problem=f"KernelPro cannot compile: {e}", kind="toolchain")
     except CompileError as e:
@@ -78,22 +74,6 @@ def run_static(snap: Snapshot) -> Outcome:
         log.exception("profile of %s failed", snap.path)
         return Outcome(snap, problem=f"KernelPro internal error while profiling: {e!r}", kind="internal")
     return Outcome(snap, report=rep, duration_s=time.perf_counter() - t0)
-
-
-def spec_blocks(cu_path: str) -> tuple[dict[str, int] | None, str | None]:
-    """Block size per kernel from the launch spec beside the file (optional runtime module)."""
-    try:
-        from kernelpro.profilers.runtime.spec import find_spec, load_spec
-    except ImportError:
-        return None, None
-    found = find_spec(cu_path)
-    if found is None:
-        return None, None
-    try:
-        spec = load_spec(found)
-        return {spec.kernel: spec.block_threads()}, None
-    except Exception as e:  # an invalid spec: the profile goes on with the other block sources
-        return None, f"launch spec {found.name} not used: {e}"
 
 
 class Scheduler:

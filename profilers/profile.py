@@ -101,6 +101,20 @@ def resolve_blocks(src: SourceFile, block: int | None = None, spec_blocks: dict[
     return out
 
 
+def spec_block_sizes(cu_path: str | Path) -> tuple[dict[str, int] | None, str | None]:
+    """Threads per block of the launch spec beside the file, and a note when it is unusable."""
+    from .runtime.spec import find_spec, load_spec
+
+    found = find_spec(cu_path)
+    if found is None:
+        return None, None
+    try:
+        spec = load_spec(found)
+        return {spec.kernel: spec.block_threads()}, None
+    except Exception as e:  # an invalid spec: the profile goes on with the other block sources
+        return None, f"launch spec {Path(found).name} not used: {e}"
+
+
 def profile_file(
     path: str | Path,
     options: CompileOptions = CompileOptions(),
@@ -121,8 +135,12 @@ def profile_file(
     src = parse_source(text, str(p))
     tools = static_tools()
     art = compiling.result()
-    ctx = Context(source=src, artifact=art, arch=options.arch, blocks=resolve_blocks(src, block, spec_blocks))
     notes = list(art.notes)
+    if spec_blocks is None and not block:
+        spec_blocks, note = spec_block_sizes(p)
+        if note:
+            notes.append(note)
+    ctx = Context(source=src, artifact=art, arch=options.arch, blocks=resolve_blocks(src, block, spec_blocks))
     kernels = [summarize(ctx, k.name) for k in src.kernels if kernel is None or k.name == kernel]
     if kernel is not None and not kernels:
         names = ", ".join(k.name for k in src.kernels) or "none"

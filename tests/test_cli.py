@@ -107,3 +107,20 @@ def test_empty_file_says_so(tmp_path):
     p.write_text("")
     r = run("profile", str(p))
     assert r.returncode == 0 and "no __global__ kernels" in r.stdout and "empty" in r.stdout
+
+
+def test_block_size_comes_from_the_launch_spec_beside_the_file(tmp_path):
+    (tmp_path / "k.cu").write_text(GOOD)
+    (tmp_path / "k.kernelpro.toml").write_text(
+        'kernel = "saxpy"\n[sizes]\ns = { n = 1024 }\n'
+        '[[args]]\nname = "y"\ndtype = "float32"\nshape = ["n"]\noutput = true\n'
+        '[[args]]\nname = "x"\ndtype = "float32"\nshape = ["n"]\n'
+        '[[args]]\nname = "a"\nvalue = "2"\n[[args]]\nname = "n"\nvalue = "n"\n'
+        '[launch]\ngrid = ["cdiv(n, 512)"]\nblock = [512]\n')
+    d = json.loads(run("profile", str(tmp_path / "k.cu"), "--json").stdout)
+    k = {k["name"]: k for k in d["kernels"]}
+    assert (k["saxpy"]["block"], k["saxpy"]["block_origin"]) == (512, "launch spec")  # beats the launch site's 128
+    (tmp_path / "k.kernelpro.toml").write_text('kernel = "saxpy"\n[sizes]\n')
+    d = json.loads(run("profile", str(tmp_path / "k.cu"), "--json").stdout)
+    assert {k["name"]: k["block_origin"] for k in d["kernels"]}["saxpy"] == "launch site line 11"
+    assert any("launch spec k.kernelpro.toml not used" in n for n in d["notes"])
