@@ -52,6 +52,8 @@ def cmd_profile(args) -> int:
     if not args.json:  # rich loads while nvcc runs
         threading.Thread(target=importlib.import_module, args=(f"{__package__}.report",), daemon=True).start()
 
+    if args.block is not None and not 1 <= args.block <= 1024:
+        raise UsageError(f"--block {args.block}: threads per block must be 1 to 1024")
     tc = _setup_toolchain(args)
     path = Path(args.file)
     if path.suffix not in (".cu", ".cuh") and not args.force:

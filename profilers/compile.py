@@ -14,7 +14,7 @@ import signal
 import subprocess
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .nvcc_diag import Diagnostic, parse_diagnostics
@@ -22,7 +22,7 @@ from .ptxas import KernelResources, parse_ptxas
 from .sass import Instruction, parse_sass
 from .toolchain import Toolchain, ToolchainError, discover, supported_archs
 
-FORMAT = 3  # bump when the cached layout or parsers change
+FORMAT = 4  # bump when the cached layout or parsers change
 _INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
 
 
@@ -151,6 +151,8 @@ def compile_cuda(
     nvcc = tc.path("nvcc")
     check_arch(options.arch, tc)
     src_path = Path(path).resolve()
+    # nvcc runs in the file's folder: relative -I paths mean the caller's working directory
+    options = replace(options, include_paths=tuple(str(Path(p).resolve()) for p in options.include_paths))
     if text is None:
         text = read_source(src_path)
     headers = project_headers(src_path, text, options.include_paths)
@@ -181,7 +183,8 @@ def compile_cuda(
             compile_path.write_text(text)
         cubin = work / "kernel.cubin"
         extra_inc = [] if on_disk else [f"-I{src_path.parent}"]
-        cmd = [nvcc, *options.flags(), *extra_inc, "-o", str(cubin), str(compile_path)]
+        lang = [] if src_path.suffix == ".cu" else ["-x", "cu"]  # .cuh and --force files
+        cmd = [nvcc, *options.flags(), *extra_inc, *lang, "-o", str(cubin), str(compile_path)]
         rc, out = _run(cmd, options.timeout_s, cwd=str(src_path.parent if src_path.parent.is_dir() else work))
         out = out.replace(str(compile_path), str(src_path)) if not on_disk else out
         lines = text.split("\n")
@@ -213,10 +216,9 @@ def compile_cuda(
             if not on_disk:
                 sass_text = sass_text.replace(str(compile_path), str(src_path))
         art = _artifact(ok, src_path, options, cmd, diags, resources, sass_text, headers, None, key, tc, notes)
-        if use_cache:
-            _store(cdir, art, cubin if ok else None, sass_text, out)
+        if use_cache and rc != -1 and _store(cdir, art, cubin if ok else None, sass_text, out):
             art.cubin = str(cdir / "kernel.cubin") if ok else None
-        elif ok:
+        elif ok:  # uncached, or the cache could not be written
             keep = Path(tempfile.mkdtemp(prefix="kernelpro-cubin-")) / "kernel.cubin"
             shutil.copy(cubin, keep)
             art.cubin = str(keep)
@@ -278,10 +280,12 @@ def _artifact(ok, src_path, options, cmd, diags, resources, sass_text, headers, 
     )
 
 
-def _store(cdir: Path, art: CompiledArtifact, cubin: Path | None, sass_text: str, log: str) -> None:
-    tmp = cdir.with_name(cdir.name + f".tmp{os.getpid()}")
+def _store(cdir: Path, art: CompiledArtifact, cubin: Path | None, sass_text: str, log: str) -> bool:
+    """True when the entry is in the cache (written now or by a concurrent compile)."""
+    tmp = None
     try:
-        tmp.mkdir(parents=True, exist_ok=True)
+        cdir.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=cdir.name + ".tmp", dir=cdir.parent))  # unique per thread
         if cubin is not None:
             shutil.copy(cubin, tmp / "kernel.cubin")
         (tmp / "sass.txt").write_text(sass_text)
@@ -293,8 +297,11 @@ def _store(cdir: Path, art: CompiledArtifact, cubin: Path | None, sass_text: str
             shutil.rmtree(tmp, ignore_errors=True)
         else:
             os.replace(tmp, cdir)  # atomic: readers see a whole entry or none
+        return True
     except OSError:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+        return (cdir / "artifact.json").is_file()
 
 
 def _load(cdir, src_path, options, key, tc, headers) -> CompiledArtifact | None:

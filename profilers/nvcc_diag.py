@@ -29,7 +29,9 @@ class Diagnostic:
         return asdict(self)
 
     def text(self) -> str:
-        where = f"{self.file}:{self.line}" + (f":{self.column}" if self.column else "") if self.file else self.tool
+        where = self.file or self.tool
+        if self.file and self.line:
+            where += f":{self.line}" + (f":{self.column}" if self.column else "")
         return f"{where}: {self.severity}: {self.message}"
 
 

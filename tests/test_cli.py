@@ -124,3 +124,20 @@ def test_block_size_comes_from_the_launch_spec_beside_the_file(tmp_path):
     d = json.loads(run("profile", str(tmp_path / "k.cu"), "--json").stdout)
     assert {k["name"]: k["block_origin"] for k in d["kernels"]}["saxpy"] == "launch site line 11"
     assert any("launch spec k.kernelpro.toml not used" in n for n in d["notes"])
+
+
+@pytest.mark.parametrize("block", ["0", "-5", "5000"])
+def test_impossible_block_size_is_one_clear_line(good, block):
+    r = run("profile", str(good), "--block", block)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.strip() == f"kernelpro: --block {block}: threads per block must be 1 to 1024"
+
+
+def test_header_only_cuh_is_profiled(tmp_path):
+    p = tmp_path / "ops.cuh"
+    p.write_text("#pragma once\n__global__ void hk(float* x, int n) { if (threadIdx.x < n) x[threadIdx.x] *= 0.3; }\n")
+    r = run("profile", str(p), "--json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    d = json.loads(r.stdout)
+    assert d["compiled"] and [k["name"] for k in d["kernels"]] == ["hk"]
+    assert "fp64-in-float-kernel" in {a["rule"] for a in d["advice"]}

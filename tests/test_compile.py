@@ -122,3 +122,55 @@ def test_toolchain_finds_all_four_tools_with_versions():
     assert tc.tools["nvcc"].version.startswith("13.")
     assert all(t.version != "unknown" for t in tc.tools.values())
     assert "wheel" in tc.tools["nvdisasm"].found_by or os.environ.get("CUDA_HOME")
+
+
+def test_relative_include_path_means_the_callers_directory(tmp_path, monkeypatch):
+    (tmp_path / "proj" / "inc").mkdir(parents=True)
+    (tmp_path / "proj" / "inc" / "cfg.h").write_text("#define SCALE 0.5f\n")
+    (tmp_path / "proj" / "k.cu").write_text("#include <cfg.h>\n__global__ void k(float* x) { x[threadIdx.x] *= SCALE; }\n")
+    monkeypatch.chdir(tmp_path)  # nvcc itself runs in proj/, so "proj/inc" must be made absolute
+    art = compile_cuda("proj/k.cu", CompileOptions(include_paths=("proj/inc",)), use_cache=False)
+    assert art.ok, [d.text() for d in art.diagnostics]
+    assert art.headers == [str(tmp_path / "proj" / "inc" / "cfg.h")]
+
+
+def test_header_only_cuh_compiles(tmp_path):
+    p = tmp_path / "ops.cuh"
+    p.write_text("#pragma once\n__global__ void hk(float* x) { x[threadIdx.x] *= 2.0f; }\n")
+    art = compile_cuda(p, use_cache=False)
+    assert art.ok, [d.text() for d in art.diagnostics]
+    assert [k.name for k in art.kernels] == ["hk"]
+    art = compile_cuda(p, text=p.read_text() + "__global__ void hk2(float* x) { x[0] = 1.0f; }\n", use_cache=False)
+    assert art.ok and {k.name for k in art.kernels} == {"hk", "hk2"}  # unsaved buffer of a .cuh too
+
+
+def test_timed_out_compile_is_not_cached(tmp_path, kfile):
+    fake = tmp_path / "nvcc"
+    real = discover().path("nvcc")
+    fake.write_text(f'#!/bin/sh\ncase "$1" in --version|--list-gpu-code) exec {real} "$@";; esac\nsleep 600\n')
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    slow = discover({"nvcc": str(fake)})
+    assert not compile_cuda(kfile, CompileOptions(timeout_s=0.5), toolchain=slow).ok
+    assert slow.fingerprint == discover().fingerprint  # same cache key with the working nvcc
+    art = compile_cuda(kfile, CompileOptions(timeout_s=60))  # a transient timeout must not stick
+    assert art.ok and not art.cache_hit
+
+
+def test_unwritable_cache_still_gives_a_cubin(kfile, tmp_path, monkeypatch):
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("x")
+    monkeypatch.setenv("KERNELPRO_CACHE_DIR", str(blocker))  # cache_dir() is below a file: writes fail
+    art = compile_cuda(kfile)
+    assert art.ok and art.cubin and os.path.isfile(art.cubin)
+
+
+def test_concurrent_compiles_of_one_file_store_one_whole_entry(kfile, tmp_path, monkeypatch):
+    from concurrent.futures import ThreadPoolExecutor
+
+    monkeypatch.setenv("KERNELPRO_CACHE_DIR", str(tmp_path / "cache"))
+    with ThreadPoolExecutor(4) as ex:
+        arts = list(ex.map(lambda _: compile_cuda(kfile), range(4)))
+    assert all(a.ok and os.path.isfile(a.cubin) for a in arts)
+    entries = os.listdir(tmp_path / "cache" / "compile")
+    assert entries == [arts[0].key]  # no leftover temporary folders
+    assert compile_cuda(kfile).cache_hit

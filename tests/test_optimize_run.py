@@ -148,3 +148,164 @@ def test_llm_path_through_a_local_openai_compatible_server(repo, fake_llm):
     tool_msgs = [m for req in fake_llm.requests for m in req["messages"] if m.get("role") == "tool"]
     assert tool_msgs and "fp64-in-float-kernel" not in tool_msgs[0]["content"]
     assert any(e["type"] == "llm_failure" for e in events)
+
+
+# ---------------------------------------------------------------- second read: fixes
+
+from kernelpro.optimizer.spec_edit import render_spec  # noqa: E402
+
+
+class LaunchModel(TimingModel):
+    """TimingModel where any block size other than 256 halves the time."""
+
+    def evaluate(self, candidates):
+        out = super().evaluate(candidates)
+        for c, ev in zip(candidates, out):
+            b = (c.launch or {}).get("block")
+            if b and b[0] != 256:
+                ev.times_s = {k: v * 0.5 for k, v in ev.times_s.items()}
+        return out
+
+
+def _commit_spec(repo, text):
+    (repo / "a_fp64_literal.kernelpro.toml").write_text(text)
+    r = git.Repo(repo)
+    r.git.add(".")
+    r.git.commit("-m", "spec")
+
+
+@pytest.mark.parametrize("header", ["[[launches]]", "[launch]   # the one launch"])
+def test_launch_change_saved_into_multi_launch_and_commented_specs(repo, header):
+    import tomllib
+
+    from kernelpro.profilers.runtime.spec import load_spec
+
+    _commit_spec(repo, (repo / "a_fp64_literal.kernelpro.toml").read_text().replace("[launch]", header))
+    events = []
+    out = optimize(RunConfig(file=repo / "a_fp64_literal.cu", kernel="gelu", budget=Budget(evaluations=8)),
+                   on_event=events.append, evaluator=LaunchModel())
+    r = git.Repo(repo)
+    launched = [b for b in out.branches if json.loads(r.git.notes("--ref=kernelpro", "show", r.commit(b).hexsha))["launch"]]
+    assert launched, [e["description"] for e in events if e["type"] == "evaluated"]
+    tip = r.commit(launched[-1])
+    note = json.loads(r.git.notes("--ref=kernelpro", "show", tip.hexsha))
+    spec_text = tip.tree["a_fp64_literal.kernelpro.toml"].data_stream.read().decode()
+    data = tomllib.loads(spec_text)
+    step = data["launches"][0] if "launches" in data else data["launch"]
+    assert step["block"] == note["launch"]["block"] != [256]
+    spec_path = repo / "check.kernelpro.toml"
+    spec_path.write_text(spec_text.replace('kernel = "gelu"', 'kernel = "gelu"\nsource = "a_fp64_literal.cu"'))
+    load_spec(spec_path)  # the branch's spec is still a valid spec
+
+
+def test_render_spec_keeps_own_flags_multiline_values_and_inline_tables():
+    import tomllib
+
+    text = ('kernel = "k"\n[launch]\nblock = [\n  256,\n]  # threads\ngrid = ["cdiv(n, 256)"]\n'
+            '[compile]\nflags = ["-DTILE=16"]  # the tile\n')
+    out = render_spec(text, {"block": [128], "grid": ["cdiv(n, 128)"]}, ("-use_fast_math",))
+    d = tomllib.loads(out)
+    assert d["launch"] == {"block": [128], "grid": ["cdiv(n, 128)"]}
+    assert d["compile"]["flags"] == ["-DTILE=16", "-use_fast_math"]  # what the evaluator built with
+    inline = 'kernel = "k"\nlaunch = { grid = ["cdiv(n, 256)"], block = [256] }  # one launch\n[sizes]\ns = { n = 1 }\n'
+    d = tomllib.loads(render_spec(inline, {"block": [512]}))
+    assert d["launch"] == {"grid": ["cdiv(n, 256)"], "block": [512]} and d["sizes"] == {"s": {"n": 1}}
+    two = ('kernel = "a"\n[[launches]]\nkernel = "a"\nblock = [256]\ngrid = [1]\n'
+           '[[launches]]\nkernel = "b"\nblock = [64]\ngrid = [1]\n')
+    d = tomllib.loads(render_spec(two, {"block": [128]}, kernel="a"))
+    assert [s["block"] for s in d["launches"]] == [[128], [64]]
+
+
+def test_preflight_uses_the_kernels_own_spec_and_refuses_another_kernels(repo):
+    spec = repo / "a_fp64_literal.kernelpro.toml"
+    own = repo / "a_fp64_literal.gelu.kernelpro.toml"
+    spec.rename(own)
+    out = optimize(RunConfig(file=repo / "a_fp64_literal.cu", kernel="gelu", budget=Budget(evaluations=1)),
+                   evaluator=TimingModel())
+    assert out.evaluations == 1
+    src = (repo / "a_fp64_literal.cu").read_text()
+    (repo / "a_fp64_literal.cu").write_text(src + "\n__global__ void other(float* y, int n) { if (n) y[0] = 1.0f; }\n")
+    own.rename(spec)
+    model = TimingModel()
+    with pytest.raises(OptimizeError, match="runs kernel 'gelu', not 'other'"):
+        optimize(RunConfig(file=repo / "a_fp64_literal.cu", kernel="other"), evaluator=model)
+    assert model.calls == 0
+
+
+class MissingSizeModel(TimingModel):
+    """Every second candidate comes back without its 'large' time."""
+
+    def evaluate(self, candidates):
+        out = super().evaluate(candidates)
+        for ev in out:
+            if self.calls > 1 and self.calls % 2 == 0:
+                ev.times_s.pop("large")
+        return out
+
+
+def test_an_evaluation_missing_a_size_is_a_failure_not_a_crash(repo):
+    events = []
+    out = optimize(RunConfig(file=repo / "a_fp64_literal.cu", kernel="gelu", budget=Budget(evaluations=4)),
+                   on_event=events.append, evaluator=MissingSizeModel())
+    assert out.evaluations == 4 and out.failures >= 1
+    assert any("lacks times_s" in (e.get("failure") or "") for e in events if e["type"] == "evaluated")
+
+
+def test_done_and_outcome_report_the_named_branchs_speedup(repo):
+    events = []
+    out = optimize(RunConfig(file=repo / "a_fp64_literal.cu", kernel="gelu", budget=Budget(evaluations=8),
+                             max_branches=1), on_event=events.append, evaluator=LaunchModel())
+    branch = [e for e in events if e["type"] == "branch"]
+    assert len(branch) == 1 and out.branches == [branch[0]["branch"]]
+    best = max(e["speedup"] or 0 for e in events if e["type"] == "evaluated")
+    assert best > branch[0]["speedup"] * 1.05  # a better one came after the cap
+    assert out.speedup == pytest.approx(branch[0]["speedup"])
+    assert events[-1]["type"] == "done" and events[-1]["speedup"] == pytest.approx(branch[0]["speedup"])
+
+
+def _cli(*args, cwd=None):
+    env = {**os.environ, "KERNELPRO_NO_GPU": "1"}
+    return subprocess.run([sys.executable, "-m", "kernelpro.optimizer", *args], capture_output=True, text=True,
+                          env=env, timeout=120, cwd=cwd)
+
+
+def test_cli_bad_numbers_bad_memory_and_candidate_errors_are_one_line_exit_2(repo):
+    cu = str(repo / "a_fp64_literal.cu")
+    for args, word in ((["optimize", cu, "--kernel", "gelu", "--budget", "-1"], "--budget must be >= 0"),
+                       (["optimize", cu, "--kernel", "gelu", "--time-limit", "-3"], "--time-limit must be >= 0"),
+                       (["memory", "--repo", str(repo), "--limit", "0"], "--limit"),
+                       (["candidates", "show", "nope", "--repo", str(repo)], "not a kernelpro candidate branch"),
+                       (["candidates", "list", "--repo", str(repo / "nowhere")], "no such file")):
+        r = _cli(*args)
+        lines = r.stderr.strip().splitlines()
+        assert r.returncode == 2 and len(lines) == 1 and word in lines[0] and "Traceback" not in r.stderr, (args, r.stderr)
+    r = _cli("optimize", cu, "--kernel", "gelu", "--budget", "-1", "--json-events")
+    assert json.loads(r.stdout.splitlines()[-1])["type"] == "error"
+    (repo / ".kernelpro").mkdir()
+    (repo / ".kernelpro" / "memory.sqlite").write_text("not a database")
+    r = _cli("memory", "--repo", str(repo))
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "search memory" in r.stderr
+    with pytest.raises(OptimizeError, match="cannot open the search memory"):
+        optimize(RunConfig(file=repo / "a_fp64_literal.cu", kernel="gelu"), evaluator=TimingModel())
+
+
+def test_cli_progress_display_is_stopped_when_the_run_fails(repo, monkeypatch, capsys):
+    from kernelpro.optimizer import cli, progress, run
+    from kernelpro.profilers.cli import main
+
+    made = []
+
+    class Spy(progress.Progress):
+        def __init__(self, budget):
+            super().__init__(budget)
+            made.append(self)
+
+    def failing(cfg, on_event=None, **kw):
+        on_event({"type": "start", "evaluations": 0})
+        raise OptimizeError("the kernel as written fails its own check: boom")
+
+    monkeypatch.setattr(progress, "Progress", Spy)
+    monkeypatch.setattr(run, "optimize", failing)
+    assert main(["optimize", str(repo / "a_fp64_literal.cu"), "--kernel", "gelu"]) == 2
+    assert made and made[0].live is not None and not made[0].live.is_started
+    assert "fails its own check" in capsys.readouterr().err

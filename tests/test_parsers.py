@@ -100,3 +100,12 @@ def test_sass_line_map_with_inlining():
     assert c.locations == [("/usr/include/cmath", 464), ("/w/h.cuh", 1), ("/w/k.cu", 6)]
     assert c.line_in("/w/k.cu") == 6 and c.line_in("/w/h.cuh") == 1
     assert [i.opcode for i in s["_Z2k2v"]] == ["EXIT"]
+
+
+def test_diagnostic_text_without_a_line_names_only_the_file():
+    from kernelpro.profilers.nvcc_diag import Diagnostic
+
+    d = Diagnostic("error", "compilation timed out after 1 s and was stopped", "/x/k.cu", None)
+    assert d.text() == "/x/k.cu: error: compilation timed out after 1 s and was stopped"
+    assert Diagnostic("error", "m", "/x/k.cu", 3, 7).text() == "/x/k.cu:3:7: error: m"
+    assert Diagnostic("error", "m", tool="ptxas").text() == "ptxas: error: m"

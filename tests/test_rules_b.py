@@ -342,3 +342,38 @@ def test_examples_have_header_and_twin(name):
         twin = (EX / name.replace(".cu", "_fixed.cu")).read_text()
         kernels = {k.name for k in parse_source(text).kernels}
         assert kernels == {k.name for k in parse_source(twin).kernels}
+
+
+def test_macro_constants_computed_once_per_file(monkeypatch):
+    """A file of many kernels: the #define table is built once, not once per kernel (was quadratic)."""
+    from kernelpro.profilers.rules import unroll as unroll_mod
+
+    text = "#define W 16\n#define PER (W / 4)\n" + "".join(
+        f"__global__ void k{i}(float* x) {{ for (int j = 0; j < PER; ++j) x[j] += 1.0f; }}\n" for i in range(20))
+    src = parse_source(text)
+    walks = []
+    real_walk = unroll_mod.walk
+    monkeypatch.setattr(unroll_mod, "walk", lambda n: walks.append(n) or real_walk(n))
+    envs = [unroll_mod.macro_constants(src) for _ in src.kernels]
+    assert all(e["PER"] == 4 for e in envs) and sum(w is src.root for w in walks) == 1
+    envs[0]["PER"] = 99  # callers get their own copy
+    assert unroll_mod.macro_constants(src)["PER"] == 4
+
+
+def test_tensor_cores_advice_fits_the_target_architecture(tmp_path):
+    """On sm_75/sm_120 the advice names no sm_90a wgmma, no H200 numbers, and on sm_75 no TF32."""
+    from kernelpro.profilers.compile import CompileOptions
+
+    for arch in ("sm_75", "sm_120"):
+        (a,) = rule(profile_file(EX / "b_naive_matmul.cu", CompileOptions(arch=arch)), "matmul-without-tensor-cores")
+        assert "wgmma" not in a.remedy and "sm_90a" not in a.remedy and "H200" not in a.gain_note
+        assert "wmma" in a.remedy and arch in a.remedy
+    p = tmp_path / "mm.cu"
+    p.write_text("__global__ void mm(const float* A, const float* B, float* C, int n) {\n"
+                 "  int i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "  float acc = 0.f;\n  for (int k = 0; k < n; ++k) acc = fmaf(A[i * n + k], B[k * n + j], acc);\n"
+                 "  C[i * n + j] = acc;\n}\n")
+    (a,) = rule(profile_file(p, CompileOptions(arch="sm_75")), "matmul-without-tensor-cores")
+    assert "has no TF32" in a.remedy and "precision::tf32" not in a.remedy and "H200" not in a.gain_note
+    (a,) = rule(profile_file(p, CompileOptions(arch="sm_90")), "matmul-without-tensor-cores")
+    assert "precision::tf32" in a.remedy and "H200" in a.gain_note

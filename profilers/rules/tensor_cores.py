@@ -7,6 +7,8 @@ DFMA on the accumulation's lines and no HMMA/HGMMA/IMMA/... anywhere in the kern
 """
 from __future__ import annotations
 
+import re
+
 from ..advice import Evidence, Location, Severity
 from ..source import Kernel, Loop, SourceFile, walk
 from ..tools import Context, tool
@@ -153,21 +155,37 @@ def _advice(ctx, k, loop, node, a, b, acc, fmas):
         counts[i.base] = counts.get(i.base, 0) + 1
     ops = ", ".join(f"{n} {op}" for op, n in sorted(counts.items()))
     low = dt in ("half", "__half", "__nv_bfloat16", "nv_bfloat16", "half2")
+    cc = int(re.sub(r"\D", "", ctx.arch) or 90)  # sm_90a -> 90
+    hopper = 90 <= cc < 100
     if low:
         remedy = ("use tensor cores: nvcuda::wmma 16x16x16 fragments (<mma.h>, fp32 accumulator) for a first step, "
-                  "or better cuBLAS (cublasGemmEx) or CUTLASS/CuTe with wgmma on sm_90a (e.g. "
-                  "SM90_64x64x16_F32BF16BF16_SS) fed by TMA and shared-memory tiles")
-        note = "H200 dense fp16/bf16 tensor cores ~990 TFLOP/s vs ~67 TFLOP/s fp32 FMA"
+                  + ("or better cuBLAS (cublasGemmEx) or CUTLASS/CuTe with wgmma on sm_90a (e.g. "
+                     "SM90_64x64x16_F32BF16BF16_SS) fed by TMA and shared-memory tiles" if hopper else
+                     f"or better cuBLAS (cublasGemmEx) or CUTLASS/CuTe built for {ctx.arch}")
+                  + ("" if cc >= 80 or "bfloat" not in dt else "; bf16 tensor cores need sm_80 or newer (fp16 works here)"))
+        note = ("H200 dense fp16/bf16 tensor cores ~990 TFLOP/s vs ~67 TFLOP/s fp32 FMA" if hopper else
+                "fp16/bf16 tensor cores outrun the fp32 FMA pipe (A100 ~16x; GeForce parts with fp32 accumulation ~2x)")
+    elif dt == "double" and cc not in (80,) and not hopper and cc < 100:
+        remedy = (f"{ctx.arch} has no fp64 tensor cores (DMMA is on sm_80, sm_90 and sm_100): use cuBLAS DGEMM, or tile "
+                  "A and B through shared memory with each thread computing a 4x4 or 8x8 register micro-tile")
+        note = "register and shared-memory tiling cuts the loads per FMA"
     elif dt == "double":
         remedy = ("use cuBLAS DGEMM (DMMA tensor cores on sm_90) or CUTLASS with SM90 DMMA; otherwise tile A and B "
                   "through shared memory with each thread computing a 4x4 or 8x8 register micro-tile")
-        note = "H200 fp64 tensor cores ~67 TFLOP/s vs ~34 TFLOP/s fp64 FMA"
+        note = ("H200 fp64 tensor cores ~67 TFLOP/s vs ~34 TFLOP/s fp64 FMA" if hopper else
+                "A100 fp64 tensor cores ~2x the fp64 FMA rate")
+    elif cc < 80:
+        remedy = (f"{ctx.arch} has no TF32 or bf16 tensor cores: if fp16 inputs with fp32 accumulation are acceptable, "
+                  "use wmma half fragments or cuBLAS (cublasGemmEx); for strict fp32, tile A and B through shared "
+                  "memory and give each thread a 4x4 or 8x8 register micro-tile so each loaded value feeds several FFMAs")
+        note = "fp16 tensor cores outrun the fp32 FMA pipe (T4 ~8x with fp32 accumulation)"
     else:
         remedy = ("if TF32 precision (10-bit mantissa) is acceptable, use wmma with precision::tf32 fragments, "
                   "cuBLAS (CUBLAS_COMPUTE_32F_FAST_TF32) or CUTLASS; or convert the inputs to bf16/fp16 with fp32 "
                   "accumulation; for strict fp32, tile A and B through shared memory and give each thread a 4x4 or "
                   "8x8 register micro-tile so each loaded value feeds several FFMAs")
-        note = "H200 dense tf32 tensor cores ~495 TFLOP/s, bf16 ~990 TFLOP/s, vs ~67 TFLOP/s fp32 FMA"
+        note = ("H200 dense tf32 tensor cores ~495 TFLOP/s, bf16 ~990 TFLOP/s, vs ~67 TFLOP/s fp32 FMA" if hopper else
+                "tf32 tensor cores: A100 ~8x the fp32 FMA rate, GeForce parts ~1x; bf16 doubles that")
     return advice_at(
         ctx, "matmul-without-tensor-cores", Severity.WARNING if low else Severity.INFO, k, node,
         f"the loop on line {loop.line} is a matrix multiply ({acc} += {a}[..{loop.var}..] * {b}[..{loop.var}..], "
