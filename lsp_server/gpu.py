@@ -71,10 +71,17 @@ async def profile_gpu(ls: KernelProServer, uri: str, kernel: str | None, quiet: 
 
 
 def measured_rows(measured: Any) -> dict[str, dict[str, Any]]:
-    """kernel -> its row at the largest size (the last one listed), from the "measured" list."""
+    """kernel -> its row at the largest size (the last one listed) that ran correctly, from the
+    "measured" list; a kernel none of whose sizes passed keeps its last (failed) row."""
     if not isinstance(measured, list):
         return {}
-    return {str(r["kernel"]): r for r in measured if isinstance(r, dict) and r.get("kernel")}
+    out: dict[str, dict[str, Any]] = {}
+    for r in measured:
+        if isinstance(r, dict) and r.get("kernel"):
+            k = str(r["kernel"])
+            if r.get("ok") is not False or k not in out or out[k].get("ok") is False:
+                out[k] = r
+    return out
 
 
 def spec_edit(ls: KernelProServer, uri: str, kernel: str) -> tuple[types.WorkspaceEdit | None, str]:

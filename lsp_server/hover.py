@@ -61,6 +61,8 @@ def kernel_markdown(k: KernelSummary, measured: dict[str, Any] | None = None) ->
 def measured_lines(row: dict[str, Any]) -> list[str]:
     """A row of `kernelpro profile --run --json` ("measured"): time, bandwidth and its fraction
     of the measured DRAM ceiling, energy per launch, the roofline verdict."""
+    if row.get("ok") is False:  # its time is no measurement: 0 when the check failed
+        return [f"failed at size {row.get('size', '?')}: {row.get('check') or 'the GPU run failed'}"]
     out = []
     if row.get("time_us") is not None:
         spread = f" (spread {row['spread_pct']:.1f}%)" if row.get("spread_pct") is not None else ""

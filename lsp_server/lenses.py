@@ -59,7 +59,9 @@ def summary_line(k: KernelSummary | None, measured: dict | None = None) -> str:
     spills = (k.spill_stores or 0) + (k.spill_loads or 0)
     occ = f"occupancy {k.occupancy * 100:.0f}%" if k.occupancy is not None else "occupancy ?"
     text = f"{k.registers} regs · {spills} spills · {occ} (block {k.block})"
-    if measured:
+    if measured and measured.get("ok") is False:
+        text += " · GPU run failed"
+    elif measured:
         if measured.get("time_us") is not None:
             text += f" · {measured['time_us']:.3g} µs"
         if measured.get("bw_fraction") is not None:

@@ -19,6 +19,7 @@ from lsprotocol import types
 from .server import KernelProServer
 
 GRACE_S = 5.0
+LINE_LIMIT = 16 * 1024 * 1024  # one JSON event per line; asyncio's default 64 KiB is too small
 
 
 class OptimizerRun:
@@ -110,7 +111,8 @@ class OptimizerRun:
         try:
             self.proc = await asyncio.create_subprocess_exec(
                 *self.argv, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-                stdin=asyncio.subprocess.DEVNULL, cwd=cwd, start_new_session=True)
+                stdin=asyncio.subprocess.DEVNULL, cwd=cwd, start_new_session=True,
+                limit=LINE_LIMIT)
         except OSError as e:
             return f"KernelPro: cannot start the optimizer ({self.argv[0]}): {e.strerror or e}", types.MessageType.Error
         if self.cancelled:  # cancelled while starting

@@ -55,8 +55,21 @@ def cmd_optimize(args) -> int:
     from .model import Budget
     from .run import OptimizeError, RunConfig, optimize
 
-    cfg = RunConfig(file=Path(args.file), kernel=args.kernel,
-                    budget=Budget(evaluations=args.budget, seconds=args.time_limit, tokens=args.token_limit),
+    problem = None
+    try:
+        budget = Budget(evaluations=args.budget, seconds=args.time_limit, tokens=args.token_limit)
+    except ValueError as e:
+        problem = str(e).replace(" or None", "")
+        for field, flag in (("evaluations", "--budget"), ("seconds", "--time-limit"), ("tokens", "--token-limit")):
+            problem = problem.replace(f"Budget.{field}", flag)
+    if args.max_branches < 0:
+        problem = f"--max-branches must be >= 0, got {args.max_branches}"
+    if problem:
+        if args.json_events:
+            print(json.dumps({"type": "error", "message": problem}), flush=True)
+        print(f"kernelpro: {problem}", file=sys.stderr)
+        return 2
+    cfg = RunConfig(file=Path(args.file), kernel=args.kernel, budget=budget,
                     objective=args.objective, strategy=args.search, seed=args.seed,
                     options=CompileOptions(arch=args.arch), llm_base_url=args.llm_base_url,
                     llm_model=args.llm_model, feedback=args.feedback, max_branches=args.max_branches,
@@ -70,7 +83,11 @@ def cmd_optimize(args) -> int:
         emit = Progress(args.budget)
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     try:
-        out = optimize(cfg, on_event=emit)
+        try:
+            out = optimize(cfg, on_event=emit)
+        finally:
+            if not args.json_events and emit.live is not None:
+                emit.live.stop()  # the terminal gets its cursor back before any message
     except OptimizeError as e:
         if args.json_events:
             emit({"type": "error", "message": str(e)})
@@ -104,21 +121,31 @@ def cmd_candidates(args) -> int:
     except cs.CandidateError as e:
         print(f"kernelpro: {e}", file=sys.stderr)
         return 2
-    (sys.stdout if code == 0 else sys.stderr).write(text.rstrip("\n") + "\n")
+    if code != 0:  # one line, exit 2, like every command's bad input
+        print("kernelpro: " + " ".join(text.strip().removeprefix("error:").split()), file=sys.stderr)
+        return 2
+    sys.stdout.write(text.rstrip("\n") + "\n")
     return code
 
 
 def cmd_memory(args) -> int:
     from pathlib import Path
 
-    from .memory import Memory
+    from .memory import Memory, MemoryStoreError
 
+    if args.limit < 1:
+        print(f"kernelpro: --limit must be at least 1, got {args.limit}", file=sys.stderr)
+        return 2
     root = Path(args.repo).resolve()
     db = root / ".kernelpro" / "memory.sqlite"
     if not db.exists():
         print(f"no search memory under {root} yet (it is written by `kernelpro optimize`)")
         return 0
-    mem = Memory(root)
+    try:
+        mem = Memory(root)
+    except MemoryStoreError as e:
+        print(f"kernelpro: {e}", file=sys.stderr)
+        return 2
     try:
         attempts = mem.attempts(kernel=args.kernel)[-args.limit:]
         lessons = mem.lessons_for(args.kernel or "", [], limit=args.limit)

@@ -67,7 +67,10 @@ class GpuEvaluator:
     def _run(self, cand: Candidate, rep) -> Evaluation:
         from kernelpro.profilers.runtime.measure import evaluate
 
-        spec = self.spec.with_launch(cand.launch) if cand.launch else self.spec
+        try:
+            spec = self.spec.with_launch(cand.launch) if cand.launch else self.spec
+        except Exception as e:  # SpecError: e.g. a block of more than 1024 threads from the model
+            return Evaluation(ok=False, failure=f"launch: {e}", advice=rep.advice, resources=resources_of(rep))
         try:
             res = evaluate(self.path, spec, compile_options(self.options, cand), source_text=cand.source,
                            timing=True, energy=self.energy, pool=self.pool)

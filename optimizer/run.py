@@ -19,7 +19,7 @@ from kernelpro.profilers.source import parse_source
 
 from . import spec_edit
 from .candidates import CandidateStore, check_repository, format_message, make_note
-from .memory import Memory, format_lessons, make_attempt
+from .memory import Memory, MemoryStoreError, format_lessons, make_attempt
 from .model import Budget, Candidate, Evaluation
 from .search import reward, run_search
 
@@ -75,13 +75,16 @@ def preflight(cfg: RunConfig):
         raise OptimizeError(str(e)) from None
     from kernelpro.profilers.runtime.spec import SpecError, find_spec, load_spec
 
-    spec_path = find_spec(path)
+    spec_path = find_spec(path, cfg.kernel)
     if spec_path is None:
         raise OptimizeError(f"no launch spec beside {path}: create one with `kernelpro spec init {path} --kernel {cfg.kernel}`")
     try:
         spec = load_spec(spec_path, src)
     except SpecError as e:
         raise OptimizeError(str(e)) from None
+    if spec.kernel != cfg.kernel:
+        raise OptimizeError(f"{spec_path}: the launch spec runs kernel '{spec.kernel}', not '{cfg.kernel}'; "
+                            f"write one for '{cfg.kernel}' as {path.stem}.{cfg.kernel}.kernelpro.toml")
     return text, repo, spec
 
 
@@ -134,6 +137,7 @@ class Recorder:
         self.root: tuple[Candidate, Evaluation] | None = None
         self.best_saved = 0.0  # log-reward of the best branch so far
         self.branches: list[str] = []
+        self.branch_speedup: float | None = None  # the speedup of branches[-1]
         self.pending: list[tuple[Candidate, Evaluation]] = []  # evaluated, waiting for their node event
         self.paths: dict[int, list[str]] = {}  # node id -> descriptions from the root
 
@@ -143,7 +147,10 @@ class Recorder:
             if self.root is None:
                 self.root = (c, ev)
                 continue
-            r = reward(ev, self.root[1], self.cfg.objective)
+            try:
+                r = reward(ev, self.root[1], self.cfg.objective)
+            except ValueError:  # e.g. a size missing: the search marks the node failed too
+                r = None
             speedup = math.exp(r) if r is not None else None
             self.memory.record(make_attempt(self.store.run_id, self.cfg.kernel, str(self.cfg.file), c, ev, speedup))
             self.pending.append((c, ev))
@@ -159,8 +166,8 @@ class Recorder:
         c, ev = self.pending.pop(0)
         r = event.get("reward")
         if r is not None and r > self.best_saved + math.log1p(SAVE_MARGIN) and len(self.branches) < self.cfg.max_branches:
-            self.save(c, ev, math.exp(r), self.paths[event["node"]])
-            self.best_saved = r
+            if self.save(c, ev, math.exp(r), self.paths[event["node"]]):
+                self.best_saved = r
 
     def energy(self, c: Candidate, ev: Evaluation) -> None:
         """Energy before and after belongs in every branch's note: measure it if the search did not."""
@@ -172,7 +179,15 @@ class Recorder:
             except Exception as e:  # energy is evidence, not a reason to lose the branch
                 self.emit({"type": "note", "message": f"energy not measured: {e}"})
 
-    def save(self, c: Candidate, ev: Evaluation, speedup: float, path: list[str]) -> None:
+    def save(self, c: Candidate, ev: Evaluation, speedup: float, path: list[str]) -> bool:
+        spec_text = None
+        if c.launch or c.flags:
+            try:
+                spec_text = spec_edit.render_spec(Path(self.spec.path).read_text(), c.launch, tuple(c.flags),
+                                                  kernel=self.cfg.kernel)
+            except (OSError, ValueError) as e:  # no branch whose spec would not be what was measured
+                self.emit({"type": "note", "message": f"not saved as a branch: its launch spec: {e}"})
+                return False
         root_ev = self.root[1]
         self.energy(self.root[0], root_ev)
         self.energy(c, ev)
@@ -184,12 +199,11 @@ class Recorder:
         note = make_note(*args)
         note.update({"description": c.description, "flags": list(c.flags), "launch": c.launch,
                      "origin": c.origin, "resources": {k: v for k, v in ev.resources.items() if k != "spread"}})
-        spec_text = None
-        if c.launch or c.flags:
-            spec_text = spec_edit.render_spec(Path(self.spec.path).read_text(), c.launch, tuple(c.flags))
         rec = self.store.save(self.cfg.kernel, c.source, spec_text, note, title, body)
         self.branches.append(rec.branch)
+        self.branch_speedup = speedup
         self.emit({"type": "branch", "branch": rec.branch, "speedup": speedup, "title": title})
+        return True
 
 
 def _mean(d: dict) -> float:
@@ -203,6 +217,11 @@ def optimize(cfg: RunConfig, on_event: Callable[[dict], None] | None = None, eva
     text, repo, spec = preflight(cfg)
     if evaluator is None:
         gpu_check()
+    try:
+        memory = Memory(repo.working_tree_dir)
+    except MemoryStoreError as e:
+        raise OptimizeError(str(e)) from None
+    if evaluator is None:
         from .evaluator import GpuEvaluator
 
         energy = cfg.energy if cfg.energy is not None else cfg.objective in ("energy", "edp")
@@ -210,7 +229,6 @@ def optimize(cfg: RunConfig, on_event: Callable[[dict], None] | None = None, eva
     spec_file = getattr(spec, "path", None)
     store = CandidateStore(repo.working_tree_dir, str(Path(cfg.file).resolve()),
                            spec_file=str(spec_file) if spec_file else None)
-    memory = Memory(repo.working_tree_dir)
     recorder = Recorder(evaluator, cfg, store, memory, spec, emit)
     proposer = make_proposer(cfg, spec, memory, emit, evaluator)
 
@@ -221,6 +239,8 @@ def optimize(cfg: RunConfig, on_event: Callable[[dict], None] | None = None, eva
         if ev.get("type") == "done":
             ev["best_branch"] = recorder.branches[-1] if recorder.branches else None
             ev["branches"] = list(recorder.branches)
+            if recorder.branches:  # the speedup shown with best_branch is that branch's
+                ev["speedup"] = recorder.branch_speedup
         emit(ev)
 
     lessons = memory.lessons_for(cfg.kernel, [], limit=8)
@@ -235,5 +255,6 @@ def optimize(cfg: RunConfig, on_event: Callable[[dict], None] | None = None, eva
             close()
     if result.stopped_by == "root_failed":
         raise OptimizeError(f"the kernel as written fails its own check: {result.root.evaluation.failure}")
-    return RunOutcome(store.run_id, recorder.branches[-1] if recorder.branches else None, result.speedup,
+    speedup = recorder.branch_speedup if recorder.branches else result.speedup
+    return RunOutcome(store.run_id, recorder.branches[-1] if recorder.branches else None, speedup,
                       result.evaluations, result.failures, result.stopped_by, recorder.branches)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 
 _EXPR_INT = re.compile(r"^-?\d+$")
 
@@ -28,38 +29,83 @@ def _toml(v) -> str:
     return json.dumps(str(v))
 
 
-def render_spec(text: str, launch: dict | None, flags: tuple[str, ...] = ()) -> str:
-    """The spec text with [launch] keys replaced by `launch` and [compile] flags set to `flags`.
+_HEADER = r"^\s*\[\s*{}\s*\]\s*(#.*)?$"
 
-    Only the lines of those keys change, so comments and the rest of the file stay as written."""
+
+def _header(lines: list[str], name: str, array: bool = False) -> list[int]:
+    pat = re.compile(_HEADER.format(rf"\[\s*{name}\s*\]" if array else name))
+    return [i for i, l in enumerate(lines) if pat.match(l)]
+
+
+def _table_end(lines: list[str], start: int) -> int:
+    return next((i for i in range(start + 1, len(lines)) if re.match(r"\s*\[\[?\s*[A-Za-z0-9_.\-\"]+\s*\]", lines[i])
+                 and not _in_value(lines, start, i)), len(lines))
+
+
+def _in_value(lines: list[str], start: int, i: int) -> bool:
+    """Whether line i continues a multi-line value that begins after line start."""
+    depth = 0
+    for l in lines[start + 1:i]:
+        depth += _depth(l)
+    return depth > 0
+
+
+def _depth(line: str) -> int:
+    line = re.sub(r'"(\\.|[^"\\])*"|\'[^\']*\'', '""', line).split("#", 1)[0]
+    return line.count("[") + line.count("{") - line.count("]") - line.count("}")
+
+
+def _set_key(lines: list[str], start: int, end: int, key: str, new: str) -> int:
+    """Set key = ... in the table lines[start+1:end]; returns the table's new end."""
+    hit = next((i for i in range(start + 1, end) if re.match(rf"\s*\"?{key}\"?\s*=", lines[i])
+                and not _in_value(lines, start, i)), None)
+    if hit is None:
+        lines.insert(start + 1, new)
+        return end + 1
+    last, depth = hit, _depth(lines[hit])
+    while depth > 0 and last + 1 < end:  # a value over several lines is replaced whole
+        last += 1
+        depth += _depth(lines[last])
+    lines[hit:last + 1] = [new]
+    return end - (last - hit)
+
+
+def render_spec(text: str, launch: dict | None, flags: tuple[str, ...] = (), kernel: str | None = None) -> str:
+    """The spec text with the launch keys replaced by `launch` and `flags` added to [compile] flags.
+
+    The launch is that of [launch] or of each [[launches]] step running `kernel` (default: the
+    spec's kernel), as `LaunchSpec.with_launch` applies it. The spec's own flags stay: the
+    evaluator builds with them and the candidate's. Only the lines of those keys change, so
+    comments and the rest of the file stay as written."""
+    data = tomllib.loads(text)
     lines = text.split("\n")
     if launch:
-        start = next((i for i, l in enumerate(lines) if l.strip() == "[launch]"), None)
-        if start is None:
-            raise ValueError("the spec has no [launch] table to change (multi-launch specs keep their launches)")
-        end = next((i for i in range(start + 1, len(lines)) if lines[i].lstrip().startswith("[")), len(lines))
-        for key in ("grid", "block", "shared_bytes"):
-            if key not in launch:
-                continue
-            new = f"{key} = {_toml(launch[key])}"
-            hit = next((i for i in range(start + 1, end) if re.match(rf"\s*{key}\s*=", lines[i])), None)
-            if hit is None:
-                lines.insert(start + 1, new)
-                end += 1
-            else:
-                lines[hit] = new
+        keys = [k for k in ("grid", "block", "shared_bytes") if k in launch]
+        starts = _header(lines, "launch")
+        if not starts:
+            target = kernel or data.get("kernel")
+            steps = data.get("launches") if isinstance(data.get("launches"), list) else []
+            heads = _header(lines, "launches", array=True)
+            starts = [h for h, st in zip(heads, steps) if st.get("kernel", data.get("kernel")) == target]
+        if starts:
+            for start in reversed(starts):
+                end = _table_end(lines, start)
+                for key in keys:
+                    end = _set_key(lines, start, end, key, f"{key} = {_toml(launch[key])}")
+        elif isinstance(data.get("launch"), dict):  # launch = { ... } inline, on one line
+            hit = next(i for i, l in enumerate(lines) if re.match(r"\s*\"?launch\"?\s*=\s*\{", l))
+            merged = {**data["launch"], **{k: launch[k] for k in keys}}
+            lines[hit] = "launch = { " + ", ".join(f"{k} = {_toml(v)}" for k, v in merged.items()) + " }"
+        else:
+            raise ValueError(f"the spec has no launch of kernel '{kernel or data.get('kernel')}' to change")
     if flags:
-        start = next((i for i, l in enumerate(lines) if l.strip() == "[compile]"), None)
-        new = f"flags = {_toml(list(flags))}"
-        if start is None:
+        own = list((data.get("compile") or {}).get("flags") or [])
+        new = f"flags = {_toml(own + [f for f in flags if f not in own])}"
+        starts = _header(lines, "compile")
+        if not starts:
             while lines and lines[-1] == "":
                 lines.pop()
             lines += ["", "[compile]", new, ""]
         else:
-            end = next((i for i in range(start + 1, len(lines)) if lines[i].lstrip().startswith("[")), len(lines))
-            hit = next((i for i in range(start + 1, end) if re.match(r"\s*flags\s*=", lines[i])), None)
-            if hit is None:
-                lines.insert(start + 1, new)
-            else:
-                lines[hit] = new
+            _set_key(lines, starts[0], _table_end(lines, starts[0]), "flags", new)
     return "\n".join(lines)

@@ -137,3 +137,11 @@ async def test_shutdown_ends_every_child(client: LanguageClient, extra):
     assert client._server.returncode == 0
     await wait_until(lambda: not alive(opt_pid) and not any(alive(p) for p in kids), timeout=3,
                      what="every child to end")
+
+
+@pytest.mark.parametrize("extra", [["--delay", "0.01", "--long-event", "300000"]])
+@pytest.mark.asyncio
+async def test_an_event_line_longer_than_64k_is_relayed(client: LanguageClient, extra):
+    uri, token = await run_optimize(client)
+    (end,) = await wait_until(lambda: ended(client, token), timeout=10, what="the end of the progress")
+    assert "kernelpro/scale/run1-5" in end.message

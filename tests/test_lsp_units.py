@@ -169,3 +169,16 @@ def test_tcp_mode(tmp_path):
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_failed_gpu_sizes_are_not_shown_as_zero_time():
+    ok = {"kernel": "k", "size": "small", "ok": True, "time_us": 12.0, "bw_fraction": 0.5}
+    bad = {"kernel": "k", "size": "large", "ok": False, "time_us": 0.0, "check": "12 elements outside the tolerance"}
+    assert measured_rows([ok, bad])["k"] is ok  # the largest size that ran correctly
+    rows = measured_rows([{**ok, "ok": False, "check": "first"}, bad])
+    assert rows["k"] is bad
+    text = "\n".join(measured_lines(bad))
+    assert "failed at size large" in text and "outside the tolerance" in text and "0 µs" not in text
+    k = KernelSummary("k", 1, registers=32, spill_stores=0, spill_loads=0, stack_bytes=0, shared_bytes=0,
+                      occupancy=1.0, occupancy_limiter="warps", occupancy_text="full", block=128)
+    assert summary_line(k, bad) == "32 regs · 0 spills · occupancy 100% (block 128) · GPU run failed"

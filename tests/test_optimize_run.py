@@ -309,3 +309,19 @@ def test_cli_progress_display_is_stopped_when_the_run_fails(repo, monkeypatch, c
     assert main(["optimize", str(repo / "a_fp64_literal.cu"), "--kernel", "gelu"]) == 2
     assert made and made[0].live is not None and not made[0].live.is_started
     assert "fails its own check" in capsys.readouterr().err
+
+
+def test_gpu_evaluator_turns_an_invalid_launch_into_a_failed_evaluation(repo):
+    """A model's launch the spec rejects (2048 threads) is a failed candidate, not a crashed run."""
+    from kernelpro.optimizer.evaluator import GpuEvaluator
+    from kernelpro.optimizer.model import Candidate
+    from kernelpro.profilers.runtime.spec import load_spec
+
+    cu = repo / "a_fp64_literal.cu"
+    ev = GpuEvaluator(cu, "gelu", load_spec(repo / "a_fp64_literal.kernelpro.toml"))
+    try:
+        (out,) = ev.evaluate([Candidate(source=cu.read_text(), launch={"block": [2048]}, description="big")])
+    finally:
+        ev.close()
+    assert not out.ok and out.failure.startswith("launch:") and "1024" in out.failure
+    assert out.resources.get("registers")  # the static profile is kept

@@ -15,6 +15,7 @@ import tree_sitter_cuda
 
 _PARSER = ts.Parser(ts.Language(tree_sitter_cuda.language()))
 _DEVICE = {"__global__", "__device__"}
+_DEFINE = re.compile(r"\s*#\s*define\s+(\w+)")
 
 
 def _norm(s: str) -> str:
@@ -22,14 +23,24 @@ def _norm(s: str) -> str:
 
 
 def _top_functions(src: str) -> list[tuple[str, set[str], int, int]]:
-    """(name, qualifiers, start byte, end byte) of top-level functions (templates included)."""
+    """(name, qualifiers, start byte, end byte) of top-level functions (templates included;
+    also those inside extern "C" and namespace blocks, as the profiler finds them)."""
     data = src.encode()
     tree = _PARSER.parse(data)
     out = []
-    for n in tree.root_node.children:
+    items = list(tree.root_node.children)
+    while items:
+        n = items.pop(0)
+        if n.type in ("linkage_specification", "namespace_definition"):
+            body = n.child_by_field_name("body")
+            if body is not None and body.type == "declaration_list":
+                items[0:0] = list(body.children)
+                continue
         fn = n
-        if n.type == "template_declaration":
-            fn = next((c for c in n.named_children if c.type == "function_definition"), None)
+        if n.type == "linkage_specification":
+            fn = n.child_by_field_name("body")
+        if fn is not None and fn.type == "template_declaration":
+            fn = next((c for c in fn.named_children if c.type == "function_definition"), None)
         if fn is None or fn.type != "function_definition":
             continue
         quals = {c.type for c in fn.children} | {data[c.start_byte:c.end_byte].decode() for c in fn.children}
@@ -61,19 +72,38 @@ def splice(parent: str, answer: str) -> str:
     pdata = parent.encode()
     pfuncs = {n: (a, b) for n, q, a, b in _top_functions(parent) if q & _DEVICE}
     inserts = []
+    fresh: list[str] = []  # new functions keep their place relative to the replaced ones
+    last_end = None
     for name, text in new_funcs:
-        if name in pfuncs:
-            a, b = pfuncs[name]
-            inserts.append((a, b, text))
-    fresh = [t for n, t in new_funcs if n not in pfuncs]
+        if name not in pfuncs:
+            fresh.append(text)
+            continue
+        a, b = pfuncs[name]
+        inserts.append((a, b, text))
+        if fresh:
+            inserts.append((a, a, "\n\n".join(fresh) + "\n\n"))
+            fresh = []
+        last_end = b
     if fresh:
-        first = min((a for a, b in pfuncs.values()), default=len(pdata))
-        inserts.append((first, first, "\n\n".join(fresh) + "\n\n"))
-    for a, b, text in sorted(inserts, key=lambda x: -x[0]):
+        if last_end is not None:
+            inserts.append((last_end, last_end, "\n\n" + "\n\n".join(fresh)))
+        else:
+            first = min((a for a, b in pfuncs.values()), default=len(pdata))
+            inserts.append((first, first, "\n\n".join(fresh) + "\n\n"))
+    # from the end backwards; at one offset the replacement goes before the insertion
+    for a, b, text in sorted(inserts, key=lambda x: (-x[0], -x[1])):
         pdata = pdata[:a] + text.encode() + pdata[b:]
     out = pdata.decode()
     have = {_norm(l) for l in out.splitlines() if l.lstrip().startswith("#")}
     pre = [l for l in answer.splitlines() if re.match(r"\s*#\s*(include|define)\b", l) and _norm(l) not in have]
+    lines = out.split("\n")
+    for l in list(pre):  # a changed #define replaces the file's own, which would win otherwise
+        m = _DEFINE.match(l)
+        hit = next((i for i, x in enumerate(lines) if m and (d := _DEFINE.match(x)) and d.group(1) == m.group(1)), None)
+        if hit is not None:
+            lines[hit] = l
+            pre.remove(l)
+    out = "\n".join(lines)
     if pre:
         lines = out.split("\n")
         last = max((i for i, l in enumerate(lines) if re.match(r"\s*#\s*include\b", l)), default=-1)

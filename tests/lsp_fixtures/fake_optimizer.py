@@ -2,7 +2,7 @@
 
 Prints the optimizer's JSON events slowly; writes its pid (and the argv it got) to files.
 Usage: fake_optimizer.py --pid-file F [--delay S] [--evaluations N] [--ignore-sigint]
-       [--fail MESSAGE] optimize FILE --kernel K --budget N --objective O --json-events ...
+       [--fail MESSAGE] [--long-event N] optimize FILE --kernel K --budget N --objective O --json-events ...
 """
 import argparse
 import json
@@ -16,6 +16,7 @@ p.add_argument("--pid-file", required=True)
 p.add_argument("--delay", type=float, default=0.1)
 p.add_argument("--ignore-sigint", action="store_true")
 p.add_argument("--fail")
+p.add_argument("--long-event", type=int, default=0, help="first emit an event this many characters long")
 p.add_argument("command")
 p.add_argument("file")
 p.add_argument("--kernel", required=True)
@@ -44,6 +45,8 @@ def emit(**ev):
 
 print("fake optimizer starting", file=sys.stderr, flush=True)
 emit(type="start", evaluations=0)
+if args.long_event:
+    emit(type="llm_failure", evaluations=0, reason="x" * args.long_event)
 if args.fail:
     emit(type="error", evaluations=0, message=args.fail)
     sys.exit(1)
