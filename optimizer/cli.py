@@ -24,7 +24,8 @@ def register(sub) -> None:
     o.add_argument("--llm-base-url", default=os.environ.get("KERNELPRO_LLM_BASE_URL"))
     o.add_argument("--llm-model", default=os.environ.get("KERNELPRO_LLM_MODEL"))
     o.add_argument("--feedback", choices=("advice", "raw", "none"), default="advice")
-    o.add_argument("--max-branches", type=int, default=5)
+    o.add_argument("--max-branches", type=int, default=5,
+                   help="branches a run keeps (default 5): a new best is always saved, the oldest superseded one goes")
     o.add_argument("--no-energy", action="store_true",
                    help="skip the NVML energy measurement of saved branches (faster; notes then lack energy)")
     o.add_argument("--json-events", action="store_true", help="print one JSON event per line (for editors)")

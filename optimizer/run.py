@@ -18,7 +18,7 @@ from kernelpro.profilers.compile import CompileOptions, read_source
 from kernelpro.profilers.source import parse_source
 
 from . import spec_edit
-from .candidates import CandidateStore, check_repository, format_message, make_note
+from .candidates import CandidateStore, check_repository, delete_candidate, format_message, make_note
 from .memory import Memory, MemoryStoreError, format_lessons, make_attempt
 from .model import Budget, Candidate, Evaluation
 from .search import reward, run_search
@@ -165,9 +165,21 @@ class Recorder:
             return
         c, ev = self.pending.pop(0)
         r = event.get("reward")
-        if r is not None and r > self.best_saved + math.log1p(SAVE_MARGIN) and len(self.branches) < self.cfg.max_branches:
+        if r is not None and r > self.best_saved + math.log1p(SAVE_MARGIN) and self.cfg.max_branches > 0:
             if self.save(c, ev, math.exp(r), self.paths[event["node"]]):
                 self.best_saved = r
+                self.trim()
+
+    def trim(self) -> None:
+        """Keep at most max_branches: a new best is always kept; the oldest (slowest) of this
+        run's branches makes room for it."""
+        while len(self.branches) > self.cfg.max_branches:
+            old = self.branches.pop(0)
+            try:
+                delete_candidate(self.store.repo.working_tree_dir, old)
+                self.emit({"type": "branch_removed", "branch": old, "reason": "superseded by a faster candidate"})
+            except Exception as e:  # keeping a branch too many is better than losing one
+                self.emit({"type": "note", "message": f"could not remove superseded branch {old}: {e}"})
 
     def energy(self, c: Candidate, ev: Evaluation) -> None:
         """Energy before and after belongs in every branch's note: measure it if the search did not."""

@@ -256,11 +256,11 @@ def test_done_and_outcome_report_the_named_branchs_speedup(repo):
     out = optimize(RunConfig(file=repo / "a_fp64_literal.cu", kernel="gelu", budget=Budget(evaluations=8),
                              max_branches=1), on_event=events.append, evaluator=LaunchModel())
     branch = [e for e in events if e["type"] == "branch"]
-    assert len(branch) == 1 and out.branches == [branch[0]["branch"]]
-    best = max(e["speedup"] or 0 for e in events if e["type"] == "evaluated")
-    assert best > branch[0]["speedup"] * 1.05  # a better one came after the cap
-    assert out.speedup == pytest.approx(branch[0]["speedup"])
-    assert events[-1]["type"] == "done" and events[-1]["speedup"] == pytest.approx(branch[0]["speedup"])
+    # with a cap of 1 the newest best is kept and the ones it superseded are removed
+    assert out.branches == [branch[-1]["branch"]] == [out.best_branch]
+    assert [e["branch"] for e in events if e["type"] == "branch_removed"] == [b["branch"] for b in branch[:-1]]
+    assert out.speedup == pytest.approx(branch[-1]["speedup"])
+    assert events[-1]["type"] == "done" and events[-1]["speedup"] == pytest.approx(branch[-1]["speedup"])
 
 
 def _cli(*args, cwd=None):
@@ -325,3 +325,28 @@ def test_gpu_evaluator_turns_an_invalid_launch_into_a_failed_evaluation(repo):
         ev.close()
     assert not out.ok and out.failure.startswith("launch:") and "1024" in out.failure
     assert out.resources.get("registers")  # the static profile is kept
+
+
+def test_max_branches_keeps_the_newest_best_and_drops_superseded_ones(repo):
+    """A later, faster candidate is never lost to the cap: the oldest (slowest) branch goes."""
+    class EachBetter:  # every new candidate beats all earlier ones by 10%
+        n = 0
+
+        def evaluate(self, candidates):
+            out = []
+            for c in candidates:
+                t = 1e-3 / (1 + 0.1 * self.n)
+                self.n += 1
+                out.append(Evaluation(ok=True, times_s={"small": t, "large": 8 * t}, resources={"registers": 16}))
+            return out
+
+    events = []
+    out = optimize(RunConfig(file=repo / "a_fp64_literal.cu", kernel="gelu", budget=Budget(evaluations=4),
+                             max_branches=2), on_event=events.append, evaluator=EachBetter())
+    saved = [e["branch"] for e in events if e["type"] == "branch"]
+    removed = [e["branch"] for e in events if e["type"] == "branch_removed"]
+    assert len(saved) == 4 and removed == saved[:2]
+    heads = sorted(h.name for h in git.Repo(repo).heads if h.name.startswith("kernelpro/"))
+    assert heads == sorted(saved[2:]) and out.best_branch == saved[-1]
+    speedups = [e["speedup"] for e in events if e["type"] == "branch"]
+    assert speedups == sorted(speedups) and out.speedup == pytest.approx(speedups[-1])
