@@ -201,12 +201,24 @@ class Memory:
                 ignore.write_text("# KernelPro's search memory: local to this workspace\n*\n")
             self.conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
             self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            self.conn.execute("PRAGMA journal_mode = WAL")
-            with self._write():
-                for stmt in filter(str.strip, SCHEMA.split(";")):
-                    self.conn.execute(stmt)
+            self._setup()
         except (sqlite3.DatabaseError, OSError) as e:
             raise MemoryStoreError(f"cannot open the search memory at {self.path}: {e}") from None
+
+    def _setup(self, tries: int = 100) -> None:
+        """WAL mode and the schema. Switching to WAL needs the database to itself and SQLite
+        does not always wait for that (two runs that open a new memory at once), so retry."""
+        for i in range(tries):
+            try:
+                self.conn.execute("PRAGMA journal_mode = WAL")
+                with self._write():
+                    for stmt in filter(str.strip, SCHEMA.split(";")):
+                        self.conn.execute(stmt)
+                return
+            except sqlite3.OperationalError as e:
+                if "locked" not in str(e) or i == tries - 1:
+                    raise
+                time.sleep(0.05)
 
     # a write transaction that takes the write lock at once (no deadlocking lock upgrades)
     class _Tx:
