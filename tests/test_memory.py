@@ -151,3 +151,20 @@ def test_two_processes_record_at_once(tmp_path):
     assert errors == [None, None]
     with Memory(tmp_path) as m:
         assert len(m.attempts(run_id="p1")) == 150 and len(m.attempts(run_id="p2")) == 150
+
+
+def test_opening_waits_for_another_connection_to_let_go(tmp_path):
+    """Switching a new database to WAL needs it to itself; another reader must not make the
+    open fail (it waits, as two runs starting at once do)."""
+    import sqlite3
+    import threading
+
+    db = tmp_path / "m.sqlite"
+    other = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+    other.execute("CREATE TABLE t (x)")
+    other.execute("BEGIN")
+    other.execute("SELECT * FROM t").fetchall()  # holds a shared lock
+    threading.Timer(0.5, lambda: other.execute("COMMIT")).start()
+    m = Memory(db)
+    assert m.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    m.close()
