@@ -103,6 +103,8 @@ def resolve_blocks(src: SourceFile, block: int | None = None, spec_blocks: dict[
 
 def spec_block_sizes(cu_path: str | Path) -> tuple[dict[str, int] | None, str | None]:
     """Threads per block of the launch spec beside the file, and a note when it is unusable."""
+    if not Path(cu_path).with_name(f"{Path(cu_path).stem}.kernelpro.toml").is_file():
+        return None, None  # the common case, without loading the spec machinery
     from .runtime.spec import find_spec, load_spec
 
     found = find_spec(cu_path)
