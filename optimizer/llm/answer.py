@@ -35,6 +35,8 @@ from pathlib import Path
 import tree_sitter
 import tree_sitter_cuda
 
+from kernelpro.profilers.source import walk
+
 MAX_ANSWER_CHARS = 200_000
 
 ALLOWED_INCLUDES = (
@@ -170,14 +172,6 @@ def _strip_comments(src: str) -> str:
     return _COMMENT_OR_STRING.sub(repl, src)
 
 
-def _walk(node):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(reversed(n.children))
-
-
 def _declarator_name(fn) -> str:
     decl = fn.child_by_field_name("declarator")
     while decl is not None and decl.type != "function_declarator":
@@ -196,7 +190,7 @@ def _quals(fn) -> set[str]:
 
 def _functions(src: str):
     tree = _PARSER.parse(src.encode())
-    return tree, [n for n in _walk(tree.root_node) if n.type == "function_definition"]
+    return tree, [n for n in walk(tree.root_node) if n.type == "function_definition"]
 
 
 def global_kernels(src: str) -> list[str]:
@@ -229,7 +223,7 @@ def check_source(source: str, project_dir: str | Path | None = None) -> None:
             f"host function '{name}' at line {line}: only __global__/__device__ functions are allowed "
             "(KernelPro launches the kernel itself)"
         )
-    for n in _walk(tree.root_node):
+    for n in walk(tree.root_node):
         if n.type != "call_expression":
             continue
         f = n.child_by_field_name("function")

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import re
 
-import tree_sitter as ts
-import tree_sitter_cuda
+from .answer import _PARSER, _declarator_name
 
-_PARSER = ts.Parser(ts.Language(tree_sitter_cuda.language()))
 _DEVICE = {"__global__", "__device__"}
 _DEFINE = re.compile(r"\s*#\s*define\s+(\w+)")
 
@@ -44,12 +42,7 @@ def _top_functions(src: str) -> list[tuple[str, set[str], int, int]]:
         if fn is None or fn.type != "function_definition":
             continue
         quals = {c.type for c in fn.children} | {data[c.start_byte:c.end_byte].decode() for c in fn.children}
-        d = fn.child_by_field_name("declarator")
-        while d is not None and d.type != "function_declarator":
-            d = d.child_by_field_name("declarator")
-        name_node = d.child_by_field_name("declarator") if d is not None else None
-        name = data[name_node.start_byte:name_node.end_byte].decode() if name_node is not None else "?"
-        out.append((name, quals, n.start_byte, n.end_byte))
+        out.append((_declarator_name(fn), quals, n.start_byte, n.end_byte))
     return out
 
 
