@@ -131,12 +131,12 @@ def profile_file(
     p = Path(path).resolve()
     if text is None:
         text = read_source(p)
-    # nvcc runs in a worker thread (the GIL is free while it waits on the subprocess);
-    # meanwhile this thread parses the source and loads the rules
-    compiling = _POOL.submit(compile_cuda, p, options, text=text, toolchain=toolchain, use_cache=use_cache)
-    src = parse_source(text, str(p))
-    tools = static_tools()
-    art = compiling.result()
+    # parse and load the rules in a helper thread while this one waits on nvcc (the GIL is
+    # free then); the compile stays on the caller's thread so callers compiling in parallel
+    # (the evaluator, the language server) are not funnelled through a shared pool
+    preparing = _POOL.submit(lambda: (parse_source(text, str(p)), static_tools()))
+    art = compile_cuda(p, options, text=text, toolchain=toolchain, use_cache=use_cache)
+    src, tools = preparing.result()
     notes = list(art.notes)
     if spec_blocks is None and not block:
         spec_blocks, note = spec_block_sizes(p)
