@@ -1,11 +1,11 @@
 """Compile a .cu file to a cubin with -lineinfo and the ptxas report; disassemble; cache.
 
-The cache key covers the source, every header it includes from the project (recursively),
-the flags, the architecture and the toolchain versions, so an unchanged file costs a read.
+The cache key (cachekey.py) covers the source, every header it includes from the project
+(recursively), the flags, the architecture and the toolchain versions, so an unchanged file
+costs a read.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -14,37 +14,15 @@ import signal
 import subprocess
 import tempfile
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
+# the key and what it needs live in cachekey.py (cheap to import); re-exported here
+from .cachekey import FORMAT, CompileError, CompileOptions, cache_dir, check_arch, compile_key, project_headers, read_source  # noqa: F401
 from .nvcc_diag import Diagnostic, parse_diagnostics
 from .ptxas import KernelResources, parse_ptxas
 from .sass import Instruction, parse_sass
-from .toolchain import Toolchain, ToolchainError, discover, supported_archs
-
-FORMAT = 4  # bump when the cached layout or parsers change
-_INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
-
-
-class CompileError(Exception):
-    """Bad usage (unknown architecture, unreadable file); not a compile failure of the source."""
-
-
-@dataclass(frozen=True)
-class CompileOptions:
-    arch: str = "sm_90"
-    include_paths: tuple[str, ...] = ()
-    defines: tuple[str, ...] = ()
-    extra_flags: tuple[str, ...] = ()
-    timeout_s: float = 120.0
-
-    def flags(self) -> list[str]:
-        base = self.arch.removeprefix("sm_")
-        out = ["-cubin", f"-gencode=arch=compute_{base},code=sm_{base}", "-lineinfo", "-Xptxas", "-v"]
-        out += [f"-I{p}" for p in self.include_paths]
-        out += [f"-D{d}" for d in self.defines]
-        out += list(self.extra_flags)
-        return out
+from .toolchain import Toolchain, ToolchainError, discover
 
 
 @dataclass
@@ -105,39 +83,6 @@ def demangle_name(mangled: str) -> str:
     return last
 
 
-def project_headers(path: Path, text: str, include_paths: tuple[str, ...]) -> list[Path]:
-    """Headers the file includes that resolve to files (not system headers), recursively."""
-    seen: dict[Path, None] = {}
-    todo = [(path.parent, text)]
-    while todo:
-        here, body = todo.pop()
-        for kind, name in _INCLUDE.findall(body):
-            dirs = ([here] if kind == '"' else []) + [Path(p) for p in include_paths]
-            for d in dirs:
-                cand = (d / name).resolve()
-                if cand.is_file() and cand not in seen:
-                    seen[cand] = None
-                    try:
-                        todo.append((cand.parent, cand.read_text(errors="replace")))
-                    except OSError:
-                        pass
-                    break
-    return list(seen)
-
-
-def cache_dir() -> Path:
-    base = os.environ.get("KERNELPRO_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "kernelpro"
-    )
-    return Path(base) / "compile"
-
-
-def check_arch(arch: str, tc: Toolchain) -> None:
-    archs = supported_archs(tc.path("nvcc"))
-    if arch not in archs:
-        raise CompileError(f"unknown architecture '{arch}': this nvcc builds for {', '.join(archs)}")
-
-
 def compile_cuda(
     path: str | os.PathLike,
     options: CompileOptions = CompileOptions(),
@@ -149,23 +94,8 @@ def compile_cuda(
     t0 = time.perf_counter()
     tc = toolchain or discover()
     nvcc = tc.path("nvcc")
-    check_arch(options.arch, tc)
-    src_path = Path(path).resolve()
-    # nvcc runs in the file's folder: relative -I paths mean the caller's working directory
-    options = replace(options, include_paths=tuple(str(Path(p).resolve()) for p in options.include_paths))
-    if text is None:
-        text = read_source(src_path)
-    headers = project_headers(src_path, text, options.include_paths)
-    h = hashlib.sha256()
-    h.update(json.dumps([FORMAT, str(src_path), options.flags(), tc.fingerprint]).encode())
-    h.update(text.encode("utf-8", errors="replace"))
-    for hp in headers:
-        h.update(str(hp).encode())
-        try:
-            h.update(hp.read_bytes())
-        except OSError:
-            pass
-    key = h.hexdigest()[:32]
+    k = compile_key(path, options, text, tc)
+    src_path, options, text, headers, key = k.path, k.options, k.text, k.headers, k.key
     cdir = cache_dir() / key
     if use_cache:
         hit = _load(cdir, src_path, options, key, tc, headers)
@@ -226,20 +156,6 @@ def compile_cuda(
         return art
     finally:
         shutil.rmtree(work, ignore_errors=True)
-
-
-def read_source(path: Path) -> str:
-    if not path.exists():
-        raise CompileError(f"{path}: no such file")
-    if path.is_dir():
-        raise CompileError(f"{path}: is a folder, not a CUDA source file")
-    data = path.read_bytes()
-    if b"\0" in data[:8192]:
-        raise CompileError(f"{path}: binary file, not CUDA source")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise CompileError(f"{path}: not UTF-8 text (byte {e.start})") from None
 
 
 def _same(p: Path, text: str) -> bool:

@@ -1,0 +1,117 @@
+"""The compile cache's key, and what it needs: options, reading the source, its headers.
+
+Kept apart from compile.py (nvcc, parsers) so a warm command can find a cache entry cheaply.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from .toolchain import Toolchain, supported_archs
+
+FORMAT = 4  # bump when the cached layout or parsers change
+_INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
+
+
+class CompileError(Exception):
+    """Bad usage (unknown architecture, unreadable file); not a compile failure of the source."""
+
+
+@dataclass(frozen=True)
+class CompileOptions:
+    arch: str = "sm_90"
+    include_paths: tuple[str, ...] = ()
+    defines: tuple[str, ...] = ()
+    extra_flags: tuple[str, ...] = ()
+    timeout_s: float = 120.0
+
+    def flags(self) -> list[str]:
+        base = self.arch.removeprefix("sm_")
+        out = ["-cubin", f"-gencode=arch=compute_{base},code=sm_{base}", "-lineinfo", "-Xptxas", "-v"]
+        out += [f"-I{p}" for p in self.include_paths]
+        out += [f"-D{d}" for d in self.defines]
+        out += list(self.extra_flags)
+        return out
+
+
+@dataclass
+class Keyed:
+    """One compile's inputs, resolved, and the cache key over them."""
+
+    path: Path
+    options: CompileOptions  # include paths made absolute
+    text: str
+    headers: list[Path]
+    key: str
+
+
+def compile_key(path: str | os.PathLike, options: CompileOptions, text: str | None, tc: Toolchain) -> Keyed:
+    """Key over the source, its project headers (recursive), the flags, arch and tool versions."""
+    check_arch(options.arch, tc)
+    src_path = Path(path).resolve()
+    # nvcc runs in the file's folder: relative -I paths mean the caller's working directory
+    options = replace(options, include_paths=tuple(str(Path(p).resolve()) for p in options.include_paths))
+    if text is None:
+        text = read_source(src_path)
+    headers = project_headers(src_path, text, options.include_paths)
+    h = hashlib.sha256()
+    h.update(json.dumps([FORMAT, str(src_path), options.flags(), tc.fingerprint]).encode())
+    h.update(text.encode("utf-8", errors="replace"))
+    for hp in headers:
+        h.update(str(hp).encode())
+        try:
+            h.update(hp.read_bytes())
+        except OSError:
+            pass
+    return Keyed(src_path, options, text, headers, h.hexdigest()[:32])
+
+
+def check_arch(arch: str, tc: Toolchain) -> None:
+    archs = supported_archs(tc.path("nvcc"))
+    if arch not in archs:
+        raise CompileError(f"unknown architecture '{arch}': this nvcc builds for {', '.join(archs)}")
+
+
+def read_source(path: Path) -> str:
+    if not path.exists():
+        raise CompileError(f"{path}: no such file")
+    if path.is_dir():
+        raise CompileError(f"{path}: is a folder, not a CUDA source file")
+    data = path.read_bytes()
+    if b"\0" in data[:8192]:
+        raise CompileError(f"{path}: binary file, not CUDA source")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise CompileError(f"{path}: not UTF-8 text (byte {e.start})") from None
+
+
+def project_headers(path: Path, text: str, include_paths: tuple[str, ...]) -> list[Path]:
+    """Headers the file includes that resolve to files (not system headers), recursively."""
+    seen: dict[Path, None] = {}
+    todo = [(path.parent, text)]
+    while todo:
+        here, body = todo.pop()
+        for kind, name in _INCLUDE.findall(body):
+            dirs = ([here] if kind == '"' else []) + [Path(p) for p in include_paths]
+            for d in dirs:
+                cand = (d / name).resolve()
+                if cand.is_file() and cand not in seen:
+                    seen[cand] = None
+                    try:
+                        todo.append((cand.parent, cand.read_text(errors="replace")))
+                    except OSError:
+                        pass
+                    break
+    return list(seen)
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("KERNELPRO_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "kernelpro"
+    )
+    return Path(base) / "compile"
