@@ -10,7 +10,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -109,6 +108,8 @@ def _version(path: str) -> str:
 
 
 def _probe_version(path: str) -> str:
+    import subprocess  # only when a version is not cached yet: a warm command skips the import
+
     try:
         r = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=20)
     except (OSError, subprocess.SubprocessError) as e:
@@ -178,6 +179,8 @@ def supported_archs(nvcc: str) -> tuple[str, ...]:
 
 
 def _probe_archs(nvcc: str) -> list[str]:
+    import subprocess
+
     try:
         r = subprocess.run([nvcc, "--list-gpu-code"], capture_output=True, text=True, timeout=20)
     except (OSError, subprocess.SubprocessError) as e:
