@@ -18,7 +18,7 @@ class UsageError(Exception):
 
 
 def _compile_options(args):
-    from .compile import CompileOptions
+    from .cachekey import CompileOptions
 
     return CompileOptions(arch=args.arch, include_paths=tuple(args.include or ()), defines=tuple(args.define or ()),
                           extra_flags=tuple(args.flag or ()), timeout_s=args.compile_timeout)
@@ -46,11 +46,7 @@ def _setup_toolchain(args):
 
 
 def cmd_profile(args) -> int:
-    from .compile import CompileError
-    from .profile import profile_file
-
-    if not args.json:  # rich loads while nvcc runs
-        threading.Thread(target=importlib.import_module, args=(f"{__package__}.report",), daemon=True).start()
+    from .cachekey import CompileError
 
     if args.block is not None and not 1 <= args.block <= 1024:
         raise UsageError(f"--block {args.block}: threads per block must be 1 to 1024")
@@ -59,12 +55,9 @@ def cmd_profile(args) -> int:
     if path.suffix not in (".cu", ".cuh") and not args.force:
         raise UsageError(f"{path}: not a CUDA file (.cu or .cuh); pass --force to profile it anyway")
     try:
-        rep = profile_file(path, _compile_options(args), kernel=args.kernel, block=args.block, toolchain=tc,
-                           use_cache=not args.no_cache)
+        rep = _profile(args, path, tc)
     except CompileError as e:
         raise UsageError(str(e)) from None
-    if not rep.source.text.strip():
-        rep.notes.append("the file is empty")
     dyn = None
     if args.run:
         dyn = _run_dynamic(args, rep)
@@ -81,6 +74,29 @@ def cmd_profile(args) -> int:
 
         print_report(rep, dynamic=dyn)
     return 0 if rep.ok else 1
+
+
+def _profile(args, path: Path, tc):
+    """The static profile; an unchanged one comes from the report cache (not with --run or --no-cache)."""
+    options, slot = _compile_options(args), None
+    if not (args.run or args.no_cache):
+        from .report_cache import lookup
+
+        hit, slot = lookup(path, options, tc, args.kernel, args.block)
+        if hit is not None:
+            return hit
+    if not args.json:  # rich loads while nvcc runs (not on a hit: there the thread only contends)
+        threading.Thread(target=importlib.import_module, args=(f"{__package__}.report",), daemon=True).start()
+    from .profile import profile_file
+
+    rep = profile_file(path, options, kernel=args.kernel, block=args.block, toolchain=tc, use_cache=not args.no_cache)
+    if not rep.source.text.strip():
+        rep.notes.append("the file is empty")
+    if slot is not None:
+        from .report_cache import store
+
+        store(slot, rep)
+    return rep
 
 
 def _run_dynamic(args, rep):

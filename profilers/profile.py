@@ -11,6 +11,7 @@ from .advice import Advice, sort_advice
 from .compile import CompiledArtifact, CompileOptions, compile_cuda, read_source
 from .nvcc_diag import Diagnostic
 from .source import SourceFile, parse_source
+from .specblocks import spec_block_sizes
 from .toolchain import Toolchain
 from .tools import DEFAULT_BLOCK, BlockHint, Context, run_tools, static_tools
 
@@ -58,6 +59,10 @@ class ProfileReport:
         return self.artifact is not None and self.artifact.ok
 
     @property
+    def cache_hit(self) -> bool:
+        return bool(self.artifact and self.artifact.cache_hit)
+
+    @property
     def errors(self) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.severity == "error"]
 
@@ -66,7 +71,7 @@ class ProfileReport:
             "file": self.path,
             "arch": self.arch,
             "compiled": self.ok,
-            "cache_hit": bool(self.artifact and self.artifact.cache_hit),
+            "cache_hit": self.cache_hit,
             "kernels": [k.to_json() for k in self.kernels],
             "advice": [a.to_json() for a in self.advice],
             "errors": [_diag_json(d) for d in self.diagnostics if d.severity == "error"],
@@ -99,22 +104,6 @@ def resolve_blocks(src: SourceFile, block: int | None = None, spec_blocks: dict[
             else:
                 out[k.name] = BlockHint(DEFAULT_BLOCK, "default")
     return out
-
-
-def spec_block_sizes(cu_path: str | Path) -> tuple[dict[str, int] | None, str | None]:
-    """Threads per block of the launch spec beside the file, and a note when it is unusable."""
-    if not Path(cu_path).with_name(f"{Path(cu_path).stem}.kernelpro.toml").is_file():
-        return None, None  # the common case, without loading the spec machinery
-    from .runtime.spec import find_spec, load_spec
-
-    found = find_spec(cu_path)
-    if found is None:
-        return None, None
-    try:
-        spec = load_spec(found)
-        return {spec.kernel: spec.block_threads()}, None
-    except Exception as e:  # an invalid spec: the profile goes on with the other block sources
-        return None, f"launch spec {Path(found).name} not used: {e}"
 
 
 def profile_file(

@@ -2,13 +2,16 @@
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from .advice import Severity
-from .profile import ProfileReport
+
+if TYPE_CHECKING:  # a cached report (report_cache.CachedReport) prints without loading the profiler
+    from .profile import ProfileReport
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan", Severity.HINT: "dim"}
 
@@ -30,7 +33,7 @@ def _n(v, unit: str = "") -> str:
 def print_report(rep: ProfileReport, console: Console | None = None, dynamic: dict | None = None) -> None:
     c = console or Console(highlight=False, soft_wrap=True, width=None if os.isatty(1) else 160)
     where = _rel(rep.path)
-    cache = " (cached)" if rep.artifact and rep.artifact.cache_hit else ""
+    cache = " (cached)" if rep.cache_hit else ""
     c.print(f"[bold]{where}[/bold]  {rep.arch}  {rep.duration_s * 1000:.0f} ms{cache}")
     for d in rep.diagnostics:
         style = "bold red" if d.severity == "error" else "yellow"
