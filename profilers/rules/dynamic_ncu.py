@@ -10,12 +10,15 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..advice import Advice, Evidence, Location, Severity, sort_advice
-from ..runtime.ncu import LineCounters, NcuResult, RuleResult, base_name, verdict_name
 from ..source import Kernel, SourceFile, parse_source
 from ..tools import REGISTRY, Context, run_tools, tool
 from .common import advice_at, first_code_column
+
+if TYPE_CHECKING:
+    from ..runtime.ncu import LineCounters, NcuResult, RuleResult
 
 NEEDS = ("gpu", "measurement")
 MIN_SHARE = 0.02  # a line must carry this share of the kernel's traffic (or samples) to be named
@@ -83,15 +86,22 @@ ALL_TOOLS = ("uncoalesced-global", "shared-bank-conflict-measured", "warp-stall"
 
 # ---------------------------------------------------------------- helpers
 
+def _ncu():
+    """runtime.ncu, loaded when a dynamic tool runs: a static profile does without it."""
+    from ..runtime import ncu
+
+    return ncu
+
+
 def _result(ctx: Context) -> NcuResult | None:
     m = ctx.measurement
     if isinstance(m, dict):
         m = m.get("ncu")
-    return m if isinstance(m, NcuResult) else None
+    return m if m is not None and isinstance(m, _ncu().NcuResult) else None
 
 
 def _kernel(ctx: Context, res: NcuResult) -> Kernel | None:
-    want = base_name(res.kernel) if res.kernel else ""
+    want = _ncu().base_name(res.kernel) if res.kernel else ""
     ks = ctx.source.kernels
     return next((k for k in ks if k.name == want), ks[0] if len(ks) == 1 and not want else None)
 
@@ -232,7 +242,7 @@ def uncoalesced_global(ctx: Context):
             ev.append(Evidence("instructions with excessive sectors", " ".join(ops), "", "ncu"))
         ev += _rule_evidence(rule)
         gain, note = _rule_gain(rule)
-        if gain is None and verdict_name(res.verdict) == "memory-bound" and total_all > exc:
+        if gain is None and _ncu().verdict_name(res.verdict) == "memory-bound" and total_all > exc:
             g = total_all / (total_all - exc)
             gain, note = (round(g, 2), "if the kernel's time follows its L2 sector traffic") if g >= 1.05 else (None, "")
         remedy = (f"make consecutive threads (threadIdx.x) {kind[:-1] if kind != 'accesses' else 'access'} consecutive "
@@ -510,7 +520,7 @@ def refine_verdict(verdict, res: NcuResult) -> tuple[str | None, str | None]:
     """The second look: the roofline counts only the bytes a kernel needs, so a kernel that
     moves eight sectors for every one it uses looks latency-bound while its memory pipes are
     saturated. Nsight Compute's speed of light sees the real traffic; busy pipes decide."""
-    name = verdict_name(verdict)
+    name = _ncu().verdict_name(verdict)
     if name != "latency-bound":
         return name, None
     mem_v = res.metric("gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed")
@@ -526,7 +536,7 @@ def refine_verdict(verdict, res: NcuResult) -> tuple[str | None, str | None]:
 
 def select_tools(verdict) -> list[str]:
     """The dynamic tools the roofline verdict calls for (all of them when it is unknown)."""
-    return list(SELECTION.get(verdict_name(verdict) or "", ALL_TOOLS))
+    return list(SELECTION.get(_ncu().verdict_name(verdict) or "", ALL_TOOLS))
 
 
 def dynamic_advice(ncu_result: NcuResult, source_file: SourceFile | str | Path, verdict=None,
