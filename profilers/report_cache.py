@@ -85,7 +85,7 @@ def lookup(path: str | Path, options: CompileOptions, tc: Toolchain, kernel: str
         if rec.get("format") != FORMAT:
             return None, slot
         return CachedReport(rec["report"], rec["diagnostics"], time.perf_counter() - t0), slot
-    except (OSError, ValueError, KeyError, TypeError):  # no entry, or one this code cannot read
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):  # no entry, or one this code cannot read
         return None, slot
 
 

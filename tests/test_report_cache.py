@@ -186,10 +186,11 @@ def test_store_refuses_a_report_whose_inputs_moved(kfile):
 def test_a_broken_entry_is_a_miss_and_is_replaced(kfile, cache):
     assert cli(kfile, "--json").returncode == 0
     (e,) = entries(cache)
-    e.write_text('{"format": 1, "report": {"file": ')
-    assert lookup(kfile) is None
-    r = cli(kfile, "--json")
-    assert r.returncode == 0 and json.loads(r.stdout)["kernels"] and lookup(kfile) is not None
+    for broken in ('{"format": 1, "report": {"file": ', "[]", '{"format": 1, "report": {"file": 3}}'):
+        e.write_text(broken)
+        assert lookup(kfile) is None
+        r = cli(kfile, "--json")
+        assert r.returncode == 0 and json.loads(r.stdout)["kernels"] and lookup(kfile) is not None
 
 
 def test_no_cache_skips_the_report_cache_and_a_hit_never_profiles(kfile, cache, monkeypatch, capsys):
