@@ -6,7 +6,7 @@
 set -u
 export PYTHONUNBUFFERED=1
 BUDGET=${BUDGET:-12}; CMP_BUDGET=${CMP_BUDGET:-10}
-RUN_T=${RUN_T:-400}; CMP_T=${CMP_T:-400}; CMP_KERNELS=${CMP_KERNELS:-"softmax gelu"}
+RUN_T=${RUN_T:-400}; CMP_T=${CMP_T:-400}; CMP_KERNELS=${CMP_KERNELS-"softmax gelu"}  # set but empty: no comparisons
 L=/tmp/gpu2; rm -rf $L; mkdir -p $L
 trap 'cp $L/summary.txt $OUT/summary.txt 2>/dev/null; tar -czf $OUT/gpu2.tar.gz -C $L . 2>/dev/null' EXIT
 step() { echo "== $1 $(date +%T)" | tee -a $L/summary.txt; }
