@@ -37,6 +37,14 @@ async def profile_gpu(ls: KernelProServer, uri: str, kernel: str | None, quiet: 
         return {"ok": False, "reason": problem}
     st = ls.docs.get(uri)
     path = ls.path_of(uri)
+    state = disk_state(ls.text_of(uri)[0] if st is not None else None, path)
+    if state == "missing":
+        msg = f"KernelPro: save {Path(path).name} first: the GPU run measures the file on disk"
+        ls.show(msg, types.MessageType.Warning)
+        return {"ok": False, "reason": "not saved"}
+    if state == "unsaved":
+        ls.show(f"KernelPro: {Path(path).name} has unsaved changes; the GPU run measures the saved file "
+                "(save to include them)", types.MessageType.Warning)
     s = ls.settings
     argv = [sys.executable, "-m", "kernelpro.profilers.cli", "profile", path, "--run", "--json", "--arch",
             s.compile_options().arch]
@@ -67,7 +75,18 @@ async def profile_gpu(ls: KernelProServer, uri: str, kernel: str | None, quiet: 
         ls.refresh_lenses()
     if not quiet:
         ls.show(f"KernelPro: GPU profile of {kernel or Path(path).name} done", types.MessageType.Info)
-    return {"ok": True, "measured": rows}
+    return {"ok": True, "measured": rows, "unsaved": state == "unsaved"}
+
+
+def disk_state(buffer: str | None, path: str) -> str:
+    """"missing" (no file to run), "unsaved" (the buffer differs from the file) or "saved"."""
+    try:
+        disk = Path(path).read_bytes().decode("utf-8", errors="replace")
+    except OSError:
+        return "missing"
+    if buffer is None:
+        return "saved"
+    return "saved" if disk.replace("\r\n", "\n") == buffer.replace("\r\n", "\n") else "unsaved"
 
 
 def measured_rows(measured: Any) -> dict[str, dict[str, Any]]:

@@ -182,3 +182,14 @@ def test_failed_gpu_sizes_are_not_shown_as_zero_time():
     k = KernelSummary("k", 1, registers=32, spill_stores=0, spill_loads=0, stack_bytes=0, shared_bytes=0,
                       occupancy=1.0, occupancy_limiter="warps", occupancy_text="full", block=128)
     assert summary_line(k, bad) == "32 regs · 0 spills · occupancy 100% (block 128) · GPU run failed"
+
+
+def test_gpu_run_says_whether_the_buffer_is_saved(tmp_path):
+    from kernelpro.lsp_server.gpu import disk_state
+
+    p = tmp_path / "k.cu"
+    assert disk_state("x", str(p)) == "missing"
+    p.write_bytes(b"__global__ void k() {}\r\n")
+    assert disk_state("__global__ void k() {}\n", str(p)) == "saved"  # line endings do not count
+    assert disk_state(None, str(p)) == "saved"
+    assert disk_state("__global__ void k() { }\n", str(p)) == "unsaved"
