@@ -34,7 +34,7 @@ def print_report(rep: ProfileReport, console: Console | None = None, dynamic: di
     c = console or Console(highlight=False, soft_wrap=True, width=None if os.isatty(1) else 160)
     where = _rel(rep.path)
     cache = " (cached)" if rep.cache_hit else ""
-    c.print(f"[bold]{where}[/bold]  {rep.arch}  {rep.duration_s * 1000:.0f} ms{cache}")
+    c.print(Text.assemble((where, "bold"), f"  {rep.arch}  {rep.duration_s * 1000:.0f} ms{cache}"))  # a path is not markup
     for d in rep.diagnostics:
         style = "bold red" if d.severity == "error" else "yellow"
         loc = f"{_rel(d.file)}:{d.line}" + (f":{d.column}" if d.column else "") if d.file else d.tool

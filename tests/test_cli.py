@@ -141,3 +141,11 @@ def test_header_only_cuh_is_profiled(tmp_path):
     d = json.loads(r.stdout)
     assert d["compiled"] and [k["name"] for k in d["kernels"]] == ["hk"]
     assert "fp64-in-float-kernel" in {a["rule"] for a in d["advice"]}
+
+
+def test_text_report_prints_a_path_with_brackets_as_written(tmp_path):
+    p = tmp_path / "k[v2]:fire:.cu"
+    p.write_text("__global__ void k(float* x) { x[threadIdx.x] = 1.0f; }\n")
+    r = run("profile", str(p), "--no-cache")
+    assert r.returncode == 0, r.stderr
+    assert "k[v2]:fire:.cu" in r.stdout.splitlines()[0]
