@@ -37,7 +37,8 @@ async def profile_gpu(ls: KernelProServer, uri: str, kernel: str | None, quiet: 
         return {"ok": False, "reason": problem}
     st = ls.docs.get(uri)
     path = ls.path_of(uri)
-    state = disk_state(ls.text_of(uri)[0] if st is not None else None, path)
+    buffer = ls.text_of(uri)[0] if st is not None else None
+    state = await asyncio.get_running_loop().run_in_executor(None, disk_state, buffer, path)  # file I/O off the loop
     if state == "missing":
         msg = f"KernelPro: save {Path(path).name} first: the GPU run measures the file on disk"
         ls.show(msg, types.MessageType.Warning)

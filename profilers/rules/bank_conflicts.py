@@ -15,7 +15,7 @@ from math import gcd
 from ..advice import Evidence, Location, Severity
 from ..source import Kernel, SourceFile, walk
 from ..tools import Context, tool
-from .common import advice_at, nodes
+from .common import advice_at, nodes, shared_declarations
 from .unroll import macro_constants
 
 ELEMENT_BYTES = {
@@ -42,11 +42,7 @@ class SharedTile:
 
 def shared_tiles(src: SourceFile, k: Kernel, env: dict[str, int]) -> dict[str, SharedTile]:
     out = {}
-    for d in nodes(k, "declaration"):
-        if not any(c.type == "type_qualifier" and src.node_text(c) == "__shared__" for c in d.children):
-            continue
-        t = d.child_by_field_name("type")
-        tt = " ".join(src.node_text(t).split()) if t is not None else ""
+    for d, tt in shared_declarations(src, k):
         eb = ELEMENT_BYTES.get(tt)
         for decl in d.children_by_field_name("declarator"):
             outer = decl

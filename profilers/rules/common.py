@@ -31,6 +31,14 @@ def nodes(kernel: Kernel, *types: str):
             yield n
 
 
+def shared_declarations(src, kernel: Kernel):
+    """(declaration node, element type text) of each `__shared__` declaration in the kernel."""
+    for d in nodes(kernel, "declaration"):
+        if any(c.type == "type_qualifier" and src.node_text(c) == "__shared__" for c in d.children):
+            t = d.child_by_field_name("type")
+            yield d, " ".join(src.node_text(t).split()) if t is not None else ""
+
+
 def first_code_column(ctx: Context, line: int) -> int:
     text = ctx.source.lines[line - 1] if 0 < line <= len(ctx.source.lines) else ""
     return len(text) - len(text.lstrip()) + 1

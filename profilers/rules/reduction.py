@@ -24,7 +24,7 @@ import tree_sitter as ts
 from ..advice import Evidence, Severity
 from ..source import Kernel, SourceFile, walk
 from ..tools import Context, tool
-from .common import advice_at, nodes
+from .common import advice_at, nodes, shared_declarations
 from .sync_divergence import LOOPS
 from .unroll import macro_constants
 
@@ -60,10 +60,7 @@ def _squash(src: SourceFile, n) -> str:
 def _shared_arrays(src: SourceFile, k: Kernel) -> dict[str, str]:
     """1-D __shared__ arrays of the kernel -> element type."""
     out = {}
-    for d in nodes(k, "declaration"):
-        if not any(c.type == "type_qualifier" and src.node_text(c) == "__shared__" for c in d.children):
-            continue
-        t = " ".join(src.node_text(d.child_by_field_name("type")).split())
+    for d, t in shared_declarations(src, k):
         for decl in d.children_by_field_name("declarator"):
             ident = decl.child_by_field_name("declarator") if decl.type == "array_declarator" else None
             if ident is not None and ident.type == "identifier":
@@ -181,8 +178,8 @@ def match(src: SourceFile, k: Kernel, loop) -> TreeReduction | None:
         return None
     if tid != "threadIdx.x" and not (tid.isidentifier() and _thread_x_alias(src, k, tid)):
         return None
-    body_text = src.node_text(k.body)
-    if "threadIdx.y" in body_text.replace(" ", "") or "threadIdx.z" in body_text.replace(" ", ""):
+    body_text = "".join(src.node_text(k.body).split())
+    if "threadIdx.y" in body_text or "threadIdx.z" in body_text:
         return None  # 2-D blocks: the first 32 values of tid are not one warp
     p = loop.parent
     while p is not None and p != k.body:
