@@ -10,12 +10,12 @@ the last column's (valid) reads and store nothing, so every thread reaches every
 """
 from __future__ import annotations
 
-from kernelpro.profilers.analysis.loops import ONLINE, statements, text
+from kernelpro.profilers.analysis.loops import ONLINE, text
 from kernelpro.profilers.analysis.patterns import RowKernel, column_loop
 from kernelpro.profilers.source import SourceFile, walk
 
 from .prelude import with_column_prelude
-from .rows import _declared_type, _loop_var_type, _used_after, _writes_memory, combine, identity
+from .rows import _declared_type, _loop_var_type, _used_after, _while_start, _writes_memory, combine, identity
 from .text import Refuse, line_indent, reindent, span_text
 
 
@@ -31,9 +31,10 @@ def column_reduce(src: SourceFile, rk: RowKernel, cluster: int) -> str:
         raise Refuse("the reduction loop is not at the column's top level")
     if any(r.op == ONLINE for r in lp.reductions):
         raise Refuse("online pairs are not split over rows")
-    if lp.step != 1 or lp.start is None or lp.form != "for":
-        raise Refuse("the loop is not `for (r = S; r < E; r++)`")
-    if not lp.declared_in_header and _used_after(src, rk, lp):
+    start = lp.start if lp.form == "for" else _while_start(src, rk, lp)
+    if lp.step != 1 or start is None or lp.form not in ("for", "while"):
+        raise Refuse("the loop is not `for (r = S; r < E; r++)` (or the same as a while loop)")
+    if (lp.form == "while" or not lp.declared_in_header) and _used_after(src, rk, lp):
         raise Refuse(f"`{lp.var}` is used after the loop")
     if rk.bound is None or rk.form not in ("if", "return"):
         raise Refuse("the column index has no `c < N` guard")
@@ -68,13 +69,16 @@ def column_reduce(src: SourceFile, rk: RowKernel, cluster: int) -> str:
     jt = _loop_var_type(rk, lp)
     end = f"({text(src, lp.bound)}) + 1" if lp.cmp == "<=" else f"({text(src, lp.bound)})"
     resets = " ".join(f"{r.var} = {identity(r.op, _declared_type(rk, r.var), src)};" for r in lp.reductions)
-    jdecl = f"{jt} " if lp.declared_in_header else ""
+    jdecl = f"{jt} " if (lp.declared_in_header or lp.form == "while") else ""
+    body = lp.body
+    body_text = span_text(src, body.start_byte, body.end_byte,
+                          [(lp.increment.start_byte, lp.increment.end_byte, "")] if lp.increment is not None else [])
     stride = "blockDim.y * gridDim.y"
     loop = [f"{{  // kernelpro: rows split over threadIdx.y and blockIdx.y ({'a cluster of ' + str(cluster) + ' blocks' if cluster > 1 else 'one block'})",
             f"{li}  if (threadIdx.y != 0 || blockIdx.y != 0) {{ {resets} }}",
-            f"{li}  for ({jdecl}{lp.var} = ({text(src, lp.start)}) + threadIdx.y + blockIdx.y * blockDim.y; "
+            f"{li}  for ({jdecl}{lp.var} = ({text(src, start)}) + threadIdx.y + blockIdx.y * blockDim.y; "
             f"{lp.var} < {end}; {lp.var} += {stride}) "
-            + reindent(src.node_text(lp.body), line_indent(src, lp.body), li + "  ")]
+            + reindent(body_text, line_indent(src, body), li + "  ")]
     fn = "kp_cluster_col_reduce" if cluster > 1 else "kp_col_reduce"
     for r in lp.reductions:
         loop.append(f"{li}  {r.var} = {fn}({r.var}, {combine(r.op, r.fn)});")
@@ -92,12 +96,7 @@ def column_reduce(src: SourceFile, rk: RowKernel, cluster: int) -> str:
                 raise Refuse(f"line {n.start_point[0] + 1}: return after the reduction")
     new = span_text(src, 0, len(src.data), subs)
     if cluster > 1:
-        kname = rk.kernel.name
-        # __cluster_dims__ before the kernel's name (after __global__ and the return type)
-        kdecl = rk.kernel
-        name_line = kdecl.line
-        new = _add_cluster_dims(new, kname, cluster)
-        del name_line
+        new = _add_cluster_dims(new, rk.kernel.name, cluster)
     return with_column_prelude(new)
 
 
@@ -118,4 +117,3 @@ def describe(rk: RowKernel, cluster: int) -> str:
             f"partial sums combined in shared memory {where}")
 
 
-__all__ = ["column_reduce", "describe", "statements"]

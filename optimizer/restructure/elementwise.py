@@ -9,7 +9,7 @@ aligned, take the element-by-element path.
 """
 from __future__ import annotations
 
-from kernelpro.profilers.analysis.patterns import RowKernel, _accesses_in, is_elementwise
+from kernelpro.profilers.analysis.patterns import RowKernel, accesses_in, is_elementwise
 from kernelpro.profilers.source import SourceFile, walk
 
 from .prelude import with_prelude
@@ -20,7 +20,7 @@ def _groups(src: SourceFile, rk: RowKernel):
     """array expression text -> (nodes, reads, writes, full write) for the accesses at the index."""
     out: dict = {}
     top = set(rk.body)
-    for a in _accesses_in(rk):
+    for a in accesses_in(rk):
         if a.node.type != "subscript_expression":
             raise Refuse(f"line {a.line}: an access that is not a subscript ({src.node_text(a.node)[:40]})")
         arr = a.node.child_by_field_name("argument")
@@ -116,8 +116,8 @@ def _mentions(code: str, name: str) -> bool:
 
 
 def describe(rk: RowKernel, vec: int, src: SourceFile) -> str:
-    names = sorted(src.node_text(a.node.child_by_field_name("argument")) for a in _accesses_in(rk))
+    names = sorted(src.node_text(a.node.child_by_field_name("argument")) for a in accesses_in(rk))
     arrays = ", ".join(dict.fromkeys(names))
     if vec == 1:
         return "grid-stride loop over the elements"
-    return f"{vec} elements per thread step with packed loads/stores of {arrays}"
+    return f"packed {vec}-element loads and stores of {arrays} in a grid-stride loop"

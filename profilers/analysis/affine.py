@@ -54,8 +54,16 @@ def mul(a: Poly, b: Poly) -> Poly:
     return out
 
 
+def _mentions(atom_name: str, name: str) -> bool:
+    """An opaque atom "(...)" built from substituted polynomials mentions `name` inside."""
+    if atom_name == name or not atom_name.startswith("("):
+        return False
+    import re
+    return re.search(rf"(?<![\w.]){re.escape(name)}(?![\w])", atom_name) is not None
+
+
 def depends(p: Poly, name: str = TID) -> bool:
-    return any(name in m for m in p)
+    return any(name in m or any(_mentions(a, name) for a in m) for m in p)
 
 
 def atoms(p: Poly) -> set[str]:
@@ -63,9 +71,12 @@ def atoms(p: Poly) -> set[str]:
 
 
 def coefficient(p: Poly, name: str = TID) -> Poly | None:
-    """The coefficient of `name` in p; None when p is not linear in it."""
+    """The coefficient of `name` in p; None when p is not linear in it (an opaque atom that
+    depends on it, such as x[j] in an index, counts as not linear)."""
     out: Poly = {}
     for m, c in p.items():
+        if any(_mentions(a, name) for a in m):
+            return None
         k = m.count(name)
         if k > 1:
             return None
@@ -173,6 +184,10 @@ def build_env(src: SourceFile, k: Kernel, types: TypeTable | None = None, keep=(
             base = _pointer_base(src, value, values, pointers)
             if base is not None and name not in stepped | unknown and name not in dict(plain):
                 pointers[name] = base
+            else:  # derived from a parameter in a way not followed: its accesses are unknown
+                roots = [src.node_text(c) for c in walk(value) if c.type == "identifier" and src.node_text(c) in pointers]
+                if roots:
+                    pointers[name] = (pointers[roots[0]][0], None)
             continue
         if kind == "auto" and (_is_pointer_value(src, value, pointers)):
             pointers.pop(name, None)
@@ -251,7 +266,7 @@ def _pointer_base(src, value, values, pointers):
         if v is None:
             return None
     if v.type == "identifier" and src.node_text(v) in pointers:
-        return pointers[src.node_text(v)]
+        return pointers[src.node_text(v)] if pointers[src.node_text(v)][1] is not None else None
     if v.type == "binary_expression" and src.node_text(v.child_by_field_name("operator")) in ("+", "-"):
         op = src.node_text(v.child_by_field_name("operator"))
         left, right = v.child_by_field_name("left"), v.child_by_field_name("right")
@@ -341,7 +356,14 @@ def index_poly(src: SourceFile, n: ts.Node | None, values: dict) -> Poly | None:
         if op == "<<" and list(b) in ([()], []):
             return mul(a, const(1 << b.get((), 0)))
         if not depends(a) and not depends(b):  # uniform across the warp: an opaque value
-            return atom("(" + " ".join(src.node_text(n).split()) + ")")
+            return atom(f"({poly_text(a)} {op} {poly_text(b)})")
+        return None
+    if t == "subscript_expression":  # a value loaded from memory, uniform across the warp
+        parts = subscript_parts(src, n)
+        if parts is not None:
+            i = index_poly(src, parts[1], values)
+            if i is not None and not depends(i):
+                return atom(f"({parts[0]}[{poly_text(i)}])")
         return None
     return None
 
@@ -402,7 +424,7 @@ def global_accesses(env: IndexEnv, include_unknown: bool = False) -> list[Access
             if acc is None or acc[0] not in env.pointers:
                 continue
             base, off = env.pointers[acc[0]]
-            p = env.poly(acc[1])
+            p = env.poly(acc[1]) if off is not None else None
             if p is None:
                 if include_unknown:
                     out.append(Access(base, n, None, None, _is_write(n)))

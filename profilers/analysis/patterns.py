@@ -261,7 +261,7 @@ def is_elementwise(rk: RowKernel) -> bool:
     """No loops; every global access is at exactly the row index."""
     if not rk.ok or rk.loops or rk.bound is None:
         return False
-    accs = [a for a in _accesses_in(rk) if True]
+    accs = [a for a in accesses_in(rk) if True]
     return bool(accs) and all(a.index == {(rk.row,): 1} or a.index == _row_poly(rk) for a in accs)
 
 
@@ -269,7 +269,7 @@ def _row_poly(rk: RowKernel) -> Poly:
     return rk.env.values_at(rk.row_decl.end_byte).get(rk.row) or {(rk.row,): 1}
 
 
-def _accesses_in(rk: RowKernel):
+def accesses_in(rk: RowKernel):
     from .affine import global_accesses
     nodes = rk.pre_guard + rk.body
     out = []

@@ -86,6 +86,16 @@ typedef __half half;
 inline float __half2float(__half v) { return (float)v; }
 inline __half __float2half(float f) { return __half(f); }
 
+// ------------------------------------------------------------------ vector types
+struct alignas(8) float2 { float x, y; };
+struct alignas(16) float4 { float x, y, z, w; };
+struct alignas(8) int2 { int x, y; };
+struct alignas(16) int4 { int x, y, z, w; };
+struct alignas(16) double2 { double x, y; };
+inline float2 make_float2(float x, float y) { return {x, y}; }
+inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
+inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
+
 // ------------------------------------------------------------------ math
 inline float __expf(float x) { return expf(x); }
 inline float __logf(float x) { return logf(x); }
