@@ -16,4 +16,5 @@ EXTRA=""
 [ "${MEASURE_ONLY:-0}" = 1 ] && EXTRA="--measure-only"
 [ "${TORCH:-1}" = 1 ] && EXTRA="$EXTRA --torch"
 python3 benchmarks/suite_run.py --budget ${BUDGET:-16} --repeats ${REPEATS:-3} --timeout ${RUN_T:-300} \
-  --out $L/suite.json --logs $L ${FAMILIES:+--families $FAMILIES} $EXTRA 2>&1 | tee $L/suite.txt
+  --out $L/suite.json --logs $L/logs ${FAMILIES:+--families $FAMILIES} $EXTRA 2>&1 | tee $L/suite.txt
+tar -czf $L/suite-logs.tar.gz -C $L logs pip.txt gpu.txt 2>/dev/null; rm -rf $L/logs $L/pip.txt

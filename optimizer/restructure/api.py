@@ -257,19 +257,19 @@ def elementwise_plans(text: str, ctx: Context) -> list[Plan]:
     arrays = {src.node_text(a.node.child_by_field_name("argument")) for a in accesses_in(rk)}
     elem = _elem_bytes(src, rk, [rk.env.pointers.get(a, (a,))[0] for a in arrays])
     vmax = max(1, min(8, 16 // elem))
-    space = [{"block": 256, "vec": vmax, "per_thread": 1}, {"block": 256, "vec": vmax, "per_thread": 2},
-             {"block": 512, "vec": vmax, "per_thread": 1}, {"block": 256, "vec": vmax, "per_thread": 4}]
+    space = [{"block": 256, "vec": vmax, "per_thread": 4}, {"block": 256, "vec": vmax, "per_thread": 2},
+             {"block": 512, "vec": vmax, "per_thread": 4}, {"block": 256, "vec": vmax, "per_thread": 1}]
     if vmax > 1:
-        space.insert(2, {"block": 256, "vec": max(1, vmax // 2), "per_thread": 1})
+        space.insert(2, {"block": 256, "vec": max(1, vmax // 2), "per_thread": 4})
     answers = tuple(r for r in ("narrow-global-access",) if r in ctx.answers_present)
 
     def build(knobs):
         v, tb, per = int(knobs["vec"]), int(knobs["block"]), int(knobs["per_thread"])
-        new = elementwise.vectorize(src, rk, v)
+        new = elementwise.vectorize(src, rk, v, per)
         new, notes = _host(new, ctx.path, ctx.kernel, _ew_host(tb, v * per))
         launch = dict(ctx.base_launch or {})
         launch.update(block=[tb], grid=[cover(grid[0], old_block, tb * v * per)] + grid[1:])
-        desc = elementwise.describe(rk, v, src) + f"; {v * per} elements per thread, {tb} threads per block"
+        desc = elementwise.describe(rk, v, src, per) + f"; {v * per} elements per thread, {tb} threads per block"
         return Candidate(source=new, launch=launch, flags=ctx.flags, description=desc, answers=answers,
                          origin="builtin:elementwise", kind="structural", knobs=tuple(sorted(knobs.items())),
                          notes=tuple(notes))
