@@ -9,7 +9,7 @@ import os
 
 import numpy as np
 
-from emu_run import emulate
+from emu_run import Batch
 
 SUITE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benchmarks", "suite")
 
@@ -85,12 +85,14 @@ def reference(family: str, spec, views, env):
     return fn({k: v.copy() for k, v in views.items()}, dict(env))
 
 
-def run(family: str, spec, source: str, launch: dict, env, workdir, seed=0):
-    """{output name: float values} after running source with launch at env."""
+def run(family: str, spec, source: str, launch: dict, env, workdir, seed=0, batch=None, index=0):
+    """{output name: float values} after running source (or the batch's index-th) at env."""
     args, views, outs = inputs_for(spec, env, seed)
     grid = [_ev(g, env) for g in launch["grid"]]
     block = [_ev(b, env) for b in launch["block"]]
-    res = emulate(source, spec.kernel, args, grid, block, workdir=workdir)
+    if batch is None:
+        batch, index = Batch([(source, spec.kernel)], workdir), 0
+    res = batch.run(index, args, grid, block)
     got = {}
     for i, name, dt in outs:
         got[name] = bf16_float(res[i]) if dt == "bfloat16" else res[i].astype(np.float64)

@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from emu_run import Batch
 from suite_emu import SMALL, SUITE, check, load_spec, run
 
 from kernelpro.optimizer.builtin import BuiltinProposer
@@ -58,10 +59,8 @@ def test_naive_kernel_and_its_restructured_candidates_compute_the_reference(path
     spec = load_spec(family, stem)
     env = SMALL[family]
     text, base, prop, cands = _structural(path, spec)
-    got, views = run(family, spec, text, base, env, str(tmp_path))
-    check(family, spec, got, views, env, f"{stem} as written")
     assert cands, f"no structural candidate for {family}/{stem}: {prop.plans_refused}"
-    tried = 0
+    runs = [(f"{stem} as written", text, base)]
     for c, _ in cands:
         variants = [c]
         # and the next knob setting of its plan (what tuning would try first)
@@ -73,13 +72,14 @@ def test_naive_kernel_and_its_restructured_candidates_compute_the_reference(path
             knobs = dict(cand.knobs)
             if knobs.get("cluster", 1) > 1:
                 # the emulator runs one block at a time: a cluster's distributed shared memory is
-                # checked on the GPU; here the same plan with a cluster of one block
-                plan = prop.tuner.states[cand.key()].plan
-                cand = plan.build({**knobs, "cluster": 1})
-            got, views = run(family, spec, cand.source, {**base, **cand.launch}, env, str(tmp_path))
-            check(family, spec, got, views, env, cand.description)
-            tried += 1
-    assert tried >= len(cands)
+                # checked on the GPU (test_restructure_gpu.py); here the same plan, one block
+                cand = prop.tuner.states[cand.key()].plan.build({**knobs, "cluster": 1})
+            runs.append((f"{cand.description} {knobs}", cand.source, {**base, **cand.launch}))
+    batch = Batch([(src, spec.kernel) for _, src, _ in runs], str(tmp_path))
+    for i, (what, src, launch) in enumerate(runs):
+        got, views = run(family, spec, src, launch, env, str(tmp_path), batch=batch, index=i)
+        check(family, spec, got, views, env, what)
+    assert len(runs) > len(cands)
 
 
 @pytest.mark.skipif(GXX is None, reason="needs g++ for the emulator")
