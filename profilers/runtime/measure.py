@@ -60,7 +60,26 @@ def _mangled(art: CompiledArtifact, kernel: str) -> str:
     return builds[0].mangled
 
 
-def _step(spec, st, size: str, names: dict[str, str]) -> dict:
+_INT_RANGE = {"int8": (-2**7, 2**7), "uint8": (0, 2**8), "int16": (-2**15, 2**15), "uint16": (0, 2**16),
+              "int32": (-2**31, 2**31), "uint32": (0, 2**32), "int64": (-2**63, 2**63), "uint64": (0, 2**64)}
+
+
+def _params(cub, mangled: str, kernel: str) -> list:
+    """The compiled kernel's parameter list ((offset, size) per parameter) from its cubin."""
+    params = cub.kernel_params(mangled) if cub is not None else None
+    if params is None:
+        raise EvalError(f"the cubin has no parameter list for {kernel} ({mangled})")
+    return params
+
+
+def _step(spec, st, size: str, names: dict[str, str], params: dict | None = None) -> dict:
+    """One launch (or memset) of one size as plain JSON; checked against the compiled kernel's parameters
+    (`params`: mangled name -> [KParam]): count, pointer sizes and each scalar's size, so an argument is
+    passed with the type of the parameter it goes to."""
+    from .spec import ITEMSIZE
+
+    if st.memset:
+        return {"memset": st.memset, "byte": int(st.memset_value)}
     grid = list(spec.grid(st, size))
     block = list(spec.block(st, size))
     where = f"launch of {st.kernel} at size {size!r}"
@@ -69,32 +88,65 @@ def _step(spec, st, size: str, names: dict[str, str]) -> dict:
     if math.prod(block) > 1024:
         raise EvalError(f"{where}: block {block} has {math.prod(block)} threads; the limit is 1024")
     shared = int(spec.eval_int(st.shared_bytes, size)) if st.shared_bytes else 0
+    kp = (params or {}).get(names[st.kernel])
+    if kp is not None and len(kp) != len(st.args):
+        sizes_text = ", ".join(f"{p.size}" for p in kp)
+        raise EvalError(f"{where}: the compiled kernel takes {len(kp)} parameters (sizes {sizes_text} bytes, from the "
+                        f"cubin), the launch passes {len(st.args)} ({', '.join(st.args)}); a parameter without a "
+                        f"name counts too")
     args = []
     for i, name in enumerate(st.args):
         a = spec.arg(name)
+        psize = kp[i].size if kp is not None else None
         if a is not None and a.is_buffer:
-            args.append({"buf": name})
+            if psize is not None and psize != 8:
+                raise EvalError(f"{where}: argument {i + 1} {name!r} is a buffer (an 8-byte pointer) but parameter "
+                                f"{i + 1} of the compiled kernel is {psize} bytes")
+            args.append({"buf": name, "offset": kp[i].offset if kp is not None else None})
             continue
         dtype = (st.dtypes[i] if i < len(st.dtypes) else None) or (a.dtype if a else None)
         if dtype is None:
             raise EvalError(f"{where}: no dtype for scalar argument {name!r}")
+        if psize is not None and ITEMSIZE[dtype] != psize:
+            raise EvalError(f"{where}: argument {i + 1} {name!r} would be passed as {dtype} ({ITEMSIZE[dtype]} bytes) "
+                            f"but parameter {i + 1} of the compiled kernel is {psize} bytes; give the arg the C++ "
+                            f"parameter's type (dtype)")
         value = spec.eval(a.value if a is not None else name, size)
         if dtype not in ("float32", "float16", "bfloat16", "float64"):
             if not float(value).is_integer():
                 raise EvalError(f"{where}: integer argument {name!r} = {value}")
             value = int(value)
-        args.append({"scalar": value, "dtype": dtype})
-    return {"kernel": names[st.kernel], "name": st.kernel, "grid": grid, "block": block, "shared": shared, "args": args}
+            lo, hi = _INT_RANGE[dtype]
+            if not lo <= value < hi:
+                raise EvalError(f"{where}: argument {name!r} = {value} does not fit its {dtype} parameter")
+        args.append({"scalar": value, "dtype": dtype, "offset": kp[i].offset if kp is not None else None})
+    out = {"kernel": names[st.kernel], "name": st.kernel, "grid": grid, "block": block, "shared": shared, "args": args}
+    if kp is not None:
+        out["param_bytes"] = max((p.offset + p.size for p in kp), default=0)
+    return out
 
 
 def build_job(spec, art: CompiledArtifact, ref_art: CompiledArtifact | None = None, sizes=None,
-              timing: bool = True, energy: bool = False, seed: int | None = None, check: bool = True) -> dict:
-    """The worker job for one candidate: plain JSON, every expression evaluated."""
-    names = {st.kernel: _mangled(art, st.kernel) for st in spec.launches}
-    ref = (spec.reference or {}) if check else {}
-    job = {"op": "run", "cubin": art.cubin, "kernels": sorted(set(names.values())), "timing": timing,
-           "energy": energy, "seed": secrets.randbits(31) if seed is None else int(seed),
-           "rtol": spec.rtol, "atol": spec.atol, "reference": None, "sizes": []}
+              timing: bool = True, energy: bool = False, seed: int | None = None, check: bool = True,
+              sanitize: bool = False) -> dict:
+    """The worker job for one candidate: plain JSON, every expression evaluated.
+
+    With `sizes` None every size of the spec runs, and (when checking) its off-by-one sizes after them,
+    checked but not timed. `sanitize`: one launch at the smallest size, no reference, for Compute Sanitizer."""
+    from .cubin import Cubin, CubinError
+
+    names = {st.kernel: _mangled(art, st.kernel) for st in spec.kernel_steps}
+    try:
+        cub = Cubin.read(art.cubin) if art.cubin else None
+        rcub = Cubin.read(ref_art.cubin) if ref_art is not None and ref_art.cubin else None
+    except (OSError, CubinError) as e:
+        raise EvalError(f"cannot read the compiled kernel's parameters: {e}") from None
+    params = {m: _params(cub, m, k) for k, m in names.items()}
+    ref = (spec.reference or {}) if check and not sanitize else {}
+    job = {"op": "run", "cubin": art.cubin, "kernels": sorted(set(names.values())), "timing": timing and not sanitize,
+           "energy": energy and not sanitize, "seed": secrets.randbits(31) if seed is None else int(seed),
+           "rtol": spec.rtol, "atol": spec.atol, "reference": None, "sizes": [], "sanitize": sanitize, "check": check and not sanitize,
+           "distributions": list(getattr(spec, "distributions", ("spec",))) if not sanitize else ["spec"]}
     ref_names = {}
     if ref.get("python"):
         job["reference"] = {"python": f"{ref['python']}:{ref.get('function', 'reference')}"}
@@ -102,21 +154,27 @@ def build_job(spec, art: CompiledArtifact, ref_art: CompiledArtifact | None = No
         if ref_art is None:
             raise EvalError("the spec's reference kernel was not compiled")
         ref_names = {ref["kernel"]: _mangled(ref_art, ref["kernel"])}
+        params.update({m: _params(rcub, m, k) for k, m in ref_names.items()})
         job["reference"] = {"kernel": ref["kernel"], "cubin": ref_art.cubin, "kernels": list(ref_names.values())}
     chosen = list(sizes) if sizes else list(spec.sizes)
     for s in chosen:
-        if s not in spec.sizes:
+        if s not in spec.sizes and s not in getattr(spec, "check_sizes", {}):
             raise EvalError(f"unknown size {s!r} (the spec has {', '.join(spec.sizes)})")
-    for s in chosen:
+    if sanitize:
+        chosen = [min(chosen, key=spec.bytes_moved)]
+    check_only = [] if sizes or not check or sanitize else list(getattr(spec, "check_sizes", {}))
+    for s in chosen + check_only:
         bufs = []
         for a in [x for x in spec.args if x.is_buffer] + list(spec.scratch):
             shape = list(spec.shape(a.name, s))
             bufs.append({"name": a.name, "dtype": a.dtype, "count": math.prod(shape), "shape": shape,
                          "fill": a.fill, "output": bool(a.output), "scratch": a in spec.scratch})
         entry = {"name": s, "vars": spec.env(s), "buffers": bufs, "bytes": spec.bytes_moved(s), "flops": spec.flops(s),
-                 "steps": [_step(spec, st, s, names) for st in spec.launches]}
+                 "steps": [_step(spec, st, s, names, params) for st in spec.launches],
+                 "tolerance": spec.tolerance(s).to_json() if hasattr(spec, "tolerance") else None,
+                 "check_only": s in check_only}
         if ref_names:
-            entry["ref_steps"] = [_step(spec, ref["step"], s, ref_names)]
+            entry["ref_steps"] = [_step(spec, ref["step"], s, ref_names, params)]
         job["sizes"].append(entry)
     return job
 
