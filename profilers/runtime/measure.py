@@ -226,6 +226,28 @@ def _tensor_cores(art: CompiledArtifact | None, kernel: str) -> bool:
     return any(uses_tensor_cores(i.base for i in b.sass) for b in art.builds(kernel))
 
 
+IMPOSSIBLE_PREFIX = "faster than the device allows"
+
+
+def judge_ceilings(spec, res: RunResult, ceilings: dict | None, art: CompiledArtifact | None = None) -> RunResult:
+    """A result faster than the device's measured ceilings is an evaluation error, not a speedup: the
+    kernel skipped work the [cost] says one run needs (or the [cost] is wrong). Marks `res` failed."""
+    from .roofline import faster_than_ceiling
+
+    if not res.ok or not ceilings:
+        return res
+    l2 = int((res.device or {}).get("l2_bytes") or 0)
+    for s in res.sizes:
+        why = faster_than_ceiling(s.bytes, s.flops, s.time_s, ceilings, _precision(spec),
+                                  _tensor_cores(art, spec.kernel), l2)
+        if why:
+            res.ok = False
+            res.failure = (f"{IMPOSSIBLE_PREFIX} at size {s.size}: {why}; the kernel cannot have done the work "
+                           f"[cost] describes (skipped or cached work), or [cost] overstates it")
+            break
+    return res
+
+
 def rows_and_verdicts(spec, res: RunResult, ceilings: dict | None, art: CompiledArtifact | None = None):
     """The measured rows (keys as report._print_measured reads them) and a Roofline per size."""
     from .roofline import analyze
@@ -237,7 +259,8 @@ def rows_and_verdicts(spec, res: RunResult, ceilings: dict | None, art: Compiled
                "spread_pct": s.spread * 100, "bandwidth_gbs": None, "bw_fraction": None, "gflops": None,
                "flop_fraction": None, "energy_uj": None, "power_w": None, "energy_uncertainty_pct": None,
                "bound": None, "max_rel_err": s.check.get("max_rel") if s.check else None,
-               "check": (s.check or {}).get("reason"), "reps": len(s.times)}
+               "rel_l2": (s.check or {}).get("rel_l2"), "tol_ratio": (s.check or {}).get("tol_ratio"),
+               "check": (s.check or {}).get("reason"), "reps": len(s.times), "checked": s.checked, "sets": s.sets}
         if s.time_s > 0:
             row["bandwidth_gbs"] = s.bytes / s.time_s / 1e9 if s.bytes else None
             row["gflops"] = s.flops / s.time_s / 1e9 if s.flops else None
@@ -266,6 +289,12 @@ def _remedy_for_failure(reason: str) -> str:
                 "reduction order and any skipped elements; the evidence names the first bad element")
     if r.startswith("compile"):
         return "fix the compile error first"
+    if r.startswith("compute-sanitizer"):
+        return ("fix the access the sanitizer names (an index past the end of a buffer, a shared-memory race without "
+                "__syncthreads, a read of memory nothing wrote); results that happen to pass are not correct")
+    if r.startswith(IMPOSSIBLE_PREFIX):
+        return ("every output element must be computed from the inputs at every launch: no results kept from an "
+                "earlier launch, no input pattern assumed; if the kernel is honest, check [cost] bytes/flops")
     return "see the message; the run stopped there"
 
 
@@ -274,15 +303,18 @@ def dynamic_advice(spec, res: RunResult, verdicts: dict, file: str, line: int) -
     out: list[Advice] = []
     k = spec.kernel
     if not res.ok:
-        wrong = (res.failure or "").startswith("wrong result")
+        failure = res.failure or ""
+        rule = ("wrong-result" if failure.startswith("wrong result") else
+                "impossible-speedup" if failure.startswith(IMPOSSIBLE_PREFIX) else
+                "sanitizer" if failure.startswith("compute-sanitizer") else "run-failed")
         ev = []
-        bad = next((s for s in res.sizes if not s.ok), None)
+        bad = next((s for s in res.sizes + res.check_sizes if not s.ok), None)
         if bad and bad.check:
-            for key in ("max_abs", "max_rel", "rel_l2", "unwritten", "nonfinite"):
+            for key in ("max_abs", "max_rel", "rel_l2", "tol_ratio", "unwritten", "nonfinite"):
                 v = bad.check.get(key)
                 if isinstance(v, (int, float)) and not (isinstance(v, float) and math.isnan(v)):
                     ev.append(Evidence(key, v, "", "runner"))
-        out.append(Advice("wrong-result" if wrong else "run-failed", Severity.ERROR, k, file, line,
+        out.append(Advice(rule, Severity.ERROR, k, file, line,
                           res.failure or "the run failed", _remedy_for_failure(res.failure or ""), evidence=ev))
         return out
     if verdicts:
@@ -318,6 +350,14 @@ def dynamic_advice(spec, res: RunResult, verdicts: dict, file: str, line: int) -
             }[r.bound]
             out.append(Advice("roofline", Severity.INFO, k, file, line,
                               f"{k} is {r.bound} at size {size}: {_fraction_text(r)}", remedy, evidence=ev))
+    weak = next((s for s in res.sizes + res.check_sizes if (s.check or {}).get("weak")), None)
+    if weak is not None:
+        out.append(Advice("weak-tolerance", Severity.WARNING, k, file, line,
+                          f"at size {weak.size} {weak.check['weak']}: the spec's tolerance cannot tell a constant "
+                          f"output from the right one",
+                          "tighten [tolerance] atol to well below the typical output value (or remove it: the default "
+                          "scales with the reference's size); the check now also requires the error to stay below "
+                          "10% of the reference's spread", evidence=[]))
     for s in res.sizes:
         if s.spread > NOISY_SPREAD and s.times:
             out.append(Advice("timing-noisy", Severity.WARNING, k, file, line,
@@ -338,7 +378,8 @@ def _fraction_text(r) -> str:
 
 
 def measure_spec(cu_path, spec, options: CompileOptions, source_text=None, energy=True, sizes=None,
-                 art: CompiledArtifact | None = None, pool: WorkerPool | None = None, ncu: bool = False) -> dict:
+                 art: CompiledArtifact | None = None, pool: WorkerPool | None = None, ncu: bool = False,
+                 sanitize: bool = False) -> dict:
     """Run and judge: {"measured": rows, "advice": [...], "result": RunResult, "ceilings", "notes"}."""
     from .ceilings import get_ceilings
 
@@ -356,6 +397,16 @@ def measure_spec(cu_path, spec, options: CompileOptions, source_text=None, energ
             art = compile_cuda(cu_path, options, text=source_text)
         except Exception:
             art = None
+    judge_ceilings(spec, res, ceilings, art)
+    if res.ok and sanitize:
+        from .sanitizer import sanitize_spec
+
+        san = sanitize_spec(cu_path, spec, options, source_text=source_text, pool_timeout_s=pool.timeout_s)
+        if san.get("failure"):
+            res.ok, res.failure = False, san["failure"]
+        notes += san.get("notes", [])
+    for s in res.sizes + res.check_sizes:
+        notes += [f"size {s.size}: {n}" for n in s.notes]
     rows, verdicts = rows_and_verdicts(spec, res, ceilings, art)
     for size, e in (res.energy or {}).items():
         if e.get("error"):
