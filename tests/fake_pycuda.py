@@ -207,6 +207,13 @@ def skip_if_done(args, grid, block):
         return 1e-6
     return _vecadd(args, grid, block)
 
+def skip_if_finite(args, grid, block):
+    """Skips when the output holds finite values: a stale buffer from the reference or an earlier launch."""
+    out = args[0].view(np.float32)
+    if np.isfinite(out[:int(args[3])]).all():
+        return 1e-6
+    return _vecadd(args, grid, block)
+
 def mutate(args, grid, block):
     """Right answer, but it leaves a mark in its input."""
     dt = _vecadd(args, grid, block)
@@ -250,24 +257,101 @@ def ceiling(args, grid, block):
 
 KERNELS = {"ceiling_fp32": ceiling, "ceiling_fp16": ceiling, "vecadd": _vecadd,
            "skip_last_block": lambda a, g, b: _vecadd(a, g, b, True), "illegal_address": illegal, "never_ends": spin,
-           "memo": memo, "skip_if_done": skip_if_done, "mutate": mutate, "late_wrong": late_wrong, "typed": typed,
+           "memo": memo, "skip_if_done": skip_if_done, "skip_if_finite": skip_if_finite, "mutate": mutate,
+           "late_wrong": late_wrong, "typed": typed,
            "accumulate": accumulate}
 '''
 
 
-@pytest.fixture(scope="module")
-def fake_pool(tmp_path_factory):
+FAKE_CUPY = r'''
+"""A stand-in for CuPy over the fake device memory: numpy arrays that view the fake allocations, so the
+runner's device-side path (references with xp, checks on the "GPU", queued checks) runs in CI."""
+import numpy as _np
+from numpy import *  # noqa: F401,F403  (the numpy functions CuPy mirrors)
+
+__name__ = "cupy"
+
+
+def asarray(a, dtype=None):
+    cai = getattr(a, "__cuda_array_interface__", None)
+    if cai is None:
+        return _np.asarray(a, dtype=dtype)
+    from pycuda.driver import resolve
+    dt = _np.dtype(cai["typestr"])
+    count = int(_np.prod(cai["shape"])) if cai["shape"] else 1
+    v = resolve(cai["data"][0])[:count * dt.itemsize].view(dt).reshape(cai["shape"])
+    return v if dtype is None else v.astype(dtype)
+
+
+def array(a, dtype=None, copy=True):
+    return _np.array(asarray(a), dtype=dtype, copy=copy)
+
+
+class _Generator:
+    def __init__(self, seed):
+        self.r = _np.random.RandomState(seed)
+
+    def standard_normal(self, size, dtype=_np.float64):
+        return self.r.standard_normal(size).astype(dtype)
+
+    def random_sample(self, size, dtype=_np.float64):
+        return self.r.random_sample(size).astype(dtype)
+
+    def randint(self, low, high, size=None, dtype="l"):
+        return self.r.randint(low, high, size=size).astype(dtype)
+
+
+class random:  # noqa: N801  (cupy.random)
+    RandomState = _Generator
+
+
+class _Pool:
+    def free_all_blocks(self):
+        pass
+
+
+def get_default_memory_pool():
+    return _Pool()
+
+
+class cuda:  # noqa: N801
+    class Device:
+        def __init__(self, i=0):
+            self.i = i
+
+        def use(self):
+            return self
+'''
+
+
+def make_fake_pool(root, device_arrays: bool = False, timeout_s: float = 60.0):
+    """A WorkerPool whose worker imports the fake pycuda (and, with device_arrays, the fake CuPy)."""
     from kernelpro.profilers.runtime.worker import WorkerPool
 
-    pytest.importorskip("numpy")
-    root = tmp_path_factory.mktemp("fakecuda")
-    (root / "pycuda").mkdir()
+    (root / "pycuda").mkdir(parents=True, exist_ok=True)
     (root / "pycuda" / "__init__.py").write_text("")
     (root / "pycuda" / "driver.py").write_text(FAKE_DRIVER)
     (root / "pycuda" / "fake_kernels.py").write_text(FAKE_KERNELS)
     (root / "pynvml.py").write_text(FAKE_NVML)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]),
-               KERNELPRO_HOST_CHECKS="1")
-    p = WorkerPool(timeout_s=60, env=env)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]))
+    if device_arrays:
+        (root / "cupy.py").write_text(FAKE_CUPY)
+        env.pop("KERNELPRO_HOST_CHECKS", None)
+    else:
+        env["KERNELPRO_HOST_CHECKS"] = "1"
+    return WorkerPool(timeout_s=timeout_s, env=env)
+
+
+@pytest.fixture(scope="module")
+def fake_pool(tmp_path_factory):
+    p = make_fake_pool(tmp_path_factory.mktemp("fakecuda"))
+    yield p
+    p.close()
+
+
+@pytest.fixture(scope="module")
+def fake_device_pool(tmp_path_factory):
+    """The fake GPU with the fake CuPy: the runner takes its device-side paths."""
+    p = make_fake_pool(tmp_path_factory.mktemp("fakecupy"), device_arrays=True)
     yield p
     p.close()

@@ -420,7 +420,8 @@ def count_bad(out, th: dict, dtype: str | None):
 
     xp = array_module(out)
     o = _values(out, dtype)[0].astype(np.float64).reshape(th["r"].shape)
-    d = xp.abs(o - th["r"])
+    with np.errstate(invalid="ignore"):  # NaN and Inf are judged below, not warned about
+        d = xp.abs(o - th["r"])
     ok = d <= th["thr"]
     if th["nonfinite"] is not None:
         r = th["r"]

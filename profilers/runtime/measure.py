@@ -132,7 +132,8 @@ def build_job(spec, art: CompiledArtifact, ref_art: CompiledArtifact | None = No
     """The worker job for one candidate: plain JSON, every expression evaluated.
 
     With `sizes` None every size of the spec runs, and (when checking) its off-by-one sizes after them,
-    checked but not timed. `sanitize`: one launch at the smallest size, no reference, for Compute Sanitizer."""
+    checked but not timed. `sanitize`: one launch at the smallest size and the off-by-one sizes, no reference, for Compute
+    Sanitizer."""
     from .cubin import Cubin, CubinError
 
     names = {st.kernel: _mangled(art, st.kernel) for st in spec.kernel_steps}
@@ -162,7 +163,8 @@ def build_job(spec, art: CompiledArtifact, ref_art: CompiledArtifact | None = No
             raise EvalError(f"unknown size {s!r} (the spec has {', '.join(spec.sizes)})")
     if sanitize:
         chosen = [min(chosen, key=spec.bytes_moved)]
-    check_only = [] if sizes or not check or sanitize else list(getattr(spec, "check_sizes", {}))
+    # the off-by-one sizes: checked (not timed) after the spec's own; for the sanitizer, one launch each too
+    check_only = list(getattr(spec, "check_sizes", {})) if not sizes and (check or sanitize) else []
     for s in chosen + check_only:
         bufs = []
         for a in [x for x in spec.args if x.is_buffer] + list(spec.scratch):
