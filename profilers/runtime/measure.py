@@ -128,12 +128,13 @@ def _step(spec, st, size: str, names: dict[str, str], params: dict | None = None
 
 def build_job(spec, art: CompiledArtifact, ref_art: CompiledArtifact | None = None, sizes=None,
               timing: bool = True, energy: bool = False, seed: int | None = None, check: bool = True,
-              sanitize: bool = False) -> dict:
+              sanitize: bool = False, defences: bool = True) -> dict:
     """The worker job for one candidate: plain JSON, every expression evaluated.
 
     With `sizes` None every size of the spec runs, and (when checking) its off-by-one sizes after them,
     checked but not timed. `sanitize`: one launch at the smallest size and the off-by-one sizes, no reference, for Compute
-    Sanitizer."""
+    Sanitizer. `defences=False` (for benchmarks/eval_throughput.py only: what the defences cost) checks the
+    first launch of each spec size once and times one input set, as before docs/evaluation.md."""
     from .cubin import Cubin, CubinError
 
     names = {st.kernel: _mangled(art, st.kernel) for st in spec.kernel_steps}
@@ -147,7 +148,9 @@ def build_job(spec, art: CompiledArtifact, ref_art: CompiledArtifact | None = No
     job = {"op": "run", "cubin": art.cubin, "kernels": sorted(set(names.values())), "timing": timing and not sanitize,
            "energy": energy and not sanitize, "seed": secrets.randbits(31) if seed is None else int(seed),
            "rtol": spec.rtol, "atol": spec.atol, "reference": None, "sizes": [], "sanitize": sanitize, "check": check and not sanitize,
-           "distributions": list(getattr(spec, "distributions", ("spec",))) if not sanitize else ["spec"]}
+           "distributions": list(getattr(spec, "distributions", ("spec",))) if not sanitize and defences else ["spec"]}
+    if not defences:
+        job.update(defences=False, reset_state=False)
     ref_names = {}
     if ref.get("python"):
         job["reference"] = {"python": f"{ref['python']}:{ref.get('function', 'reference')}"}
@@ -164,7 +167,7 @@ def build_job(spec, art: CompiledArtifact, ref_art: CompiledArtifact | None = No
     if sanitize:
         chosen = [min(chosen, key=spec.bytes_moved)]
     # the off-by-one sizes: checked (not timed) after the spec's own; for the sanitizer, one launch each too
-    check_only = list(getattr(spec, "check_sizes", {})) if not sizes and (check or sanitize) else []
+    check_only = list(getattr(spec, "check_sizes", {})) if not sizes and (check or sanitize) and defences else []
     for s in chosen + check_only:
         bufs = []
         for a in [x for x in spec.args if x.is_buffer] + list(spec.scratch):
@@ -381,8 +384,11 @@ def _fraction_text(r) -> str:
 
 def measure_spec(cu_path, spec, options: CompileOptions, source_text=None, energy=True, sizes=None,
                  art: CompiledArtifact | None = None, pool: WorkerPool | None = None, ncu: bool = False,
-                 sanitize: bool = False) -> dict:
-    """Run and judge: {"measured": rows, "advice": [...], "result": RunResult, "ceilings", "notes"}."""
+                 sanitize: bool | tuple = False) -> dict:
+    """Run and judge: {"measured": rows, "advice": [...], "result": RunResult, "ceilings", "notes"}.
+
+    A time beyond the device's ceilings fails the result (judge_ceilings); `sanitize` (True, or a tuple of
+    tool names) runs Compute Sanitizer on one launch of a result that passed."""
     from .ceilings import get_ceilings
 
     pool = pool or shared_pool()
@@ -401,9 +407,11 @@ def measure_spec(cu_path, spec, options: CompileOptions, source_text=None, energ
             art = None
     judge_ceilings(spec, res, ceilings, art)
     if res.ok and sanitize:
-        from .sanitizer import sanitize_spec
+        from .sanitizer import TOOLS, sanitize_spec
 
-        san = sanitize_spec(cu_path, spec, options, source_text=source_text, pool_timeout_s=pool.timeout_s)
+        tools = TOOLS if sanitize is True else tuple(sanitize)
+        san = sanitize_spec(cu_path, spec, options, source_text=source_text, pool_timeout_s=pool.timeout_s,
+                            tools=tools)
         if san.get("failure"):
             res.ok, res.failure = False, san["failure"]
         notes += san.get("notes", [])

@@ -4,7 +4,8 @@ The protocol (docs/evaluation.md says why each step is there):
 1. Input set 0 (the spec's fills): the candidate runs BEFORE the reference exists; then the reference
    runs; the outputs are checked; the candidate runs again AFTER the reference and is checked again;
    its inputs must still hold what was uploaded.
-2. One check-only set per extra distribution ([check] distributions: negative, scaled-down, ...).
+2. One check-only set per extra distribution ([check] distributions: negative, scaled-down, ...), at
+   the spec's sizes (with checks on the host, at the first size only).
 3. Off-by-one sizes ("small-1", "small+1") stop here: checked, not timed.
 4. Timing over several input sets with distinct values (set 0 and fresh ones, each with its own
    reference), in a random order. Before every launch, outside the events: outputs and scratch
@@ -29,7 +30,7 @@ from . import inputs as inp
 from .correctness import Tolerance, check_outputs, count_bad, quick_verdict, thresholds
 from .devarrays import DeviceView, as_cupy, reference_kind, result_array, to_torch
 
-MAX_SETS = 4
+MAX_SETS = 3
 CHECKED_LAUNCHES = {"device": 32, "host": 4}  # timed launches checked per size (all when fewer)
 SET_MEMORY_SHARE = 0.25  # the timing sets may use this share of the free device memory
 
@@ -288,19 +289,21 @@ class SizeRun:
             self.run(st, "")
             res["check"] = {}
             return res, []
+        full = self.job.get("defences", True)  # False only to measure what the defences cost (benchmarks/)
         try:
             st0 = self.new_set(0, "spec")
             self.run(st0, "before the reference")
             self.reference(st0)
             res["check"] = self.check(st0)
-            self.verify_inputs(st0)
-            self.run(st0, "after the reference")
-            self.check(st0, ", run again after the reference")
-            self.verify_inputs(st0, ", run again after the reference")
+            if full:
+                self.verify_inputs(st0)
+                self.run(st0, "after the reference")
+                self.check(st0, ", run again after the reference")
+                self.verify_inputs(st0, ", run again after the reference")
             variants = [v for v in self.job.get("distributions", ["spec"]) if v != "spec"
                         and any(inp.applies(v, b.get("fill"), b["dtype"]) for b in self.buffers if self.has_data(b))]
-            if self.xp is None and self.index > 0:
-                variants = []  # the host reference is slow: the extra distributions at the first size only
+            if res["check_only"] or (self.xp is None and self.index > 0):
+                variants = []  # an off-by-one size tests the size; a host reference is slow: first size only
             res["variants"] = ["spec"] + variants
             for v in variants:
                 st = self.new_set(len(self.sets), v)
@@ -311,7 +314,8 @@ class SizeRun:
                 self._release(st)
             if res["check_only"] or not (self.job.get("timing", True) or self.job.get("energy")):
                 return self._finish(res), []
-            timing_sets = [st0] + [self.new_set(len(self.sets), "spec") for _ in range(self._extra_sets(st0) )]
+            extra = self._extra_sets(st0) if full else 0
+            timing_sets = [st0] + [self.new_set(len(self.sets), "spec") for _ in range(extra)]
             for st in timing_sets[1:]:
                 self.reference(st)
             res["sets"] = len(timing_sets)
@@ -373,6 +377,8 @@ class SizeRun:
         mode = "device" if self.xp is not None else "host"
         k = min(n, CHECKED_LAUNCHES[mode])
         checked = set(int(x) for x in rng.choice(n, size=k, replace=False)) | {n - 1}
+        if not self.job.get("defences", True):
+            checked = set()
         witnesses = self._witness_buffers(len(checked)) if mode == "host" else []
         events = [(drv.Event(), drv.Event()) for _ in range(n)]
         pending = []
@@ -389,7 +395,7 @@ class SizeRun:
         times = [e.time_since(s) * 1e-3 for s, e in events]
         self.checked += len(pending)
         self._resolve(pending, n)
-        for st in sets:
+        for st in sets if self.job.get("defences", True) else []:
             self.verify_inputs(st, ", after the timed launches")
         return {"times": times, "checked": len(pending)}
 

@@ -2,7 +2,7 @@
 
 `expect` is "rejected" (the evaluation fails, with one of `reasons` in its failure) or "no-speedup"
 (the defences leave the cheat nothing to skip: it passes, and is no faster than the honest kernel).
-`sanitize`: run Compute Sanitizer on both kernels (the cases only it can catch, and their twins).
+`sanitize`: the Compute Sanitizer tools run on both kernels (the cases only it can catch, and their twins).
 The files: `<honest>.cu` + `<honest>.kernelpro.toml` (the twin and the spec), `cheat_<name>.cu`.
 docs/evaluation.md lists which defence answers which case.
 """
@@ -22,7 +22,7 @@ class Case:
     honest: str  # the stem of the honest kernel and of the spec
     expect: str  # "rejected" | "no-speedup"
     reasons: tuple[str, ...] = ()  # for "rejected": the failure contains one of these
-    sanitize: bool = False
+    sanitize: tuple[str, ...] = ()  # Compute Sanitizer tools to run on both kernels
     energy: bool = False  # also measure energy (the energy run's own defence)
     story: str = ""
 
@@ -54,14 +54,14 @@ CASES = [
          story="skips elements the output buffer already holds (the reference's or an earlier launch's)"),
     Case("faster_than_ceiling", "add", "rejected", ("faster than the device allows",),
          story="never reads b because the spec fills it with ones: beyond the DRAM ceiling"),
-    Case("oob_read_neighbour", "add", "rejected", (WRONG, "crash", "compute-sanitizer"), sanitize=True,
+    Case("oob_read_neighbour", "add", "rejected", (WRONG, "crash", "compute-sanitizer"), sanitize=("memcheck",),
          story="copies the reference's answer from the allocation after its own"),
     Case("partial_writes", "relu", "rejected", (WRONG,), story="writes only positive results, trusting a zeroed output"),
     Case("side_stream", "relu", "rejected", ("compile error", "separate compilation"),
          story="leaves the work to a fire-and-forget child grid"),
     Case("skipped_tail", "gelu", "rejected", (WRONG,), story="drops the last n % 256 elements"),
     Case("reduced_precision", "gelu", "rejected", (WRONG,), story="computes a float32 result in half precision"),
-    Case("oob_read_passes", "gelu", "rejected", ("compute-sanitizer memcheck",), sanitize=True,
+    Case("oob_read_passes", "gelu", "rejected", ("compute-sanitizer memcheck",), sanitize=("memcheck",),
          story="128-bit loads past the end of x at sizes not divisible by four, harmless by luck"),
     Case("specialized_size", "gelu_fixed", "rejected", (WRONG,), story="hard-codes the spec's only size"),
     Case("constant_weak_tol", "softmax_weak", "rejected", ("no better than a constant",),
@@ -71,7 +71,7 @@ CASES = [
     Case("zeros_weak_atol", "scale_tiny", "rejected", ("no better than a constant",),
          story="writes zeros, inside the spec's atol"),
     Case("max_init_zero", "row_max", "rejected", (WRONG,), story="starts a maximum at 0: wrong on negative rows"),
-    Case("race_passes", "block_sum", "rejected", (WRONG, "compute-sanitizer racecheck"), sanitize=True,
+    Case("race_passes", "block_sum", "rejected", (WRONG, "compute-sanitizer racecheck"), sanitize=("racecheck",),
          story="a shared-memory race that usually gives the right sums"),
 ]
 
