@@ -177,10 +177,11 @@ class ModuleState:
         plan = []
         for sec, items in by_section.items():
             bases = {ptr - g.offset for g, ptr in items}
-            if len(bases) == 1 and not missing:  # the whole section at once
+            if len(bases) == 1:  # the whole section at once, symbols that could not be looked up included
                 plan.append((bases.pop(), sections[sec]))
             else:
                 plan += [(ptr, g.init) for g, ptr in items]
+        missing = [g.name for g in found if g.section not in by_section]
         for ptr, init in plan:
             if not init:
                 continue
