@@ -5,13 +5,9 @@ fake pycuda (tests/fake_pycuda.py) in both of its modes (checks on the host, and
 CuPy stand-in)."""
 from __future__ import annotations
 
-import json
-import math
-import os
 import re
 import shutil
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 

@@ -141,7 +141,6 @@ def _values(a, dtype: str | None):
     """float64 (or int64 for integer data) values; bfloat16 is stored as uint16."""
     import numpy as np
 
-    xp = array_module(a)
     if dtype == "bfloat16" and a.dtype == np.uint16:
         a = (a.astype(np.uint32) << 16).view(np.float32)
     if a.dtype.kind in "iub":

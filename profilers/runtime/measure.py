@@ -265,7 +265,8 @@ def rows_and_verdicts(spec, res: RunResult, ceilings: dict | None, art: Compiled
                "flop_fraction": None, "energy_uj": None, "power_w": None, "energy_uncertainty_pct": None,
                "bound": None, "max_rel_err": s.check.get("max_rel") if s.check else None,
                "rel_l2": (s.check or {}).get("rel_l2"), "tol_ratio": (s.check or {}).get("tol_ratio"),
-               "check": (s.check or {}).get("reason"), "reps": len(s.times), "checked": s.checked, "sets": s.sets}
+               "check": (s.check or {}).get("reason"), "reps": len(s.times), "checked": s.checked, "sets": s.sets,
+               "memory": s.memory, "device_state": s.device_state}
         if s.time_s > 0:
             row["bandwidth_gbs"] = s.bytes / s.time_s / 1e9 if s.bytes else None
             row["gflops"] = s.flops / s.time_s / 1e9 if s.flops else None

@@ -28,7 +28,7 @@ import numpy as np
 
 from . import inputs as inp
 from .correctness import Tolerance, check_outputs, count_bad, quick_verdict, thresholds
-from .devarrays import DeviceView, as_cupy, reference_kind, result_array, to_torch
+from .devarrays import as_cupy, reference_kind, result_array, to_torch
 
 MAX_SETS = 3
 CHECKED_LAUNCHES = {"device": 32, "host": 4}  # timed launches checked per size (all when fewer)
