@@ -580,3 +580,14 @@ def test_typed_arguments_and_memset_steps_on_the_fake_gpu(tmp_path, fake_pool):
     (acc / "acc.kernelpro.toml").write_text(text.replace("MEMSET", ""))
     bad = evaluate(acc / "acc.cu", load_spec(acc / "acc.kernelpro.toml"), CompileOptions(), pool=fake_pool, seed=1)
     assert not bad.ok and "NaN" in bad.failure  # the poison plus x: the memset was needed
+
+
+def test_spec_init_writes_an_entry_for_an_unnamed_parameter(tmp_path):
+    from kernelpro.profilers.runtime.spec import init_spec
+
+    cu = tmp_path / "u.cu"
+    cu.write_text("__global__ void u(float* out, const float* a, int, int n) {\n"
+                  "  int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) out[i] = a[i]; }\n")
+    (tmp_path / "u.kernelpro.toml").write_text(init_spec(cu, "u"))
+    spec = load_spec(tmp_path / "u.kernelpro.toml")
+    assert [a.name for a in spec.args] == ["out", "a", "unnamed3", "n"] and spec.launches[0].dtypes[2] == "int32"

@@ -1160,9 +1160,10 @@ def init_spec(cu_path: str | Path, kernel: str, text: str | None = None) -> str:
         f"small = {{ {', '.join(f'{v} = {small_v}' for v in size_vars)} }}",
         f"large = {{ {', '.join(f'{v} = {large_v}' for v in size_vars)} }}",
     ]
-    for p in k.params:
+    for i, p in enumerate(_params(k)):
         mapped = ctype_dtype(p.base_type)
-        lines += ["", "[[args]]", f"name = {_q(p.name)}"]
+        lines += ["", "[[args]]", f"name = {_q(p.name or f'unnamed{i + 1}')}"
+                  + ("  # an unnamed parameter: any name, at its place" if not p.name else "")]
         if p.is_pointer:
             dtype, width = mapped or ("float32", 1)
             shape = [first] + ([str(width)] if width > 1 else [])
@@ -1184,7 +1185,7 @@ def init_spec(cu_path: str | Path, kernel: str, text: str | None = None) -> str:
             if dtype in FLOAT_DTYPES:
                 lines.append('value = "1.0"  # TODO: the scalar to pass')
             else:
-                lines.append(f"value = {_q(var(p.name))}  # an expression of the size variables")
+                lines.append(f"value = {_q(var(p.name)) if p.name else _q('0')}  # an expression of the size variables")
     site = next((s for s in src.launch_sites if s.kernel == k.name), None)
     names = set(size_vars)
     grid = block = None
