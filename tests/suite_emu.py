@@ -82,7 +82,9 @@ def reference(family: str, spec, views, env):
     mod = importlib.util.module_from_spec(mod_spec)
     mod_spec.loader.exec_module(mod)
     fn = getattr(mod, spec.reference["function"])
-    return fn({k: v.copy() for k, v in views.items()}, dict(env))
+    import inspect
+    extra = (np,) if len(inspect.signature(fn).parameters) >= 3 else ()
+    return fn({k: v.copy() for k, v in views.items()}, dict(env), *extra)
 
 
 def run(family: str, spec, source: str, launch: dict, env, workdir, seed=0, batch=None, index=0):

@@ -1,7 +1,8 @@
 // Bias gradient, hand-written for sm_90: a block covers 32 columns (8 threads x float4) and
 // 32 row groups; a cluster of 8 blocks along gridDim.y splits the rows further, and the
 // partial sums meet in shared memory, then in the first block's shared memory through
-// distributed shared memory (no atomics, no second launch). OC a multiple of 4.
+// distributed shared memory (no atomics, no second launch). float4 loads when OC is a multiple
+// of 4, four scalar loads otherwise.
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
 
@@ -15,10 +16,19 @@ bias_backward(float* __restrict__ dbias, const float* __restrict__ dout, int N, 
   const int col = blockIdx.x * 32 + cx * 4;
   const int rank = cluster.block_rank(), ranks = cluster.num_blocks();
   float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+  const bool vec = OC % 4 == 0;
   if (col < OC) {
     for (int r = ry + 32 * rank; r < N; r += 32 * ranks) {
-      const float4 v = *reinterpret_cast<const float4*>(dout + (size_t)r * OC + col);
-      acc.x += v.x; acc.y += v.y; acc.z += v.z; acc.w += v.w;
+      const float* p = dout + (size_t)r * OC + col;
+      if (vec) {
+        const float4 v = *reinterpret_cast<const float4*>(p);
+        acc.x += v.x; acc.y += v.y; acc.z += v.z; acc.w += v.w;
+      } else {
+        acc.x += p[0];
+        if (col + 1 < OC) acc.y += p[1];
+        if (col + 2 < OC) acc.z += p[2];
+        if (col + 3 < OC) acc.w += p[3];
+      }
     }
   }
   part[ry][cx] = acc;
@@ -36,7 +46,14 @@ bias_backward(float* __restrict__ dbias, const float* __restrict__ dout, int N, 
       const float4 v = cluster.map_shared_rank(total, b)[cx];
       acc.x += v.x; acc.y += v.y; acc.z += v.z; acc.w += v.w;
     }
-    *reinterpret_cast<float4*>(dbias + col) = acc;
+    if (vec) {
+      *reinterpret_cast<float4*>(dbias + col) = acc;
+    } else {
+      dbias[col] = acc.x;
+      if (col + 1 < OC) dbias[col + 1] = acc.y;
+      if (col + 2 < OC) dbias[col + 2] = acc.z;
+      if (col + 3 < OC) dbias[col + 3] = acc.w;
+    }
   }
   cluster.sync();
 }

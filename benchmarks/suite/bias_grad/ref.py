@@ -1,6 +1,5 @@
-"""Reference for the bias-gradient family (float64 column sums)."""
-import numpy as np
+"""Reference for the bias-gradient family (float64 column sums; CuPy or numpy)."""
 
 
-def bias_grad(inputs, sizes):
-    return {"dbias": inputs["dout"].reshape(sizes["N"], sizes["OC"]).astype(np.float64).sum(axis=0)}
+def bias_grad(inputs, sizes, xp):
+    return {"dbias": inputs["dout"].reshape(sizes["N"], sizes["OC"]).astype(xp.float64).sum(axis=0)}

@@ -1,10 +1,9 @@
-"""Reference for the cross-entropy family (float64 log-sum-exp)."""
-import numpy as np
+"""Reference for the cross-entropy family (float64 log-sum-exp; CuPy or numpy)."""
 
 
-def crossentropy(inputs, sizes):
+def crossentropy(inputs, sizes, xp):
     n, v = sizes["N"], sizes["V"]
-    x = inputs["logits"].reshape(n, v).astype(np.float64)
+    x = inputs["logits"].reshape(n, v).astype(xp.float64)
     m = x.max(axis=1)
-    lse = np.log(np.exp(x - m[:, None]).sum(axis=1)) + m
-    return {"losses": lse - x[np.arange(n), inputs["targets"]]}
+    lse = xp.log(xp.exp(x - m[:, None]).sum(axis=1)) + m
+    return {"losses": lse - x[xp.arange(n), inputs["targets"]]}

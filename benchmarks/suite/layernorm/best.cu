@@ -1,6 +1,7 @@
 // Layer normalization, hand-written: a block of 256 threads per row; each thread keeps up to
 // four float4 of its row in registers (C <= 4096, C a multiple of 4), so the row is read from
-// memory once; mean, then the variance around it, are block-reduced with shuffles.
+// memory once; mean, then the variance around it, are block-reduced with shuffles. Other
+// widths take a plain path over memory (same arithmetic, element by element).
 #define LN_THREADS 256
 #define LN_VECS 4
 
@@ -22,6 +23,22 @@ __global__ void __launch_bounds__(LN_THREADS) layernorm_forward(float* __restric
   __shared__ float scratch[32];
   const int row = blockIdx.x;
   if (row >= N) return;
+  if (C % 4 != 0 || C > LN_THREADS * LN_VECS * 4) {
+    const float* xs = inp + (size_t)row * C;
+    float s = 0.0f;
+    for (int i = threadIdx.x; i < C; i += LN_THREADS) s += xs[i];
+    const float m = block_sum(s, scratch) / C;
+    float q = 0.0f;
+    for (int i = threadIdx.x; i < C; i += LN_THREADS) q += (xs[i] - m) * (xs[i] - m);
+    const float inv = rsqrtf(block_sum(q, scratch) / C + 1e-5f);
+    float* o = out + (size_t)row * C;
+    for (int i = threadIdx.x; i < C; i += LN_THREADS) o[i] = (xs[i] - m) * inv * weight[i] + bias[i];
+    if (threadIdx.x == 0) {
+      mean[row] = m;
+      rstd[row] = inv;
+    }
+    return;
+  }
   const float4* x = reinterpret_cast<const float4*>(inp + (size_t)row * C);
   const int nv = C / 4;
   float4 r[LN_VECS];

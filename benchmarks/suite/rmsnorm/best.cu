@@ -1,5 +1,6 @@
 // RMS normalization, hand-written: a block of 256 threads per row, each thread holding up to
-// two 16-byte packs (8 bf16 each) of the row in registers (C <= 4096, C a multiple of 8).
+// two 16-byte packs (8 bf16 each) of the row in registers (C <= 4096, C a multiple of 8);
+// other widths take a plain path over memory.
 #include <cuda_bf16.h>
 
 typedef __nv_bfloat16 floatX;
@@ -16,6 +17,25 @@ __global__ void __launch_bounds__(RMS_THREADS) rmsnorm_forward(floatX* __restric
   __shared__ float scratch[32];
   const int row = blockIdx.x;
   if (row >= N) return;
+  if (C % 8 != 0 || C > RMS_THREADS * RMS_PACKS * 8) {
+    const floatX* xs = inp + (size_t)row * C;
+    float ss = 0.0f;
+    for (int i = threadIdx.x; i < C; i += RMS_THREADS) {
+      const float v = __bfloat162float(xs[i]);
+      ss += v * v;
+    }
+    for (int o = 16; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
+    if (threadIdx.x % 32 == 0) scratch[threadIdx.x / 32] = ss;
+    __syncthreads();
+    ss = threadIdx.x % 32 < RMS_THREADS / 32 ? scratch[threadIdx.x % 32] : 0.0f;
+    for (int o = 16; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
+    const float s = rsqrtf(ss / C + 1e-6f);
+    floatX* ys = out + (size_t)row * C;
+    for (int i = threadIdx.x; i < C; i += RMS_THREADS)
+      ys[i] = __float2bfloat16(__bfloat162float(xs[i]) * s * __bfloat162float(weight[i]));
+    if (threadIdx.x == 0) rstd[row] = s;
+    return;
+  }
   const pack8* x = reinterpret_cast<const pack8*>(inp + (size_t)row * C);
   const int np = C / 8;
   pack8 r[RMS_PACKS];

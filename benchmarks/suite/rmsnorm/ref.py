@@ -1,9 +1,8 @@
-"""Reference for the RMS-normalization family (float64 on the bf16 inputs)."""
-import numpy as np
+"""Reference for the RMS-normalization family (float64 on the bf16 inputs; CuPy or numpy)."""
 
 
-def rmsnorm(inputs, sizes):
+def rmsnorm(inputs, sizes, xp):
     n, c = sizes["N"], sizes["C"]
-    x = inputs["inp"].reshape(n, c).astype(np.float64)
-    s = 1.0 / np.sqrt((x * x).mean(axis=1) + 1e-6)
-    return {"out": (x * s[:, None] * inputs["weight"].astype(np.float64)).reshape(-1), "rstd": s}
+    x = inputs["inp"].reshape(n, c).astype(xp.float64)
+    s = 1.0 / xp.sqrt((x * x).mean(axis=1) + 1e-6)
+    return {"out": (x * s[:, None] * inputs["weight"].astype(xp.float64)).reshape(-1), "rstd": s}
