@@ -184,7 +184,7 @@ def row_plans(text: str, ctx: Context) -> list[Plan]:
              [lp.line for lp in k0.loops if lp.depth == 0]
     passes = "; ".join(dict.fromkeys(done))
     assumptions = (f"assumes {', '.join(restricted)} never overlap (adds __restrict__)",) if restricted else ()
-    answers = tuple(r for r in ("uncoalesced-access", "serial-row-loop") if r in ctx.answers_present)
+    answers = tuple(r for r in ("uncoalesced-access",) if r in ctx.answers_present)
     plans = []
     for kind in ("warp", "block"):
         if kind == "warp":
@@ -261,7 +261,7 @@ def elementwise_plans(text: str, ctx: Context) -> list[Plan]:
              {"block": 512, "vec": vmax, "per_thread": 4}, {"block": 256, "vec": vmax, "per_thread": 1}]
     if vmax > 1:
         space.insert(2, {"block": 256, "vec": max(1, vmax // 2), "per_thread": 4})
-    answers = tuple(r for r in ("narrow-global-access",) if r in ctx.answers_present)
+    answers = tuple(r for r in ("narrow-elementwise-access", "narrow-global-access") if r in ctx.answers_present)
 
     def build(knobs):
         v, tb, per = int(knobs["vec"]), int(knobs["block"]), int(knobs["per_thread"])
@@ -302,7 +302,7 @@ def column_plans(text: str, ctx: Context) -> list[Plan]:
     space = [{"rows": 16, "cluster": z}, {"rows": 32, "cluster": z}, {"rows": 8, "cluster": z}]
     if z > 1:
         space += [{"rows": 16, "cluster": max(1, z // 2)}, {"rows": 16, "cluster": 1}]
-    answers = tuple(r for r in ("serial-column-loop", "low-parallelism") if r in ctx.answers_present)
+    answers = tuple(r for r in ("serial-column-loop",) if r in ctx.answers_present)
 
     def build(knobs):
         y, zz = int(knobs["rows"]), int(knobs["cluster"])

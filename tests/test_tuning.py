@@ -1,0 +1,208 @@
+"""Tuning inside a node (optimizer/tuning.py, search.tune_step) and `optimize --propose-only`."""
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+
+import pytest
+
+from kernelpro.optimizer.builtin import BuiltinProposer
+from kernelpro.optimizer.model import Budget, Candidate, Evaluation, Proposal
+from kernelpro.optimizer.restructure.api import Plan
+from kernelpro.optimizer.restructure.text import Refuse
+from kernelpro.optimizer.search import run_search
+from kernelpro.optimizer.transforms import TransformInput
+from kernelpro.optimizer.tuning import Tuner, knob_text
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SUITE = os.path.join(HERE, "..", "benchmarks", "suite")
+
+
+def _plan(name="row-warp", space=None, fail=()):
+    space = space or [{"block": b} for b in (256, 128, 512, 1024)]
+
+    def build(knobs):
+        if knobs["block"] in fail:
+            raise Refuse("not this one")
+        return Candidate(source=f"// {name} {knobs['block']}", launch={"block": [knobs["block"]], "grid": ["1"]},
+                         description=f"{name} {knobs}", origin=f"builtin:{name}", kind="structural",
+                         knobs=tuple(sorted(knobs.items())))
+    return Plan(name, name, (), space, build)
+
+
+def test_tuner_walks_the_space_in_model_order_and_skips_what_fails():
+    plan = _plan(fail=(128,))
+    t = Tuner()
+    first = plan.build(plan.space[0])
+    t.register(first, plan)
+    ok = lambda c: None  # noqa: E731
+    regs = lambda c: 32  # noqa: E731
+    got = []
+    while (v := t.next_variant(first, ok, regs)) is not None:
+        got.append(dict(v.knobs)["block"])
+    assert got == [512, 1024]
+    assert any("not built" in why for _, _, why in t.pruned)
+
+
+def test_occupancy_prunes_settings_before_any_gpu_time():
+    plan = _plan()
+    t = Tuner()
+    first = plan.build(plan.space[0])
+    t.register(first, plan)
+    # 255 registers per thread: 1024 threads cannot even fit one block, 512 fit one (25%)
+    regs = lambda c: 32 if dict(c.knobs)["block"] == 256 else 255  # noqa: E731
+    v = t.next_variant(first, lambda c: None, regs)
+    assert v is None
+    assert {k for _, k, _ in t.pruned} == {"block=128", "block=512", "block=1024"}
+
+
+def test_a_setting_measured_slower_is_not_tried_again_under_another_node():
+    plan = _plan()
+    t = Tuner()
+    a = plan.build(plan.space[0])
+    t.register(a, plan)
+    v = t.next_variant(a, lambda c: None, lambda c: 32)
+    t.measured(a, v, better=False)  # block 128 was slower
+    other = Candidate(source="// another node of the same plan kind", launch={"block": [256]}, kind="structural",
+                      knobs=(("block", 256),))
+    t.register(other, _plan())
+    got = []
+    while (w := t.next_variant(other, lambda c: None, lambda c: 32)) is not None:
+        got.append(knob_text(w.knobs))
+    assert "block=128" not in got and got == ["block=512", "block=1024"]
+
+
+class Landscape:
+    """Evaluator: the structural plan is 10x faster; block 512 a little faster still."""
+
+    def evaluate(self, cands):
+        out = []
+        for c in cands:
+            t = 1.0 if c.kind == "root" else 0.1 if c.kind == "structural" else 0.99
+            t *= {512: 0.9, 1024: 1.2}.get(dict(c.knobs).get("block"), 1.0)
+            out.append(Evaluation(ok=True, times_s={"s": t}))
+        return out
+
+
+class PlanProposer:
+    """A structural child and local children under every node; the structural one tunable."""
+    name = "test"
+
+    def __init__(self):
+        self.tuner = Tuner()
+        self.n = 0
+
+    def propose(self, node, ctx, k):
+        out = []
+        if node.parent is None and not node.children:
+            plan = _plan()
+            c = plan.build(plan.space[0])
+            self.tuner.register(c, plan)
+            out.append(Proposal(c, 0.9))
+        for _ in range(k - len(out)):
+            self.n += 1
+            out.append(Proposal(Candidate(source=node.candidate.source + f"\n// edit {self.n}", kind="local",
+                                          knobs=node.candidate.knobs, description=f"edit {self.n}"), 0.3))
+        return out
+
+    def tune(self, node, ctx, k=1):
+        v = self.tuner.next_variant(node.candidate, lambda c: None, lambda c: 32)
+        return [Proposal(v, 0.5)] if v is not None else []
+
+    def tuned(self, node, variant, better):
+        self.tuner.measured(node.candidate, variant, better)
+
+
+@pytest.mark.parametrize("budget", [8, 16, 20])
+def test_tuning_stays_inside_the_node_and_within_a_quarter_of_the_budget(budget):
+    events = []
+    res = run_search(Candidate(source="// root", description="root"), PlanProposer(), Landscape(),
+                     Budget(evaluations=budget), on_event=events.append)
+    tuned = [e for e in events if e["type"] == "tuned"]
+    assert 1 <= len(tuned) <= budget // 4
+    assert res.evaluations == budget  # tuning counts against the budget
+    # a tuned variant never becomes a child: the tree holds only proposals
+    assert all(e["type"] != "evaluated" or e.get("knobs", {}).get("block") in (None, 256) or e["parent"] is not None
+               for e in events)
+    best = res.best
+    assert dict(best.candidate.knobs).get("block") == 512  # the faster setting replaced the node's
+    assert best.speedup == pytest.approx(1 / (0.1 * 0.9))
+    done = events[-1]
+    assert done["type"] == "done" and done["tuning_evaluations"] == len(tuned)
+    assert done["launch_only_evaluations"] <= budget // 4
+
+
+def _suite_proposer(family="softmax", stem="naive"):
+    from kernelpro.optimizer import spec_edit
+    from kernelpro.profilers.runtime.spec import load_spec
+    path = os.path.join(SUITE, family, f"{stem}.cu")
+    spec = load_spec(path[:-3] + ".kernelpro.toml")
+    base = spec_edit.base_launch(spec)
+    return path, spec, base, BuiltinProposer(spec.kernel, base, [], path=path, spec=spec)
+
+
+def test_block_size_is_never_a_child_and_structural_plans_come_first():
+    path, spec, base, p = _suite_proposer()
+    inp = TransformInput(source=open(path).read(), kernel=spec.kernel, launch=dict(base), base_launch=None)
+    cands = p.candidates(inp)
+    kinds = [c.kind for c, _ in cands]
+    assert "launch" not in kinds
+    assert kinds[:2] == ["structural", "structural"]
+    # the long (50257-wide) rows make the block team the model's first choice
+    assert cands[0][0].origin == "builtin:row-block" and dict(cands[0][0].knobs)["block"] == 1024
+
+
+def _kp(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "kernelpro.profilers.cli", *args], capture_output=True, text=True,
+                          cwd=cwd, env={**os.environ, "KERNELPRO_NO_GPU": "1"})
+
+
+def test_propose_only_lists_compiled_candidates_with_diffs_without_a_gpu():
+    r = _kp("optimize", os.path.join(SUITE, "bias_grad", "naive.cu"), "--kernel", "bias_backward",
+            "--propose-only", "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["kernel"] == "bias_backward" and d["spec"].endswith("naive.kernelpro.toml")
+    first = d["candidates"][0]
+    assert first["kind"] == "structural" and first["origin"] == "builtin:column"
+    assert first["answers"] == ["serial-column-loop"] and first["compiles"] is True
+    assert "+__global__ __cluster_dims__" in first["diff"] and first["launch"]["block"][0] == 32
+    assert all(c["compiles"] for c in d["candidates"])
+    assert {a["rule"] for a in d["advice"]} >= {"serial-column-loop"}
+    text = _kp("optimize", os.path.join(SUITE, "bias_grad", "naive.cu"), "--kernel", "bias_backward", "--propose-only")
+    assert text.returncode == 0 and "split the column reduction" in text.stdout and "compiles" in text.stdout
+
+
+def test_propose_only_without_a_spec_says_what_it_cannot_propose(tmp_path):
+    src = open(os.path.join(SUITE, "gelu", "naive.cu")).read()
+    (tmp_path / "g.cu").write_text(src)
+    r = _kp("optimize", str(tmp_path / "g.cu"), "--kernel", "gelu_forward", "--propose-only", "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert any("no launch spec" in n for n in d["notes"])
+    assert any("launch" in w for w in d["not_applied"])
+    assert all(c["kind"] != "structural" for c in d["candidates"])
+
+
+@pytest.mark.parametrize("args, msg", [
+    (["--kernel", "nope"], "no __global__ kernel named 'nope'"),
+    (["--kernel", "gelu_forward", "--json"], None),
+])
+def test_propose_only_errors_are_one_line(tmp_path, args, msg):
+    p = tmp_path / "g.cu"
+    p.write_text(open(os.path.join(SUITE, "gelu", "naive.cu")).read())
+    r = _kp("optimize", str(p), *args, "--propose-only")
+    if msg:
+        assert r.returncode == 2 and msg in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    else:
+        assert r.returncode == 0
+
+
+def test_json_without_propose_only_is_refused(tmp_path):
+    p = tmp_path / "g.cu"
+    p.write_text("__global__ void k(float* x) { x[0] = 1; }\n")
+    r = _kp("optimize", str(p), "--kernel", "k", "--json")
+    assert r.returncode == 2 and "--json goes with --propose-only" in r.stderr
