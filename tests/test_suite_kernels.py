@@ -52,6 +52,7 @@ def _structural(path: str, spec):
     return text, base, p, p.structural_candidates(inp)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(GXX is None, reason="needs g++ for the emulator")
 @pytest.mark.parametrize("path", NAIVE, ids=ids)
 def test_naive_kernel_and_its_restructured_candidates_compute_the_reference(path, tmp_path):
@@ -82,6 +83,7 @@ def test_naive_kernel_and_its_restructured_candidates_compute_the_reference(path
     assert len(runs) > len(cands)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(GXX is None, reason="needs g++ for the emulator")
 @pytest.mark.parametrize("family", sorted(f for f in SMALL if f != "bias_grad"))
 def test_hand_written_best_computes_the_reference(family, tmp_path):
