@@ -310,10 +310,18 @@ def _doc_above(lines: list[str], idx: int) -> str:
     return clean_comment(reversed(block)) if block else ""
 
 
+# Where a comment's description ends and its example code begins (CUB's rst, Doxygen).
+_EXAMPLE = re.compile(r"(?:^|\s)(?:\.\. code-block::|[@\\]code\b|[@\\]par Snippet|Snippet\s*\+{3,}|"
+                      r"A Simple Example\s*\+{3,})")
+
+
 def clean_comment(block) -> str:
     text = " ".join(re.sub(r"^\s*(?:/\*+!?|\*+/|\*|//+!?<?)|\*+/\s*$", " ", ln) for ln in block)
     if _LICENCE.search(text):
         return ""
+    m = _EXAMPLE.search(text)
+    if m and m.start() > 40:  # keep the description, drop the example code after it
+        text = text[:m.start()]
     text = _MARKUP.sub(" ", text)
     return " ".join(text.split())[:_MAX_DOC]
 

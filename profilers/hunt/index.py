@@ -25,7 +25,6 @@ import os
 import re
 import sqlite3
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -37,7 +36,8 @@ WEIGHTS = (6.0, 3.0, 2.0, 3.0, 0.5, 0.0)  # name, scope, path, doc, code, src
 COVER = 2.0  # weight of _cover against the normalized BM25 score
 PRECISION = 0.5  # weight of _precision
 JOIN_DF = 3  # adjacent query words whose join names at least this many symbols are one concept
-CANDIDATES = 200
+CANDIDATES = 120
+COMMON = 0.2  # a word in more than this share of the symbols is left out of the BM25 query
 CODE_IDENTS = 20  # body identifiers kept per symbol (the signature is always kept)
 EXCERPT = 240
 _MODULES = ("extract.py", "terms.py", "index.py", "corpus.py")
@@ -147,6 +147,8 @@ def _split_name(q: str) -> tuple[str, str, str]:
 
 def build(corpus: Corpus, path: Path, progress=None, workers: int | None = None) -> dict:
     """Index every file of the corpus into `path` (atomically). Returns the build's stats."""
+    from concurrent.futures import ProcessPoolExecutor
+
     if not corpus.sources:
         raise HuntError("no corpus to index: " + "; ".join(f"{m.name}: {m.reason}" for m in corpus.missing))
     t0 = time.monotonic()
@@ -225,7 +227,14 @@ class Index:
         groups = T.query_groups(query)
         if not any(not g[0].startswith("+") for g in groups):
             raise HuntError(f"no searchable word in {query!r} (only stop words or punctuation)")
-        words = sorted({t for g in groups for t in g if not t.startswith("+")})
+        df = self._df(groups)
+        n = max(self.meta.get("symbols", 1), 1)
+        words = sorted({t for g in groups for t in g if not t.startswith("+") and df.get(t)})
+        rare = [w for w in words if df[w] <= COMMON * n]
+        if len(rare) >= 2:  # very common words add little to BM25 and cost the most: they count in _cover
+            words = rare
+        if not words:
+            return []
         match = "{name scope path doc code} : (" + " OR ".join(f'"{w}"' for w in words) + ")"
         if sources:
             match = f"({match}) AND src : (" + " OR ".join(f'"{src_token(s)}"' for s in sources) + ")"
@@ -235,8 +244,6 @@ class Index:
             return []
         bm = {rid: -r for rid, r in rows}
         top = max(bm.values()) or 1.0
-        df = self._df(groups)
-        n = max(self.meta.get("symbols", 1), 1)
         idf = {t: math.log(1.0 + n / c) for t, c in df.items() if c}
         concepts = _concepts(groups, df)
         marks = ",".join("?" * len(bm))
@@ -333,10 +340,14 @@ def _cover(concepts, idf: dict[str, float], groups, nt: str, st: str, pt: str) -
     return (got / total if total else 0.0) + min(bonus, 0.5)
 
 
+_QUALIFIER_PART = re.compile(r"^(?:sm\d+[a-z]?|\d+(?:x\d+)*)$")  # sm90, 128, 64x128x16
+
+
 def _precision(name_parts: str, asked: set[str]) -> float:
     """The share of the name's words that the query asked for: Swizzle for 'swizzle shared
-    memory layout' is 1, tma_descriptor_replace_addr_in_shared_mem 2 of 7."""
-    parts = name_parts.split()
+    memory layout' is 1, tma_descriptor_replace_addr_in_shared_mem 2 of 7. Architecture tags
+    and numbers not asked for do not count (SM90_TMA_STORE is all 'tma store')."""
+    parts = [p for p in name_parts.split() if p in asked or not _QUALIFIER_PART.match(p)]
     return sum(1 for p in parts if p in asked) / len(parts) if parts else 0.0
 
 
