@@ -178,23 +178,41 @@ def test_include_of_libcudacxx_internal_header_is_the_public_one(tmp_path):
     assert include_for(src, root / "cuda" / "std" / "__cccl" / "x.h")[0] == "#include <cuda/std/__cccl/x.h>"
 
 
-def test_cache_key_follows_the_corpus_and_the_index_is_reused(tmp_path, monkeypatch):
+@pytest.fixture
+def one_header(tmp_path, monkeypatch):
+    """A private cache and a corpus of one header, which api.corpus_and_index will find."""
     monkeypatch.setenv("KERNELPRO_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(api, "_open", {})
     inc = tmp_path / "inc"
     inc.mkdir()
     (inc / "a.cuh").write_text("/// Adds.\n__device__ int add(int a, int b) { return a + b; }\n")
-    c1 = Corpus([Source("kernelpro", "t", inc, inc, "v1")])
-    c2 = Corpus([Source("kernelpro", "t", inc, inc, "v2")])
+
+    def corpus(version="v1"):
+        c = Corpus([Source("kernelpro", "t", inc, inc, version)])
+        monkeypatch.setattr(api, "discover", lambda nvcc=None: c)
+        return c
+    return corpus
+
+
+def test_cache_key_follows_the_corpus_and_the_index_is_reused(one_header, tmp_path, monkeypatch):
+    c2 = one_header("v2")
+    c1 = one_header("v1")
     p1, p2 = index_path(c1), index_path(c2)
     assert p1 != p2 and p1.parent == tmp_path / "cache" / "hunt"
-    monkeypatch.setattr(api, "discover", lambda nvcc=None: c1)
-    monkeypatch.setattr(api, "_open", {})
     _, ix = api.corpus_and_index()
     assert p1.is_file() and ix.search("add")[0].symbol == "add"
     mtime = p1.stat().st_mtime_ns
     monkeypatch.setattr(api, "_open", {})
     api.corpus_and_index()
     assert p1.stat().st_mtime_ns == mtime  # built once per corpus version
+
+
+def test_a_damaged_index_is_built_again(one_header):
+    path = index_path(one_header())
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"not a database" * 100)
+    _, ix = api.corpus_and_index()
+    assert ix.search("add")[0].symbol == "add"
 
 
 def _run_cli(argv, capsys):

@@ -3,6 +3,7 @@ the KernelPro cache dir) and searches it. Used by `kernelpro hunt` and the LLM c
 """
 from __future__ import annotations
 
+import sqlite3
 import threading
 
 from .corpus import Corpus, discover
@@ -24,12 +25,22 @@ def corpus_and_index(nvcc: str | None = None, rebuild: bool = False, progress=No
             _open.pop(str(path)).close()
         if str(path) in _open:
             return corpus, _open[str(path)]
-        if rebuild or not path.is_file():
-            if progress:
-                progress(0, sum(len(s.files()) for s in corpus.sources))
-            build(corpus, path)
-        _open[str(path)] = Index(path)
-        return corpus, _open[str(path)]
+        for attempt in (1, 2):
+            if rebuild or not path.is_file():
+                if progress:
+                    progress(0, sum(len(s.files()) for s in corpus.sources))
+                try:
+                    build(corpus, path)
+                except OSError as e:
+                    raise HuntError(f"cannot write the index {path}: {e}") from None
+            try:
+                _open[str(path)] = Index(path)
+                return corpus, _open[str(path)]
+            except sqlite3.DatabaseError as e:  # a damaged cache file: build it again, once
+                if attempt == 2:
+                    raise HuntError(f"the index {path} cannot be read: {e}") from None
+                rebuild = True
+        raise AssertionError("unreachable")
 
 
 def hunt(query: str, limit: int = 5, sources: list[str] | None = None, nvcc: str | None = None) -> list[Hit]:
