@@ -68,6 +68,14 @@ def advice_diagnostic(a: Advice, lines: list[str], uri: str, encoding: str = "ut
             location=types.Location(uri=loc_uri, range=line_range(loc_lines, loc.line, loc.column, loc.end_line,
                                                                    loc.end_column, encoding)),
             message=loc.message or f"{Path(loc.file).name}:{loc.line}"))
+    for link in a.links:  # building blocks: the editor opens them at their line
+        if link.url.startswith("file:"):
+            path, _, frag = link.url.partition("#L")
+            row = max(int(frag) - 1, 0) if frag.isdigit() else 0
+            pos = types.Position(line=row, character=0)
+            related.append(types.DiagnosticRelatedInformation(
+                location=types.Location(uri=path, range=types.Range(start=pos, end=pos)),
+                message=f"building block: {link.title} ({link.detail})"))
     return types.Diagnostic(
         range=rng,
         message=f"{a.message} — fix: {a.remedy}" if a.remedy else a.message,

@@ -17,7 +17,8 @@ _SOURCE = {"type": "object", "properties": {"source": {"type": "string", "descri
 
 def make_tools(path: Path, kernel: str, options: CompileOptions, feedback: str = "advice",
                measure=None) -> list[ToolSpec]:
-    """compile_and_resources, static_advice, sass_search; measure_on_gpu when `measure` is given."""
+    """compile_and_resources, static_advice, sass_search, hunt_building_blocks; measure_on_gpu when
+    `measure` is given."""
 
     def profile(args: dict):
         src = args.get("source")
@@ -49,6 +50,19 @@ def make_tools(path: Path, kernel: str, options: CompileOptions, feedback: str =
                     hits.append(f"line {ins.line_in(str(path))}: {ins.opcode} {ins.operands}")
         return "\n".join(hits[:80]) or "no instruction matches"
 
+    def hunt_building_blocks(args: dict) -> str:
+        from kernelpro.profilers.hunt.api import hunt
+        from kernelpro.profilers.hunt.index import HuntError
+
+        query = args.get("query")
+        if not isinstance(query, str) or not query.strip():
+            raise ValueError("'query' must say what you need, e.g. 'warp reduce sum' or 'tma copy global to shared'")
+        try:
+            hits = hunt(query, limit=min(max(int(args.get("limit", 5)), 1), 10))
+        except HuntError as e:
+            return str(e)
+        return "\n\n".join(h.text() for h in hits) or f"no building block matches {query!r}"
+
     tools = [
         ToolSpec("compile_and_resources", "Compile the draft with nvcc for the target GPU and return registers, "
                  "spills, stack, shared memory and theoretical occupancy per kernel, or the compile errors.",
@@ -60,6 +74,13 @@ def make_tools(path: Path, kernel: str, options: CompileOptions, feedback: str =
                  "(e.g. 'LDG.*128', 'HMMA|HGMMA', 'LDL|STL'), with their source lines.",
                  {"type": "object", "properties": {**_SOURCE["properties"], "opcode": {"type": "string"}},
                   "required": ["source", "opcode"]}, sass_search),
+        ToolSpec("hunt_building_blocks", "Search CUTLASS/CuTe, CUB, libcu++, cooperative groups and KernelPro's "
+                 "tested building blocks (warp/block reductions, 128-bit loads, tiled transpose, online softmax, "
+                 "sm90 wgmma GEMM) for a piece to use instead of hand-rolled code; returns each match's file, "
+                 "lines, signature and the #include to use.",
+                 {"type": "object", "properties": {"query": {"type": "string", "description": "what you need, in words"},
+                                                   "limit": {"type": "integer", "description": "results (1-10)"}},
+                  "required": ["query"]}, hunt_building_blocks),
     ]
     if measure is not None:
         tools.append(ToolSpec("measure_on_gpu", "Run the draft on the GPU on fresh random inputs at every size of "

@@ -53,6 +53,16 @@ class Location:
 
 
 @dataclass
+class Link:
+    """Something worth opening with the advice: a building block to use instead of hand-rolled
+    code, a reference. `url` opens in an editor (file:///...#L12) or a browser."""
+
+    title: str  # what it is, e.g. "kernelpro::block_reduce_sum"
+    url: str
+    detail: str = ""  # how to use it, e.g. "#include <kernelpro/block_reduce.cuh>"
+
+
+@dataclass
 class Advice:
     rule: str
     severity: Severity
@@ -69,6 +79,7 @@ class Advice:
     gain_note: str = ""
     related: list[Location] = field(default_factory=list)
     fix: dict[str, Any] | None = None  # data for a mechanical quick fix (see docs/rules.md)
+    links: list[Link] = field(default_factory=list)  # building blocks the remedy names
 
     @property
     def doc_url(self) -> str:
@@ -90,6 +101,7 @@ class Advice:
         d["severity"] = Severity(d["severity"])
         d["evidence"] = [Evidence(**e) for e in d.get("evidence", [])]
         d["related"] = [Location(**r) for r in d.get("related", [])]
+        d["links"] = [Link(**x) for x in d.get("links", [])]
         return cls(**d)
 
     def text(self, with_evidence: bool = True) -> str:
@@ -102,6 +114,8 @@ class Advice:
         if with_evidence and self.evidence:
             out.append("  evidence: " + "; ".join(e.text() for e in self.evidence))
         out.append(f"  fix: {self.remedy}")
+        for link in self.links:
+            out.append(f"  see: {link.title}" + (f" ({link.detail})" if link.detail else "") + f" {link.url}")
         if self.gain:
             out.append(f"  estimated gain: {self.gain:.2f}x" + (f" ({self.gain_note})" if self.gain_note else ""))
         return "\n".join(out)

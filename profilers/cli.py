@@ -123,7 +123,7 @@ def cmd_rules(args) -> int:
     return 0
 
 
-BUILTIN = ("profile", "rules", "spec", "bench")
+BUILTIN = ("profile", "rules", "spec", "bench", "hunt")
 
 
 def build_parser(plugins: bool = True) -> argparse.ArgumentParser:
@@ -145,6 +145,9 @@ def build_parser(plugins: bool = True) -> argparse.ArgumentParser:
 
     for name in ("spec", "bench"):
         _maybe_runtime_command(sub, name)
+    from .hunt.cli import register as register_hunt  # small module; the index loads on use
+
+    register_hunt(sub)
     if plugins:
         from importlib.metadata import entry_points
     for ep in entry_points(group="kernelpro.commands") if plugins else ():

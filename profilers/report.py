@@ -66,6 +66,8 @@ def print_report(rep: ProfileReport, console: Console | None = None, dynamic: di
             if a.evidence:
                 c.print(Text("    evidence: " + "; ".join(e.text() for e in a.evidence), style="dim"))
             c.print(Text(f"    fix: {a.remedy}"))
+            for link in a.links:
+                c.print(Text(f"    see: {link.title} ({link.detail}) {link.url}", style="cyan"))
             if a.gain:
                 c.print(Text(f"    estimated gain: up to {a.gain:.2f}x" + (f" ({a.gain_note})" if a.gain_note else ""), style="green"))
     elif rep.ok and rep.kernels:

@@ -46,9 +46,10 @@ class CachedReport:
 
 
 def code_version() -> str:
-    """Kernelpro's own modules (rules, parsers, tables), Python, and tree-sitter's installed files."""
+    """Kernelpro's own modules (rules, parsers, tables), the building-block headers advice links
+    to (by line), Python, and tree-sitter's installed files."""
     h = hashlib.sha256(sys.version.encode())
-    for f in sorted(_PACKAGE.rglob("*.py")):
+    for f in sorted([*_PACKAGE.rglob("*.py"), *_PACKAGE.rglob("*.cuh")]):
         h.update(f"{f.relative_to(_PACKAGE)}\0".encode())
         h.update(f.read_bytes())
     for mod in ("tree_sitter", "tree_sitter_cuda"):

@@ -194,3 +194,27 @@ def _probe_archs(nvcc: str) -> list[str]:
         if n >= 100:
             out.append(a + "f")
     return out
+
+
+def include_dirs(nvcc: str) -> tuple[str, ...]:
+    """The toolkit's include directories nvcc passes to the compiler (`-I` and `-isystem`, in
+    order): the CUDA headers, and on CUDA 13 the CCCL headers (CUB, libcu++, Thrust) under
+    include/cccl. Read from `nvcc --dryrun`, once per nvcc executable."""
+    return tuple(_cached_probe("includes", nvcc, _probe_includes))
+
+
+def _probe_includes(nvcc: str) -> list[str]:
+    import subprocess
+
+    try:
+        r = subprocess.run([nvcc, "--dryrun", "-x", "cu", "-c", os.devnull, "-o", os.devnull],
+                           capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.SubprocessError) as e:
+        raise ToolchainError(f"{nvcc} --dryrun failed: {e}") from None
+    out: list[str] = []
+    for m in re.finditer(r'^#\$ (?:SYSTEM_)?INCLUDES="?(.*?)"?\s*$', r.stdout + r.stderr, re.M):
+        for d in re.findall(r'"?(?:-I|-isystem"?\s+")([^"\s]+)', m.group(1)):
+            d = os.path.normpath(d)
+            if os.path.isdir(d) and d not in out:
+                out.append(d)
+    return out

@@ -12,6 +12,7 @@ from ..analysis.affine import (TID, Access, IndexEnv, Poly, add, atom, build_env
                                const, depends, global_accesses, index_poly, mul, poly_text)
 from ..analysis.affine import element_bytes as _element_bytes
 from ..analysis.affine import subscript_parts as _subscript
+from ..hunt.links import block_link
 from ..source import Kernel
 from ..tools import Context, tool
 from .common import advice_at
@@ -101,13 +102,17 @@ def _advice(ctx, k, env, a, accs, val, text, elem, sectors, ideal):
     if same_line_ok:
         remedy = (f"this is a transpose: stage a tile through shared memory (__shared__ {k.param(a.array).base_type.replace('const', '').strip()} "
                   "tile[32][33], padded against bank conflicts): read coalesced rows into the tile, __syncthreads(), "
-                  f"then write {a.array} row by row so threadIdx.x indexes its contiguous dimension")
+                  f"then write {a.array} row by row so threadIdx.x indexes its contiguous dimension; "
+                  "kernelpro::transpose_tile does exactly this")
+        links = block_link("kernelpro::transpose_tile")
     elif loop_terms:
+        links = []
         remedy = (f"make threadIdx.x index the contiguous dimension: swap the roles of the thread index and the "
                   f"loop index `{loop_terms[0]}` (let threads run over `{loop_terms[0]}` and loop over what "
                   "threadIdx.x indexes now), or change the layout of "
                   f"{a.array} (transpose it) so consecutive threads access consecutive addresses")
     else:
+        links = []
         remedy = (f"make threadIdx.x index the contiguous dimension of {a.array} (store it transposed, or use a "
                   "structure of arrays instead of an array of structures), or load a tile coalesced into shared "
                   "memory (padded, e.g. [32][33]) and read it from there")
@@ -117,5 +122,5 @@ def _advice(ctx, k, env, a, accs, val, text, elem, sectors, ideal):
           Evidence("ideal sectors per warp request", ideal, "32-byte sectors", "source"),
           Evidence("index", poly_text(a.index), "", "source")]
     return advice_at(ctx, "uncoalesced-access", Severity.WARNING, k, a.node, msg, remedy, ev,
-                     gain=round(sectors / ideal, 2),
+                     gain=round(sectors / ideal, 2), links=links,
                      gain_note="sectors ratio: an upper bound, reached when the kernel is memory-bound on this access")

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from ..advice import Evidence, Severity
+from ..hunt.links import block_link
 from ..source import Kernel, SourceFile, walk
 from ..tools import Context, tool
 from .common import advice_at, nodes, shared_declarations
@@ -279,10 +280,11 @@ def _advice(ctx: Context, k: Kernel, r: TreeReduction, s0: int, hint):
         f"keep the shared-memory steps while {r.var} > 32, then let the first warp finish: "
         f"v = {r.array}[{r.tid}] + {r.array}[{r.tid} + 32] and __shfl_down_sync by 16, 8, 4, 2, 1 (no barriers, "
         f"the same order of operations, so the same result); {after} barriers instead of {steps}. "
-        f"The quick fix does this and keeps the original loop for block sizes it does not cover",
+        f"The quick fix does this and keeps the original loop for block sizes it does not cover. Or call "
+        f"KernelPro's block reduction, kernelpro::block_reduce_sum / _max / _min<block size>(v): two barriers in all",
         [Evidence("reduction steps", steps, "barriers", "source"),
          Evidence("steps with at most one warp active", warp_steps, "", "source"),
          Evidence("barriers after the rewrite", after, "", "source"),
          Evidence("block size", hint.threads, hint.origin, "launch")],
-        gain=None, fix=fix,
+        gain=None, fix=fix, links=block_link("kernelpro::block_reduce"),
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from ..advice import Evidence, Location, Severity
+from ..hunt.links import block_link
 from ..source import Kernel, Loop, SourceFile, walk
 from ..tools import Context, tool
 from .common import advice_at
@@ -163,6 +164,8 @@ def _advice(ctx, k, loop, node, a, b, acc, fmas):
                      "SM90_64x64x16_F32BF16BF16_SS) fed by TMA and shared-memory tiles" if hopper else
                      f"or better cuBLAS (cublasGemmEx) or CUTLASS/CuTe built for {ctx.arch}")
                   + ("" if cc >= 80 or "bfloat" not in dt else "; bf16 tensor cores need sm_80 or newer (fp16 works here)"))
+        if hopper and "bfloat" in dt:
+            remedy += "; kernelpro::gemm_bf16_sm90 is such a GEMM (TMA, wgmma, CUTLASS 3), ready to call"
         note = ("H200 dense fp16/bf16 tensor cores ~990 TFLOP/s vs ~67 TFLOP/s fp32 FMA" if hopper else
                 "fp16/bf16 tensor cores outrun the fp32 FMA pipe (A100 ~16x; GeForce parts with fp32 accumulation ~2x)")
     elif dt == "double" and cc not in (80,) and not hopper and cc < 100:
@@ -198,4 +201,5 @@ def _advice(ctx, k, loop, node, a, b, acc, fmas):
          Evidence("reduction index", loop.var, f"loop on line {loop.line}", "source")],
         gain_note=note,
         related=[Location(ctx.path, loop.line, loop.column, message="the k loop")],
+        links=block_link("kernelpro::gemm_bf16_sm90") if low and hopper and "bfloat" in dt else [],
     )

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..advice import Evidence, Severity
+from ..hunt.links import block_link
 from ..tools import Context, tool
 from .common import advice_at
 from .coalescing import Access, build_env, element_bytes, global_accesses
@@ -93,9 +94,11 @@ def _advice(ctx, k, a, w, how, op, ins, elem):
     cast = f"reinterpret_cast<{'const ' if not a.is_write else ''}{vec}*>({a.array})"
     remedy = (f"{verb[:-1]} {w} elements at once through {cast}[i / {w}] (i a multiple of {w}) when {a.array} is "
               f"{w * elem}-byte aligned (check ((uintptr_t){a.array} % {w * elem}) == 0, true for cudaMalloc "
-              f"pointers at offset 0), and handle the last n % {w} elements with a scalar tail loop")
+              f"pointers at offset 0), and handle the last n % {w} elements with a scalar tail loop "
+              "(kernelpro::transform_vectorized does the check, the wide accesses and the tail)")
     ev = [Evidence(f"{op} widths on this line", ", ".join(sorted({i.opcode for i in ins})), "32-bit", "sass"),
           Evidence(f"{op} instructions on this line", len(ins), "", "sass"),
           Evidence("consecutive elements per thread", w, "", "source"),
           Evidence("element size", elem, "bytes", "source")]
-    return advice_at(ctx, "narrow-global-access", Severity.INFO, k, a.node, msg, remedy, ev)
+    return advice_at(ctx, "narrow-global-access", Severity.INFO, k, a.node, msg, remedy, ev,
+                     links=block_link("kernelpro::transform_vectorized"))
