@@ -109,9 +109,10 @@ def _add_cluster_dims(text_: str, kernel: str, z: int) -> str:
     return text_[:at] + f" __cluster_dims__(1, {z}, 1)" + text_[at:]
 
 
-def describe(rk: RowKernel, cluster: int) -> str:
+def describe(rk: RowKernel, cluster: int, line: int | None = None) -> str:
     rl = column_loop(rk)
-    line = rl.info.node.start_point[0] + 1 if rl else "?"
+    if line is None:
+        line = rl.info.node.start_point[0] + 1 if rl else "?"
     where = f"and across a cluster of {cluster} blocks (distributed shared memory)" if cluster > 1 else "within the block"
     return (f"split the column reduction of line {line} over rows: 32 columns x row groups per block, "
             f"partial sums combined in shared memory {where}")
