@@ -81,7 +81,10 @@ def read_source(path: Path) -> str:
         raise CompileError(f"{path}: no such file")
     if path.is_dir():
         raise CompileError(f"{path}: is a folder, not a CUDA source file")
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise CompileError(f"{path}: cannot read it ({e.strerror or e})") from None
     if b"\0" in data[:8192]:
         raise CompileError(f"{path}: binary file, not CUDA source")
     try:

@@ -50,6 +50,8 @@ def cmd_profile(args) -> int:
 
     if args.block is not None and not 1 <= args.block <= 1024:
         raise UsageError(f"--block {args.block}: threads per block must be 1 to 1024")
+    if not args.compile_timeout > 0:
+        raise UsageError(f"--compile-timeout {args.compile_timeout:g}: must be a number of seconds above 0")
     tc = _setup_toolchain(args)
     path = Path(args.file)
     if path.suffix not in (".cu", ".cuh") and not args.force:
@@ -58,6 +60,8 @@ def cmd_profile(args) -> int:
         rep = _profile(args, path, tc)
     except CompileError as e:
         raise UsageError(str(e)) from None
+    if args.kernel and not rep.kernels:
+        raise UsageError(next((n for n in rep.notes if n.startswith("no kernel named")), f"no kernel named '{args.kernel}'"))
     dyn = None
     if args.run:
         dyn = _run_dynamic(args, rep)
@@ -128,6 +132,7 @@ BUILTIN = ("profile", "rules", "spec", "bench")
 
 def build_parser(plugins: bool = True) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="kernelpro", description="KernelPro: micro-profiling tools and an optimizer for CUDA kernels")
+    p.add_argument("--version", action="version", version=f"kernelpro {_version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     pr = sub.add_parser("profile", help="static profile of a .cu file: resources, occupancy, expert advice")
@@ -153,6 +158,15 @@ def build_parser(plugins: bool = True) -> argparse.ArgumentParser:
         except Exception as e:  # an optional layer that fails to load must not break profiling
             sub.add_parser(ep.name, help=f"(unavailable: {e})")
     return p
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("kernelpro")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
 
 
 def _maybe_runtime_command(sub, name: str) -> None:

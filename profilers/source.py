@@ -76,6 +76,7 @@ class LaunchSite:
     shared: str | None
     stream: str | None
     block_threads: int | None  # evaluated when the block expression is a constant
+    args: list[str] = field(default_factory=list)  # the kernel's arguments as written
 
 
 @dataclass
@@ -259,12 +260,14 @@ class SourceFile:
             return
         name = self.node_text(fn).split("<")[0].split("::")[-1].strip()
         line, col, _, _ = self.pos(n)
+        call_args = n.child_by_field_name("arguments")
         self.launch_sites.append(LaunchSite(
             kernel=name, line=line, column=col,
             grid=self.node_text(args[0]), block=self.node_text(args[1]),
             shared=self.node_text(args[2]) if len(args) > 2 else None,
             stream=self.node_text(args[3]) if len(args) > 3 else None,
             block_threads=self.eval_threads(args[1]),
+            args=[self.node_text(a) for a in call_args.named_children] if call_args is not None else [],
         ))
 
     # --- constant evaluation ---------------------------------------------
