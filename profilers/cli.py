@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import signal
 import sys
 import threading
 from pathlib import Path
@@ -177,8 +178,14 @@ def _maybe_runtime_command(sub, name: str) -> None:
     getattr(rcli, f"register_{name}")(sub)
 
 
+def _terminated(signum, frame):
+    raise SystemExit(128 + signum)  # unwinds like Ctrl-C: compiles killed, temp folders removed
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminated)
     # commands of the layers above load only when asked for (they import more)
     plugins = not (argv and argv[0] in BUILTIN)
     parser = build_parser(plugins)

@@ -14,6 +14,7 @@ import signal
 import subprocess
 import tempfile
 import time
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -115,7 +116,7 @@ def compile_cuda(
         extra_inc = [] if on_disk else [f"-I{src_path.parent}"]
         lang = [] if src_path.suffix == ".cu" else ["-x", "cu"]  # .cuh and --force files
         cmd = [nvcc, *options.flags(), *extra_inc, *lang, "-o", str(cubin), str(compile_path)]
-        rc, out = _run(cmd, options.timeout_s, cwd=str(src_path.parent if src_path.parent.is_dir() else work))
+        rc, out = _run(cmd, options.timeout_s, cwd=str(src_path.parent if src_path.parent.is_dir() else work), tmpdir=work)
         out = out.replace(str(compile_path), str(src_path)) if not on_disk else out
         lines = text.split("\n")
 
@@ -148,10 +149,11 @@ def compile_cuda(
         art = _artifact(ok, src_path, options, cmd, diags, resources, sass_text, headers, None, key, tc, notes)
         if use_cache and rc != -1 and _store(cdir, art, cubin if ok else None, sass_text, out):
             art.cubin = str(cdir / "kernel.cubin") if ok else None
-        elif ok:  # uncached, or the cache could not be written
-            keep = Path(tempfile.mkdtemp(prefix="kernelpro-cubin-")) / "kernel.cubin"
-            shutil.copy(cubin, keep)
-            art.cubin = str(keep)
+        elif ok:  # uncached, or the cache could not be written: the cubin lives as long as the artifact
+            keep = Path(tempfile.mkdtemp(prefix="kernelpro-cubin-"))
+            shutil.copy(cubin, keep / "kernel.cubin")
+            art.cubin = str(keep / "kernel.cubin")
+            weakref.finalize(art, shutil.rmtree, str(keep), True)  # also runs at exit
         art.duration_s = time.perf_counter() - t0
         return art
     finally:
@@ -165,17 +167,30 @@ def _same(p: Path, text: str) -> bool:
         return False
 
 
-def _run(cmd: list[str], timeout: float, cwd: str) -> tuple[int, str]:
-    """Run in its own process group so a hung nvcc and its children all die on timeout."""
+def _run(cmd: list[str], timeout: float, cwd: str, tmpdir: Path | None = None) -> tuple[int, str]:
+    """Run in its own process group, so a hung nvcc and its children (cicc, ptxas) all die on a
+    timeout, on Ctrl-C and on SIGTERM (the CLI turns it into SystemExit); with `tmpdir`, nvcc's
+    tmpxft_* files go there, to be removed with it."""
+    env = {**os.environ, "TMPDIR": str(tmpdir)} if tmpdir is not None else None
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            cwd=cwd, start_new_session=True)
+                            cwd=cwd, start_new_session=True, env=env)
     try:
         out, _ = proc.communicate(timeout=timeout)
         return proc.returncode, out
     except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
+        _kill_group(proc)
         return -1, ""
+    except BaseException:  # KeyboardInterrupt, SystemExit: take the whole group down with us
+        _kill_group(proc)
+        raise
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.communicate()
 
 
 def _disassemble(tc: Toolchain, cubin: Path, timeout: float) -> str:
