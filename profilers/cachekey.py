@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .toolchain import Toolchain, supported_archs
 
-FORMAT = 4  # bump when the cached layout or parsers change
+FORMAT = 5  # bump when the cached layout or parsers change
 _INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
 
 

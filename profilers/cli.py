@@ -1,4 +1,5 @@
-"""`kernelpro` command line. Exit status: 0 compiled, 1 compile errors, 2 bad usage or missing tools.
+"""`kernelpro` command line. Exit status: 0 compiled, 1 compile errors, 2 bad usage or missing tools,
+3 compiled but nothing to analyse (no kernel, or only templates the file never instantiates).
 
 Commands from layers above the profilers (optimize, candidates, memory) register through the
 `kernelpro.commands` entry point group, so this module never imports them.
@@ -78,7 +79,9 @@ def cmd_profile(args) -> int:
         from .report import print_report
 
         print_report(rep, dynamic=dyn)
-    return 0 if rep.ok else 1
+    if not rep.ok:
+        return 1
+    return 0 if rep.analysed else 3
 
 
 def _profile(args, path: Path, tc):

@@ -77,7 +77,7 @@ def _counter_compare(build: KernelBuild, e: BackEdge) -> str | None:
 
 def macro_constants(src: SourceFile) -> dict[str, int]:
     """Integer #defines whose value is an expression of other constants: `#define PER (COLS / 32)`."""
-    cached = getattr(src, "_kp_macro_constants", None)  # once per file, not once per kernel
+    cached = src.memo.get("macro_constants")  # once per file, not once per kernel
     if cached is not None:
         return dict(cached)
     env = dict(src.constants)
@@ -95,7 +95,7 @@ def macro_constants(src: SourceFile) -> dict[str, int]:
                 v = frag.eval_int(d.child_by_field_name("value"), env) if d is not None else None
                 if v is not None:
                     env[name] = v
-    src._kp_macro_constants = dict(env)
+    src.memo["macro_constants"] = dict(env)
     return env
 
 
