@@ -23,3 +23,127 @@ def test_non_ascii_folder_keeps_the_sass_rules(tmp_path):
     assert rep.ok
     slow = [a for a in rep.advice if a.rule == "slow-math-in-loop"]
     assert slow and all(a.file == str((d / "a_slow_math.cu").resolve()) for a in slow)
+
+
+TEMPLATE_REDUCE = """\
+template <typename T, unsigned BLOCK>
+__global__ void reduce(const T* __restrict__ in, T* __restrict__ out, int n) {
+    __shared__ T sdata[BLOCK];
+    unsigned tid = threadIdx.x;
+    unsigned i = blockIdx.x * BLOCK + tid;
+    sdata[tid] = (i < n) ? in[i] * 0.1 : T(0);
+    __syncthreads();
+    for (unsigned s = BLOCK / 2; s > 0; s >>= 1) {
+        if (tid < s) sdata[tid] += sdata[tid + s];
+        __syncthreads();
+    }
+    if (tid == 0) out[blockIdx.x] = sdata[0];
+}
+
+void run(const float* a, float* b, const double* c, double* d, int n) {
+    reduce<float, 256><<<(n + 255) / 256, 256>>>(a, b, n);
+    reduce<double, 256><<<(n + 255) / 256, 256>>>(c, d, n);
+}
+"""
+
+
+def test_template_instantiations_are_judged_apart(tmp_path):
+    p = tmp_path / "reduce.cu"
+    p.write_text(TEMPLATE_REDUCE)
+    rep = profile_file(p)
+    assert rep.ok and rep.analysed
+    rows = {k.instantiation: k for k in rep.kernels}
+    assert set(rows) == {"reduce<float, 256>", "reduce<double, 256>"}
+    assert rows["reduce<double, 256>"].shared_bytes == 2 * rows["reduce<float, 256>"].shared_bytes
+    fp64 = [a for a in rep.advice if a.rule == "fp64-in-float-kernel"]
+    # the 0.1 promotes the float instantiation; the double one computes in double on purpose
+    assert fp64 and {a.instantiation for a in fp64} == {"reduce<float, 256>"}
+    assert all(a.line == 6 for a in fp64)
+    assert not any("double" in a.message.split("float kernel")[-1].split("(")[0] for a in fp64)
+    # a finding both instantiations share is reported once, under the template's name
+    red = [a for a in rep.advice if a.rule == "block-reduction-barriers"]
+    assert len(red) == 1 and red[0].instantiation is None and "reduce<" not in red[0].message
+
+
+def test_double_kernel_through_a_typedef_is_not_a_float_kernel(tmp_path):
+    p = tmp_path / "typedef.cu"
+    p.write_text("typedef double real;\n"
+                 "__global__ void k(real* y, const real* x, int n) {\n"
+                 "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "    if (i < n) y[i] = x[i] * 0.1 + 1.0;\n}\n")
+    rep = profile_file(p)
+    assert rep.ok and "fp64-in-float-kernel" not in rules(rep)
+
+
+HEADER = """\
+#pragma once
+__global__ void scale(float* out, const float* in, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = in[i] * 0.1;
+}
+template <typename T>
+__global__ void axpy(T* y, const T* x, T a, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = a * x[i] + y[i] * 0.5;
+}
+"""
+
+LAUNCHER = """\
+#include "kernels.cuh"
+void go(float* a, const float* b, int n) {
+    scale<<<(n + 127) / 128, 128>>>(a, b, n);
+    axpy<float><<<(n + 255) / 256, 256>>>(a, b, 2.0f, n);
+}
+"""
+
+
+def test_kernels_in_a_project_header_are_followed(tmp_path):
+    (tmp_path / "kernels.cuh").write_text(HEADER)
+    (tmp_path / "main.cu").write_text(LAUNCHER)
+    rep = profile_file(tmp_path / "main.cu")
+    assert rep.ok and rep.analysed
+    header = str((tmp_path / "kernels.cuh").resolve())
+    assert {(k.name, k.file, k.line) for k in rep.kernels} == {("scale", header, 2), ("axpy", header, 7)}
+    blocks = {k.name: (k.block, k.block_origin) for k in rep.kernels}
+    assert blocks["scale"] == (128, "launch site line 3 of main.cu")
+    fp64 = sorted((a.file, a.line, a.instantiation) for a in rep.advice if a.rule == "fp64-in-float-kernel")
+    assert fp64 == [(header, 4, None), (header, 9, "axpy<float>")]
+    assert not any("no __global__ kernels" in n for n in rep.notes)
+
+
+def test_template_header_alone_says_nothing_was_compiled(tmp_path):
+    p = tmp_path / "only.cuh"
+    p.write_text(HEADER.split("template")[0].replace("scale", "unused_scale").split("__global__")[0]
+                 + "template" + HEADER.split("template")[1])
+    rep = profile_file(p)
+    assert rep.ok and not rep.analysed
+    assert any("axpy" in n and "never instantiates" in n for n in rep.notes)
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "kernelpro.profilers.cli", "profile", str(p)], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 3 and "never instantiates" in r.stdout and "no findings" not in r.stdout
+
+
+def test_code_switched_off_by_the_preprocessor_gets_no_finding(tmp_path):
+    p = tmp_path / "pp.cu"
+    p.write_text("#define USE_FAST 1\n"
+                 "__global__ void k(float* __restrict__ out, const float* __restrict__ in, int n) {\n"
+                 "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "#if USE_FAST\n"
+                 "    out[i] = in[i] * 2.0f;\n"
+                 "#else\n"
+                 "    out[i * n] = powf(in[i * n], 2.5) * 0.5;\n"
+                 "#endif\n"
+                 "}\n"
+                 "#if 0\n"
+                 "__global__ void dead(float* out, float* in, int n) {\n"
+                 "    out[threadIdx.x * n] = in[threadIdx.x * n] * 0.5;\n"
+                 "}\n"
+                 "#endif\n")
+    rep = profile_file(p)
+    assert rep.ok
+    assert [k.name for k in rep.kernels] == ["k"]
+    assert not [a for a in rep.advice if a.line >= 6], [a.text() for a in rep.advice]
+    assert any("dead" in n and "switched off by the preprocessor" in n for n in rep.notes)
