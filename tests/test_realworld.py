@@ -147,3 +147,37 @@ def test_code_switched_off_by_the_preprocessor_gets_no_finding(tmp_path):
     assert [k.name for k in rep.kernels] == ["k"]
     assert not [a for a in rep.advice if a.line >= 6], [a.text() for a in rep.advice]
     assert any("dead" in n and "switched off by the preprocessor" in n for n in rep.notes)
+
+
+CORPUS = Path(__file__).resolve().parent / "corpus"
+
+
+def many_registers(n: int = 90, bounds: str = "__launch_bounds__(256) ") -> str:
+    """A kernel that keeps n values live across a loop: register-limited occupancy."""
+    loads = " ".join(f"float v{j} = in[i + {j} * n];" for j in range(n))
+    steps = "\n".join(f"        v{j} = v{j} * s + v{(j * 7 + 3) % n};" for j in range(n))
+    total = " + ".join(f"v{j} * v{(j + 1) % n}" for j in range(n))
+    return (f"__global__ void {bounds}many_regs(const float* __restrict__ in, float* __restrict__ out, int n) {{\n"
+            f"    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    {loads}\n"
+            f"    for (int it = 0; it < n; ++it) {{\n        float s = in[it];\n{steps}\n    }}\n"
+            f"    out[i] = {total};\n}}\n"
+            "void go(const float* a, float* b, int n) { many_regs<<<n / 256, 256>>>(a, b, n); }\n")
+
+
+def test_register_cap_that_spills_is_not_offered_and_never_doubles_the_attribute(tmp_path):
+    p = tmp_path / "regs.cu"
+    p.write_text(many_registers())
+    rep = profile_file(p)
+    (low,) = [a for a in rep.advice if a.rule == "low-occupancy"]
+    assert low.fix is None
+    assert "spill" in low.remedy and "no cap is offered" in low.remedy
+    trial = [e for e in low.evidence if e.name.startswith("compiled with __launch_bounds__(256, ")]
+    assert trial and "spill" in str(trial[0].value)
+
+
+def test_register_tiled_kernel_is_register_bound_by_design():
+    rep = profile_file(CORPUS / "matmul" / "m5_register_tiled.cu")
+    (low,) = [a for a in rep.advice if a.rule == "low-occupancy"]
+    assert low.fix is None and low.severity.value == "hint"
+    assert "register tile of 64 values" in low.message and "by design" in low.message
+    assert "__launch_bounds__(" not in low.remedy
