@@ -181,3 +181,27 @@ def test_register_tiled_kernel_is_register_bound_by_design():
     assert low.fix is None and low.severity.value == "hint"
     assert "register tile of 64 values" in low.message and "by design" in low.message
     assert "__launch_bounds__(" not in low.remedy
+
+
+def test_missing_restrict_only_where_the_sass_shows_it_matters(tmp_path):
+    # one load per thread before the only store: restrict would change nothing
+    stream = tmp_path / "stream.cu"
+    stream.write_text("__global__ void saxpy(float* y, const float* x, float a, int n) {\n"
+                      "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                      "    if (i < n) y[i] = a * x[i] + y[i];\n}\n"
+                      "__global__ void copy(float* out, float* in, int n) {\n"
+                      "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                      "    if (i < n) out[i] = in[i];\n}\n")
+    rep = profile_file(stream)
+    assert rep.ok and "missing-restrict" not in rules(rep)
+    # a loop that stores and reloads: the compiler must assume out[] changed w[] and in[]
+    loop = tmp_path / "loop.cu"
+    loop.write_text("__global__ void fir(float* out, float* in, float* w, int n, int taps) {\n"
+                    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "    if (i >= n) return;\n"
+                    "    out[i] = 0.0f;\n"
+                    "    for (int t = 0; t < taps; ++t) out[i] += w[t] * in[i + t];\n}\n")
+    rep = profile_file(loop)
+    (a,) = [a for a in rep.advice if a.rule == "missing-restrict"]
+    assert "`in`" in a.message and "`w`" in a.message
+    assert rules(profile_file(EX / "a_missing_restrict.cu")) >= {"missing-restrict"}
