@@ -97,7 +97,9 @@ def _profile(args, path: Path, tc):
         threading.Thread(target=importlib.import_module, args=(f"{__package__}.report",), daemon=True).start()
     from .profile import profile_file
 
-    rep = profile_file(path, options, kernel=args.kernel, block=args.block, toolchain=tc, use_cache=not args.no_cache)
+    with _progress(path, enabled=not args.json and sys.stderr.isatty()) as progress:
+        rep = profile_file(path, options, kernel=args.kernel, block=args.block, toolchain=tc,
+                           use_cache=not args.no_cache, progress=progress)
     if not rep.source.text.strip():
         rep.notes.append("the file is empty")
     if slot is not None:
@@ -105,6 +107,38 @@ def _profile(args, path: Path, tc):
 
         store(slot, rep)
     return rep
+
+
+class _progress:
+    """Progress on the terminal's stderr while a profile runs (nvcc, then the kernels); nothing otherwise.
+
+    A context manager yielding the `progress(done, total)` callback for profile_file (or None)."""
+
+    def __init__(self, path: Path, enabled: bool):
+        self.path, self.enabled, self.bar, self.task = path, enabled, None, None
+
+    def __enter__(self):
+        if not self.enabled:
+            return None
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        self.bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                            TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+        self.bar.start()
+        self.task = self.bar.add_task(f"compiling {self.path.name} with nvcc", total=None)
+        return self.update
+
+    def update(self, done: int, total: int) -> None:
+        if done == 0:
+            self.bar.update(self.task, description=f"analysing the kernels of {self.path.name}", total=total, completed=0)
+        else:
+            self.bar.update(self.task, completed=done)
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.stop()
+        return False
 
 
 def _run_dynamic(args, rep):

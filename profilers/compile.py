@@ -78,7 +78,13 @@ class CompiledArtifact:
         return [d for d in self.diagnostics if d.severity == "error"]
 
     def builds(self, name: str) -> list[KernelBuild]:
-        return [k for k in self.kernels if k.name == name]
+        index = self.__dict__.get("_by_name")
+        if index is None or index[0] != len(self.kernels):  # built once, rebuilt if kernels change
+            by: dict[str, list[KernelBuild]] = {}
+            for k in self.kernels:
+                by.setdefault(k.name, []).append(k)
+            index = self.__dict__["_by_name"] = (len(self.kernels), by)
+        return list(index[1].get(name, ()))
 
 
 def demangle_name(mangled: str) -> str:

@@ -57,16 +57,23 @@ def run_static(base: Context, sources: list[SourceFile], tools: list[MicroTool],
     """Every static tool over every kernel in scope, file by file and instantiation by instantiation."""
     art = base.artifact
     jobs: list[tuple[SourceFile, list[Kernel], Kernel | None]] = []  # (file, kernels, template judged per build)
+    by_file: dict[str, list[Kernel]] = {}
+    for k in scoped.kernels:
+        by_file.setdefault(k.file, []).append(k)
     for src in sources:
-        mine = [k for k in scoped.kernels if k.file == src.path]
-        plain = [k for k in mine if not (k.is_template and art is not None and art.ok and art.builds(k.name))]
+        mine = by_file.get(src.path, [])
+        per_build = [k for k in mine if k.is_template and art is not None and art.ok and art.builds(k.name)]
+        chosen = {id(k) for k in per_build}
+        plain = [k for k in mine if id(k) not in chosen]
         for i in range(0, len(plain), CHUNK):
             jobs.append((src, plain[i:i + CHUNK], None))
-        jobs += [(src, [k], k) for k in mine if k not in plain]
+        jobs += [(src, [k], k) for k in per_build]
     if not jobs and sources:  # no kernels: the file-level rules still run once
         jobs.append((sources[0], [], None))
     out: list[Advice] = []
     done, total = 0, sum(len(ks) for _, ks, _ in jobs)
+    if progress is not None:
+        progress(0, total)
     for src, ks, template in jobs:
         if template is None:
             out += _run(base, src.view(ks), tools)
