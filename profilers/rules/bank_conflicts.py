@@ -102,24 +102,46 @@ class Evaluator:
     """Integer value of an index expression for one lane; block-uniform names take `uniform`."""
 
     def __init__(self, src: SourceFile, k: Kernel, env: dict[str, int], block):
-        self.src, self.env, self.block = src, env, block
+        self.src, self.env, self.block, self.body = src, env, block, k.body
         self.params = {p.name for p in k.params if not p.is_pointer}
         self.defs: dict[str, list] = defaultdict(list)
+        self.writes: dict[str, list] = defaultdict(list)  # declarations and assignments, as nodes
         for n in walk(k.body):
             if n.type == "init_declarator":
                 nm = n.child_by_field_name("declarator")
                 if nm is not None and nm.type == "identifier":
                     self.defs[src.node_text(nm)].append(n.child_by_field_name("value"))
+                    self.writes[src.node_text(nm)].append(n)
             elif n.type == "assignment_expression":
                 left = n.child_by_field_name("left")
                 if left is not None and left.type == "identifier":
                     self.defs[src.node_text(left)].append(None)  # reassigned: value unknown
+                    self.writes[src.node_text(left)].append(n)
             elif n.type == "update_expression":
                 arg = n.child_by_field_name("argument")
                 if arg is not None and arg.type == "identifier":
                     self.defs[src.node_text(arg)].append(None)
+                    self.writes[src.node_text(arg)].append(n)
         self.loop_vars = {l.var: l for l in k.loops if l.var}
         self.fixed: dict[str, int] = {}  # loop counters held at one iteration's value
+
+    def _scoped_init(self, name: str, use):
+        """The value of the declaration of `name` that is in scope at `use` (a name declared in two
+        blocks), when nothing writes it in that scope."""
+        best = None
+        for w in self.writes.get(name, []):
+            if w.type == "init_declarator" and w.start_byte < use.start_byte:
+                scope = w.parent.parent if w.parent is not None else None
+                if scope is not None and scope.start_byte <= use.start_byte < scope.end_byte:
+                    if best is None or w.start_byte > best[0].start_byte:
+                        best = (w, scope)
+        if best is None:
+            return None
+        w, scope = best
+        if any(x is not w and x.type != "init_declarator" and scope.start_byte <= x.start_byte < scope.end_byte
+               for x in self.writes[name]):
+            return None
+        return w.child_by_field_name("value")
 
     def value(self, n, lane: dict[str, int], uniform: int, depth: int = 0) -> int:
         if depth > 20:
@@ -163,6 +185,9 @@ class Evaluator:
             defs = self.defs.get(name, [])
             if len(defs) == 1 and defs[0] is not None:
                 return self.value(defs[0], lane, uniform, depth + 1)
+            init = self._scoped_init(name, n)
+            if init is not None:
+                return self.value(init, lane, uniform, depth + 1)
             raise Unknown()
         if t == "unary_expression":
             op = src.node_text(n.child_by_field_name("operator"))
@@ -306,6 +331,48 @@ def _iterations(ev: Evaluator, loop, lane0) -> tuple[str | None, list[int]]:
     return name, values
 
 
+_STEP_OPS = {"+=": lambda v, r: v + r, "-=": lambda v, r: v - r, "*=": lambda v, r: v * r,
+             "<<=": lambda v, r: v << r, ">>=": lambda v, r: v >> r, "/=": lambda v, r: v // r if r else 0}
+
+
+def _companions(ev: Evaluator, loop, access, steps: int, lane0) -> dict[str, list[int]]:
+    """Variables stepped along with the loop counter (`int offset = 1;` before the loop, `offset *= 2;`
+    in its body and nowhere else): their value at each of the loop's `steps` iterations, at `access`."""
+    src, out = ev.src, {}
+    body = loop.child_by_field_name("body")
+    updates: dict[str, list] = {}
+    for st in body.named_children if body is not None and body.type == "compound_statement" else []:
+        e = st.named_children[0] if st.type == "expression_statement" and st.named_children else None
+        if e is not None and e.type == "assignment_expression" and e.child_by_field_name("left").type == "identifier":
+            op = src.node_text(e.child_by_field_name("operator"))
+            if op in _STEP_OPS:
+                updates.setdefault(src.node_text(e.child_by_field_name("left")), []).append((st, op, e.child_by_field_name("right")))
+    for name, ups in updates.items():
+        inits = [d for d in ev.defs.get(name, []) if d is not None]
+        mine = {st.named_children[0].start_byte for st, _, _ in ups}  # tree-sitter nodes: compare positions
+        elsewhere = [w for w in walk(ev.body) if w.type in ("assignment_expression", "update_expression")
+                     and w.start_byte not in mine and src.node_text(w.child_by_field_name("left") or w.child_by_field_name("argument")
+                                                             or w) == name and w.start_byte < loop.end_byte]
+        if len(inits) != 1 or elsewhere or inits[0].start_byte > loop.start_byte:
+            continue  # written before or inside the loop other than by its steps: not followed
+        try:
+            v = ev.value(inits[0], lane0, 0)
+            rs = [(st, _STEP_OPS[op], ev.value(r, lane0, 0)) for st, op, r in ups]
+        except Unknown:
+            continue
+        vals = []
+        for _ in range(steps):
+            here = v
+            for st, f, r in rs:
+                if st.start_byte < access.start_byte and not (st.start_byte <= access.start_byte < st.end_byte):
+                    here = f(here, r)  # stepped earlier in this iteration
+            vals.append(here)
+            for _, f, r in rs:
+                v = f(v, r)
+        out[name] = vals
+    return out
+
+
 def vector_ways(ev: Evaluator, idx, eb: int, block, conds) -> tuple[int, int, int] | None:
     """(ways, word stride between the first two active lanes, active lanes) of one warp access."""
     results = []
@@ -346,12 +413,15 @@ def vector_conflicts(ctx: Context, k: Kernel, env, block, origin, ev: Evaluator)
         idx = ix.named_children[0]
         loop, conds = _enclosing(k, n)
         var, values = _iterations(ev, loop, lane0) if loop is not None else (None, [])
+        along = _companions(ev, loop, n, len(values), lane0) if values else {}
         worst = None
-        for v in values or [None]:
+        for i, v in enumerate(values or [None]):
             if var is not None:
                 ev.fixed[var] = v
+            ev.fixed.update({name: vals[i] for name, vals in along.items()})
             r = vector_ways(ev, idx, arrays[src.node_text(ident)][1], block, conds)
-            ev.fixed.pop(var, None)
+            for name in [var, *along]:
+                ev.fixed.pop(name, None)
             if r is None:
                 worst = None
                 break

@@ -243,16 +243,19 @@ def fp64_tool(ctx: Context):
             continue  # not known to be a float kernel: say nothing
         name = ctx.label(k)
         ratio = fp64_ratio_text(ctx.arch)
-        for ln in sorted(per_line):
-            if not k.contains_line(ln) or not src.lines[ln - 1].strip().strip("{}").strip():
-                continue  # library code attributed to the closing brace
+        lines = [ln for ln in sorted(per_line)
+                 if k.contains_line(ln) and src.lines[ln - 1].strip().strip("{}").strip()]  # not library code at a brace
+        causes = {ln: _causes(src, k, ln, types) for ln in lines}
+        for ln in lines:
             ev = [Evidence("FP64 instructions on this line", per_line[ln], "", "sass"),
                   Evidence("FP64 instructions in kernel", total, "", "sass"),
                   Evidence("FP64:FP32 throughput", _ratio_value(ctx.arch), ctx.arch, "arch")]
-            found = _causes(src, k, ln, types)
+            found = causes[ln]
             for node, kind in found:
                 out.append(_advice(ctx, k, node, kind, ln, per_line[ln], total, ratio, ev, name))
-            if not found and not _has_float_math(src, k, ln):
+            # a line without a cause while another line has one: code the compiler moved (a hoisted
+            # invariant lands on the loop's line); the cause is reported where it is written
+            if not found and not any(causes.values()) and not _has_float_math(src, k, ln):
                 a = advice_at(ctx, "fp64-in-float-kernel", Severity.WARNING, k, ln,
                               f"line {ln} of float kernel {name} runs {per_line[ln]} FP64 instructions "
                               f"(of {total} in the kernel) but no double literal or double math call was found "

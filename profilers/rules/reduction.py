@@ -269,6 +269,11 @@ def rewrite(src: SourceFile, k: Kernel, r: TreeReduction) -> str:
     ])
 
 
+def _barrier_text(src: SourceFile, r: TreeReduction) -> str:
+    stmts = _statements(r.body)
+    return _squash(src, stmts[0] if r.barrier_first else stmts[1]).rstrip(";")
+
+
 def start_value(src: SourceFile, r: TreeReduction, threads: int | None, env: dict[str, int] | None = None) -> int | None:
     text = _squash(src, r.start)
     if threads and text in ("blockDim.x/2", "blockDim.x>>1", "(blockDim.x/2)", "(blockDim.x>>1)"):
@@ -309,7 +314,8 @@ def _advice(ctx: Context, k: Kernel, r: TreeReduction, s0: int, hint):
            "edits": [{"line": l1, "column": c1, "end_line": l2, "end_column": c2, "new_text": rewrite(src, k, r)}]}
     return advice_at(
         ctx, RULE, Severity.WARNING, k, r.loop,
-        f"tree reduction of {r.array} on line {line} runs {steps} steps{origin}, each ending in __syncthreads(); "
+        f"tree reduction of {r.array} on line {line} runs {steps} steps{origin}, each "
+        f"{'opening with' if r.barrier_first else 'ending in'} {_barrier_text(src, r)}; "
         f"in the last {warp_steps} ({r.var} = 32 down to 1) at most one warp adds while every warp of the "
         f"block waits at the barrier",
         f"keep the shared-memory steps while {r.var} > 32, then let the first warp finish: "
