@@ -205,3 +205,101 @@ def test_missing_restrict_only_where_the_sass_shows_it_matters(tmp_path):
     (a,) = [a for a in rep.advice if a.rule == "missing-restrict"]
     assert "`in`" in a.message and "`w`" in a.message
     assert rules(profile_file(EX / "a_missing_restrict.cu")) >= {"missing-restrict"}
+
+
+CG_BASE = """\
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void bsum(const float* __restrict__ in, float* __restrict__ out, int n) {
+  __shared__ float a[256];
+  cg::thread_block block = cg::this_thread_block();
+  unsigned tid = threadIdx.x;
+  a[tid] = in[blockIdx.x * 256 + tid];
+  block.sync();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (tid < s) a[tid] += a[tid + s];
+    __syncthreads();
+  }
+  if (tid == 0) out[blockIdx.x] = a[0];
+}
+void go(const float* i, float* o, int n) { bsum<<<n / 256, 256>>>(i, o, n); }
+"""
+
+
+def _matches(text: str) -> int:
+    from kernelpro.profilers.rules import reduction
+    from kernelpro.profilers.source import parse_source
+
+    src = parse_source(text)
+    return len(reduction.find(src, src.kernels[0]))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("old, new", [
+    ("    __syncthreads();\n  }", "    cg::sync(block);\n  }"),
+    ("    __syncthreads();\n  }", "    block.sync();\n  }"),
+    ("    __syncthreads();\n  }", "    cg::this_thread_block().sync();\n  }"),
+    ("    if (tid < s) a[tid] += a[tid + s];\n    __syncthreads();", "    __syncthreads();\n    if (tid < s) a[tid] += a[tid + s];"),
+    ("unsigned tid = threadIdx.x;", "unsigned tid = block.thread_rank();"),
+])
+def test_tree_reduction_spellings_are_recognised(old, new):
+    assert CG_BASE.count(old) == 1 and _matches(CG_BASE) == 1
+    assert _matches(CG_BASE.replace(old, new)) == 1
+
+
+def test_a_tile_barrier_is_not_a_block_barrier():
+    text = CG_BASE.replace("    __syncthreads();\n  }", "    tile.sync();\n  }").replace(
+        "  unsigned tid", "  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);\n  unsigned tid")
+    assert _matches(text) == 0
+
+
+def test_barrier_first_rewrite_keeps_a_barrier_before_the_warp_and_compiles(tmp_path):
+    text = CG_BASE.replace("    if (tid < s) a[tid] += a[tid + s];\n    __syncthreads();",
+                           "    block.sync();\n    if (tid < s) a[tid] += a[tid + s];")
+    p = tmp_path / "top.cu"
+    p.write_text(text)
+    rep = profile_file(p)
+    (adv,) = [a for a in rep.advice if a.rule == "block-reduction-barriers"]
+    assert "opening with block.sync()" in adv.message
+    from test_rules_b import apply_edits
+
+    fixed = apply_edits(text, adv.fix["edits"])
+    warp = fixed[fixed.index("if (s == 32"):]
+    assert warp.index("__syncthreads();") < warp.index("if (tid < 32)")
+    q = tmp_path / "fixed.cu"
+    q.write_text(fixed)
+    from kernelpro.profilers.compile import compile_cuda
+
+    art = compile_cuda(q)
+    assert art.ok and any(i.base == "SHFL" for b in art.kernels for i in b.sass)
+
+
+@pytest.mark.gpu
+def test_barrier_first_rewrite_is_bit_identical_on_the_gpu(tmp_path):
+    import numpy as np
+    from test_rules_b import apply_edits
+    from test_transforms import _gpu_runner
+
+    r = _gpu_runner()
+    if r is None:
+        pytest.skip("neither cupy nor pycuda imports")
+    lib, xp, launch = r
+    text = CG_BASE.replace("    if (tid < s) a[tid] += a[tid + s];\n    __syncthreads();",
+                           "    block.sync();\n    if (tid < s) a[tid] += a[tid + s];")
+    p = tmp_path / "top.cu"
+    p.write_text(text)
+    (adv,) = [a for a in profile_file(p).advice if a.rule == "block-reduction-barriers"]
+    fixed = apply_edits(text, adv.fix["edits"])
+    text, fixed = (t[:t.index("void go(")] for t in (text, fixed))  # device code only (NVRTC)
+    blocks = 4096
+    host = np.random.default_rng(11).standard_normal(blocks * 256).astype(np.float32)
+
+    def run(src):
+        x, out = xp.asarray(host), xp.asarray(np.zeros(blocks, np.float32))
+        args = (x, out, np.int32(host.size)) if lib == "cupy" else (x.gpudata, out.gpudata, np.int32(host.size))
+        launch(src, "bsum", args, [blocks], [256])
+        return xp.asnumpy(out)
+
+    np.testing.assert_array_equal(run(fixed), run(text))
