@@ -253,9 +253,10 @@ def fp64_tool(ctx: Context):
             found = causes[ln]
             for node, kind in found:
                 out.append(_advice(ctx, k, node, kind, ln, per_line[ln], total, ratio, ev, name))
-            # a line without a cause while another line has one: code the compiler moved (a hoisted
-            # invariant lands on the loop's line); the cause is reported where it is written
-            if not found and not any(causes.values()) and not _has_float_math(src, k, ln):
+            # a loop's first line without a cause while a line inside the loop has one: the compiler
+            # hoisted the invariant there; the cause is reported where it is written
+            hoisted = any(l.line == ln and any(l.line < c <= l.end_line and causes[c] for c in causes) for l in k.loops)
+            if not found and not hoisted and not _has_float_math(src, k, ln):
                 a = advice_at(ctx, "fp64-in-float-kernel", Severity.WARNING, k, ln,
                               f"line {ln} of float kernel {name} runs {per_line[ln]} FP64 instructions "
                               f"(of {total} in the kernel) but no double literal or double math call was found "
