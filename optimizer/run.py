@@ -126,7 +126,7 @@ def make_proposer(cfg: RunConfig, spec, memory: Memory, on_event, evaluator=None
     from .builtin import BuiltinProposer
 
     return BuiltinProposer(cfg.kernel, base_launch, size_names, seed=cfg.seed, arch=cfg.options.arch,
-                           path=Path(cfg.file).resolve(), compile_options=cfg.options)
+                           path=Path(cfg.file).resolve(), compile_options=cfg.options, spec=spec)
 
 
 class Recorder:
@@ -208,9 +208,13 @@ class Recorder:
         args = (self.cfg.objective, speedup, root_ev.times_s, ev.times_s, e_before, e_after, ev.error,
                 list(c.answers), path)
         title, body = format_message(self.cfg.kernel, *args)
+        if c.notes:
+            body += "\n\nBefore you merge (assumptions, and launches to change by hand):\n" + "\n".join(
+                f"- {n}" for n in c.notes)
         note = make_note(*args)
         note.update({"description": c.description, "flags": list(c.flags), "launch": c.launch,
-                     "origin": c.origin, "resources": {k: v for k, v in ev.resources.items() if k != "spread"}})
+                     "origin": c.origin, "kind": c.kind, "knobs": dict(c.knobs), "notes": list(c.notes),
+                     "resources": {k: v for k, v in ev.resources.items() if k != "spread"}})
         rec = self.store.save(self.cfg.kernel, c.source, spec_text, note, title, body)
         self.branches.append(rec.branch)
         self.branch_speedup = speedup
@@ -246,7 +250,7 @@ def optimize(cfg: RunConfig, on_event: Callable[[dict], None] | None = None, eva
 
     def relay(ev: dict) -> None:
         ev = {**ev, "run": store.run_id, "kernel": cfg.kernel}
-        if ev.get("type") == "evaluated":
+        if ev.get("type") in ("evaluated", "tuned"):
             recorder.on_node(ev)
         if ev.get("type") == "done":
             ev["best_branch"] = recorder.branches[-1] if recorder.branches else None

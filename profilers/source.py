@@ -96,7 +96,7 @@ class SourceFile:
         self.text = text
         self.data = text.encode("utf-8", errors="replace")
         self.lines = text.split("\n")
-        self.tree = _parser().parse(self.data)
+        self.tree = _parser().parse(_masked(self.data))
         self.root = self.tree.root_node
         self.constants: dict[str, int] = {}
         self.includes: list[Include] = []
@@ -373,6 +373,17 @@ class SourceFile:
                                 prod *= v
                             return prod
         return None
+
+
+# CUDA attributes the grammar does not know; blanked (same length) for the parse only, so
+# every byte offset and column stays that of the real text
+_UNKNOWN_ATTRS = re.compile(rb"__cluster_dims__\s*\([^()]*\)|__maxnreg__\s*\([^()]*\)|__grid_constant__")
+
+
+def _masked(data: bytes) -> bytes:
+    if b"__cluster_dims__" not in data and b"__maxnreg__" not in data and b"__grid_constant__" not in data:
+        return data
+    return _UNKNOWN_ATTRS.sub(lambda m: b" " * len(m.group(0)), data)
 
 
 def parse_source(text: str, path: str = "<memory>") -> SourceFile:
