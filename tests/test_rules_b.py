@@ -61,7 +61,7 @@ def ctx_of(text: str, name="k.cu") -> Context:
 
 def test_tools_registered_with_rule_ids():
     reg = load_builtin()
-    want = {"unroll": {"rolled-constant-loop", "int-div-mod-index"},
+    want = {"unroll": {"rolled-constant-loop", "int-div-mod-index", "block-size-loop"},
             "sync_divergence": {"sync-in-divergent-branch"},
             "bank_conflicts": {"shared-bank-conflict"},
             "tensor_cores": {"matmul-without-tensor-cores"}}
