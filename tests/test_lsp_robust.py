@@ -107,7 +107,9 @@ async def test_settings_change_mid_run_drops_the_outdated_profile(client: Langua
     change_config(client, {"arch": "sm_80"})  # arrives while the sm_90 profile runs
     diags = await diagnostics_for(client, uri, version=1)
     fp64 = [d for d in diags if d.code == "fp64-in-float-kernel"]
-    assert fp64 and all("sm_80" in d.message for d in fp64)
+    assert fp64
+    h = await client.text_document_hover_async(hover_params(uri, fp64[0].range.start.line, 4))
+    assert "sm\\_80" in h.contents.value and "sm\\_90" not in h.contents.value  # Markdown-escaped
     await asyncio.sleep(0.5)
     assert len([p for p in client.published if p.uri == uri]) == 1
     # a bad architecture is a clear diagnostic, not a crash

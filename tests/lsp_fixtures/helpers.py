@@ -6,6 +6,7 @@ import shutil
 import sys
 import time
 from pathlib import Path
+from typing import Union
 
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
@@ -23,8 +24,21 @@ def workspace(tmp: Path) -> Path:
     return ws
 
 
+def fix_code_action_parsing(client: LanguageClient) -> None:
+    """lsprotocol 2025.0.0 reads every code action that carries a `command` as a bare Command
+    (losing its kind); VS Code tells them apart by `typeof command === "string"`: do the same."""
+    conv = client.protocol._converter
+    union = Union[types.Command, types.CodeAction]
+
+    def hook(obj, _):
+        return conv.structure(obj, types.Command if isinstance(obj.get("command"), str) else types.CodeAction)
+
+    conv.register_structure_hook(union, hook)
+
+
 async def start(client: LanguageClient, ws: Path, settings: dict | None = None) -> None:
     """initialize with `settings` as initializationOptions; record notifications."""
+    fix_code_action_parsing(client)
     client.published = []  # PublishDiagnosticsParams, in arrival order
     client.statuses = []
     orig = client.protocol._handle_notification
