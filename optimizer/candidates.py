@@ -644,6 +644,8 @@ def delete_candidate(repo_path, branch) -> list[str]:
     no branch of that run is left); returns the refs deleted or changed."""
     repo = check_repository(repo_path)
     ref, sha = _resolve(repo, branch)
+    if _git_ok(repo, "symbolic-ref", "-q", "HEAD") == ref:
+        raise CandidateError(f"{ref[11:]} is checked out; switch to another branch before deleting it")
     _k, run, _n = _parse_branch(ref)
     last_err = ""
     for _ in range(_RETRIES):

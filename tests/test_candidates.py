@@ -449,3 +449,12 @@ def test_json_cli_apply_carries_the_spec_and_delete_leaves_no_ref(repo):
     assert git(repo, "notes", "--ref=kernelpro", "list") == ""
     code, err, _ = kp(repo, "delete", rec.branch)
     assert code == 2 and err["kind"] == "error" and "no candidate branch" in err["error"]
+
+
+def test_delete_refuses_the_checked_out_candidate(repo):
+    store = c.CandidateStore(repo, repo / "k" / "vecadd.cu")
+    rec = save(store, KERNEL + "// 1\n")
+    git(repo, "checkout", "-q", rec.branch)
+    with pytest.raises(c.CandidateError, match="is checked out"):
+        c.delete_candidate(repo, rec.branch)
+    assert git(repo, "rev-parse", rec.branch) == rec.commit and git(repo, "symbolic-ref", "HEAD") == "refs/heads/" + rec.branch
