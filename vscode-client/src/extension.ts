@@ -2,7 +2,8 @@
 import type { ExtensionContext } from 'vscode';
 import * as candidates from './candidates';
 import { loadManifest } from './manifest';
-import { onPythonInterpreterChanged } from './python';
+import { jsonRunner } from './cli';
+import { onPythonInterpreterChanged, resolveInterpreter } from './python';
 import { Server } from './server';
 import { affectsKernelpro } from './settings';
 import { SHOW_LOG_COMMAND, StatusBar } from './status';
@@ -10,6 +11,7 @@ import {
     createOutputChannel,
     createTreeView,
     getConfiguration,
+    getWorkspaceFolders,
     onDidChangeConfiguration,
     registerCommand,
     registerTextDocumentContentProvider,
@@ -24,7 +26,11 @@ export async function activate(context: ExtensionContext): Promise<void> {
     server = new Server(manifest, output, status);
     const srv = server;
 
-    const provider = new candidates.CandidatesProvider();
+    const folder = () => getWorkspaceFolders()[0]?.uri;
+    const store = new candidates.CandidateStore(
+        jsonRunner(async () => (await resolveInterpreter(folder())).command, manifest.serverInfo.cli),
+    );
+    const provider = new candidates.CandidatesProvider(store);
     const refresh = () => provider.refresh();
     context.subscriptions.push(
         output,
@@ -38,8 +44,8 @@ export async function activate(context: ExtensionContext): Promise<void> {
         registerCommand('kernelpro.candidates.refresh', refresh),
         registerCommand('kernelpro.candidates.showDiff', candidates.showDiff),
         registerCommand('kernelpro.candidates.checkout', async (n) => (await candidates.checkout(n)) === 'done' && refresh()),
-        registerCommand('kernelpro.candidates.apply', candidates.apply),
-        registerCommand('kernelpro.candidates.delete', async (n) => (await candidates.remove(n)) === 'done' && refresh()),
+        registerCommand('kernelpro.candidates.apply', (n) => candidates.apply(store, n)),
+        registerCommand('kernelpro.candidates.delete', async (n) => (await candidates.remove(store, n)) === 'done' && refresh()),
         onDidChangeConfiguration((e) => {
             if (affectsKernelpro(e)) {
                 output.appendLine('[client] kernelpro settings changed: restarting the server');

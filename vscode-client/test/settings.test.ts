@@ -15,7 +15,7 @@ const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
 beforeEach(() => fake.reset());
 
 test('package.json is the source of the server identity', () => {
-    assert.deepEqual(manifest.serverInfo, { name: 'KernelPro', module: 'kernelpro.lsp_server' });
+    assert.deepEqual(manifest.serverInfo, { name: 'KernelPro', module: 'kernelpro.lsp_server', cli: 'kernelpro.profilers.cli' });
 });
 
 test('package.json fields the marketplace and VS Code need', () => {
