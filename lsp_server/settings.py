@@ -21,6 +21,7 @@ DEFAULTS: dict[str, Any] = {
     "typingDelayMs": 800,
     "gpuProfileOnSave": False,
     "useCache": True,
+    "inlayHints": True,  # per-line SASS facts (and measured counters) at the end of lines
     "llm": {"baseUrl": "", "model": ""},
     "optimize": {"budget": 20, "objective": "time"},
     "optimizerCommand": [],  # empty: [python, -m, kernelpro.optimizer]

@@ -199,3 +199,20 @@ def test_gpu_run_says_whether_the_buffer_is_saved(tmp_path):
     assert disk_state("__global__ void k() {}\n", str(p))[0] == "saved"  # line endings do not count
     assert disk_state(None, str(p)) == ("saved", "__global__ void k() {}\r\n")
     assert disk_state("__global__ void k() { }\n", str(p))[0] == "unsaved"
+
+
+def test_every_server_setting_is_in_the_settings_ui():
+    """useCache and optimizerCommand were documented but missing from VS Code's Settings UI."""
+    from kernelpro.lsp_server.settings import DEFAULTS
+
+    def flat(d, prefix=""):
+        for k, v in d.items():
+            if isinstance(v, dict):
+                yield from flat(v, f"{prefix}{k}.")
+            else:
+                yield f"{prefix}{k}", v
+
+    props = json.loads((ROOT / "vscode-client" / "package.json").read_text())["contributes"]["configuration"]["properties"]
+    for key, default in flat(DEFAULTS):
+        assert f"kernelpro.{key}" in props, key
+        assert props[f"kernelpro.{key}"]["default"] == default, key
