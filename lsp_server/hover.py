@@ -13,7 +13,7 @@ from lsprotocol import types
 
 from kernelpro.profilers.profile import KernelSummary
 
-from .convert import message_detail
+from .convert import _same_file, message_detail
 from .server import KernelProServer
 
 _SPECIAL = re.compile(r"([\\*_\[\]<>#|~])")
@@ -55,7 +55,7 @@ def setup(server: KernelProServer) -> None:
         for old, advice in ((st.report_text, st.report.advice), (st.gpu_text, st.gpu_advice)):
             m = st.line_map(old, doc.source)
             if m is not None:
-                here += [a for a in advice if m.line(a.line - 1) == params.position.line]
+                here += [a for a in advice if m.line(a.line - 1) == params.position.line and _same_file(a.file, st.path)]
         if here:
             parts.append(line_markdown(here))
         if not parts:

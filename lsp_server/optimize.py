@@ -96,7 +96,6 @@ class OptimizerRun:
         ls.status("optimizing", f"optimizing {self.kernel}", 0)
         ls.log("optimizer: " + " ".join(self.argv))
         end = await self._drive()
-        ls.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=end[0]))
         ls.optimizer_runs.pop(self.token, None)
         if end[1] == types.MessageType.Error:
             ls.failed(end[0])  # shown once; the status bar goes back to idle
@@ -104,6 +103,8 @@ class OptimizerRun:
             ls.show(end[0], end[1])
             ls.state = "idle"
             ls.idle_status()
+        # last, so a client that sees the progress end has seen the message and the status too
+        ls.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=end[0]))
 
     async def _drive(self) -> tuple[str, types.MessageType]:
         path = self.ls.path_of(self.uri)
