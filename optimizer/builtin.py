@@ -1,9 +1,11 @@
-"""BuiltinProposer: the default proposer, built from the expert transforms in transforms.py.
+"""BuiltinProposer: the default proposer, built from the expert transforms in transforms.py
+and the structural plans of restructure/api.py.
 
 Candidates answering the node's advice come first (prior from the advice's severity and
-estimated gain), then speculative ones with the transform's own lower prior. Every
-candidate is compiled (sm_90 by default) before it is proposed; those that fail are
-dropped and recorded in `rejected`.
+estimated gain), then speculative ones with the transform's own lower prior; structural
+plans (who does what) carry their model's prior. Every candidate is compiled (sm_90 by
+default) before it is proposed; those that fail are dropped and recorded in `rejected`.
+A structural candidate's numeric knobs are tuned inside its node (`tune`, optimizer/tuning.py).
 """
 from __future__ import annotations
 
@@ -14,7 +16,9 @@ from pathlib import Path
 from kernelpro.profilers.compile import CompileError, CompileOptions, compile_cuda
 
 from .model import Candidate, Proposal
+from .restructure import api as restructure
 from .transforms import TRANSFORMS, Transform, TransformInput
+from .tuning import Tuner
 
 _SEVERITY_PRIOR = {"error": 0.9, "warning": 0.8, "info": 0.65, "hint": 0.55}
 
@@ -34,8 +38,13 @@ class BuiltinProposer:
 
     def __init__(self, kernel: str, base_launch: dict, size_names: list[str], seed: int = 0, *,
                  arch: str = "sm_90", path: str | None = None, transforms: list[Transform] | None = None,
-                 compile_options: CompileOptions | None = None):
+                 compile_options: CompileOptions | None = None, spec=None, structural: bool = True):
         self.kernel = kernel
+        self.size_env = size_env(spec, kernel) if spec is not None else {}
+        self.structural = structural
+        self.tuner = Tuner(arch=arch)
+        self.plans_refused: dict[str, list[str]] = {}  # node candidate key -> why plans did not apply
+        self._registers: dict[str, int | None] = {}
         self.base_launch = dict(base_launch or {})
         self.size_names = list(size_names or [])
         self.seed = seed
@@ -75,8 +84,58 @@ class BuiltinProposer:
         rng = random.Random(f"{self.seed}:{Candidate(inp.source, inp.base_launch, inp.flags).key()}")
         jitter = {id(c): rng.random() for c, *_ in out}
         # answered advice first, then the transform order; the seed breaks ties among speculative ones
+        if self.structural:
+            for j, (c, prior) in enumerate(self.structural_candidates(inp)):
+                out.append((c, prior, -1, j))
+                jitter[id(c)] = -1.0
         out.sort(key=lambda x: (-x[1], x[2] if x[0].answers else jitter[id(x[0])], x[3]))
         return [(c, p) for c, p, *_ in out]
+
+    def structural_candidates(self, inp: TransformInput) -> list[tuple[Candidate, float]]:
+        """Each applicable plan's candidate at its model's first knob setting that builds."""
+        ctx = restructure.Context(kernel=self.kernel, path=self.path, launch=inp.launch, base_launch=inp.base_launch,
+                                  size_env=self.size_env, arch=self.arch,
+                                  answers_present=tuple(a.rule for a in inp.advice), flags=inp.flags)
+        plans, why = restructure.plans(inp.source, ctx)
+        out = []
+        for plan in plans:
+            for knobs in plan.space:
+                try:
+                    c = plan.build(knobs)
+                except restructure.Refuse as e:
+                    why.append(f"{plan.name} {knobs}: {e}")
+                    continue
+                self.tuner.register(c, plan)
+                for t in plan.space:  # the settings tried before this one failed to build
+                    if t is knobs:
+                        break
+                    self.tuner.states[c.key()].tried.add(_knobs(t))
+                priors = [advice_prior(a) for a in inp.advice if a.rule in c.answers]
+                out.append((c, max([plan.prior] + priors)))
+                break
+        self.plans_refused[Candidate(inp.source, inp.base_launch, inp.flags).key()] = why
+        return out
+
+    # ------------------------------------------------------------ tuning inside a node
+    def tune(self, node, ctx, k: int = 1) -> list[Proposal]:
+        """Up to k untried knob settings of the node's structural candidate (never children)."""
+        out = []
+        while len(out) < k:
+            v = self.tuner.next_variant(node.candidate, self.compile_error, self.registers_of)
+            if v is None:
+                break
+            if ctx is not None and ctx.is_known(v):
+                continue
+            out.append(Proposal(v, 0.5))
+        return out
+
+    def tuned(self, node, variant: Candidate, better: bool) -> None:
+        self.tuner.measured(node.candidate, variant, better)
+
+    def registers_of(self, c: Candidate) -> int | None:
+        if c.key() not in self._registers:
+            self.compile_error(c)
+        return self._registers.get(c.key())
 
     # ------------------------------------------------------------ checks
     def compile_error(self, c: Candidate) -> str | None:
@@ -98,6 +157,8 @@ class BuiltinProposer:
                     self._compiled[key] = f"compile: kernel {self.kernel!r} is missing from the build"
                 else:
                     self._compiled[key] = None
+                    b = art.builds(self.kernel) if self.kernel else art.kernels
+                    self._registers[key] = b[0].resources.registers if b else None
         return self._compiled[key]
 
     # ------------------------------------------------------------ protocol
@@ -119,3 +180,25 @@ class BuiltinProposer:
                 continue
             out.append(Proposal(c, round(min(1.0, max(0.01, prior)), 4)))
         return out
+
+
+def _knobs(knobs: dict) -> str:
+    from .tuning import knob_text
+    return knob_text(knobs)
+
+
+def size_env(spec, kernel: str) -> dict[str, dict[str, int]]:
+    """size name -> values of the spec's size variables and of the kernel's scalar parameters."""
+    out = {}
+    for size in getattr(spec, "sizes", {}) or {}:
+        env = dict(spec.sizes[size])
+        for a in getattr(spec, "args", []):
+            if a.value is not None:
+                try:
+                    v = spec.eval(a.value, size)
+                except Exception:
+                    continue
+                if isinstance(v, (int, float)):
+                    env[a.name] = v
+        out[size] = env
+    return out

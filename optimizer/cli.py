@@ -29,6 +29,10 @@ def register(sub) -> None:
     o.add_argument("--no-energy", action="store_true",
                    help="skip the NVML energy measurement of saved branches (faster; notes then lack energy)")
     o.add_argument("--json-events", action="store_true", help="print one JSON event per line (for editors)")
+    o.add_argument("--propose-only", action="store_true",
+                   help="list the candidates the first expansion would try, each compiled, with a diff; "
+                        "needs no GPU and writes nothing")
+    o.add_argument("--json", action="store_true", help="with --propose-only: the list as JSON")
     o.set_defaults(func=cmd_optimize)
 
     c = sub.add_parser("candidates", help="list, show, apply or delete the kernelpro/ candidate branches")
@@ -56,6 +60,11 @@ def cmd_optimize(args) -> int:
     from .model import Budget
     from .run import OptimizeError, RunConfig, optimize
 
+    if args.propose_only:
+        return cmd_propose_only(args)
+    if args.json:
+        print("kernelpro: --json goes with --propose-only (use --json-events for a run)", file=sys.stderr)
+        return 2
     problem = None
     try:
         budget = Budget(evaluations=args.budget, seconds=args.time_limit, tokens=args.token_limit)
@@ -101,6 +110,23 @@ def cmd_optimize(args) -> int:
         return 130
     if not args.json_events:
         emit.finish(out)
+    return 0
+
+
+def cmd_propose_only(args) -> int:
+    from pathlib import Path
+
+    from kernelpro.profilers.compile import CompileOptions
+
+    from .propose import print_report, propose_only
+    from .run import OptimizeError
+
+    try:
+        rep = propose_only(Path(args.file), args.kernel, CompileOptions(arch=args.arch))
+    except OptimizeError as e:
+        print(f"kernelpro: {e}", file=sys.stderr)
+        return 2
+    print_report(rep, args.json)
     return 0
 
 

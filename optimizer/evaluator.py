@@ -50,6 +50,7 @@ class GpuEvaluator:
         self.path, self.kernel, self.spec, self.options, self.energy = Path(path), kernel, spec, options, energy
         self.pool = WorkerPool(timeout_s=timeout_s)
         self.reports: dict[str, object] = {}  # candidate key -> ProfileReport
+        self._ceilings: dict | None = None
 
     def evaluate(self, candidates: list[Candidate]) -> list[Evaluation]:
         workers = max(1, min(len(candidates), os.cpu_count() or 1))
@@ -74,10 +75,47 @@ class GpuEvaluator:
         try:
             res = evaluate(self.path, spec, compile_options(self.options, cand), source_text=cand.source,
                            timing=True, energy=self.energy, pool=self.pool)
+            self.judge(spec, res, cand, pool=self.pool)
         except Exception as e:  # the runtime reports failures as data; anything else is a bug, kept as data too
             return Evaluation(ok=False, failure=f"crash: evaluator error {e!r}", advice=rep.advice,
                               resources=resources_of(rep))
         return to_evaluation(res, rep)
+
+    def judge(self, spec, res, cand: Candidate, pool) -> None:
+        """A time beyond the device's measured ceilings fails the evaluation (measure.judge_ceilings)."""
+        from kernelpro.profilers.compile import compile_cuda
+        from kernelpro.profilers.runtime.ceilings import get_ceilings
+        from kernelpro.profilers.runtime.measure import judge_ceilings
+
+        if not res.ok:
+            return
+        if self._ceilings is None:
+            try:
+                self._ceilings = get_ceilings(pool)
+            except Exception:  # without ceilings nothing is judged; the run says so in its notes
+                self._ceilings = {}
+        art = compile_cuda(self.path, compile_options(self.options, cand), text=cand.source)
+        judge_ceilings(spec, res, self._ceilings, art)
+
+    def remeasure(self, candidates: list[Candidate]) -> list[Evaluation]:
+        """The candidates evaluated again in a fresh worker process (a new best, before its branch)."""
+        from kernelpro.profilers.runtime.worker import WorkerPool
+
+        fresh = WorkerPool(timeout_s=self.pool.timeout_s)
+        old, self.pool = self.pool, fresh
+        try:
+            return self.evaluate(candidates)
+        finally:
+            self.pool = old
+            fresh.close()
+
+    def sanitize(self, cand: Candidate) -> dict:
+        """Compute Sanitizer (memcheck, racecheck, initcheck) on one launch of the candidate, where present."""
+        from kernelpro.profilers.runtime.sanitizer import sanitize_spec
+
+        spec = self.spec.with_launch(cand.launch) if cand.launch else self.spec
+        return sanitize_spec(self.path, spec, compile_options(self.options, cand), source_text=cand.source,
+                             pool_timeout_s=self.pool.timeout_s)
 
     def energy_of(self, cand: Candidate) -> dict[str, float]:
         """Energy per launch at the largest size (NVML over >= 1.5 s of launches), for a branch's note."""
@@ -114,4 +152,7 @@ def to_evaluation(res, rep) -> Evaluation:
     spreads = {s.size: s.spread for s in res.sizes}
     ev = Evaluation(ok=True, times_s=times, energy_j=energy, error=err, advice=rep.advice, resources=resources_of(rep))
     ev.resources["spread"] = spreads
+    state = sorted({n for s in res.sizes for n in s.device_state})
+    if state:  # device state is a risk the runner answers by resetting it before every launch
+        ev.resources["device_state"] = state
     return ev

@@ -6,6 +6,9 @@ import json
 from dataclasses import dataclass, field
 
 
+KINDS = ("root", "structural", "local", "flags", "launch", "llm")
+
+
 @dataclass(frozen=True)
 class Candidate:
     """One variant of the kernel: its source, launch overrides and extra compile flags."""
@@ -16,6 +19,9 @@ class Candidate:
     description: str = ""  # what it tried, one line
     answers: tuple[str, ...] = ()  # rule ids of the advice it answers
     origin: str = "root"  # proposer name ("builtin:restrict", "llm", ...)
+    kind: str = "root"  # structural (who does what), local (an edit in place), flags, launch (grid/block only), llm
+    knobs: tuple = ()  # ((name, value), ...) numeric parameters it was built with (tuned inside its node)
+    notes: tuple[str, ...] = ()  # what the user must know: caller changes, assumptions (branch note)
 
     def __post_init__(self):
         if not isinstance(self.source, str):
@@ -23,6 +29,10 @@ class Candidate:
         # Lists are accepted for convenience but stored as tuples (the dataclass is frozen).
         object.__setattr__(self, "flags", tuple(self.flags))
         object.__setattr__(self, "answers", tuple(self.answers))
+        object.__setattr__(self, "knobs", tuple(tuple(k) for k in self.knobs))
+        object.__setattr__(self, "notes", tuple(self.notes))
+        if self.kind not in KINDS:
+            raise ValueError(f"Candidate.kind must be one of {', '.join(KINDS)}, got {self.kind!r}")
         if self.launch is not None:
             try:
                 json.dumps(self.launch, sort_keys=True)

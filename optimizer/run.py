@@ -17,7 +17,7 @@ from typing import Callable
 from kernelpro.profilers.compile import CompileOptions, read_source
 from kernelpro.profilers.source import parse_source
 
-from . import spec_edit
+from . import guard, spec_edit
 from .candidates import CandidateStore, check_repository, delete_candidate, format_message, make_note
 from .memory import Memory, MemoryStoreError, format_lessons, make_attempt
 from .model import Budget, Candidate, Evaluation
@@ -126,7 +126,7 @@ def make_proposer(cfg: RunConfig, spec, memory: Memory, on_event, evaluator=None
     from .builtin import BuiltinProposer
 
     return BuiltinProposer(cfg.kernel, base_launch, size_names, seed=cfg.seed, arch=cfg.options.arch,
-                           path=Path(cfg.file).resolve(), compile_options=cfg.options)
+                           path=Path(cfg.file).resolve(), compile_options=cfg.options, spec=spec)
 
 
 class Recorder:
@@ -200,6 +200,10 @@ class Recorder:
             except (OSError, ValueError) as e:  # no branch whose spec would not be what was measured
                 self.emit({"type": "note", "message": f"not saved as a branch: its launch spec: {e}"})
                 return False
+        checks = guard.confirm(self.inner, self.root, c, self.cfg.objective,
+                               self.best_saved + math.log1p(SAVE_MARGIN), self.emit)
+        if checks is None:
+            return False
         root_ev = self.root[1]
         self.energy(self.root[0], root_ev)
         self.energy(c, ev)
@@ -208,9 +212,14 @@ class Recorder:
         args = (self.cfg.objective, speedup, root_ev.times_s, ev.times_s, e_before, e_after, ev.error,
                 list(c.answers), path)
         title, body = format_message(self.cfg.kernel, *args)
+        body = "\n".join([body.rstrip("\n")] + guard.note_lines(checks)) + "\n" if checks else body
+        if c.notes:
+            body += "\nBefore you merge (assumptions, and launches to change by hand):\n" + "\n".join(
+                f"- {n}" for n in c.notes) + "\n"
         note = make_note(*args)
         note.update({"description": c.description, "flags": list(c.flags), "launch": c.launch,
-                     "origin": c.origin, "resources": {k: v for k, v in ev.resources.items() if k != "spread"}})
+                     "origin": c.origin, "kind": c.kind, "knobs": dict(c.knobs), "notes": list(c.notes),
+                     "resources": {k: v for k, v in ev.resources.items() if k != "spread"}, **(checks or {})})
         rec = self.store.save(self.cfg.kernel, c.source, spec_text, note, title, body)
         self.branches.append(rec.branch)
         self.branch_speedup = speedup
@@ -246,7 +255,7 @@ def optimize(cfg: RunConfig, on_event: Callable[[dict], None] | None = None, eva
 
     def relay(ev: dict) -> None:
         ev = {**ev, "run": store.run_id, "kernel": cfg.kernel}
-        if ev.get("type") == "evaluated":
+        if ev.get("type") in ("evaluated", "tuned"):
             recorder.on_node(ev)
         if ev.get("type") == "done":
             ev["best_branch"] = recorder.branches[-1] if recorder.branches else None

@@ -24,6 +24,12 @@ Choices (all configurable through run_search's keywords):
   max_dup_rounds times in a row is treated as exhausted.
 - Budget.evaluations counts candidate evaluations, not the root's. An evaluator that
   raises propagates: evaluators must return failures as Evaluation(ok=False, ...).
+- Tuning inside a node: when the proposer can tune (BuiltinProposer.tune), the best node's
+  numeric knobs (block size, elements per access, ...) are tried as variants of that node,
+  not as children: a faster variant replaces the node's candidate and evaluation. At most
+  tune_fraction (a quarter) of the evaluation budget goes to tuning, at most tune_per_node
+  variants per node, and not before the root has tune_after_children children (structure
+  first). Each variant is one `tuned` event.
 """
 from __future__ import annotations
 
@@ -69,6 +75,7 @@ class Node:
     prior: float = 1.0
     note: str | None = None  # why a correct-looking evaluation still got no reward
     dup_rounds: int = 0  # consecutive proposer rounds that yielded nothing new
+    tunes: int = 0  # variants of its knobs evaluated inside this node
 
     @property
     def failed(self) -> bool:
@@ -194,7 +201,8 @@ def reward(ev: Evaluation, root_ev: Evaluation, objective: str = "time") -> floa
 class _Search:
     def __init__(self, proposer, evaluator, budget: Budget, *, objective, strategy, seed, batch,
                  on_event, clock, c, k_w, alpha, fail_penalty, prune_after, regress_threshold,
-                 tie_band, max_dup_rounds, memory_hints):
+                 tie_band, max_dup_rounds, memory_hints, tune_fraction=0.25, tune_per_node=2,
+                 tune_after_children=2):
         if objective not in OBJECTIVES:
             raise ValueError(f"unknown objective {objective!r}; choose one of {', '.join(OBJECTIVES)}")
         if strategy not in STRATEGIES:
@@ -219,6 +227,9 @@ class _Search:
         self.ctx: SearchContext | None = None
         self.t0 = 0.0
         self.fallback_said = False
+        self.tune_fraction, self.tune_per_node = tune_fraction, tune_per_node
+        self.tune_after_children = tune_after_children
+        self.tune_evals = 0
 
     # ------------------------------------------------------------ events
     def budget_status(self) -> dict:
@@ -344,7 +355,8 @@ class _Search:
 
     def evaluated_event(self, n: Node):
         self.emit("evaluated", node=n.id, parent=n.parent.id if n.parent else None,
-                  description=n.candidate.description, origin=n.candidate.origin,
+                  description=n.candidate.description, origin=n.candidate.origin, kind=n.candidate.kind,
+                  knobs=dict(n.candidate.knobs),
                   answers=list(n.candidate.answers), depth=n.depth, ok=not n.failed,
                   failure=n.failure, reward=n.reward, speedup=n.speedup,
                   time_speedup=self.time_speedup(n), times_s=dict(n.evaluation.times_s))
@@ -378,7 +390,8 @@ class _Search:
         stopped = self.loop()
         self.emit("done", best=self.best.id, speedup=self.best.speedup,
                   time_speedup=self.time_speedup(self.best), failures=self.failures,
-                  stopped_by=stopped, path=self.best.path())
+                  stopped_by=stopped, path=self.best.path(), tuning_evaluations=self.tune_evals,
+                  launch_only_evaluations=self.tune_evals + sum(1 for n in self.nodes[1:] if n.candidate.kind == "launch"))
         return SearchResult(rn, self.best, self.nodes, self.evaluations, self.failures, stopped, self.objective)
 
     def evaluate(self, cands: list[Candidate]) -> list[Evaluation]:
@@ -387,11 +400,58 @@ class _Search:
             raise ValueError(f"evaluator returned {len(evs)} evaluations for {len(cands)} candidates")
         return evs
 
+    def tune_cap(self) -> int:
+        if self.budget.evaluations is None:
+            return 4
+        return int(self.budget.evaluations * self.tune_fraction)
+
+    def tune_step(self) -> bool:
+        """One tuning evaluation of the best node's knobs, when allowed; True if one was spent."""
+        tune = getattr(self.proposer, "tune", None)
+        n = self.best
+        if tune is None or n is None or n.parent is None or n.failed or self.tune_evals >= self.tune_cap():
+            return False
+        if n.tunes >= self.tune_per_node or len(self.ctx.root.children) < self.tune_after_children:
+            return False
+        props = [p for p in (tune(n, self.ctx, 1) or []) if p.candidate.key() not in self.ctx.seen]
+        if not props:
+            n.tunes = self.tune_per_node
+            return False
+        cand = props[0].candidate
+        self.ctx.seen.add(cand.key())
+        (ev,) = self.evaluate([cand])
+        self.evaluations += 1
+        self.tune_evals += 1
+        n.tunes += 1
+        try:
+            r = reward(ev, self.ctx.root.evaluation, self.objective)
+        except ValueError:
+            r = None
+        better = r is not None and n.reward is not None and r > n.reward
+        told = getattr(self.proposer, "tuned", None)
+        if told is not None:
+            told(n, cand, better)
+        if not ev.ok:
+            self.failures += 1
+        old = n.candidate
+        if better:
+            n.candidate, n.evaluation, n.reward = cand, ev, r
+        self.emit("tuned", node=n.id, parent=n.parent.id if n.parent else None, description=cand.description,
+                  origin=cand.origin, kind=cand.kind, knobs=dict(cand.knobs), was=dict(old.knobs), ok=ev.ok,
+                  failure=ev.failure, reward=r, speedup=math.exp(r) if r is not None else None,
+                  better=better, times_s=dict(ev.times_s))
+        if better:
+            self.emit("new_best", node=n.id, description=cand.description, speedup=n.speedup, reward=n.reward,
+                      path=n.path())
+        return True
+
     def loop(self) -> str:
         while True:
             stop = self.out_of_budget()
             if stop:
                 return stop
+            if self.tune_step():
+                continue
             room = self.batch
             if self.budget.evaluations is not None:
                 room = min(room, self.budget.evaluations - self.evaluations)
@@ -471,10 +531,12 @@ def run_search(root: Candidate, proposer: Proposer, evaluator: Evaluator, budget
                on_event: Callable[[dict], None] | None = None, clock: Callable[[], float] = time.monotonic,
                c: float = 1.0, k_w: float = 1.0, alpha: float = 0.5, fail_penalty: float = 0.1,
                prune_after: int = 3, regress_threshold: float = 0.05, tie_band: float = 0.01,
-               max_dup_rounds: int = 3, memory_hints: list[str] | None = None) -> SearchResult:
+               max_dup_rounds: int = 3, memory_hints: list[str] | None = None,
+               tune_fraction: float = 0.25, tune_per_node: int = 2) -> SearchResult:
     """Search for faster (or leaner) variants of root; see the module docstring for the rules."""
     s = _Search(proposer, evaluator, budget, objective=objective, strategy=strategy, seed=seed,
                 batch=batch, on_event=on_event, clock=clock, c=c, k_w=k_w, alpha=alpha,
                 fail_penalty=fail_penalty, prune_after=prune_after, regress_threshold=regress_threshold,
-                tie_band=tie_band, max_dup_rounds=max_dup_rounds, memory_hints=memory_hints)
+                tie_band=tie_band, max_dup_rounds=max_dup_rounds, memory_hints=memory_hints,
+                tune_fraction=tune_fraction, tune_per_node=tune_per_node)
     return s.run(root)

@@ -15,7 +15,6 @@ from kernelpro.profilers.source import Kernel, SourceFile, parse_source, walk
 
 from .model import Candidate
 
-H200_SMS = 132
 BLOCK_SIZES = (128, 256, 512, 1024)
 _CDIV = {"cdiv", "ceil_div", "div_up"}
 
@@ -112,12 +111,15 @@ def _present(inp: TransformInput, rules) -> tuple[str, ...]:
     return tuple(r for r in rules if r in have)
 
 
-def _cand(inp: TransformInput, name: str, desc: str, answers, source=None, launch=None, flags=None) -> Candidate:
+def _cand(inp: TransformInput, name: str, desc: str, answers, source=None, launch=None, flags=None,
+          kind: str | None = None) -> Candidate:
+    if kind is None:
+        kind = "flags" if source is None and flags is not None else "launch" if source is None else "local"
     return Candidate(source=inp.source if source is None else source,
                      launch=inp.base_launch if launch is None else launch,
                      flags=tuple(inp.flags if flags is None else flags),
                      description=desc + (f" ({', '.join(answers)})" if answers else ""),
-                     answers=tuple(answers), origin=f"builtin:{name}")
+                     answers=tuple(answers), origin=f"builtin:{name}", kind=kind)
 
 
 def _ints(vals) -> list[int] | None:
@@ -189,11 +191,6 @@ def rescale_grid(expr, old: int, new: int) -> str | None:
 
 def _uses(src: SourceFile, node, name: str):
     return [n for n in walk(node) if n.type == "identifier" and src.node_text(n) == name]
-
-
-def _grid_stride_loop(src: SourceFile, k: Kernel) -> bool:
-    return any(l.node.type == "for_statement" and "gridDim" in src.node_text(l.node.child_by_field_name("update") or l.node)
-               for l in k.loops)
 
 
 # ---------------------------------------------------------------- 0. the advice's own fixes
@@ -377,7 +374,7 @@ def _launch_bounds(inp: TransformInput) -> list[Candidate]:
     return out
 
 
-# ---------------------------------------------------------------- 5. block size
+# ---------------------------------------------------------------- 5. block size (a tuning knob)
 
 
 def block_size_safe(src: SourceFile, k: Kernel, old: int) -> bool:
@@ -391,270 +388,6 @@ def block_size_safe(src: SourceFile, k: Kernel, old: int) -> bool:
         if n.type == "identifier" and src.constants.get(src.node_text(n)) == old:
             return False
     return True
-
-
-def _block_size(inp: TransformInput) -> list[Candidate]:
-    src = parse_source(inp.source)
-    k = _kernel(src, inp.kernel)
-    block = _ints(inp.launch.get("block"))
-    grid = list(inp.launch.get("grid") or [])
-    if k is None or block is None or any(b != 1 for b in block[1:]) or not grid:
-        return []
-    old = block[0]
-    if not block_size_safe(src, k, old):
-        return []
-    stride = _grid_stride_loop(src, k)
-    answers = _present(inp, ("low-occupancy",))
-    out = []
-    for new in BLOCK_SIZES:
-        if new == old or (k.launch_bounds and k.launch_bounds[0] < new):
-            continue
-        g0 = rescale_grid(grid[0], old, new)
-        if g0 is None and not stride:
-            continue
-        new_grid = ([g0] if g0 is not None else [grid[0]]) + grid[1:]
-        launch = _with_launch(inp, block=[new] + block[1:], grid=new_grid)
-        out.append(_cand(inp, "block-size", f"block size {old} -> {new}", answers, launch=launch))
-    return out
-
-
-# ---------------------------------------------------------------- 6. grid-stride loop
-
-_GID = {"blockIdx.x*blockDim.x+threadIdx.x", "blockDim.x*blockIdx.x+threadIdx.x",
-        "threadIdx.x+blockIdx.x*blockDim.x", "threadIdx.x+blockDim.x*blockIdx.x",
-        "(blockIdx.x*blockDim.x)+threadIdx.x", "threadIdx.x+(blockIdx.x*blockDim.x)"}
-_INDEX_TYPES = {"int", "unsigned", "unsigned int", "long", "long long", "size_t", "int64_t", "uint32_t"}
-_CAST = re.compile(r"\((?:size_t|long long|long|unsigned|unsigned int|int64_t)\)")
-_FORBIDDEN = re.compile(r"\b(return|break|continue|goto|__syncthreads|__syncwarp|threadIdx|blockIdx|__shared__|"
-                        r"__shfl\w*|atomic\w*|gridDim)\b")
-
-
-@dataclass
-class Elementwise:
-    """`T v = gid; if (v < BOUND) {BODY}`, `... if (v >= BOUND) return; BODY` or a grid-stride for loop."""
-    form: str  # "if", "return", "loop"
-    var: str
-    type: str
-    gid: str
-    bound: str
-    start: int  # byte range the rewrite replaces
-    end: int
-    body: list  # the body's statement nodes
-    body_start: int
-    body_end: int
-
-
-def _stmts(n) -> list:
-    if n.type == "compound_statement":
-        return [c for c in n.named_children if c.type != "comment"]
-    return [n]
-
-
-def _cond(src: SourceFile, n, var: str, op: str) -> str | None:
-    while n is not None and n.type in ("parenthesized_expression", "condition_clause"):
-        n = n.named_children[0] if n.named_children else None
-    if n is None or n.type != "binary_expression":
-        return None
-    if src.node_text(n.child_by_field_name("left")) != var or src.node_text(n.child_by_field_name("operator")) != op:
-        return None
-    r = n.child_by_field_name("right")
-    return None if _uses(src, r, var) else src.node_text(r)
-
-
-def match_elementwise(src: SourceFile, k: Kernel) -> Elementwise | None:
-    stmts = _stmts(k.body)
-    for i, s in enumerate(stmts):
-        if s.type == "declaration":
-            ds = s.children_by_field_name("declarator")
-            if len(ds) != 1 or ds[0].type != "init_declarator":
-                continue
-            var_n, val = ds[0].child_by_field_name("declarator"), ds[0].child_by_field_name("value")
-            if var_n is None or var_n.type != "identifier" or val is None:
-                continue
-            gid = _CAST.sub("", "".join(src.node_text(val).split()))
-            typ = " ".join(src.node_text(s.child_by_field_name("type")).split())
-            if gid not in _GID or typ not in _INDEX_TYPES:
-                continue
-            var, rest = src.node_text(var_n), stmts[i + 1:]
-            if not rest or rest[0].type != "if_statement" or rest[0].child_by_field_name("alternative") is not None:
-                return None
-            ifs = rest[0]
-            bound = _cond(src, ifs.child_by_field_name("condition"), var, "<")
-            if bound is not None and len(rest) == 1:
-                body = _stmts(ifs.child_by_field_name("consequence"))
-                m = Elementwise("if", var, typ, src.node_text(val), bound, s.start_byte, ifs.end_byte, body, 0, 0)
-            else:
-                bound = _cond(src, ifs.child_by_field_name("condition"), var, ">=")
-                cons = _stmts(ifs.child_by_field_name("consequence"))
-                if bound is None or len(rest) < 2 or len(cons) != 1 or src.node_text(cons[0]).replace(" ", "") != "return;":
-                    return None
-                m = Elementwise("return", var, typ, src.node_text(val), bound, s.start_byte, rest[-1].end_byte,
-                                rest[1:], 0, 0)
-            break
-        if s.type == "for_statement" and s is stmts[-1]:
-            init, cond, upd = (s.child_by_field_name(f) for f in ("initializer", "condition", "update"))
-            if init is None or init.type != "declaration" or cond is None or upd is None:
-                continue
-            ds = init.children_by_field_name("declarator")
-            if len(ds) != 1 or ds[0].type != "init_declarator":
-                continue
-            var = src.node_text(ds[0].child_by_field_name("declarator"))
-            val = ds[0].child_by_field_name("value")
-            typ = " ".join(src.node_text(init.child_by_field_name("type")).split())
-            gid = _CAST.sub("", "".join(src.node_text(val).split())) if val is not None else ""
-            ups = "".join(src.node_text(upd).split())
-            bound = _cond(src, cond, var, "<")
-            if gid not in _GID or typ not in _INDEX_TYPES or bound is None or ups not in (
-                    f"{var}+=blockDim.x*gridDim.x", f"{var}+=gridDim.x*blockDim.x"):
-                return None
-            body = _stmts(s.child_by_field_name("body"))
-            m = Elementwise("loop", var, typ, src.node_text(val), bound, s.start_byte, s.end_byte, body, 0, 0)
-            break
-    else:
-        return None
-    if not m.body:
-        return None
-    m.body_start, m.body_end = m.body[0].start_byte, m.body[-1].end_byte
-    text = src.data[m.body_start:m.body_end].decode()
-    if _FORBIDDEN.search(text):
-        return None
-    for u in (x for b in m.body for x in _uses(src, b, m.var)):  # the index is never written
-        p = u.parent
-        if (p.type == "assignment_expression" and p.child_by_field_name("left") == u) or p.type == "update_expression" \
-                or (p.type == "pointer_expression" and src.node_text(p).startswith("&")):
-            return None
-    return m
-
-
-def _reindent(src: SourceFile, start: int, text: str, indent: str) -> str:
-    """Move the continuation lines of text (which began at byte start) to indent."""
-    line = src.lines[_pos(src, start)[0] - 1]
-    old = len(line) - len(line.lstrip())
-    out = text.split("\n")
-    for j in range(1, len(out)):
-        ws = len(out[j]) - len(out[j].lstrip())
-        out[j] = indent + out[j][min(ws, old):] if out[j].strip() else ""
-    return "\n".join(out)
-
-
-def _grid_stride(inp: TransformInput) -> list[Candidate]:
-    src = parse_source(inp.source)
-    k = _kernel(src, inp.kernel)
-    if k is None:
-        return []
-    m = match_elementwise(src, k)
-    if m is None or m.form == "loop":
-        return []
-    typ = m.type
-    line = src.lines[_pos(src, m.start)[0] - 1]
-    indent = line[: len(line) - len(line.lstrip())]
-    body = _reindent(src, m.body_start, src.data[m.body_start:m.body_end].decode(), indent + "  ")
-    new = (f"for ({typ} {m.var} = {m.gid}; {m.var} < {m.bound}; {m.var} += blockDim.x * gridDim.x) {{\n"
-           f"{indent}  {body}\n{indent}}}")
-    text = apply_edits(inp.source, [_edit(src, m.start, m.end, new)])
-    out = [_cand(inp, "grid-stride", f"grid-stride loop over {m.var}", (), source=text)]
-    t = block_threads(inp.launch)
-    grid = list(inp.launch.get("grid") or [])
-    if t and grid and isinstance(grid[0], str) and rescale_grid(grid[0], t, t) is not None:
-        cap = H200_SMS * max(1, 2048 // t)
-        launch = _with_launch(inp, grid=[f"min({grid[0]}, {cap})"] + grid[1:])
-        out.insert(0, _cand(inp, "grid-stride", f"grid-stride loop over {m.var}, grid capped at {cap} blocks",
-                            (), source=text, launch=launch))
-    return out
-
-
-# ---------------------------------------------------------------- 8. float4 loads and stores
-
-
-def _vectorize(inp: TransformInput) -> list[Candidate]:
-    src = parse_source(inp.source)
-    k = _kernel(src, inp.kernel)
-    if k is None:
-        return []
-    m = match_elementwise(src, k)
-    if m is None:
-        return []
-    ptrs = {p.name: p for p in k.params if p.is_pointer}
-    reads, writes, full = set(), set(), set()
-    subs = []  # (start, end, pointer) of each p[var]
-    for b in m.body:
-        for n in walk(b):
-            if n.type != "identifier" or src.node_text(n) not in ptrs:
-                continue
-            name = src.node_text(n)
-            par = n.parent
-            if (par.type != "subscript_expression" or par.child_by_field_name("argument") != n
-                    or "".join(src.node_text(par.child_by_field_name("indices") or par.child_by_field_name("index") or par)
-                               .strip("[]").split()) != m.var or ptrs[name].base_type != "float"
-                    or ptrs[name].type_text.count("*") != 1):
-                return []
-            subs.append((par.start_byte, par.end_byte, name))
-            up = par.parent
-            if up.type == "assignment_expression" and up.child_by_field_name("left") == par:
-                writes.add(name)
-                if src.node_text(up.child_by_field_name("operator")) != "=":
-                    reads.add(name)
-                elif up.parent.type == "expression_statement" and up.parent in m.body:
-                    full.add(name)
-            elif up.type == "update_expression":
-                reads.add(name)
-                writes.add(name)
-            elif up.type == "pointer_expression" and src.node_text(up).startswith("&"):
-                return []
-            else:
-                reads.add(name)
-    if not writes:
-        return []
-    used = sorted(reads | writes, key=list(ptrs).index)
-    # uses of the index outside the pointer subscripts need a per-element copy of it
-    var_used = any(not any(s <= u.start_byte < e for s, e, _ in subs) for b in m.body for u in _uses(src, b, m.var))
-
-    def body_with(comp: str | None, indent: str) -> str:
-        out, pos = [], m.body_start
-        if comp is not None:
-            for s, e, name in sorted(subs):
-                out.append(src.data[pos:s].decode())
-                out.append(f"kp_{name}.{comp}")
-                pos = e
-        out.append(src.data[pos:m.body_end].decode())
-        return _reindent(src, m.body_start, "".join(out), indent)
-
-    line = src.lines[_pos(src, m.start)[0] - 1]
-    ind = line[: len(line) - len(line.lstrip())]
-    i1, i2, i3 = ind + "  ", ind + "    ", ind + "      "
-    bound = f"({m.bound})"
-    align = " | ".join(f"(unsigned long long)(const void*){p}" for p in used)
-    code = [f"const bool kp_aligned = (({align}) & 15ull) == 0;",
-            f"{ind}for (long long kp_base = 4ll * ((long long)blockIdx.x * blockDim.x + threadIdx.x); kp_base < {bound};"
-            f" kp_base += 4ll * blockDim.x * gridDim.x) {{",
-            f"{i1}if (kp_aligned && kp_base + 3 < {bound}) {{"]
-    for p in used:
-        if p in reads or p not in full:
-            code.append(f"{i2}float4 kp_{p} = reinterpret_cast<const float4*>({p})[kp_base >> 2];")
-        else:
-            code.append(f"{i2}float4 kp_{p};")
-    for j, comp in enumerate("xyzw"):
-        decl = f"const {m.type} {m.var} = ({m.type})(kp_base + {j}); " if var_used else ""
-        code.append(f"{i2}{{ {decl}{body_with(comp, i3)} }}")
-    for p in used:
-        if p in writes:
-            code.append(f"{i2}reinterpret_cast<float4*>({p})[kp_base >> 2] = kp_{p};")
-    code += [f"{i1}}} else {{",
-             f"{i2}for (long long kp_j = kp_base; kp_j < kp_base + 4 && kp_j < {bound}; ++kp_j) {{",
-             f"{i3}const {m.type} {m.var} = ({m.type})kp_j;",
-             f"{i3}{body_with(None, i3)}",
-             f"{i2}}}", f"{i1}}}", f"{ind}}}"]
-    text = apply_edits(inp.source, [_edit(src, m.start, m.end, "\n".join(code))])
-    answers = _present(inp, ("narrow-global-access",))
-    desc = f"float4 loads/stores of {', '.join(used)}, 4 elements per thread"
-    t = block_threads(inp.launch)
-    grid = list(inp.launch.get("grid") or [])
-    g0 = rescale_grid(grid[0], t, 4 * t) if t and grid else None
-    if g0 is not None:
-        return [_cand(inp, "vectorize", desc, answers, source=text, launch=_with_launch(inp, grid=[g0] + grid[1:]))]
-    if m.form == "loop":  # a grid-stride loop covers any grid
-        return [_cand(inp, "vectorize", desc, answers, source=text)]
-    return []
 
 
 # ---------------------------------------------------------------- 9. shared-memory padding
@@ -788,12 +521,9 @@ TRANSFORMS: list[Transform] = [
     Transform("fix", (), _advice_fixes, 0.5),
     Transform("restrict", ("missing-restrict",), _restrict, 0.35),
     Transform("float-literals", ("fp64-in-float-kernel",), _float_literals, 0.35),
-    Transform("vectorize", ("narrow-global-access",), _vectorize, 0.35),
     Transform("transpose", ("uncoalesced-access",), _transpose, 0.35),
     Transform("pad-shared", ("shared-bank-conflict",), _pad_shared, 0.3),
     Transform("unroll", ("rolled-constant-loop",), _unroll, 0.25),
     Transform("launch-bounds", ("low-occupancy", "register-spill"), _launch_bounds, 0.2),
-    Transform("block-size", ("low-occupancy",), _block_size, 0.25),
-    Transform("grid-stride", (), _grid_stride, 0.2),
     Transform("fast-math", ("slow-math-in-loop",), _flags, 0.2),
 ]

@@ -87,5 +87,5 @@ def _print_measured(c: Console, dyn: dict) -> None:
                   f"{r['bw_fraction'] * 100:.0f}%" if r.get("bw_fraction") is not None else "-",
                   f"{r['gflops']:.0f}" if r.get("gflops") is not None else "-",
                   f"{r['energy_uj']:.1f} uJ" if r.get("energy_uj") is not None else "-",
-                  r.get("bound") or "-", f"{r['max_rel_err']:.1e}" if r.get("max_rel_err") is not None else "-")
+                  r.get("bound") or "-", f"{r['rel_l2']:.1e}" if r.get("rel_l2") is not None else "-")
     c.print(t)

@@ -58,6 +58,7 @@ class Kernel:
     node: ts.Node = field(repr=False)
     body: ts.Node | None = field(repr=False, default=None)
     loops: list[Loop] = field(default_factory=list)
+    signature: list[Param] = field(default_factory=list)  # every parameter in order, unnamed ones with name ""
 
     def param(self, name: str) -> Param | None:
         return next((p for p in self.params if p.name == name), None)
@@ -91,7 +92,7 @@ class SourceFile:
         self.text = text
         self.data = text.encode("utf-8", errors="replace")
         self.lines = text.split("\n")
-        self.tree = _parser().parse(self.data)
+        self.tree = _parser().parse(_masked(self.data))
         self.root = self.tree.root_node
         self.constants: dict[str, int] = {}
         self.includes: list[Include] = []
@@ -171,13 +172,16 @@ class SourceFile:
             if c.type == "launch_bounds":
                 vals = [self.eval_int(x) for x in c.named_children]
                 lb = tuple(v for v in vals if v is not None) or None
-        params = []
+        params, signature = [], []
         plist = decl.child_by_field_name("parameters")
         for p in plist.named_children if plist is not None else []:
             if p.type == "parameter_declaration":
                 prm = self._param(p)
                 if prm:
                     params.append(prm)
+                elif self.node_text(p).strip() != "void":
+                    prm = self._unnamed_param(p)
+                signature.append(prm)
         line, col, _, ecol = self.pos(name_node)
         parent = n.parent
         k = Kernel(
@@ -185,7 +189,7 @@ class SourceFile:
             start_line=n.start_point[0] + 1, end_line=n.end_point[0] + 1,
             params=params, launch_bounds=lb,
             is_template=parent is not None and parent.type == "template_declaration",
-            node=n, body=n.child_by_field_name("body"),
+            node=n, body=n.child_by_field_name("body"), signature=[x for x in signature if x is not None],
         )
         if k.body is not None:
             k.loops = self._loops(k.body)
@@ -220,6 +224,17 @@ class SourceFile:
         name = self.node_text(ident)
         type_text = full[: full.rfind(name)].strip() if name in full else full
         return Param(name, type_text, base, ptr, const, restrict, line, col, ecol, p.start_byte, p.end_byte)
+
+    def _unnamed_param(self, p: ts.Node) -> Param:
+        """A parameter without a name (`int`, `const float*`): kept in Kernel.signature only."""
+        full = " ".join(self.node_text(p).split())
+        tnode = p.child_by_field_name("type")
+        ptr = "*" in full or "[" in full
+        head = full.split("*")[0]
+        line, col, _, ecol = self.pos(p)
+        return Param("", full, self.node_text(tnode) if tnode is not None else full, ptr,
+                     ptr and re.search(r"\bconst\b", head) is not None, "restrict" in full, line, col, ecol,
+                     p.start_byte, p.end_byte)
 
     def _loops(self, body: ts.Node) -> list[Loop]:
         out: list[Loop] = []
@@ -337,6 +352,17 @@ class SourceFile:
                                 prod *= v
                             return prod
         return None
+
+
+# CUDA attributes the grammar does not know; blanked (same length) for the parse only, so
+# every byte offset and column stays that of the real text
+_UNKNOWN_ATTRS = re.compile(rb"__cluster_dims__\s*\([^()]*\)|__maxnreg__\s*\([^()]*\)|__grid_constant__")
+
+
+def _masked(data: bytes) -> bytes:
+    if b"__cluster_dims__" not in data and b"__maxnreg__" not in data and b"__grid_constant__" not in data:
+        return data
+    return _UNKNOWN_ATTRS.sub(lambda m: b" " * len(m.group(0)), data)
 
 
 def parse_source(text: str, path: str = "<memory>") -> SourceFile:

@@ -156,13 +156,13 @@ from kernelpro.optimizer.spec_edit import render_spec  # noqa: E402
 
 
 class LaunchModel(TimingModel):
-    """TimingModel where any block size other than 256 halves the time."""
+    """TimingModel where any change of the grid (a restructured launch) halves the time."""
 
     def evaluate(self, candidates):
         out = super().evaluate(candidates)
         for c, ev in zip(candidates, out):
-            b = (c.launch or {}).get("block")
-            if b and b[0] != 256:
+            g = (c.launch or {}).get("grid")
+            if g and g != ["cdiv(n, 256)"]:
                 ev.times_s = {k: v * 0.5 for k, v in ev.times_s.items()}
         return out
 
@@ -192,7 +192,8 @@ def test_launch_change_saved_into_multi_launch_and_commented_specs(repo, header)
     spec_text = tip.tree["a_fp64_literal.kernelpro.toml"].data_stream.read().decode()
     data = tomllib.loads(spec_text)
     step = data["launches"][0] if "launches" in data else data["launch"]
-    assert step["block"] == note["launch"]["block"] != [256]
+    assert step["grid"] == note["launch"]["grid"] != ["cdiv(n, 256)"]
+    assert step["block"] == note["launch"]["block"]
     spec_path = repo / "check.kernelpro.toml"
     spec_path.write_text(spec_text.replace('kernel = "gelu"', 'kernel = "gelu"\nsource = "a_fp64_literal.cu"'))
     load_spec(spec_path)  # the branch's spec is still a valid spec

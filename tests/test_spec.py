@@ -182,7 +182,10 @@ def test_default_cost_tolerance_and_fill(tree):
     s = load_spec(write(tree, text))
     assert s.bytes_moved("small") == 3 * 4 * 1024  # a, b read + out written
     assert s.flops("small") is None
-    assert (s.rtol, s.atol) == (1e-4, 1e-6)  # float32 default
+    # float32 default: rtol 1e-4, atol the smallest normal plus rtol x rms(reference), per size
+    assert (s.rtol, s.atol) == (1e-4, 1.1754943508222875e-38)
+    tol = s.tolerance("small")
+    assert (tol.rtol, tol.atol_rms) == (1e-4, 1e-4) and "reduction length 1" in tol.note
     assert s.args[2].fill == "randn"
     assert s.reference == {} and NO_REFERENCE in s.warnings
 

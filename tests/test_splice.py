@@ -79,3 +79,35 @@ def test_copied_host_code_dropped_changed_host_code_kept():
     assert "void launch" not in drop_copied_host_code(copied, PARENT)
     changed = copied.replace("<<<1, 256>>>", "<<<2, 128>>>")
     assert "void launch" in drop_copied_host_code(changed, PARENT)
+
+
+def test_top_level_device_variables_are_kept_and_compile(tmp_path):
+    """A model answer that declares __device__ state lost it in the splice and failed to compile."""
+    answer = """__device__ unsigned int calls;
+__device__ float scale[2] = {2.0f, 3.0f};
+static __device__ unsigned long long last = 0;
+__global__ void k(float* a, int n) {
+  int i = threadIdx.x;
+  if (i == 0) { atomicAdd(&calls, 1u); last = (unsigned long long)a; }
+  if (i < n) a[i] = sq(a[i]) * TILE * scale[0];
+}
+"""
+    out = splice(PARENT, answer)
+    for decl in ("__device__ unsigned int calls;", "__device__ float scale[2] = {2.0f, 3.0f};",
+                 "static __device__ unsigned long long last = 0;"):
+        assert out.count(decl) == 1 and out.index(decl) < out.index("void k(")
+    assert "void launch(float* a, int n) { k<<<1, 256>>>(a, n); }" in out
+    ok, diags = compiles(tmp_path, out)
+    assert ok, diags
+
+
+def test_a_changed_declaration_replaces_the_files_own_and_an_unchanged_one_is_not_repeated(tmp_path):
+    parent = "struct Pair { float a, b; };\n__constant__ float coef[2];\n" + PARENT
+    answer = """struct Pair { float a, b, c; };
+__constant__ float coef[2];
+__global__ void k(float* a, int n) { Pair p{1.f, 2.f, 3.f}; if (threadIdx.x < n) a[threadIdx.x] = p.c + coef[0]; }
+"""
+    out = splice(parent, answer)
+    assert "struct Pair { float a, b, c; };" in out and "struct Pair { float a, b; };" not in out
+    assert out.count("__constant__ float coef[2];") == 1
+    assert compiles(tmp_path, out)[0]

@@ -202,71 +202,6 @@ def test_launch_bounds_from_block_size():
     assert all(c.answers == () for c in run("launch-bounds", inp(ADD, "add", [smem])))
 
 
-def test_block_size_keeps_grid_consistent():
-    cands = run("block-size", inp(ADD, "add", [adv("low-occupancy", "add")]))
-    assert [c.launch for c in cands] == [{"block": [b], "grid": [f"cdiv(n, {b})"]} for b in (128, 512, 1024)]
-    assert all(c.source == ADD and c.answers == ("low-occupancy",) for c in cands)
-    # a grid of another form, or a kernel that hard-codes its block size: no change
-    assert run("block-size", inp(ADD, "add", launch={"block": [256], "grid": ["n // 256"]})) == []
-    hard = ADD.replace("float t =", "__shared__ float s[256]; s[threadIdx.x] = 0; float t =")
-    assert run("block-size", inp(hard, "add")) == []
-    # a grid-stride kernel takes any block with its grid unchanged
-    gs = run("grid-stride", inp(ADD, "add"))[1].source
-    fixed = run("block-size", inp(gs, "add", launch={"block": [256], "grid": [1024]}))
-    assert [c.launch for c in fixed] == [{"block": [b], "grid": [1024]} for b in (128, 512, 1024)]
-
-
-@pytest.mark.parametrize("source, kernel", [(ADD, "add"), (SAXPY, "saxpy")], ids=["add", "saxpy"])
-def test_grid_stride_rewrite(source, kernel):
-    capped, plain = run("grid-stride", inp(source, kernel))
-    assert capped.launch == {"grid": ["min(cdiv(n, 256), 1056)"]} and plain.launch is None
-    assert capped.source == plain.source
-    assert "i < n; i += blockDim.x * gridDim.x) {" in plain.source
-    assert "if (i < n)" not in plain.source and "return" not in plain.source
-    k = parse_source(plain.source).kernels[0]
-    assert len(k.loops) == 1 and k.loops[0].depth == 0
-    compiles(plain.source, kernel=kernel)
-    assert run("grid-stride", inp(plain.source, kernel)) == []  # already a loop
-
-
-def test_grid_stride_refuses_unsafe_bodies():
-    sync = ADD.replace("float t =", "__syncthreads(); float t =")
-    assert run("grid-stride", inp(sync, "add")) == []
-    tail = SAXPY.replace("  }\n}", "  }\n  x[0] = 1.0f;\n}")  # a statement after the if
-    assert run("grid-stride", inp(tail, "saxpy")) == []
-    writes_i = ADD.replace("float t =", "i += 1; float t =")
-    assert run("grid-stride", inp(writes_i, "add")) == []
-
-
-def test_vectorize_elementwise():
-    (c,) = run("vectorize", inp(ADD, "add", [adv("narrow-global-access", "add")]))
-    assert c.launch == {"grid": ["cdiv(n, 1024)"]} and c.answers == ("narrow-global-access",)
-    s = c.source
-    assert "reinterpret_cast<const float4*>(a)[kp_base >> 2]" in s
-    assert "reinterpret_cast<float4*>(out)[kp_base >> 2] = kp_out;" in s
-    assert "float4 kp_out;" in s  # written unconditionally: not loaded
-    assert "& 15ull) == 0" in s and "kp_j < kp_base + 4 && kp_j < (n)" in s  # alignment guard, scalar tail
-    art = compiles(s, kernel="add")
-    ops = [i.opcode for k in art.kernels for i in k.sass]
-    assert any(o.startswith("LDG") and ".128" in o for o in ops)
-    assert any(o.startswith("STG") and ".128" in o for o in ops)
-
-
-def test_vectorize_loads_conditionally_written_outputs():
-    (c,) = run("vectorize", inp(SAXPY, "saxpy"))
-    assert "float4 kp_y = reinterpret_cast<const float4*>(y)" in c.source  # read and written under an if
-    compiles(c.source, kernel="saxpy")
-
-
-@pytest.mark.parametrize("change", [
-    ("out[i] = t", "out[i + 1] = t"),  # not the thread's own element
-    ("const float* a", "const double* a"),  # not float
-    ("float t = sqrt(a[i])", "float t = sqrt(*(a + i))"),  # pointer arithmetic
-])
-def test_vectorize_refuses_other_patterns(change):
-    assert run("vectorize", inp(ADD.replace(*change), "add")) == []
-
-
 def test_pad_shared_tile():
     (c,) = run("pad-shared", inp(TILE, "tr", [adv("shared-bank-conflict", "tr")]))
     assert "__shared__ float tile[T][T + 1];" in c.source and c.answers == ("shared-bank-conflict",)
@@ -334,7 +269,8 @@ def test_proposer_orders_by_advice_and_dedups(tmp_path):
               adv("narrow-global-access", "add", Severity.INFO, gain=3.0)]
     node = node_for(ADD, advice)
     props = p.propose(node, Ctx(), 3)
-    assert [x.candidate.origin for x in props] == ["builtin:vectorize", "builtin:restrict", "builtin:float-literals"]
+    assert [x.candidate.origin for x in props] == ["builtin:elementwise", "builtin:restrict", "builtin:float-literals"]
+    assert props[0].candidate.kind == "structural" and props[0].candidate.answers == ("narrow-global-access",)
     assert props[0].prior == pytest.approx(advice_prior(advice[1])) and props[0].prior > props[1].prior
     assert props[2].prior < props[1].prior  # speculative
     more = p.propose(node, Ctx(), 3)  # never the same proposal twice for a node
@@ -351,10 +287,10 @@ def test_proposer_inherits_launch_and_flags(tmp_path):
     for x in props:
         assert "--use_fast_math" in x.candidate.flags
         assert x.candidate.launch is not None and x.candidate.launch["block"] in ([512], [128], [256], [1024])
-    sizes = {x.candidate.launch["block"][0] for x in props if x.candidate.origin == "builtin:block-size"}
-    assert sizes == {128, 256, 1024}
-    vec = next(x for x in props if x.candidate.origin == "builtin:vectorize")
-    assert vec.candidate.launch == {"block": [512], "grid": ["cdiv(n, 2048)"]}
+    # block sizes are tuned inside a structural node, never proposed as children
+    assert not [x for x in props if x.candidate.kind == "launch"]
+    vec = next(x for x in props if x.candidate.origin == "builtin:elementwise")
+    assert vec.candidate.launch == {"block": [256], "grid": ["cdiv(n, 4096)"]}  # 4 x float4 per thread
 
 
 def test_proposer_drops_candidates_that_do_not_compile(tmp_path):
@@ -402,66 +338,8 @@ def test_every_candidate_on_the_examples_compiles(path):
 
 
 # ---------------------------------------------------------------- semantics on the host
-
-HOST_PRELUDE = r"""
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-struct kp_dim3 { unsigned x, y, z; };
-static kp_dim3 threadIdx, blockIdx, blockDim, gridDim;
-struct float4 { float x, y, z, w; };
-#define __global__
-#define __launch_bounds__(...)
-"""
-HOST_MAIN = r"""
-int main(int argc, char** argv) {
-  int n = atoi(argv[1]), off = atoi(argv[2]), grid = atoi(argv[3]), block = atoi(argv[4]);
-  std::vector<float> buf[3];
-  unsigned s = 12345u;
-  for (auto& b : buf) { b.resize(n + 8); for (auto& v : b) { s = s * 1664525u + 1013904223u; v = 0.1f + (s >> 8) / 16777216.0f; } }
-  float* p[3] = {buf[0].data() + off, buf[1].data() + off, buf[2].data() + off};
-  gridDim = {(unsigned)grid, 1, 1}; blockDim = {(unsigned)block, 1, 1};
-  for (unsigned b = 0; b < gridDim.x; ++b) for (unsigned t = 0; t < blockDim.x; ++t) {
-    blockIdx = {b, 0, 0}; threadIdx = {t, 0, 0};
-    CALL;
-  }
-  FILE* f = fopen(argv[5], "wb");
-  for (auto& b : buf) fwrite(b.data(), sizeof(float), b.size(), f);
-  fclose(f);
-}
-"""
-CALLS = {"add": "add(p[0], p[1], p[2], n)", "saxpy": "saxpy(p[0], p[1], 1.5f, n)"}
-
-
-def _host_outputs(tmp_path, source, kernel, launch, n, off, tag):
-    import subprocess
-
-    import numpy as np
-    exe = tmp_path / f"{tag}.exe"
-    if not exe.exists():
-        cpp = tmp_path / f"{tag}.cpp"
-        cpp.write_text(HOST_PRELUDE + source + HOST_MAIN.replace("CALL", CALLS[kernel]))
-        subprocess.run(["g++", "-O1", "-w", "-o", str(exe), str(cpp)], check=True, capture_output=True)
-    out = tmp_path / f"{tag}-{n}-{off}.bin"
-    (grid,) = _eval_grid(launch, n)
-    subprocess.run([str(exe), str(n), str(off), str(grid), str(launch["block"][0]), str(out)], check=True)
-    return np.fromfile(out, dtype=np.float32)
-
-
-@pytest.mark.skipif(not __import__("shutil").which("g++"), reason="needs g++")
-@pytest.mark.parametrize("source, kernel", [(ADD, "add"), (SAXPY, "saxpy")], ids=["add", "saxpy"])
-def test_rewrites_preserve_results_on_the_host(tmp_path, source, kernel):
-    """Emulates the launch thread by thread on the CPU (the kernels have no barriers)."""
-    import numpy as np
-    cands = [c for name in ("vectorize", "grid-stride", "restrict") for c in run(name, inp(source, kernel))]
-    assert len(cands) == 4
-    for n in (1000003, 4096, 5):
-        for off in (0, 1):  # 1: pointers off 16-byte alignment, the scalar path
-            want = _host_outputs(tmp_path, source, kernel, LAUNCH, n, off, "orig")
-            for j, c in enumerate(cands):
-                got = _host_outputs(tmp_path, c.source, kernel, {**LAUNCH, **(c.launch or {})}, n, off, f"c{j}")
-                np.testing.assert_array_equal(got, want, err_msg=f"{c.description} at n={n}, offset={off}")
+# (the structural rewrites are run in the CPU emulator: tests/test_restructure.py and
+# tests/test_suite_kernels.py)
 
 
 # ---------------------------------------------------------------- on the GPU
@@ -525,8 +403,17 @@ def test_transformed_kernels_compute_the_same(source, kernel, n, offset):
         return [xp.asnumpy(b) for b in bufs]
 
     want = outputs(source, LAUNCH)
+    prop = BuiltinProposer(kernel, LAUNCH, ["n"], path=TEST_CU)
+    prop.size_env = {"large": {"n": n}}
     cands = [c for t in TRANSFORMS for c in t.apply(inp(source, kernel))]
-    assert {"builtin:vectorize", "builtin:grid-stride", "builtin:block-size"} <= {c.origin for c in cands}
+    plans = [c for c, _ in prop.structural_candidates(inp(source, kernel))]
+    assert {c.origin for c in plans} == {"builtin:elementwise"}
+    for c in list(plans):  # every knob setting of the plan
+        v = prop.tuner.next_variant(c, prop.compile_error, prop.registers_of)
+        while v is not None:
+            plans.append(v)
+            v = prop.tuner.next_variant(c, prop.compile_error, prop.registers_of)
+    cands += plans
     for c in cands:  # fast-math changes precision within this tolerance for these kernels
         got = outputs(c.source, {**LAUNCH, **(c.launch or {})}, c.flags)
         for w, g in zip(want, got):

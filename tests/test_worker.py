@@ -126,170 +126,19 @@ def test_timing_helpers():
 def test_fills_and_bf16():
     import numpy as np
 
-    from kernelpro.profilers.runtime.runner import bf16_bits, bf16_decode, make_fill
+    from kernelpro.profilers.runtime.inputs import bf16_bits, bf16_decode, values
 
-    rng = np.random.default_rng(0)
-    x = make_fill(rng, "randint:3:5", "int32", 1000)
+    x = values(np, 0, "randint:3:5", "int32", 1000)
     assert x.dtype == np.int32 and set(np.unique(x)) <= {3, 4}
-    h = make_fill(rng, "randn", "bfloat16", 100)
+    h = values(np, 1, "randn", "bfloat16", 100)
     assert h.dtype == np.uint16
     v = np.array([1.0, -2.5, 3.140625], dtype=np.float32)
     assert np.array_equal(bf16_decode(bf16_bits(v)), v)
-    assert make_fill(rng, "arange", "float16", 4).tolist() == [0, 1, 2, 3]
+    assert values(np, 2, "arange", "float16", 4).tolist() == [0, 1, 2, 3]
 
 
-# --- the runner end to end over a fake pycuda ----------------------------------------------------------
-FAKE_DRIVER = r'''
-"""A numpy-backed stand-in for pycuda.driver: allocations are byte arrays, kernels are Python."""
-import re, time
-import numpy as np
-
-class Error(Exception): pass
-class LogicError(Error): pass
-class LaunchError(Error): pass
-class MemoryError(Error): pass
-class RuntimeError(Error): pass
-
-_sticky = []
-_clock = [0.0]
-launches = []
-
-def init(): pass
-
-class device_attribute:
-    MULTIPROCESSOR_COUNT, L2_CACHE_SIZE, MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, MAX_THREADS_PER_MULTIPROCESSOR = 1, 2, 3, 4
-
-class function_attribute:
-    MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
-
-class Device:
-    def __init__(self, i): self.i = i
-    @staticmethod
-    def count(): return 1
-    def name(self): return "Fake GPU"
-    def compute_capability(self): return (9, 0)
-    def get_attribute(self, a): return {1: 4, 2: 1 << 20, 3: 232448, 4: 2048}[a]
-    def total_memory(self): return 1 << 30
-    def pci_bus_id(self): return "0000:00:00.0"
-    def retain_primary_context(self): return Context()
-
-def _check():
-    if _sticky: raise LogicError("cuCtxSynchronize failed: " + _sticky[0])
-
-class Context:
-    def push(self): pass
-    def pop(self): pass
-    @staticmethod
-    def synchronize(): _check()
-
-class DeviceAllocation:
-    def __init__(self, n): self.buf = np.zeros(n, np.uint8)
-    def free(self): pass
-    def __int__(self): return id(self)
-
-def mem_alloc(n): return DeviceAllocation(n)
-def mem_get_info(): return (64 << 20, 1 << 30)
-def memcpy_htod(d, src):
-    _check(); b = np.ascontiguousarray(src).reshape(-1).view(np.uint8); d.buf[:b.size] = b
-def memcpy_dtoh(dst, s):
-    _check(); v = dst.reshape(-1).view(np.uint8); v[:] = s.buf[:v.size]
-def memcpy_dtod(d, s, n): d.buf[:n] = s.buf[:n]
-def memcpy_dtod_async(d, s, n, stream=None):
-    memcpy_dtod(d, s, n); _clock[0] += 2 * n / 4e12  # a 4 TB/s device
-def memset_d8(d, v, n): d.buf[:n] = v
-def memset_d32(d, v, n): d.buf[:4 * n].view(np.uint32)[:] = v
-def memset_d32_async(d, v, n, stream=None): memset_d32(d, v, n)
-
-class Event:
-    t = 0.0
-    def record(self, stream=None): self.t = _clock[0]; return self
-    def synchronize(self): return self
-    def time_since(self, other): return (self.t - other.t) * 1e3
-
-class Sticky(Exception): pass
-
-class Function:
-    def __init__(self, name, impl): self.name, self.impl, self.attrs = name, impl, {}
-    def set_attribute(self, a, v): self.attrs[a] = v
-    def __call__(self, *args, grid=(1, 1), block=None, shared=0):
-        _check()
-        arrays = [a.buf if isinstance(a, DeviceAllocation) else a for a in args]
-        launches.append((self.name, grid, block, shared))
-        try:
-            dt = self.impl(arrays, grid, block)
-        except Sticky as e:
-            _sticky.append(str(e)); return
-        _clock[0] += dt or 1e-5
-
-class Module:
-    def __init__(self, path): self.path = path
-    def get_function(self, mangled):
-        from pycuda import fake_kernels
-        m = re.match(r"_Z(\d+)", mangled)
-        name = mangled[len(m.group(0)):len(m.group(0)) + int(m.group(1))] if m else mangled
-        if name not in fake_kernels.KERNELS:
-            raise LogicError("cuModuleGetFunction failed: named symbol not found")
-        return Function(name, fake_kernels.KERNELS[name])
-
-def module_from_file(path): return Module(path)
-'''
-
-FAKE_NVML = r'''
-"""A stand-in for nvidia-ml-py: 300 W while anything runs, the counter stepping every 0.1 s."""
-import time
-
-_T0 = time.perf_counter()
-class NVMLError(Exception): pass
-def nvmlInit(): pass
-def nvmlDeviceGetHandleByPciBusId(bus):
-    assert isinstance(bus, bytes)
-    return "h"
-def nvmlDeviceGetHandleByIndex(i): return "h"
-def nvmlDeviceGetUUID(h): return "GPU-fake-0000"
-def nvmlDeviceGetTotalEnergyConsumption(h):
-    return int(int((time.perf_counter() - _T0) / 0.1) * 0.1 * 300_000)  # mJ
-def nvmlDeviceGetPowerUsage(h): return 300_000  # mW
-'''
-
-FAKE_KERNELS = r'''
-import time
-import numpy as np
-from pycuda.driver import Sticky
-
-def _vecadd(args, grid, block, skip_last=False):
-    out, a, b = (x.view(np.float32) for x in args[:3])
-    n = int(args[3])
-    stop = min(n, (grid[0] - (1 if skip_last else 0)) * block[0])
-    out[:stop] = a[:stop] + b[:stop]
-    return 2e-4 + 1e-6 * (len(out) % 7)
-
-def illegal(args, grid, block):
-    raise Sticky("an illegal memory access was encountered")
-
-def spin(args, grid, block):
-    time.sleep(1000)
-
-def ceiling(args, grid, block):
-    return 1e-3
-
-KERNELS = {"ceiling_fp32": ceiling, "ceiling_fp16": ceiling, "vecadd": _vecadd, "skip_last_block": lambda a, g, b: _vecadd(a, g, b, True),
-           "illegal_address": illegal, "never_ends": spin}
-'''
-
-
-@pytest.fixture(scope="module")
-def fake_pool(tmp_path_factory):
-    pytest.importorskip("numpy")
-    root = tmp_path_factory.mktemp("fakecuda")
-    (root / "pycuda").mkdir()
-    (root / "pycuda" / "__init__.py").write_text("")
-    (root / "pycuda" / "driver.py").write_text(FAKE_DRIVER)
-    (root / "pycuda" / "fake_kernels.py").write_text(FAKE_KERNELS)
-    (root / "pynvml.py").write_text(FAKE_NVML)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]))
-    p = WorkerPool(timeout_s=30, env=env)
-    yield p
-    p.close()
+# --- the runner end to end over a fake pycuda (tests/fake_pycuda.py) ------------------------------------
+from fake_pycuda import fake_pool  # noqa: E402,F401  (pytest fixture)
 
 
 def _eval(pool, name, **kw) -> RunResult:

@@ -190,7 +190,7 @@ class LLMProposer:
                 launch = {**(parent.launch or {}), **ans.launch} if ans.launch else parent.launch
                 cand = Candidate(
                     source=splice(parent.source, ans.source), launch=launch, flags=parent.flags if ans.flags is None else ans.flags,
-                    description=_one_line(plan["strategy"]), answers=tuple(plan["answers"]), origin="llm",
+                    description=_one_line(plan["strategy"]), answers=tuple(plan["answers"]), origin="llm", kind="llm",
                 )
                 if cand.key() == parent.key() or (ctx is not None and hasattr(ctx, "is_known") and ctx.is_known(cand)):
                     raise BadAnswer("the answer repeats a kernel that was already tried; make the change")

@@ -4,7 +4,11 @@ The model answers with kernels and device helpers. Host functions it copies back
 from the file (a launcher, say) are dropped before the answer is policed; the candidate is
 the parent file with each redefined device function replaced in place, new device
 functions inserted before the first kernel, and new #include / #define lines added after
-the file's own.
+the file's own. Top-level declarations (`__device__` and `__constant__` variables, structs,
+typedefs, constexpr constants) replace the file's own of the same name, or go before the
+file's first function. Device variables are state that outlives a launch: the runner puts
+them back to their initial values before every launch (profilers/runtime/runner.ModuleState)
+and the evaluation lists them (Evaluation.resources["device_state"]).
 """
 from __future__ import annotations
 
@@ -46,6 +50,46 @@ def _top_functions(src: str) -> list[tuple[str, set[str], int, int]]:
     return out
 
 
+_DECLS = {"declaration", "struct_specifier", "class_specifier", "union_specifier", "enum_specifier",
+          "type_definition", "alias_declaration", "template_declaration"}
+
+
+def _decl_name(n, data: bytes) -> str:
+    """The name a top-level declaration declares (its first declarator's identifier, or the type's name)."""
+    if n.type == "template_declaration":
+        inner = next((c for c in n.named_children if c.type in _DECLS), None)
+        return _decl_name(inner, data) if inner is not None else ""
+    stack = [n]
+    while stack:
+        c = stack.pop(0)
+        if c.type in ("identifier", "type_identifier") and c.parent is not None and c.parent.type != "template_parameter_list":
+            if c.type == "identifier" or n.type != "declaration":
+                return data[c.start_byte:c.end_byte].decode()
+        stack.extend(x for x in c.named_children if x.type not in ("field_declaration_list", "initializer_list",
+                                                                     "compound_statement", "type_descriptor"))
+    return ""
+
+
+def _top_declarations(src: str) -> list[tuple[str, int, int]]:
+    """(name, start byte, end byte) of top-level declarations that are not functions (a trailing `;`
+    of a struct included)."""
+    data = src.encode()
+    tree = _PARSER.parse(data)
+    out = []
+    kids = list(tree.root_node.children)
+    for i, n in enumerate(kids):
+        if n.type not in _DECLS or (n.type == "template_declaration" and any(
+                c.type == "function_definition" for c in n.named_children)):
+            continue
+        if n.type == "declaration" and any(c.type == "function_declarator" for c in n.named_children):
+            continue  # a prototype: the definition is what counts
+        end = n.end_byte
+        if i + 1 < len(kids) and kids[i + 1].type == ";" and n.type != "declaration":
+            end = kids[i + 1].end_byte
+        out.append((_decl_name(n, data), n.start_byte, end))
+    return out
+
+
 def drop_copied_host_code(answer: str, parent: str) -> str:
     """The answer without host functions that the parent file has, unchanged."""
     parent_norm = _norm(parent)
@@ -56,6 +100,28 @@ def drop_copied_host_code(answer: str, parent: str) -> str:
         if _norm(data[a:b].decode()) in parent_norm:
             data = data[:a] + data[b:]
     return data.decode()
+
+
+def _declaration_edits(parent: str, answer: str) -> list[tuple[int, int, str]]:
+    """The answer's top-level declarations: each replaces the parent's of the same name in place, the
+    new ones go (in the answer's order) before the parent's first function."""
+    adata, pdata = answer.encode(), parent.encode()
+    pdecls = {name: (a, b) for name, a, b in _top_declarations(parent) if name}
+    pnorm = {_norm(pdata[a:b].decode()) for _, a, b in _top_declarations(parent)}
+    first = min((a for _, _, a, _ in _top_functions(parent)), default=len(pdata))
+    edits, fresh = [], []
+    for name, a, b in _top_declarations(answer):
+        text = adata[a:b].decode()
+        if _norm(text) in pnorm:
+            continue
+        if name and name in pdecls:
+            pa, pb = pdecls[name]
+            edits.append((pa, pb, text))
+        else:
+            fresh.append(text)
+    if fresh:
+        edits.append((first, first, "\n".join(fresh) + "\n\n"))
+    return edits
 
 
 def splice(parent: str, answer: str) -> str:
@@ -83,6 +149,7 @@ def splice(parent: str, answer: str) -> str:
         else:
             first = min((a for a, b in pfuncs.values()), default=len(pdata))
             inserts.append((first, first, "\n\n".join(fresh) + "\n\n"))
+    inserts += _declaration_edits(parent, answer)
     # from the end backwards; at one offset the replacement goes before the insertion
     for a, b, text in sorted(inserts, key=lambda x: (-x[0], -x[1])):
         pdata = pdata[:a] + text.encode() + pdata[b:]

@@ -27,7 +27,7 @@ def _runs(env, accs: list[Access], elem: int):
     out = []
     widths = sorted(VECTOR.get(elem, {}), reverse=True)
     for a in accs:
-        if element_bytes(env.kernel, a.array) != elem:
+        if element_bytes(env.kernel, a.array, env) != elem:
             continue
         # (1) a loop `for (j = 0; j < T; ++j) p[base + j]` with T a multiple of the width
         for lp in env.kernel.loops:

@@ -69,6 +69,9 @@ def register_bench(sub) -> None:
     p.add_argument("--sizes", help="comma-separated size names (default: all)")
     p.add_argument("--energy", action=argparse.BooleanOptionalAction, default=True, help="measure energy (NVML)")
     p.add_argument("--ncu", action="store_true", help="also profile one launch with Nsight Compute for advice")
+    p.add_argument("--sanitize", action=argparse.BooleanOptionalAction, default=None,
+                   help="run Compute Sanitizer (memcheck, racecheck, initcheck) on one launch "
+                        "(default: when compute-sanitizer is found)")
     p.add_argument("--timeout", type=float, default=60.0, metavar="S", help="stop a run after S seconds")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_bench)
@@ -106,7 +109,11 @@ def cmd_bench(args) -> int:
         except Exception as e:
             return _fail(f"the GPU worker did not start: {e}")
     sizes = [s.strip() for s in args.sizes.split(",")] if args.sizes else None
-    out = measure_spec(cu, spec, CompileOptions(arch=arch), energy=args.energy, sizes=sizes, pool=pool, ncu=args.ncu)
+    from .sanitizer import find_sanitizer
+
+    sanitize = args.sanitize if args.sanitize is not None else find_sanitizer() is not None
+    out = measure_spec(cu, spec, CompileOptions(arch=arch), energy=args.energy, sizes=sizes, pool=pool, ncu=args.ncu,
+                       sanitize=sanitize)
     res = out["result"]
     if args.json:
         print(json.dumps({"file": str(cu), "spec": str(spec_path), "result": res.to_json(), "measured": out["measured"],
@@ -132,7 +139,7 @@ def print_bench(spec, out: dict, console=None) -> None:
     c.print(head)
     if out["measured"]:
         t = Table(show_edge=False, pad_edge=False)
-        for col in ("size", "time", "spread", "bandwidth", "GFLOP/s", "energy", "power", "error", "bound"):
+        for col in ("size", "time", "spread", "bandwidth", "GFLOP/s", "energy", "power", "error", "of tol", "bound"):
             t.add_column(col, justify="left" if col in ("size", "bound") else "right")
         for r in out["measured"]:
             pct = lambda x: "" if x is None else f" ({x * 100:.0f}%)"  # noqa: E731
@@ -142,8 +149,17 @@ def print_bench(spec, out: dict, console=None) -> None:
             t.add_row(r["size"], f"{r['time_us']:.2f} us" if r["time_us"] else "-",
                       f"{r['spread_pct']:.1f}% of {r['reps']}" if r["reps"] else "-", bw, gf, energy,
                       "-" if r.get("power_w") is None else f"{r['power_w']:.0f} W",
-                      "-" if r["max_rel_err"] is None else f"{r['max_rel_err']:.1e}", r["bound"] or "-")
+                      error_text(r.get("rel_l2")), tolerance_text(r.get("tol_ratio")), r["bound"] or "-")
         c.print(t)
+    if res.ok and res.sizes:
+        checked = sum(s.checked for s in res.sizes)
+        variants = sorted({v for s in res.sizes for v in s.variants} - {"spec"})
+        c.print(Text(f"checked: {len(res.sizes) + len(res.check_sizes)} sizes"
+                     + (f" (with {', '.join(s.size for s in res.check_sizes)})" if res.check_sizes else "")
+                     + (f", inputs also {', '.join(variants)}" if variants else "")
+                     + f", {checked} timed launches over {max(s.sets for s in res.sizes)} input sets; "
+                       f"error = ||out - ref|| / ||ref||, of tol = the worst element's share of its tolerance",
+                     style="dim"))
     if not res.ok:
         c.print(Text(f"FAILED: {res.failure}", style="bold red"))
     for a in out["advice"]:
@@ -151,3 +167,15 @@ def print_bench(spec, out: dict, console=None) -> None:
         c.print(Text(f"    fix: {a.remedy}", style="dim"))
     for n in out["notes"]:
         c.print(Text(f"note: {n}", style="dim"))
+
+
+def error_text(rel_l2) -> str:
+    """The normwise relative error: not inflated by elements whose reference is near zero."""
+    return "-" if rel_l2 is None else f"{rel_l2:.1e}"
+
+
+def tolerance_text(ratio) -> str:
+    """The worst element's error as a share of what the tolerance allows there (<= 100% passes)."""
+    if ratio is None or ratio != ratio:
+        return "-"
+    return ">1000%" if ratio > 10 else f"{ratio * 100:.0f}%"

@@ -87,7 +87,26 @@ def _mangled(art: CompiledArtifact, kernel: str) -> str:
     return builds[0].mangled
 
 
-def _step(spec, st, size: str, names: dict[str, str]) -> dict:
+_INT_RANGE = {"int8": (-2**7, 2**7), "uint8": (0, 2**8), "int16": (-2**15, 2**15), "uint16": (0, 2**16),
+              "int32": (-2**31, 2**31), "uint32": (0, 2**32), "int64": (-2**63, 2**63), "uint64": (0, 2**64)}
+
+
+def _params(cub, mangled: str, kernel: str) -> list:
+    """The compiled kernel's parameter list ((offset, size) per parameter) from its cubin."""
+    params = cub.kernel_params(mangled) if cub is not None else None
+    if params is None:
+        raise EvalError(f"the cubin has no parameter list for {kernel} ({mangled})")
+    return params
+
+
+def _step(spec, st, size: str, names: dict[str, str], params: dict | None = None) -> dict:
+    """One launch (or memset) of one size as plain JSON; checked against the compiled kernel's parameters
+    (`params`: mangled name -> [KParam]): count, pointer sizes and each scalar's size, so an argument is
+    passed with the type of the parameter it goes to."""
+    from .spec import ITEMSIZE
+
+    if st.memset:
+        return {"memset": st.memset, "byte": int(st.memset_value)}
     grid = list(spec.grid(st, size))
     block = list(spec.block(st, size))
     where = f"launch of {st.kernel} at size {size!r}"
@@ -96,32 +115,69 @@ def _step(spec, st, size: str, names: dict[str, str]) -> dict:
     if math.prod(block) > 1024:
         raise EvalError(f"{where}: block {block} has {math.prod(block)} threads; the limit is 1024")
     shared = int(spec.eval_int(st.shared_bytes, size)) if st.shared_bytes else 0
+    kp = (params or {}).get(names[st.kernel])
+    if kp is not None and len(kp) != len(st.args):
+        sizes_text = ", ".join(f"{p.size}" for p in kp)
+        raise EvalError(f"{where}: the compiled kernel takes {len(kp)} parameters (sizes {sizes_text} bytes, from the "
+                        f"cubin), the launch passes {len(st.args)} ({', '.join(st.args)}); a parameter without a "
+                        f"name counts too")
     args = []
     for i, name in enumerate(st.args):
         a = spec.arg(name)
+        psize = kp[i].size if kp is not None else None
         if a is not None and a.is_buffer:
-            args.append({"buf": name})
+            if psize is not None and psize != 8:
+                raise EvalError(f"{where}: argument {i + 1} {name!r} is a buffer (an 8-byte pointer) but parameter "
+                                f"{i + 1} of the compiled kernel is {psize} bytes")
+            args.append({"buf": name, "offset": kp[i].offset if kp is not None else None})
             continue
         dtype = (st.dtypes[i] if i < len(st.dtypes) else None) or (a.dtype if a else None)
         if dtype is None:
             raise EvalError(f"{where}: no dtype for scalar argument {name!r}")
+        if psize is not None and ITEMSIZE[dtype] != psize:
+            raise EvalError(f"{where}: argument {i + 1} {name!r} would be passed as {dtype} ({ITEMSIZE[dtype]} bytes) "
+                            f"but parameter {i + 1} of the compiled kernel is {psize} bytes; give the arg the C++ "
+                            f"parameter's type (dtype)")
         value = spec.eval(a.value if a is not None else name, size)
         if dtype not in ("float32", "float16", "bfloat16", "float64"):
             if not float(value).is_integer():
                 raise EvalError(f"{where}: integer argument {name!r} = {value}")
             value = int(value)
-        args.append({"scalar": value, "dtype": dtype})
-    return {"kernel": names[st.kernel], "name": st.kernel, "grid": grid, "block": block, "shared": shared, "args": args}
+            lo, hi = _INT_RANGE[dtype]
+            if not lo <= value < hi:
+                raise EvalError(f"{where}: argument {name!r} = {value} does not fit its {dtype} parameter")
+        args.append({"scalar": value, "dtype": dtype, "offset": kp[i].offset if kp is not None else None})
+    out = {"kernel": names[st.kernel], "name": st.kernel, "grid": grid, "block": block, "shared": shared, "args": args}
+    if kp is not None:
+        out["param_bytes"] = max((p.offset + p.size for p in kp), default=0)
+    return out
 
 
 def build_job(spec, art: CompiledArtifact, ref_art: CompiledArtifact | None = None, sizes=None,
-              timing: bool = True, energy: bool = False, seed: int | None = None, check: bool = True) -> dict:
-    """The worker job for one candidate: plain JSON, every expression evaluated."""
-    names = {st.kernel: _mangled(art, st.kernel) for st in spec.launches}
-    ref = (spec.reference or {}) if check else {}
-    job = {"op": "run", "cubin": art.cubin, "kernels": sorted(set(names.values())), "timing": timing,
-           "energy": energy, "seed": secrets.randbits(31) if seed is None else int(seed),
-           "rtol": spec.rtol, "atol": spec.atol, "reference": None, "sizes": []}
+              timing: bool = True, energy: bool = False, seed: int | None = None, check: bool = True,
+              sanitize: bool = False, defences: bool = True) -> dict:
+    """The worker job for one candidate: plain JSON, every expression evaluated.
+
+    With `sizes` None every size of the spec runs, and (when checking) its off-by-one sizes after them,
+    checked but not timed. `sanitize`: one launch at the smallest size and the off-by-one sizes, no reference, for Compute
+    Sanitizer. `defences=False` (for benchmarks/eval_throughput.py only: what the defences cost) checks the
+    first launch of each spec size once and times one input set, as before docs/evaluation.md."""
+    from .cubin import Cubin, CubinError
+
+    names = {st.kernel: _mangled(art, st.kernel) for st in spec.kernel_steps}
+    try:
+        cub = Cubin.read(art.cubin) if art.cubin else None
+        rcub = Cubin.read(ref_art.cubin) if ref_art is not None and ref_art.cubin else None
+    except (OSError, CubinError) as e:
+        raise EvalError(f"cannot read the compiled kernel's parameters: {e}") from None
+    params = {m: _params(cub, m, k) for k, m in names.items()}
+    ref = (spec.reference or {}) if check and not sanitize else {}
+    job = {"op": "run", "cubin": art.cubin, "kernels": sorted(set(names.values())), "timing": timing and not sanitize,
+           "energy": energy and not sanitize, "seed": secrets.randbits(31) if seed is None else int(seed),
+           "rtol": spec.rtol, "atol": spec.atol, "reference": None, "sizes": [], "sanitize": sanitize, "check": check and not sanitize,
+           "distributions": list(getattr(spec, "distributions", ("spec",))) if not sanitize and defences else ["spec"]}
+    if not defences:
+        job.update(defences=False, reset_state=False)
     ref_names = {}
     if ref.get("python"):
         job["reference"] = {"python": f"{ref['python']}:{ref.get('function', 'reference')}"}
@@ -129,21 +185,28 @@ def build_job(spec, art: CompiledArtifact, ref_art: CompiledArtifact | None = No
         if ref_art is None:
             raise EvalError("the spec's reference kernel was not compiled")
         ref_names = {ref["kernel"]: _mangled(ref_art, ref["kernel"])}
+        params.update({m: _params(rcub, m, k) for k, m in ref_names.items()})
         job["reference"] = {"kernel": ref["kernel"], "cubin": ref_art.cubin, "kernels": list(ref_names.values())}
     chosen = list(sizes) if sizes else list(spec.sizes)
     for s in chosen:
-        if s not in spec.sizes:
+        if s not in spec.sizes and s not in getattr(spec, "check_sizes", {}):
             raise EvalError(f"unknown size {s!r} (the spec has {', '.join(spec.sizes)})")
-    for s in chosen:
+    if sanitize:
+        chosen = [min(chosen, key=spec.bytes_moved)]
+    # the off-by-one sizes: checked (not timed) after the spec's own; for the sanitizer, one launch each too
+    check_only = list(getattr(spec, "check_sizes", {})) if not sizes and (check or sanitize) and defences else []
+    for s in chosen + check_only:
         bufs = []
         for a in [x for x in spec.args if x.is_buffer] + list(spec.scratch):
             shape = list(spec.shape(a.name, s))
             bufs.append({"name": a.name, "dtype": a.dtype, "count": math.prod(shape), "shape": shape,
                          "fill": a.fill, "output": bool(a.output), "scratch": a in spec.scratch})
         entry = {"name": s, "vars": spec.env(s), "buffers": bufs, "bytes": spec.bytes_moved(s), "flops": spec.flops(s),
-                 "steps": [_step(spec, st, s, names) for st in spec.launches]}
+                 "steps": [_step(spec, st, s, names, params) for st in spec.launches],
+                 "tolerance": spec.tolerance(s).to_json() if hasattr(spec, "tolerance") else None,
+                 "check_only": s in check_only}
         if ref_names:
-            entry["ref_steps"] = [_step(spec, ref["step"], s, ref_names)]
+            entry["ref_steps"] = [_step(spec, ref["step"], s, ref_names, params)]
         job["sizes"].append(entry)
     return job
 
@@ -195,6 +258,28 @@ def _tensor_cores(art: CompiledArtifact | None, kernel: str) -> bool:
     return any(uses_tensor_cores(i.base for i in b.sass) for b in art.builds(kernel))
 
 
+IMPOSSIBLE_PREFIX = "faster than the device allows"
+
+
+def judge_ceilings(spec, res: RunResult, ceilings: dict | None, art: CompiledArtifact | None = None) -> RunResult:
+    """A result faster than the device's measured ceilings is an evaluation error, not a speedup: the
+    kernel skipped work the [cost] says one run needs (or the [cost] is wrong). Marks `res` failed."""
+    from .roofline import faster_than_ceiling
+
+    if not res.ok or not ceilings:
+        return res
+    l2 = int((res.device or {}).get("l2_bytes") or 0)
+    for s in res.sizes:
+        why = faster_than_ceiling(s.bytes, s.flops, s.time_s, ceilings, _precision(spec),
+                                  _tensor_cores(art, spec.kernel), l2)
+        if why:
+            res.ok = False
+            res.failure = (f"{IMPOSSIBLE_PREFIX} at size {s.size}: {why}; the kernel cannot have done the work "
+                           f"[cost] describes (skipped or cached work), or [cost] overstates it")
+            break
+    return res
+
+
 def rows_and_verdicts(spec, res: RunResult, ceilings: dict | None, art: CompiledArtifact | None = None):
     """The measured rows (keys as report._print_measured reads them) and a Roofline per size."""
     from .roofline import analyze
@@ -206,7 +291,9 @@ def rows_and_verdicts(spec, res: RunResult, ceilings: dict | None, art: Compiled
                "spread_pct": s.spread * 100, "bandwidth_gbs": None, "bw_fraction": None, "gflops": None,
                "flop_fraction": None, "energy_uj": None, "power_w": None, "energy_uncertainty_pct": None,
                "bound": None, "max_rel_err": s.check.get("max_rel") if s.check else None,
-               "check": (s.check or {}).get("reason"), "reps": len(s.times)}
+               "rel_l2": (s.check or {}).get("rel_l2"), "tol_ratio": (s.check or {}).get("tol_ratio"),
+               "check": (s.check or {}).get("reason"), "reps": len(s.times), "checked": s.checked, "sets": s.sets,
+               "memory": s.memory, "device_state": s.device_state}
         if s.time_s > 0:
             row["bandwidth_gbs"] = s.bytes / s.time_s / 1e9 if s.bytes else None
             row["gflops"] = s.flops / s.time_s / 1e9 if s.flops else None
@@ -235,6 +322,12 @@ def _remedy_for_failure(reason: str) -> str:
                 "reduction order and any skipped elements; the evidence names the first bad element")
     if r.startswith("compile"):
         return "fix the compile error first"
+    if r.startswith("compute-sanitizer"):
+        return ("fix the access the sanitizer names (an index past the end of a buffer, a shared-memory race without "
+                "__syncthreads, a read of memory nothing wrote); results that happen to pass are not correct")
+    if r.startswith(IMPOSSIBLE_PREFIX):
+        return ("every output element must be computed from the inputs at every launch: no results kept from an "
+                "earlier launch, no input pattern assumed; if the kernel is honest, check [cost] bytes/flops")
     return "see the message; the run stopped there"
 
 
@@ -243,15 +336,18 @@ def dynamic_advice(spec, res: RunResult, verdicts: dict, file: str, line: int) -
     out: list[Advice] = []
     k = spec.kernel
     if not res.ok:
-        wrong = (res.failure or "").startswith("wrong result")
+        failure = res.failure or ""
+        rule = ("wrong-result" if failure.startswith("wrong result") else
+                "impossible-speedup" if failure.startswith(IMPOSSIBLE_PREFIX) else
+                "sanitizer" if failure.startswith("compute-sanitizer") else "run-failed")
         ev = []
-        bad = next((s for s in res.sizes if not s.ok), None)
+        bad = next((s for s in res.sizes + res.check_sizes if not s.ok), None)
         if bad and bad.check:
-            for key in ("max_abs", "max_rel", "rel_l2", "unwritten", "nonfinite"):
+            for key in ("max_abs", "max_rel", "rel_l2", "tol_ratio", "unwritten", "nonfinite"):
                 v = bad.check.get(key)
                 if isinstance(v, (int, float)) and not (isinstance(v, float) and math.isnan(v)):
                     ev.append(Evidence(key, v, "", "runner"))
-        out.append(Advice("wrong-result" if wrong else "run-failed", Severity.ERROR, k, file, line,
+        out.append(Advice(rule, Severity.ERROR, k, file, line,
                           res.failure or "the run failed", _remedy_for_failure(res.failure or ""), evidence=ev))
         return out
     if verdicts:
@@ -287,6 +383,14 @@ def dynamic_advice(spec, res: RunResult, verdicts: dict, file: str, line: int) -
             }[r.bound]
             out.append(Advice("roofline", Severity.INFO, k, file, line,
                               f"{k} is {r.bound} at size {size}: {_fraction_text(r)}", remedy, evidence=ev))
+    weak = next((s for s in res.sizes + res.check_sizes if (s.check or {}).get("weak")), None)
+    if weak is not None:
+        out.append(Advice("weak-tolerance", Severity.WARNING, k, file, line,
+                          f"at size {weak.size} {weak.check['weak']}: the spec's tolerance cannot tell a constant "
+                          f"output from the right one",
+                          "tighten [tolerance] atol to well below the typical output value (or remove it: the default "
+                          "scales with the reference's size); the check now also requires the error to stay below "
+                          "10% of the reference's spread", evidence=[]))
     for s in res.sizes:
         if s.spread > NOISY_SPREAD and s.times:
             out.append(Advice("timing-noisy", Severity.WARNING, k, file, line,
@@ -307,8 +411,12 @@ def _fraction_text(r) -> str:
 
 
 def measure_spec(cu_path, spec, options: CompileOptions, source_text=None, energy=True, sizes=None,
-                 art: CompiledArtifact | None = None, pool: WorkerPool | None = None, ncu: bool = False) -> dict:
-    """Run and judge: {"measured": rows, "advice": [...], "result": RunResult, "ceilings", "notes"}."""
+                 art: CompiledArtifact | None = None, pool: WorkerPool | None = None, ncu: bool = False,
+                 sanitize: bool | tuple = False) -> dict:
+    """Run and judge: {"measured": rows, "advice": [...], "result": RunResult, "ceilings", "notes"}.
+
+    A time beyond the device's ceilings fails the result (judge_ceilings); `sanitize` (True, or a tuple of
+    tool names) runs Compute Sanitizer on one launch of a result that passed."""
     from .ceilings import get_ceilings
 
     pool = pool or shared_pool()
@@ -325,6 +433,18 @@ def measure_spec(cu_path, spec, options: CompileOptions, source_text=None, energ
             art = compile_cuda(cu_path, options, text=source_text)
         except Exception:
             art = None
+    judge_ceilings(spec, res, ceilings, art)
+    if res.ok and sanitize:
+        from .sanitizer import TOOLS, sanitize_spec
+
+        tools = TOOLS if sanitize is True else tuple(sanitize)
+        san = sanitize_spec(cu_path, spec, options, source_text=source_text, pool_timeout_s=pool.timeout_s,
+                            tools=tools)
+        if san.get("failure"):
+            res.ok, res.failure = False, san["failure"]
+        notes += san.get("notes", [])
+    for s in res.sizes + res.check_sizes:
+        notes += [f"size {s.size}: {n}" for n in s.notes]
     rows, verdicts = rows_and_verdicts(spec, res, ceilings, art)
     for size, e in (res.energy or {}).items():
         if e.get("error"):

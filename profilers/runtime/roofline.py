@@ -84,3 +84,28 @@ def _pct(x: float | None) -> str:
 def uses_tensor_cores(opcodes) -> bool:
     """True when any SASS opcode (Instruction.base or full opcode text) is a tensor-core MMA."""
     return any(str(o).split(".")[0] in TENSOR_OPCODES for o in opcodes)
+
+
+def faster_than_ceiling(bytes_moved: int | None, flops: int | None, time_s: float, ceilings: dict,
+                        precision: str = "fp32", tensor_cores: bool = False, l2_bytes: int = 0) -> str | None:
+    """Why a measured time is physically impossible (an evaluation error), or None.
+
+    The L2 can hold up to its size of the traffic (the outputs of the last launch may still be in it
+    when the end event fires), so the bandwidth is judged only when the spec's bytes are at least twice
+    the L2, against IMPOSSIBLE x bytes / (bytes - L2) of the DRAM ceiling. The FLOP rate is judged at
+    every size against IMPOSSIBLE x the FMA peak, unless the kernel uses tensor cores."""
+    if not time_s or time_s <= 0:
+        return None
+    dram = ceilings.get("dram_gbs")
+    if bytes_moved and dram and bytes_moved >= 2 * max(l2_bytes, 0):
+        bw = bytes_moved / time_s / 1e9
+        allowed = IMPOSSIBLE * bytes_moved / max(bytes_moved - l2_bytes, 1)
+        if bw > allowed * dram:
+            return (f"{bw:.0f} GB/s is {bw / dram:.2f}x the measured DRAM bandwidth ({dram:.0f} GB/s; at most "
+                    f"{allowed:.2f}x is possible with the L2 holding part of the traffic)")
+    peak = flop_ceiling(ceilings, precision)
+    if flops and peak and not tensor_cores:
+        gf = flops / time_s / 1e9
+        if gf > IMPOSSIBLE * peak:
+            return f"{gf:.0f} GFLOP/s is {gf / peak:.2f}x the measured {precision} FMA peak ({peak:.0f} GFLOP/s)"
+    return None

@@ -1,16 +1,15 @@
-"""Inside the GPU worker: load a cubin with pycuda, fill, poison, launch, check, time.
+"""Inside the GPU worker: load a cubin with pycuda, run the checks and the timing of each size.
 
 `python -m kernelpro.profilers.runtime.runner --serve` is the worker's main loop (JSON lines, see
-worker.py); `--once JOB.json [--out RESULT.json]` runs one job (for `ncu python -m ... --once`).
+worker.py); `--once JOB.json [--out RESULT.json]` runs one job (for `ncu` and `compute-sanitizer`).
 A job is a plain dict built by `measure.build_job` in the parent (measure.py), so this side needs no
-spec parsing: every size comes with its buffers (dtype, element count, fill, output), its
-launch steps (mangled kernel, grid, block, shared bytes, argument list) and its cost.
+spec parsing: every size comes with its buffers (dtype, element count, fill, output), its launch
+steps (mangled kernel, grid, block, shared bytes, arguments with their offsets in the compiled
+kernel's parameter buffer, memsets), its tolerance and its cost.
 
-Honesty rules (DESIGN.md "Honest evaluation"): fresh random inputs for every check (seeded per
-run, different per size), outputs and scratch poisoned with 0xFF bytes (a NaN in every float
-type) before each checked run, device events around each timed launch with an L2 flush (a memset
-of 2x the L2 size) before it and outside the events, argument sets rotated among copies when they
-are small, and the median with the IQR reported.
+The checks and the timing of one size are in sizerun.py (docs/evaluation.md: what each defence is
+for). Here: the context, modules and their device variables (reset before every launch), launches
+with the parameter buffer laid out as the cubin says, the L2 flush, and the jobs.
 """
 from __future__ import annotations
 
@@ -18,15 +17,11 @@ import argparse
 import atexit
 import json
 import os
+import struct
 import sys
-import time
 import traceback
-from dataclasses import asdict
 
-# storage dtype on the device for each spec dtype (bfloat16 kept as its 16 bits)
-STORAGE = {"float32": "float32", "float16": "float16", "bfloat16": "uint16", "float64": "float64",
-           "int32": "int32", "int64": "int64", "uint32": "uint32", "int8": "int8", "uint8": "uint8",
-           "int16": "int16", "uint16": "uint16", "uint64": "uint64", "bool": "uint8"}
+from .inputs import STORAGE, bf16_bits, bf16_decode  # noqa: F401  (re-exported for older callers)
 
 _CUDA_ERRORS = {
     "an illegal memory access was encountered": "CUDA_ERROR_ILLEGAL_ADDRESS",
@@ -71,6 +66,7 @@ class _State:
     ctx = None
     dev = None
     modules: dict = {}
+    states: dict = {}  # module key -> ModuleState
     flush = None  # (allocation, 32-bit words)
     info = None  # device_info, once
 
@@ -104,6 +100,7 @@ def _shutdown() -> None:
             _State.flush[0].free()
         _State.flush = None
         _State.modules.clear()
+        _State.states.clear()
         _State.ctx.pop()
     except Exception:
         pass
@@ -149,56 +146,67 @@ def load_module(path: str):
     return mod
 
 
-# --- host data ------------------------------------------------------------------------------------
-def bf16_bits(x):
-    """float32 array -> bfloat16 bits (round to nearest even) as uint16."""
-    import numpy as np
+class ModuleState:
+    """A module's writable device variables (`__device__` globals, `static` locals), put back to their
+    initial bytes (from the cubin) before every run, so no launch can see what an earlier one left."""
 
-    b = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
-    return ((b + 0x7FFF + ((b >> 16) & 1)) >> 16).astype(np.uint16)
+    def __init__(self, mod, cubin_path: str):
+        from .cubin import Cubin, CubinError
+
+        drv = _drv()
+        self.names: list[str] = []
+        self.problem: str | None = None
+        self.copies: list = []  # (device address, snapshot allocation, bytes)
+        try:
+            cub = Cubin.read(cubin_path)
+            found = cub.device_globals()
+            sections = {s.name: cub.bytes_of(s) for s in cub.sections}
+        except (OSError, CubinError) as e:
+            self.problem = f"device variables not reset: cannot read {os.path.basename(cubin_path)}: {e}"
+            return
+        self.names = [g.name for g in found]
+        by_section: dict = {}
+        missing = []
+        for g in found:
+            try:
+                ptr, _size = mod.get_global(g.name)
+            except drv.Error:
+                missing.append(g.name)
+                continue
+            by_section.setdefault(g.section, []).append((g, int(ptr)))
+        plan = []
+        for sec, items in by_section.items():
+            bases = {ptr - g.offset for g, ptr in items}
+            if len(bases) == 1:  # the whole section at once, symbols that could not be looked up included
+                plan.append((bases.pop(), sections[sec]))
+            else:
+                plan += [(ptr, g.init) for g, ptr in items]
+        missing = [g.name for g in found if g.section not in by_section]
+        for ptr, init in plan:
+            if not init:
+                continue
+            snap = _alloc(drv, len(init), "a snapshot of the device variables")
+            drv.memcpy_htod(snap, bytearray(init))
+            self.copies.append((ptr, snap, len(init)))
+        if missing:
+            self.problem = (f"device variables {', '.join(missing)} could not be located in the loaded module: they "
+                            "are not reset between launches")
+
+    def reset(self) -> None:
+        drv = _drv()
+        for ptr, snap, n in self.copies:
+            drv.memcpy_dtod_async(ptr, snap, n, None)
 
 
-def bf16_decode(bits):
-    import numpy as np
-
-    return (np.asarray(bits, dtype=np.uint16).astype(np.uint32) << 16).view(np.float32)
-
-
-def make_fill(rng, fill: str | None, dtype: str, count: int):
-    """Host data in the device storage dtype for one buffer."""
-    import numpy as np
-
-    fill = (fill or "randn").strip()
-    kind, _, rest = fill.partition(":")
-    is_float = dtype in ("float32", "float16", "bfloat16", "float64")
-    if kind == "randn":
-        vals = rng.standard_normal(count, dtype=np.float32) if is_float else rng.integers(-8, 8, count)
-    elif kind == "rand":
-        vals = rng.random(count, dtype=np.float32) if is_float else rng.integers(0, 2, count)
-    elif kind == "randint":
-        lo, _, hi = rest.partition(":")
-        vals = rng.integers(int(lo), int(hi), count)
-    elif kind == "ones":
-        vals = np.ones(count)
-    elif kind == "zeros":
-        vals = np.zeros(count)
-    elif kind == "arange":
-        vals = np.arange(count)
-    else:
-        raise JobFailure(f"unknown fill {fill!r}")
-    if dtype == "bfloat16":
-        return bf16_bits(np.asarray(vals, dtype=np.float32))
-    if dtype == "float64" and kind in ("randn", "rand"):
-        vals = vals.astype(np.float64)
-    return np.asarray(vals).astype(STORAGE[dtype])
+def module_state(path: str, mod) -> ModuleState:
+    key = (path, os.path.getmtime(path))
+    st = _State.states.get(key)
+    if st is None:
+        st = _State.states[key] = ModuleState(mod, path)
+    return st
 
 
-def host_view(arr, dtype: str, shape):
-    """What the reference and the checker see: bfloat16 decoded to float32, the spec's shape."""
-    a = bf16_decode(arr) if dtype == "bfloat16" else arr
-    return a.reshape(tuple(shape)) if shape else a
-
-
+# --- arguments ------------------------------------------------------------------------------------
 def scalar(value, dtype: str):
     import numpy as np
 
@@ -243,13 +251,24 @@ def load_python_reference(target: str):
 
 # --- launching ------------------------------------------------------------------------------------
 class Launcher:
-    """The launch steps of one size over one set of device buffers."""
+    """The launch steps of one size over one set of device buffers.
 
-    def __init__(self, funcs: dict, steps: list[dict], bufs: dict, where: str):
+    A kernel's parameters are written into one buffer at the offsets the cubin gives (measure._step),
+    each scalar in the type of the parameter it goes to, and passed whole; a memset step sets a
+    buffer's bytes (asynchronously, in order with the launches)."""
+
+    def __init__(self, funcs: dict, steps: list[dict], bufs: dict, where: str, nbytes: dict | None = None):
+        import numpy as np
+
         self.where = where
         self.calls = []
         drv = _drv()
         for st in steps:
+            if "memset" in st:
+                name = st["memset"]
+                self.calls.append(("memset", bufs[name], int(st.get("byte", 0)), int((nbytes or {})[name]),
+                                   f"memset of {name}"))
+                continue
             fn = funcs[st["kernel"]]
             shared = int(st.get("shared", 0))
             if shared > 48 * 1024:
@@ -257,21 +276,33 @@ class Launcher:
                     fn.set_attribute(drv.function_attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES, shared)
                 except drv.Error as e:
                     raise CudaFailure(cuda_reason(e, f"{st.get('name', st['kernel'])}: {shared} B dynamic shared memory", False)) from None
-            args = [bufs[a["buf"]] if "buf" in a else scalar(a["scalar"], a["dtype"]) for a in st["args"]]
+            if st.get("param_bytes") is not None and all(a.get("offset") is not None for a in st["args"]):
+                blob = bytearray(int(st["param_bytes"]))
+                for a in st["args"]:
+                    raw = (struct.pack("<Q", int(bufs[a["buf"]])) if "buf" in a else
+                           np.asarray(scalar(a["scalar"], a["dtype"])).tobytes())
+                    blob[a["offset"]:a["offset"] + len(raw)] = raw
+                args = [np.void(bytes(blob))] if blob else []
+            else:
+                args = [bufs[a["buf"]] if "buf" in a else scalar(a["scalar"], a["dtype"]) for a in st["args"]]
             # pycuda wants exactly three ints for the block (Function._set_block_shape) and up to three for the grid
             dims = lambda v: tuple(int(x) for x in list(v) + [1] * (3 - len(v)))  # noqa: E731
-            self.calls.append((fn, args, dict(grid=dims(st["grid"]), block=dims(st["block"]), shared=shared),
+            self.calls.append(("kernel", fn, args, dict(grid=dims(st["grid"]), block=dims(st["block"]), shared=shared),
                                st.get("name", st["kernel"])))
 
     def launch(self, sync: bool = False) -> None:
         drv = _drv()
-        for fn, args, kw, name in self.calls:
+        for kind, target, args, kw, name in self.calls:
             try:
-                fn(*args, **kw)
+                if kind == "memset":
+                    drv.memset_d8_async(target, args, kw, None)
+                else:
+                    target(*args, **kw)
                 if sync:
                     drv.Context.synchronize()
             except drv.Error as e:
-                raise CudaFailure(cuda_reason(e, f"kernel {name}, {self.where}", True)) from None
+                raise CudaFailure(cuda_reason(e, f"{'kernel ' if kind == 'kernel' else ''}{name}, {self.where}",
+                                              True)) from None
 
 
 def _alloc(drv, nbytes: int, what: str):
@@ -319,159 +350,24 @@ def choose_reps(per_iter_s: float, target_s: float, lo: int, hi: int) -> int:
     return int(min(hi, max(lo, round(target_s / per_iter_s))))
 
 
-def time_launches(launchers: list[Launcher], flush, target_s=0.3, min_reps=10, max_reps=1000, warmup=3) -> list[float]:
-    """Seconds per launch sequence, each between two events, with an L2 flush before (outside)."""
-    drv = _drv()
-    where = launchers[0].where
-    for i in range(warmup):
-        flush()
-        launchers[i % len(launchers)].launch()
-    _sync(drv, f"warm-up, {where}")
-    t0 = time.perf_counter()
-    for i in range(3):
-        flush()
-        launchers[i % len(launchers)].launch()
-        _sync(drv, f"warm-up, {where}")
-    n = choose_reps((time.perf_counter() - t0) / 3, target_s, min_reps, max_reps)
-    events = [(drv.Event(), drv.Event()) for _ in range(n)]
-    for i, (start, end) in enumerate(events):
-        flush()
-        start.record()
-        launchers[i % len(launchers)].launch()
-        end.record()
-    _sync(drv, f"timed launches, {where}")
-    return [end.time_since(start) * 1e-3 for start, end in events]
-
-
-# --- one size -------------------------------------------------------------------------------------
-def run_size(job: dict, size: dict, index: int, funcs: dict, ref_funcs: dict, dev) -> tuple[dict, list[Launcher]]:
-    import numpy as np
-
-    from .correctness import check_outputs
-
-    drv = _drv()
-    name = size["name"]
-    where = f"size {name}"
-    rng = np.random.default_rng([int(job.get("seed", 0)), index])
-    buffers = size["buffers"]
-    host = {}
-    for b in buffers:
-        if b.get("fill") or not (b.get("output") or b.get("scratch")):
-            host[b["name"]] = make_fill(rng, b.get("fill"), b["dtype"], int(b["count"]))
-
-    def upload():
-        bufs = {}
-        for b in buffers:
-            nbytes = int(b["count"]) * np.dtype(STORAGE[b["dtype"]]).itemsize
-            bufs[b["name"]] = d = _alloc(drv, nbytes, f"{b['name']} ({where})")
-            if b["name"] in host:
-                drv.memcpy_htod(d, host[b["name"]])
-            else:
-                drv.memset_d8(d, 0xFF, nbytes)  # poison: NaN in every float type, all-ones ints
-        return bufs
-
-    def download(bufs):
-        outs = {}
-        for b in buffers:
-            if b.get("output"):
-                a = np.empty(int(b["count"]), dtype=STORAGE[b["dtype"]])
-                drv.memcpy_dtoh(a, bufs[b["name"]])
-                outs[b["name"]] = a.reshape(tuple(b["shape"])) if b.get("shape") else a  # raw storage
-        return outs
-
-    try:
-        bufs = upload()
-    except drv.Error as e:
-        raise CudaFailure(cuda_reason(e, f"uploading inputs, {where}", False)) from None
-    main = Launcher(funcs, size["steps"], bufs, where)
-    main.launch(sync=True)
-    outs = download(bufs)
-
-    ref = job.get("reference") or {}
-    if ref.get("python"):
-        fn = load_python_reference(ref["python"])
-        inputs = {b["name"]: host_view(host[b["name"]].copy(), b["dtype"], b.get("shape"))
-                  for b in buffers if b["name"] in host and not b.get("scratch")}
-        try:
-            refs = fn(inputs, dict(size["vars"]))
-        except Exception as e:
-            raise JobFailure(f"the reference raised {type(e).__name__}: {e} ({where})") from None
-        if not isinstance(refs, dict):
-            raise JobFailure(f"the reference returned {type(refs).__name__}, not a dict of outputs ({where})")
-        refs = {k: np.asarray(v.detach().cpu().numpy() if hasattr(v, "detach") else v) for k, v in refs.items()}
-    elif ref.get("kernel"):
-        rbufs = upload()
-        Launcher(ref_funcs, size["ref_steps"], rbufs, f"reference, {where}").launch(sync=True)
-        refs = download(rbufs)
-        for d in rbufs.values():
-            d.free()
-    else:
-        refs = None
-
-    res = {"size": name, "ok": True, "bytes": int(size.get("bytes") or 0), "flops": size.get("flops")}
-    for k in outs:
-        if refs and k in refs and np.shape(refs[k]) != np.shape(outs[k]) and np.size(refs[k]) == np.size(outs[k]):
-            refs[k] = np.reshape(refs[k], np.shape(outs[k]))
-    dtypes = {b["name"]: b["dtype"] for b in buffers if b.get("output")}
-    poisoned = {b["name"]: not b.get("fill") for b in buffers if b.get("output")}
-    chk = check_outputs(outs, refs, float(job.get("rtol", 1e-4)), float(job.get("atol", 1e-6)), dtypes, poisoned)
-    res["check"] = _json_safe(asdict(chk))
-    if not chk.ok:
-        res["ok"] = False
-        res["failure"] = f"wrong result at size {name}: {chk.reason}"
-    if not res["ok"] or not (job.get("timing", True) or job.get("energy")):
-        for d in bufs.values():
-            d.free()
-        return res, []
-
-    # argument sets for timing: rotate copies when one set is small (< 4x L2)
-    total = sum(int(b["count"]) * np.dtype(STORAGE[b["dtype"]]).itemsize for b in buffers)
-    l2 = dev.get_attribute(drv.device_attribute.L2_CACHE_SIZE) or (50 << 20)
-    copies = int(job.get("copies", 4)) if total < 4 * l2 else 1
-    launchers = [main]
-    for c in range(1, copies):
-        dup = {}
-        for b in buffers:
-            nbytes = int(b["count"]) * np.dtype(STORAGE[b["dtype"]]).itemsize
-            dup[b["name"]] = _alloc(drv, nbytes, f"copy {c} of {b['name']}")
-            drv.memcpy_dtod(dup[b["name"]], bufs[b["name"]], max(nbytes, 1))
-        launchers.append(Launcher(funcs, size["steps"], dup, where))
-    return res, launchers
-
-
-def _json_safe(d: dict) -> dict:
-    out = {}
-    for k, v in d.items():
-        if hasattr(v, "item"):
-            v = v.item()
-        out[k] = v
-    return out
-
-
-def _free(launchers: list[Launcher]) -> None:
-    seen = set()
-    for ln in launchers:
-        for _, args, _, _ in ln.calls:
-            for a in args:
-                if hasattr(a, "free") and id(a) not in seen:
-                    seen.add(id(a))
-                    try:
-                        a.free()
-                    except Exception:
-                        pass
-
-
 # --- jobs -----------------------------------------------------------------------------------------
 def run_job(job: dict) -> dict:
-    """op "run": check and time every size; a failed candidate is a result, not an exception."""
+    """op "run": check and time every size; a failed candidate is a result, not an exception.
+
+    Result: {"ok", "failure", "sizes": [timed sizes], "check_sizes": [checked-only sizes], "energy",
+    "device", "checks": {"array": "cupy" | "numpy"}}."""
+    from .devarrays import device_xp
+    from .sizerun import Failed, SizeRun
+
     drv = _drv()
     dev = ensure_context(int(job.get("device", 0)))
-    out = {"ok": True, "failure": None, "sizes": [], "energy": None, "device": device_info(dev)}
+    out = {"ok": True, "failure": None, "sizes": [], "check_sizes": [], "energy": None, "device": device_info(dev)}
     mod = load_module(job["cubin"])
     try:
         funcs = {m: mod.get_function(m) for m in job["kernels"]}
     except drv.Error as e:
         raise CudaFailure(cuda_reason(e, f"looking up {', '.join(job['kernels'])}", False)) from None
+    state = module_state(job["cubin"], mod) if job.get("reset_state", True) else None
     ref_funcs = {}
     if (job.get("reference") or {}).get("kernel"):
         rmod = load_module(job["reference"]["cubin"])
@@ -479,33 +375,31 @@ def run_job(job: dict) -> dict:
             ref_funcs = {m: rmod.get_function(m) for m in job["reference"]["kernels"]}
         except drv.Error as e:
             raise CudaFailure(cuda_reason(e, "looking up the reference kernel", False)) from None
+    xp = device_xp(int(job.get("device", 0))) if job.get("check", True) and not job.get("host_checks") else None
+    out["checks"] = {"array": "cupy" if xp is not None else "numpy"}
     flush = l2_flusher(dev) if job.get("timing", True) else None
     energies = {}
     for i, size in enumerate(job["sizes"]):
+        run = SizeRun(sys.modules[__name__], job, size, i, funcs, ref_funcs, dev, state, xp)
         try:
-            res, launchers = run_size(job, size, i, funcs, ref_funcs, dev)
+            res, sets = run.run_size()
+            if sets and job.get("timing", True):
+                t = run.time(sets, flush, float(job.get("target_s", 0.3)), int(job.get("min_reps", 10)),
+                             int(job.get("max_reps", 1000)))
+                res["time_s"], res["spread"] = timing_stats(t["times"])
+                res["times"], res["checked"] = t["times"], t["checked"]
+            if sets and job.get("energy") and size["name"] in job.get("energy_sizes", [size["name"]]):
+                energies[size["name"]] = run.energy(sets, out["device"]["pci_bus_id"], res.get("time_s") or 0.0,
+                                                    float(job.get("energy_s", 1.5)))
         except drv.Error as e:  # a copy or allocation after a launch went wrong
             raise CudaFailure(cuda_reason(e, f"size {size['name']}", True)) from None
+        except Failed as e:
+            res.update(ok=False, failure=str(e.args[0]))
         except JobFailure as e:
-            out["sizes"].append({"size": size["name"], "ok": False, "failure": str(e)})
-            out.update(ok=False, failure=str(e))
-            break
-        try:
-            if launchers and job.get("timing", True):
-                times = time_launches(launchers, flush, float(job.get("target_s", 0.3)),
-                                      int(job.get("min_reps", 10)), int(job.get("max_reps", 1000)))
-                res["time_s"], res["spread"] = timing_stats(times)
-                res["times"] = times
-            if launchers and job.get("energy") and size["name"] in job.get("energy_sizes", [size["name"]]):
-                from .energy import measure_energy
-
-                energies[size["name"]] = measure_energy(
-                    lambda: launchers[0].launch(), lambda: _sync(drv, f"energy run, size {size['name']}"),
-                    out["device"]["pci_bus_id"], est_s=res.get("time_s") or 0.0,
-                    min_s=float(job.get("energy_s", 1.5)))
+            res = {"size": size["name"], "ok": False, "failure": str(e), "check_only": bool(size.get("check_only"))}
         finally:
-            _free(launchers)
-        out["sizes"].append(res)
+            run.free()
+        (out["check_sizes"] if res.get("check_only") else out["sizes"]).append(res)
         if not res["ok"]:
             out.update(ok=False, failure=res.get("failure"))
             break

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from kernelpro.profilers.runtime.correctness import BASE_RTOL, SMALLEST_NORMAL, Tolerance, default_tolerance
 from kernelpro.profilers.runtime.expr import FUNCTIONS, ExprError, parse_expr
 from kernelpro.profilers.source import Kernel, Param, SourceFile, parse_source
 
@@ -53,15 +54,16 @@ _VECTORS = {
 }
 FILLS = ("randn", "rand", "randint:LO:HI", "ones", "arange", "zeros")
 TOP_KEYS = ("kernel", "source", "sizes", "args", "scratch", "launch", "launches", "reference", "tolerance", "cost",
-            "compile")
+            "compile", "check")
 ARG_KEYS = ("name", "dtype", "shape", "fill", "output", "value")
 SCRATCH_KEYS = ("name", "dtype", "shape", "fill")
 LAUNCH_KEYS = ("grid", "block", "shared_bytes")
 STEP_KEYS = ("kernel", "grid", "block", "shared_bytes", "args")
+MEMSET_KEYS = ("memset", "value")
+CHECK_KEYS = ("distributions", "off_by_one")
+DISTRIBUTIONS = ("spec", "negative", "scaled-down", "scaled-up", "denormal")
+DEFAULT_DISTRIBUTIONS = ("spec", "negative", "scaled-down")
 REFERENCE_KEYS = ("python", "kernel", "file", "grid", "block", "shared_bytes")
-DEFAULT_TOLERANCE = {  # (rtol, atol) by output dtype
-    "float64": (1e-9, 1e-12), "float32": (1e-4, 1e-6), "float16": (1e-2, 1e-3), "bfloat16": (2e-2, 1e-2),
-}
 NO_REFERENCE = "no reference: correctness not checked against a reference"
 
 
@@ -115,6 +117,14 @@ class LaunchStep:
     dtypes: tuple[str, ...] = ()  # per kernel parameter: pointee dtype or scalar dtype
     pointers: tuple[bool, ...] = ()  # per kernel parameter
     line: int | None = None
+    memset: str | None = None  # a memset step: the buffer set to `memset_value` bytes (no kernel runs)
+    memset_value: int = 0
+
+    def to_table(self) -> dict:
+        if self.memset:
+            return {"memset": self.memset, "value": self.memset_value}
+        return {"kernel": self.kernel, "grid": list(self.grid), "block": list(self.block),
+                "shared_bytes": self.shared_bytes, "args": list(self.args)}
 
 
 @dataclass
@@ -132,11 +142,17 @@ class LaunchSpec:
     cost: dict
     warnings: list[str] = field(default_factory=list)
     flags: tuple[str, ...] = ()  # [compile] flags: extra nvcc flags the kernel is built with
+    tolerance_given: tuple[str, ...] = ()  # the [tolerance] keys the spec sets; the rest are defaults
+    reduction: str | None = None  # [tolerance] reduction: the reduction length, an expression
+    distributions: tuple[str, ...] = DEFAULT_DISTRIBUTIONS  # [check] distributions of the input sets
+    check_sizes: dict[str, dict[str, int]] = field(default_factory=dict)  # "small-1"/"small+1": checked, not timed
 
     # --- lookups ----------------------------------------------------------
     def env(self, size: str | None = None) -> dict[str, int]:
         if size is None:
             size = next(iter(self.sizes))
+        if size in self.check_sizes:
+            return dict(self.check_sizes[size])
         if size not in self.sizes:
             raise KeyError(f"unknown size {size!r} (spec has {', '.join(self.sizes)})")
         return dict(self.sizes[size])
@@ -176,8 +192,13 @@ class LaunchSpec:
     def block(self, step: LaunchStep, size: str | None = None) -> tuple[int, ...]:
         return tuple(self.eval_int(b, size) for b in step.block)
 
+    @property
+    def kernel_steps(self) -> list[LaunchStep]:
+        """The launches that run a kernel (memset steps left out)."""
+        return [s for s in self.launches if not s.memset]
+
     def block_threads(self, size: str | None = None) -> int:
-        step = next((s for s in self.launches if s.kernel == self.kernel), self.launches[0])
+        step = next((s for s in self.kernel_steps if s.kernel == self.kernel), self.kernel_steps[0])
         return math.prod(self.block(step, size))
 
     def nbytes(self, name: str, size: str | None = None) -> int:
@@ -198,6 +219,31 @@ class LaunchSpec:
     def flops(self, size: str | None = None) -> int | None:
         f = self.cost.get("flops")
         return None if f is None else self.eval_int(f, size)
+
+    def reduction_length(self, size: str | None = None) -> tuple[int, str]:
+        """(K, where it came from): [tolerance] reduction, else [cost] flops / (2 x output elements), else the
+        largest input's elements over the largest output's."""
+        if self.reduction:
+            return max(1, self.eval_int(self.reduction, size)), "from [tolerance] reduction"
+        outs = [math.prod(self.shape(a.name, size)) for a in self.outputs]
+        if not outs:
+            return 1, ""
+        n_out = max(outs)
+        flops = self.flops(size)
+        if flops:
+            return max(1, -(-flops // (2 * n_out))), "from [cost] flops"
+        ins = [math.prod(self.shape(a.name, size)) for a in self.inputs]
+        return max([1] + [-(-n // n_out) for n in ins]), "from the input and output sizes"
+
+    def tolerance(self, size: str | None = None) -> Tolerance:
+        """The tolerance at `size`: the spec's [tolerance] values, defaults for the rest."""
+        floats = [a.dtype for a in self.outputs if a.dtype in BASE_RTOL]
+        if not floats:
+            return Tolerance(self.rtol, self.atol, 0.0, "integer outputs are compared exactly")
+        dtype = max(floats, key=lambda d: BASE_RTOL[d])  # the loosest output type
+        k, src = self.reduction_length(size)
+        return default_tolerance(dtype, k, self.rtol if "rtol" in self.tolerance_given else None,
+                                 self.atol if "atol" in self.tolerance_given else None, src)
 
     def with_launch(self, overrides: dict, source: SourceFile | None = None) -> "LaunchSpec":
         """A copy with a new launch configuration, validated.
@@ -223,7 +269,7 @@ class LaunchSpec:
             target = overrides.get("kernel", self.kernel)
             steps, hit = [], False
             for i, s in enumerate(self.launches):
-                if s.kernel != target:
+                if s.kernel != target or s.memset:
                     steps.append(s)
                     continue
                 hit = True
@@ -240,9 +286,67 @@ class LaunchSpec:
 
     def bind(self, source: SourceFile) -> "LaunchSpec":
         """A copy whose launches are re-checked against another source (a candidate's)."""
-        return self.with_launch({"launches": [
-            {"kernel": s.kernel, "grid": list(s.grid), "block": list(s.block),
-             "shared_bytes": s.shared_bytes, "args": list(s.args)} for s in self.launches]}, source)
+        return self.with_launch({"launches": [s.to_table() for s in self.launches]}, source)
+
+
+# --- off-by-one sizes -----------------------------------------------------------------
+
+def _size_problem(spec: LaunchSpec, size: str) -> str | None:
+    """Why the spec's expressions do not all evaluate at `size` (None when they do)."""
+    try:
+        for a in spec.args + spec.scratch:
+            if a.is_buffer and any(d < 1 for d in spec.shape(a.name, size)):
+                return f"{a.name} shape {list(spec.shape(a.name, size))} has a dimension below 1"
+            if a.value is not None:
+                v = spec.eval(a.value, size)
+                if a.dtype not in FLOAT_DTYPES and not float(v).is_integer():
+                    return f"{a.name} = {a.value!r} = {v:g} is not an integer"
+        steps = spec.kernel_steps + ([spec.reference["step"]] if spec.reference.get("step") else [])
+        for st in steps:
+            if any(g < 1 for g in spec.grid(st, size)) or any(b < 1 for b in spec.block(st, size)):
+                return f"the launch of {st.kernel} has a grid or block dimension below 1"
+            if math.prod(spec.block(st, size)) > 1024:
+                return f"the block of {st.kernel} has more than 1024 threads"
+            if spec.eval_int(st.shared_bytes, size) < 0:
+                return f"the shared memory of {st.kernel} is negative"
+            for i, name in enumerate(st.args):
+                arg = spec.arg(name)
+                if (arg is None or not arg.is_buffer) and i < len(st.dtypes) and st.dtypes[i] not in FLOAT_DTYPES:
+                    v = spec.eval(arg.value if arg is not None else name, size)
+                    if not float(v).is_integer():
+                        return f"argument {name!r} of {st.kernel} = {v:g} is not an integer"
+        spec.bytes_moved(size), spec.flops(size), spec.reduction_length(size)
+    except (ExprError, KeyError, ValueError, ZeroDivisionError) as e:
+        return str(e)
+    return None
+
+
+def off_by_one_sizes(spec: LaunchSpec) -> dict[str, dict[str, int]]:
+    """The smallest size with every variable one less and one more ("small-1", "small+1"): checked, never
+    timed, so a kernel that only works at the spec's round sizes is caught. A variant where an expression
+    does not evaluate (an inexact '/', a dimension of 0) is left out with a warning."""
+    def elements(size: str) -> int:
+        return sum(math.prod(spec.shape(a.name, size)) for a in spec.args + spec.scratch if a.is_buffer)
+
+    try:
+        base = min(spec.sizes, key=elements)
+    except (ExprError, KeyError, ValueError):
+        return {}
+    out: dict[str, dict[str, int]] = {}
+    for delta in (-1, 1):
+        env = {k: v + delta for k, v in spec.sizes[base].items()}
+        name = f"{base}{delta:+d}"
+        if any(v < 1 for v in env.values()) or env in spec.sizes.values():
+            continue
+        spec.check_sizes = {**out, name: env}
+        why = _size_problem(spec, name)
+        if why:
+            spec.warnings.append(f"off-by-one size {name} ({', '.join(f'{k} = {v}' for k, v in env.items())}) "
+                                 f"left out: {why}; set [check] off_by_one = false to silence this")
+        else:
+            out[name] = env
+    spec.check_sizes = out
+    return out
 
 
 # --- TOML line locator ----------------------------------------------------------------
@@ -322,8 +426,17 @@ def _is_num(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+def _params(k: Kernel) -> list[Param]:
+    """Every parameter in order, unnamed ones included (name "")."""
+    return k.signature or k.params
+
+
+def _pname(p: Param) -> str:
+    return p.name or f"<unnamed {p.type_text}>"
+
+
 def _sig(k: Kernel) -> str:
-    return f"{k.name}({', '.join(p.name for p in k.params)})"
+    return f"{k.name}({', '.join(_pname(p) for p in _params(k))})"
 
 
 def _ctext(p: Param) -> str:
@@ -402,6 +515,8 @@ class _Validator:
         where = f"[[launches]] #{i + 1}" if table == "launches" else f"[{table}]"
         if not isinstance(d, dict):
             raise self.err(f"{where} must be a table", *loc)
+        if table == "launches" and "memset" in d:
+            return self.memset_step(d, i, where)
         allowed = STEP_KEYS if table == "launches" else LAUNCH_KEYS
         for k in d:
             if k not in allowed:
@@ -426,6 +541,25 @@ class _Validator:
             self.bind_step(step, where, loc)
         return step
 
+    def memset_step(self, d: dict, i: int, where: str) -> LaunchStep:
+        """[[launches]] memset = "buf", value = 0: the buffer's bytes set before the next launch."""
+        for k in d:
+            if k not in MEMSET_KEYS:
+                raise self.err(f"{where}: a memset step takes memset and value only, not {k!r}", "launches", i, k)
+        name, value = d["memset"], d.get("value", 0)
+        a = self.spec.arg(name) if isinstance(name, str) else None
+        if a is None or not a.is_buffer:
+            have = ", ".join(x.name for x in self.spec.args + self.spec.scratch if x.is_buffer) or "none"
+            raise self.err(f"{where}: memset {name!r} is not a buffer of the spec (buffers: {have})",
+                           "launches", i, "memset")
+        if a in self.spec.args and (not a.output or a.inout):
+            raise self.err(f"{where}: memset of input {name!r} would change the inputs; memset an output or "
+                           f"a [[scratch]] buffer", "launches", i, "memset")
+        if not _is_int(value) or not 0 <= value <= 255:
+            raise self.err(f"{where}: memset value = {value!r} must be a byte, 0 to 255", "launches", i, "value")
+        return LaunchStep("", (), (), "0", (name,), line=self.lines.line("launches", i), memset=name,
+                          memset_value=value)
+
     def kernel(self, name: str, where: str, loc: tuple) -> Kernel:
         k = self.source.kernel(name)
         if k is None:
@@ -437,11 +571,12 @@ class _Validator:
     def bind_step(self, step: LaunchStep, where: str, loc: tuple) -> None:
         """Match a step's argument list to its kernel's parameters; fills dtypes/pointers."""
         k = self.kernel(step.kernel, where, (*loc, "kernel"))
-        if len(step.args) != len(k.params):
-            raise self.err(f"{where}: {_sig(k)} takes {len(k.params)} parameters, the launch passes "
+        params = _params(k)
+        if len(step.args) != len(params):
+            raise self.err(f"{where}: {_sig(k)} takes {len(params)} parameters, the launch passes "
                            f"{len(step.args)} ({', '.join(step.args)})", *loc, "args")
         dtypes, pointers = [], []
-        for p, a in zip(k.params, step.args):
+        for p, a in zip(params, step.args):
             spec_arg = self.spec.arg(a)
             mapped = ctype_dtype(p.base_type)
             if p.is_pointer:
@@ -458,7 +593,9 @@ class _Validator:
                 if spec_arg is not None and spec_arg.is_buffer:
                     raise self.err(f"{where}: parameter {p.name!r} of {k.name} is a scalar ({p.type_text}); "
                                    f"{a!r} is a buffer", *loc, "args")
-                dtype = (spec_arg.dtype if spec_arg is not None and spec_arg.dtype else None) or (mapped[0] if mapped else None)
+                # each parameter gets its own C++ type (a size_t gets 8 bytes even if the same name went to
+                # an int before); the arg's dtype only where the C++ type has no mapping
+                dtype = (mapped[0] if mapped else None) or (spec_arg.dtype if spec_arg is not None else None)
                 if dtype is None:
                     raise self.err(f"{where}: cannot map the C++ type {p.type_text!r} of {p.name!r} to a dtype; "
                                    f"give the arg a dtype", *loc, "args")
@@ -468,7 +605,7 @@ class _Validator:
                 else:
                     if spec_arg.dtype is None:
                         spec_arg.dtype = dtype
-                    if spec_arg.dtype not in FLOAT_DTYPES:
+                    if dtype not in FLOAT_DTYPES:
                         self.expr(spec_arg.value, f"arg {a!r} value", ("args", self.spec.args.index(spec_arg), "value"),
                                   integer=True, minimum=None)
                 dtypes.append(dtype)
@@ -544,6 +681,7 @@ class _Loader:
         spec.reference = self.reference(data, spec, k)
         spec.rtol, spec.atol = self.tolerance(data, spec)
         spec.cost = self.cost(data)
+        self.check(data, spec)
         if not spec.outputs:
             spec.warnings.append("no output = true buffer: nothing is checked")
         if not spec.reference:
@@ -648,11 +786,11 @@ class _Loader:
 
     def match_signature(self, k: Kernel, args: list[ArgSpec], table: str, what: str = "") -> None:
         """[[args]] against a kernel signature: count, names, order, dtypes, value/shape."""
-        params = k.params
+        params = _params(k)
         names = [a.name for a in args]
         last = (table, len(args) - 1) if args else ("", 0, "kernel")
         for i, (a, p) in enumerate(zip(args, params)):
-            if a.name != p.name:
+            if p.name and a.name != p.name:  # an unnamed parameter takes the [[args]] entry at its place
                 if a.name in [q.name for q in params]:
                     reason = (f"args #{i + 1} is {a.name!r} but parameter {i + 1} of {_sig(k)} is {p.name!r}: "
                               f"[[args]] must follow the signature's order")
@@ -663,7 +801,7 @@ class _Loader:
             if len(args) > len(params):
                 raise self.err(f"{what}{_sig(k)} has {len(params)} parameters; [[args]] #{len(params) + 1} "
                                f"{args[len(params)].name!r} is one too many", table, len(params))
-            missing = ", ".join(p.name for p in params[len(args):])
+            missing = ", ".join(_pname(p) for p in params[len(args):])
             raise self.err(f"{what}{_sig(k)} has {len(params)} parameters; the spec lists {len(args)} "
                            f"({', '.join(names) or 'none'}): missing {missing}", *last)
         for i, (a, p) in enumerate(zip(args, params)):
@@ -782,23 +920,51 @@ class _Loader:
         return {"kernel": name, "file": Path(file), "step": step, "line": self.lines.line("reference", 0, "kernel")}
 
     def tolerance(self, data: dict, spec: LaunchSpec) -> tuple[float, float]:
-        outs = [a.dtype for a in spec.outputs]
-        floats = [d for d in outs if d in DEFAULT_TOLERANCE]
-        rtol, atol = max((DEFAULT_TOLERANCE[d] for d in floats), default=(0.0, 0.0))
+        """(rtol, atol) as given, else the loosest output dtype's floor (rtol at K = 1, the smallest normal)."""
+        floats = [a.dtype for a in spec.outputs if a.dtype in BASE_RTOL]
+        loosest = max(floats, key=lambda d: BASE_RTOL[d]) if floats else None
+        rtol, atol = (BASE_RTOL[loosest], SMALLEST_NORMAL[loosest]) if loosest else (0.0, 0.0)
         t = data.get("tolerance", {})
         if not isinstance(t, dict):
             raise self.err("tolerance must be a table: [tolerance] rtol = 1e-4 atol = 1e-6", "", 0, "tolerance")
         for key, val in t.items():
-            if key not in ("rtol", "atol"):
-                raise self.err(f"[tolerance]: unknown key {key!r} (allowed: rtol, atol)", "tolerance", 0, key)
+            if key not in ("rtol", "atol", "reduction"):
+                raise self.err(f"[tolerance]: unknown key {key!r} (allowed: rtol, atol, reduction)", "tolerance", 0, key)
+            if key == "reduction":
+                spec.reduction = self.v.expr(val, "[tolerance] reduction", ("tolerance", 0, key))
+                continue
             if not _is_num(val) or not math.isfinite(val) or val < 0:
                 raise self.err(f"[tolerance] {key} = {val!r} must be a finite number >= 0", "tolerance", 0, key)
+        spec.tolerance_given = tuple(k for k in ("rtol", "atol") if k in t)
         rtol = float(t.get("rtol", rtol))
         atol = float(t.get("atol", atol))
         if rtol >= 1:
             raise self.err(f"[tolerance] rtol = {rtol:g} accepts outputs that are 100% wrong; use a value below 1 "
                            f"(e.g. 1e-4 for float32)", "tolerance", 0, "rtol")
         return rtol, atol
+
+    def check(self, data: dict, spec: LaunchSpec) -> None:
+        """[check] distributions = [...] and off_by_one = true|false; then the off-by-one sizes."""
+        c = data.get("check", {})
+        if not isinstance(c, dict):
+            raise self.err("check must be a table: [check] distributions = [\"spec\", \"negative\"]", "", 0, "check")
+        for key in c:
+            if key not in CHECK_KEYS:
+                raise self.err(f"[check]: unknown key {key!r} (allowed: {', '.join(CHECK_KEYS)})", "check", 0, key)
+        if "distributions" in c:
+            d = c["distributions"]
+            if not isinstance(d, list) or not d or not all(isinstance(x, str) for x in d):
+                raise self.err(f"[check] distributions must be a non-empty list of names ({', '.join(DISTRIBUTIONS)})",
+                               "check", 0, "distributions")
+            bad = [x for x in d if x not in DISTRIBUTIONS]
+            if bad:
+                raise self.err(f"[check] distributions: unknown {bad[0]!r} (known: {', '.join(DISTRIBUTIONS)})",
+                               "check", 0, "distributions")
+            spec.distributions = tuple(dict.fromkeys(d))
+        off = c.get("off_by_one", True)
+        if not isinstance(off, bool):
+            raise self.err("[check] off_by_one must be true or false", "check", 0, "off_by_one")
+        spec.check_sizes = off_by_one_sizes(spec) if off else {}
 
     def cost(self, data: dict) -> dict:
         c = data.get("cost", {})
@@ -994,9 +1160,10 @@ def init_spec(cu_path: str | Path, kernel: str, text: str | None = None) -> str:
         f"small = {{ {', '.join(f'{v} = {small_v}' for v in size_vars)} }}",
         f"large = {{ {', '.join(f'{v} = {large_v}' for v in size_vars)} }}",
     ]
-    for p in k.params:
+    for i, p in enumerate(_params(k)):
         mapped = ctype_dtype(p.base_type)
-        lines += ["", "[[args]]", f"name = {_q(p.name)}"]
+        lines += ["", "[[args]]", f"name = {_q(p.name or f'unnamed{i + 1}')}"
+                  + ("  # an unnamed parameter: any name, at its place" if not p.name else "")]
         if p.is_pointer:
             dtype, width = mapped or ("float32", 1)
             shape = [first] + ([str(width)] if width > 1 else [])
@@ -1018,7 +1185,7 @@ def init_spec(cu_path: str | Path, kernel: str, text: str | None = None) -> str:
             if dtype in FLOAT_DTYPES:
                 lines.append('value = "1.0"  # TODO: the scalar to pass')
             else:
-                lines.append(f"value = {_q(var(p.name))}  # an expression of the size variables")
+                lines.append(f"value = {_q(var(p.name)) if p.name else _q('0')}  # an expression of the size variables")
     site = next((s for s in src.launch_sites if s.kernel == k.name), None)
     names = set(size_vars)
     grid = block = None

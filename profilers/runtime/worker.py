@@ -35,6 +35,13 @@ class SizeResult:
     bytes: int = 0
     flops: int | None = None
     failure: str | None = None
+    checked: int = 0  # timed launches whose outputs were checked
+    sets: int = 0  # input sets with distinct values the timed launches rotated over
+    variants: list[str] = field(default_factory=list)  # input distributions checked
+    memory: dict = field(default_factory=dict)  # buffers_bytes, device_peak_bytes
+    device_state: list[str] = field(default_factory=list)  # device variables reset before every launch
+    notes: list[str] = field(default_factory=list)
+    check_only: bool = False  # an off-by-one size: checked, not timed
 
     @classmethod
     def from_json(cls, d: dict) -> "SizeResult":
@@ -51,6 +58,8 @@ class RunResult:
     device: dict = field(default_factory=dict)
     wall_s: float = 0.0  # parent-side time of the whole job
     seed: int | None = None  # the inputs' seed (measure.evaluate draws a fresh one per run)
+    check_sizes: list[SizeResult] = field(default_factory=list)  # off-by-one sizes: checked, not timed
+    checks: dict = field(default_factory=dict)  # {"array": "cupy" | "numpy"}: where outputs were checked
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -60,7 +69,8 @@ class RunResult:
         return cls(ok=bool(d.get("ok")), failure=d.get("failure"),
                    sizes=[SizeResult.from_json(s) for s in d.get("sizes", [])],
                    energy=d.get("energy"), device=d.get("device") or {}, wall_s=float(d.get("wall_s") or 0.0),
-                   seed=d.get("seed"))
+                   seed=d.get("seed"), check_sizes=[SizeResult.from_json(s) for s in d.get("check_sizes", [])],
+                   checks=d.get("checks") or {})
 
     @classmethod
     def failed(cls, reason: str, device: dict | None = None) -> "RunResult":

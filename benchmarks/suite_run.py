@@ -1,0 +1,221 @@
+"""Optimize the suite's naive kernels and compare them with the hand-written best (GPU).
+
+For each family of benchmarks/suite: `kernelpro optimize` runs on the naive kernel (a copy
+of the family in a fresh git repository, built-in proposer, --budget evaluations) in its own
+process; then this process re-measures, side by side and alternating, the naive kernel, the
+optimizer's best branch and the hand-written best (and PyTorch's op with --torch), on fresh
+inputs at every size of the spec. Results: one JSON file with times per size, the fraction of
+the measured DRAM bandwidth, the optimizer's best as a fraction of the hand-written speed
+(geometric mean over sizes), and the evaluations the search spent by kind (structural, local,
+flags, launch-only, tuning), counted from its events.
+
+    python benchmarks/suite_run.py --budget 16 --out results.json [--families gelu softmax] [--torch]
+    python benchmarks/suite_run.py --measure-only ...   # the three kernels, no optimize run
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from pathlib import Path
+
+SUITE = Path(__file__).resolve().parent / "suite"
+
+
+def families() -> list[str]:
+    return sorted(p.parent.name for p in SUITE.glob("*/family.toml"))
+
+
+def make_repo(family: str) -> Path:
+    d = Path(tempfile.mkdtemp(prefix=f"suite-{family}-"))
+    for f in (SUITE / family).iterdir():
+        if f.is_file():
+            shutil.copy(f, d / f.name)
+    env = {**os.environ, "GIT_AUTHOR_NAME": "kp", "GIT_AUTHOR_EMAIL": "kp@suite", "GIT_COMMITTER_NAME": "kp",
+           "GIT_COMMITTER_EMAIL": "kp@suite"}
+    for cmd in (["git", "init", "-q"], ["git", "add", "."], ["git", "commit", "-qm", family]):
+        subprocess.run(cmd, cwd=d, check=True, env=env, capture_output=True)
+    return d
+
+
+def optimize(repo: Path, stem: str, kernel: str, budget: int, timeout: float, log: Path, seed: int) -> list[dict]:
+    cmd = [sys.executable, "-m", "kernelpro.optimizer", "optimize", f"{stem}.cu", "--kernel", kernel,
+           "--budget", str(budget), "--json-events", "--no-energy", "--seed", str(seed)]
+    t0 = time.monotonic()
+    try:
+        r = subprocess.run(cmd, cwd=repo, capture_output=True, text=True, timeout=timeout)
+        out, err, rc = r.stdout, r.stderr, r.returncode
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+        err, rc = f"timed out after {timeout} s", 124
+    log.write_text(out + ("\n# stderr\n" + err if err else ""))
+    events = []
+    for line in out.splitlines():
+        try:
+            events.append(json.loads(line))
+        except json.JSONDecodeError:
+            pass
+    events.append({"type": "_run", "rc": rc, "wall_s": round(time.monotonic() - t0, 1), "stderr": err[-2000:]})
+    return events
+
+
+def spend(events: list[dict]) -> dict:
+    """Evaluations by kind, counted from the events."""
+    kinds: dict[str, int] = {}
+    for e in events:
+        if e.get("type") == "evaluated" and e.get("parent") is not None:
+            kinds[e.get("kind") or "?"] = kinds.get(e.get("kind") or "?", 0) + 1
+        elif e.get("type") == "tuned":
+            kinds["tuning"] = kinds.get("tuning", 0) + 1
+    total = sum(kinds.values())
+    launch_only = kinds.get("launch", 0) + kinds.get("tuning", 0)
+    return {"by_kind": kinds, "total": total, "launch_parameter_only": launch_only,
+            "launch_parameter_share": round(launch_only / total, 3) if total else None}
+
+
+def branch_files(repo: Path, branch: str, stem: str) -> Path:
+    d = Path(tempfile.mkdtemp(prefix="suite-branch-"))
+    for f in repo.iterdir():
+        if f.is_file():
+            shutil.copy(f, d / f.name)
+    for name in (f"{stem}.cu", f"{stem}.kernelpro.toml"):
+        r = subprocess.run(["git", "show", f"{branch}:{name}"], cwd=repo, capture_output=True)
+        if r.returncode == 0:
+            (d / name).write_bytes(r.stdout)
+    return d
+
+
+def measure(entries: dict, pool, repeats: int) -> dict:
+    """label -> (cu, spec): median time per size over `repeats` alternating rounds."""
+    from kernelpro.profilers.compile import CompileOptions
+    from kernelpro.profilers.runtime.measure import evaluate
+
+    times: dict = {k: {} for k in entries}
+    fail: dict = {}
+    for _ in range(repeats):
+        for label, (cu, spec) in entries.items():
+            if label in fail:
+                continue
+            res = evaluate(cu, spec, CompileOptions(extra_flags=tuple(getattr(spec, "flags", ()))), pool=pool)
+            if not res.ok:
+                fail[label] = res.failure
+                continue
+            for s in res.sizes:
+                times[label].setdefault(s.size, []).append(s.time_s)
+    out = {}
+    for label in entries:
+        if label in fail:
+            out[label] = {"failure": fail[label]}
+        else:
+            out[label] = {"times_s": {s: statistics.median(v) for s, v in times[label].items()}}
+    return out
+
+
+def geomean_ratio(a: dict, b: dict) -> float | None:
+    """exp(mean(log(a[s] / b[s]))) over the sizes both have."""
+    keys = [k for k in a if k in b and a[k] and b[k]]
+    if not keys:
+        return None
+    return math.exp(sum(math.log(a[k] / b[k]) for k in keys) / len(keys))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--families", nargs="*", default=None)
+    ap.add_argument("--budget", type=int, default=16)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--timeout", type=float, default=300.0, help="per optimize run, seconds")
+    ap.add_argument("--measure-only", action="store_true")
+    ap.add_argument("--torch", action="store_true", help="time PyTorch's op for each family too")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--logs", default=None, help="folder for the event logs (default: beside --out)")
+    args = ap.parse_args(argv)
+
+    from kernelpro.profilers.runtime.ceilings import get_ceilings
+    from kernelpro.profilers.runtime.measure import gpu_problem
+    from kernelpro.profilers.runtime.spec import load_spec
+    from kernelpro.profilers.runtime.worker import WorkerPool
+
+    problem = gpu_problem()
+    if problem:
+        print(f"no GPU: {problem}", file=sys.stderr)
+        return 2
+    fams = args.families or families()
+    logs = Path(args.logs or Path(args.out).parent)
+    logs.mkdir(parents=True, exist_ok=True)
+    pool = WorkerPool(timeout_s=180)
+    ceil = get_ceilings(pool)
+    dram = ceil["dram_gbs"] * 1e9
+    result = {"date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "budget": args.budget, "seed": args.seed,
+              "device": ceil.get("device"), "dram_gbs": ceil["dram_gbs"], "families": {}}
+    for fam in fams:
+        meta = tomllib.loads((SUITE / fam / "family.toml").read_text())
+        kernel = meta["kernel"]
+        row: dict = {"title": meta["title"], "kernel": kernel}
+        repo = make_repo(fam)
+        entries = {"naive": (repo / "naive.cu", load_spec(repo / "naive.kernelpro.toml")),
+                   "best": (repo / "best.cu", load_spec(repo / "best.kernelpro.toml"))}
+        if not args.measure_only:
+            print(f"== {fam}: optimize naive.cu (budget {args.budget})", flush=True)
+            events = optimize(repo, "naive", kernel, args.budget, args.timeout, logs / f"events_{fam}.jsonl", args.seed)
+            done = next((e for e in reversed(events) if e.get("type") == "done"), None)
+            row["search"] = {"spend": spend(events), "run": events[-1],
+                             "done": {k: done.get(k) for k in ("speedup", "time_speedup", "evaluations", "failures",
+                                                               "stopped_by", "path", "best_branch",
+                                                               "tuning_evaluations")} if done else None}
+            branch = done.get("best_branch") if done else None
+            if branch:
+                d = branch_files(repo, branch, "naive")
+                entries["optimized"] = (d / "naive.cu", load_spec(d / "naive.kernelpro.toml"))
+                row["search"]["best_description"] = next(
+                    (e.get("title") for e in events if e.get("type") == "branch" and e.get("branch") == branch), None)
+        print(f"== {fam}: measure {', '.join(entries)}", flush=True)
+        row["measured"] = measure(entries, pool, args.repeats)
+        spec = entries["naive"][1]
+        row["bytes"] = {s: spec.bytes_moved(s) for s in spec.sizes}
+        for label, m in row["measured"].items():
+            if "times_s" in m:
+                m["dram_fraction"] = {s: round(row["bytes"][s] / t / dram, 3) for s, t in m["times_s"].items()}
+        t = {k: v.get("times_s") for k, v in row["measured"].items()}
+        if t.get("best") and t.get("naive"):
+            row["best_vs_naive"] = geomean_ratio(t["naive"], t["best"])
+        if t.get("best") and t.get("optimized"):
+            row["optimized_fraction_of_best"] = geomean_ratio(t["best"], t["optimized"])
+        if t.get("optimized") and t.get("naive"):
+            row["optimized_speedup"] = geomean_ratio(t["naive"], t["optimized"])
+        if args.torch:
+            try:
+                from suite_torch import time_torch
+            except ImportError:
+                sys.path.insert(0, str(Path(__file__).resolve().parent))
+                from suite_torch import time_torch
+            try:
+                row["torch"] = {"times_s": time_torch(fam, spec)}
+                if t.get("best"):
+                    row["best_vs_torch"] = geomean_ratio(row["torch"]["times_s"], t["best"])
+            except Exception as e:  # torch missing or an op not in this version: said, not hidden
+                row["torch"] = {"failure": f"{type(e).__name__}: {e}"}
+        result["families"][fam] = row
+        Path(args.out).write_text(json.dumps(result, indent=2, default=str))
+        print(json.dumps({k: row.get(k) for k in ("optimized_fraction_of_best", "optimized_speedup", "best_vs_naive",
+                                                   "best_vs_torch")}), flush=True)
+    fr = [r["optimized_fraction_of_best"] for r in result["families"].values() if r.get("optimized_fraction_of_best")]
+    if fr:
+        result["geomean_fraction_of_best"] = math.exp(sum(math.log(x) for x in fr) / len(fr))
+        result["min_fraction_of_best"] = min(fr)
+    Path(args.out).write_text(json.dumps(result, indent=2, default=str))
+    pool.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,70 @@
+"""PyTorch's own op for each suite family, timed like the kernels: CUDA events around one
+call, the L2 flushed between calls, median of the repetitions, at every size of the spec."""
+from __future__ import annotations
+
+import statistics
+
+
+def _op(torch, family: str, spec, size: str):
+    F = torch.nn.functional
+    v = dict(spec.sizes[size])
+    dev = "cuda"
+    g = torch.Generator(device=dev).manual_seed(0)
+
+    def randn(*shape, dtype=torch.float32):
+        return torch.randn(*shape, device=dev, generator=g, dtype=torch.float32).to(dtype)
+
+    if family == "gelu":
+        x = randn(v["n"], dtype=torch.bfloat16)
+        return lambda: F.gelu(x, approximate="tanh")
+    if family == "residual":
+        a, b = randn(v["N"]), randn(v["N"])
+        out = torch.empty_like(a)
+        return lambda: torch.add(a, b, out=out)
+    if family == "encoder":
+        B, T, C, V = v["B"], v["T"], v["C"], v["V"]
+        tok = torch.randint(0, V, (B, T), device=dev, generator=g)
+        wte, wpe = randn(V, C, dtype=torch.bfloat16), randn(T, C, dtype=torch.bfloat16)
+        return lambda: F.embedding(tok, wte) + wpe
+    if family == "softmax":
+        x = randn(v["N"], v["C"])
+        return lambda: torch.softmax(x, dim=-1)
+    if family == "layernorm":
+        x, w, b = randn(v["N"], v["C"]), randn(v["C"]), randn(v["C"])
+        return lambda: torch.native_layer_norm(x, (v["C"],), w, b, 1e-5)
+    if family == "rmsnorm":
+        x, w = randn(v["N"], v["C"], dtype=torch.bfloat16), randn(v["C"], dtype=torch.bfloat16)
+        return lambda: F.rms_norm(x, (v["C"],), w, 1e-6)
+    if family == "bias_grad":
+        d = randn(v["N"], v["OC"])
+        return lambda: d.sum(dim=0)
+    if family == "crossentropy":
+        x = randn(v["N"], v["V"])
+        t = torch.randint(0, v["V"], (v["N"],), device=dev, generator=g)
+        return lambda: F.cross_entropy(x, t, reduction="none")
+    raise KeyError(f"no PyTorch op for family {family!r}")
+
+
+def time_torch(family: str, spec, reps: int = 30) -> dict:
+    import torch
+
+    flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
+    out = {}
+    for size in spec.sizes:
+        fn = _op(torch, family, spec, size)
+        for _ in range(3):
+            fn()
+        torch.cuda.synchronize()
+        ts = []
+        for _ in range(reps):
+            flush.zero_()
+            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            a.record()
+            fn()
+            b.record()
+            b.synchronize()
+            ts.append(a.elapsed_time(b) * 1e-3)
+        out[size] = statistics.median(ts)
+        del fn
+        torch.cuda.empty_cache()
+    return out

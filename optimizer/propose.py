@@ -1,0 +1,153 @@
+"""`kernelpro optimize FILE --kernel K --propose-only`: the candidates the first expansion would
+try, without a GPU: each compiled, with its description, the advice it answers and a diff.
+"""
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kernelpro.profilers.compile import CompileOptions, read_source
+from kernelpro.profilers.source import parse_source
+
+from .model import Candidate
+from .restructure.prelude import GUARD, strip_prelude
+
+
+@dataclass
+class Proposed:
+    candidate: Candidate
+    prior: float
+    compiled: str | None  # None: compiled; else the reason
+    diff: str
+
+
+@dataclass
+class ProposeReport:
+    file: str
+    kernel: str
+    launch: dict
+    spec: str | None
+    advice: list = field(default_factory=list)  # (rule, line, message)
+    proposed: list = field(default_factory=list)
+    not_applied: list = field(default_factory=list)  # why structural plans did not apply
+    notes: list = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {
+            "file": self.file, "kernel": self.kernel, "launch": self.launch, "spec": self.spec,
+            "advice": [{"rule": r, "line": ln, "message": m} for r, ln, m in self.advice],
+            "candidates": [{
+                "description": p.candidate.description, "origin": p.candidate.origin, "kind": p.candidate.kind,
+                "answers": list(p.candidate.answers), "prior": p.prior, "launch": p.candidate.launch,
+                "flags": list(p.candidate.flags), "knobs": dict(p.candidate.knobs), "notes": list(p.candidate.notes),
+                "compiles": p.compiled is None, "compile_error": p.compiled, "diff": p.diff}
+                for p in self.proposed],
+            "not_applied": self.not_applied, "notes": self.notes,
+        }
+
+
+def _diff(old: str, new: str, name: str, fold_helpers: bool) -> str:
+    helpers = GUARD in new and GUARD not in old
+    shown = strip_prelude(new) if (helpers and fold_helpers) else new
+    d = "".join(difflib.unified_diff(old.splitlines(True), shown.splitlines(True), f"a/{name}", f"b/{name}", n=2))
+    if helpers and fold_helpers:
+        d += "+ (and the KernelPro helper templates, inserted once after the includes)\n"
+    return d
+
+
+def propose_only(file: Path, kernel: str, options: CompileOptions, fold_helpers: bool = True) -> ProposeReport:
+    from kernelpro.profilers.profile import profile_file
+
+    from .builtin import BuiltinProposer
+    from .run import OptimizeError
+    from .transforms import TransformInput
+
+    path = Path(file)
+    try:
+        text = read_source(path.resolve())
+    except Exception as e:
+        raise OptimizeError(str(e)) from None
+    src = parse_source(text, str(path.resolve()))
+    if src.kernel(kernel) is None:
+        names = ", ".join(k.name for k in src.kernels) or "none"
+        raise OptimizeError(f"{path}: no __global__ kernel named '{kernel}' (kernels: {names})")
+    spec, spec_path, notes = None, None, []
+    from kernelpro.profilers.runtime.spec import SpecError, find_spec, load_spec
+
+    sp = find_spec(path, kernel)
+    if sp is not None:
+        try:
+            spec = load_spec(sp, src)
+            spec_path = str(sp)
+        except SpecError as e:
+            raise OptimizeError(str(e)) from None
+        if spec.kernel != kernel:
+            notes.append(f"{sp} runs kernel '{spec.kernel}', not '{kernel}': its launch is not used")
+            spec = None
+    if spec is None:
+        notes.append(f"no launch spec for {kernel}: candidates that change the launch are not proposed "
+                     f"(create one with `kernelpro spec init {path} --kernel {kernel}`)")
+    from . import spec_edit
+
+    base_launch = spec_edit.base_launch(spec) if spec is not None else {}
+    if spec is not None and getattr(spec, "flags", ()):
+        options = CompileOptions(arch=options.arch, include_paths=options.include_paths, defines=options.defines,
+                                 extra_flags=tuple(options.extra_flags) + tuple(spec.flags),
+                                 timeout_s=options.timeout_s)
+    rep = profile_file(path.resolve(), options, text=text, kernel=kernel)
+    advice = [a for a in rep.advice if a.kernel in (None, kernel)]
+    size_names = sorted({v for s in spec.sizes.values() for v in s}) if spec is not None else []
+    prop = BuiltinProposer(kernel, base_launch, size_names, arch=options.arch, path=path.resolve(),
+                           compile_options=options, spec=spec)
+    inp = TransformInput(source=text, kernel=kernel, advice=advice, launch=dict(base_launch), flags=(),
+                         size_names=size_names, resources={}, base_launch=None)
+    out = ProposeReport(str(path), kernel, base_launch, spec_path, notes=notes,
+                        advice=[(a.rule, a.line, a.message) for a in advice])
+    seen = set()
+    for c, prior in prop.candidates(inp):
+        if c.key() in seen:  # the proposer offers each source once per node
+            continue
+        seen.add(c.key())
+        err = prop.compile_error(c)
+        out.proposed.append(Proposed(c, round(prior, 4), err, _diff(text, c.source, path.name, fold_helpers)))
+    out.not_applied = [w for ws in prop.plans_refused.values() for w in ws]
+    return out
+
+
+def print_report(rep: ProposeReport, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(rep.to_json(), indent=2, default=str))
+        return
+    from rich.console import Console
+    from rich.markup import escape
+
+    c = Console(highlight=False)
+    c.print(f"[bold]{escape(rep.file)}[/bold]: {len(rep.proposed)} candidate(s) for [bold]{escape(rep.kernel)}[/bold]"
+            f" the first expansion would try, best first (nothing was run)")
+    for n in rep.notes:
+        c.print(f"[yellow]note:[/yellow] {escape(n)}")
+    if rep.advice:
+        c.print("advice on the kernel as written: " + ", ".join(sorted({f'{r}' for r, _, _ in rep.advice})))
+    for i, p in enumerate(rep.proposed, 1):
+        cand = p.candidate
+        status = "[green]compiles[/green]" if p.compiled is None else f"[red]does not compile[/red]: {escape(p.compiled)}"
+        c.print(f"\n[bold]{i}. {escape(cand.description)}[/bold]")
+        c.print(f"   {cand.kind}, {cand.origin}, prior {p.prior:.2f}; {status}")
+        if cand.answers:
+            c.print(f"   answers: {', '.join(cand.answers)}")
+        if cand.knobs:
+            c.print(f"   knobs (tuned inside the node): {', '.join(f'{k}={v}' for k, v in cand.knobs)}")
+        if cand.launch and cand.launch != rep.launch:
+            c.print(f"   launch: {escape(json.dumps(cand.launch))}")
+        if cand.flags:
+            c.print(f"   flags: {' '.join(cand.flags)}")
+        for n in cand.notes:
+            c.print(f"   [yellow]note:[/yellow] {escape(n)}")
+        if p.diff:
+            c.print(escape(p.diff.rstrip("\n")), style="dim")
+    if rep.not_applied:
+        c.print("\n[bold]restructuring not applied[/bold]")
+        for w in rep.not_applied:
+            c.print(f"- {escape(w)}")

@@ -1,0 +1,330 @@
+"""The structural transforms as plans: what to rewrite, and a space of numeric knobs.
+
+A Plan is one structural change (a team per row, packed element-wise, a split column
+reduction) with a builder `build(knobs) -> Candidate` and its knob settings ordered by a small
+performance model (best guess first). The proposer offers the first setting as a tree child;
+the search tunes the others inside that node (optimizer/tuning.py), never as children.
+
+Where a rewrite is only valid if pointer parameters do not overlap, the plan adds
+`__restrict__` to them and says so (a plan never silently assumes it).
+"""
+from __future__ import annotations
+
+import ast
+import math
+from dataclasses import dataclass, field
+from typing import Callable
+
+from kernelpro.profilers.analysis.patterns import RowKernel, column_loop, is_elementwise, row_kernel, row_major_loops
+from kernelpro.profilers.analysis.patterns import accesses_in
+from kernelpro.profilers.analysis.types import table_for
+from kernelpro.profilers.source import SourceFile, parse_source
+
+from ..model import Candidate
+from . import columns, elementwise, rows
+from .launch import columns_host, cover, rewrite_launches, rows_host
+from .passes import simplify
+from .text import Refuse, span_text
+
+SMS = 132  # H200 streaming multiprocessors (the search targets sm_90)
+BLOCKS = (128, 256, 512, 1024)
+
+
+@dataclass
+class Plan:
+    name: str  # row-warp, row-block, elementwise, column
+    description: str
+    answers: tuple[str, ...]
+    space: list[dict]  # knob settings, the model's best guess first
+    build: Callable[[dict], Candidate]
+    prior: float = 0.6
+    notes: tuple[str, ...] = ()
+    refused: dict = field(default_factory=dict)  # knob setting (as text) -> why it failed to build
+
+
+@dataclass
+class Context:
+    """What the plans need to know besides the source: launch, sizes, architecture."""
+    kernel: str
+    path: str
+    launch: dict  # effective launch {"grid": [...], "block": [...]}
+    base_launch: dict | None
+    size_env: dict  # size name -> {name: value} for spec variables and scalar kernel params
+    arch: str = "sm_90"
+    answers_present: tuple[str, ...] = ()  # rule ids the node's advice raises
+    flags: tuple[str, ...] = ()
+
+
+def _arch_num(arch: str) -> int:
+    digits = "".join(ch for ch in arch if ch.isdigit())
+    return int(digits) if digits else 0
+
+
+def _eval(expr: str, env: dict) -> float | None:
+    """A C or spec expression of names, numbers, + - * / % and cdiv; None when unknown."""
+    e = expr.replace("(size_t)", "").replace("(long long)", "").replace("(int)", "").replace("(unsigned)", "")
+    try:
+        tree = ast.parse(e.replace("/", "//"), mode="eval")
+    except SyntaxError:
+        return None
+    allowed = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Name, ast.Load, ast.Add, ast.Sub, ast.Mult,
+               ast.FloorDiv, ast.Mod, ast.USub, ast.UAdd, ast.Call)
+    for n in ast.walk(tree):
+        if not isinstance(n, allowed):
+            return None
+        if isinstance(n, ast.Call) and not (isinstance(n.func, ast.Name) and n.func.id in ("cdiv", "min", "max")):
+            return None
+        if isinstance(n, ast.Name) and n.id not in env and n.id not in ("cdiv", "min", "max"):
+            return None
+    try:
+        return eval(compile(tree, "<expr>", "eval"), {"__builtins__": {}},
+                    {**env, "cdiv": lambda a, b: -(-a // b), "min": min, "max": max})
+    except Exception:
+        return None
+
+
+def _largest(ctx: Context, expr: str) -> float | None:
+    vals = [_eval(expr, env) for env in ctx.size_env.values()]
+    vals = [v for v in vals if v is not None]
+    return max(vals) if vals else None
+
+
+def _pow2(x: float, lo: int, hi: int) -> int:
+    p = 1 << max(0, math.ceil(math.log2(max(1.0, x))))
+    return max(lo, min(hi, p))
+
+
+def _old_block(ctx: Context) -> int | None:
+    b = ctx.launch.get("block") or []
+    try:
+        vals = [int(v) for v in b]
+    except (TypeError, ValueError):
+        return None
+    if not vals or any(v != 1 for v in vals[1:]):
+        return None
+    return vals[0]
+
+
+def _elem_bytes(src: SourceFile, rk: RowKernel, arrays) -> int:
+    types = table_for(src)
+    sizes = []
+    for a in arrays:
+        p = rk.kernel.param(a)
+        b = types.bytes(p.base_type) if p is not None else None
+        if b:
+            sizes.append(b)
+    return max(sizes) if sizes else 4
+
+
+def add_restrict(text: str, kernel: str) -> tuple[str, list[str]]:
+    """Every pointer parameter of the kernel made __restrict__ (const where only read)."""
+    from ..transforms import _restrict, TransformInput
+    cands = _restrict(TransformInput(source=text, kernel=kernel))
+    if not cands:
+        return text, []
+    src = parse_source(text)
+    k = src.kernel(kernel)
+    return cands[0].source, [p.name for p in k.params if p.is_pointer and not p.is_restrict]
+
+
+def _host(text: str, path: str, kernel: str, make) -> tuple[str, list[str]]:
+    src = parse_source(text, path)
+    subs, notes = rewrite_launches(src, kernel, make)
+    return (span_text(src, 0, len(src.data), subs) if subs else text), notes
+
+
+# ---------------------------------------------------------------- a team per row
+
+
+def _row_source(text: str, ctx: Context) -> tuple[str, RowKernel, SourceFile, list[str], list[str]]:
+    """(text after passes, its RowKernel, its SourceFile, passes done, restrict-added pointers).
+
+    The plain source is used when it can be restructured and restrict enables no more passes;
+    otherwise the source with __restrict__ added (said in the description)."""
+    plain, done = simplify(text, ctx.path, ctx.kernel)
+    src = parse_source(plain, ctx.path)
+    rk = row_kernel(src, src.kernel(ctx.kernel))
+    rtext, rnames = add_restrict(text, ctx.kernel)
+    if rnames:
+        rplain, rdone = simplify(rtext, ctx.path, ctx.kernel)
+        rsrc = parse_source(rplain, ctx.path)
+        rrk = row_kernel(rsrc, rsrc.kernel(ctx.kernel))
+        if rrk is not None and rrk.ok and rrk.spread and (rk is None or not rk.ok or not rk.spread
+                                                           or len(rdone) > len(done)):
+            return rplain, rrk, rsrc, rdone, rnames
+    if rk is None:
+        raise Refuse("no thread-per-row index (blockIdx.x * blockDim.x + threadIdx.x)")
+    if not rk.ok:
+        raise Refuse("; ".join(rk.reasons))
+    return plain, rk, src, done, []
+
+
+def row_plans(text: str, ctx: Context) -> list[Plan]:
+    src0 = parse_source(text, ctx.path)
+    k0 = src0.kernel(ctx.kernel)
+    rk0 = row_kernel(src0, k0) if k0 is not None else None
+    if rk0 is None or (rk0.ok and not rk0.spread) or (rk0.ok and column_loop(rk0) is not None):
+        return []
+    base, rk, src, done, restricted = _row_source(text, ctx)
+    walks = row_major_loops(rk)
+    if not walks:
+        raise Refuse("no loop walks a row with stride 1 (a thread-per-column shape: see the column split)")
+    old_block = _old_block(ctx)
+    grid = list(ctx.launch.get("grid") or [])
+    if old_block is None or not grid:
+        raise Refuse("the launch (1-D block and grid) is not known")
+    arrays = {a.array for rl in rk.spread for a in rl.info.accesses}
+    elem = _elem_bytes(src, rk, arrays)
+    vmax = max(1, min(8, 16 // elem))
+    bound = next((rl.info.bound for rl in walks if rl.info.bound is not None), None)
+    length = _largest(ctx, src.node_text(bound)) if bound is not None else None
+    units = cover(grid[0], old_block, 1)
+    nrows = _largest(ctx, units)
+    lines0 = [rl.info.node.start_point[0] + 1 for rl in (rk0.spread if rk0.ok else [])] or \
+             [lp.line for lp in k0.loops if lp.depth == 0]
+    passes = "; ".join(dict.fromkeys(done))
+    assumptions = (f"assumes {', '.join(restricted)} never overlap (adds __restrict__)",) if restricted else ()
+    answers = tuple(r for r in ("uncoalesced-access", "serial-row-loop") if r in ctx.answers_present)
+    plans = []
+    for kind in ("warp", "block"):
+        if kind == "warp":
+            space = [{"block": 256, "vec": vmax}, {"block": 128, "vec": vmax}, {"block": 512, "vec": vmax}]
+            if vmax > 1:
+                space.append({"block": 256, "vec": max(1, vmax // 2)})
+            if length is not None and length < 32 * vmax:
+                space.sort(key=lambda s: s["vec"])
+            if rk.form == "none":
+                space = [s for s in space if old_block % (s["block"] // 32) == 0]
+        else:
+            tb = _pow2((length or 4096) / vmax / 4, 128, 1024)
+            space = [{"block": tb, "vec": vmax}]
+            for alt in (tb * 2, tb // 2):
+                if 128 <= alt <= 1024:
+                    space.append({"block": alt, "vec": vmax})
+            if vmax > 1:
+                space.append({"block": tb, "vec": max(1, vmax // 2)})
+        if not space:
+            continue
+        prior = _row_prior(kind, length, nrows, vmax)
+
+        def build(knobs, kind=kind):
+            team = rows.Team(kind, int(knobs["vec"]))
+            new = rows.team_rows(src, rk, team)
+            tb = int(knobs["block"])
+            per_block = tb // 32 if kind == "warp" else 1
+            new, notes = _host(new, ctx.path, ctx.kernel, rows_host(per_block, tb))
+            launch = dict(ctx.base_launch or {})
+            launch.update(block=[tb], grid=[cover(grid[0], old_block, per_block)] + grid[1:])
+            desc = rows.describe(rk, team).replace(
+                f"on line {', '.join(str(rl.info.node.start_point[0] + 1) for rl in rk.spread)}",
+                f"on line {', '.join(map(str, lines0))}")
+            desc += f", {tb} threads per block"
+            if passes:
+                desc = f"{passes}; " + desc
+            if restricted:
+                desc = f"add __restrict__ to {', '.join(restricted)}; " + desc
+            return Candidate(source=new, launch=launch, flags=ctx.flags, description=desc, answers=answers,
+                             origin=f"builtin:row-{kind}", kind="structural",
+                             knobs=tuple(sorted(knobs.items())), notes=assumptions + tuple(notes))
+        plans.append(Plan(f"row-{kind}", f"a {kind} per row", answers, space, build, prior, assumptions))
+    return plans
+
+
+def _row_prior(kind: str, length, nrows, vmax) -> float:
+    """Higher for the team whose size suits the row: warps for rows up to a few thousand
+    elements and many rows, blocks for long rows or few rows."""
+    if length is None:
+        return 0.6
+    lanes = length / vmax
+    if kind == "block":
+        return 0.75 if lanes >= 1024 or (nrows is not None and nrows < SMS * 16) else 0.5
+    return 0.75 if lanes < 1024 and (nrows is None or nrows >= SMS * 16) else 0.5
+
+
+# ---------------------------------------------------------------- element-wise
+
+
+def elementwise_plans(text: str, ctx: Context) -> list[Plan]:
+    src = parse_source(text, ctx.path)
+    k = src.kernel(ctx.kernel)
+    rk = row_kernel(src, k) if k is not None else None
+    if rk is None or not is_elementwise(rk):
+        return []
+    old_block = _old_block(ctx)
+    grid = list(ctx.launch.get("grid") or [])
+    if old_block is None or not grid:
+        raise Refuse("the launch (1-D block and grid) is not known")
+    arrays = {src.node_text(a.node.child_by_field_name("argument")) for a in accesses_in(rk)}
+    elem = _elem_bytes(src, rk, [rk.env.pointers.get(a, (a,))[0] for a in arrays])
+    vmax = max(1, min(8, 16 // elem))
+    space = [{"block": 256, "vec": vmax, "per_thread": 4}, {"block": 256, "vec": vmax, "per_thread": 2},
+             {"block": 512, "vec": vmax, "per_thread": 4}, {"block": 256, "vec": vmax, "per_thread": 1}]
+    if vmax > 1:
+        space.insert(2, {"block": 256, "vec": max(1, vmax // 2), "per_thread": 4})
+    answers = tuple(r for r in ("narrow-global-access",) if r in ctx.answers_present)
+
+    def build(knobs):
+        v, tb, per = int(knobs["vec"]), int(knobs["block"]), int(knobs["per_thread"])
+        new = elementwise.vectorize(src, rk, v, per)
+        new, notes = _host(new, ctx.path, ctx.kernel, _ew_host(tb, v * per))
+        launch = dict(ctx.base_launch or {})
+        launch.update(block=[tb], grid=[cover(grid[0], old_block, tb * v * per)] + grid[1:])
+        desc = elementwise.describe(rk, v, src, per) + f"; {v * per} elements per thread, {tb} threads per block"
+        return Candidate(source=new, launch=launch, flags=ctx.flags, description=desc, answers=answers,
+                         origin="builtin:elementwise", kind="structural", knobs=tuple(sorted(knobs.items())),
+                         notes=tuple(notes))
+    return [Plan("elementwise", "packed element-wise", answers, space, build, 0.7)]
+
+
+def _ew_host(tb: int, per_thread: int):
+    def make(g, b):
+        return f"(unsigned)(((long long)({g}) * ({b}) + {tb * per_thread - 1}) / {tb * per_thread})", str(tb)
+    return make
+
+
+# ---------------------------------------------------------------- column reduction
+
+
+def column_plans(text: str, ctx: Context) -> list[Plan]:
+    src = parse_source(text, ctx.path)
+    k = src.kernel(ctx.kernel)
+    rk = row_kernel(src, k) if k is not None else None
+    if rk is None or not rk.ok or column_loop(rk) is None:
+        return []
+    old_block = _old_block(ctx)
+    grid = list(ctx.launch.get("grid") or [])
+    if old_block is None or not grid:
+        raise Refuse("the launch (1-D block and grid) is not known")
+    cols = _largest(ctx, cover(grid[0], old_block, 1))
+    col_blocks = -(-int(cols) // 32) if cols else 64
+    zmax = 8 if _arch_num(ctx.arch) >= 90 else 1
+    z = max(1, min(zmax, _pow2(2 * SMS / col_blocks, 1, zmax)))
+    space = [{"rows": 16, "cluster": z}, {"rows": 32, "cluster": z}, {"rows": 8, "cluster": z}]
+    if z > 1:
+        space += [{"rows": 16, "cluster": max(1, z // 2)}, {"rows": 16, "cluster": 1}]
+    answers = tuple(r for r in ("serial-column-loop", "low-parallelism") if r in ctx.answers_present)
+
+    def build(knobs):
+        y, zz = int(knobs["rows"]), int(knobs["cluster"])
+        new = columns.column_reduce(src, rk, zz)
+        new, notes = _host(new, ctx.path, ctx.kernel, columns_host(y, zz))
+        launch = dict(ctx.base_launch or {})
+        launch.update(block=[32, y], grid=[cover(grid[0], old_block, 32), zz])
+        desc = columns.describe(rk, zz) + f"; blocks of 32 x {y}"
+        return Candidate(source=new, launch=launch, flags=ctx.flags, description=desc, answers=answers,
+                         origin="builtin:column", kind="structural", knobs=tuple(sorted(knobs.items())),
+                         notes=tuple(notes))
+    return [Plan("column", "split column reduction", answers, space, build, 0.75)]
+
+
+def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
+    """Every structural plan that applies, and why the others did not."""
+    out, why = [], []
+    for fn in (elementwise_plans, row_plans, column_plans):
+        try:
+            out += fn(text, ctx)
+        except Refuse as e:
+            why.append(f"{fn.__name__.replace('_plans', '')}: {e}")
+    return out, why
+
+

@@ -1,0 +1,116 @@
+"""Launch configurations of restructured kernels: the spec's grid expressions and the file's
+own `kernel<<<grid, block>>>` launches.
+
+A restructured kernel covers the same rows (or elements, or columns) as before, with other
+threads doing the work, so its grid derives from the old one: rows = old grid x old block.
+"""
+from __future__ import annotations
+
+import ast
+
+from kernelpro.profilers.source import SourceFile, walk
+
+from .text import Refuse
+
+_CDIV = {"cdiv", "ceil_div", "div_up"}
+
+
+def cover(grid_expr, old_block: int, per_block: int) -> str:
+    """A grid expression covering the same units as `grid_expr` blocks of `old_block`, with
+    `per_block` units per new block: `cdiv(N, 256)` -> `cdiv(N, 8)`, else `cdiv((G) * 256, 8)`."""
+    g = str(grid_expr)
+    try:
+        tree = ast.parse(g, mode="eval").body
+    except SyntaxError:
+        raise Refuse(f"the grid expression {g!r} is not an expression") from None
+    if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in _CDIV and len(tree.args) == 2 \
+            and isinstance(tree.args[1], ast.Constant) and tree.args[1].value == old_block:
+        inner = ast.unparse(tree.args[0])
+        return inner if per_block == 1 else f"cdiv({inner}, {per_block})"
+    if isinstance(tree, ast.Constant) and isinstance(tree.value, int):
+        units = tree.value * old_block
+        return str(-(-units // per_block))
+    units = f"({g}) * {old_block}" if old_block != 1 else g
+    return units if per_block == 1 else f"cdiv({units}, {per_block})"
+
+
+def spec_units(grid_expr, old_block: int) -> str:
+    """The units (rows, elements) the old launch covers, as an expression."""
+    return cover(grid_expr, old_block, 1)
+
+
+# ---------------------------------------------------------------- the file's own launches
+
+
+def _dim3_names(src: SourceFile, fn) -> set[str]:
+    out = set()
+    for d in walk(fn):
+        if d.type == "declaration" and "dim3" in src.node_text(d.child_by_field_name("type") or d):
+            for dd in d.children_by_field_name("declarator"):
+                n = dd
+                while n is not None and n.type != "identifier":
+                    n = n.child_by_field_name("declarator")
+                if n is not None:
+                    out.add(src.node_text(n))
+    return out
+
+
+def _scalar(src: SourceFile, n, dims: set[str]) -> bool:
+    t = src.node_text(n)
+    if "dim3" in t or "{" in t:
+        return False
+    return not any(c.type == "identifier" and src.node_text(c) in dims for c in walk(n))
+
+
+def launch_sites(src: SourceFile, kernel: str):
+    """(call node, config node, [grid, block, shared?, stream?] nodes, enclosing function)."""
+    for n in walk(src.root):
+        if n.type != "call_expression":
+            continue
+        cfg = next((c for c in n.children if c.type == "kernel_call_syntax"), None)
+        fn = n.child_by_field_name("function")
+        if cfg is None or fn is None:
+            continue
+        name = src.node_text(fn).split("<")[0].split("::")[-1].strip()
+        if name != kernel:
+            continue
+        host = n.parent
+        while host is not None and host.type != "function_definition":
+            host = host.parent
+        yield n, cfg, list(cfg.named_children), host
+
+
+def rewrite_launches(src: SourceFile, kernel: str, make) -> tuple[list[tuple[int, int, str]], list[str]]:
+    """Substitutions for every launch of `kernel` in the file, and notes for those that cannot
+    be rewritten. make(grid_text, block_text) -> (new grid text, new block text)."""
+    subs, notes = [], []
+    for call, cfg, args, host in launch_sites(src, kernel):
+        line = call.start_point[0] + 1
+        if len(args) < 2:
+            continue
+        dims = _dim3_names(src, host) if host is not None else set()
+        g, b = args[0], args[1]
+        if not (_scalar(src, g, dims) and _scalar(src, b, dims)):
+            new_g, new_b = make("G", "B")
+            notes.append(f"line {line}: the launch of {kernel} uses dim3 values; launch it with grid {new_g} and "
+                         f"block {new_b}, where G and B are its old grid and block sizes")
+            continue
+        new_g, new_b = make(src.node_text(g), src.node_text(b))
+        subs.append((g.start_byte, g.end_byte, new_g))
+        subs.append((b.start_byte, b.end_byte, new_b))
+    return subs, notes
+
+
+def rows_host(per_block: int, block: int):
+    """Host launch maker: rows = G * B, `per_block` rows per new block of `block` threads."""
+    def make(g, b):
+        if per_block == 1:
+            return f"(unsigned)((long long)({g}) * ({b}))", str(block)
+        return f"(unsigned)(((long long)({g}) * ({b}) + {per_block - 1}) / {per_block})", str(block)
+    return make
+
+
+def columns_host(y: int, z: int):
+    def make(g, b):
+        return f"dim3((unsigned)(((long long)({g}) * ({b}) + 31) / 32), {z})", f"dim3(32, {y})"
+    return make

@@ -1,0 +1,386 @@
+"""Source-to-source passes over a thread-per-row kernel that remove passes over memory.
+
+- forward: a value stored to A[i] in one loop and read back from A[i] by a later loop over the
+  same range is recomputed there from the expression that produced it (its inputs unchanged
+  in between, and A no alias of them), and read back within an iteration from a local;
+- dead stores: a store that a later loop over the same range overwrites before anything
+  reads it is removed;
+- online: a loop that only takes the max of a value followed by a loop that only sums
+  exp(value - max) become one loop with a running max and a rescaled sum (online softmax).
+
+Each pass returns new source text or None; the caller re-parses and re-analyses, so every
+later step (and the fused loop's recognition as an online pair) is checked afresh.
+"""
+from __future__ import annotations
+
+from kernelpro.profilers.analysis.affine import unevaluated
+from kernelpro.profilers.analysis.loops import LoopInfo, ONLINE, MAX, SUM, inside, may_alias, statements, text, uses
+from kernelpro.profilers.analysis.patterns import RowKernel, row_kernel
+from kernelpro.profilers.source import SourceFile, parse_source, walk
+
+from .text import ident_subs, line_indent, node_with, reindent, span_text
+
+
+def _kernel_rk(src_text: str, path: str, kernel: str) -> tuple[SourceFile, RowKernel] | None:
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None:
+        return None
+    rk = row_kernel(src, k)
+    return (src, rk) if rk is not None and rk.ok else None
+
+
+def _top(lp: LoopInfo) -> list:
+    return [s for s in statements(lp.body) if s is not lp.increment]
+
+
+def _store(src: SourceFile, s):
+    """(subscript node, value node, operator) of a statement `A[i] op= e;`."""
+    if s.type != "expression_statement" or not s.named_children:
+        return None
+    e = s.named_children[0]
+    if e.type != "assignment_expression":
+        return None
+    left = e.child_by_field_name("left")
+    if left is None or left.type != "subscript_expression":
+        return None
+    return left, e.child_by_field_name("right"), text(src, e.child_by_field_name("operator"))
+
+
+def _access(lp: LoopInfo, node):
+    return next((a for a in lp.accesses if a.node == node), None)
+
+
+def _same_range(src: SourceFile, a: LoopInfo, b: LoopInfo) -> bool:
+    return (a.step == b.step == 1 and a.cmp == b.cmp and text(src, a.bound) == text(src, b.bound)
+            and a.start is not None and b.start is not None and text(src, a.start) == text(src, b.start))
+
+
+def _siblings(a: LoopInfo, b: LoopInfo) -> bool:
+    return a.node.parent is not None and a.node.parent == b.node.parent and a.node.end_byte <= b.node.start_byte
+
+
+def _between(a: LoopInfo, b: LoopInfo) -> list:
+    out, n = [], a.node.next_named_sibling
+    while n is not None and n != b.node:
+        out.append(n)
+        n = n.next_named_sibling
+    return out
+
+
+def _writes_scalars(src: SourceFile, nodes) -> set:
+    out = set()
+    for s in nodes:
+        for n in walk(s):
+            if n.type == "assignment_expression":
+                left = n.child_by_field_name("left")
+                if left is not None and left.type == "identifier":
+                    out.add(src.node_text(left))
+            elif n.type == "update_expression":
+                arg = n.child_by_field_name("argument")
+                if arg is not None and arg.type == "identifier":
+                    out.add(src.node_text(arg))
+    return out
+
+
+def _idents(src: SourceFile, node) -> set:
+    return {src.node_text(n) for n in walk(node) if n.type == "identifier"}
+
+
+def _arrays_read(rk: RowKernel, lp: LoopInfo, node) -> list:
+    return [a for a in lp.accesses if inside(a.node, node) and not a.is_write]
+
+
+# ---------------------------------------------------------------- forwarding
+
+
+def forward_stores(src_text: str, path: str, kernel: str) -> str | None:
+    """One forwarding step (within an iteration first, then across loops); None if nothing to do."""
+    got = _kernel_rk(src_text, path, kernel)
+    if got is None:
+        return None
+    src, rk = got
+    spread = [rl.info for rl in rk.spread]
+    for lp in spread:  # within an iteration: `A[i] = e; ... A[i]` -> a local
+        top = _top(lp)
+        for k, s in enumerate(top):
+            st = _store(src, s)
+            if st is None or st[2] != "=":
+                continue
+            sub, val, _ = st
+            acc = _access(lp, sub)
+            if acc is None or acc.index is None:
+                continue
+            later = top[k + 1:]
+            reads = [n for t in later for n in walk(t) if n.type == "subscript_expression"
+                     and text(src, n) == text(src, sub) and not _is_target(n) and not unevaluated(n)]
+            if not reads:
+                continue
+            # nothing in between may write A, what e reads, or the index's scalars
+            first = min(r.start_byte for r in reads)
+            between = [t for t in later if t.start_byte < first]
+            if any(_store(src, t) is not None for t in between) or \
+                    _writes_scalars(src, between) & (_idents(src, val) | _idents(src, sub)):
+                continue
+            name = f"kp_f{lp.node.start_point[0] + 1}_{k}"
+            et = f"typename kp_elem<decltype({text(src, sub)})>::type"
+            ind = line_indent(src, s)
+            subs = [(s.start_byte, s.end_byte,
+                     f"const {et} {name} = {text(src, val)};\n{ind}{text(src, sub)} = {name};")]
+            subs += [(r.start_byte, r.end_byte, name) for r in reads]
+            return _with_prelude(span_text(src, 0, len(src.data), subs))
+    for i, la in enumerate(spread):  # across loops over the same range
+        for lb in spread[i + 1:]:
+            if not (_siblings(la, lb) and _same_range(src, la, lb)):
+                continue
+            new = _forward_across(src, rk, la, lb)
+            if new is not None:
+                return new
+    return None
+
+
+def _is_target(n) -> bool:
+    p = n.parent
+    return p is not None and p.type == "assignment_expression" and p.child_by_field_name("left") == n \
+        and p.child_by_field_name("operator") is not None and p.child_by_field_name("operator").type == "="
+
+
+def _forward_across(src: SourceFile, rk: RowKernel, la: LoopInfo, lb: LoopInfo) -> str | None:
+    for s in _top(la):
+        st = _store(src, s)
+        if st is None or st[2] != "=":
+            continue
+        sub, val, _ = st
+        acc = _access(la, sub)
+        if acc is None or acc.index is None:
+            continue
+        val = _definition(src, la, val)
+        # the stored value must be recomputable after la: it reads no buffer A may be, and no
+        # scalar that changes in la (other than la's variable) or between the loops
+        if any(may_alias(rk.env, a.array, acc.array) for a in _arrays_read(rk, la, val)):
+            continue
+        private = la.privates
+        if _idents(src, val) & (private | {r.var for r in la.reductions}):
+            continue
+        between = _between(la, lb)
+        if _writes_scalars(src, between) & _idents(src, val) or any(
+                _store(src, t) is not None or any(n.type == "subscript_expression" and _is_target(n) for n in walk(t))
+                for t in between):
+            continue
+        # in lb: the first access of A[i] (same index) is a read, at top level, before any write to A
+        target = text(src, sub).replace(la.var, "\0")
+        for t in _top(lb):
+            hits = [n for n in walk(t) if n.type == "subscript_expression" and not unevaluated(n)
+                    and _renamed(src, n, lb.var, la.var) == text(src, sub)]
+            if not hits:
+                if any(a.array == acc.array or may_alias(rk.env, a.array, acc.array)
+                       for a in lb.accesses if a.is_write and inside(a.node, t)):
+                    break
+                continue
+            n = hits[0]
+            renamed = node_with(src, val, ident_subs(src, val, la.var, lb.var))
+            cast = f"((typename kp_elem<decltype({text(src, n)})>::type)({renamed}))"
+            p = n.parent
+            if p.type == "assignment_expression" and p.child_by_field_name("left") == n:
+                op = text(src, p.child_by_field_name("operator"))
+                if op == "=":
+                    break  # overwritten before read: nothing to forward (a dead store case)
+                rhs = p.child_by_field_name("right")
+                new = f"{text(src, n)} = {cast} {op[:-1]} ({text(src, rhs)})"
+                subs = [(p.start_byte, p.end_byte, new)]
+            elif p.type == "update_expression":
+                break
+            else:
+                subs = [(n.start_byte, n.end_byte, cast)]
+            del target
+            return _with_prelude(span_text(src, 0, len(src.data), subs))
+    return None
+
+
+def _definition(src: SourceFile, lp: LoopInfo, val):
+    """A private `name` stored as it is: the expression it was initialised with (once, at the
+    loop body's top level, never written again), so it can be recomputed elsewhere."""
+    if val is None or val.type != "identifier" or src.node_text(val) not in lp.privates:
+        return val
+    name = src.node_text(val)
+    if name in _writes_scalars(src, _top(lp)):
+        return val
+    for t in _top(lp):
+        if t.type == "declaration":
+            for d in t.children_by_field_name("declarator"):
+                if d.type == "init_declarator" and text(src, d.child_by_field_name("declarator")) == name:
+                    return d.child_by_field_name("value")
+    return val
+
+
+def _renamed(src: SourceFile, n, var: str, to: str) -> str:
+    return " ".join(node_with(src, n, ident_subs(src, n, var, to)).split())
+
+
+# ---------------------------------------------------------------- dead stores
+
+
+def drop_dead_stores(src_text: str, path: str, kernel: str) -> str | None:
+    got = _kernel_rk(src_text, path, kernel)
+    if got is None:
+        return None
+    src, rk = got
+    spread = [rl.info for rl in rk.spread]
+    for i, la in enumerate(spread):
+        for s in _top(la):
+            st = _store(src, s)
+            if st is None or st[2] != "=":
+                continue
+            sub, _, _ = st
+            acc = _access(la, sub)
+            if acc is None or acc.index is None:
+                continue
+            # nothing after the store in la reads A (or an alias of it)
+            rest = [t for t in _top(la) if t.start_byte > s.end_byte]
+            if any(not a.is_write and may_alias(rk.env, a.array, acc.array) and any(inside(a.node, t) for t in rest)
+                   for a in la.accesses):
+                continue
+            for lb in spread[i + 1:]:
+                if not (_siblings(la, lb) and _same_range(src, la, lb)):
+                    break
+                between = _between(la, lb)
+                if any(n.type == "subscript_expression" and not unevaluated(n) for t in between for n in walk(t)):
+                    break
+                first = _first_touch(src, rk, lb, acc, la.var)
+                if first == "write":
+                    return _with_prelude(span_text(src, 0, len(src.data), [_whole_lines(src, s)]))
+                if first is not None:
+                    break
+    return None
+
+
+def _first_touch(src: SourceFile, rk: RowKernel, lb: LoopInfo, acc, var_a: str) -> str | None:
+    """'write' when lb's first touch of A (or an alias) is an unconditional `A[i] = e` at the
+    same index; 'read' or 'other' otherwise; None when lb does not touch it."""
+    for t in _top(lb):
+        touches = [a for a in lb.accesses if inside(a.node, t) and may_alias(rk.env, a.array, acc.array)]
+        if not touches:
+            continue
+        st = _store(src, t)
+        if st is not None and st[2] == "=":
+            a = _access(lb, st[0])
+            others = [x for x in touches if x is not a]
+            if a is not None and a.array == acc.array and _same_index(a.index, acc.index, lb.var, var_a) \
+                    and not others:
+                return "write"
+        return "read"
+    return None
+
+
+def _same_index(p, q, var_p, var_q) -> bool:
+    return p is not None and q is not None and _norm(p, var_p) == _norm(q, var_q)
+
+
+def _norm(p, var):
+    return {tuple("\0" if a == var else a for a in m): c for m, c in p.items()}
+
+
+# ---------------------------------------------------------------- online softmax
+
+
+def fuse_online(src_text: str, path: str, kernel: str) -> str | None:
+    """A max loop followed by a sum-of-exponentials loop over the same range -> one loop."""
+    got = _kernel_rk(src_text, path, kernel)
+    if got is None:
+        return None
+    src, rk = got
+    spread = [rl.info for rl in rk.spread]
+    for i, l1 in enumerate(spread):
+        if len(l1.reductions) != 1 or l1.reductions[0].op != MAX or any(a.is_write for a in l1.accesses):
+            continue
+        m = l1.reductions[0].var
+        for l2 in spread[i + 1:]:
+            if not (_siblings(l1, l2) and _same_range(src, l1, l2)):
+                break
+            if len(l2.reductions) != 1 or l2.reductions[0].op != SUM or any(a.is_write for a in l2.accesses):
+                break
+            s = l2.reductions[0].var
+            between = _between(l1, l2)
+            if m in _writes_scalars(src, between) or any(uses(src, t, m) for t in between) or \
+                    any(n.type == "subscript_expression" and _is_target(n) for t in between for n in walk(t)):
+                break
+            new = _fused(src, l1, l2, m, s, between)
+            if new is None:
+                break
+            got2 = _kernel_rk(new, path, kernel)
+            if got2 is None:
+                break
+            src2, rk2 = got2
+            # the fused loop must be recognised as an online (max, rescaled sum) pair
+            if any({(r.var, r.op) for r in rl.info.reductions} == {(m, ONLINE), (s, ONLINE)} for rl in rk2.spread):
+                return new
+            break
+    return None
+
+
+def _fused(src: SourceFile, l1: LoopInfo, l2: LoopInfo, m: str, s: str, between: list) -> str | None:
+    exp_fn = next((src.node_text(n.child_by_field_name("function")) for n in walk(l2.body)
+                   if n.type == "call_expression" and src.node_text(n.child_by_field_name("function"))
+                   in ("expf", "__expf", "exp", "exp2f", "__exp2f", "exp2")), None)
+    if exp_fn is None:
+        return None
+    ind = line_indent(src, l1.node)
+    i1 = ind + "  "
+    b1 = reindent(node_with(src, l1.body, [(l1.increment.start_byte, l1.increment.end_byte, "")]
+                            if l1.increment else []), line_indent(src, l1.body), i1)
+    b2 = reindent(node_with(src, l2.body, ident_subs(src, l2.body, l2.var, l1.var)
+                            + ([(l2.increment.start_byte, l2.increment.end_byte, "")] if l2.increment else [])),
+                  line_indent(src, l2.body), i1)
+    # the sum's declaration (between the loops) moves before the fused loop
+    hoist, subs = [], []
+    for t in between:
+        if t.type == "declaration" and s in {src.node_text(d.child_by_field_name("declarator")) for d in
+                                             t.children_by_field_name("declarator") if d.type == "init_declarator"}:
+            hoist.append(text(src, t))
+            subs.append(_whole_lines(src, t))
+        elif uses(src, t, s):
+            return None
+    header_end = l1.body.start_byte
+    header = span_text(src, l1.node.start_byte, header_end)
+    body = ("{  // kernelpro: running max and rescaled sum (online softmax): two passes in one\n"
+            f"{i1}const auto kp_mold = {m};\n"
+            f"{i1}{b1}\n"
+            f"{i1}if ({m} != kp_mold) {s} = {s} * {exp_fn}(kp_mold - {m});\n"
+            f"{i1}{b2}\n"
+            f"{ind}}}")
+    pre = "".join(h + f"\n{ind}" for h in hoist)
+    subs.append((l1.node.start_byte, l1.node.end_byte, pre + header + body))
+    subs.append(_whole_lines(src, l2.node))
+    return span_text(src, 0, len(src.data), subs)
+
+
+def _whole_lines(src: SourceFile, node) -> tuple[int, int, str]:
+    """A substitution removing node, and its line when nothing else is on it."""
+    a, b = node.start_byte, node.end_byte
+    ls = src.data.rfind(b"\n", 0, a) + 1
+    le = src.data.find(b"\n", b)
+    le = len(src.data) if le < 0 else le
+    if not src.data[ls:a].strip() and not src.data[b:le].strip():
+        return ls, min(le + 1, len(src.data)), ""
+    return a, b, ""
+
+
+def _with_prelude(text_: str) -> str:
+    from .prelude import with_prelude
+    return with_prelude(text_)
+
+
+def simplify(src_text: str, path: str, kernel: str, limit: int = 12) -> tuple[str, list[str]]:
+    """Forwarding, dead stores and online fusion to a fixed point: (text, what changed)."""
+    done = []
+    for _ in range(limit):
+        for name, fn in (("forward a stored value", forward_stores), ("drop a dead store", drop_dead_stores),
+                         ("online max and sum", fuse_online)):
+            new = fn(src_text, path, kernel)
+            if new is not None and new != src_text:
+                src_text = new
+                done.append(name)
+                break
+        else:
+            break
+    return src_text, done

@@ -1,0 +1,141 @@
+"""The device helpers restructured kernels call, inserted once per file.
+
+Reductions use the xor butterfly, so every lane ends with the same value (the operators are
+commutative, so both partners compute the same result bit for bit). Block reductions keep
+their partials in a raw __shared__ buffer (no constructor runs for class types such as
+__nv_bfloat16) and end with a barrier so the buffer can be reused.
+"""
+from __future__ import annotations
+
+import re
+
+GUARD = "KERNELPRO_RESTRUCTURE_HELPERS"
+
+PRELUDE = r"""#ifndef KERNELPRO_RESTRUCTURE_HELPERS
+#define KERNELPRO_RESTRUCTURE_HELPERS
+// Helpers added by KernelPro's restructuring transforms: element types of any pointer,
+// packed (vector) accesses, and warp/block all-reductions with shuffles.
+template <class T> struct kp_elem { using type = T; };
+template <class T> struct kp_elem<T&> { using type = typename kp_elem<T>::type; };
+template <class T> struct kp_elem<const T> { using type = typename kp_elem<T>::type; };
+template <class T> struct kp_elem<volatile T> { using type = typename kp_elem<T>::type; };
+template <class T, int N> struct alignas(sizeof(T) * N) kp_pack { T v[N]; };
+
+template <class T, class F> __device__ __forceinline__ T kp_warp_allreduce(T v, F f) {
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) v = f(v, __shfl_xor_sync(0xffffffffu, v, o));
+  return v;
+}
+
+template <class T, class F> __device__ __forceinline__ T kp_block_allreduce(T v, F f, T id) {
+  alignas(16) __shared__ unsigned char kp_raw[32 * sizeof(T)];
+  T* buf = reinterpret_cast<T*>(kp_raw);
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nw = (blockDim.x + 31) >> 5;
+  v = kp_warp_allreduce(v, f);
+  if (lane == 0) buf[warp] = v;
+  __syncthreads();
+  v = lane < nw ? buf[lane] : id;
+  v = kp_warp_allreduce(v, f);
+  __syncthreads();
+  return v;
+}
+
+template <class T, class E> __device__ __forceinline__ void kp_online_merge(T& m, T& s, T m2, T s2, E ex) {
+  const T mn = m2 > m ? m2 : m;
+  const T a = (m == mn) ? s : s * ex(m - mn);
+  const T b = (m2 == mn) ? s2 : s2 * ex(m2 - mn);
+  m = mn;
+  s = a + b;
+}
+
+template <class T, class E> __device__ __forceinline__ void kp_warp_online(T& m, T& s, E ex) {
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) {
+    const T m2 = __shfl_xor_sync(0xffffffffu, m, o), s2 = __shfl_xor_sync(0xffffffffu, s, o);
+    kp_online_merge(m, s, m2, s2, ex);
+  }
+}
+
+template <class T, class E> __device__ __forceinline__ void kp_block_online(T& m, T& s, E ex) {
+  alignas(16) __shared__ unsigned char kp_raw[64 * sizeof(T)];
+  T* buf = reinterpret_cast<T*>(kp_raw);
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nw = (blockDim.x + 31) >> 5;
+  kp_warp_online(m, s, ex);
+  if (lane == 0) { buf[warp] = m; buf[32 + warp] = s; }
+  __syncthreads();
+  m = lane < nw ? buf[lane] : T(-INFINITY);
+  s = lane < nw ? buf[32 + lane] : T(0);
+  kp_warp_online(m, s, ex);
+  __syncthreads();
+}
+#endif  // KERNELPRO_RESTRUCTURE_HELPERS
+"""
+
+
+def with_prelude(text: str) -> str:
+    """text with the helpers inserted after its last top-of-file #include (once)."""
+    if GUARD in text:
+        return text
+    lines = text.split("\n")
+    at = 0
+    for i, ln in enumerate(lines):
+        s = ln.strip()
+        if s.startswith("#include") or s.startswith("#pragma once"):
+            at = i + 1
+        elif s and not s.startswith(("//", "/*", "*", "#")):
+            break
+    block = PRELUDE.rstrip("\n").split("\n")
+    return "\n".join(lines[:at] + ([""] if at else []) + block + [""] + lines[at:])
+
+
+def prelude_line_count() -> int:
+    return PRELUDE.count("\n") + 1
+
+
+def strip_prelude(text: str) -> str:
+    """text without the helpers (to compare sources before and after a transform)."""
+    return re.sub(r"#ifndef KERNELPRO_RESTRUCTURE_HELPERS.*?#endif  // KERNELPRO_RESTRUCTURE_HELPERS\n\n?", "",
+                  text, flags=re.S)
+
+
+COLUMN_GUARD = "KERNELPRO_COLUMN_HELPERS"
+
+COLUMN_PRELUDE = r"""#ifndef KERNELPRO_COLUMN_HELPERS
+#define KERNELPRO_COLUMN_HELPERS
+#include <cooperative_groups.h>
+// Column reductions added by KernelPro: a block of 32 columns x blockDim.y row groups, and
+// optionally a cluster of gridDim.y blocks along the rows, combined in (distributed) shared
+// memory. The total is valid on threadIdx.y == 0 of the cluster's first block.
+template <class T, class F> __device__ __forceinline__ T kp_col_reduce(T v, F f) {
+  alignas(16) __shared__ unsigned char kp_raw[32 * 32 * sizeof(T)];
+  T* buf = reinterpret_cast<T*>(kp_raw);
+  buf[threadIdx.y * 32 + threadIdx.x] = v;
+  __syncthreads();
+  if (threadIdx.y == 0)
+    for (unsigned k = 1; k < blockDim.y; ++k) v = f(v, buf[k * 32 + threadIdx.x]);
+  __syncthreads();
+  return v;
+}
+
+template <class T, class F> __device__ __forceinline__ T kp_cluster_col_reduce(T v, F f) {
+  v = kp_col_reduce(v, f);
+  alignas(16) __shared__ unsigned char kp_craw[32 * sizeof(T)];
+  T* part = reinterpret_cast<T*>(kp_craw);
+  cooperative_groups::cluster_group cl = cooperative_groups::this_cluster();
+  if (threadIdx.y == 0) part[threadIdx.x] = v;
+  cl.sync();
+  if (cl.block_rank() == 0 && threadIdx.y == 0)
+    for (unsigned r = 1; r < cl.num_blocks(); ++r) v = f(v, cl.map_shared_rank(part, r)[threadIdx.x]);
+  cl.sync();
+  return v;
+}
+#endif  // KERNELPRO_COLUMN_HELPERS
+"""
+
+
+def with_column_prelude(text: str) -> str:
+    if COLUMN_GUARD in text:
+        return text
+    t = with_prelude(text)
+    i = t.index("#endif  // KERNELPRO_RESTRUCTURE_HELPERS") + len("#endif  // KERNELPRO_RESTRUCTURE_HELPERS\n")
+    return t[:i] + COLUMN_PRELUDE + t[i:]

@@ -1,0 +1,414 @@
+"""Row to warp, row to block: a thread-per-row kernel becomes a team of threads per row.
+
+The row index, derived from blockIdx.x * blockDim.x + threadIdx.x in the original, becomes
+the warp's index (warp team: blockDim.x / 32 rows per block) or the block's (block team).
+Every loop the analysis calls `spread` then strides the row by the team (`j = S + lane;
+j += TEAM`), optionally V elements at a time through packed 16-byte accesses with a scalar
+tail; each reduction of the loop starts from its identity on every lane but the first and
+is combined after the loop with shuffles (and shared memory across warps), so every lane
+holds the row's value, as every thread did before. Everything else of the row runs on every
+lane as written (the values are the same on all lanes); a barrier follows each piece of code
+that writes memory when later code of the row touches memory.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kernelpro.profilers.analysis.affine import coefficient
+from kernelpro.profilers.analysis.loops import AND, MAX, ONLINE, OR, PROD, SUM, XOR, text, uses
+from kernelpro.profilers.analysis.patterns import RowKernel, RowLoop
+from kernelpro.profilers.analysis.types import table_for
+from kernelpro.profilers.source import SourceFile, walk
+
+from .prelude import with_prelude
+from .text import Refuse, ident_subs, line_indent, node_with, span_text
+
+WARP_ROW = "blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32"
+
+
+@dataclass
+class Team:
+    kind: str  # "warp" or "block"
+    vec: int = 1  # elements per lane per step (packed accesses when > 1)
+
+    @property
+    def size(self) -> str:
+        return "32" if self.kind == "warp" else "blockDim.x"
+
+    @property
+    def lane(self) -> str:
+        return "threadIdx.x % 32" if self.kind == "warp" else "threadIdx.x"
+
+    @property
+    def row(self) -> str:
+        return WARP_ROW if self.kind == "warp" else "blockIdx.x"
+
+    @property
+    def sync(self) -> str:
+        return "__syncwarp();" if self.kind == "warp" else "__syncthreads();"
+
+
+def identity(op: str, type_text: str, src: SourceFile) -> str:
+    """The identity of a reduction for a declared type."""
+    if op in (SUM, OR, XOR):
+        return "0"
+    if op == PROD:
+        return "1"
+    if op == AND:
+        return "~0"
+    t = table_for(src).scalar(type_text)
+    if t is None:
+        raise Refuse(f"the type `{type_text}` of a {op} reduction is not known")
+    if t.is_float:
+        return "-INFINITY" if op == MAX else "INFINITY"
+    signed = not t.name.startswith(("uint", "bool"))
+    if op == MAX:
+        return f"(({type_text})(1ull << {8 * t.bytes - 1}))" if signed else "0"
+    return f"(({type_text})(~0ull >> {65 - 8 * t.bytes}))" if signed else f"(({type_text})~0ull)"
+
+
+def combine(op: str, fn: str | None) -> str:
+    """A lambda combining two partial values of a reduction."""
+    body = {SUM: "a + b", PROD: "a * b", OR: "a | b", AND: "a & b", XOR: "a ^ b"}.get(op)
+    if body is None:
+        if fn:
+            body = f"{fn}(a, b)"
+        else:
+            body = "b > a ? b : a" if op == MAX else "b < a ? b : a"
+    return f"[](auto a, auto b) {{ return {body}; }}"
+
+
+def _declared_type(rk: RowKernel, var: str) -> str:
+    t = rk.env.declared.get(var)
+    if t is None:
+        raise Refuse(f"the declaration of `{var}` was not found")
+    if "auto" in t.split():
+        raise Refuse(f"`{var}` is declared `auto`; its reduction needs a known type")
+    return " ".join(w for w in t.split() if w not in ("const", "volatile", "static", "register"))
+
+
+def _loop_var_type(rk: RowKernel, lp) -> str:
+    t = lp.var_type or rk.env.declared.get(lp.var)
+    if not t or "auto" in t.split():
+        return "long long"
+    return " ".join(w for w in t.split() if w not in ("const", "volatile", "static", "register"))
+
+
+def _used_after(src: SourceFile, rk: RowKernel, lp) -> bool:
+    end = lp.node.end_byte
+    for s in rk.body:
+        for n in walk(s):
+            if n.start_byte >= end and n.type == "identifier" and src.node_text(n) == lp.var:
+                return True
+    return False
+
+
+@dataclass
+class Group:
+    """The packed accesses of one array in a vectorised loop: same base, stride 1."""
+    name: str  # kp_p0, ...
+    access: object  # a representative Access (its node: the subscript)
+    nodes: list  # every subscript node of the group
+    reads: bool
+    writes: bool
+    full_write: bool  # written by a top-level statement of the body (every iteration)
+
+
+def _groups(src: SourceFile, rk: RowKernel, lp) -> list[Group]:
+    var = lp.var
+    body = lp.body
+    nested = [n for n in walk(body) if n is not body and n.type in ("for_statement", "while_statement", "do_statement")]
+    groups: dict = {}
+    top = [s for s in (body.named_children if body.type == "compound_statement" else [body])]
+    for a in lp.accesses:
+        if a.index is None or a.node.type != "subscript_expression":
+            continue
+        if any(n.start_byte <= a.node.start_byte < n.end_byte for n in nested):
+            continue
+        if coefficient(a.index, var) != {(): 1}:
+            continue
+        key = (a.array, tuple(sorted((m, c) for m, c in a.index.items() if var not in m)))
+        g = groups.get(key)
+        if g is None:
+            g = groups[key] = Group(f"kp_p{len(groups)}", a, [], False, False, False)
+        g.nodes.append(a.node)
+        if a.is_write:
+            g.writes = True
+            par = a.node.parent
+            if par.type == "update_expression" or text(src, par.child_by_field_name("operator")) != "=":
+                g.reads = True
+            elif par.parent is not None and par.parent.type == "expression_statement" and par.parent in top:
+                g.full_write = True
+        else:
+            g.reads = True
+    out = list(groups.values())
+    # a read of one array after a write to another that may be the same buffer would see the
+    # new value in the original but the packed (old) value here
+    for g in out:
+        if not g.writes:
+            continue
+        first_write = min(n.start_byte for n in g.nodes if _is_store(n))
+        for h in out:
+            if h is g or not h.reads or not _may_alias(rk, g.access.array, h.access.array):
+                continue
+            if any(_stmt_start(n, body) > _stmt_start_of_byte(first_write, body) for n in h.nodes if not _is_store(n)):
+                raise Refuse(f"{h.access.array} is read after {g.access.array} is written in the same iteration "
+                             "and they may be the same buffer (add __restrict__)")
+    return out
+
+
+def _is_store(n) -> bool:
+    p = n.parent
+    return p is not None and p.type in ("assignment_expression", "update_expression") and (
+        p.child_by_field_name("left") == n or p.child_by_field_name("argument") == n)
+
+
+def _stmt_start(n, body) -> int:
+    while n.parent is not None and n.parent != body:
+        n = n.parent
+    return n.start_byte
+
+
+def _stmt_start_of_byte(byte, body) -> int:
+    for s in body.named_children if body.type == "compound_statement" else [body]:
+        if s.start_byte <= byte < s.end_byte:
+            return s.start_byte
+    return byte
+
+
+def _may_alias(rk: RowKernel, a: str, b: str) -> bool:
+    from kernelpro.profilers.analysis.loops import may_alias
+    return may_alias(rk.env, a, b)
+
+
+def _access_at(src: SourceFile, node, var: str, at: str) -> str:
+    return node_with(src, node, ident_subs(src, node, var, f"({at})"))
+
+
+def spread_loop(src: SourceFile, rk: RowKernel, rl: RowLoop, team: Team, ind: str) -> str:
+    """The replacement text of one spread loop."""
+    lp = rl.info
+    var = lp.var
+    start_node = lp.start if lp.form == "for" else _while_start(src, rk, lp)
+    if start_node is None:
+        raise Refuse(f"the loop on line {lp.node.start_point[0] + 1} has no start value for `{var}`")
+    if (lp.form == "while" or not lp.declared_in_header) and _used_after(src, rk, lp):
+        raise Refuse(f"`{var}` is used after the loop on line {lp.node.start_point[0] + 1}")
+    if lp.step != 1:
+        raise Refuse(f"the loop on line {lp.node.start_point[0] + 1} steps by {lp.step}")
+    jt = _loop_var_type(rk, lp)
+    start = text(src, start_node)
+    bound = text(src, lp.bound)
+    end = f"({bound}) + 1" if lp.cmp == "<=" else f"({bound})"
+    i1, i2, i3 = ind + "  ", ind + "    ", ind + "      "
+    out = [f"{{  // kernelpro: this loop spread over the {team.kind} (each lane strides the row)"]
+    # reductions: every lane but the first starts from the identity
+    online = [r for r in lp.reductions if r.op == ONLINE]
+    plain = [r for r in lp.reductions if r.op != ONLINE]
+    resets = []
+    for r in plain:
+        resets.append(f"{r.var} = {identity(r.op, _declared_type(rk, r.var), src)};")
+    for r in online:
+        resets.append(f"{r.var} = {'-INFINITY' if r.role == 'max' else '0'};")
+        _declared_type(rk, r.var)
+    if resets:
+        out.append(f"{i1}if (kp_lane != 0) {{ {' '.join(resets)} }}")
+    body = lp.body
+    inc = lp.increment
+    body_subs = [(inc.start_byte, inc.end_byte, "")] if inc is not None else []
+    body_text = node_with(src, body, body_subs)
+    jdecl = f"{jt} " if (lp.declared_in_header or lp.form == "while") else ""
+    if team.vec <= 1:
+        out.append(f"{i1}for ({jdecl}{var} = ({start}) + kp_lane; {var} < {end}; {var} += {team.size}) "
+                   + _reindent_body(body_text, line_indent(src, body), i1))
+    else:
+        groups = _groups(src, rk, lp)
+        if not groups:
+            raise Refuse(f"the loop on line {lp.node.start_point[0] + 1} has no stride-1 access to pack")
+        v = team.vec
+        g0 = groups[0]
+        e0 = _elem(src, g0, var)
+        out.append(f"{i1}const {jt} kp_s = ({start}), kp_e = {end};")
+        # peel up to V-1 elements so that the packed accesses start 16-byte aligned; rows of an
+        # odd length are all handled this way, each with its own head
+        out.append(f"{i1}const unsigned long long kp_m = {v} * sizeof({e0}), "
+                   f"kp_ad = (unsigned long long)(const void*)&{_access_at(src, g0.access.node, var, 'kp_s')};")
+        out.append(f"{i1}{jt} kp_a = kp_s + ({jt})(((kp_m - kp_ad % kp_m) % kp_m) / sizeof({e0}));")
+        al = " && ".join(
+            f"((unsigned long long)(const void*)&{_access_at(src, g.access.node, var, 'kp_a')} % "
+            f"({v} * sizeof({_elem(src, g, var)}))) == 0" for g in groups)
+        out.append(f"{i1}{jt} kp_b = kp_a;  // [kp_a, kp_b): packed; the rest element by element")
+        out.append(f"{i1}if (kp_ad % sizeof({e0}) == 0 && kp_a <= kp_e && {al}) {{")
+        out.append(f"{i2}const {jt} kp_nv = (kp_e - kp_a) / {v};")
+        out.append(f"{i2}for ({jt} kp_q = kp_lane; kp_q < kp_nv; kp_q += {team.size}) {{")
+        out.append(f"{i3}const {jt} kp_j0 = kp_a + kp_q * {v};")
+        for g in groups:
+            et = _elem(src, g, var)
+            addr = f"&{_access_at(src, g.access.node, var, 'kp_j0')}"
+            if g.reads or not g.full_write:
+                out.append(f"{i3}kp_pack<{et}, {v}> {g.name} = *reinterpret_cast<const kp_pack<{et}, {v}>*>({addr});")
+            else:
+                out.append(f"{i3}kp_pack<{et}, {v}> {g.name};")
+        subs = list(body_subs)
+        for g in groups:
+            subs += [(n.start_byte, n.end_byte, f"{g.name}.v[kp_v]") for n in g.nodes]
+        vec_body = node_with(src, body, subs)
+        out.append(f"{i3}#pragma unroll")
+        out.append(f"{i3}for (int kp_v = 0; kp_v < {v}; ++kp_v) {{")
+        out.append(f"{i3}  const {jt} {var} = kp_j0 + kp_v;")
+        out.append(f"{i3}  " + _reindent_body(vec_body, line_indent(src, body), i3 + "  "))
+        out.append(f"{i3}}}")
+        for g in groups:
+            if g.writes:
+                et = _elem(src, g, var)
+                out.append(f"{i3}*reinterpret_cast<kp_pack<{et}, {v}>*>(&{_access_at(src, g.access.node, var, 'kp_j0')}) = {g.name};")
+        out.append(f"{i2}}}")
+        out.append(f"{i2}kp_b = kp_a + kp_nv * {v};")
+        out.append(f"{i1}}} else {{")
+        out.append(f"{i2}kp_a = kp_s;")
+        out.append(f"{i2}kp_b = kp_s;")
+        out.append(f"{i1}}}")
+        out.append(f"{i1}for ({jt} kp_t = kp_lane; kp_t < (kp_a - kp_s) + (kp_e - kp_b); kp_t += {team.size}) {{")
+        out.append(f"{i2}const {jt} {var} = kp_t < kp_a - kp_s ? kp_s + kp_t : kp_b + (kp_t - (kp_a - kp_s));")
+        out.append(f"{i2}" + _reindent_body(body_text, line_indent(src, body), i2))
+        out.append(f"{i1}}}")
+    # combine the partials
+    for r in plain:
+        if team.kind == "warp":
+            out.append(f"{i1}{r.var} = kp_warp_allreduce({r.var}, {combine(r.op, r.fn)});")
+        else:
+            t = _declared_type(rk, r.var)
+            out.append(f"{i1}{r.var} = kp_block_allreduce<{t}>({r.var}, {combine(r.op, r.fn)}, "
+                       f"{identity(r.op, t, src)});")
+    for r in online:
+        if r.role != "max":
+            continue
+        fn = f"[](auto x) {{ return {r.exp_fn}(x); }}"
+        out.append(f"{i1}kp_{team.kind}_online({r.var}, {r.partner}, {fn});")
+    out.append(f"{ind}}}")
+    return "\n".join(out)
+
+
+def _elem(src: SourceFile, g: Group, var: str) -> str:
+    return f"typename kp_elem<decltype({_access_at(src, g.access.node, var, '0')})>::type"
+
+
+def _reindent_body(text_: str, old: str, new: str) -> str:
+    from .text import reindent
+    return reindent(text_, old, new)
+
+
+def _writes_memory(src: SourceFile, n) -> bool:
+    for c in walk(n):
+        if c.type in ("subscript_expression", "pointer_expression") and _is_store(c):
+            return True
+        if c.type == "call_expression":
+            fn = c.child_by_field_name("function")
+            if fn is not None and src.node_text(fn).startswith(("__st", "atomic")):
+                return True
+    return False
+
+
+def _touches_memory(src: SourceFile, n) -> bool:
+    return any(c.type in ("subscript_expression",) or (c.type == "pointer_expression" and src.node_text(c).startswith("*"))
+               or (c.type == "call_expression" and src.node_text(c.child_by_field_name("function") or c).startswith("__ld"))
+               for c in walk(n))
+
+
+def team_rows(src: SourceFile, rk: RowKernel, team: Team) -> str:
+    """The source with the kernel restructured to one team per row. Raises Refuse."""
+    if not rk.ok:
+        raise Refuse("; ".join(rk.reasons))
+    spread = rk.spread
+    if not spread:
+        raise Refuse("no loop to spread over the row")
+    if rk.form == "none" and team.kind == "warp":
+        pass  # the launch keeps whole rows per block (launch.py checks the block size divides)
+    subs = []
+    # the lane, then the row index of the team
+    if rk.form == "loop":
+        lp = rk.loops_all.at(rk.row_decl)
+        ind = line_indent(src, rk.row_decl)
+        rows_per_block = "(blockDim.x / 32)" if team.kind == "warp" else "1"
+        subs.append((rk.row_decl.start_byte, rk.row_decl.start_byte, f"const int kp_lane = {team.lane};\n{ind}"))
+        subs.append((lp.start.start_byte, lp.start.end_byte, team.row))
+        subs.append((lp.step_node.start_byte, lp.step_node.end_byte, f"gridDim.x * {rows_per_block}"))
+    else:
+        ind = line_indent(src, rk.row_decl)
+        value = rk.row_decl.children_by_field_name("declarator")[0].child_by_field_name("value")
+        subs.append((rk.row_decl.start_byte, rk.row_decl.start_byte, f"const int kp_lane = {team.lane};\n{ind}"))
+        subs.append((value.start_byte, value.end_byte, team.row))
+    # spread loops, and barriers after code that writes memory when memory is touched later
+    stmts_after = _row_statements(rk)
+    spread_nodes = {rl.info.node: rl for rl in spread}
+    for rl in spread:
+        ind = line_indent(src, rl.info.node)
+        new = spread_loop(src, rk, rl, team, ind)
+        if _writes_memory(src, rl.info.node) and _later_touch(src, stmts_after, rl.info.node.end_byte):
+            new += f"\n{ind}{team.sync}  // kernelpro: the row's writes are seen by every lane after this"
+        subs.append((rl.info.node.start_byte, rl.info.node.end_byte, new))
+    for s in stmts_after:
+        if s in spread_nodes or any(rl.info.node.start_byte >= s.start_byte and rl.info.node.end_byte <= s.end_byte
+                                    for rl in spread):
+            continue
+        if s.type in ("declaration", "expression_statement") and _writes_memory(src, s) \
+                and _later_touch(src, stmts_after, s.end_byte):
+            subs.append((s.end_byte, s.end_byte, f"\n{line_indent(src, s)}{team.sync}"))
+    new_text = span_text(src, 0, len(src.data), subs)
+    return with_prelude(new_text)
+
+
+def _row_statements(rk: RowKernel) -> list:
+    """The row's statements, flattened through blocks and ifs (each statement once)."""
+    out = []
+
+    def visit(stmts):
+        for s in stmts:
+            out.append(s)
+            if s.type == "compound_statement":
+                visit(s.named_children)
+            elif s.type == "if_statement":
+                c = s.child_by_field_name("consequence")
+                visit(c.named_children if c is not None and c.type == "compound_statement" else [c] if c else [])
+                alt = s.child_by_field_name("alternative")
+                if alt is not None:
+                    inner = alt.named_children[0] if alt.named_children else None
+                    if inner is not None:
+                        visit(inner.named_children if inner.type == "compound_statement" else [inner])
+    visit(rk.body)
+    return out
+
+
+def _later_touch(src: SourceFile, stmts, after: int) -> bool:
+    return any(s.start_byte >= after and _touches_memory(src, s) for s in stmts)
+
+
+def describe(rk: RowKernel, team: Team) -> str:
+    lines = ", ".join(str(rl.info.node.start_point[0] + 1) for rl in rk.spread)
+    ops = sorted({("online max+sum" if r.op == ONLINE else r.op) for rl in rk.spread for r in rl.info.reductions})
+    what = f"a {team.kind} per row" if team.kind == "warp" else "a block per row"
+    red = f"; {', '.join(ops)} combined with shuffles" + (" and shared memory" if team.kind == "block" else "") if ops else ""
+    vec = f", {team.vec} elements per access" if team.vec > 1 else ""
+    return f"spread the loop(s) on line {lines} over {what}{vec}{red}"
+
+
+def _while_start(src: SourceFile, rk: RowKernel, lp):
+    """The value `var` holds when a while loop starts: its declaration or assignment right
+    before the loop in the same block, with nothing in between writing it."""
+    parent = lp.node.parent
+    sib = lp.node.prev_named_sibling
+    while sib is not None:
+        if sib.type == "declaration":
+            for d in sib.children_by_field_name("declarator"):
+                if d.type == "init_declarator" and text(src, d.child_by_field_name("declarator")) == lp.var:
+                    return d.child_by_field_name("value")
+        if sib.type == "expression_statement" and sib.named_children:
+            e = sib.named_children[0]
+            if e.type == "assignment_expression" and text(src, e.child_by_field_name("left")) == lp.var \
+                    and text(src, e.child_by_field_name("operator")) == "=":
+                return e.child_by_field_name("right")
+        if uses(src, sib, lp.var):
+            return None
+        sib = sib.prev_named_sibling
+    del parent
+    return None

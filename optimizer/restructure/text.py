@@ -1,0 +1,60 @@
+"""Small text tools for rewriting source under tree-sitter nodes."""
+from __future__ import annotations
+
+from kernelpro.profilers.source import SourceFile, walk
+
+
+class Refuse(Exception):
+    """A transform cannot prove its rewrite safe here; the message says why."""
+
+
+def line_indent(src: SourceFile, node) -> str:
+    line = src.lines[node.start_point[0]]
+    return line[: len(line) - len(line.lstrip())]
+
+
+def span_text(src: SourceFile, start: int, end: int, subs: list[tuple[int, int, str]] = ()) -> str:
+    """Bytes [start, end) of the source as text, with (start, end, text) substitutions inside."""
+    out, pos = [], start
+    for a, b, t in sorted(subs):
+        if a < pos or b > end:
+            continue
+        out.append(src.data[pos:a].decode("utf-8", errors="replace"))
+        out.append(t)
+        pos = b
+    out.append(src.data[pos:end].decode("utf-8", errors="replace"))
+    return "".join(out)
+
+
+def node_with(src: SourceFile, node, subs: list[tuple[int, int, str]] = ()) -> str:
+    return span_text(src, node.start_byte, node.end_byte, subs)
+
+
+def ident_subs(src: SourceFile, node, name: str, new: str) -> list[tuple[int, int, str]]:
+    """Substitutions replacing every identifier `name` under node by `new`."""
+    return [(n.start_byte, n.end_byte, new) for n in walk(node)
+            if n.type == "identifier" and src.node_text(n) == name
+            and not (n.parent is not None and n.parent.type == "field_expression"
+                     and n.parent.child_by_field_name("field") == n)]
+
+
+def reindent(text: str, old: str, new: str) -> str:
+    """Move continuation lines of text from indentation `old` to `new`."""
+    lines = text.split("\n")
+    for i in range(1, len(lines)):
+        ln = lines[i]
+        if ln.startswith(old):
+            lines[i] = new + ln[len(old):]
+        elif ln.strip():
+            lines[i] = new + ln.lstrip()
+    return "\n".join(lines)
+
+
+def edit(src: SourceFile, start: int, end: int, new: str) -> dict:
+    """An apply_edits edit over a byte range of src (1-based lines, character columns)."""
+    def pos(byte):
+        ls = src.data.rfind(b"\n", 0, byte) + 1
+        return src.data.count(b"\n", 0, byte) + 1, len(src.data[ls:byte].decode("utf-8", errors="replace")) + 1
+    l1, c1 = pos(start)
+    l2, c2 = pos(end)
+    return {"line": l1, "column": c1, "end_line": l2, "end_column": c2, "new_text": new}

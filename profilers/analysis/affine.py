@@ -1,0 +1,467 @@
+"""Index expressions as polynomials over atoms, and the global accesses of a kernel.
+
+An integer expression becomes a polynomial over atoms (threadIdx.x, blockIdx.x, blockDim.x,
+parameters, loop variables), following the kernel's local definitions of any integer type
+(`int`, `unsigned`, `uint`, `size_t`, `int64_t`, typedefs of them, `auto`, `const`) and
+pointer offsets (`const float* x = in + row * C;`). A quotient or remainder that does not
+depend on threadIdx.x becomes an opaque atom; one that does makes the index unknown.
+The coefficient of threadIdx.x is the stride between neighbouring threads of a warp; the
+coefficient of a loop variable is the stride between iterations.
+"""
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from ..source import Kernel, SourceFile, walk
+from .types import TypeTable, declared_in, table_for, words
+
+TID = "threadIdx.x"
+BUILTINS = ("threadIdx", "blockIdx", "blockDim", "gridDim")
+Poly = dict  # {tuple of atom names (sorted): int coefficient}; () is the constant
+LOAD_INTRINSICS = {"__ldg", "__ldcs", "__ldcg", "__ldca", "__ldlu", "__ldcv"}
+STORE_INTRINSICS = {"__stcs", "__stcg", "__stwb", "__stwt"}
+
+
+# --- polynomials ----------------------------------------------------------
+def const(c: int) -> Poly:
+    return {(): c} if c else {}
+
+
+def atom(name: str) -> Poly:
+    return {(name,): 1}
+
+
+def add(a: Poly, b: Poly, sign: int = 1) -> Poly:
+    out = dict(a)
+    for m, c in b.items():
+        out[m] = out.get(m, 0) + sign * c
+        if not out[m]:
+            del out[m]
+    return out
+
+
+def mul(a: Poly, b: Poly) -> Poly:
+    out: Poly = {}
+    for ma, ca in a.items():
+        for mb, cb in b.items():
+            m = tuple(sorted(ma + mb))
+            out[m] = out.get(m, 0) + ca * cb
+            if not out[m]:
+                del out[m]
+    return out
+
+
+def _mentions(atom_name: str, name: str) -> bool:
+    """An opaque atom "(...)" built from substituted polynomials mentions `name` inside."""
+    if atom_name == name or not atom_name.startswith("("):
+        return False
+    import re
+    return re.search(rf"(?<![\w.]){re.escape(name)}(?![\w])", atom_name) is not None
+
+
+def depends(p: Poly, name: str = TID) -> bool:
+    return any(name in m or any(_mentions(a, name) for a in m) for m in p)
+
+
+def atoms(p: Poly) -> set[str]:
+    return {a for m in p for a in m}
+
+
+def coefficient(p: Poly, name: str = TID) -> Poly | None:
+    """The coefficient of `name` in p; None when p is not linear in it (an opaque atom that
+    depends on it, such as x[j] in an index, counts as not linear)."""
+    out: Poly = {}
+    for m, c in p.items():
+        if any(_mentions(a, name) for a in m):
+            return None
+        k = m.count(name)
+        if k > 1:
+            return None
+        if k == 1:
+            rest = list(m)
+            rest.remove(name)
+            out[tuple(rest)] = out.get(tuple(rest), 0) + c
+    return {m: c for m, c in out.items() if c}
+
+
+def without(p: Poly, name: str) -> Poly:
+    """The terms of p that do not contain `name`."""
+    return {m: c for m, c in p.items() if name not in m}
+
+
+def is_const(p: Poly, value: int | None = None) -> bool:
+    if any(m for m in p):
+        return False
+    return value is None or p.get((), 0) == value
+
+
+def poly_text(p: Poly) -> str:
+    if not p:
+        return "0"
+    parts = []
+    for m, c in sorted(p.items(), key=lambda x: (-len(x[0]), x[0])):
+        term = "*".join(m)
+        parts.append(str(c) if not m else term if c == 1 else f"{c}*{term}")
+    return " + ".join(parts).replace("+ -", "- ")
+
+
+# --- the kernel's index environment ------------------------------------------
+@dataclass
+class IndexEnv:
+    src: SourceFile
+    kernel: Kernel
+    types: TypeTable
+    snapshots: list  # [(byte offset, {local int name: Poly or None})], in source order
+    pointers: dict  # pointer name -> (param name, offset Poly)
+    declared: dict  # name -> declared type text
+
+    def values_at(self, byte: int) -> dict:
+        i = bisect.bisect_right([b for b, _ in self.snapshots], byte) - 1
+        return self.snapshots[max(i, 0)][1]
+
+    def poly(self, n: ts.Node | None) -> Poly | None:
+        return None if n is None else index_poly(self.src, n, self.values_at(n.start_byte))
+
+    def element_type(self, array: str) -> str | None:
+        """The declared element type text of a kernel pointer parameter ('floatX', 'const float')."""
+        p = self.kernel.param(array)
+        return p.base_type if p is not None else None
+
+    def element_bytes(self, array: str) -> int | None:
+        t = self.element_type(array)
+        return self.types.bytes(t) if t is not None else None
+
+
+def _is_index_type(types: TypeTable, type_text: str) -> bool:
+    return types.is_int(type_text)
+
+
+def build_env(src: SourceFile, k: Kernel, types: TypeTable | None = None, keep=()) -> IndexEnv:
+    """Follow integer definitions (any spelling of an integer type, or `auto` with an integer
+    value) and top-level `x = ...;` reassignments in source order.
+
+    A variable stepped only by uniform amounts (`j++`, `i += blockDim.x * gridDim.x`) keeps the
+    thread stride of its start value plus an atom for the step; one reassigned under a branch or
+    in a loop, or stepped by a thread-dependent amount, becomes unknown. Names in `keep` stay
+    atoms (a row index kept symbolic, so that what derives from it is an opaque uniform atom).
+    """
+    types = types or table_for(src)
+    declared = declared_in(src, k.node)
+    params = {p.name for p in k.params}
+    values: dict = {n: None for n in declared if n not in params}  # unknown until defined
+    pointers = {p.name: (p.name, {}) for p in k.params if p.is_pointer}
+    stepped, unknown, plain = _updates(src, k)
+    events = []
+    if k.body is not None:
+        for d in walk(k.body):
+            if d.type != "declaration":
+                continue
+            tnode = d.child_by_field_name("type")
+            ttext = src.node_text(tnode) if tnode is not None else ""
+            auto = words(ttext) in ("auto", "decltype(auto)")
+            for dec in d.children_by_field_name("declarator"):
+                if dec.type != "init_declarator":
+                    continue
+                target, value = dec.child_by_field_name("declarator"), dec.child_by_field_name("value")
+                if target is None or value is None:
+                    continue
+                if target.type == "pointer_declarator":
+                    inner = target.child_by_field_name("declarator")
+                    while inner is not None and inner.type == "pointer_declarator":
+                        inner = inner.child_by_field_name("declarator")
+                    if inner is not None and inner.type == "identifier":
+                        events.append((dec.start_byte, "ptr", src.node_text(inner), value))
+                elif target.type == "identifier" and (auto or _is_index_type(types, ttext)):
+                    events.append((dec.start_byte, "auto" if auto else "int", src.node_text(target), value))
+    events += [(n.start_byte, "int", name, n.child_by_field_name("right")) for name, n in plain]
+    snapshots = [(k.body.start_byte if k.body is not None else 0, dict(values))]
+    for byte, kind, name, value in sorted(events, key=lambda e: e[0]):
+        if kind == "ptr":
+            pointers.pop(name, None)
+            base = _pointer_base(src, value, values, pointers)
+            if base is not None and name not in stepped | unknown and name not in dict(plain):
+                pointers[name] = base
+            else:  # derived from a parameter in a way not followed: its accesses are unknown
+                roots = [src.node_text(c) for c in walk(value) if c.type == "identifier" and src.node_text(c) in pointers]
+                if roots:
+                    pointers[name] = (pointers[roots[0]][0], None)
+            continue
+        if kind == "auto" and (_is_pointer_value(src, value, pointers)):
+            pointers.pop(name, None)
+            base = _pointer_base(src, value, values, pointers)
+            if base is not None and name not in stepped | unknown:
+                pointers[name] = base
+            continue
+        p = None if name in unknown else index_poly(src, value, values)
+        if name in keep:
+            p = atom(name)
+        if kind == "auto" and p is not None and not _int_valued(src, value):
+            p = None
+        if p is not None and name in stepped:
+            p = add(p, atom(name))
+        values = dict(values)
+        values[name] = p
+        snapshots.append((byte + 1, values))
+    return IndexEnv(src, k, types, snapshots, pointers, declared)
+
+
+def _is_pointer_value(src, value, pointers) -> bool:
+    v = value
+    while v.type == "parenthesized_expression" and v.named_children:
+        v = v.named_children[0]
+    if v.type == "identifier":
+        return src.node_text(v) in pointers
+    if v.type == "binary_expression":
+        return any(c.type == "identifier" and src.node_text(c) in pointers
+                   for c in (v.child_by_field_name("left"), v.child_by_field_name("right")))
+    return v.type == "pointer_expression" and src.node_text(v).startswith("&")
+
+
+def _int_valued(src, n) -> bool:
+    """No floating literal, cast to a floating type or call in an `auto` initializer."""
+    for c in walk(n):
+        if c.type == "number_literal" and any(ch in src.node_text(c) for ch in ".eEfF") \
+                and not src.node_text(c).lower().startswith("0x"):
+            return False
+        if c.type in ("call_expression", "cast_expression"):
+            return False
+    return True
+
+
+def _updates(src: SourceFile, k: Kernel):
+    """(names stepped by uniform amounts, names made unknown, [(name, top-level `name = e`)])."""
+    stepped, unknown, plain = set(), set(), []
+    if k.body is None:
+        return stepped, unknown, plain
+    for n in walk(k.body):
+        if n.type not in ("assignment_expression", "update_expression"):
+            continue
+        left = n.child_by_field_name("left") or n.child_by_field_name("argument")
+        if left is None or left.type != "identifier":
+            continue
+        name = src.node_text(left)
+        if n.type == "update_expression":
+            stepped.add(name)
+            continue
+        op = src.node_text(n.child_by_field_name("operator"))
+        if op in ("+=", "-="):
+            inc = index_poly(src, n.child_by_field_name("right"), {})
+            (stepped if inc is not None and not depends(inc) else unknown).add(name)
+        elif op == "=" and n.parent is not None and n.parent.type == "expression_statement" \
+                and n.parent.parent == k.body:
+            plain.append((name, n))
+        else:
+            unknown.add(name)
+    return stepped, unknown, plain
+
+
+def _pointer_base(src, value, values, pointers):
+    """`param + e` or `&param[e]` -> (param, e)."""
+    v = value
+    while v.type in ("parenthesized_expression", "cast_expression") and v.named_children:
+        v = v.child_by_field_name("value") if v.type == "cast_expression" else v.named_children[0]
+        if v is None:
+            return None
+    if v.type == "identifier" and src.node_text(v) in pointers:
+        return pointers[src.node_text(v)] if pointers[src.node_text(v)][1] is not None else None
+    if v.type == "binary_expression" and src.node_text(v.child_by_field_name("operator")) in ("+", "-"):
+        op = src.node_text(v.child_by_field_name("operator"))
+        left, right = v.child_by_field_name("left"), v.child_by_field_name("right")
+        pairs = ((left, right),) if op == "-" else ((left, right), (right, left))
+        for a, b in pairs:
+            inner = _pointer_base(src, a, values, pointers) if a is not None else None
+            if inner is not None:
+                off = index_poly(src, b, values)
+                if off is not None:
+                    base, o = inner
+                    return base, add(o, off, -1 if op == "-" else 1)
+    if v.type == "pointer_expression" and src.node_text(v).startswith("&"):
+        arg = v.child_by_field_name("argument")
+        if arg is not None and arg.type == "subscript_expression":
+            acc = subscript_parts(src, arg)
+            if acc and acc[0] in pointers:
+                off = index_poly(src, acc[1], values)
+                if off is not None:
+                    base, o = pointers[acc[0]]
+                    return base, add(o, off)
+    return None
+
+
+def subscript_parts(src: SourceFile, n: ts.Node):
+    """(array name, index node) of `a[i]`; None for other shapes."""
+    arg = n.child_by_field_name("argument")
+    idx = n.child_by_field_name("indices")
+    if idx is None:
+        idx = next((c for c in n.named_children if c.type == "subscript_argument_list"), None)
+    if arg is None or idx is None or arg.type != "identifier" or len(idx.named_children) != 1:
+        return None
+    return src.node_text(arg), idx.named_children[0]
+
+
+def index_poly(src: SourceFile, n: ts.Node | None, values: dict) -> Poly | None:
+    """The polynomial of an integer index expression; None when it cannot be followed."""
+    if n is None:
+        return None
+    t = n.type
+    if t == "number_literal":
+        v = src.eval_int(n)
+        return None if v is None else const(v)
+    if t == "identifier":
+        name = src.node_text(n)
+        if name in values:
+            return values[name]
+        if name in src.constants:
+            return const(src.constants[name])
+        if name == "warpSize":
+            return const(32)
+        return atom(name)
+    if t == "field_expression":
+        base = n.child_by_field_name("argument")
+        if base is not None and src.node_text(base) in BUILTINS:
+            return atom(src.node_text(n).replace(" ", ""))
+        return None
+    if t == "parenthesized_expression":
+        return index_poly(src, n.named_children[0] if n.named_children else None, values)
+    if t == "cast_expression":
+        return index_poly(src, n.child_by_field_name("value"), values)
+    if t == "call_expression":  # functional casts: size_t(x), (int64_t)(x) parsed as a call
+        fn = n.child_by_field_name("function")
+        args = n.child_by_field_name("arguments")
+        if fn is not None and args is not None and len(args.named_children) == 1:
+            name = src.node_text(fn).strip("() ")
+            if table_for(src).is_int(name):
+                return index_poly(src, args.named_children[0], values)
+        return None
+    if t == "unary_expression":
+        op = src.node_text(n.child_by_field_name("operator"))
+        p = index_poly(src, n.child_by_field_name("argument"), values)
+        if p is None or op not in ("-", "+"):
+            return None
+        return p if op == "+" else mul(p, const(-1))
+    if t == "binary_expression":
+        op = src.node_text(n.child_by_field_name("operator"))
+        a = index_poly(src, n.child_by_field_name("left"), values)
+        b = index_poly(src, n.child_by_field_name("right"), values)
+        if a is None or b is None:
+            return None
+        if op == "+":
+            return add(a, b)
+        if op == "-":
+            return add(a, b, -1)
+        if op == "*":
+            return mul(a, b)
+        if op == "<<" and list(b) in ([()], []):
+            return mul(a, const(1 << b.get((), 0)))
+        if not depends(a) and not depends(b):  # uniform across the warp: an opaque value
+            return atom(f"({poly_text(a)} {op} {poly_text(b)})")
+        return None
+    if t == "subscript_expression":  # a value loaded from memory, uniform across the warp
+        parts = subscript_parts(src, n)
+        if parts is not None:
+            i = index_poly(src, parts[1], values)
+            if i is not None and not depends(i):
+                return atom(f"({parts[0]}[{poly_text(i)}])")
+        return None
+    return None
+
+
+# --- accesses ---------------------------------------------------------------
+@dataclass
+class Access:
+    array: str  # the kernel parameter it reads or writes
+    node: ts.Node  # the subscript expression (or the intrinsic call / dereference)
+    index: Poly | None  # None: not followed (only with include_unknown)
+    stride: Poly | None  # coefficient of threadIdx.x
+    is_write: bool
+
+    @property
+    def line(self) -> int:
+        return self.node.start_point[0] + 1
+
+
+def _is_write(n: ts.Node) -> bool:
+    parent = n.parent
+    return parent is not None and parent.type in ("assignment_expression", "update_expression") and (
+        parent.child_by_field_name("left") == n or parent.child_by_field_name("argument") == n)
+
+
+def _pointer_index(env: IndexEnv, ptr: ts.Node) -> tuple[str, Poly] | None:
+    values = env.values_at(ptr.start_byte)
+    base = _pointer_base(env.src, ptr, values, env.pointers)
+    return base
+
+
+_UNEVALUATED = {"decltype", "sizeof_expression", "alignof_expression", "type_descriptor", "template_argument_list"}
+
+
+def unevaluated(n) -> bool:
+    """n sits in an unevaluated operand (decltype, sizeof, a type): no access happens there."""
+    p = n.parent
+    while p is not None:
+        if p.type in _UNEVALUATED:
+            return True
+        if p.type in ("expression_statement", "compound_statement", "declaration"):
+            return False
+        p = p.parent
+    return False
+
+
+def global_accesses(env: IndexEnv, include_unknown: bool = False) -> list[Access]:
+    """Accesses to kernel pointer parameters (through local pointers too); with include_unknown,
+    also those whose index cannot be followed (index None), so that no access goes unseen."""
+    out = []
+    src = env.src
+    if env.kernel.body is None:
+        return out
+    for n in walk(env.kernel.body):
+        if n.type in ("subscript_expression", "pointer_expression", "call_expression") and unevaluated(n):
+            continue
+        if n.type == "subscript_expression":
+            acc = subscript_parts(src, n)
+            if acc is None or acc[0] not in env.pointers:
+                continue
+            base, off = env.pointers[acc[0]]
+            p = env.poly(acc[1]) if off is not None else None
+            if p is None:
+                if include_unknown:
+                    out.append(Access(base, n, None, None, _is_write(n)))
+                continue
+            p = add(off, p)
+            out.append(Access(base, n, p, coefficient(p), _is_write(n)))
+        elif n.type == "pointer_expression" and src.node_text(n).startswith("*"):
+            arg = n.child_by_field_name("argument")
+            r = _pointer_index(env, arg) if arg is not None else None
+            if r is not None:
+                out.append(Access(r[0], n, r[1], coefficient(r[1]), _is_write(n)))
+            elif include_unknown:
+                out.append(Access("?", n, None, None, _is_write(n)))
+        elif n.type == "call_expression":
+            fn = n.child_by_field_name("function")
+            name = src.node_text(fn) if fn is not None else ""
+            args = n.child_by_field_name("arguments")
+            if name not in LOAD_INTRINSICS | STORE_INTRINSICS or args is None or not args.named_children:
+                continue
+            r = _pointer_index(env, args.named_children[0])
+            if r is not None:
+                out.append(Access(r[0], n, r[1], coefficient(r[1]), name in STORE_INTRINSICS))
+            elif include_unknown:
+                out.append(Access("?", n, None, None, name in STORE_INTRINSICS))
+    return out
+
+
+def element_bytes(k: Kernel, array: str, types: TypeTable | None = None) -> int | None:
+    p = k.param(array)
+    if p is None:
+        return None
+    if types is None:
+        from .types import SCALARS, VECTORS
+        t = words(p.base_type)
+        s = SCALARS.get(t)
+        if s is not None:
+            return s.bytes
+        v = VECTORS.get(t)
+        return SCALARS[v[0]].bytes * v[1] if v and v[0] in SCALARS else None
+    return types.bytes(p.base_type)

@@ -1,0 +1,312 @@
+"""Which thread does what: the kernel shapes the restructuring transforms and the rules read.
+
+`row_kernel(src, k)` lifts a kernel where each thread owns one "row" (an index derived from
+blockIdx.x * blockDim.x + threadIdx.x, or a grid-stride loop over it) into a RowKernel: the
+statements before the row index, the guard (`if (row < N) {...}`, `if (row >= N) return;`,
+none, or the grid-stride loop), and the row's body, whose top-level loops are classified:
+
+- spread: iterations independent up to reductions (they can be spread over the lanes of a
+  warp or the threads of a block),
+- redundant: a sequential loop that writes no memory (every lane can run it as it is),
+- blocked: anything else (the reason is kept).
+
+An element-wise kernel is a RowKernel without loops whose memory accesses are all at the row
+index; a thread-per-row reduction has spread loops walking the row (stride 1 in the loop
+variable); a thread-per-column reduction has a spread loop whose accesses move by 1 between
+neighbouring rows (the row index has coefficient 1) and by a large stride between iterations.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import tree_sitter as ts
+
+from ..source import Kernel, SourceFile, walk
+from .affine import IndexEnv, Poly, add, atom, coefficient, depends, index_poly, mul
+from .loops import SYNC, KernelLoops, LoopInfo, analyze_kernel, call_names, statements, text, unparen, uses
+
+GID_X: Poly = add(mul(atom("blockIdx.x"), atom("blockDim.x")), atom("threadIdx.x"))
+GRID_STRIDE_X: Poly = mul(atom("blockDim.x"), atom("gridDim.x"))
+_BUILTIN_WORDS = ("threadIdx", "blockIdx", "blockDim", "gridDim")
+
+
+@dataclass
+class RowLoop:
+    info: LoopInfo
+    kind: str  # spread, redundant
+    path: tuple = ()  # the uniform ifs/blocks it sits in
+
+
+@dataclass
+class RowKernel:
+    kernel: Kernel = field(repr=False)
+    env: IndexEnv = field(repr=False)
+    loops_all: KernelLoops = field(repr=False)
+    row: str  # the row variable
+    row_type: str  # its declared type text ("const uint", "int", "auto")
+    row_decl: ts.Node = field(repr=False)  # the declaration (form decl) or the for statement (form loop)
+    form: str  # "if", "return", "none", "loop"
+    guard: ts.Node | None = field(repr=False, default=None)  # the if statement / for statement
+    cond: ts.Node | None = field(repr=False, default=None)  # the guard's condition node
+    bound: ts.Node | None = field(repr=False, default=None)  # N in `row < N` when the guard has that form
+    prologue: list = field(repr=False, default_factory=list)  # statements before the row declaration
+    pre_guard: list = field(repr=False, default_factory=list)  # between the declaration and the guard
+    body: list = field(repr=False, default_factory=list)  # the row's statements
+    loops: list = field(default_factory=list)  # RowLoop, in source order
+    reasons: list = field(default_factory=list)  # why it cannot be restructured ([] when it can)
+
+    @property
+    def ok(self) -> bool:
+        return not self.reasons
+
+    @property
+    def spread(self) -> list[RowLoop]:
+        return [lp for lp in self.loops if lp.kind == "spread"]
+
+    def stride_in_row(self, lp: LoopInfo) -> dict[str, Poly | None]:
+        """array -> coefficient of the row variable in its accesses inside lp (None: not linear)."""
+        out = {}
+        for a in lp.accesses:
+            p = a.index
+            c = coefficient(p, self.row) if self.row in {x for m in p for x in m} else {}
+            out.setdefault(a.array, c)
+        return out
+
+
+def _mentions_builtins(src: SourceFile, n) -> bool:
+    return any(c.type == "field_expression" and text(src, c.child_by_field_name("argument")) in _BUILTIN_WORDS
+               for c in walk(n)) or any(c.type == "identifier" and src.node_text(c) in _BUILTIN_WORDS
+                                        and (c.parent is None or c.parent.type != "field_expression") for c in walk(n))
+
+
+def _row_decl(src: SourceFile, env: IndexEnv, s) -> tuple[str, str, ts.Node] | None:
+    """(name, type text, value) when s declares one variable equal to the global x index."""
+    if s.type != "declaration":
+        return None
+    ds = s.children_by_field_name("declarator")
+    if len(ds) != 1 or ds[0].type != "init_declarator":
+        return None
+    name, value = ds[0].child_by_field_name("declarator"), ds[0].child_by_field_name("value")
+    if name is None or name.type != "identifier" or value is None:
+        return None
+    if index_poly(src, value, env.values_at(s.start_byte)) != GID_X:
+        return None
+    t = s.child_by_field_name("type")
+    quals = " ".join(src.node_text(c) for c in s.children if c.type == "type_qualifier")
+    return src.node_text(name), (quals + " " + text(src, t)).strip(), value
+
+
+def _less_than(src: SourceFile, cond, var: str):
+    """N from `var < N` (or `N > var`)."""
+    c = unparen(cond)
+    if c is None or c.type != "binary_expression":
+        return None
+    op = text(src, c.child_by_field_name("operator"))
+    left, right = unparen(c.child_by_field_name("left")), unparen(c.child_by_field_name("right"))
+    if op == "<" and text(src, left) == var and not uses(src, right, var):
+        return c.child_by_field_name("right")
+    if op == ">" and text(src, right) == var and not uses(src, left, var):
+        return c.child_by_field_name("left")
+    return None
+
+
+def _at_least(src: SourceFile, cond, var: str):
+    """N from `var >= N` (or `N <= var`)."""
+    c = unparen(cond)
+    if c is None or c.type != "binary_expression":
+        return None
+    op = text(src, c.child_by_field_name("operator"))
+    left, right = unparen(c.child_by_field_name("left")), unparen(c.child_by_field_name("right"))
+    if op == ">=" and text(src, left) == var and not uses(src, right, var):
+        return c.child_by_field_name("right")
+    if op == "<=" and text(src, right) == var and not uses(src, left, var):
+        return c.child_by_field_name("left")
+    return None
+
+
+def _is_return(src: SourceFile, n) -> bool:
+    st = statements(n)
+    return len(st) == 1 and st[0].type == "return_statement" and not st[0].named_children
+
+
+def row_kernel(src: SourceFile, k: Kernel) -> RowKernel | None:
+    """The kernel lifted as one thread per row; None when no row index is found."""
+    if k.body is None:
+        return None
+    kl0 = analyze_kernel(src, k)
+    env = kl0.env
+    stmts = statements(k.body)
+    found = None
+    for i, s in enumerate(stmts):
+        d = _row_decl(src, env, s)
+        if d is not None:
+            found = (i, "decl", d)
+            break
+        if s.type == "for_statement":
+            lp = kl0.at(s)
+            if lp is not None and lp.var and lp.start is not None and lp.step_node is not None \
+                    and index_poly(src, lp.start, env.values_at(s.start_byte)) == GID_X \
+                    and index_poly(src, lp.step_node, {}) == GRID_STRIDE_X and lp.cmp == "<":
+                found = (i, "loop", (lp.var, lp.var_type or "int", lp.start))
+                break
+        if _mentions_builtins(src, s):
+            return None
+    if found is None:
+        return None
+    i, how, (row, rtype, value) = found
+    kl = analyze_kernel(src, k, keep={row})  # the row stays an atom: what derives from it is uniform
+    env = kl.env
+    rk = RowKernel(kernel=k, env=env, loops_all=kl, row=row, row_type=rtype, row_decl=stmts[i], form="none",
+                   prologue=stmts[:i])
+    rest = stmts[i + 1:]
+    if how == "loop":
+        lp = kl.at(stmts[i])
+        rk.form, rk.guard, rk.bound = "loop", stmts[i], lp.bound
+        rk.body = statements(lp.body)
+        if rest:
+            rk.reasons.append("statements after the grid-stride loop")
+    else:
+        j = 0
+        while j < len(rest):
+            s = rest[j]
+            if s.type == "if_statement" and s.child_by_field_name("alternative") is None and uses(src, s.child_by_field_name("condition"), row):
+                cond = s.child_by_field_name("condition")
+                if _is_return(src, s.child_by_field_name("consequence")):
+                    rk.form, rk.guard, rk.cond = "return", s, cond
+                    rk.bound = _at_least(src, cond, row)
+                    rk.pre_guard, rk.body = rest[:j], rest[j + 1:]
+                    break
+                if j == len(rest) - 1:
+                    rk.form, rk.guard, rk.cond = "if", s, cond
+                    rk.bound = _less_than(src, cond, row)
+                    rk.pre_guard, rk.body = rest[:j], statements(s.child_by_field_name("consequence"))
+                    break
+            j += 1
+        else:
+            rk.body = rest
+    _check(src, rk)
+    return rk
+
+
+def _check(src: SourceFile, rk: RowKernel) -> None:
+    k, kl = rk.kernel, rk.loops_all
+    reasons = rk.reasons
+    for s in rk.prologue:
+        if _mentions_builtins(src, s):
+            reasons.append(f"line {s.start_point[0] + 1} uses the thread index before the row index")
+    everything = rk.pre_guard + rk.body + ([rk.cond] if rk.cond is not None else [])
+    for s in everything:
+        if _mentions_builtins(src, s):
+            reasons.append(f"line {s.start_point[0] + 1} uses threadIdx/blockIdx/blockDim/gridDim besides the row index")
+            break
+    for d in walk(k.body):
+        if d.type == "declaration" and any(src.node_text(c) == "__shared__" for c in d.children):
+            reasons.append(f"line {d.start_point[0] + 1}: the kernel already uses shared memory")
+            break
+    for name, n in call_names(src, k.body):
+        base = name.split("::")[-1].split(".")[-1]
+        if base in SYNC or base.startswith("__shfl") or base.startswith("atomic") or "cooperative" in name:
+            reasons.append(f"line {n.start_point[0] + 1}: {name} (threads already cooperate)")
+            break
+    # writes of the row variable
+    for n in walk(k.body):
+        if n.type in ("assignment_expression", "update_expression"):
+            t = unparen(n.child_by_field_name("left") or n.child_by_field_name("argument"))
+            if t is not None and src.node_text(t) == rk.row and not (rk.form == "loop" and n.parent == rk.guard):
+                reasons.append(f"line {n.start_point[0] + 1} changes the row index {rk.row}")
+                break
+    # loops at row level
+    for lp, path in _row_loops(src, rk.body):
+        info = kl.at(lp)
+        if info is None:
+            reasons.append(f"line {lp.start_point[0] + 1}: loop not understood")
+            continue
+        if info.independent:
+            rk.loops.append(RowLoop(info, "spread", path))
+        elif not any(a.is_write for a in info.accesses) and not info.escapes and info.form != "do" \
+                and not any(c.type == "subscript_expression" and c.parent is not None
+                            and c.parent.type == "assignment_expression" for c in walk(info.body)):
+            rk.loops.append(RowLoop(info, "redundant", path))
+        else:
+            why = info.escapes + list(info.carried.values()) + info.memory_deps
+            if not info.canonical:
+                why.append("not a counted loop (for v = S; v < E; v += c)")
+            reasons.append(f"the loop on line {lp.start_point[0] + 1} cannot be spread: {'; '.join(why) or 'unknown'}")
+
+
+def _row_loops(src: SourceFile, stmts, path=()):
+    """(loop node, path) of the loops at the row's top level (inside plain blocks and ifs too)."""
+    for s in stmts:
+        if s.type in ("for_statement", "while_statement", "do_statement"):
+            yield s, path
+        elif s.type == "compound_statement":
+            yield from _row_loops(src, statements(s), path + (s,))
+        elif s.type == "if_statement":
+            yield from _row_loops(src, statements(s.child_by_field_name("consequence")), path + (s,))
+            alt = s.child_by_field_name("alternative")
+            if alt is not None:
+                inner = alt.named_children[0] if alt.type == "else_clause" and alt.named_children else alt
+                yield from _row_loops(src, statements(inner) if inner.type != "if_statement" else [inner], path + (s,))
+        else:
+            for c in walk(s):
+                if c is not s and c.type in ("for_statement", "while_statement", "do_statement"):
+                    yield c, path + (s,)
+                    break
+
+
+# ---------------------------------------------------------------- shapes
+
+
+def is_elementwise(rk: RowKernel) -> bool:
+    """No loops; every global access is at exactly the row index."""
+    if not rk.ok or rk.loops or rk.bound is None:
+        return False
+    accs = [a for a in accesses_in(rk) if True]
+    return bool(accs) and all(a.index == {(rk.row,): 1} or a.index == _row_poly(rk) for a in accs)
+
+
+def _row_poly(rk: RowKernel) -> Poly:
+    return rk.env.values_at(rk.row_decl.end_byte).get(rk.row) or {(rk.row,): 1}
+
+
+def accesses_in(rk: RowKernel):
+    from .affine import global_accesses
+    nodes = rk.pre_guard + rk.body
+    out = []
+    for a in global_accesses(rk.env):
+        if any(s.start_byte <= a.node.start_byte < s.end_byte for s in nodes):
+            out.append(a)
+    return out
+
+
+def row_major_loops(rk: RowKernel) -> list[RowLoop]:
+    """Spread loops that walk contiguous memory (stride 1 in the loop variable): team per row."""
+    out = []
+    for lp in rk.spread:
+        var = lp.info.var
+        if any(coefficient(a.index, var) == {(): 1} for a in lp.info.accesses):
+            out.append(lp)
+    return out
+
+
+def column_loop(rk: RowKernel) -> RowLoop | None:
+    """One spread reduction loop whose accesses are contiguous across rows (row coefficient 1)
+    and strided in the loop variable: a thread-per-column reduction."""
+    if len(rk.loops) != 1 or rk.loops[0].kind != "spread" or not rk.loops[0].info.reductions:
+        return None
+    lp = rk.loops[0]
+    var = lp.info.var
+    accs = lp.info.accesses
+    if not accs or any(a.is_write for a in accs):
+        return None
+    row_values = rk.env.values_at(rk.row_decl.end_byte + 1)
+    for a in accs:
+        idx = a.index
+        c_row = coefficient(idx, rk.row) if depends(idx, rk.row) else None
+        if c_row is None:  # the row variable was substituted: look for the thread index instead
+            c_row = coefficient(idx, "threadIdx.x")
+        c_var = coefficient(idx, var)
+        if c_row != {(): 1} or not c_var or c_var == {(): 1}:
+            return None
+    del row_values
+    return lp

@@ -1,0 +1,1 @@
+// kp_emu stub: the emulator header provides what tests use

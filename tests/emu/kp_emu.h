@@ -1,0 +1,246 @@
+// kp_emu.h -- run CUDA kernels on the CPU for tests: one std::thread per CUDA thread.
+//
+// Blocks run one after another; the threads of a block run at once, so __syncthreads,
+// __syncwarp and the warp shuffles are real barriers (std::barrier) between real threads.
+// A thread that returns drops out of its block's and warp's barriers, as on the GPU.
+// Covered: what KernelPro's restructured kernels and the test kernels use (thread/block
+// indices, barriers, shuffles, float/double/int math, __nv_bfloat16 and __half as storage
+// types with float arithmetic, atomicAdd). Not a CUDA implementation: a test harness.
+#pragma once
+#include <atomic>
+#include <barrier>
+#include <cfloat>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <fstream>
+#include <iterator>
+#include <thread>
+#include <type_traits>
+#include <vector>
+#include <algorithm>
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __noinline__
+#define __restrict__ __restrict
+#define __launch_bounds__(...)
+#define __shared__ static
+#define __constant__ static
+#define __align__(n) alignas(n)
+#define __cluster_dims__(...)
+
+struct dim3 {
+  unsigned x = 1, y = 1, z = 1;
+  dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
+};
+using uint3 = dim3;
+typedef unsigned int uint;
+
+inline thread_local dim3 threadIdx, blockIdx;
+inline dim3 blockDim, gridDim;
+static const int warpSize = 32;
+
+// ------------------------------------------------------------------ bf16 / half as storage
+struct __nv_bfloat16 {
+  uint16_t bits;
+  __nv_bfloat16() = default;
+  __nv_bfloat16(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    if ((u & 0x7fffffffu) > 0x7f800000u) { bits = 0x7fc0; return; }
+    u += 0x7fffu + ((u >> 16) & 1u);
+    bits = (uint16_t)(u >> 16);
+  }
+  __nv_bfloat16(double d) : __nv_bfloat16((float)d) {}
+  __nv_bfloat16(int i) : __nv_bfloat16((float)i) {}
+  operator float() const {
+    uint32_t u = (uint32_t)bits << 16;
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+  }
+};
+typedef __nv_bfloat16 nv_bfloat16;
+inline float __bfloat162float(__nv_bfloat16 v) { return (float)v; }
+inline __nv_bfloat16 __float2bfloat16(float f) { return __nv_bfloat16(f); }
+inline __nv_bfloat16 __float2bfloat16_rn(float f) { return __nv_bfloat16(f); }
+
+struct __half {
+  _Float16 h;
+  __half() = default;
+  __half(float f) : h((_Float16)f) {}
+  __half(double d) : h((_Float16)d) {}
+  __half(int i) : h((_Float16)i) {}
+  operator float() const { return (float)h; }
+};
+typedef __half half;
+inline float __half2float(__half v) { return (float)v; }
+inline __half __float2half(float f) { return __half(f); }
+
+// ------------------------------------------------------------------ vector types
+struct alignas(8) float2 { float x, y; };
+struct alignas(16) float4 { float x, y, z, w; };
+struct alignas(8) int2 { int x, y; };
+struct alignas(16) int4 { int x, y, z, w; };
+struct alignas(16) double2 { double x, y; };
+inline float2 make_float2(float x, float y) { return {x, y}; }
+inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
+inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
+
+// ------------------------------------------------------------------ math
+inline float __expf(float x) { return expf(x); }
+inline float __logf(float x) { return logf(x); }
+inline float __fdividef(float a, float b) { return a / b; }
+inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+inline double rsqrt(double x) { return 1.0 / sqrt(x); }
+inline float __saturatef(float x) { return x < 0 ? 0.f : (x > 1 ? 1.f : x); }
+template <class A, class B> inline auto max(A a, B b) {
+  using C = std::common_type_t<A, B>;
+  return (C)a > (C)b ? (C)a : (C)b;
+}
+template <class A, class B> inline auto min(A a, B b) {
+  using C = std::common_type_t<A, B>;
+  return (C)a < (C)b ? (C)a : (C)b;
+}
+template <class T> inline T __ldg(const T* p) { return *p; }
+template <class T> inline T __ldcs(const T* p) { return *p; }
+template <class T> inline T __ldcg(const T* p) { return *p; }
+template <class T> inline void __stcs(T* p, T v) { *p = v; }
+template <class T> inline void __stcg(T* p, T v) { *p = v; }
+
+// ------------------------------------------------------------------ block state
+struct KpWarp {
+  std::unique_ptr<std::barrier<>> bar;
+  alignas(16) unsigned char slot[32][16];
+};
+struct KpBlock {
+  std::unique_ptr<std::barrier<>> bar;
+  std::vector<KpWarp> warps;
+};
+inline KpBlock* kp_block = nullptr;
+inline thread_local int kp_tid = 0;
+
+inline void __syncthreads() { kp_block->bar->arrive_and_wait(); }
+inline void __syncwarp(unsigned = 0xffffffffu) { kp_block->warps[kp_tid / 32].bar->arrive_and_wait(); }
+inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+
+template <class T> inline T kp_exchange(T v, int src_lane) {
+  static_assert(sizeof(T) <= 16, "shuffle of a type over 16 bytes");
+  KpWarp& w = kp_block->warps[kp_tid / 32];
+  const int lane = kp_tid % 32;
+  std::memcpy(w.slot[lane], &v, sizeof(T));
+  w.bar->arrive_and_wait();
+  T r;
+  std::memcpy(&r, w.slot[src_lane & 31], sizeof(T));
+  w.bar->arrive_and_wait();
+  return r;
+}
+template <class T> inline T __shfl_xor_sync(unsigned, T v, int m, int width = 32) {
+  const int lane = kp_tid % 32;
+  return kp_exchange(v, (lane & ~(width - 1)) | ((lane ^ m) & (width - 1)));
+}
+template <class T> inline T __shfl_down_sync(unsigned, T v, unsigned d, int width = 32) {
+  const int lane = kp_tid % 32, base = lane & ~(width - 1);
+  const int src = (lane - base) + (int)d < width ? lane + (int)d : lane;
+  return kp_exchange(v, src);
+}
+template <class T> inline T __shfl_up_sync(unsigned, T v, unsigned d, int width = 32) {
+  const int lane = kp_tid % 32, base = lane & ~(width - 1);
+  const int src = (lane - base) - (int)d >= 0 ? lane - (int)d : lane;
+  return kp_exchange(v, src);
+}
+template <class T> inline T __shfl_sync(unsigned, T v, int src, int width = 32) {
+  const int lane = kp_tid % 32;
+  return kp_exchange(v, (lane & ~(width - 1)) + (src % width));
+}
+
+template <class T> inline T atomicAdd(T* p, T v) {
+  static std::mutex m;
+  std::lock_guard<std::mutex> g(m);
+  T old = *p;
+  *p = old + v;
+  return old;
+}
+
+// ------------------------------------------------------------------ launch
+template <class F, class... A> void kp_launch(F kernel, dim3 grid, dim3 block, A... args) {
+  gridDim = grid;
+  blockDim = block;
+  const int n = (int)(block.x * block.y * block.z);
+  for (unsigned bz = 0; bz < grid.z; ++bz)
+    for (unsigned by = 0; by < grid.y; ++by)
+      for (unsigned bx = 0; bx < grid.x; ++bx) {
+        KpBlock b;
+        b.bar = std::make_unique<std::barrier<>>(n);
+        const int nw = (n + 31) / 32;
+        b.warps.resize(nw);
+        for (int w = 0; w < nw; ++w) b.warps[w].bar = std::make_unique<std::barrier<>>(std::min(32, n - 32 * w));
+        kp_block = &b;
+        std::vector<std::thread> ts;
+        ts.reserve(n);
+        for (int t = 0; t < n; ++t) {
+          ts.emplace_back([&, t] {
+            kp_tid = t;
+            threadIdx = dim3(t % block.x, (t / block.x) % block.y, t / (block.x * block.y));
+            blockIdx = dim3(bx, by, bz);
+            kernel(args...);
+            kp_block->warps[t / 32].bar->arrive_and_drop();
+            kp_block->bar->arrive_and_drop();
+          });
+        }
+        for (auto& t : ts) t.join();
+        kp_block = nullptr;
+      }
+}
+
+// ------------------------------------------------------------------ the test driver's calls
+// argv: gx gy gz bx by bz, then one word per kernel parameter: @FILE[+OFFSET] for a buffer
+// (read, passed, written back) or a number for a scalar.
+struct KpBuf { std::string path; std::vector<char> data; };
+inline std::vector<KpBuf*> kp_bufs;
+template <class P> P kp_arg(const char* s) {
+  if constexpr (std::is_pointer_v<P>) {
+    std::string w(s + 1);
+    size_t plus = w.find('+');
+    size_t off = plus == std::string::npos ? 0 : std::stoul(w.substr(plus + 1));
+    auto* b = new KpBuf{w.substr(0, plus), {}};
+    std::ifstream f(b->path, std::ios::binary);
+    b->data.assign(std::istreambuf_iterator<char>(f), {});
+    b->data.resize(b->data.size() + 64);
+    kp_bufs.push_back(b);
+    return (P)(void*)(b->data.data() + off);
+  } else if constexpr (std::is_floating_point_v<P>) {
+    return (P)std::strtod(s, nullptr);
+  } else {
+    return (P)std::strtoll(s, nullptr, 0);
+  }
+}
+template <class... P, size_t... I>
+void kp_call_impl(void (*k)(P...), dim3 g, dim3 b, char** a, std::index_sequence<I...>) {
+  kp_launch(k, g, b, kp_arg<P>(a[I])...);
+}
+template <class... P> int kp_main(void (*k)(P...), int argc, char** argv) {
+  if (argc != 7 + (int)sizeof...(P)) { std::fprintf(stderr, "kp_emu: %d words for %d parameters\n", argc - 7, (int)sizeof...(P)); return 2; }
+  dim3 g(std::atoi(argv[1]), std::atoi(argv[2]), std::atoi(argv[3]));
+  dim3 b(std::atoi(argv[4]), std::atoi(argv[5]), std::atoi(argv[6]));
+  kp_call_impl(k, g, b, argv + 7, std::index_sequence_for<P...>{});
+  for (auto* buf : kp_bufs) {
+    std::ofstream f(buf->path, std::ios::binary);
+    f.write(buf->data.data(), buf->data.size() - 64);
+  }
+  return 0;
+}
+
+// headers a kernel file may include, included here once at global scope (the emulator's
+// stubs): a batch of kernel files compiled in namespaces then finds them all
+#include <cooperative_groups.h>

@@ -1,0 +1,115 @@
+"""Run CUDA kernels on the CPU with tests/emu/kp_emu.h (one std::thread per CUDA thread).
+
+`emulate(source, kernel, args, grid, block)`: args are numpy arrays (buffers, written back)
+or Python numbers (scalars, converted to the parameter's type by the C++ driver); a buffer
+may be given as (array, byte_offset) to pass a pointer off its start. Returns the arrays
+after the launch.
+
+`Batch([(source, kernel), ...])` compiles many sources into one program (each in its own
+namespace, with a precompiled kp_emu.h), so a test that checks many candidates pays for one
+compilation; `batch.run(i, args, grid, block)` runs the i-th.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EMU = os.path.join(HERE, "emu")
+GXX = shutil.which("g++")
+FLAGS = ["-std=c++20", "-O1", "-w", "-pthread"]
+_PCH_DIR = None
+_LOCK = threading.Lock()
+
+
+class EmulationError(Exception):
+    pass
+
+
+def _pch() -> str:
+    """A folder holding kp_emu.h and its precompiled header (built once per session)."""
+    global _PCH_DIR
+    with _LOCK:
+        if _PCH_DIR is None:
+            d = tempfile.mkdtemp(prefix="kp-emu-pch-")
+            shutil.copy(os.path.join(EMU, "kp_emu.h"), os.path.join(d, "kp_emu.h"))
+            r = subprocess.run([GXX, *FLAGS, f"-I{os.path.join(EMU, 'include')}", "-x", "c++-header",
+                                os.path.join(d, "kp_emu.h"),
+                                "-o", os.path.join(d, "kp_emu.h.gch")], capture_output=True, text=True)
+            if r.returncode != 0:  # no PCH: the header itself still works
+                pass
+            _PCH_DIR = d
+        return _PCH_DIR
+
+
+_GUARDS = ("KERNELPRO_RESTRUCTURE_HELPERS", "KERNELPRO_COLUMN_HELPERS")
+
+
+class Batch:
+    def __init__(self, items: list[tuple[str, str]], workdir: str | None = None):
+        self.items = list(items)
+        self.workdir = workdir or tempfile.mkdtemp(prefix="kp-emu-")
+        key = hashlib.sha256("\0".join(s + "\1" + k for s, k in self.items).encode()).hexdigest()[:16]
+        self.exe = os.path.join(self.workdir, f"emu-{key}")
+        if not os.path.exists(self.exe):
+            self._build()
+
+    def _build(self) -> None:
+        parts = ['#include "kp_emu.h"']
+        for i, (src, _) in enumerate(self.items):
+            parts += [f"#undef {g}" for g in _GUARDS]
+            parts.append(f"namespace kp_s{i} {{\n#line 1 \"kernel{i}.cu\"\n{src}\n}}  // namespace kp_s{i}")
+        table = ", ".join(f"+[](int c, char** v) {{ return kp_main(kp_s{i}::{k}, c, v); }}"
+                          for i, (_, k) in enumerate(self.items))
+        parts.append(f"int main(int argc, char** argv) {{\n  int (*run[])(int, char**) = {{{table}}};\n"
+                     f"  return run[std::atoi(argv[1])](argc - 1, argv + 1);\n}}\n")
+        cpp = self.exe + ".cpp"
+        with open(cpp, "w") as f:
+            f.write("\n".join(parts))
+        r = subprocess.run([GXX, *FLAGS, f"-I{_pch()}", f"-I{os.path.join(EMU, 'include')}", "-o", self.exe, cpp],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            raise EmulationError(f"g++ failed for {[k for _, k in self.items]}:\n{r.stderr[:4000]}")
+
+    def run(self, index: int, args: list, grid, block, timeout: float = 120.0) -> list:
+        grid = list(grid) + [1] * (3 - len(grid))
+        block = list(block) + [1] * (3 - len(block))
+        words, outs = [], []
+        tag = f"{os.getpid()}-{threading.get_ident()}-{index}"
+        for i, a in enumerate(args):
+            off = 0
+            if isinstance(a, tuple):
+                a, off = a
+            if isinstance(a, np.ndarray):
+                path = os.path.join(self.workdir, f"arg{i}-{tag}.bin")
+                np.ascontiguousarray(a).tofile(path)
+                words.append(f"@{path}+{off}")
+                outs.append((path, a.dtype, a.shape))
+            else:
+                words.append(repr(float(a)) if isinstance(a, float) else str(int(a)))
+                outs.append(None)
+        r = subprocess.run([self.exe, str(index), *map(str, grid), *map(str, block), *words], capture_output=True,
+                           text=True, timeout=timeout)
+        if r.returncode != 0:
+            raise EmulationError(f"{self.items[index][1]} failed in the emulator (exit {r.returncode}): "
+                                 f"{r.stderr[:2000]}")
+        result = []
+        for o in outs:
+            if o is None:
+                result.append(None)
+            else:
+                path, dtype, shape = o
+                result.append(np.fromfile(path, dtype=dtype).reshape(shape))
+                os.remove(path)
+        return result
+
+
+def emulate(source: str, kernel: str, args: list, grid, block, workdir: str | None = None,
+            timeout: float = 120.0) -> list:
+    return Batch([(source, kernel)], workdir).run(0, args, grid, block, timeout)

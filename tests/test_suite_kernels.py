@@ -1,0 +1,93 @@
+"""The benchmark suite (benchmarks/suite): specs generated and valid, every kernel compiles,
+and every naive kernel, its hand-written best and the structural candidates the optimizer
+makes from it compute the family's reference at small sizes in the CPU emulator."""
+from __future__ import annotations
+
+import glob
+import os
+import subprocess
+import sys
+
+import pytest
+
+from emu_run import Batch
+from suite_emu import SMALL, SUITE, check, load_spec, run
+
+from kernelpro.optimizer.builtin import BuiltinProposer
+from kernelpro.optimizer.transforms import TransformInput
+from kernelpro.profilers.compile import CompileOptions, compile_cuda
+
+NAIVE = sorted(glob.glob(os.path.join(SUITE, "*", "naive*.cu")))
+ALL = sorted(glob.glob(os.path.join(SUITE, "*", "*.cu")))
+GXX = __import__("shutil").which("g++")
+
+
+def ids(p):
+    return f"{os.path.basename(os.path.dirname(p))}/{os.path.basename(p)[:-3]}"
+
+
+def test_every_family_has_naive_kernels_a_best_one_and_current_specs():
+    fams = sorted(os.path.basename(os.path.dirname(p)) for p in glob.glob(os.path.join(SUITE, "*", "family.toml")))
+    assert fams == sorted(SMALL), "each family needs emulator sizes in tests/suite_emu.py"
+    for f in fams:
+        assert os.path.exists(os.path.join(SUITE, f, "best.cu")), f
+        assert glob.glob(os.path.join(SUITE, f, "naive*.cu")), f
+    r = subprocess.run([sys.executable, os.path.join(SUITE, "make_specs.py"), "--check"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("path", ALL, ids=ids)
+def test_suite_kernel_compiles_and_its_spec_validates(path):
+    spec = load_spec(os.path.basename(os.path.dirname(path)), os.path.basename(path)[:-3])
+    art = compile_cuda(path, CompileOptions(arch="sm_90"))
+    assert art.ok and art.builds(spec.kernel), [d.message for d in art.errors]
+
+
+def _structural(path: str, spec):
+    from kernelpro.optimizer import spec_edit
+    text = open(path).read()
+    base = spec_edit.base_launch(spec)
+    p = BuiltinProposer(spec.kernel, base, [], path=path, spec=spec)
+    inp = TransformInput(source=text, kernel=spec.kernel, launch=dict(base), base_launch=None)
+    return text, base, p, p.structural_candidates(inp)
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the emulator")
+@pytest.mark.parametrize("path", NAIVE, ids=ids)
+def test_naive_kernel_and_its_restructured_candidates_compute_the_reference(path, tmp_path):
+    family, stem = os.path.basename(os.path.dirname(path)), os.path.basename(path)[:-3]
+    spec = load_spec(family, stem)
+    env = SMALL[family]
+    text, base, prop, cands = _structural(path, spec)
+    assert cands, f"no structural candidate for {family}/{stem}: {prop.plans_refused}"
+    runs = [(f"{stem} as written", text, base)]
+    for c, _ in cands:
+        variants = [c]
+        # and the next knob setting of its plan (what tuning would try first)
+        v = prop.tuner.next_variant(c, prop.compile_error, prop.registers_of)
+        if v is not None:
+            variants.append(v)
+        for cand in variants:
+            assert prop.compile_error(cand) is None, cand.description
+            knobs = dict(cand.knobs)
+            if knobs.get("cluster", 1) > 1:
+                # the emulator runs one block at a time: a cluster's distributed shared memory is
+                # checked on the GPU (test_restructure_gpu.py); here the same plan, one block
+                cand = prop.tuner.states[cand.key()].plan.build({**knobs, "cluster": 1})
+            runs.append((f"{cand.description} {knobs}", cand.source, {**base, **cand.launch}))
+    batch = Batch([(src, spec.kernel) for _, src, _ in runs], str(tmp_path))
+    for i, (what, src, launch) in enumerate(runs):
+        got, views = run(family, spec, src, launch, env, str(tmp_path), batch=batch, index=i)
+        check(family, spec, got, views, env, what)
+    assert len(runs) > len(cands)
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the emulator")
+@pytest.mark.parametrize("family", sorted(f for f in SMALL if f != "bias_grad"))
+def test_hand_written_best_computes_the_reference(family, tmp_path):
+    """(bias_grad's best needs a real thread-block cluster: it runs in the GPU tests.)"""
+    spec = load_spec(family, "best")
+    from kernelpro.optimizer import spec_edit
+    text = open(os.path.join(SUITE, family, "best.cu")).read()
+    got, views = run(family, spec, text, spec_edit.base_launch(spec), SMALL[family], str(tmp_path))
+    check(family, spec, got, views, SMALL[family], f"{family}/best")
