@@ -6,25 +6,14 @@ import json
 import sys
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from kernelpro.lsp_server.gpu import gpu_problem
-from lsp_fixtures.helpers import CONFIG, HERE, diagnostics_for, line_of, open_doc, start, wait_until, workspace
+from lsp_fixtures.helpers import HERE, client, diagnostics_for, line_of, open_doc, wait_until  # noqa: F401 (client: the fixture)
 
 FAKE = str(HERE / "fake_optimizer.py")
 NO_GPU = gpu_problem()
-
-
-@pytest_lsp.fixture(config=CONFIG)
-async def client(lsp_client: LanguageClient, request):
-    ws = workspace(request.getfixturevalue("tmp_path"))
-    lsp_client.ws = ws
-    callspec = getattr(request.node, "callspec", None)
-    await start(lsp_client, ws, callspec.params.get("settings") if callspec else None)
-    yield
-    await lsp_client.shutdown_session()
 
 
 KERNEL = """#include "tile.cuh"

@@ -5,21 +5,10 @@ import asyncio
 import time
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from lsp_fixtures.helpers import CONFIG, diagnostics_for, line_of, open_doc, start, wait_until, workspace
-
-
-@pytest_lsp.fixture(config=CONFIG)
-async def client(lsp_client: LanguageClient, request):
-    ws = workspace(request.getfixturevalue("tmp_path"))
-    lsp_client.ws = ws
-    callspec = getattr(request.node, "callspec", None)
-    await start(lsp_client, ws, callspec.params.get("settings") if callspec else None)
-    yield
-    await lsp_client.shutdown_session()
+from lsp_fixtures.helpers import client, diagnostics_for, line_of, open_doc, wait_until  # noqa: F401 (client: the fixture)
 
 
 def hover_params(uri, line=0, character=0):

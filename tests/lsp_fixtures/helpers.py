@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Union
 
 from lsprotocol import types
+import pytest_lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 HERE = Path(__file__).parent
@@ -139,3 +140,14 @@ def apply_edit(text: str, edits: list[types.TextEdit]) -> str:
         text = text[:a] + e.new_text + text[b:]
         lines = text.split("\n")
     return text
+
+
+@pytest_lsp.fixture(config=CONFIG)
+async def client(lsp_client: LanguageClient, request):
+    """The real server on a fresh workspace; a test parametrized with `settings` starts with them."""
+    ws = workspace(request.getfixturevalue("tmp_path"))
+    lsp_client.ws = ws
+    callspec = getattr(request.node, "callspec", None)
+    await start(lsp_client, ws, callspec.params.get("settings") if callspec else None)
+    yield
+    await lsp_client.shutdown_session()
