@@ -112,21 +112,22 @@ async def test_measured_findings_kept_apart_and_cleared_on_change(tmp_path):
 @pytest.mark.slow
 def test_profile_on_gpu_publishes_measured_findings_end_to_end(tmp_path):
     """On a GPU: kernelpro.profileGpu on the naive transpose through the real server process."""
-    from lsprotocol import types
+    import sys
 
-    from lsp_fixtures.helpers import CONFIG
+    from lsprotocol import types
 
     async def run():
         from pygls.lsp.client import BaseLanguageClient
 
         shutil.copy(ROOT / "examples" / "a_naive_transpose.cu", tmp_path / "t.cu")
         shutil.copy(ROOT / "examples" / "a_naive_transpose.kernelpro.toml", tmp_path / "t.kernelpro.toml")
+        shutil.copy(ROOT / "examples" / "refs.py", tmp_path / "refs.py")  # the spec's reference
         c = BaseLanguageClient("test", "0")
         pubs = []
         c.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)(lambda p: pubs.append(p))
         for m in ("kernelpro/status", types.WINDOW_LOG_MESSAGE, types.WINDOW_SHOW_MESSAGE):
             c.feature(m)(lambda p: None)
-        await c.start_io(*CONFIG.server_command)
+        await c.start_io(sys.executable, "-m", "kernelpro.lsp_server")
         await c.initialize_async(types.InitializeParams(capabilities=types.ClientCapabilities(),
                                                         root_uri=tmp_path.as_uri()))
         c.initialized(types.InitializedParams())

@@ -83,6 +83,9 @@ async def test_missing_nvcc_is_one_clear_diagnostic_and_the_server_lives(client:
     shown = [m for m in client.messages if "nvcc" in m.message]
     assert len(shown) == 1 and shown[0].type == types.MessageType.Error
     assert any(getattr(s, "state", None) == "error" for s in client.statuses)
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    assert lenses[0].command.title == "KernelPro: cannot profile (see Problems)"  # not "not profiled yet"
     # settings fixed: every open file is profiled again
     mark = len(client.published)
     change_config(client, {"nvccPath": ""})
