@@ -96,14 +96,15 @@ class OptimizerRun:
         ls.status("optimizing", f"optimizing {self.kernel}", 0)
         ls.log("optimizer: " + " ".join(self.argv))
         end = await self._drive()
-        ls.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=end[0]))
-        ls.show(end[0], end[1])
         ls.optimizer_runs.pop(self.token, None)
         if end[1] == types.MessageType.Error:
-            ls.status("error", end[0])
+            ls.failed(end[0])  # shown once; the status bar goes back to idle
         else:
+            ls.show(end[0], end[1])
             ls.state = "idle"
             ls.idle_status()
+        # last, so a client that sees the progress end has seen the message and the status too
+        ls.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=end[0]))
 
     async def _drive(self) -> tuple[str, types.MessageType]:
         path = self.ls.path_of(self.uri)
@@ -165,7 +166,19 @@ class OptimizerRun:
 
 
 async def start(ls: KernelProServer, uri: str, kernel: str) -> dict[str, Any]:
+    """What can be checked here is checked in the order that saves the user the most: the GPU
+    first (nothing else matters without one; not with an `optimizerCommand`, which may run
+    elsewhere), then the launch spec (offered to be created); the optimizer checks the rest
+    (git) and says so in its error event."""
+    from .gpu import ask_for_spec, gpu_reason, no_gpu
+    from .lenses import find_spec
+
+    reason = "" if ls.settings.raw.get("optimizerCommand") else await gpu_reason(ls)
+    if reason:
+        return no_gpu(ls, "Optimize", reason)
     path = ls.path_of(uri)
+    if find_spec(path, kernel) is None:
+        return await ask_for_spec(ls, uri, kernel, "Optimize")
     run = OptimizerRun(ls, uri, kernel, ls.settings.optimizer_argv(path, kernel))
     ls.optimizer_runs[run.token] = run
     task = asyncio.ensure_future(run.run())

@@ -73,7 +73,9 @@ def cmd_profile(args) -> int:
         out = rep.to_json()
         if dyn is not None:
             out["measured"] = dyn["measured"]
-            out["advice"] = out["advice"] + [a.to_json() for a in dyn["advice"]]
+            out["measured_advice"] = [a.to_json() for a in dyn["advice"]]
+            out["advice"] = out["advice"] + out["measured_advice"]
+            out["lines"] = dyn.get("lines") or []
         print(json.dumps(out, indent=2))
     else:
         from .report import print_report

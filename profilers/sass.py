@@ -100,3 +100,16 @@ def opcode_counts(insns: list[Instruction]) -> dict[str, int]:
     for i in insns:
         c[i.base] = c.get(i.base, 0) + 1
     return c
+
+
+def line_runs(insns: list[Instruction], path: str) -> list[tuple[int | None, list[Instruction]]]:
+    """The instructions in address order, cut into runs that come from one line of `path`
+    (None: no line there, e.g. the prologue or an inlined header), like Compiler Explorer."""
+    out: list[tuple[int | None, list[Instruction]]] = []
+    for ins in insns:
+        ln = ins.line_in(path)
+        if out and out[-1][0] == ln:
+            out[-1][1].append(ins)
+        else:
+            out.append((ln, [ins]))
+    return out

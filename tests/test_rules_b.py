@@ -311,6 +311,19 @@ def test_local_memory_and_spill_examples():
     assert sk.start_line <= spill[0].line <= sk.end_line
 
 
+def test_local_array_is_one_finding_at_its_run_time_index():
+    """One array in local memory was three near-identical warnings (its zeroing loop, its use, its
+    flush) with the cause second: now one, on the index expression, the other lines related."""
+    r = report("b_spill.cu")
+    (a,) = rule(r, "local-memory")
+    use = lines_with("b_spill.cu", "hist[keys[i] & 15] += 1;")[0]
+    text = (EX / "b_spill.cu").read_text().split("\n")[use - 1]
+    assert a.line == use and text[a.column - 1:a.end_column - 1] == "keys[i] & 15"
+    assert "`hist`" in a.message and "`keys[i] & 15`" in a.message and "on line" not in a.message
+    assert sorted(loc.line for loc in a.related) == sorted(
+        lines_with("b_spill.cu", "hist[b] = 0") + lines_with("b_spill.cu", "atomicAdd(&counts[b], hist[b])"))
+
+
 def test_spill_twin_silent():
     r = report("b_spill_fixed.cu")
     assert rule(r, "local-memory") == [] and rule(r, "register-spill") == []
