@@ -81,6 +81,7 @@ class Advice:
     fix: dict[str, Any] | None = None  # data for a mechanical quick fix (see docs/rules.md)
     links: list[Link] = field(default_factory=list)  # building blocks the remedy names
     instantiation: str | None = None  # `reduce<float, 256>`: found in that instantiation of a template only
+    data: dict[str, Any] = field(default_factory=dict)  # numbers a tool can act on, e.g. {"register_cap": 64}
 
     @property
     def doc_url(self) -> str:

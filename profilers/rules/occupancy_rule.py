@@ -148,7 +148,9 @@ def occupancy_tool(ctx: Context):
             remedy = f"use larger blocks: {hint.threads} threads per block hit the limit of blocks per SM; try 128 or 256"
         else:
             remedy = "change the block size; try 128 or 256 threads"
-        a = advice_at(ctx, "low-occupancy", severity, k, k.line, message, remedy, ev, fix=fix)
+        data = {"register_cap": occ.next_registers} if occ.limiter == "registers" and occ.next_registers \
+            and (fix is not None or "no cap is offered" not in remedy) and severity != Severity.HINT else {}
+        a = advice_at(ctx, "low-occupancy", severity, k, k.line, message, remedy, ev, fix=fix, data=data)
         a.line, a.column, a.end_line, a.end_column = k.line, k.column, k.line, k.end_column
         out.append(a)
     return out
