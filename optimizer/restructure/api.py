@@ -321,13 +321,12 @@ def column_plans(text: str, ctx: Context) -> list[Plan]:
         return []
     if old_block is None or not grid:
         raise Refuse("the launch (1-D block and grid) is not known")
-    cols = _largest(ctx, cover(grid[0], old_block, 1))
-    col_blocks = -(-int(cols) // 32) if cols else 64
-    zmax = 8 if _arch_num(ctx.arch) >= 90 else 1
-    z = max(1, min(zmax, _pow2(2 * SMS / col_blocks, 1, zmax)))
-    space = [{"rows": 16, "cluster": z}, {"rows": 32, "cluster": z}, {"rows": 8, "cluster": z}]
+    # the most threads that help: 32 row groups per block, and on sm_90 the largest portable
+    # cluster (8 blocks) along the rows, so even a few hundred columns fill the GPU
+    z = 8 if _arch_num(ctx.arch) >= 90 else 1
+    space = [{"rows": 32, "cluster": z}, {"rows": 16, "cluster": z}]
     if z > 1:
-        space += [{"rows": 16, "cluster": max(1, z // 2)}, {"rows": 16, "cluster": 1}]
+        space += [{"rows": 32, "cluster": 4}, {"rows": 8, "cluster": z}, {"rows": 32, "cluster": 1}]
     answers = tuple(r for r in ("serial-column-loop", "block-reduction-barriers", "uncoalesced-access")
                     if r in ctx.answers_present)
     lifted = ("a block per column with a shared-memory tree, lifted to one thread per column, then "

@@ -76,6 +76,7 @@ def column_reduce(src: SourceFile, rk: RowKernel, cluster: int) -> str:
     stride = "blockDim.y * gridDim.y"
     loop = [f"{{  // kernelpro: rows split over threadIdx.y and blockIdx.y ({'a cluster of ' + str(cluster) + ' blocks' if cluster > 1 else 'one block'})",
             f"{li}  if (threadIdx.y != 0 || blockIdx.y != 0) {{ {resets} }}",
+            f"{li}  #pragma unroll 4  // several rows' loads in flight per thread",
             f"{li}  for ({jdecl}{lp.var} = ({text(src, start)}) + threadIdx.y + blockIdx.y * blockDim.y; "
             f"{lp.var} < {end}; {lp.var} += {stride}) "
             + reindent(body_text, line_indent(src, body), li + "  ")]
