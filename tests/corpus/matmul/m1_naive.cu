@@ -5,8 +5,8 @@ __global__ void sgemm_naive(int M, int N, int K, float alpha, const float* A, co
     const uint y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x < M && y < N) {
         float tmp = 0.0f;
-        for (int i = 0; i < K; ++i) tmp += A[x * K + i] * B[i * N + y];  // expect: matmul-without-tensor-cores, matmul-global-operands
-        C[x * N + y] = alpha * tmp + beta * C[x * N + y];
+        for (int i = 0; i < K; ++i) tmp += A[x * K + i] * B[i * N + y];  // expect: matmul-without-tensor-cores, matmul-global-operands, uncoalesced-access
+        C[x * N + y] = alpha * tmp + beta * C[x * N + y];  // expect: uncoalesced-access
     }
 }
 

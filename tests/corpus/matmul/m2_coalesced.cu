@@ -1,5 +1,5 @@
 // corpus: matmul step 2: threadIdx.x walks the columns of C, so a warp reads B and writes C contiguously
-// same-report-ok: the change is the index types' coalescing (asserted with the shared loop analysis)
+// fixes: uncoalesced-access
 // absent: fp64-in-float-kernel, register-spill, local-memory, low-occupancy, shared-bank-conflict, sync-in-divergent-branch
 __global__ void sgemm_coalesced(int M, int N, int K, float alpha, const float* A, const float* B, float beta, float* C) {
     const uint col = blockIdx.x * blockDim.x + threadIdx.x;
