@@ -17,6 +17,7 @@ log = logging.getLogger(__name__)
 SPEC_SUFFIX = ".kernelpro.toml"
 PROJECT_FILE = "compile_commands.json"
 DELETE_GRACE_S = 0.5  # git checkout and many editors replace a file: deleted, then created again
+PROJECT_SETTLE_S = 0.3  # a build writes compile_commands.json in steps (created empty, then filled)
 
 
 def interesting(path: str) -> bool:
@@ -63,7 +64,11 @@ def on_disk_change(server, path: str, kind: str) -> None:
     path = str(Path(path).absolute())
     resolved = str(Path(path).resolve())
     if Path(path).name == PROJECT_FILE:  # the project's flags changed: every open file may compile differently
-        server.reprofile_all()
+        # once the events of one write have settled, so a half-written database is never read
+        pending = getattr(server, "_project_settle", None)
+        if pending is not None:
+            pending.cancel()
+        server._project_settle = asyncio.get_running_loop().call_later(PROJECT_SETTLE_S, server.reprofile_all)
         return
     for uri, st in list(server.docs.items()):
         if not is_cuda(st.path):
