@@ -542,3 +542,20 @@ void run(float* o, const float* x, int n, int c, cudaStream_t st) {
     new = span_text(src, 0, len(src.data), subs)
     assert "rowsum<<<(unsigned)(((long long)((n + bs - 1) / bs) * (bs) + 7) / 8), 256, 0, st>>>" in new
     assert len(notes) == 1 and "dim3" in notes[0] and "line 9" in notes[0]
+
+
+def test_online_pair_of_mixed_types_compiles():
+    """A float max and a double sum (a common naive softmax) fuse and combine in their own types."""
+    text = """__global__ void sm(float* __restrict__ out, const float* __restrict__ in, int n, int c) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float mx = -INFINITY; for (int j = 0; j < c; j++) if (in[i*c+j] > mx) mx = in[i*c+j];
+    double sum = 0.0; for (int j = 0; j < c; j++) { out[i*c+j] = expf(in[i*c+j] - mx); sum += out[i*c+j]; }
+    for (int j = 0; j < c; j++) out[i*c+j] /= (float)sum;
+  }
+}"""
+    fused, done = simplify(text, TEST_CU, "sm")
+    assert "online max and sum" in done
+    src, rk = rk_of(fused)
+    for team in (rows.Team("warp", 4), rows.Team("block", 4)):
+        compiles(rows.team_rows(src, rk, team), "sm")
