@@ -76,13 +76,17 @@ def column_reduce(src: SourceFile, rk: RowKernel, cluster: int, vec: int = 1) ->
     body = lp.body
     body_text = span_text(src, body.start_byte, body.end_byte,
                           [(lp.increment.start_byte, lp.increment.end_byte, "")] if lp.increment is not None else [])
-    stride = "blockDim.y * gridDim.y"
+    # a signed 64-bit row counter and stride: the compiler knows the trip count, so the unrolled
+    # loop issues several rows' loads before the first add (with an unsigned stride it cannot)
     loop = [f"{{  // kernelpro: rows split over threadIdx.y and blockIdx.y ({'a cluster of ' + str(cluster) + ' blocks' if cluster > 1 else 'one block'})",
             f"{li}  if (threadIdx.y != 0 || blockIdx.y != 0) {{ {resets} }}",
+            f"{li}  const long long kp_rs = (long long)blockDim.y * gridDim.y;",
             f"{li}  #pragma unroll 4  // several rows' loads in flight per thread",
-            f"{li}  for ({jdecl}{lp.var} = ({text(src, start)}) + threadIdx.y + blockIdx.y * blockDim.y; "
-            f"{lp.var} < {end}; {lp.var} += {stride}) "
-            + reindent(body_text, line_indent(src, body), li + "  ")]
+            f"{li}  for (long long kp_r = (long long)({text(src, start)}) + threadIdx.y + (long long)blockIdx.y * blockDim.y; "
+            f"kp_r < (long long)({end}); kp_r += kp_rs) {{",
+            f"{li}    {jdecl}{lp.var} = ({jt})kp_r;",
+            f"{li}    " + reindent(body_text, line_indent(src, body), li + "    "),
+            f"{li}  }}"]
     fn = "kp_cluster_col_reduce" if cluster > 1 else "kp_col_reduce"
     for r in lp.reductions:
         loop.append(f"{li}  {r.var} = {fn}({r.var}, {combine(r.op, r.fn)});")
@@ -173,10 +177,9 @@ def _packed(src: SourceFile, rk: RowKernel, lp, start, before, after, cluster: i
     body = lp.body
     inc = [(lp.increment.start_byte, lp.increment.end_byte, "")] if lp.increment is not None else []
     for g in groups.values():
-        subs_body += [(n.start_byte, n.end_byte, f"(kp_pk ? {g['name']}.v[kp_v] : {text(src, n)})") for n in g["nodes"]]
-    body_text = reindent(span_text(src, body.start_byte, body.end_byte, inc + subs_body), line_indent(src, body), i3)
-    plain_body = reindent(span_text(src, body.start_byte, body.end_byte, inc), line_indent(src, body), i3)
-    del plain_body
+        subs_body += [(n.start_byte, n.end_byte, f"{g['name']}.v[kp_v]") for n in g["nodes"]]
+    packed_body = span_text(src, body.start_byte, body.end_byte, inc + subs_body)
+    plain_body = span_text(src, body.start_byte, body.end_byte, inc)
     elem = {k: f"typename kp_elem<decltype({g['array']}[0])>::type" for k, g in groups.items()}
     addr = {k: (lambda at, g=g: f"&{g['array']}[{poly_c(g['index'], {row: 'kp_c0', var: at})}]") for k, g in groups.items()}
     replay_text = "\n".join(f"{i2}{text(src, s)}" for s in replay)
@@ -202,28 +205,37 @@ def _packed(src: SourceFile, rk: RowKernel, lp, start, before, after, cluster: i
                          f"((unsigned long long)(const void*){addr[k](s0 + ' + 1')} % ({vec} * sizeof({elem[k]}))) == 0"
                          for k in groups)
     out.append(f"{li}const bool kp_pk = kp_c0 + {vec} <= ({bound}) && {checks};")
-    out.append(f"{li}#pragma unroll 4  // several rows' loads in flight per thread")
-    out.append(f"{li}for ({jt} {var} = {s0} + threadIdx.y + blockIdx.y * blockDim.y; {var} < {end}; "
-               f"{var} += blockDim.y * gridDim.y) {{")
-    for k, g in groups.items():
-        out.append(f"{i1}kp_pack<{elem[k]}, {vec}> {g['name']};")
-        out.append(f"{i1}if (kp_pk) {g['name']} = *reinterpret_cast<const kp_pack<{elem[k]}, {vec}>*>({addr[k](var)});")
-    out.append(f"{i1}#pragma unroll")
-    out.append(f"{i1}for (int kp_v = 0; kp_v < {vec}; ++kp_v) {{")
-    out.append(f"{i2}const {rtype} {row} = ({rtype})(kp_c0 + kp_v < ({bound}) ? kp_c0 + kp_v : ({bound}) - 1);")
-    if replay_text:
-        out.append(replay_text)
-    for name in acc_decl:
-        out.append(f"{i2}auto& {name} = kp_acc_{name}[kp_v];")
-    out.append(f"{i2}{body_text}")
-    out.append(f"{i1}}}")
+    # a signed 64-bit row counter and stride: the compiler knows the trip count, so the unrolled
+    # loop issues several rows' loads before the first add (with an unsigned stride it cannot)
+    out.append(f"{li}const long long kp_rs = (long long)blockDim.y * gridDim.y;")
+
+    def rows_loop(packed: bool, ind: str) -> list[str]:
+        j1, j2, j3 = ind + "  ", ind + "    ", ind + "      "
+        body_text = reindent(packed_body if packed else plain_body, line_indent(src, body), j3)
+        lines = [f"{ind}#pragma unroll 4  // several rows' loads in flight per thread",
+                 f"{ind}for (long long kp_r = (long long)({s0}) + threadIdx.y + (long long)blockIdx.y * blockDim.y; "
+                 f"kp_r < (long long)({end}); kp_r += kp_rs) {{",
+                 f"{j1}{jt} {var} = ({jt})kp_r;"]
+        if packed:
+            for k, g in groups.items():
+                lines.append(f"{j1}const kp_pack<{elem[k]}, {vec}> {g['name']} = "
+                             f"*reinterpret_cast<const kp_pack<{elem[k]}, {vec}>*>({addr[k](var)});")
+        lines += [f"{j1}#pragma unroll", f"{j1}for (int kp_v = 0; kp_v < {vec}; ++kp_v) {{",
+                  f"{j2}const {rtype} {row} = ({rtype})(kp_c0 + kp_v < ({bound}) ? kp_c0 + kp_v : ({bound}) - 1);"]
+        if replay:
+            lines += [f"{j2}{text(src, st)}" for st in replay]
+        lines += [f"{j2}auto& {name} = kp_acc_{name}[kp_v];" for name in acc_decl]
+        lines += [f"{j2}{body_text}", f"{j1}}}", f"{ind}}}"]
+        return lines
+    # the loop twice: packed loads when every pack is aligned and whole, one column at a time otherwise
+    out.append(f"{li}if (kp_pk) {{")
+    out += rows_loop(True, i1)
+    out.append(f"{li}}} else {{")
+    out += rows_loop(False, i1)
     out.append(f"{li}}}")
-    fn = "kp_cluster_col_reduce" if cluster > 1 else "kp_col_reduce"
-    for name in acc_decl:
-        r = reds[name]
-        out.append(f"{li}#pragma unroll")
-        out.append(f"{li}for (int kp_v = 0; kp_v < {vec}; ++kp_v) kp_acc_{name}[kp_v] = {fn}(kp_acc_{name}[kp_v], "
-                   f"{combine(r.op, r.fn)});")
+    fn = "kp_cluster_col_reduce_n" if cluster > 1 else "kp_col_reduce_n"
+    for name in acc_decl:  # the pack's partial results combined together
+        out.append(f"{li}{fn}(kp_acc_{name}, {combine(reds[name].op, reds[name].fn)});")
     if after:
         for s in after:
             for n in walk(s):

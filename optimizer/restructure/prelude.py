@@ -131,6 +131,46 @@ template <class T, class F> __device__ __forceinline__ T kp_cluster_col_reduce(T
   cl.sync();
   return v;
 }
+
+// The same for N neighbouring columns per thread, combined as one pack: one round of barriers
+// for the pack instead of one per column (each column's operations in the same order).
+template <class T, int N, class F> __device__ __forceinline__ void kp_col_reduce_n(T (&v)[N], F f) {
+  alignas(16) __shared__ unsigned char kp_rawn[32 * 32 * sizeof(T) * N];
+  kp_pack<T, N>* buf = reinterpret_cast<kp_pack<T, N>*>(kp_rawn);
+  kp_pack<T, N> p;
+#pragma unroll
+  for (int i = 0; i < N; ++i) p.v[i] = v[i];
+  buf[threadIdx.y * blockDim.x + threadIdx.x] = p;
+  __syncthreads();
+  if (threadIdx.y == 0)
+    for (unsigned k = 1; k < blockDim.y; ++k) {
+      const kp_pack<T, N> q = buf[k * blockDim.x + threadIdx.x];
+#pragma unroll
+      for (int i = 0; i < N; ++i) v[i] = f(v[i], q.v[i]);
+    }
+  __syncthreads();
+}
+
+template <class T, int N, class F> __device__ __forceinline__ void kp_cluster_col_reduce_n(T (&v)[N], F f) {
+  kp_col_reduce_n(v, f);
+  alignas(16) __shared__ unsigned char kp_crawn[32 * sizeof(T) * N];
+  kp_pack<T, N>* part = reinterpret_cast<kp_pack<T, N>*>(kp_crawn);
+  cooperative_groups::cluster_group cl = cooperative_groups::this_cluster();
+  if (threadIdx.y == 0) {
+    kp_pack<T, N> p;
+#pragma unroll
+    for (int i = 0; i < N; ++i) p.v[i] = v[i];
+    part[threadIdx.x] = p;
+  }
+  cl.sync();
+  if (cl.block_rank() == 0 && threadIdx.y == 0)
+    for (unsigned r = 1; r < cl.num_blocks(); ++r) {
+      const kp_pack<T, N> q = cl.map_shared_rank(part, r)[threadIdx.x];
+#pragma unroll
+      for (int i = 0; i < N; ++i) v[i] = f(v[i], q.v[i]);
+    }
+  cl.sync();
+}
 #endif  // KERNELPRO_COLUMN_HELPERS
 """
 
