@@ -16,7 +16,12 @@ from kernelpro.profilers.source import SourceFile, walk
 
 from .prelude import with_column_prelude
 from .rows import _declared_type, _loop_var_type, _used_after, _while_start, _writes_memory, combine, identity
+from .counted import counted_for
 from .text import Refuse, line_indent, reindent, span_text
+
+# the rows of a column, split over threadIdx.y and the blocks along gridDim.y (a cluster)
+ROW_STRIDE = "blockDim.y * gridDim.y"
+UNROLL = "#pragma unroll 4  // several rows' loads in flight per thread"
 
 
 def column_reduce(src: SourceFile, rk: RowKernel, cluster: int, vec: int = 1) -> str:
@@ -76,17 +81,11 @@ def column_reduce(src: SourceFile, rk: RowKernel, cluster: int, vec: int = 1) ->
     body = lp.body
     body_text = span_text(src, body.start_byte, body.end_byte,
                           [(lp.increment.start_byte, lp.increment.end_byte, "")] if lp.increment is not None else [])
-    # a signed 64-bit row counter and stride: the compiler knows the trip count, so the unrolled
-    # loop issues several rows' loads before the first add (with an unsigned stride it cannot)
     loop = [f"{{  // kernelpro: rows split over threadIdx.y and blockIdx.y ({'a cluster of ' + str(cluster) + ' blocks' if cluster > 1 else 'one block'})",
-            f"{li}  if (threadIdx.y != 0 || blockIdx.y != 0) {{ {resets} }}",
-            f"{li}  const long long kp_rs = (long long)blockDim.y * gridDim.y;",
-            f"{li}  #pragma unroll 4  // several rows' loads in flight per thread",
-            f"{li}  for (long long kp_r = (long long)({text(src, start)}) + threadIdx.y + (long long)blockIdx.y * blockDim.y; "
-            f"kp_r < (long long)({end}); kp_r += kp_rs) {{",
-            f"{li}    {jdecl}{lp.var} = ({jt})kp_r;",
-            f"{li}    " + reindent(body_text, line_indent(src, body), li + "    "),
-            f"{li}  }}"]
+            f"{li}  if (threadIdx.y != 0 || blockIdx.y != 0) {{ {resets} }}"]
+    loop += counted_for(src, jt, lp.var, f"({text(src, start)}) + threadIdx.y + blockIdx.y * blockDim.y", end,
+                        ROW_STRIDE, reindent(body_text, line_indent(src, body), li + "  "), li + "  ",
+                        declare=bool(jdecl), counter="kp_r", pragma=UNROLL)
     fn = "kp_cluster_col_reduce" if cluster > 1 else "kp_col_reduce"
     for r in lp.reductions:
         loop.append(f"{li}  {r.var} = {fn}({r.var}, {combine(r.op, r.fn)});")
@@ -170,7 +169,7 @@ def _packed(src: SourceFile, rk: RowKernel, lp, start, before, after, cluster: i
     if not groups:
         raise Refuse("no array is read at neighbouring columns")
     li = line_indent(src, lp.node)
-    i1, i2, i3 = li + "  ", li + "    ", li + "      "
+    i1, i2 = li + "  ", li + "    "
     jt = _loop_var_type(rk, lp)
     end = f"({text(src, lp.bound)}) + 1" if lp.cmp == "<=" else f"({text(src, lp.bound)})"
     var = lp.var
@@ -205,28 +204,22 @@ def _packed(src: SourceFile, rk: RowKernel, lp, start, before, after, cluster: i
                          f"((unsigned long long)(const void*){addr[k](s0 + ' + 1')} % ({vec} * sizeof({elem[k]}))) == 0"
                          for k in groups)
     out.append(f"{li}const bool kp_pk = kp_c0 + {vec} <= ({bound}) && {checks};")
-    # a signed 64-bit row counter and stride: the compiler knows the trip count, so the unrolled
-    # loop issues several rows' loads before the first add (with an unsigned stride it cannot)
-    out.append(f"{li}const long long kp_rs = (long long)blockDim.y * gridDim.y;")
 
     def rows_loop(packed: bool, ind: str) -> list[str]:
-        j1, j2, j3 = ind + "  ", ind + "    ", ind + "      "
-        body_text = reindent(packed_body if packed else plain_body, line_indent(src, body), j3)
-        lines = [f"{ind}#pragma unroll 4  // several rows' loads in flight per thread",
-                 f"{ind}for (long long kp_r = (long long)({s0}) + threadIdx.y + (long long)blockIdx.y * blockDim.y; "
-                 f"kp_r < (long long)({end}); kp_r += kp_rs) {{",
-                 f"{j1}{jt} {var} = ({jt})kp_r;"]
+        j1, j2 = ind + "  ", ind + "    "
+        body_text = reindent(packed_body if packed else plain_body, line_indent(src, body), j2)
+        lines = []
         if packed:
             for k, g in groups.items():
                 lines.append(f"{j1}const kp_pack<{elem[k]}, {vec}> {g['name']} = "
                              f"*reinterpret_cast<const kp_pack<{elem[k]}, {vec}>*>({addr[k](var)});")
         lines += [f"{j1}#pragma unroll", f"{j1}for (int kp_v = 0; kp_v < {vec}; ++kp_v) {{",
                   f"{j2}const {rtype} {row} = ({rtype})(kp_c0 + kp_v < ({bound}) ? kp_c0 + kp_v : ({bound}) - 1);"]
-        if replay:
-            lines += [f"{j2}{text(src, st)}" for st in replay]
+        lines += [f"{j2}{text(src, st)}" for st in replay]
         lines += [f"{j2}auto& {name} = kp_acc_{name}[kp_v];" for name in acc_decl]
-        lines += [f"{j2}{body_text}", f"{j1}}}", f"{ind}}}"]
-        return lines
+        lines += [f"{j2}{body_text}", f"{j1}}}"]
+        return counted_for(src, jt, var, f"{s0} + threadIdx.y + blockIdx.y * blockDim.y", end, ROW_STRIDE,
+                           "{\n" + "\n".join(lines) + f"\n{ind}}}", ind, counter="kp_r", pragma=UNROLL)
     # the loop twice: packed loads when every pack is aligned and whole, one column at a time otherwise
     out.append(f"{li}if (kp_pk) {{")
     out += rows_loop(True, i1)

@@ -20,6 +20,7 @@ from kernelpro.profilers.analysis.patterns import RowKernel, RowLoop
 from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import SourceFile, walk
 
+from .counted import counted_for
 from .prelude import with_prelude
 from .text import Refuse, ident_subs, line_indent, node_with, span_text
 
@@ -219,8 +220,8 @@ def spread_loop(src: SourceFile, rk: RowKernel, rl: RowLoop, team: Team, ind: st
     body_text = node_with(src, body, body_subs)
     jdecl = f"{jt} " if (lp.declared_in_header or lp.form == "while") else ""
     if team.vec <= 1:
-        out.append(f"{i1}for ({jdecl}{var} = ({start}) + kp_lane; {var} < {end}; {var} += {team.size}) "
-                   + _reindent_body(body_text, line_indent(src, body), i1))
+        out += counted_for(src, jt, var, f"({start}) + kp_lane", end, team.size,
+                           _reindent_body(body_text, line_indent(src, body), i1), i1, declare=bool(jdecl))
     else:
         groups = _groups(src, rk, lp)
         if not groups:
@@ -240,38 +241,39 @@ def spread_loop(src: SourceFile, rk: RowKernel, rl: RowLoop, team: Team, ind: st
         out.append(f"{i1}{jt} kp_b = kp_a;  // [kp_a, kp_b): packed; the rest element by element")
         out.append(f"{i1}if (kp_ad % sizeof({e0}) == 0 && kp_a <= kp_e && {al}) {{")
         out.append(f"{i2}const {jt} kp_nv = (kp_e - kp_a) / {v};")
-        out.append(f"{i2}for ({jt} kp_q = kp_lane; kp_q < kp_nv; kp_q += {team.size}) {{")
-        out.append(f"{i3}const {jt} kp_j0 = kp_a + kp_q * {v};")
+        packed = ["{"]  # the packed loop's body
+        packed.append(f"{i3}const {jt} kp_j0 = kp_a + kp_q * {v};")
         for g in groups:
             et = _elem(src, g, var)
             addr = f"&{_access_at(src, g.access.node, var, 'kp_j0')}"
             if g.reads or not g.full_write:
-                out.append(f"{i3}kp_pack<{et}, {v}> {g.name} = *reinterpret_cast<const kp_pack<{et}, {v}>*>({addr});")
+                packed.append(f"{i3}kp_pack<{et}, {v}> {g.name} = *reinterpret_cast<const kp_pack<{et}, {v}>*>({addr});")
             else:
-                out.append(f"{i3}kp_pack<{et}, {v}> {g.name};")
+                packed.append(f"{i3}kp_pack<{et}, {v}> {g.name};")
         subs = list(body_subs)
         for g in groups:
             subs += [(n.start_byte, n.end_byte, f"{g.name}.v[kp_v]") for n in g.nodes]
         vec_body = node_with(src, body, subs)
-        out.append(f"{i3}#pragma unroll")
-        out.append(f"{i3}for (int kp_v = 0; kp_v < {v}; ++kp_v) {{")
-        out.append(f"{i3}  const {jt} {var} = kp_j0 + kp_v;")
-        out.append(f"{i3}  " + _reindent_body(vec_body, line_indent(src, body), i3 + "  "))
-        out.append(f"{i3}}}")
+        packed.append(f"{i3}#pragma unroll")
+        packed.append(f"{i3}for (int kp_v = 0; kp_v < {v}; ++kp_v) {{")
+        packed.append(f"{i3}  const {jt} {var} = kp_j0 + kp_v;")
+        packed.append(f"{i3}  " + _reindent_body(vec_body, line_indent(src, body), i3 + "  "))
+        packed.append(f"{i3}}}")
         for g in groups:
             if g.writes:
                 et = _elem(src, g, var)
-                out.append(f"{i3}*reinterpret_cast<kp_pack<{et}, {v}>*>(&{_access_at(src, g.access.node, var, 'kp_j0')}) = {g.name};")
-        out.append(f"{i2}}}")
+                packed.append(f"{i3}*reinterpret_cast<kp_pack<{et}, {v}>*>(&{_access_at(src, g.access.node, var, 'kp_j0')}) = {g.name};")
+        packed.append(f"{i2}}}")
+        out += counted_for(src, jt, "kp_q", "kp_lane", "kp_nv", team.size, "\n".join(packed), i2, counter="kp_iq")
         out.append(f"{i2}kp_b = kp_a + kp_nv * {v};")
         out.append(f"{i1}}} else {{")
         out.append(f"{i2}kp_a = kp_s;")
         out.append(f"{i2}kp_b = kp_s;")
         out.append(f"{i1}}}")
-        out.append(f"{i1}for ({jt} kp_t = kp_lane; kp_t < (kp_a - kp_s) + (kp_e - kp_b); kp_t += {team.size}) {{")
-        out.append(f"{i2}const {jt} {var} = kp_t < kp_a - kp_s ? kp_s + kp_t : kp_b + (kp_t - (kp_a - kp_s));")
-        out.append(f"{i2}" + _reindent_body(body_text, line_indent(src, body), i2))
-        out.append(f"{i1}}}")
+        tail = ["{", f"{i2}const {jt} {var} = kp_t < kp_a - kp_s ? kp_s + kp_t : kp_b + (kp_t - (kp_a - kp_s));",
+                f"{i2}" + _reindent_body(body_text, line_indent(src, body), i2), f"{i1}}}"]
+        out += counted_for(src, jt, "kp_t", "kp_lane", "(kp_a - kp_s) + (kp_e - kp_b)", team.size, "\n".join(tail), i1,
+                           counter="kp_it")
     # combine the partials
     for r in plain:
         if team.kind == "warp":
