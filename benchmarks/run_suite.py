@@ -1,0 +1,366 @@
+"""The benchmark report's runner: the suite on a GPU, resumable, one JSON for docs/benchmarks/.
+
+Work comes in units, each written to the JSON as soon as it ends (an interrupted call keeps
+every finished unit; a unit cut short is run again next time):
+- `baseline` of a family: the naive kernel and the hand-written best side by side (alternating
+  rounds, fresh inputs), PyTorch eager and torch.compile, energy per launch, roofline fractions;
+- `run` of a family, objective, strategy and seed: `kernelpro optimize` on the naive kernel in a
+  fresh git repository (benchmarks/suite_run.py), its best branch re-measured here beside the
+  naive kernel in another process, the search memory's attempts (for the rules' hit rates) and
+  the best-so-far curve from its events.
+
+    python benchmarks/run_suite.py --out results.json [--families F ...] [--strategies mcts greedy random]
+        [--seeds 0 1 2] [--budget 16] [--objective time|energy] [--deadline S] [--no-torch-compile]
+    python benchmarks/run_suite.py --plan [--out results.json] [same selection]   # units left, device time
+    python benchmarks/run_suite.py --check                                       # CI, no GPU
+
+`--deadline S` starts only units whose estimated cost fits in the S seconds left (first fit, in
+order); `--plan` packs the units left into device calls by the same rule. The estimates come
+from the costs below, or from the units already in the JSON once a call has run.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Protocol
+
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+from suite_run import families as suite_families  # noqa: E402
+
+FORMAT = 1
+STRATEGIES = ("mcts", "greedy", "random")
+LLM = "llm"  # the strategy name of MCTS with the LLM proposer
+OBJECTIVES = ("time", "energy")
+
+# Device seconds, from docs/gpu-validation.md (H200, 2026-12-02): one small candidate end to end
+# 1.5 s, 5 to 15 s at large sizes with host references and energy; the suite's sizes move 50 to
+# 400 MB, its references run on the GPU (CuPy), and every evaluation checks off-by-one sizes and
+# three input distributions: about 4 s. Energy per launch needs >= 1.5 s of launches per size.
+# A saved branch first runs Compute Sanitizer and a fresh re-measurement (about 20 s).
+COST = {
+    "call_setup": 60.0,  # installing the wheels and the package, workers, ceilings (cached per device)
+    "run_start": 15.0,  # the optimize process: imports, the root's evaluation
+    "eval": 4.0,  # one candidate evaluation, time objective
+    "eval_energy": 7.5,  # with energy at both sizes (energy objective)
+    "branch": 20.0,  # sanitizer + fresh re-measurement before a branch
+    "branches": 2,  # branches a run saves (typical)
+    "measure": 3.0,  # one kernel at every size, one round of the side-by-side measurement
+    "energy": 2.5,  # energy per launch of one kernel at the largest size
+    "torch": 5.0,  # PyTorch eager, every size
+    "torch_compile": 40.0,  # torch.compile: compiling dominates (per family, every size)
+}
+CALL_SECONDS = 540  # a device call is limited to 600 s; keep a margin
+
+
+@dataclass(frozen=True)
+class Unit:
+    family: str
+    kind: str  # "baseline" | "run"
+    objective: str = "time"
+    strategy: str = ""
+    seed: int = 0
+
+    @property
+    def key(self) -> str:
+        return "baseline" if self.kind == "baseline" else f"{self.objective}/{self.strategy}/{self.seed}"
+
+    def __str__(self) -> str:
+        return f"{self.family}:{self.key}"
+
+
+@dataclass
+class Config:
+    budget: int = 16
+    repeats: int = 3
+    arch: str = "sm_90"
+    torch: bool = True
+    torch_compile: bool = True
+    timeout: float = 420.0  # one optimize process at most
+    llm_base_url: str | None = None
+    llm_model: str | None = None
+
+    def key(self) -> dict:
+        """What must match for units to be merged into one JSON."""
+        return {"budget": self.budget, "arch": self.arch}
+
+
+class Lab(Protocol):
+    """What the driver needs from the machine (GpuLab in suite_lab.py; a synthetic one in the tests)."""
+
+    def environment(self) -> dict:
+        """Device, driver, toolkit, ceilings, versions: recorded once per JSON, updated per call."""
+        ...
+
+    def clocks(self) -> dict:
+        """The clocks seen since the lab started (min, median, max)."""
+        ...
+
+    def family_info(self, family: str) -> dict:
+        """Title, kernel, sizes, bytes and flops per size, the rules that fire on the naive kernel."""
+        ...
+
+    def baseline(self, family: str) -> dict:
+        ...
+
+    def run(self, family: str, unit: Unit, time_left: float, results: dict) -> dict:
+        ...
+
+    def close(self) -> None:
+        ...
+
+
+# --- units, estimates, packing (pure) ----------------------------------------------------------------------------
+def llm_configured(cfg: Config) -> bool:
+    return bool(cfg.llm_base_url and cfg.llm_model)
+
+
+def units_for(families: list[str], strategies: list[str], seeds: list[int], objective: str,
+              baseline: bool = True) -> list[Unit]:
+    """Family by family: the baseline, then the runs seed by seed, strategy by strategy."""
+    out = []
+    for f in families:
+        if baseline:
+            out.append(Unit(f, "baseline"))
+        out += [Unit(f, "run", objective, s, seed) for seed in seeds for s in strategies]
+    return out
+
+
+def record_of(results: dict, u: Unit) -> dict | None:
+    fam = results.get("families", {}).get(u.family, {})
+    return fam.get("baseline") if u.kind == "baseline" else fam.get("runs", {}).get(u.key)
+
+
+def is_done(results: dict, u: Unit) -> bool:
+    r = record_of(results, u)
+    return bool(r and r.get("complete"))
+
+
+def estimate(u: Unit, cfg: Config, results: dict | None = None) -> float:
+    """Device seconds for a unit: the mean of the same kind of unit already measured, else the model."""
+    seen = []
+    for fam in (results or {}).get("families", {}).values():
+        recs = [fam.get("baseline")] if u.kind == "baseline" else [
+            r for r in fam.get("runs", {}).values() if r.get("objective") == u.objective]
+        seen += [r["wall_s"] for r in recs if r and r.get("complete") and r.get("wall_s")]
+    if seen:
+        return sum(seen) / len(seen)
+    c = COST
+    measure = cfg.repeats * 2 * c["measure"] + 2 * c["energy"]
+    if u.kind == "baseline":
+        return measure + (c["torch"] if cfg.torch else 0) + (c["torch_compile"] if cfg.torch and cfg.torch_compile else 0)
+    per_eval = c["eval_energy"] if u.objective == "energy" else c["eval"]
+    extra = cfg.repeats * c["measure"] + c["energy"] if u.objective == "energy" else 0.0  # the time run's best too
+    return c["run_start"] + cfg.budget * per_eval + c["branches"] * c["branch"] + measure + extra
+
+
+def first_fit(units: list[Unit], cost: Callable[[Unit], float], seconds: float) -> list[Unit]:
+    """The units one call runs: in order, each that still fits in what is left (the runner's rule)."""
+    out, left = [], seconds
+    for u in units:
+        c = cost(u)
+        if c <= left:
+            out.append(u)
+            left -= c
+    return out
+
+
+def plan_calls(units: list[Unit], cfg: Config, results: dict | None, call_seconds: float = CALL_SECONDS) -> list[list[Unit]]:
+    """The units left packed into device calls of call_seconds each (setup included)."""
+    left = [u for u in units if not is_done(results or {}, u)]
+    room = call_seconds - COST["call_setup"]
+    calls = []
+    while left:
+        take = first_fit(left, lambda u: estimate(u, cfg, results), room)
+        if not take:  # a unit longer than a call: alone, with a longer optimize cut by the deadline
+            take = left[:1]
+        calls.append(take)
+        left = [u for u in left if u not in take]
+    return calls
+
+
+# --- the JSON ----------------------------------------------------------------------------------------------------
+class ResultsError(Exception):
+    pass
+
+
+def load_results(path: Path, cfg: Config) -> dict:
+    """The JSON to continue (or a new one); refuses one made with another budget or architecture."""
+    if not path.exists():
+        return {"format": FORMAT, "synthetic": False, "config": cfg.key(), "families": {}}
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as e:
+        raise ResultsError(f"{path}: not a results JSON ({e})") from None
+    if data.get("format") != FORMAT:
+        raise ResultsError(f"{path}: format {data.get('format')!r}, this runner writes {FORMAT}")
+    if data.get("synthetic"):
+        raise ResultsError(f"{path}: synthetic test data; measurements are never merged into it")
+    old = data.get("config", {})
+    for k, v in cfg.key().items():
+        if old.get(k) is not None and old[k] != v:
+            raise ResultsError(f"{path} was made with --{k} {old[k]}, not {v}: use --{k} {old[k]} or another --out")
+    return data
+
+
+def write_results(path: Path, data: dict) -> None:
+    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+    tmp.write_text(json.dumps(data, indent=1, sort_keys=True, default=str) + "\n")
+    os.replace(tmp, path)
+
+
+def _llm_status(cfg: Config) -> dict:
+    if llm_configured(cfg):
+        return {"configured": True, "model": cfg.llm_model, "status": "configured"}
+    return {"configured": False, "model": None,
+            "status": "not run: no endpoint configured (--llm-base-url and --llm-model, or "
+                      "KERNELPRO_LLM_BASE_URL and KERNELPRO_LLM_MODEL)"}
+
+
+def drive(lab: Lab, units: list[Unit], results: dict, out: Path, cfg: Config, deadline_s: float | None,
+          clock: Callable[[], float] = time.monotonic, log=print) -> str:
+    """Run the units not yet complete, writing the JSON after each; returns why it stopped."""
+    t0 = clock()
+    env = lab.environment()
+    results.setdefault("environment", env)
+    results.setdefault("calls", []).append({"date": env.get("date"), "units": []})
+    results["llm"] = _llm_status(cfg) if not results.get("llm", {}).get("configured") else results["llm"]
+    results["config"] = {**results.get("config", {}), **cfg.key(), "repeats": cfg.repeats}
+    call = results["calls"][-1]
+    stopped = "done"
+    skipped = []
+    for u in units:
+        if is_done(results, u):
+            continue
+        left = math.inf if deadline_s is None else deadline_s - (clock() - t0)
+        need = estimate(u, cfg, results)
+        if need > left:
+            skipped.append(f"{u} (~{need:.0f} s)")
+            continue
+        log(f"== {u}: starting (estimated {need:.0f} s, {left:.0f} s left)", flush=True)
+        fam = results["families"].setdefault(u.family, {"runs": {}})
+        if "kernel" not in fam:
+            fam.update(lab.family_info(u.family))
+        t = clock()
+        if u.kind == "baseline":
+            rec = lab.baseline(u.family)
+        else:
+            rec = lab.run(u.family, u, left, results)
+        rec["wall_s"] = round(clock() - t, 1)
+        if u.kind == "baseline":
+            fam["baseline"] = rec
+        else:
+            fam["runs"][u.key] = rec
+        call["units"].append(str(u))
+        results["environment"]["clocks"] = lab.clocks()
+        write_results(out, results)
+        log(f"== {u}: {'complete' if rec.get('complete') else 'incomplete'} in {rec['wall_s']} s", flush=True)
+    if skipped:
+        stopped = "deadline: not started " + ", ".join(skipped)
+    call["stopped"] = stopped
+    results["environment"]["clocks"] = lab.clocks()
+    write_results(out, results)
+    return stopped
+
+
+# --- command line ------------------------------------------------------------------------------------------------
+def parse(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", default=None, help="the results JSON (created, or continued)")
+    ap.add_argument("--families", nargs="*", default=None)
+    ap.add_argument("--strategies", nargs="*", default=None,
+                    help=f"of {', '.join(STRATEGIES + (LLM,))} (default: the three, and llm with an endpoint)")
+    ap.add_argument("--seeds", nargs="*", type=int, default=[0, 1, 2])
+    ap.add_argument("--objective", choices=OBJECTIVES, default="time")
+    ap.add_argument("--budget", type=int, default=16)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--arch", default="sm_90")
+    ap.add_argument("--timeout", type=float, default=420.0, help="one optimize process at most, seconds")
+    ap.add_argument("--deadline", type=float, default=None, help="start no unit that would end after S seconds")
+    ap.add_argument("--no-baseline", action="store_true", help="runs only")
+    ap.add_argument("--no-torch", action="store_true")
+    ap.add_argument("--no-torch-compile", action="store_true")
+    ap.add_argument("--llm-base-url", default=os.environ.get("KERNELPRO_LLM_BASE_URL"))
+    ap.add_argument("--llm-model", default=os.environ.get("KERNELPRO_LLM_MODEL"))
+    ap.add_argument("--logs", default=None, help="folder for the optimize event logs (default: beside --out)")
+    ap.add_argument("--plan", action="store_true", help="print the units left and the device calls they need")
+    ap.add_argument("--call-seconds", type=float, default=CALL_SECONDS)
+    ap.add_argument("--check", action="store_true", help="CI mode (no GPU): kernels, specs, references, report")
+    return ap.parse_args(argv)
+
+
+def selection(args, cfg: Config) -> list[Unit]:
+    fams = args.families or suite_families()
+    unknown = sorted(set(fams) - set(suite_families()))
+    if unknown:
+        raise ResultsError(f"unknown famil{'ies' if len(unknown) > 1 else 'y'} {', '.join(unknown)} "
+                           f"(the suite has {', '.join(suite_families())})")
+    strategies = args.strategies or list(STRATEGIES) + ([LLM] if llm_configured(cfg) else [])
+    bad = [s for s in strategies if s not in STRATEGIES + (LLM,)]
+    if bad:
+        raise ResultsError(f"unknown strateg{'ies' if len(bad) > 1 else 'y'} {', '.join(bad)} "
+                           f"(choose from {', '.join(STRATEGIES + (LLM,))})")
+    if LLM in strategies and not llm_configured(cfg):
+        raise ResultsError("--strategies llm needs an endpoint: --llm-base-url and --llm-model")
+    return units_for(fams, strategies, args.seeds, args.objective, baseline=not args.no_baseline)
+
+
+def plan_text(units: list[Unit], cfg: Config, results: dict | None, call_seconds: float = CALL_SECONDS) -> str:
+    calls = plan_calls(units, cfg, results, call_seconds)
+    total = sum(estimate(u, cfg, results) for c in calls for u in c) + COST["call_setup"] * len(calls)
+    lines = [f"{sum(len(c) for c in calls)} units left, about {total / 60:.0f} device minutes in {len(calls)} "
+             f"call{'s' if len(calls) != 1 else ''} of at most {call_seconds:.0f} s"]
+    for i, c in enumerate(calls, 1):
+        secs = COST["call_setup"] + sum(estimate(u, cfg, results) for u in c)
+        lines.append(f"  call {i} (~{secs:.0f} s): " + ", ".join(str(u) for u in c))
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    args = parse(argv)
+    if args.check:
+        from suite_check import main as check_main
+
+        return check_main()
+    cfg = Config(budget=args.budget, repeats=args.repeats, arch=args.arch, torch=not args.no_torch,
+                 torch_compile=not args.no_torch_compile, timeout=args.timeout, llm_base_url=args.llm_base_url,
+                 llm_model=args.llm_model)
+    try:
+        units = selection(args, cfg)
+        results = load_results(Path(args.out), cfg) if args.out else None
+    except ResultsError as e:
+        print(f"run_suite: {e}", file=sys.stderr)
+        return 2
+    if args.plan:
+        print(plan_text(units, cfg, results, args.call_seconds))
+        return 0
+    if not args.out:
+        print("run_suite: --out RESULTS.json is needed (or --plan, or --check)", file=sys.stderr)
+        return 2
+    from suite_lab import GpuLab, NoGpu
+
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        lab = GpuLab(cfg, Path(args.logs) if args.logs else out.parent / "logs")
+    except NoGpu as e:
+        print(f"run_suite: no GPU: {e}", file=sys.stderr)
+        return 2
+    try:
+        stopped = drive(lab, units, results, out, cfg, args.deadline)
+    finally:
+        lab.close()
+    print(f"stopped: {stopped}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
