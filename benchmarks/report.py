@@ -50,6 +50,12 @@ def pct(v) -> str:
     return f"{v * 100:.0f}%" if v is not None else "—"
 
 
+def ceiling_text(f) -> str:
+    if not f or f[0] is None:
+        return "—"
+    return pct(f[0]) + (" FLOP" if f[1] == "FLOP" else "")
+
+
 def spread_text(s: dict | None, why: str = "not run") -> str:
     if not s:
         return why
@@ -119,11 +125,24 @@ def pending_page() -> str:
     return "\n".join(lines) + "\n"
 
 
+def clocks_seen(results: dict) -> dict:
+    """The clocks of every call together: the lowest minimum, the highest maximum, the range of the medians."""
+    per_call = [c["clocks"] for c in results.get("calls") or [] if (c.get("clocks") or {}).get("samples")]
+    if not per_call:
+        return (results.get("environment") or {}).get("clocks") or {}
+    out = {"samples": sum(c["samples"] for c in per_call)}
+    for k in ("sm_mhz", "mem_mhz"):
+        meds = sorted(c[k]["median"] for c in per_call)
+        out[k] = {"min": min(c[k]["min"] for c in per_call), "max": max(c[k]["max"] for c in per_call),
+                  "median": f"{meds[0]}" if meds[0] == meds[-1] else f"{meds[0]} to {meds[-1]}"}
+    return out
+
+
 def report_page(results: dict, mpl_version: str) -> str:
     synthetic = bool(results.get("synthetic"))
     env = results.get("environment") or {}
     dev, nvml, ceil = env.get("device") or {}, env.get("nvml") or {}, env.get("ceilings") or {}
-    clocks = env.get("clocks") or {}
+    clocks = clocks_seen(results)
     cfg = results.get("config") or {}
     fams = sorted(results.get("families", {}))
     title = "# Benchmark report: the suite on the " + (dev.get("name") or "GPU")
@@ -165,18 +184,19 @@ def report_page(results: dict, mpl_version: str) -> str:
             spread_text(r["optimizer"], r["optimizer_status"]), fx(r["best"], st["best"] or "—"),
             fx(r["torch_eager"], st["torch_eager"] or "—"), fx(r["torch_compile"], st["torch_compile"] or "—"),
             pct(r["fraction_of_best"]),
-            " → ".join(pct(r["dram"][k]) for k in ("naive", "optimizer", "best")),
+            " → ".join(ceiling_text(r["ceiling"][k]) for k in ("naive", "optimizer", "best")),
             " → ".join(f"{r['energy_j'][k] * 1e3:.1f}" if r["energy_j"][k] else "—" for k in ("naive", "optimizer")),
             f"{r['evaluations']:.0f}" if r["evaluations"] is not None else "—",
             f"{r['wall_s']:.0f} s" if r["wall_s"] is not None else "—",
             "not run" if llm_off else spread_text(r["llm"]),
         ])
     lines += table(["kernel", "naive (largest size)", "KernelPro, MCTS", "hand-written", "PyTorch eager",
-                    "torch.compile", "KernelPro / hand-written", "DRAM: naive → KernelPro → hand-written",
+                    "torch.compile", "KernelPro / hand-written", "of the ceiling: naive → KernelPro → hand-written",
                     "energy/launch mJ: naive → KernelPro", "evaluations", "search wall time", "LLM agent"], body)
     lines += ["", "KernelPro's column: the median over seeds of the best branch's re-measured speedup [min–max]; the "
               "DRAM, energy and description columns are those of the median seed's run. A run that saved no branch "
-              "found nothing 2% faster: 1.00x. Fractions of the measured ceilings at the largest size.", ""]
+              "found nothing 2% faster: 1.00x. Fractions of the measured ceilings at the largest size: of the DRAM "
+              "bandwidth, or of the FLOP rate (marked FLOP) where the kernel is compute-bound.", ""]
     lines += [f"- `{r['family']}`: {r['description']}" for r in rows if r["description"]]
     lines += ["", "## Roofline and energy", "", "![Roofline, each kernel before and after](roofline.svg)", "",
               "![Energy per launch before and after](energy.svg)", ""]

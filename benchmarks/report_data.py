@@ -101,7 +101,11 @@ def family_row(name: str, fam: dict) -> dict:
         return ((m or {}).get(key) or {}).get(large)
 
     def frac(m):
-        return (at(m, "roofline") or {}).get("bw_fraction") if usable(m) else None
+        """(fraction, "FLOP") of the FP32/FP16 peak where the kernel is compute-bound, else (fraction, "DRAM")."""
+        r = (at(m, "roofline") or {}) if usable(m) else {}
+        if r.get("bound") == "compute-bound":
+            return (r.get("flop_fraction"), "FLOP")
+        return (r.get("bw_fraction"), "DRAM") if r.get("bw_fraction") is not None else None
 
     def energy(m):
         return at(m, "energy_j") if usable(m) else None
@@ -113,9 +117,10 @@ def family_row(name: str, fam: dict) -> dict:
         "optimizer": opt, "optimizer_status": runs_status(fam) if not opt else "", "best": best,
         "torch_eager": speedup(base.get("naive"), base.get("torch_eager")),
         "torch_compile": speedup(base.get("naive"), base.get("torch_compile")),
-        "status": {k: status(base.get(k)) for k in ("naive", "best", "torch_eager", "torch_compile")},
+        "status": {k: "failed" if base.get("error") else status(base.get(k))
+                   for k in ("naive", "best", "torch_eager", "torch_compile")},
         "fraction_of_best": opt["median"] / best if opt and best else None,
-        "dram": {"naive": frac(base.get("naive")), "optimizer": frac(opt_m), "best": frac(base.get("best"))},
+        "ceiling": {"naive": frac(base.get("naive")), "optimizer": frac(opt_m), "best": frac(base.get("best"))},
         "energy_j": {"naive": energy(meas.get("naive")) or energy(base.get("naive")), "optimizer": energy(opt_m),
                      "best": energy(base.get("best"))},
         "evaluations": statistics.median(evals) if evals else None,

@@ -231,7 +231,8 @@ def drive(lab: Lab, units: list[Unit], results: dict, out: Path, cfg: Config, de
     t0 = clock()
     env = lab.environment()
     results.setdefault("environment", env)
-    results.setdefault("calls", []).append({"date": env.get("date"), "units": []})
+    results.setdefault("calls", []).append({"date": env.get("date"), "device": (env.get("device") or {}).get("name"),
+                                            "driver": (env.get("nvml") or {}).get("driver"), "units": []})
     results["llm"] = _llm_status(cfg) if not results.get("llm", {}).get("configured") else results["llm"]
     results["config"] = {**results.get("config", {}), **cfg.key(), "repeats": cfg.repeats}
     call = results["calls"][-1]
@@ -247,26 +248,31 @@ def drive(lab: Lab, units: list[Unit], results: dict, out: Path, cfg: Config, de
             continue
         log(f"== {u}: starting (estimated {need:.0f} s, {left:.0f} s left)", flush=True)
         fam = results["families"].setdefault(u.family, {"runs": {}})
-        if "kernel" not in fam:
-            fam.update(lab.family_info(u.family))
         t = clock()
-        if u.kind == "baseline":
-            rec = lab.baseline(u.family)
-        else:
-            rec = lab.run(u.family, u, left, results)
+        try:
+            if "kernel" not in fam:
+                fam.update(lab.family_info(u.family))
+            rec = lab.baseline(u.family) if u.kind == "baseline" else lab.run(u.family, u, left, results)
+        except Exception as e:  # a bug or a broken machine: said in the JSON, the next units still run
+            import traceback
+
+            log(traceback.format_exc(), flush=True)
+            rec = {"complete": False, "error": f"{type(e).__name__}: {e}"[:300]}
+            if u.kind == "run":
+                rec.update(objective=u.objective, strategy=u.strategy, seed=u.seed)
         rec["wall_s"] = round(clock() - t, 1)
         if u.kind == "baseline":
             fam["baseline"] = rec
         else:
             fam["runs"][u.key] = rec
         call["units"].append(str(u))
-        results["environment"]["clocks"] = lab.clocks()
+        call["clocks"] = lab.clocks()
         write_results(out, results)
         log(f"== {u}: {'complete' if rec.get('complete') else 'incomplete'} in {rec['wall_s']} s", flush=True)
     if skipped:
         stopped = "deadline: not started " + ", ".join(skipped)
     call["stopped"] = stopped
-    results["environment"]["clocks"] = lab.clocks()
+    call["clocks"] = lab.clocks()
     write_results(out, results)
     return stopped
 

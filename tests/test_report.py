@@ -169,3 +169,21 @@ def test_synthetic_data_never_goes_into_docs():
                        capture_output=True, text=True)
     assert r.returncode == 2 and "synthetic test data, not a measurement" in r.stderr
     assert report.check_committed() == []
+
+
+def test_links_of_the_generated_pages_resolve(built, tmp_path):
+    import re
+
+    def targets(page: Path, text: str):
+        for link in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
+            if "://" not in link:
+                yield link, (page.parent / link).resolve()
+    pages = [(ROOT / "docs" / "benchmarks" / "index.md", None), (ROOT / "README.md", None),
+             (ROOT / "docs" / "rules.md", None), (ROOT / "docs" / "benchmarks.md", None),
+             # the report made from results, as it would sit in docs/benchmarks/ (its plots beside it)
+             (ROOT / "docs" / "benchmarks" / "index.md", built["index.md"].decode())]
+    for page, text in pages:
+        for link, target in targets(page, text if text is not None else page.read_text()):
+            if text is not None and target.parent == page.parent and target.name in built:
+                continue
+            assert target.exists(), f"{page.relative_to(ROOT)}: link {link} goes nowhere"

@@ -314,3 +314,18 @@ def test_the_time_objective_s_best_is_rebuilt_from_its_stored_source():
         import shutil
 
         shutil.rmtree(d)
+
+
+def test_a_unit_that_raises_is_recorded_and_the_next_units_still_run(tmp_path):
+    class Broken(SyntheticLab):
+        def baseline(self, family):
+            if family == "gelu":
+                raise RuntimeError("the worker died")
+            return super().baseline(family)
+
+    lab = Broken()
+    stopped, data = _drive(tmp_path, rs.units_for(["gelu", "softmax"], ["mcts"], [0], "time"), lab)
+    assert stopped == "done" and lab.calls == ["gelu:time/mcts/0", "softmax:baseline", "softmax:time/mcts/0"]
+    assert data["families"]["gelu"]["baseline"] == {"complete": False, "error": "RuntimeError: the worker died",
+                                                    "wall_s": 0.0}
+    assert not rs.is_done(data, rs.Unit("gelu", "baseline"))  # tried again next call
