@@ -8,6 +8,7 @@ launch from NVML at the largest size, each time judged against the device's meas
 from __future__ import annotations
 
 import hashlib
+import os
 import platform
 import shutil
 import statistics
@@ -113,9 +114,14 @@ def _versions() -> dict:
 
 def _commit() -> dict:
     def git(*a):
-        r = subprocess.run(["git", *a], cwd=ROOT, capture_output=True, text=True)
+        try:
+            r = subprocess.run(["git", *a], cwd=ROOT, capture_output=True, text=True, timeout=30)
+        except (OSError, subprocess.TimeoutExpired):  # no git, or a copy of the tree without its history
+            return None
         return r.stdout.strip() if r.returncode == 0 else None
     head = git("rev-parse", "HEAD")
+    if head is None:  # a copy without .git (the device machine's): the commit as the caller states it
+        return {"commit": os.environ.get("KERNELPRO_COMMIT"), "dirty": None}
     status = git("status", "--porcelain", "--untracked-files=no")
     return {"commit": head, "dirty": bool(status) if status is not None else None}
 

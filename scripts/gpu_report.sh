@@ -6,6 +6,7 @@
 # docs/benchmarks/results.json before the next call; `python benchmarks/report.py` makes the report.
 # Usage on the device machine, from the repository root (.gpuwheels carried):
 #   STRATEGIES=mcts SEEDS=0 bash scripts/gpu_report.sh
+# (KERNELPRO_COMMIT=<hash> records the commit where the copy on the device has no .git)
 #   FAMILIES="gelu softmax" STRATEGIES="greedy random" SEEDS="0 1 2" OBJECTIVE=time BUDGET=16 DEADLINE=540 bash scripts/gpu_report.sh
 set -u
 export PYTHONUNBUFFERED=1
