@@ -206,3 +206,35 @@ def test_json_without_propose_only_is_refused(tmp_path):
     p.write_text("__global__ void k(float* x) { x[0] = 1; }\n")
     r = _kp("optimize", str(p), "--kernel", "k", "--json")
     assert r.returncode == 2 and "--json goes with --propose-only" in r.stderr
+
+
+# ---------------------------------------------------------------- typed contracts
+
+
+def test_every_event_a_search_emits_parses_into_its_type_without_loss():
+    from kernelpro.profilers.contracts import TYPES, Event, parse
+    events = []
+    run_search(Candidate(source="// root", description="root"), PlanProposer(), Landscape(), Budget(evaluations=8),
+               on_event=events.append)
+    seen = set()
+    for d in events:
+        e = parse(d)
+        assert type(e) is TYPES.get(d["type"], Event), d["type"]
+        assert e.to_dict() == d  # nothing dropped, nothing renamed
+        seen.add(d["type"])
+    assert {"start", "evaluated", "tuned", "new_best", "done"} <= seen
+
+
+def test_failure_kinds_are_classified_once_where_the_evaluation_is_made():
+    from kernelpro.optimizer.memory import outcome_of
+    from kernelpro.profilers.contracts import FailureKind, failure_kind
+    cases = {"compile: line 3: expected ;": FailureKind.COMPILE, "wrong result at size small: 3 of 4": FailureKind.INCORRECT,
+             "crash: illegal address": FailureKind.CRASH, "timeout: 60 s": FailureKind.TIMEOUT,
+             "launch: block of 2048 threads": FailureKind.LAUNCH, "something else": FailureKind.OTHER}
+    for text, kind in cases.items():
+        assert failure_kind(text) is kind
+        ev = Evaluation(ok=False, failure=text)
+        assert ev.failure_kind == kind.value
+    assert outcome_of(Evaluation(ok=False, failure="compile: x"), None) == "compile_error"
+    assert outcome_of(Evaluation(ok=False, failure="wrong result at size s: x"), None) == "incorrect"
+    assert Evaluation(ok=True).failure_kind is None

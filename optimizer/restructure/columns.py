@@ -76,6 +76,7 @@ def column_reduce(src: SourceFile, rk: RowKernel, cluster: int) -> str:
     stride = "blockDim.y * gridDim.y"
     loop = [f"{{  // kernelpro: rows split over threadIdx.y and blockIdx.y ({'a cluster of ' + str(cluster) + ' blocks' if cluster > 1 else 'one block'})",
             f"{li}  if (threadIdx.y != 0 || blockIdx.y != 0) {{ {resets} }}",
+            f"{li}  #pragma unroll 4  // several rows' loads in flight per thread",
             f"{li}  for ({jdecl}{lp.var} = ({text(src, start)}) + threadIdx.y + blockIdx.y * blockDim.y; "
             f"{lp.var} < {end}; {lp.var} += {stride}) "
             + reindent(body_text, line_indent(src, body), li + "  ")]
@@ -109,9 +110,10 @@ def _add_cluster_dims(text_: str, kernel: str, z: int) -> str:
     return text_[:at] + f" __cluster_dims__(1, {z}, 1)" + text_[at:]
 
 
-def describe(rk: RowKernel, cluster: int) -> str:
+def describe(rk: RowKernel, cluster: int, line: int | None = None) -> str:
     rl = column_loop(rk)
-    line = rl.info.node.start_point[0] + 1 if rl else "?"
+    if line is None:
+        line = rl.info.node.start_point[0] + 1 if rl else "?"
     where = f"and across a cluster of {cluster} blocks (distributed shared memory)" if cluster > 1 else "within the block"
     return (f"split the column reduction of line {line} over rows: 32 columns x row groups per block, "
             f"partial sums combined in shared memory {where}")
