@@ -98,9 +98,11 @@ def plan_section(results: dict | None) -> list[str]:
     lines += table(["stage", "what", "left (estimated device time)", "calls", "command"], rows)
     lines += ["", f"In all about **{total / 60:.0f} device minutes** left at a budget of {budget} evaluations per run. "
               "The estimates come from the units already in results.json once a call has run; before that from the "
-              "per-evaluation costs measured on the H200 ([gpu-validation.md](../gpu-validation.md): 1.5 s per small "
-              "candidate, 5 to 15 s at large sizes with host references), modelled in `benchmarks/run_suite.py` "
-              "(`COST`: 4 s per evaluation, 20 s per saved branch for the sanitizer and the fresh re-measurement). "
+              "costs measured on the H200 ([gpu-validation.md](../gpu-validation.md): `kernelpro optimize` at budget "
+              "16 took 31 to 84 s per family on 2026-12-03, one candidate 1.4 s end to end), modelled in "
+              "`benchmarks/run_suite.py` (`COST`: 2.5 s per evaluation, 10 s per saved branch for Compute Sanitizer "
+              "and the fresh re-measurement; torch.compile's 40 s per family is a guess). `SANITIZE=0` skips the "
+              "sanitizer as the 2026-12-03 runs did. "
               "`python benchmarks/run_suite.py --plan --out docs/benchmarks/results.json [selection]` prints the "
               "units of each call."]
     return lines

@@ -41,22 +41,22 @@ STRATEGIES = ("mcts", "greedy", "random")
 LLM = "llm"  # the strategy name of MCTS with the LLM proposer
 OBJECTIVES = ("time", "energy")
 
-# Device seconds, from docs/gpu-validation.md (H200, 2026-12-02): one small candidate end to end
-# 1.5 s, 5 to 15 s at large sizes with host references and energy; the suite's sizes move 50 to
-# 400 MB, its references run on the GPU (CuPy), and every evaluation checks off-by-one sizes and
-# three input distributions: about 4 s. Energy per launch needs >= 1.5 s of launches per size.
-# A saved branch first runs Compute Sanitizer and a fresh re-measurement (about 20 s).
+# Device seconds, from docs/gpu-validation.md (H200): on 2026-12-03 `kernelpro optimize` at budget 16
+# on the suite's families took 31 to 84 s each (mean 55, Compute Sanitizer off), and one softmax
+# candidate 1.4 s end to end (compile 0.85 s, checks and timing 0.5 s with CuPy); the side-by-side
+# re-measurement and PyTorch of five families fitted in the rest of a call. Energy per launch needs
+# >= 1.5 s of launches (and an idle reading) per size. Compute Sanitizer before a branch: seconds.
 COST = {
     "call_setup": 60.0,  # installing the wheels and the package, workers, ceilings (cached per device)
-    "run_start": 15.0,  # the optimize process: imports, the root's evaluation
-    "eval": 4.0,  # one candidate evaluation, time objective
-    "eval_energy": 7.5,  # with energy at both sizes (energy objective)
-    "branch": 20.0,  # sanitizer + fresh re-measurement before a branch
-    "branches": 2,  # branches a run saves (typical)
-    "measure": 3.0,  # one kernel at every size, one round of the side-by-side measurement
+    "run_start": 10.0,  # the optimize process: imports, the root's evaluation
+    "eval": 2.5,  # one candidate evaluation with its static profile, time objective
+    "eval_energy": 6.5,  # with energy at both sizes (energy objective)
+    "branch": 10.0,  # Compute Sanitizer + fresh re-measurement before a branch
+    "branches": 3,  # branches a run saves (typical)
+    "measure": 1.5,  # one kernel at every size, one round of the side-by-side measurement
     "energy": 2.5,  # energy per launch of one kernel at the largest size
     "torch": 5.0,  # PyTorch eager, every size
-    "torch_compile": 40.0,  # torch.compile: compiling dominates (per family, every size)
+    "torch_compile": 40.0,  # torch.compile: compiling dominates (per family, every size); a guess
 }
 CALL_SECONDS = 540  # a device call is limited to 600 s; keep a margin
 

@@ -19,6 +19,8 @@ export PYTHONPATH=/tmp/site
 SRC=${RESULTS:-docs/benchmarks/results.json}
 [ -f "$SRC" ] && cp "$SRC" "$L/results.json"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.draw --format=csv > "$L/gpu.txt" 2>&1
+# SANITIZE=0: no Compute Sanitizer before a branch (as scripts/gpu_suite.sh; the notes say it did not run)
+[ "${SANITIZE:-1}" = 0 ] && export KERNELPRO_COMPUTE_SANITIZER=/nonexistent/compute-sanitizer
 LEFT=$(( ${DEADLINE:-540} - SECONDS ))
 EXTRA=""
 [ "${TORCH:-1}" = 1 ] || EXTRA="$EXTRA --no-torch"

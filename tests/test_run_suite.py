@@ -224,7 +224,11 @@ sys.exit(run_suite.main(sys.argv[1:]))
 """
 
 
+CC = __import__("shutil").which("cc") or __import__("shutil").which("gcc")
+
+
 @pytest.mark.slow
+@pytest.mark.skipif(CC is None, reason="needs a C compiler for the stand-in libcuda")
 def test_the_gpu_lab_end_to_end_on_the_fake_gpu(tmp_path):
     """GpuLab as run_suite.py drives it (optimize in its own process, the memory, the branch re-measured,
     energy, the ceilings, the environment), with tests/fake_pycuda.py's GPU and a residual family at tiny sizes."""
@@ -234,6 +238,10 @@ def test_the_gpu_lab_end_to_end_on_the_fake_gpu(tmp_path):
 
     fake = tmp_path / "fake"
     (fake / "pycuda").mkdir(parents=True)
+    # the driver check (measure.driver_problem) loads libcuda itself: a stand-in that says one device
+    (fake / "cuda.c").write_text("int cuInit(unsigned f) { return 0; }\n"
+                                 "int cuDeviceGetCount(int *n) { *n = 1; return 0; }\n")
+    subprocess.run([CC, "-shared", "-fPIC", "-o", str(fake / "libcuda.so.1"), str(fake / "cuda.c")], check=True)
     (fake / "pycuda" / "__init__.py").write_text("")
     (fake / "pycuda" / "driver.py").write_text(fp.FAKE_DRIVER)
     (fake / "pycuda" / "fake_kernels.py").write_text(fp.FAKE_KERNELS + FAKE_RESIDUAL)
@@ -247,6 +255,7 @@ def test_the_gpu_lab_end_to_end_on_the_fake_gpu(tmp_path):
             text = re.sub(r"large = \{ N = \d+ \}", "large = { N = 65536 }", text)
         (suite / f.name).write_text(text)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(fake), os.environ.get("PYTHONPATH", "")]),
+           "LD_LIBRARY_PATH": os.pathsep.join([str(fake), os.environ.get("LD_LIBRARY_PATH", "")]),
            "KERNELPRO_HOST_CHECKS": "1"}
     script = tmp_path / "drive.py"
     script.write_text(DRIVER.format(bench=str(ROOT / "benchmarks"), suite=str(suite.parent)))
