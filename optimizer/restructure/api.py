@@ -322,25 +322,32 @@ def column_plans(text: str, ctx: Context) -> list[Plan]:
     if old_block is None or not grid:
         raise Refuse("the launch (1-D block and grid) is not known")
     # the most threads that help: 32 row groups per block, and on sm_90 the largest portable
-    # cluster (8 blocks) along the rows, so even a few hundred columns fill the GPU
+    # cluster (8 blocks) along the rows, so even a few hundred columns fill the GPU; each thread
+    # takes 16 bytes of neighbouring columns (a block of 8 x 32 threads covers 32 columns)
     z = 8 if _arch_num(ctx.arch) >= 90 else 1
-    space = [{"rows": 32, "cluster": z}, {"rows": 16, "cluster": z}]
+    arrays = {a.array for a in column_loop(rk).info.accesses}
+    vec = max(1, min(8, 16 // _elem_bytes(src, rk, arrays)))
+    bx = max(1, 32 // vec)
+    space = [{"vec": vec, "cols": bx, "rows": 32, "cluster": z}, {"vec": 1, "cols": 32, "rows": 32, "cluster": z},
+             {"vec": vec, "cols": bx, "rows": 16, "cluster": z}]
     if z > 1:
-        space += [{"rows": 32, "cluster": 4}, {"rows": 8, "cluster": z}, {"rows": 32, "cluster": 1}]
+        space += [{"vec": vec, "cols": bx, "rows": 32, "cluster": 4}, {"vec": 1, "cols": 32, "rows": 16, "cluster": z}]
+    space = [k for i, k in enumerate(space) if k not in space[:i]]
     answers = tuple(r for r in ("serial-column-loop", "block-reduction-barriers", "uncoalesced-access")
                     if r in ctx.answers_present)
     lifted = ("a block per column with a shared-memory tree, lifted to one thread per column, then "
               if deteamed else "")
 
     def build(knobs):
-        y, zz = int(knobs["rows"]), int(knobs["cluster"])
-        new = columns.column_reduce(src, rk, zz)
-        new, notes = _host(new, ctx.path, ctx.kernel, columns_host(y, zz))
+        y, zz, v, x = int(knobs["rows"]), int(knobs["cluster"]), int(knobs.get("vec", 1)), int(knobs.get("cols", 32))
+        new = columns.column_reduce(src, rk, zz, v)
+        new, notes = _host(new, ctx.path, ctx.kernel, columns_host(y, zz, x, v))
         launch = dict(ctx.base_launch or {})
-        launch.update(block=[32, y], grid=[cover(grid[0], old_block, 32), zz])
+        launch.update(block=[x, y], grid=[cover(grid[0], old_block, x * v), zz])
         if deteamed:
             launch["shared_bytes"] = 0
-        desc = lifted + columns.describe(rk, zz, line=deteamed["loop_line"] if deteamed else None) + f"; blocks of 32 x {y}"
+        desc = lifted + columns.describe(rk, zz, line=deteamed["loop_line"] if deteamed else None) + \
+            (f"; {v} neighbouring columns per thread (packed loads)" if v > 1 else "") + f"; blocks of {x} x {y}"
         return Candidate(source=new, launch=launch, flags=ctx.flags, description=desc, answers=answers,
                          origin="builtin:column", kind="structural", knobs=tuple(sorted(knobs.items())),
                          notes=tuple(notes))

@@ -40,31 +40,33 @@ template <class T, class F> __device__ __forceinline__ T kp_block_allreduce(T v,
   return v;
 }
 
-template <class T, class E> __device__ __forceinline__ void kp_online_merge(T& m, T& s, T m2, T s2, E ex) {
-  const T mn = m2 > m ? m2 : m;
-  const T a = (m == mn) ? s : s * ex(m - mn);
-  const T b = (m2 == mn) ? s2 : s2 * ex(m2 - mn);
+template <class M, class S, class E> __device__ __forceinline__ void kp_online_merge(M& m, S& s, M m2, S s2, E ex) {
+  const M mn = m2 > m ? m2 : m;
+  const S a = (m == mn) ? s : s * (S)ex(m - mn);
+  const S b = (m2 == mn) ? s2 : s2 * (S)ex(m2 - mn);
   m = mn;
   s = a + b;
 }
 
-template <class T, class E> __device__ __forceinline__ void kp_warp_online(T& m, T& s, E ex) {
+template <class M, class S, class E> __device__ __forceinline__ void kp_warp_online(M& m, S& s, E ex) {
 #pragma unroll
   for (int o = 16; o > 0; o >>= 1) {
-    const T m2 = __shfl_xor_sync(0xffffffffu, m, o), s2 = __shfl_xor_sync(0xffffffffu, s, o);
+    const M m2 = __shfl_xor_sync(0xffffffffu, m, o);
+    const S s2 = __shfl_xor_sync(0xffffffffu, s, o);
     kp_online_merge(m, s, m2, s2, ex);
   }
 }
 
-template <class T, class E> __device__ __forceinline__ void kp_block_online(T& m, T& s, E ex) {
-  alignas(16) __shared__ unsigned char kp_raw[64 * sizeof(T)];
-  T* buf = reinterpret_cast<T*>(kp_raw);
+template <class M, class S, class E> __device__ __forceinline__ void kp_block_online(M& m, S& s, E ex) {
+  alignas(16) __shared__ unsigned char kp_raw[32 * sizeof(M) + 32 * sizeof(S)];
+  M* bm = reinterpret_cast<M*>(kp_raw);
+  S* bs = reinterpret_cast<S*>(kp_raw + 32 * sizeof(M));
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nw = (blockDim.x + 31) >> 5;
   kp_warp_online(m, s, ex);
-  if (lane == 0) { buf[warp] = m; buf[32 + warp] = s; }
+  if (lane == 0) { bm[warp] = m; bs[warp] = s; }
   __syncthreads();
-  m = lane < nw ? buf[lane] : T(-INFINITY);
-  s = lane < nw ? buf[32 + lane] : T(0);
+  m = lane < nw ? bm[lane] : M(-INFINITY);
+  s = lane < nw ? bs[lane] : S(0);
   kp_warp_online(m, s, ex);
   __syncthreads();
 }
