@@ -29,16 +29,11 @@ DOCS = ROOT / "docs" / "benchmarks"
 RESULTS = DOCS / "results.json"
 README_BLOCK = "benchmark-report"
 STRATEGIES = ("mcts", "greedy", "random")
-STAGES = [  # (what, gpu_report.sh settings, selection)
-    ("every family's baselines (hand-written best, PyTorch eager, torch.compile) and MCTS, seed 0",
-     "STRATEGIES=mcts SEEDS=0", {"strategies": ["mcts"], "seeds": [0], "objective": "time"}),
-    ("greedy and random at the same budget, seed 0", "STRATEGIES='greedy random' SEEDS=0",
-     {"strategies": ["greedy", "random"], "seeds": [0], "objective": "time"}),
-    ("seeds 1 and 2 of all three strategies (the spread)", "SEEDS='1 2'",
-     {"strategies": list(STRATEGIES), "seeds": [1, 2], "objective": "time"}),
-    ("`--objective energy`, MCTS, seed 0 (energy saved at equal speed)", "OBJECTIVE=energy STRATEGIES=mcts SEEDS=0",
-     {"strategies": ["mcts"], "seeds": [0], "objective": "energy"}),
-]
+# The report's selection (scripts/gpu_report.sh's defaults): every family, the three strategies, three seeds,
+# torch.compile, the energy objective on GELU.
+SEEDS = [0, 1, 2]
+ENERGY_FAMILIES = ("gelu",)
+COMMAND = "KERNELPRO_COMMIT=<commit> bash scripts/gpu_report.sh"
 
 
 # --- formatting ------------------------------------------------------------------------------------------------
@@ -69,42 +64,52 @@ def table(head: list[str], rows: list[list[str]]) -> list[str]:
 
 
 # --- the device plan ------------------------------------------------------------------------------------------------
+def plan_units(cfg) -> list:
+    return run_suite.units_for(run_suite.suite_families(), list(STRATEGIES), SEEDS, "time", compile_=True,
+                               energy_families=ENERGY_FAMILIES)
+
+
+def call_text(units: list) -> str:
+    """What a planned call runs, in short: kinds of unit and the families they cover."""
+    parts = []
+    for kind, what in (("baseline", "baselines"), ("run", "runs"), ("compile", "torch.compile")):
+        us = [u for u in units if u.kind == kind and (kind != "run" or u.objective == "time")]
+        if us:
+            fams = sorted({u.family for u in us})
+            parts.append(f"{len(us)} {what} ({', '.join(fams)})")
+    energy = [u.family for u in units if u.kind == "run" and u.objective == "energy"]
+    if energy:
+        parts.append(f"the energy objective ({', '.join(energy)})")
+    return "; ".join(parts)
+
+
 def plan_section(results: dict | None) -> list[str]:
-    fams = run_suite.suite_families()
-    budget = ((results or {}).get("config") or {}).get("budget") or run_suite.Config().budget
-    cfg = run_suite.Config(budget=budget)
-    seen: set = set()
-    rows, total = [], 0.0
-    for i, (what, env, sel) in enumerate(STAGES, 1):
-        units = [u for u in run_suite.units_for(fams, sel["strategies"], sel["seeds"], sel["objective"])
-                 if u not in seen]
-        seen.update(units)
-        left = [u for u in units if not run_suite.is_done(results or {}, u)]
-        if not left:
-            rows.append([str(i), what, "done", "—", f"`{env} bash scripts/gpu_report.sh`"])
-            continue
-        calls = run_suite.plan_calls(left, cfg, results)
-        secs = sum(run_suite.estimate(u, cfg, results) for u in left) + run_suite.COST["call_setup"] * len(calls)
-        total += secs
-        rows.append([str(i), what, f"{len(left)} units, ~{secs / 60:.0f} min", str(len(calls)),
-                     f"`{env} bash scripts/gpu_report.sh`"])
+    cfg_json = (results or {}).get("config") or {}
+    cfg = run_suite.Config(budget=cfg_json.get("budget") or run_suite.Config().budget,
+                           repeats=cfg_json.get("repeats") or run_suite.Config().repeats)
+    units = plan_units(cfg)
+    calls = run_suite.plan_calls(units, cfg, results)
     lines = ["## Running it on the H200", "",
-             f"Four stages; each command runs on the device machine from the repository root (`.gpuwheels` carried, "
-             f"see [gpu-validation.md](../gpu-validation.md)) and stops by itself before a call's 10 minutes "
-             f"(`DEADLINE`, default {run_suite.CALL_SECONDS} s). Repeat a stage's command, one device call at a time, "
-             "until it prints `stopped: done`; after each call copy its `results.json` over "
-             "`docs/benchmarks/results.json` (the next call continues it: finished units are kept, a unit cut short "
-             "runs again) and run `python benchmarks/report.py`.", ""]
-    lines += table(["stage", "what", "left (estimated device time)", "calls", "command"], rows)
-    lines += ["", f"In all about **{total / 60:.0f} device minutes** left at a budget of {budget} evaluations per run. "
-              "The estimates come from the units already in results.json once a call has run; before that from the "
-              "costs measured on the H200 ([gpu-validation.md](../gpu-validation.md): `kernelpro optimize` at budget "
-              "16 took 31 to 84 s per family on 2026-12-03, one candidate 1.4 s end to end), modelled in "
-              "`benchmarks/run_suite.py` (`COST`: 2.5 s per evaluation, 10 s per saved branch for Compute Sanitizer "
-              "and the fresh re-measurement; torch.compile's 40 s per family is a guess). `SANITIZE=0` skips the "
-              "sanitizer as the 2026-12-03 runs did. "
-              "`python benchmarks/run_suite.py --plan --out docs/benchmarks/results.json [selection]` prints the "
-              "units of each call."]
+             "Device calls of at most 10 minutes, each the same command on the device machine from the repository "
+             f"root (`.gpuwheels` carried, see [gpu-validation.md](../gpu-validation.md)): `{COMMAND}`. It stops by "
+             f"itself before {run_suite.CALL_SECONDS} s (`DEADLINE`), starting only units whose estimated cost fits. "
+             "After each call copy its `results.json` over `docs/benchmarks/results.json` (the next call continues "
+             "it: finished units are kept, a unit cut short runs again) and run `python benchmarks/report.py`. "
+             f"The selection: every family; MCTS, greedy and random, seeds {', '.join(map(str, SEEDS))}, "
+             f"{cfg.budget} evaluations per run; {cfg.repeats} alternating rounds per re-measurement; torch.compile "
+             f"after the runs; last, the energy objective (MCTS, seed 0) on {', '.join(ENERGY_FAMILIES)}.", ""]
+    if not calls:
+        return lines + ["Every unit of the selection is done."]
+    total = sum(run_suite.call_seconds_of(c, cfg, results) for c in calls)
+    lines += table(["call", "units", "estimated device time", "what"],
+                   [[str(i), str(len(c)), f"~{run_suite.call_seconds_of(c, cfg, results):.0f} s", call_text(c)]
+                    for i, c in enumerate(calls, 1)])
+    lines += ["", f"Left: about **{total / 60:.0f} device minutes** in {len(calls)} call{'s' if len(calls) != 1 else ''}. "
+              "The estimates come from the units already in results.json once a call has run; before that from "
+              "`COST` in `benchmarks/run_suite.py` (the H200's 2026-12-03 suite runs: about 1.7 s per evaluation, the "
+              "root's evaluation up to 50 s; a family's later runs share its evaluator and measure only new candidates; "
+              "torch.compile's times are guesses). `python benchmarks/run_suite.py --plan --out "
+              "docs/benchmarks/results.json --energy-families gelu` prints the units of each call."]
     return lines
 
 
@@ -168,8 +173,8 @@ def report_page(results: dict, mpl_version: str) -> str:
                          f"to {mem.get('max')} MHz, {clocks.get('samples')} samples; max SM {nvml.get('max_sm_mhz', '?')} MHz; "
                          "left as found") if sm else "not sampled"],
         ["measured ceilings", f"DRAM {ceil.get('dram_gbs', 0):.0f} GB/s, FP32 {(ceil.get('fp32_gflops') or 0) / 1000:.1f} TFLOP/s"],
-        ["budget", f"{cfg.get('budget', '?')} evaluations per run, built-in proposer; {cfg.get('repeats', '?')} "
-                   "alternating rounds per re-measurement"],
+        ["budget", f"{cfg.get('budget', '?')} evaluations per run for MCTS, greedy and random alike (the energy "
+                   f"objective too), built-in proposer; {cfg.get('repeats', '?')} alternating rounds per re-measurement"],
         ["date", f"{env.get('date', '?')} ({len(calls)} device call{'s' if len(calls) != 1 else ''})"],
         ["source", f"commit {((env.get('source') or {}).get('commit') or '?')[:12]}"
                    + (" (with uncommitted changes)" if (env.get("source") or {}).get("dirty") else "")],
@@ -195,9 +200,9 @@ def report_page(results: dict, mpl_version: str) -> str:
     lines += table(["kernel", "naive (largest size)", "KernelPro, MCTS", "hand-written", "PyTorch eager",
                     "torch.compile", "KernelPro / hand-written", "of the ceiling: naive → KernelPro → hand-written",
                     "energy/launch mJ: naive → KernelPro", "evaluations", "search wall time", "LLM agent"], body)
-    lines += ["", "KernelPro's column: the median over seeds of the best branch's re-measured speedup [min–max]; the "
-              "DRAM, energy and description columns are those of the median seed's run. A run that saved no branch "
-              "found nothing 2% faster: 1.00x. Fractions of the measured ceilings at the largest size: of the DRAM "
+    lines += ["", "KernelPro's column: the median over seeds of each run's best candidate's re-measured speedup [min–max]; "
+              "the DRAM, energy and description columns are those of the median seed's run. A run that found nothing "
+              "2% faster than the naive kernel: 1.00x. Fractions of the measured ceilings at the largest size: of the DRAM "
               "bandwidth, or of the FLOP rate (marked FLOP) where the kernel is compute-bound.", ""]
     lines += [f"- `{r['family']}`: {r['description']}" for r in rows if r["description"]]
     lines += ["", "## Roofline and energy", "", "![Roofline, each kernel before and after](roofline.svg)", "",
@@ -209,12 +214,16 @@ def report_page(results: dict, mpl_version: str) -> str:
                    [[f"`{f}`"] + [spread_text(st[f][s], rd.runs_status(results["families"][f], strategy=s))
                                   for s in STRATEGIES] for f in fams]
                    + [["geometric mean of the medians"] + [fx(st["_geomean"][s]) for s in STRATEGIES]])
-    lines += ["", "Re-measured speedups, median [min–max] over seeds, whatever they show. The curves are the search's "
-              "own measurements (in-run), not re-measured.", ""]
+    lines += ["", f"Each run: {cfg.get('budget', '?')} evaluations. Re-measured speedups, median [min–max] over seeds, "
+              "whatever they show. The curves are the search's own measurements (in-run), not re-measured. A family's "
+              "runs in one device call shared one evaluator: a candidate that one run had evaluated (the same source, "
+              "launch and flags) was not measured again for another, so the strategies are compared on the same "
+              "measurements; each run still counts every evaluation it asks for. The runs write no branches (and so "
+              "run no Compute Sanitizer); a run's best is re-measured beside the naive kernel in another process.", ""]
     er = rd.energy_rows(results)
     lines += ["## Energy objective", ""]
     if not er:
-        lines += ["Not run yet (`OBJECTIVE=energy`, stage 4 below).", ""]
+        lines += ["Not run yet (the last units of the plan below).", ""]
     else:
         body = []
         for e in er:

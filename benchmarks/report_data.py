@@ -1,10 +1,10 @@
 """The numbers the benchmark report shows, computed from run_suite.py's JSON alone.
 
 Every speedup here is a ratio of times re-measured outside the search (the baseline unit's naive
-and hand-written kernels and PyTorch side by side; each run's best branch beside the naive kernel):
+and hand-written kernels and PyTorch side by side; each run's best beside the naive kernel):
 the geometric mean over the spec's sizes of naive time / other time. A measurement flagged as beyond
-the device's ceilings, or one that failed, gives no number. A run that saved no branch found
-nothing 2% faster than the naive kernel: its result is the naive kernel, 1.00x.
+the device's ceilings, or one that failed, gives no number. A run that found nothing 2% faster
+than the naive kernel: its result is the naive kernel, 1.00x.
 """
 from __future__ import annotations
 
@@ -37,11 +37,17 @@ def speedup(naive: dict | None, other: dict | None) -> float | None:
     return geomean_ratio(naive["times_s"], other["times_s"])
 
 
+def improved(run: dict) -> bool:
+    """The run found something more than 2% faster than the naive kernel: a best branch (a `kernelpro optimize`
+    run) or a best candidate (a run of suite_lab's shared evaluator, which writes no branch)."""
+    return bool(run.get("best_branch") or run.get("best_candidate"))
+
+
 def run_speedup(run: dict) -> float | None:
-    """The run's best branch, re-measured beside the naive kernel; 1.0 when it saved none."""
+    """The run's best, re-measured beside the naive kernel; 1.0 when it found nothing 2% faster."""
     if not run.get("complete") or run.get("error") or run.get("rc") not in (0, None):
         return None
-    if not run.get("best_branch"):
+    if not improved(run):
         return 1.0
     meas = run.get("measured") or {}
     return speedup(meas.get("naive"), meas.get("optimized"))
@@ -95,7 +101,8 @@ def family_row(name: str, fam: dict) -> dict:
     opt = spread(mcts)
     meas = (rep or {}).get("measured") or {}
     # no branch: the optimizer's result is the naive kernel itself
-    opt_m = (meas.get("optimized") if rep.get("best_branch") else base.get("naive")) if rep else None
+    opt_m = (meas.get("optimized") if improved(rep) else base.get("naive")) if rep else None
+    compiled = fam.get("compile") or base.get("torch_compile")
 
     def at(m, key):
         return ((m or {}).get(key) or {}).get(large)
@@ -116,16 +123,16 @@ def family_row(name: str, fam: dict) -> dict:
         "naive_s": at(base.get("naive"), "times_s") if usable(base.get("naive")) else None,
         "optimizer": opt, "optimizer_status": runs_status(fam) if not opt else "", "best": best,
         "torch_eager": speedup(base.get("naive"), base.get("torch_eager")),
-        "torch_compile": speedup(base.get("naive"), base.get("torch_compile")),
-        "status": {k: "failed" if base.get("error") else status(base.get(k))
-                   for k in ("naive", "best", "torch_eager", "torch_compile")},
+        "torch_compile": speedup(base.get("naive"), compiled),
+        "status": {**{k: "failed" if base.get("error") else status(base.get(k)) for k in ("naive", "best", "torch_eager")},
+                   "torch_compile": "failed" if (fam.get("compile") or {}).get("error") else status(compiled)},
         "fraction_of_best": opt["median"] / best if opt and best else None,
         "ceiling": {"naive": frac(base.get("naive")), "optimizer": frac(opt_m), "best": frac(base.get("best"))},
         "energy_j": {"naive": energy(meas.get("naive")) or energy(base.get("naive")), "optimizer": energy(opt_m),
                      "best": energy(base.get("best"))},
         "evaluations": statistics.median(evals) if evals else None,
         "wall_s": statistics.median(times) if times else None,
-        "description": (rep or {}).get("best_description") if rep and rep.get("best_branch") else None,
+        "description": (rep or {}).get("best_description") if rep and improved(rep) else None,
         "llm": spread([s for _, r in runs_of(fam, strategy="llm") if (s := run_speedup(r)) is not None]),
     }
 
@@ -137,7 +144,7 @@ def roofline_points(fam: dict) -> dict:
     base = fam.get("baseline") or {}
     rep = representative(fam)
     ms = {"naive": base.get("naive"), "best": base.get("best")}
-    if rep and rep.get("best_branch"):
+    if rep and improved(rep):
         ms["optimizer"] = (rep.get("measured") or {}).get("optimized")
     out = {}
     for label, m in ms.items():
@@ -175,8 +182,8 @@ def energy_rows(results: dict) -> list[dict]:
                    "equal_speed": None, "saved_vs_naive": None}
             if not r.get("complete"):
                 row["status"] = "incomplete"
-            elif not r.get("best_branch"):
-                row["status"] = "no branch (nothing 2% leaner)"
+            elif not improved(r):
+                row["status"] = "nothing 2% leaner"
             e = {k: (meas.get(k) or {}).get("energy_j", {}).get(large) if usable(meas.get(k)) else None
                  for k in ("naive", "optimized", "time_best")}
             row["energy_j"] = e
@@ -187,7 +194,7 @@ def energy_rows(results: dict) -> list[dict]:
                 tr = geomean_ratio(meas["optimized"]["times_s"], meas["time_best"]["times_s"])
                 row["time_ratio"] = tr
                 row["equal_speed"] = tr is not None and tr <= 1 + EQUAL_SPEED
-            elif r.get("best_branch") and not meas.get("time_best"):
+            elif improved(r) and not meas.get("time_best"):
                 row["status"] = "no time-objective run of this seed to compare with"
             rows.append(row)
     return rows

@@ -3,14 +3,17 @@
 Work comes in units, each written to the JSON as soon as it ends (an interrupted call keeps
 every finished unit; a unit cut short is run again next time):
 - `baseline` of a family: the naive kernel and the hand-written best side by side (alternating
-  rounds, fresh inputs), PyTorch eager and torch.compile, energy per launch, roofline fractions;
-- `run` of a family, objective, strategy and seed: `kernelpro optimize` on the naive kernel in a
-  fresh git repository (benchmarks/suite_run.py), its best branch re-measured here beside the
-  naive kernel in another process, the search memory's attempts (for the rules' hit rates) and
-  the best-so-far curve from its events.
+  rounds, fresh inputs), PyTorch eager, energy per launch, roofline fractions;
+- `run` of a family, objective, strategy and seed: a search (`kernelpro.optimizer.run.optimize`, the
+  built-in proposer) on the naive kernel in a fresh git repository, through the family's evaluator
+  shared by its runs in the call (suite_lab.SharedEvaluator: a candidate is measured once), no branch
+  written; its best candidate re-measured beside the naive kernel in the lab's own worker process,
+  the search memory's attempts (for the rules' hit rates) and the best-so-far curve from its events;
+- `compile` of a family: PyTorch's op through torch.compile (after every run: the least needed).
 
     python benchmarks/run_suite.py --out results.json [--families F ...] [--strategies mcts greedy random]
-        [--seeds 0 1 2] [--budget 16] [--objective time|energy] [--deadline S] [--no-torch-compile]
+        [--seeds 0 1 2] [--budget 8] [--repeats 2] [--objective time|energy] [--energy-families F ...]
+        [--deadline S] [--no-torch-compile]
     python benchmarks/run_suite.py --plan [--out results.json] [same selection]   # units left, device time
     python benchmarks/run_suite.py --check                                       # CI, no GPU
 
@@ -41,22 +44,27 @@ STRATEGIES = ("mcts", "greedy", "random")
 LLM = "llm"  # the strategy name of MCTS with the LLM proposer
 OBJECTIVES = ("time", "energy")
 
-# Device seconds, from docs/gpu-validation.md (H200): on 2026-12-03 `kernelpro optimize` at budget 16
-# on the suite's families took 31 to 84 s each (mean 55, Compute Sanitizer off), and one softmax
-# candidate 1.4 s end to end (compile 0.85 s, checks and timing 0.5 s with CuPy); the side-by-side
-# re-measurement and PyTorch of five families fitted in the rest of a call. Energy per launch needs
-# >= 1.5 s of launches (and an idle reading) per size. Compute Sanitizer before a branch: seconds.
+# Device seconds, from docs/gpu-validation.md (H200, 2026-12-03): `kernelpro optimize` at budget 16 took 31 to
+# 84 s per family, 1.8 to 3.1 s per evaluation with its branches (one candidate alone: 1.4 s end to end), and
+# the root's evaluation 2.4 to 50 s (the slow naive kernels, CuPy's first references); a kernel at every size
+# 1.5 s per round of the side-by-side re-measurement. Energy per launch needs >= 1.5 s of launches per size.
+# A family's runs share one evaluator (suite_lab.SharedEvaluator): a run after the family's first in a call
+# ("warm") measures only the candidates no earlier run asked for, `new` of its evaluations, and re-measures its
+# best only when no earlier run had the same one (`new_best`). Both are guesses until a call has measured them:
+# nine runs (three strategies, three seeds) of GELU at budget 8 with a stand-in evaluator on the CPU asked for
+# 81 evaluations of 13 distinct candidates, the eight warm runs 4 new ones of 64.
 COST = {
     "call_setup": 60.0,  # installing the wheels and the package, workers, ceilings (cached per device)
-    "run_start": 10.0,  # the optimize process: imports, the root's evaluation
-    "eval": 2.5,  # one candidate evaluation with its static profile, time objective
+    "run_start": 15.0,  # the root's evaluation, once per family (and objective) in a call
+    "eval": 1.7,  # one candidate evaluation with its static profile, time objective, no branch written
     "eval_energy": 6.5,  # with energy at both sizes (energy objective)
-    "branch": 10.0,  # Compute Sanitizer + fresh re-measurement before a branch
-    "branches": 3,  # branches a run saves (typical)
+    "new": 0.15,  # share of a warm run's evaluations that nobody measured before in the call
+    "new_best": 0.25,  # share of warm runs whose best is a kernel not yet re-measured
     "measure": 1.5,  # one kernel at every size, one round of the side-by-side measurement
     "energy": 2.5,  # energy per launch of one kernel at the largest size
     "torch": 5.0,  # PyTorch eager, every size
-    "torch_compile": 40.0,  # torch.compile: compiling dominates (per family, every size); a guess
+    "torch_compile": 40.0,  # the first torch.compile unit of a call: inductor's start and two compiles (a guess)
+    "torch_compile_warm": 10.0,  # each later one: two compiles (a guess)
 }
 CALL_SECONDS = 540  # a device call is limited to 600 s; keep a margin
 
@@ -64,14 +72,19 @@ CALL_SECONDS = 540  # a device call is limited to 600 s; keep a margin
 @dataclass(frozen=True)
 class Unit:
     family: str
-    kind: str  # "baseline" | "run"
+    kind: str  # "baseline" | "compile" (torch.compile's times) | "run"
     objective: str = "time"
     strategy: str = ""
     seed: int = 0
 
     @property
     def key(self) -> str:
-        return "baseline" if self.kind == "baseline" else f"{self.objective}/{self.strategy}/{self.seed}"
+        return self.kind if self.kind != "run" else f"{self.objective}/{self.strategy}/{self.seed}"
+
+    @property
+    def shares(self) -> tuple[str, str]:
+        """Units with the same `shares` in a row share their start-up: a family's evaluator, or inductor."""
+        return ("*", "compile") if self.kind == "compile" else (self.family, self.kind + self.objective)
 
     def __str__(self) -> str:
         return f"{self.family}:{self.key}"
@@ -79,8 +92,8 @@ class Unit:
 
 @dataclass
 class Config:
-    budget: int = 16
-    repeats: int = 3
+    budget: int = 8
+    repeats: int = 2
     arch: str = "sm_90"
     torch: bool = True
     torch_compile: bool = True
@@ -111,6 +124,9 @@ class Lab(Protocol):
     def baseline(self, family: str) -> dict:
         ...
 
+    def torch_compile(self, family: str) -> dict:
+        ...
+
     def run(self, family: str, unit: Unit, time_left: float, results: dict) -> dict:
         ...
 
@@ -124,19 +140,24 @@ def llm_configured(cfg: Config) -> bool:
 
 
 def units_for(families: list[str], strategies: list[str], seeds: list[int], objective: str,
-              baseline: bool = True) -> list[Unit]:
-    """Family by family: the baseline, then the runs seed by seed, strategy by strategy."""
+              baseline: bool = True, compile_: bool = False, energy_families: tuple[str, ...] = ()) -> list[Unit]:
+    """Family by family: the baseline, then the runs seed by seed, strategy by strategy; then torch.compile
+    of every family (`compile_`), then MCTS seed 0 with the energy objective on `energy_families` (the two
+    left for last: what a call has no time for is what the report can best do without)."""
     out = []
     for f in families:
         if baseline:
             out.append(Unit(f, "baseline"))
         out += [Unit(f, "run", objective, s, seed) for seed in seeds for s in strategies]
+    if compile_:
+        out += [Unit(f, "compile") for f in families]
+    out += [Unit(f, "run", "energy", "mcts", 0) for f in energy_families if objective != "energy"]
     return out
 
 
 def record_of(results: dict, u: Unit) -> dict | None:
     fam = results.get("families", {}).get(u.family, {})
-    return fam.get("baseline") if u.kind == "baseline" else fam.get("runs", {}).get(u.key)
+    return fam.get(u.kind) if u.kind != "run" else fam.get("runs", {}).get(u.key)
 
 
 def is_done(results: dict, u: Unit) -> bool:
@@ -144,33 +165,54 @@ def is_done(results: dict, u: Unit) -> bool:
     return bool(r and r.get("complete"))
 
 
-def estimate(u: Unit, cfg: Config, results: dict | None = None) -> float:
-    """Device seconds for a unit: the mean of the same kind of unit already measured, else the model."""
+def estimate(u: Unit, cfg: Config, results: dict | None = None, warm: bool = False) -> float:
+    """Device seconds for a unit: the mean of the same kind of unit already measured (runs: of the same
+    objective and warmth), else the model. `warm`: a unit it shares its start-up with ran before it in the call."""
     seen = []
     for fam in (results or {}).get("families", {}).values():
-        recs = [fam.get("baseline")] if u.kind == "baseline" else [
-            r for r in fam.get("runs", {}).values() if r.get("objective") == u.objective]
+        if u.kind != "run":
+            recs = [fam.get(u.kind)]
+            recs = [r for r in recs if r and (u.kind != "compile" or bool(r.get("warm")) == warm)]
+        else:
+            recs = [r for r in fam.get("runs", {}).values()
+                    if r.get("objective") == u.objective and bool(r.get("warm")) == warm]
         seen += [r["wall_s"] for r in recs if r and r.get("complete") and r.get("wall_s")]
     if seen:
         return sum(seen) / len(seen)
     c = COST
-    measure = cfg.repeats * 2 * c["measure"] + 2 * c["energy"]
     if u.kind == "baseline":
-        return measure + (c["torch"] if cfg.torch else 0) + (c["torch_compile"] if cfg.torch and cfg.torch_compile else 0)
+        return cfg.repeats * 2 * c["measure"] + 2 * c["energy"] + (c["torch"] if cfg.torch else 0)
+    if u.kind == "compile":
+        return c["torch_compile_warm"] if warm else c["torch_compile"]
     per_eval = c["eval_energy"] if u.objective == "energy" else c["eval"]
-    extra = cfg.repeats * c["measure"] + c["energy"] if u.objective == "energy" else 0.0  # the time run's best too
-    return c["run_start"] + cfg.budget * per_eval + c["branches"] * c["branch"] + measure + extra
+    remeasure = cfg.repeats * 2 * c["measure"] + (c["energy"] if u.strategy in ("mcts", LLM) else 0.0)
+    if u.objective == "energy":  # the time objective's best beside it, energy of all three
+        remeasure += cfg.repeats * c["measure"] + 2 * c["energy"]
+    if warm:
+        return cfg.budget * per_eval * c["new"] + c["new_best"] * remeasure
+    return c["run_start"] + cfg.budget * per_eval + remeasure + c["energy"]  # (+ the naive kernel's energy)
 
 
-def first_fit(units: list[Unit], cost: Callable[[Unit], float], seconds: float) -> list[Unit]:
-    """The units one call runs: in order, each that still fits in what is left (the runner's rule)."""
-    out, left = [], seconds
+def first_fit(units: list[Unit], cost: Callable[[Unit, bool], float], seconds: float) -> list[Unit]:
+    """The units one call runs: in order, each that still fits in what is left (the runner's rule);
+    cost(unit, warm)."""
+    out, left, started = [], seconds, set()
     for u in units:
-        c = cost(u)
+        c = cost(u, u.shares in started)
         if c <= left:
             out.append(u)
             left -= c
+            started.add(u.shares)
     return out
+
+
+def call_seconds_of(units: list[Unit], cfg: Config, results: dict | None) -> float:
+    """The estimated device seconds of units run in this order in one call (setup included)."""
+    started, total = set(), COST["call_setup"]
+    for u in units:
+        total += estimate(u, cfg, results, u.shares in started)
+        started.add(u.shares)
+    return total
 
 
 def plan_calls(units: list[Unit], cfg: Config, results: dict | None, call_seconds: float = CALL_SECONDS) -> list[list[Unit]]:
@@ -179,7 +221,7 @@ def plan_calls(units: list[Unit], cfg: Config, results: dict | None, call_second
     room = call_seconds - COST["call_setup"]
     calls = []
     while left:
-        take = first_fit(left, lambda u: estimate(u, cfg, results), room)
+        take = first_fit(left, lambda u, w: estimate(u, cfg, results, w), room)
         if not take:  # a unit longer than a call: alone, with a longer optimize cut by the deadline
             take = left[:1]
         calls.append(take)
@@ -238,21 +280,29 @@ def drive(lab: Lab, units: list[Unit], results: dict, out: Path, cfg: Config, de
     call = results["calls"][-1]
     stopped = "done"
     skipped = []
+    started: set = set()
     for u in units:
         if is_done(results, u):
             continue
         left = math.inf if deadline_s is None else deadline_s - (clock() - t0)
-        need = estimate(u, cfg, results)
+        warm = u.shares in started
+        need = estimate(u, cfg, results, warm)
         if need > left:
             skipped.append(f"{u} (~{need:.0f} s)")
             continue
         log(f"== {u}: starting (estimated {need:.0f} s, {left:.0f} s left)", flush=True)
+        started.add(u.shares)
         fam = results["families"].setdefault(u.family, {"runs": {}})
         t = clock()
         try:
             if "kernel" not in fam:
                 fam.update(lab.family_info(u.family))
-            rec = lab.baseline(u.family) if u.kind == "baseline" else lab.run(u.family, u, left, results)
+            if u.kind == "baseline":
+                rec = lab.baseline(u.family)
+            elif u.kind == "compile":
+                rec = lab.torch_compile(u.family)
+            else:
+                rec = lab.run(u.family, u, left, results)
         except Exception as e:  # a bug or a broken machine: said in the JSON, the next units still run
             import traceback
 
@@ -261,8 +311,9 @@ def drive(lab: Lab, units: list[Unit], results: dict, out: Path, cfg: Config, de
             if u.kind == "run":
                 rec.update(objective=u.objective, strategy=u.strategy, seed=u.seed)
         rec["wall_s"] = round(clock() - t, 1)
-        if u.kind == "baseline":
-            fam["baseline"] = rec
+        rec["warm"] = warm
+        if u.kind != "run":
+            fam[u.kind] = rec
         else:
             fam["runs"][u.key] = rec
         call["units"].append(str(u))
@@ -286,14 +337,16 @@ def parse(argv):
                     help=f"of {', '.join(STRATEGIES + (LLM,))} (default: the three, and llm with an endpoint)")
     ap.add_argument("--seeds", nargs="*", type=int, default=[0, 1, 2])
     ap.add_argument("--objective", choices=OBJECTIVES, default="time")
-    ap.add_argument("--budget", type=int, default=16)
-    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--budget", type=int, default=8)
+    ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--arch", default="sm_90")
     ap.add_argument("--timeout", type=float, default=420.0, help="one optimize process at most, seconds")
     ap.add_argument("--deadline", type=float, default=None, help="start no unit that would end after S seconds")
     ap.add_argument("--no-baseline", action="store_true", help="runs only")
     ap.add_argument("--no-torch", action="store_true")
     ap.add_argument("--no-torch-compile", action="store_true")
+    ap.add_argument("--energy-families", nargs="*", default=[],
+                    help="after the rest: MCTS seed 0 with --objective energy on these families")
     ap.add_argument("--llm-base-url", default=os.environ.get("KERNELPRO_LLM_BASE_URL"))
     ap.add_argument("--llm-model", default=os.environ.get("KERNELPRO_LLM_MODEL"))
     ap.add_argument("--logs", default=None, help="folder for the optimize event logs (default: beside --out)")
@@ -316,16 +369,21 @@ def selection(args, cfg: Config) -> list[Unit]:
                            f"(choose from {', '.join(STRATEGIES + (LLM,))})")
     if LLM in strategies and not llm_configured(cfg):
         raise ResultsError("--strategies llm needs an endpoint: --llm-base-url and --llm-model")
-    return units_for(fams, strategies, args.seeds, args.objective, baseline=not args.no_baseline)
+    unknown = sorted(set(args.energy_families) - set(suite_families()))
+    if unknown:
+        raise ResultsError(f"--energy-families: unknown family {', '.join(unknown)}")
+    return units_for(fams, strategies, args.seeds, args.objective, baseline=not args.no_baseline,
+                     compile_=cfg.torch and cfg.torch_compile and not args.no_baseline,
+                     energy_families=tuple(args.energy_families))
 
 
 def plan_text(units: list[Unit], cfg: Config, results: dict | None, call_seconds: float = CALL_SECONDS) -> str:
     calls = plan_calls(units, cfg, results, call_seconds)
-    total = sum(estimate(u, cfg, results) for c in calls for u in c) + COST["call_setup"] * len(calls)
+    total = sum(call_seconds_of(c, cfg, results) for c in calls)
     lines = [f"{sum(len(c) for c in calls)} units left, about {total / 60:.0f} device minutes in {len(calls)} "
              f"call{'s' if len(calls) != 1 else ''} of at most {call_seconds:.0f} s"]
     for i, c in enumerate(calls, 1):
-        secs = COST["call_setup"] + sum(estimate(u, cfg, results) for u in c)
+        secs = call_seconds_of(c, cfg, results)
         lines.append(f"  call {i} (~{secs:.0f} s): " + ", ".join(str(u) for u in c))
     return "\n".join(lines)
 

@@ -7,7 +7,9 @@ launch from NVML at the largest size, each time judged against the device's meas
 """
 from __future__ import annotations
 
+import copy
 import hashlib
+import json
 import os
 import platform
 import shutil
@@ -143,6 +145,80 @@ def run_curve(events: list[dict]) -> list[list]:
     return out
 
 
+class SharedEvaluator:
+    """One family's GPU evaluator shared by the searches of a call: a candidate (the same source, launch and
+    flags: Candidate.key) is measured once and its evaluation handed to every search that asks for it, so
+    the strategies and seeds compare their choices on the same measurements for a fraction of the device
+    time. Every search still counts each evaluation it asks for against its budget."""
+
+    def __init__(self, inner):
+        self.inner, self.memo, self.fresh = inner, {}, 0
+        self.log: list = []  # (candidate, evaluation) in the order asked, every search's
+
+    def evaluate(self, candidates: list) -> list:
+        todo = {}
+        for c in candidates:
+            if c.key() not in self.memo:
+                todo.setdefault(c.key(), c)
+        if todo:
+            for k, ev in zip(todo, self.inner.evaluate(list(todo.values()))):
+                self.memo[k] = ev
+            self.fresh += len(todo)
+        out = [copy.deepcopy(self.memo[c.key()]) for c in candidates]
+        self.log += list(zip(candidates, out))
+        return out
+
+    def __getattr__(self, name):  # remeasure, sanitize, energy_of, reports: the inner evaluator's
+        return getattr(self.inner, name)
+
+    def close(self) -> None:
+        """(optimize closes its evaluator after each run: the family's lives on until FamilyState.close)"""
+
+
+class FamilyState:
+    """A family's copy (the evaluator's kernel file, spec and reference), its shared evaluator and the
+    re-measurements made for its runs, for one objective, while its runs go on."""
+
+    def __init__(self, key: tuple[str, str], cfg: Config):
+        from kernelpro.optimizer.evaluator import GpuEvaluator
+        from kernelpro.profilers.compile import CompileOptions
+        from kernelpro.profilers.runtime.spec import load_spec
+
+        family, objective = key
+        self.key, self.dir = key, suite_run.make_repo(family)
+        self.spec_path = self.dir / "naive.kernelpro.toml"
+        self.spec = load_spec(self.spec_path)
+        self.evaluator = SharedEvaluator(GpuEvaluator(self.dir / "naive.cu", self.spec.kernel, self.spec,
+                                                      CompileOptions(arch=cfg.arch), energy=objective == "energy"))
+        self.measured: dict[str, tuple] = {}  # sha -> (measurement, the unit that made it)
+        self.naive_energy: dict = {}
+
+    def close(self) -> None:
+        self.evaluator.inner.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def best_of(log: list, objective: str, min_reward: float):
+    """(candidate, reward) of a run's best correct candidate against its root (the log's first entry), or None
+    when none beats the root by more than min_reward (the margin a branch needs)."""
+    from kernelpro.optimizer.search import reward
+
+    if not log or not log[0][1].ok:
+        return None
+    root = log[0][1]
+    best = None
+    for c, ev in log[1:]:
+        if not ev.ok:
+            continue
+        try:
+            r = reward(ev, root, objective)
+        except ValueError:
+            continue
+        if r > min_reward and (best is None or r > best[1]):
+            best = (c, r)
+    return best
+
+
 class GpuLab:
     def __init__(self, cfg: Config, logs: Path):
         from kernelpro.profilers.runtime.ceilings import get_ceilings
@@ -160,6 +236,7 @@ class GpuLab:
         self.nvml, h, nv = _nvml_facts(self.device.get("pci_bus_id"))
         self.sampler = ClockSampler(h, nv)
         self.sampler.start()
+        self.state: FamilyState | None = None  # the family whose runs are going on
 
     # --- what the JSON records about the machine ----------------------------------------------------------
     def environment(self) -> dict:
@@ -192,8 +269,9 @@ class GpuLab:
                 "rule_tools": {r: t.name for t in load_builtin().values() for r in t.rules}}
 
     # --- measurements ----------------------------------------------------------------------------------
-    def measure(self, entries: dict, energy: bool = True) -> dict:
-        """label -> (cu, spec): the side-by-side times, then energy at the largest size, each judged."""
+    def measure(self, entries: dict, energy_for: set | None = None) -> dict:
+        """label -> (cu, spec): the side-by-side times, then energy at the largest size (of the labels in
+        `energy_for`, default all), each judged."""
         from kernelpro.profilers.compile import CompileOptions, compile_cuda
         from kernelpro.profilers.runtime.measure import _precision, _tensor_cores, evaluate
 
@@ -208,7 +286,7 @@ class GpuLab:
             m.update(judge(m["times_s"], {s: spec.bytes_moved(s) for s in spec.sizes},
                            {s: spec.flops(s) for s in spec.sizes}, self.ceilings, _precision(spec),
                            _tensor_cores(art, spec.kernel), int(self.device.get("l2_bytes") or 0)))
-            if energy:
+            if energy_for is None or label in energy_for:
                 largest = list(spec.sizes)[-1]
                 res = evaluate(cu, spec, opts, timing=False, energy=True, pool=self.pool, sizes=[largest])
                 e = (res.energy or {}).get(largest) or {}
@@ -244,70 +322,133 @@ class GpuLab:
             spec = entries["naive"][1]
             if self.cfg.torch:
                 rec["torch_eager"] = self._torch(family, spec, compiled=False)
-                rec["torch_compile"] = (self._torch(family, spec, compiled=True) if self.cfg.torch_compile
-                                        else {"failure": "not run (--no-torch-compile)"})
             rec["complete"] = True
             return rec
         finally:
             shutil.rmtree(repo, ignore_errors=True)
 
-    def run(self, family: str, unit: Unit, time_left: float, results: dict) -> dict:
-        from kernelpro.optimizer.memory import Memory
+    # --- the searches -------------------------------------------------------------------------------
+    def _family(self, family: str, objective: str) -> "FamilyState":
+        """The family's shared evaluator and re-measurements, kept while consecutive runs are of this family and
+        objective (the driver orders them so); the previous family's are closed."""
+        key = (family, objective)
+        if self.state is None or self.state.key != key:
+            if self.state is not None:
+                self.state.close()
+            self.state = FamilyState(key, self.cfg)
+        return self.state
+
+    def torch_compile(self, family: str) -> dict:
+        """PyTorch's op through torch.compile at every size (compiling is not timed), judged like the rest."""
         from kernelpro.profilers.runtime.spec import load_spec
+
+        rec = self._torch(family, load_spec(suite_run.SUITE / family / "naive.kernelpro.toml"), compiled=True)
+        rec["complete"] = True
+        return rec
+
+    def run(self, family: str, unit: Unit, time_left: float, results: dict) -> dict:
+        """One search (`kernelpro.optimizer.run.optimize`, in this process) on the naive kernel in a fresh git
+        repository, through the family's shared evaluator; no branch is written: the run's best candidate is
+        re-measured here, beside the naive kernel, in the lab's own worker process."""
+        import math
+
+        from kernelpro.optimizer.memory import Memory
+        from kernelpro.optimizer.model import Budget
+        from kernelpro.optimizer.run import SAVE_MARGIN, OptimizeError, RunConfig, optimize
+        from kernelpro.profilers.compile import CompileOptions
 
         cfg = self.cfg
         fam = results["families"][family]
+        warm = self.state is not None and self.state.key == (family, unit.objective)
+        st = self._family(family, unit.objective)
         repo = suite_run.make_repo(family)
         tmp: list[Path] = [repo]
         try:
-            extra = ["--search", "mcts" if unit.strategy == LLM else unit.strategy, "--objective", unit.objective,
-                     "--arch", cfg.arch]
-            if unit.strategy == LLM:
-                extra += ["--llm-base-url", cfg.llm_base_url, "--llm-model", cfg.llm_model]
             measure_s = cfg.repeats * 2 * 3.0 + 10.0
-            timeout = max(30.0, min(cfg.timeout, time_left - measure_s))
-            log = self.logs / f"events_{family}_{unit.key.replace('/', '_')}.jsonl"
-            events = suite_run.optimize(repo, "naive", fam["kernel"], cfg.budget, timeout, log, unit.seed,
-                                        tuple(extra), energy=unit.objective == "energy")
-            run = events[-1]
+            seconds = max(30.0, min(cfg.timeout, time_left - measure_s))
+            rc = RunConfig(file=repo / "naive.cu", kernel=fam["kernel"],
+                           budget=Budget(evaluations=cfg.budget, seconds=seconds), objective=unit.objective,
+                           strategy="mcts" if unit.strategy == LLM else unit.strategy, seed=unit.seed,
+                           options=CompileOptions(arch=cfg.arch), energy=False, max_branches=0,
+                           llm_base_url=cfg.llm_base_url if unit.strategy == LLM else None,
+                           llm_model=cfg.llm_model if unit.strategy == LLM else None)
+            events: list[dict] = []
+            first, fresh_before = len(st.evaluator.log), st.evaluator.fresh
+            t0 = time.monotonic()
+            error = None
+            try:
+                optimize(rc, on_event=events.append, evaluator=st.evaluator)
+            except OptimizeError as e:  # the root fails its own check: said, never a speedup
+                error = str(e)[:300]
+            wall = round(time.monotonic() - t0, 1)
+            (self.logs / f"events_{family}_{unit.key.replace('/', '_')}.jsonl").write_text(
+                "".join(json.dumps(e, default=str) + "\n" for e in events))
             done = next((e for e in reversed(events) if e.get("type") == "done"), None)
             rec = {"objective": unit.objective, "strategy": unit.strategy, "seed": unit.seed, "budget": cfg.budget,
-                   "proposer": "llm" if unit.strategy == LLM else "builtin", "rc": run.get("rc"),
-                   "search_wall_s": run.get("wall_s"), "spend": suite_run.spend(events), "curve": run_curve(events),
+                   "proposer": "llm" if unit.strategy == LLM else "builtin", "rc": 1 if error else 0,
+                   "search_wall_s": wall, "spend": suite_run.spend(events), "curve": run_curve(events),
+                   "warm": warm, "measured_evaluations": st.evaluator.fresh - fresh_before,
                    # cut by its time limit: run again next call; any other end (an error included) is final
-                   "complete": run.get("rc") != 124}
+                   "complete": (done or {}).get("stopped_by") != "seconds"}
             if done is not None:
-                rec.update({k: done.get(k) for k in ("evaluations", "failures", "stopped_by", "path", "best_branch")})
+                rec.update({k: done.get(k) for k in ("evaluations", "failures", "stopped_by", "path")})
                 rec["search_speedup"] = done.get("time_speedup")
-            if run.get("rc") != 0:  # the root failed its own check, a crash, the time limit: said, never a speedup
-                err = (run.get("stderr") or "").strip()
-                rec["error"] = (done or {}).get("error") or (err.splitlines()[-1][:300] if err else f"rc {run.get('rc')}")
+            if error:
+                rec["error"] = error
             mem = Memory(repo)
             try:
                 rec["attempts"] = [{"answers": a.answers, "outcome": a.outcome, "speedup": a.speedup,
                                     "origin": a.origin, "description": a.description[:120]} for a in mem.attempts()]
             finally:
                 mem.close()
-            branch = rec.get("best_branch")
-            if branch and rec["complete"]:  # (an incomplete run is run again: measuring it would be wasted)
-                d = suite_run.branch_files(repo, branch, "naive")
-                tmp.append(d)
-                cu, spec_text = (d / "naive.cu").read_text(), (d / "naive.kernelpro.toml").read_text()
-                rec["optimized_source"] = {"cu": cu, "spec": spec_text, "sha": _sha(cu, spec_text)}
-                rec["best_description"] = " → ".join(rec.get("path") or []) or next(
-                    (e.get("title") for e in events if e.get("type") == "branch" and e.get("branch") == branch), None)
-                entries = {"naive": (repo / "naive.cu", load_spec(repo / "naive.kernelpro.toml")),
-                           "optimized": (d / "naive.cu", load_spec(d / "naive.kernelpro.toml"))}
-                other = fam.get("runs", {}).get(f"time/{unit.strategy}/{unit.seed}", {}).get("optimized_source")
-                if unit.objective == "energy" and other:
-                    t = self._files_with(family, other)
-                    tmp.append(t)
-                    entries["time_best"] = (t / "naive.cu", load_spec(t / "naive.kernelpro.toml"))
-                rec["measured"] = self.measure(entries)
+            best = best_of(st.evaluator.log[first:], unit.objective, math.log1p(SAVE_MARGIN))
+            rec["best_candidate"] = best[0].description if best else None
+            if best and rec["complete"] and not error:  # (an incomplete run is run again: measuring it would be wasted)
+                cand = best[0]
+                spec_text = st.spec_path.read_text()
+                if cand.launch or cand.flags:
+                    from kernelpro.optimizer import spec_edit
+
+                    spec_text = spec_edit.render_spec(spec_text, cand.launch, tuple(cand.flags), kernel=fam["kernel"])
+                rec["optimized_source"] = {"cu": cand.source, "spec": spec_text, "sha": _sha(cand.source, spec_text)}
+                rec["best_description"] = " → ".join(rec.get("path") or []) or cand.description
+                rec["measured"], rec["remeasured_with"] = self._remeasure(family, unit, fam, st, rec["optimized_source"],
+                                                                         tmp)
             return rec
         finally:
             for p in tmp:
                 shutil.rmtree(p, ignore_errors=True)
+
+    def _remeasure(self, family: str, unit: Unit, fam: dict, st: "FamilyState", source: dict, tmp: list) -> tuple:
+        """The best candidate beside the naive kernel (and, for the energy objective, the time objective's best of
+        the same seed), alternating, with energy; a kernel already re-measured in this family's runs of this call
+        is not measured again (the record names the run that measured it)."""
+        from kernelpro.profilers.runtime.spec import load_spec
+
+        other = fam.get("runs", {}).get(f"time/{unit.strategy}/{unit.seed}", {}).get("optimized_source")
+        with_time = unit.objective == "energy" and other
+        if source["sha"] in st.measured and not with_time:
+            return st.measured[source["sha"]]
+        d = self._files_with(family, source)
+        tmp.append(d)
+        entries = {"naive": (st.dir / "naive.cu", st.spec),
+                   "optimized": (d / "naive.cu", load_spec(d / "naive.kernelpro.toml"))}
+        if with_time:
+            t = self._files_with(family, other)
+            tmp.append(t)
+            entries["time_best"] = (t / "naive.cu", load_spec(t / "naive.kernelpro.toml"))
+        # energy: of the kernels whose energy the report shows (MCTS's best, the energy objective's three), the
+        # naive kernel's once per family
+        energy = set(entries) if with_time else {"optimized"} if unit.strategy in ("mcts", LLM) else set()
+        if "naive" not in st.naive_energy:
+            energy.add("naive")
+        m = self.measure(entries, energy_for=energy)
+        if "energy_j" not in m["naive"] and st.naive_energy.get("naive"):
+            m["naive"].update(st.naive_energy["naive"])
+        elif "energy_j" in m["naive"]:
+            st.naive_energy["naive"] = {k: m["naive"][k] for k in ("energy_j", "power_w", "energy_uncertainty")}
+        st.measured[source["sha"]] = (m, unit.key)
+        return m, None
 
     def _files_with(self, family: str, source: dict) -> Path:
         d = Path(tempfile.mkdtemp(prefix=f"suite-{family}-time-"))
@@ -319,5 +460,7 @@ class GpuLab:
         return d
 
     def close(self) -> None:
+        if self.state is not None:
+            self.state.close()
         self.sampler.stop.set()
         self.pool.close()

@@ -85,27 +85,46 @@ def test_the_deadline_starts_only_units_that_fit(tmp_path):
 
 
 def test_estimates_come_from_measured_units_once_there_are_some():
-    cfg = rs.Config(budget=16)
+    cfg = rs.Config(budget=16, repeats=2)
     u = rs.Unit("gelu", "run", "time", "mcts", 0)
-    model = rs.estimate(u, cfg, None)
     c = rs.COST
-    assert model == pytest.approx(c["run_start"] + 16 * c["eval"] + c["branches"] * c["branch"]
-                                  + cfg.repeats * 2 * c["measure"] + 2 * c["energy"])
-    assert rs.estimate(rs.Unit("gelu", "run", "energy", "mcts", 0), cfg) > model
-    results = {"families": {"softmax": {"runs": {"time/mcts/0": {"objective": "time", "complete": True, "wall_s": 300},
-                                                 "time/mcts/1": {"objective": "time", "complete": True, "wall_s": 100},
-                                                 "time/mcts/2": {"objective": "time", "complete": False, "wall_s": 5}}}}}
-    assert rs.estimate(u, cfg, results) == 200
+    remeasure = 2 * 2 * c["measure"] + c["energy"]
+    assert rs.estimate(u, cfg, None) == pytest.approx(c["run_start"] + 16 * c["eval"] + remeasure + c["energy"])
+    # a run after another of its family shares the evaluator: only its new candidates and bests cost
+    assert rs.estimate(u, cfg, None, warm=True) == pytest.approx(16 * c["eval"] * c["new"] + c["new_best"] * remeasure)
+    greedy = rs.Unit("gelu", "run", "time", "greedy", 0)  # (no energy: the report shows MCTS's)
+    assert rs.estimate(greedy, cfg, None) == pytest.approx(rs.estimate(u, cfg, None) - c["energy"])
+    assert rs.estimate(rs.Unit("gelu", "run", "energy", "mcts", 0), cfg) > rs.estimate(u, cfg)
+    results = {"families": {"softmax": {"runs": {
+        "time/mcts/0": {"objective": "time", "complete": True, "wall_s": 300, "warm": False},
+        "time/mcts/1": {"objective": "time", "complete": True, "wall_s": 100, "warm": False},
+        "time/greedy/1": {"objective": "time", "complete": True, "wall_s": 10, "warm": True},
+        "time/mcts/2": {"objective": "time", "complete": False, "wall_s": 5, "warm": False}}}}}
+    assert rs.estimate(u, cfg, results) == 200 and rs.estimate(u, cfg, results, warm=True) == 10
     assert rs.estimate(rs.Unit("gelu", "baseline"), cfg, results) == rs.estimate(rs.Unit("gelu", "baseline"), cfg)
+
+
+def test_units_run_family_by_family_with_torch_compile_and_the_energy_objective_last():
+    units = rs.units_for(["gelu", "softmax"], ["mcts", "greedy"], [0], "time", compile_=True,
+                         energy_families=("gelu",))
+    assert [str(u) for u in units] == [
+        "gelu:baseline", "gelu:time/mcts/0", "gelu:time/greedy/0", "softmax:baseline", "softmax:time/mcts/0",
+        "softmax:time/greedy/0", "gelu:compile", "softmax:compile", "gelu:energy/mcts/0"]
+    # a family's later runs, and every torch.compile after the first, cost less in the same call
+    cfg = rs.Config(budget=8)
+    warm_costs = [rs.call_seconds_of(units[:k], cfg, None) for k in range(1, len(units) + 1)]
+    steps = [b - a for a, b in zip(warm_costs, warm_costs[1:])]
+    assert steps[1] == pytest.approx(rs.estimate(units[2], cfg, None, warm=True))
+    assert steps[1] < rs.estimate(units[2], cfg)
+    assert steps[6] == pytest.approx(rs.COST["torch_compile_warm"])
 
 
 def test_plan_packs_every_unit_once_into_calls_that_fit():
     cfg = rs.Config(budget=16)
-    units = rs.units_for(rs.suite_families(), ["mcts", "greedy", "random"], [0], "time")
+    units = rs.units_for(rs.suite_families(), ["mcts", "greedy", "random"], [0], "time", compile_=True)
     calls = rs.plan_calls(units, cfg, None, 540)
     assert sorted(map(str, (u for c in calls for u in c))) == sorted(map(str, units))
-    room = 540 - rs.COST["call_setup"]
-    assert all(sum(rs.estimate(u, cfg) for u in c) <= room for c in calls)
+    assert all(rs.call_seconds_of(c, cfg, None) <= 540 for c in calls) and len(calls) > 1
     # a unit longer than a call gets a call of its own
     big = rs.Config(budget=200)
     calls = rs.plan_calls(rs.units_for(["gelu"], ["mcts"], [0], "time", baseline=False), big, None, 540)
@@ -139,7 +158,7 @@ def test_command_line_plan_and_bad_input(tmp_path):
     run = lambda *a: subprocess.run([sys.executable, str(ROOT / "benchmarks" / "run_suite.py"), *a],  # noqa: E731
                                     capture_output=True, text=True)
     r = run("--plan", "--families", "gelu", "--strategies", "mcts", "--seeds", "0")
-    assert r.returncode == 0 and "2 units left" in r.stdout and "gelu:time/mcts/0" in r.stdout
+    assert r.returncode == 0 and "3 units left" in r.stdout and "gelu:time/mcts/0, gelu:compile" in r.stdout
     r = run("--plan", "--families", "nope")
     assert r.returncode == 2 and r.stderr.strip() == (
         f"run_suite: unknown family nope (the suite has {', '.join(rs.suite_families())})")
@@ -336,5 +355,5 @@ def test_a_unit_that_raises_is_recorded_and_the_next_units_still_run(tmp_path):
     stopped, data = _drive(tmp_path, rs.units_for(["gelu", "softmax"], ["mcts"], [0], "time"), lab)
     assert stopped == "done" and lab.calls == ["gelu:time/mcts/0", "softmax:baseline", "softmax:time/mcts/0"]
     assert data["families"]["gelu"]["baseline"] == {"complete": False, "error": "RuntimeError: the worker died",
-                                                    "wall_s": 0.0}
+                                                    "wall_s": 0.0, "warm": False}
     assert not rs.is_done(data, rs.Unit("gelu", "baseline"))  # tried again next call
