@@ -249,8 +249,8 @@ CC = __import__("shutil").which("cc") or __import__("shutil").which("gcc")
 @pytest.mark.slow
 @pytest.mark.skipif(CC is None, reason="needs a C compiler for the stand-in libcuda")
 def test_the_gpu_lab_end_to_end_on_the_fake_gpu(tmp_path):
-    """GpuLab as run_suite.py drives it (optimize in its own process, the memory, the branch re-measured,
-    energy, the ceilings, the environment), with tests/fake_pycuda.py's GPU and a residual family at tiny sizes."""
+    """GpuLab as run_suite.py drives it (the searches through the family's shared evaluator, the memory, the
+    best re-measured, energy, the ceilings, the environment), with tests/fake_pycuda.py's GPU and a residual family at tiny sizes."""
     import re
 
     import fake_pycuda as fp
@@ -279,8 +279,8 @@ def test_the_gpu_lab_end_to_end_on_the_fake_gpu(tmp_path):
     script = tmp_path / "drive.py"
     script.write_text(DRIVER.format(bench=str(ROOT / "benchmarks"), suite=str(suite.parent)))
     out = tmp_path / "out" / "results.json"
-    r = subprocess.run([sys.executable, str(script), "--out", str(out), "--strategies", "mcts", "--seeds", "0",
-                        "--budget", "2", "--repeats", "1", "--no-torch-compile"], env=env, capture_output=True,
+    r = subprocess.run([sys.executable, str(script), "--out", str(out), "--strategies", "mcts", "greedy", "--seeds",
+                        "0", "--budget", "2", "--repeats", "1", "--no-torch-compile"], env=env, capture_output=True,
                        text=True, timeout=280)
     assert r.returncode == 0, r.stdout + r.stderr
     data = json.loads(out.read_text())
@@ -296,7 +296,10 @@ def test_the_gpu_lab_end_to_end_on_the_fake_gpu(tmp_path):
     assert run["complete"] and run["rc"] == 0 and "error" not in run, run.get("error")
     assert run["evaluations"] == 2 and len(run["curve"]) == 2 and len(run["attempts"]) == 2
     assert any(a["answers"] for a in run["attempts"])
-    assert run["best_branch"], "the packed rewrite runs faster on the fake GPU and becomes a branch"
+    assert run["best_candidate"], "the packed rewrite runs faster on the fake GPU and is the run's best"
+    assert not run["warm"] and run["measured_evaluations"] == run["evaluations"] + 1  # and the root
+    greedy = fam["runs"]["time/greedy/0"]  # the second run of the family: the shared evaluator knows the root
+    assert greedy["warm"] and greedy["complete"] and greedy["measured_evaluations"] <= greedy["evaluations"]
     meas = run["measured"]
     assert set(meas) == {"naive", "optimized"} and "residual_forward" in run["optimized_source"]["cu"]
     import report_data as rd
@@ -318,7 +321,7 @@ def test_the_gpu_lab_end_to_end_on_the_fake_gpu(tmp_path):
     # (the fake's energy follows the host's wall time, not the kernels' simulated times: a branch may or may not
     # come of it; either way the record says what happened)
     assert erun["evaluations"] == 2 and erun["objective"] == "energy"
-    if erun["best_branch"]:
+    if erun["best_candidate"]:
         assert set(erun["measured"]) == {"naive", "optimized", "time_best"}
         assert all(m["energy_j"]["large"] > 0 for m in erun["measured"].values())
     else:
