@@ -199,10 +199,11 @@ def report_page(results: dict, mpl_version: str) -> str:
         ])
     lines += table(["kernel", "naive (largest size)", "KernelPro, MCTS", "hand-written", "PyTorch eager",
                     "torch.compile", "KernelPro / hand-written", "of the ceiling: naive → KernelPro → hand-written",
-                    "energy/launch mJ: naive → KernelPro", "evaluations", "search wall time", "LLM agent"], body)
+                    "energy/launch mJ: naive → KernelPro", "evaluations", "search wall time (first run)", "LLM agent"], body)
     lines += ["", "KernelPro's column: the median over seeds of each run's best candidate's re-measured speedup [min–max]; "
               "the DRAM, energy and description columns are those of the median seed's run. A run that found nothing "
-              "2% faster than the naive kernel: 1.00x. Fractions of the measured ceilings at the largest size: of the DRAM "
+              "2% faster than the naive kernel: 1.00x. Search wall time: the median over the family's first MCTS runs in a "
+              "device call (the later runs reuse their measurements). Fractions of the measured ceilings at the largest size: of the DRAM "
               "bandwidth, or of the FLOP rate (marked FLOP) where the kernel is compute-bound.", ""]
     lines += [f"- `{r['family']}`: {r['description']}" for r in rows if r["description"]]
     lines += ["", "## Roofline and energy", "", "![Roofline, each kernel before and after](roofline.svg)", "",

@@ -185,7 +185,7 @@ def estimate(u: Unit, cfg: Config, results: dict | None = None, warm: bool = Fal
     if u.kind == "compile":
         return c["torch_compile_warm"] if warm else c["torch_compile"]
     per_eval = c["eval_energy"] if u.objective == "energy" else c["eval"]
-    remeasure = cfg.repeats * 2 * c["measure"] + (c["energy"] if u.strategy in ("mcts", LLM) else 0.0)
+    remeasure = cfg.repeats * 2 * c["measure"] + c["energy"]
     if u.objective == "energy":  # the time objective's best beside it, energy of all three
         remeasure += cfg.repeats * c["measure"] + 2 * c["energy"]
     if warm:

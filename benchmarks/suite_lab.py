@@ -437,11 +437,8 @@ class GpuLab:
             t = self._files_with(family, other)
             tmp.append(t)
             entries["time_best"] = (t / "naive.cu", load_spec(t / "naive.kernelpro.toml"))
-        # energy: of the kernels whose energy the report shows (MCTS's best, the energy objective's three), the
-        # naive kernel's once per family
-        energy = set(entries) if with_time else {"optimized"} if unit.strategy in ("mcts", LLM) else set()
-        if "naive" not in st.naive_energy:
-            energy.add("naive")
+        # energy: of every new best (a later MCTS run may reuse it), the naive kernel's once per family
+        energy = set(entries) if with_time or "naive" not in st.naive_energy else {"optimized"}
         m = self.measure(entries, energy_for=energy)
         if "energy_j" not in m["naive"] and st.naive_energy.get("naive"):
             m["naive"].update(st.naive_energy["naive"])
