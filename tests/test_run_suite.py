@@ -350,3 +350,100 @@ def test_a_unit_that_raises_is_recorded_and_the_next_units_still_run(tmp_path):
     assert data["families"]["gelu"]["baseline"] == {"complete": False, "error": "RuntimeError: the worker died",
                                                     "wall_s": 0.0, "warm": False}
     assert not rs.is_done(data, rs.Unit("gelu", "baseline"))  # tried again next call
+
+
+def test_the_shared_evaluator_measures_a_candidate_once_and_hands_out_copies():
+    from suite_lab import SharedEvaluator
+
+    from kernelpro.optimizer.model import Candidate, Evaluation
+
+    class Inner:  # stands for the GPU evaluator: a time from the source's length
+        def __init__(self):
+            self.asked, self.closed = [], False
+
+        def evaluate(self, cands):
+            self.asked += [c.description for c in cands]
+            return [Evaluation(ok=True, times_s={"s": len(c.source) * 1e-6}) for c in cands]
+
+        def remeasure(self, cands):
+            return ["fresh"] * len(cands)
+
+    inner = Inner()
+    shared = SharedEvaluator(inner)
+    a, b = Candidate(source="aa", description="a"), Candidate(source="bbb", description="b")
+    a_again = Candidate(source="aa", description="a, proposed by another run")  # the same key
+    first = shared.evaluate([a, b, a_again])
+    assert inner.asked == ["a", "b"] and shared.fresh == 2
+    assert [e.times_s["s"] for e in first] == pytest.approx([2e-6, 3e-6, 2e-6])
+    first[0].energy_j["s"] = 1.0  # what a run writes into its evaluation stays in its copy
+    again = shared.evaluate([a_again])
+    assert inner.asked == ["a", "b"] and again[0].energy_j == {} and again[0].times_s == first[0].times_s
+    assert shared.remeasure([a]) == ["fresh"] and len(shared.log) == 4
+    shared.close()  # optimize closes its evaluator after each run: the shared one lives on
+    assert shared.evaluate([b])[0].ok and inner.asked == ["a", "b"]
+
+
+def test_a_run_s_best_is_its_highest_reward_over_the_margin():
+    import math
+
+    from suite_lab import best_of
+
+    from kernelpro.optimizer.model import Candidate, Evaluation
+
+    def ev(t):
+        return Evaluation(ok=True, times_s={"small": t, "large": 8 * t})
+    log = [(Candidate(source="root"), ev(1.0)), (Candidate(source="1% faster"), ev(0.99)),
+           (Candidate(source="wrong"), Evaluation(ok=False, failure="incorrect: max rel err 1")),
+           (Candidate(source="2x"), ev(0.5)), (Candidate(source="1.6x"), ev(0.625))]
+    margin = math.log1p(0.02)
+    cand, r = best_of(log, "time", margin)
+    assert cand.source == "2x" and r == pytest.approx(math.log(2))
+    assert best_of(log[:3], "time", margin) is None  # 1% is within the margin: the naive kernel stays
+    assert best_of([(Candidate(source="root"), Evaluation(ok=False, failure="crash"))] + log[1:], "time", margin) is None
+
+
+def test_the_report_s_plan_runs_to_the_end_in_two_calls_of_modelled_time(tmp_path):
+    """The pipeline without a GPU: the report's selection driven through two device calls of 540 s (setup
+    included), each unit taking its modelled time, the JSON carried from one call to the next; then the report."""
+    import report
+
+    cfg = rs.Config()  # the report's budget and rounds
+    units = report.plan_units(cfg)
+    assert len(rs.plan_calls(units, cfg, None)) == 2
+
+    class Timed(SyntheticLab):
+        def __init__(self, clock):
+            super().__init__(clock=clock)
+            self.started = set()
+
+        def _take(self, u):
+            self.clock.t += rs.estimate(u, cfg, None, u.shares in self.started)
+            self.started.add(u.shares)
+
+        def baseline(self, family):
+            self._take(rs.Unit(family, "baseline"))
+            return super().baseline(family)
+
+        def torch_compile(self, family):
+            self._take(rs.Unit(family, "compile"))
+            return super().torch_compile(family)
+
+        def run(self, family, unit, time_left, results):
+            self._take(unit)
+            return super().run(family, unit, time_left, results)
+
+        def _tick(self, unit_cost):
+            pass
+
+    out = tmp_path / "results.json"
+    for call in (1, 2):
+        clock = FakeClock()
+        results = rs.load_results(out, cfg)
+        stopped = rs.drive(Timed(clock), units, results, out, cfg, rs.CALL_SECONDS - rs.COST["call_setup"],
+                           clock=clock, **QUIET)
+        assert clock.t <= rs.CALL_SECONDS - rs.COST["call_setup"]
+        assert (stopped == "done") == (call == 2), stopped
+    data = json.loads(out.read_text())
+    assert all(rs.is_done(data, u) for u in units) and len(data["calls"]) == 2
+    text = report.report_page(data, "(not drawn here)")  # the plots: tests/test_report.py
+    assert "Every unit of the selection is done." in text and "| `softmax` |" in text
