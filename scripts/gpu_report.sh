@@ -10,7 +10,7 @@
 # report's: every family, MCTS, greedy and random, seeds 0 1 2, budget 8, 2 re-measurement rounds,
 # torch.compile after the runs, then the energy objective on GELU. Any of them can be changed:
 #   FAMILIES="gelu softmax" STRATEGIES="greedy random" SEEDS="0 1 2" OBJECTIVE=time BUDGET=8 REPEATS=2 \
-#     ENERGY_FAMILIES="gelu" TORCH_COMPILE=1 DEADLINE=540 bash scripts/gpu_report.sh
+#     ENERGY_FAMILIES="gelu" TORCH_COMPILE=1 DEADLINE=525 bash scripts/gpu_report.sh
 set -u
 export PYTHONUNBUFFERED=1
 L=${OUT:-/tmp/report-out}; mkdir -p "$L"
@@ -22,7 +22,7 @@ export PYTHONPATH=/tmp/site
 SRC=${RESULTS:-docs/benchmarks/results.json}
 [ -f "$SRC" ] && cp "$SRC" "$L/results.json"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.draw --format=csv > "$L/gpu.txt" 2>&1
-LEFT=$(( ${DEADLINE:-540} - SECONDS ))
+LEFT=$(( ${DEADLINE:-525} - SECONDS ))
 EXTRA=""
 [ "${TORCH:-1}" = 1 ] || EXTRA="$EXTRA --no-torch"
 [ "${TORCH_COMPILE:-1}" = 1 ] || EXTRA="$EXTRA --no-torch-compile"

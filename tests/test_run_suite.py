@@ -403,7 +403,7 @@ def test_a_run_s_best_is_its_highest_reward_over_the_margin():
 
 
 def test_the_report_s_plan_runs_to_the_end_in_two_calls_of_modelled_time(tmp_path):
-    """The pipeline without a GPU: the report's selection driven through two device calls of 540 s (setup
+    """The pipeline without a GPU: the report's selection driven through two device calls (CALL_SECONDS, setup
     included), each unit taking its modelled time, the JSON carried from one call to the next; then the report."""
     import report
 
