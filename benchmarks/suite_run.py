@@ -46,9 +46,14 @@ def make_repo(family: str) -> Path:
     return d
 
 
-def optimize(repo: Path, stem: str, kernel: str, budget: int, timeout: float, log: Path, seed: int) -> list[dict]:
+def optimize(repo: Path, stem: str, kernel: str, budget: int, timeout: float, log: Path, seed: int,
+             extra: tuple[str, ...] = (), energy: bool = False) -> list[dict]:
+    """`kernelpro optimize` in its own process; its events (the last one `_run`: rc, wall time, stderr).
+    `extra`: more options (--search, --objective, --llm-...); `energy`: measure energy (an energy objective
+    needs it), else --no-energy."""
     cmd = [sys.executable, "-m", "kernelpro.optimizer", "optimize", f"{stem}.cu", "--kernel", kernel,
-           "--budget", str(budget), "--json-events", "--no-energy", "--seed", str(seed)]
+           "--budget", str(budget), "--json-events", "--seed", str(seed), *([] if energy else ["--no-energy"]),
+           *extra]
     t0 = time.monotonic()
     try:
         r = subprocess.run(cmd, cwd=repo, capture_output=True, text=True, timeout=timeout)
@@ -118,7 +123,8 @@ def measure(entries: dict, pool, repeats: int) -> dict:
         if label in fail:
             out[label] = {"failure": fail[label]}
         else:
-            out[label] = {"times_s": {s: statistics.median(v) for s, v in times[label].items()}}
+            out[label] = {"times_s": {s: statistics.median(v) for s, v in times[label].items()},
+                          "rounds_s": {s: list(v) for s, v in times[label].items()}}
     return out
 
 

@@ -1,5 +1,6 @@
 """PyTorch's own op for each suite family, timed like the kernels: CUDA events around one
-call, the L2 flushed between calls, median of the repetitions, at every size of the spec."""
+call, the L2 flushed between calls, median of the repetitions, at every size of the spec
+(eager, or compiled with torch.compile)."""
 from __future__ import annotations
 
 import statistics
@@ -45,13 +46,17 @@ def _op(torch, family: str, spec, size: str):
     raise KeyError(f"no PyTorch op for family {family!r}")
 
 
-def time_torch(family: str, spec, reps: int = 30) -> dict:
+def time_torch(family: str, spec, reps: int = 30, compiled: bool = False) -> dict:
+    """Median seconds per size of PyTorch's op (eager, or through torch.compile with `compiled`: the
+    warm-up calls compile it, so compile time is not counted)."""
     import torch
 
     flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
     out = {}
     for size in spec.sizes:
         fn = _op(torch, family, spec, size)
+        if compiled:
+            fn = torch.compile(fn, dynamic=False)
         for _ in range(3):
             fn()
         torch.cuda.synchronize()
