@@ -121,9 +121,11 @@ def _commit() -> dict:
         except (OSError, subprocess.TimeoutExpired):  # no git, or a copy of the tree without its history
             return None
         return r.stdout.strip() if r.returncode == 0 else None
+    if os.environ.get("KERNELPRO_COMMIT"):  # the caller knows: the device's copy of .git can be stale
+        return {"commit": os.environ["KERNELPRO_COMMIT"], "dirty": None}
     head = git("rev-parse", "HEAD")
-    if head is None:  # a copy without .git (the device machine's): the commit as the caller states it
-        return {"commit": os.environ.get("KERNELPRO_COMMIT"), "dirty": None}
+    if head is None:  # a copy without .git and no commit stated
+        return {"commit": None, "dirty": None}
     status = git("status", "--porcelain", "--untracked-files=no")
     return {"commit": head, "dirty": bool(status) if status is not None else None}
 
