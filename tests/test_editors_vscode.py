@@ -32,7 +32,8 @@ CODE_SERVER = PREFIX / "code-server" / "node_modules" / ".bin" / "code-server"
 PLAYWRIGHT = PREFIX / "playwright"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
+# xdist_group: these and tests/test_vscode_client.py build in vscode-client/ (npm ci, dist/, the .vsix)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(240), pytest.mark.xdist_group("vscode-client")]
 
 
 def require(ok: bool, what: str) -> None:

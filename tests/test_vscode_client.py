@@ -9,7 +9,9 @@ import pytest
 
 CLIENT = Path(__file__).resolve().parent.parent / "vscode-client"
 NPM = shutil.which("npm")
-pytestmark = pytest.mark.skipif(NPM is None and not os.environ.get("CI"), reason="npm not installed")
+# xdist_group: these and tests/test_editors_vscode.py build in vscode-client/ (npm ci, dist/, the .vsix)
+pytestmark = [pytest.mark.skipif(NPM is None and not os.environ.get("CI"), reason="npm not installed"),
+              pytest.mark.xdist_group("vscode-client")]
 
 
 def npm(*args, timeout=600):
