@@ -309,6 +309,11 @@ def test_the_library_ships_as_package_data(tmp_path):
 
 
 # --- over the real corpus (built once per test session: slow) -----------------------------------
+# xdist_group: every test that needs the real corpus's index (here and in test_hunt_relevance.py)
+# runs in one process, so that `pytest -n 2` builds the index once, not in both processes at once.
+REAL_INDEX = pytest.mark.xdist_group("hunt-real-index")
+
+
 @pytest.fixture(scope="module")
 def real():
     corpus, ix = api.corpus_and_index()
@@ -316,6 +321,7 @@ def real():
 
 
 @pytest.mark.slow
+@REAL_INDEX
 def test_real_corpus_has_every_source(real):
     corpus, ix = real
     assert [s.name for s in corpus.sources] == ["kernelpro", "cutlass", "cutlass-examples", "cub", "libcu++",
@@ -325,6 +331,7 @@ def test_real_corpus_has_every_source(real):
 
 
 @pytest.mark.slow
+@REAL_INDEX
 def test_llm_tool_hunts_building_blocks(real):
     from kernelpro.optimizer.llm_tools import make_tools
     from kernelpro.profilers.compile import CompileOptions
@@ -339,6 +346,7 @@ def test_llm_tool_hunts_building_blocks(real):
 
 
 @pytest.mark.slow
+@REAL_INDEX
 def test_cli_end_to_end_on_the_real_corpus():
     env = dict(os.environ)
     r = subprocess.run([sys.executable, "-m", "kernelpro.profilers.cli", "hunt", "--json", "block", "radix", "sort"],

@@ -9,7 +9,8 @@ import pytest
 from kernelpro.profilers.hunt import api
 from kernelpro.profilers.hunt.index import _strip_templates
 
-pytestmark = pytest.mark.slow
+# xdist_group: with the real-index tests of test_hunt.py (the index is built once)
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("hunt-real-index")]
 
 # (query, acceptable answers): a hit is right when its qualified name (template arguments
 # stripped) is an answer or lies inside one (a member of the expected class), or, for a file
