@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from session_lock import session_lock
+
 from kernelpro.profilers import cli
 from kernelpro.profilers.advice import Advice, Link, Severity
 from kernelpro.profilers.hunt import api, corpus as corpus_mod
@@ -309,19 +311,14 @@ def test_the_library_ships_as_package_data(tmp_path):
 
 
 # --- over the real corpus (built once per test session: slow) -----------------------------------
-# xdist_group: every test that needs the real corpus's index (here and in test_hunt_relevance.py)
-# runs in one process, so that `pytest -n 2` builds the index once, not in both processes at once.
-REAL_INDEX = pytest.mark.xdist_group("hunt-real-index")
-
-
 @pytest.fixture(scope="module")
 def real():
-    corpus, ix = api.corpus_and_index()
+    with session_lock("hunt-index"):  # under `pytest -n 2` one process builds it, the other waits
+        corpus, ix = api.corpus_and_index()
     return corpus, ix
 
 
 @pytest.mark.slow
-@REAL_INDEX
 def test_real_corpus_has_every_source(real):
     corpus, ix = real
     assert [s.name for s in corpus.sources] == ["kernelpro", "cutlass", "cutlass-examples", "cub", "libcu++",
@@ -331,7 +328,6 @@ def test_real_corpus_has_every_source(real):
 
 
 @pytest.mark.slow
-@REAL_INDEX
 def test_llm_tool_hunts_building_blocks(real):
     from kernelpro.optimizer.llm_tools import make_tools
     from kernelpro.profilers.compile import CompileOptions
@@ -346,11 +342,11 @@ def test_llm_tool_hunts_building_blocks(real):
 
 
 @pytest.mark.slow
-@REAL_INDEX
 def test_cli_end_to_end_on_the_real_corpus():
     env = dict(os.environ)
-    r = subprocess.run([sys.executable, "-m", "kernelpro.profilers.cli", "hunt", "--json", "block", "radix", "sort"],
-                       capture_output=True, text=True, timeout=600, env=env)
+    with session_lock("hunt-index"):
+        r = subprocess.run([sys.executable, "-m", "kernelpro.profilers.cli", "hunt", "--json", "block", "radix", "sort"],
+                           capture_output=True, text=True, timeout=600, env=env)
     assert r.returncode == 0, r.stderr
     top = json.loads(r.stdout)["results"][0]
     assert top["symbol"] == "cub::BlockRadixSort" and top["include"] == "#include <cub/block/block_radix_sort.cuh>"

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import pytest
 
+from session_lock import session_lock
+
 from kernelpro.profilers.hunt import api
 from kernelpro.profilers.hunt.index import _strip_templates
 
-# xdist_group: with the real-index tests of test_hunt.py (the index is built once)
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("hunt-real-index")]
+pytestmark = pytest.mark.slow
 
 # (query, acceptable answers): a hit is right when its qualified name (template arguments
 # stripped) is an answer or lies inside one (a member of the expected class), or, for a file
@@ -67,7 +68,8 @@ def _right(hit, answers) -> bool:
 
 @pytest.fixture(scope="module")
 def index():
-    return api.corpus_and_index()[1]
+    with session_lock("hunt-index"):  # built once per session (tests/test_hunt.py)
+        return api.corpus_and_index()[1]
 
 
 def test_there_are_enough_intents():
