@@ -7,9 +7,13 @@ import tempfile
 
 import pytest
 
-# Every test run gets its own compile cache, so results never depend on an earlier run.
-_CACHE = tempfile.mkdtemp(prefix="kernelpro-test-cache-")
-os.environ.setdefault("KERNELPRO_CACHE_DIR", _CACHE)
+# Every test run gets its own compile cache, so results never depend on an earlier run. The
+# process that makes it owns it and removes it at the end: under pytest-xdist that is the
+# controller, whose environment the workers inherit (they share the cache; its writes are atomic).
+_CACHE = None
+if not os.environ.get("KERNELPRO_CACHE_DIR"):
+    _CACHE = tempfile.mkdtemp(prefix="kernelpro-test-cache-")
+    os.environ["KERNELPRO_CACHE_DIR"] = _CACHE
 
 
 def _gpu_problem() -> str | None:
@@ -51,4 +55,5 @@ def pytest_collection_modifyitems(config, items):
 
 
 def pytest_sessionfinish(session, exitstatus):
-    shutil.rmtree(_CACHE, ignore_errors=True)
+    if _CACHE is not None:
+        shutil.rmtree(_CACHE, ignore_errors=True)

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from session_lock import session_lock
+
 ROOT = Path(__file__).resolve().parents[1]
 CLIENT = ROOT / "vscode-client"
 DRIVER = ROOT / "tests" / "editors" / "vscode_drive.mjs"
@@ -104,15 +106,16 @@ def require_editors() -> None:
 def run_vscode(tmp_path: Path, ws: Path, file: str, scenario: str, **env_extra: str) -> tuple[dict, Path]:
     """Install the packaged client into a throw-away code-server, open `ws`, run the driver's
     `scenario` on `file`; returns (result.json, the user-data folder with the logs)."""
-    vsix = package_vsix(tmp_path)
     data, ext, out = tmp_path / "data", tmp_path / "ext", tmp_path / "out"
     # code-server's sockets go in TMPDIR: a short private one (socket paths are limited to 107 bytes)
     sock_dir = tempfile.mkdtemp(prefix="kp-vscode-")
     env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "xdg-config"), XDG_DATA_HOME=str(tmp_path / "xdg-data"),
                XDG_CACHE_HOME=str(tmp_path / "xdg-cache"), TMPDIR=sock_dir)
     common = ["--user-data-dir", str(data), "--extensions-dir", str(ext), "--config", str(tmp_path / "config.yaml")]
-    p = subprocess.run([str(CODE_SERVER), *common, "--install-extension", str(vsix)], env=env, capture_output=True,
-                       text=True, timeout=120)
+    with session_lock("vscode-client"):  # tests/test_vscode_client.py builds in the same folder
+        vsix = package_vsix(tmp_path)
+        p = subprocess.run([str(CODE_SERVER), *common, "--install-extension", str(vsix)], env=env,
+                           capture_output=True, text=True, timeout=120)
     assert p.returncode == 0 and list(ext.glob("kernelpro.kernelpro-*")), f"install failed:\n{p.stdout}\n{p.stderr}"
     (data / "User").mkdir(parents=True, exist_ok=True)
     (data / "User" / "settings.json").write_text(json.dumps({**SETTINGS, "kernelpro.interpreter": [sys.executable]}))

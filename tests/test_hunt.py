@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from session_lock import session_lock
+
 from kernelpro.profilers import cli
 from kernelpro.profilers.advice import Advice, Link, Severity
 from kernelpro.profilers.hunt import api, corpus as corpus_mod
@@ -311,7 +313,8 @@ def test_the_library_ships_as_package_data(tmp_path):
 # --- over the real corpus (built once per test session: slow) -----------------------------------
 @pytest.fixture(scope="module")
 def real():
-    corpus, ix = api.corpus_and_index()
+    with session_lock("hunt-index"):  # under `pytest -n 2` one process builds it, the other waits
+        corpus, ix = api.corpus_and_index()
     return corpus, ix
 
 
@@ -341,8 +344,9 @@ def test_llm_tool_hunts_building_blocks(real):
 @pytest.mark.slow
 def test_cli_end_to_end_on_the_real_corpus():
     env = dict(os.environ)
-    r = subprocess.run([sys.executable, "-m", "kernelpro.profilers.cli", "hunt", "--json", "block", "radix", "sort"],
-                       capture_output=True, text=True, timeout=600, env=env)
+    with session_lock("hunt-index"):
+        r = subprocess.run([sys.executable, "-m", "kernelpro.profilers.cli", "hunt", "--json", "block", "radix", "sort"],
+                           capture_output=True, text=True, timeout=600, env=env)
     assert r.returncode == 0, r.stderr
     top = json.loads(r.stdout)["results"][0]
     assert top["symbol"] == "cub::BlockRadixSort" and top["include"] == "#include <cub/block/block_radix_sort.cuh>"

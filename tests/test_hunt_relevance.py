@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from session_lock import session_lock
+
 from kernelpro.profilers.hunt import api
 from kernelpro.profilers.hunt.index import _strip_templates
 
@@ -66,7 +68,8 @@ def _right(hit, answers) -> bool:
 
 @pytest.fixture(scope="module")
 def index():
-    return api.corpus_and_index()[1]
+    with session_lock("hunt-index"):  # built once per session (tests/test_hunt.py)
+        return api.corpus_and_index()[1]
 
 
 def test_there_are_enough_intents():

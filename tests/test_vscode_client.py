@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from session_lock import session_lock
+
 CLIENT = Path(__file__).resolve().parent.parent / "vscode-client"
 NPM = shutil.which("npm")
 pytestmark = pytest.mark.skipif(NPM is None and not os.environ.get("CI"), reason="npm not installed")
@@ -15,7 +17,8 @@ pytestmark = pytest.mark.skipif(NPM is None and not os.environ.get("CI"), reason
 def npm(*args, timeout=600):
     # the client's candidate tests run the kernelpro command line with this Python
     env = dict(os.environ, KERNELPRO_PYTHON=sys.executable)
-    return subprocess.run([NPM or "npm", *args], cwd=CLIENT, capture_output=True, text=True, timeout=timeout, env=env)
+    with session_lock("vscode-client"):  # tests/test_editors_vscode.py builds in the same folder
+        return subprocess.run([NPM or "npm", *args], cwd=CLIENT, capture_output=True, text=True, timeout=timeout, env=env)
 
 
 @pytest.fixture(scope="module")
