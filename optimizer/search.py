@@ -32,7 +32,8 @@ Choices (all configurable through run_search's keywords):
   first). Each variant is one `tuned` event.
 - Batches: up to `batch` evaluations are in flight at once. Each pending proposal puts a virtual
   loss on its parent and the parent's ancestors (one visit that backed up what a failure would:
-  parent.reward - fail_penalty), so the next selection in the batch turns elsewhere; a node whose
+  parent.reward - fail_penalty), so the next selection in the batch turns elsewhere; the virtual
+  visits count for widening too (as the real ones will once the results are in), and a node whose
   widening is full only because of pending proposals is passed over for that selection. The virtual
   loss is taken back when the result enters the tree. Results enter the tree in the order they were
   proposed, whatever order they finish in, so a seed and a batch size give the same tree. An
@@ -295,7 +296,8 @@ class _Search:
 
     # ------------------------------------------------------------ tree helpers
     def width(self, n: Node) -> int:
-        return math.ceil(self.k_w * max(1, n.visits) ** self.alpha)
+        """Children allowed: ceil(k_w * visits ** alpha), the visits of evaluations in flight below n counted."""
+        return math.ceil(self.k_w * max(1, n.visits + self.virtual.get(n.id, (0, 0.0))[0]) ** self.alpha)
 
     def blocked(self, n: Node) -> bool:
         """Failed, pruned, or under a pruned ancestor: never selected or expanded."""

@@ -107,9 +107,10 @@ def test_results_that_finish_out_of_order_wait_for_the_earlier_ones():
 
 
 def _tree():
-    """root (visits 4, widening full) with children A (reward 0.10) and B (0.08), each visited twice."""
+    """root (visits 4, widening full at alpha 0.3) with children A (reward 0.10) and B (0.08), each visited
+    twice (room for two children each)."""
     s = search._Search(MoveProposer(), LandscapeEvaluator(smooth), Budget(), objective="time", strategy="mcts",
-                       seed=0, batch=4, on_event=None, clock=FakeClock(), c=1.0, k_w=1.0, alpha=0.5,
+                       seed=0, batch=4, on_event=None, clock=FakeClock(), c=1.0, k_w=1.0, alpha=0.3,
                        fail_penalty=0.1, prune_after=3, regress_threshold=0.05, tie_band=0.01, max_dup_rounds=3,
                        memory_hints=None)
     ok = lambda t: Evaluation(ok=True, times_s={"s": t})  # noqa: E731
@@ -152,8 +153,11 @@ def test_widening_bound_and_virtual_loss_bookkeeping_with_evaluations_in_flight(
         if s is None or s.ctx is None:
             return
         for n in s.ctx.nodes:
-            if len(n.children) + s.pending_children.get(n.id, 0) > math.ceil(max(1, n.visits) ** 0.5):
+            if len(n.children) > math.ceil(max(1, n.visits) ** 0.5):
                 violations.append((e["type"], n.id, len(n.children), n.visits))
+            v = s.virtual.get(n.id, (0, 0.0))[0]
+            if len(n.children) + s.pending_children.get(n.id, 0) > math.ceil(max(1, n.visits + v) ** 0.5):
+                violations.append(("pending", e["type"], n.id, len(n.children), n.visits, v))
 
     land = lambda st: "compile: bad" if st.endswith("h") else 1.0 + 0.03 * st.count("a") - 0.01 * st.count("e")  # noqa
     inner = LandscapeEvaluator(land)
@@ -174,11 +178,27 @@ def test_widening_bound_and_virtual_loss_bookkeeping_with_evaluations_in_flight(
     assert not s.virtual and not any(s.pending_children.values()) and not s.inflight
 
 
+class OncePlanProposer(PlanProposer):
+    """PlanProposer offering the structural child once (PlanProposer looks for landed children, and with
+    results in flight the root has none yet)."""
+
+    def propose(self, node, ctx, k):
+        if node.parent is None and not getattr(self, "gave", False):
+            self.gave = True
+            return super().propose(node, ctx, k)
+        out = []
+        for _ in range(k):
+            self.n += 1
+            out.append(Proposal(Candidate(source=node.candidate.source + f"\n// edit {self.n}", kind="local",
+                                          knobs=node.candidate.knobs, description=f"edit {self.n}"), 0.3))
+        return out
+
+
 @pytest.mark.parametrize("budget", [8, 16, 20])
 def test_tuning_in_flight_keeps_the_quarter_and_the_per_node_caps(budget):
     events = []
     ev = Threaded(Landscape(), 4)
-    res = run_search(Candidate(source="// root", description="root"), PlanProposer(), ev, Budget(evaluations=budget),
+    res = run_search(Candidate(source="// root", description="root"), OncePlanProposer(), ev, Budget(evaluations=budget),
                      on_event=events.append, batch=4)
     tuned = [e for e in events if e["type"] == "tuned"]
     assert 1 <= len(tuned) <= budget // 4

@@ -1,0 +1,105 @@
+"""The Ray actor of one GPU: the single-GPU runtime (GpuEvaluator, its worker process) per kernel job.
+
+A running actor task cannot be interrupted, so the actor never runs a kernel itself: GpuEvaluator's
+worker is a child process, killed (with its process group) when a kernel hangs past the timeout or
+the CUDA context is poisoned, and the failure comes back as a failed Evaluation. Ray gives the actor
+its GPU through CUDA_VISIBLE_DEVICES, so the runtime's device 0 is that GPU.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kernelpro.profilers.compile import CompileOptions
+
+from ..model import Candidate, Evaluation
+
+PROBE = "from kernelpro.profilers.runtime.measure import gpu_problem; print(gpu_problem() or '')"
+
+
+@dataclass(frozen=True)
+class Job:
+    """One kernel's evaluation settings, sent with each call (the actor keeps one runtime per job id)."""
+
+    id: str
+    path: str
+    kernel: str
+    spec: object = field(compare=False)  # runtime.spec.LaunchSpec (plain data, pickled)
+    options: CompileOptions = CompileOptions()
+    energy: bool = False
+    timeout_s: float = 60.0
+
+
+class GpuWorker:
+    """The actor's class (ray.remote is applied by the backend, so importing this needs no Ray)."""
+
+    def __init__(self, env: dict[str, str] | None = None):
+        self.env = {**os.environ, **env} if env else None  # the GPU worker process's environment
+        self.evaluators: dict[str, object] = {}
+
+    def info(self) -> dict:
+        """Where this actor runs and whether the GPU runtime works there (probed in a child process, so the
+        actor itself never holds a CUDA context)."""
+        import ray
+
+        try:
+            p = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=120,
+                               env=self.env)
+            problem = p.stdout.strip() or (None if p.returncode == 0 else (p.stderr.strip().splitlines() or ["?"])[-1])
+        except (OSError, subprocess.TimeoutExpired) as e:
+            problem = f"the GPU probe failed: {e}"
+        ctx = ray.get_runtime_context()
+        return {"pid": os.getpid(), "host": socket.gethostname(), "node": ctx.get_node_id(),
+                "gpus": [str(g) for g in ray.get_gpu_ids()], "problem": problem or None}
+
+    def _evaluator(self, job: Job):
+        ev = self.evaluators.get(job.id)
+        if ev is None:
+            from ..evaluator import GpuEvaluator
+            from .child import command
+
+            ev = GpuEvaluator(Path(job.path), job.kernel, job.spec, job.options, energy=job.energy,
+                              timeout_s=job.timeout_s, env=self.env, command=command())
+            self.evaluators[job.id] = ev
+        return ev
+
+    def measure(self, job: Job, cand: Candidate, static) -> Evaluation:
+        return self._evaluator(job).measure(cand, static)
+
+    def remeasure(self, job: Job, cands: list[Candidate]) -> list[Evaluation]:
+        return self._evaluator(job).remeasure(cands)
+
+    def sanitize(self, job: Job, cand: Candidate) -> dict:
+        return self._evaluator(job).sanitize(cand)
+
+    def energy_of(self, job: Job, cand: Candidate) -> dict:
+        return self._evaluator(job).energy_of(cand)
+
+    def child_pids(self) -> dict[str, int | None]:
+        """The GPU worker process of each job (tests kill one to show a crash costs one candidate)."""
+        return {k: ev.pool.pid for k, ev in self.evaluators.items()}
+
+    def stop(self) -> None:
+        """End every GPU worker process now, a hanging one too (runs beside a measurement, in the control
+        group): the measurement in progress comes back as a failure."""
+        for ev in list(self.evaluators.values()):
+            pid = ev.pool.pid
+            if pid:
+                try:
+                    os.killpg(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+
+    def release(self, job_id: str) -> None:
+        ev = self.evaluators.pop(job_id, None)
+        if ev is not None:
+            ev.close()
+
+    def close(self) -> None:
+        for k in list(self.evaluators):
+            self.release(k)
