@@ -4,7 +4,7 @@ process run under CPU-only Ray actors.
 
 `standin_add` computes out = a + b like vecadd. Its "time" comes from the compiled code (a CRC of the
 cubin's .text sections: a different candidate, a different time, the same one every run), scaled by
-`kp_speed_N` device variables (N percent) in the candidate; a candidate that declares `kp_hang` hangs
+`kp_speed_N...` device variables (N percent) in the candidate; a candidate that declares `kp_hang` hangs
 and one that declares `kp_crash` poisons the context, as a bad kernel would.
 """
 from __future__ import annotations
@@ -19,6 +19,7 @@ HERE = Path(__file__).resolve().parent
 EXAMPLES = HERE.parent / "examples" / "gpu"
 
 STANDIN_KERNELS = r'''
+import re
 import zlib
 
 def standin_add(args, grid, block):
@@ -34,11 +35,12 @@ def standin_add(args, grid, block):
     code = b"".join(cub.bytes_of(s) for s in cub.sections if s.name.startswith(".text"))
     t = 1e-4 * (1.0 + (zlib.crc32(code) % 1000) / 1000.0)
     for name in names:
-        if name.startswith("kp_speed_"):
-            t *= int(name[len("kp_speed_"):]) / 100.0
+        m = re.match(r"kp_speed_(\d+)", name)
+        if m:
+            t *= int(m.group(1)) / 100.0
     return t
 
-KERNELS["standin_add"] = standin_add
+KERNELS["standin_add"] = KERNELS["standin_other"] = standin_add
 '''
 
 KERNEL = """// out = a + b, run by the stand-in GPU of tests/ray_standin.py
@@ -63,16 +65,17 @@ def standin_env(root: Path) -> dict[str, str]:
             "KERNELPRO_HOST_CHECKS": "1"}
 
 
-def standin_project(root: Path) -> Path:
-    """standin.cu and its launch spec (two small sizes) in `root`; returns the .cu path."""
+def standin_project(root: Path, name: str = "standin", kernel: str = "standin_add") -> Path:
+    """NAME.cu and its launch spec (two small sizes) in `root`; returns the .cu path. The kernel is
+    standin_add or standin_other (the same stand-in)."""
     root.mkdir(parents=True, exist_ok=True)
-    cu = root / "standin.cu"
-    cu.write_text(KERNEL)
+    cu = root / f"{name}.cu"
+    cu.write_text(KERNEL.replace("standin_add", kernel))
     spec = (EXAMPLES / "vecadd.kernelpro.toml").read_text()
-    spec = spec.replace('kernel = "vecadd"', 'kernel = "standin_add"')
+    spec = spec.replace('kernel = "vecadd"', f'kernel = "{kernel}"')
     spec = spec.replace("small = { n = 1000003 }", "small = { n = 4099 }")
     spec = spec.replace("large = { n = 67108864 }", "large = { n = 65536 }")
-    assert "4099" in spec and "65536" in spec and "standin_add" in spec
-    (root / "standin.kernelpro.toml").write_text(spec)
+    assert "4099" in spec and "65536" in spec and kernel in spec
+    (root / f"{name}.kernelpro.toml").write_text(spec)
     shutil.copy(EXAMPLES / "vecadd_ref.py", root / "vecadd_ref.py")
     return cu

@@ -70,12 +70,12 @@ class RayBackend:
         self._compiling: dict = {}  # ObjectRef -> _Task
         self._running: dict = {}  # ObjectRef -> _Task
         self._ready: list = []  # heap of (seq, _Task): compiled, waiting for an actor
-        self._busy: set[int] = set()
+        self._free: list[int] = []  # idle actors, the longest idle first (work goes round the GPUs)
         self._seq = itertools.count()
         self._stop = False
         self._thread: threading.Thread | None = None
         self.most_running = 0  # the most measurements at once (tests, benchmarks)
-        self.measured = 0
+        self.per_actor: list[int] = []  # measurements per actor
         if workers.address and (problem := ray_address_problem(workers.address)):
             raise WorkersError(problem)
         if not ray.is_initialized():
@@ -106,6 +106,8 @@ class RayBackend:
         cls = ray.remote(concurrency_groups={CONTROL: 1})(GpuWorker)
         self.actors = [cls.options(**opts).remote(env) for _ in range(n)]
         self.deaths = [0] * n
+        self.per_actor = [0] * n
+        self._free = list(range(n))
         try:
             self.infos = ray.get([a.info.options(concurrency_group=CONTROL).remote() for a in self.actors],
                                  timeout=START_TIMEOUT_S)
@@ -229,7 +231,7 @@ class RayBackend:
                 else:
                     with self._lock:
                         t = self._running.pop(ref)
-                    self._busy.discard(t.actor)
+                    self._free.append(t.actor)
                     self._measured(t, ref)
             self._assign()
 
@@ -261,25 +263,21 @@ class RayBackend:
             ev = Evaluation(ok=False, failure=f"crash: evaluator error {one_line(e)}", advice=t.static.advice,
                             resources=dict(t.static.resources))
         ev.resources["worker"] = self.where(i)
-        self.measured += 1
+        self.per_actor[i] += 1
         self._finish(t, ev)
 
     def _assign(self) -> None:
-        live = [i for i in range(len(self.actors)) if self.deaths[i] <= MAX_RESTARTS]
-        if not live:
+        self._free = [i for i in self._free if self.deaths[i] <= MAX_RESTARTS]
+        if not any(d <= MAX_RESTARTS for d in self.deaths):
             while self._ready:
                 _, t = heapq.heappop(self._ready)
                 self._finish(t, Evaluation(ok=False, failure="crash: no GPU worker left (every one died "
                                                              f"more than {MAX_RESTARTS + 1} times)"))
             return
-        for i in live:
-            if not self._ready:
-                break
-            if i in self._busy:
-                continue
+        while self._ready and self._free:
+            i = self._free.pop(0)
             _, t = heapq.heappop(self._ready)
             t.actor = i
-            self._busy.add(i)
             ref = self.actors[i].measure.remote(t.job, t.cand, t.static)
             with self._lock:
                 self._running[ref] = t

@@ -1,0 +1,197 @@
+"""The Ray backend (optimizer/parallel) without a GPU: a local Ray instance with CPU-only actors, each
+running the real GpuEvaluator and its worker process over the stand-in GPU of tests/ray_standin.py.
+
+Needs Ray (`pip install -e '.[dev]'` brings it); skipped cleanly without it.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import threading
+import time
+
+import git
+import pytest
+from ray_standin import standin_env, standin_project
+
+ray = pytest.importorskip("ray")
+
+from kernelpro.optimizer.model import Budget, Candidate, Proposal  # noqa: E402
+from kernelpro.optimizer.parallel.backend import CONTROL, RayBackend  # noqa: E402
+from kernelpro.optimizer.parallel.workers import Workers  # noqa: E402
+from kernelpro.optimizer.run import RunConfig, optimize  # noqa: E402
+from kernelpro.optimizer.search import run_search  # noqa: E402
+from kernelpro.profilers.compile import CompileOptions  # noqa: E402
+from kernelpro.profilers.runtime.spec import load_spec  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    """One local instance for the module (a backend joins it and leaves it running)."""
+    ray.init(num_cpus=4, include_dashboard=False, log_to_driver=False, namespace="kernelpro-tests",
+             logging_level=logging.WARNING)
+    yield
+    ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory):
+    return standin_env(tmp_path_factory.mktemp("standin"))
+
+
+@pytest.fixture
+def repo(tmp_path):
+    r = git.Repo.init(tmp_path)
+    r.git.config("user.name", "Test")
+    r.git.config("user.email", "t@example.com")
+    standin_project(tmp_path)
+    r.git.add(".")
+    r.git.commit("-m", "kernel")
+    return tmp_path
+
+
+def backend(env, n=4, **kw) -> RayBackend:
+    return RayBackend(Workers(count=n), per_worker=0, env=env, **kw)
+
+
+def _run(repo, b, events, seed=0, budget=12):
+    cfg = RunConfig(file=repo / "standin.cu", kernel="standin_add", budget=Budget(evaluations=budget), seed=seed,
+                    energy=False, max_branches=3)
+    return optimize(cfg, on_event=events.append, backend=b)
+
+
+def _trace(events):
+    """The search's decisions; rewards to 6 places (the stand-in's fake clock adds float noise near 1e-13)."""
+    return [(e["type"], e.get("node"), e.get("description"), e.get("ok"),
+             None if e.get("reward") is None else round(e["reward"], 6))
+            for e in events if e["type"] in ("evaluated", "tuned", "new_best", "pruned", "exhausted")]
+
+
+def test_a_full_search_with_four_workers_and_the_same_result_for_a_seed(local_ray, env, repo):
+    runs = []
+    for _ in range(2):
+        events = []
+        with backend(env, emit=events.append) as b:
+            out = _run(repo, b, events)
+            runs.append((out, events, b.most_running, b.per_actor))
+    (out, events, most, per_actor), (out2, events2, _, _) = runs
+    assert out.evaluations == 12 and out.stopped_by == "evaluations"
+    evaluated = [e for e in events if e["type"] in ("evaluated", "tuned")]
+    assert len(evaluated) == 13 and all(e["ok"] for e in evaluated)
+    assert len(per_actor) == 4 and all(per_actor) and sum(per_actor) >= 12  # every worker measured
+    assert most >= 2  # measurements overlapped (how many depends on the CPUs compiling for them)
+    assert out.branches and all(b.startswith("kernelpro/standin_add/") for b in out.branches)
+    heads = {h.name for h in git.Repo(repo).heads}
+    assert set(out.branches) <= heads
+    # the same seed and worker count: the same search, whatever order the results finished in
+    assert _trace(events) and _trace(events) == _trace(events2)
+    assert out.speedup == pytest.approx(out2.speedup)
+
+
+class StandinProposer:
+    """Children of state s are s+m; the source declares one device variable per step, which the stand-in
+    kernel reads: `kp_speed_N` scales its time, `kp_hang` makes it hang, `kp_crash` poisons the context."""
+
+    name = "standin"
+    SPEED = {"a": 90, "b": 95, "c": 99, "d": 97}
+
+    def __init__(self, base: str, moves: str):
+        self.base, self.moves = base, moves
+        self.queues: dict[int, list[str]] = {}
+
+    def source(self, state: str) -> str:
+        lines = []
+        for i, m in enumerate(state):
+            if m == "h":
+                lines.append("__device__ int kp_hang;")
+            elif m == "x":
+                lines.append("__device__ int kp_crash;")
+            else:
+                lines.append(f"__device__ int kp_speed_{self.SPEED[m]}_{i};")
+        return self.base + "\n" + "\n".join(lines) + "\n"
+
+    def propose(self, node, ctx, k):
+        st = node.candidate.description if node.parent else ""
+        q = self.queues.setdefault(node.id, [m for m in self.moves if len(st) < 3])
+        out = []
+        while q and len(out) < k:
+            s = st + q.pop(0)
+            out.append(Proposal(Candidate(source=self.source(s), description=s, origin="standin"), 0.5))
+        return out
+
+
+def test_a_hanging_worker_killed_mid_run_loses_only_its_candidate(local_ray, env, repo):
+    cu = repo / "standin.cu"
+    spec = load_spec(repo / "standin.kernelpro.toml")
+    killed: dict = {}
+
+    def killer(b):
+        """Kill the actor that hangs on 'h', and the GPU worker process of the one that hangs on 'ah'."""
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and len(killed) < 2:
+            for r in b.running():
+                if r["description"] == "h" and "actor" not in killed:
+                    killed["actor"] = b.where(r["actor"])
+                    os.kill(r["pid"], signal.SIGKILL)
+                if r["description"] == "ah" and "child" not in killed:
+                    pids = ray.get(b.actors[r["actor"]].child_pids.options(concurrency_group=CONTROL).remote())
+                    if pids.get(r["job"]):
+                        killed["child"] = b.where(r["actor"])
+                        os.kill(pids[r["job"]], signal.SIGKILL)
+            time.sleep(0.2)
+
+    events = []
+    with backend(env, emit=events.append) as b:
+        ev = b.evaluator(cu, "standin_add", spec, CompileOptions(), timeout_s=200)
+        t = threading.Thread(target=killer, args=(b,), daemon=True)
+        t.start()
+        res = run_search(Candidate(source=cu.read_text(), description="root"), StandinProposer(cu.read_text(), "ahbxc"),
+                         ev, Budget(evaluations=14), batch=b.window, on_event=events.append)
+        t.join(5)
+    assert set(killed) == {"actor", "child"}
+    assert res.evaluations == 14
+    by = {n.candidate.description: n for n in res.nodes}
+    assert "died while measuring" in by["h"].evaluation.failure  # the actor's death: that candidate only
+    assert "worker" in by["ah"].evaluation.failure and by["ah"].failed  # the worker process's death
+    assert "CUDA_ERROR_ILLEGAL_ADDRESS" in by["x"].evaluation.failure
+    failed = {n.candidate.description for n in res.nodes if n.failed}
+    assert failed == {"h", "ah", "x"} | {d for d in by if d.endswith(("h", "x"))}
+    assert all(not n.failed for d, n in by.items() if "h" not in d and "x" not in d)
+    assert res.best.candidate.description.startswith("a")  # kp_speed_90 steps won
+    # the killed actor was restarted and measured again
+    again = [n for n in res.nodes[1:] if n.evaluation.resources.get("worker") == killed["actor"]
+             and n.id > by["h"].id and not n.failed]
+    assert again, "the restarted worker measured nothing after the kill"
+    assert any("died while measuring 'h'" in e.get("message", "") for e in events if e["type"] == "note")
+
+
+def test_several_kernels_share_the_workers(local_ray, env, repo):
+    standin_project(repo, "other", "standin_other")
+    events = []
+    from kernelpro.optimizer.many import check_all, find_jobs, run_all
+
+    jobs = find_jobs([str(repo)])
+    assert [(j.file.name, j.kernel) for j in jobs] == [("other.cu", "standin_other"), ("standin.cu", "standin_add")]
+    cfgs = [RunConfig(file=j.file, kernel=j.kernel, budget=Budget(evaluations=6), energy=False, max_branches=1)
+            for j in jobs]
+    checked, problems = check_all(cfgs)
+    assert not problems
+    lock = threading.Lock()
+
+    def emit(e):
+        with lock:
+            events.append(e)
+    with backend(env, n=3, emit=emit) as b:
+        outs = run_all(cfgs, emit, backend=b, checked=checked)
+        assert all(b.per_actor)
+    assert [o.evaluations for o in outs] == [6, 6]
+    done = [e for e in events if e["type"] == "done"]
+    assert sorted(e["kernel"] for e in done) == ["standin_add", "standin_other"]
+    # both searches had candidates in flight at the same time
+    kernels_seen = [e["kernel"] for e in events if e["type"] in ("evaluated", "tuned")]
+    first_done = min(i for i, e in enumerate(events) if e["type"] == "done")
+    assert {"standin_add", "standin_other"} <= {e["kernel"] for e in events[:first_done] if e["type"] == "evaluated"}
+    assert len(kernels_seen) == 14
