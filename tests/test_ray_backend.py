@@ -28,13 +28,24 @@ from kernelpro.profilers.runtime.spec import load_spec  # noqa: E402
 pytestmark = pytest.mark.slow
 
 
+REAPER = "RAY_kill_child_processes_on_worker_exit_with_raylet_subreaper"
+
+
 @pytest.fixture(scope="module")
 def local_ray():
-    """One local instance for the module (a backend joins it and leaves it running)."""
+    """One local instance for the module (a backend joins it and leaves it running). Ray's own reaping of
+    a dead worker's child processes is off, so the tests see KernelPro's (older Rays and other setups
+    lack it)."""
+    old = os.environ.get(REAPER)
+    os.environ[REAPER] = "false"
     ray.init(num_cpus=4, include_dashboard=False, log_to_driver=False, namespace="kernelpro-tests",
              logging_level=logging.WARNING)
     yield
     ray.shutdown()
+    if old is None:
+        os.environ.pop(REAPER, None)
+    else:
+        os.environ[REAPER] = old
 
 
 @pytest.fixture(scope="module")
@@ -195,3 +206,54 @@ def test_several_kernels_share_the_workers(local_ray, env, repo):
     first_done = min(i for i, e in enumerate(events) if e["type"] == "done")
     assert {"standin_add", "standin_other"} <= {e["kernel"] for e in events[:first_done] if e["type"] == "evaluated"}
     assert len(kernels_seen) == 14
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return not open(f"/proc/{pid}/stat").read().split(")")[-1].split()[0] == "Z"
+
+
+def _hanging_child(b, ev, tag):
+    """Submit a candidate that hangs; (its future, the pid of the GPU worker process running it)."""
+    src = ev.job.path and open(ev.job.path).read()
+    (fut,) = ev.submit([Candidate(source=src + f"\n__device__ int kp_hang;\n// {tag}\n", description=tag)])
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        busy = [r for r in b.running() if r["description"] == tag]
+        if busy:
+            pid = ray.get(b.actors[busy[0]["actor"]].child_pids.options(concurrency_group=CONTROL).remote()).get(ev.job.id)
+            if pid:
+                time.sleep(1.0)  # well inside the kernel's hang
+                return fut, pid
+        time.sleep(0.2)
+    raise AssertionError(f"{tag} never ran")
+
+
+def _ends(pid: int, within_s: float = 10.0) -> bool:
+    deadline = time.monotonic() + within_s
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return not _alive(pid)
+
+
+def test_no_worker_process_outlives_its_actor_or_the_backend(local_ray, env, repo):
+    from kernelpro.optimizer.parallel.backend import Cancelled
+
+    b = backend(env, n=1)
+    try:
+        ev = b.evaluator(repo / "standin.cu", "standin_add", load_spec(repo / "standin.kernelpro.toml"),
+                         CompileOptions(), timeout_s=300)
+        fut, child = _hanging_child(b, ev, "hangs first")
+        assert _alive(child)
+        os.kill(b.infos[0]["pid"], signal.SIGKILL)  # the actor dies while its worker hangs
+        assert "died while measuring" in fut.result(timeout=120).failure
+        assert _ends(child)  # the worker saw its parent go
+        fut2, child2 = _hanging_child(b, ev, "hangs again")  # on the restarted actor
+    finally:
+        b.close()
+    with pytest.raises(Cancelled):
+        fut2.result(timeout=1)
+    assert _ends(child2)  # closing stops the workers, a hanging one too

@@ -2,13 +2,13 @@
 
 A running actor task cannot be interrupted, so the actor never runs a kernel itself: GpuEvaluator's
 worker is a child process, killed (with its process group) when a kernel hangs past the timeout or
-the CUDA context is poisoned, and the failure comes back as a failed Evaluation. Ray gives the actor
+the CUDA context is poisoned, and the failure comes back as a failed Evaluation. That child ends
+itself when the actor is gone (child.py), so killing an actor (Ray's close, a crash) leaves nothing. Ray gives the actor
 its GPU through CUDA_VISIBLE_DEVICES, so the runtime's device 0 is that GPU.
 """
 from __future__ import annotations
 
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -83,17 +83,6 @@ class GpuWorker:
     def child_pids(self) -> dict[str, int | None]:
         """The GPU worker process of each job (tests kill one to show a crash costs one candidate)."""
         return {k: ev.pool.pid for k, ev in self.evaluators.items()}
-
-    def stop(self) -> None:
-        """End every GPU worker process now, a hanging one too (runs beside a measurement, in the control
-        group): the measurement in progress comes back as a failure."""
-        for ev in list(self.evaluators.values()):
-            pid = ev.pool.pid
-            if pid:
-                try:
-                    os.killpg(pid, signal.SIGKILL)
-                except (ProcessLookupError, PermissionError):
-                    pass
 
     def release(self, job_id: str) -> None:
         ev = self.evaluators.pop(job_id, None)

@@ -8,8 +8,8 @@ submitted, from every kernel job that shares the backend.
 
 A crash of the actor itself (its process killed, its node lost) costs the candidate it was measuring:
 that one comes back as a failed Evaluation, Ray restarts the actor (up to MAX_RESTARTS times) and
-the others go on. Closing the backend stops every GPU worker process, kills the actors and, when this
-backend started the local Ray instance, shuts it down, so no Ray process outlives the command.
+the others go on. Closing the backend kills the actors (each GPU worker process ends with its actor)
+and, when this backend started the local Ray instance, shuts it down, so no process outlives the command.
 """
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from .workers import Pick, Workers, WorkersError, gpus_per_worker, import_ray, p
 
 MAX_RESTARTS = 2  # an actor that died more often is not used again
 START_TIMEOUT_S = 300.0  # for every actor to start and probe its GPU
-CONTROL = "control"  # the actors' concurrency group for info and stop, beside a running measurement
+CONTROL = "control"  # the actors' concurrency group for info and child_pids, beside a running measurement
 
 
 class Cancelled(Exception):
@@ -290,7 +290,8 @@ class RayBackend:
 
     # ------------------------------------------------------------ close
     def close(self) -> None:
-        """Stop the queue, fail what is unfinished, end the GPU workers and actors, and the local Ray."""
+        """Stop the queue, fail what is unfinished, kill the actors (their GPU workers end with them), and
+        shut down the local Ray instance if this backend started it."""
         ray = self.ray
         with self._lock:
             self._stop = True
@@ -298,12 +299,7 @@ class RayBackend:
         if self._thread is not None:
             self._thread.join(timeout=10)
         self._fail_all(Cancelled("the run stopped before this candidate's result came back"))
-        try:
-            stops = [a.stop.options(concurrency_group=CONTROL).remote() for a in self.actors]
-            ray.wait(stops, num_returns=len(stops), timeout=5)
-        except Exception:  # actors that are gone have no workers to stop
-            pass
-        for a in self.actors:
+        for a in self.actors:  # their GPU worker processes end with them (child.py)
             try:
                 ray.kill(a)
             except Exception:
