@@ -1,0 +1,158 @@
+"""The pieces of `--workers` that need no Ray: the value, the GPU model picked from a cluster's nodes,
+how many workers, several kernels from files and directories, the command line's one-line errors, and
+kernelpro without Ray."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from ray_standin import standin_project
+
+from kernelpro.optimizer.many import find_jobs
+from kernelpro.optimizer.parallel.workers import (GPUS_ENV, Workers, WorkersError, gpu_models, gpus_per_worker,
+                                                  parse_workers, pick_gpus, worker_count)
+from kernelpro.optimizer.run import OptimizeError
+
+
+@pytest.mark.parametrize("text, want", [
+    ("auto", Workers()), ("4", Workers(count=4)), ("ray://head.example:10001", Workers(address="ray://head.example:10001")),
+    ("10.0.0.5:6379", Workers(address="10.0.0.5:6379")),
+])
+def test_workers_values(text, want):
+    assert parse_workers(text) == want
+
+
+@pytest.mark.parametrize("text", ["0", "-2", "many", "ray://", "http://x:1", "4 gpus", ""])
+def test_bad_workers_values_are_one_line(text):
+    with pytest.raises(WorkersError, match=r"^--workers: expected auto, a number of GPUs \(1 or more\) or ray://HOST:PORT"):
+        parse_workers(text)
+
+
+def _node(gpus, model=None, alive=True):
+    res = {"CPU": 16.0, "GPU": float(gpus)} if gpus else {"CPU": 16.0}
+    if model:
+        res[f"accelerator_type:{model}"] = 1.0
+    return {"Alive": alive, "Resources": res}
+
+
+def test_the_model_with_most_gpus_is_pinned_and_the_others_named():
+    nodes = [_node(2, "H100"), _node(8, "H200"), _node(8, "H200"), _node(0), _node(4, "A100", alive=False)]
+    assert gpu_models(nodes) == {"H100": 2.0, "H200": 16.0}
+    p = pick_gpus(nodes, None)
+    assert (p.model, p.gpus, p.mixed) == ("H200", 16.0, False)
+    assert "2 x H100 stay unused" in p.note and "--gpu-model any" in p.note
+
+
+def test_a_model_asked_for_or_any():
+    nodes = [_node(2, "H100"), _node(4, "H200")]
+    assert pick_gpus(nodes, "H100").model == "H100"
+    anyp = pick_gpus(nodes, "any")
+    assert anyp.model is None and anyp.mixed and anyp.gpus == 6.0 and "re-measured on one GPU" in anyp.note
+    with pytest.raises(WorkersError, match=r"--gpu-model A100: the cluster has no GPU of that model \(it has: 2 x H100, 4 x H200\)"):
+        pick_gpus(nodes, "A100")
+    assert pick_gpus([_node(2)], None).model is None  # unlabelled GPUs: nothing to pin
+    tie = pick_gpus([_node(2, "L40S"), _node(2, "H100")], None)
+    assert tie.model == "H100"  # ties by name, so the choice is the same every run
+
+
+def test_worker_count():
+    assert worker_count(Workers(), 8, 1.0) == 8
+    assert worker_count(Workers(count=2), 8, 1.0) == 2
+    assert worker_count(Workers(count=2), 1, 0.5) == 2  # the plumbing check: two on one GPU
+    assert worker_count(Workers(count=4), 0, 0.0) == 4  # CPU-only actors
+    with pytest.raises(WorkersError, match=r"--workers 3: Ray sees 2 GPU\(s\) of the model used here, room for 2"):
+        worker_count(Workers(count=3), 2, 1.0)
+    with pytest.raises(WorkersError, match="--workers auto: Ray sees no GPU on this machine"):
+        worker_count(Workers(), 0, 1.0)
+    with pytest.raises(WorkersError, match="give the number of workers"):
+        worker_count(Workers(), 0, 0.0)
+
+
+def test_gpus_per_worker(monkeypatch):
+    monkeypatch.delenv(GPUS_ENV, raising=False)
+    assert gpus_per_worker() == 1.0
+    monkeypatch.setenv(GPUS_ENV, "0.5")
+    assert gpus_per_worker() == 0.5
+    for bad in ("2", "-1", "half"):
+        monkeypatch.setenv(GPUS_ENV, bad)
+        with pytest.raises(WorkersError, match=f"{GPUS_ENV}='{bad}': expected a number from 0 to 1"):
+            gpus_per_worker()
+
+
+def test_kernels_from_files_and_directories(tmp_path):
+    a = standin_project(tmp_path / "d", "a", "standin_add")
+    b = standin_project(tmp_path / "d" / "sub", "b", "standin_other")
+    (tmp_path / "d" / ".hidden").mkdir()
+    (tmp_path / "d" / ".hidden" / "x.kernelpro.toml").write_text('kernel = "nope"\n')
+    (tmp_path / "d" / "a.standin_other.kernelpro.toml").write_text('kernel = "standin_other"\n')
+    jobs = find_jobs([str(tmp_path / "d")])
+    assert [(j.file, j.kernel) for j in jobs] == [(a, "standin_add"), (a, "standin_other"), (b, "standin_other")]
+    assert [(j.file, j.kernel) for j in find_jobs([str(a)])] == [(a, "standin_add"), (a, "standin_other")]
+    assert [(j.file, j.kernel) for j in find_jobs([str(a), str(b), str(a)], "standin_other")] == [
+        (a, "standin_other"), (b, "standin_other")]
+    assert [(j.file, j.kernel) for j in find_jobs([str(tmp_path / "d")], "standin_add")] == [(a, "standin_add")]
+
+
+@pytest.mark.parametrize("make, args, msg", [
+    (lambda d: None, ["{d}"], "{d}: no launch spec (*.kernelpro.toml) in this directory"),
+    (lambda d: (d / "k.cu").write_text("__global__ void k() {}\n"), ["{d}/k.cu"],
+     "{d}/k.cu: give --kernel K (no launch spec beside it names a kernel)"),
+    (lambda d: None, ["{d}/missing.cu"], "{d}/missing.cu: no such file or directory"),
+    (lambda d: (d / "k.kernelpro.toml").write_text("kernel = 3\n"), ["{d}"],
+     '{d}/k.kernelpro.toml: missing kernel = "NAME"'),
+])
+def test_what_cannot_be_a_kernel_job_is_one_line(tmp_path, make, args, msg):
+    make(tmp_path)
+    with pytest.raises(OptimizeError) as e:
+        find_jobs([a.format(d=tmp_path) for a in args])
+    assert str(e.value).startswith(msg.format(d=tmp_path)) and "\n" not in str(e.value)
+
+
+def _kp(*args, env_extra=None, pre=""):
+    code = pre + "import sys; from kernelpro.profilers.cli import main; sys.exit(main(sys.argv[1:]))"
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "KERNELPRO_NO_GPU": "1", **(env_extra or {})})
+
+
+@pytest.mark.parametrize("args, msg", [
+    (["--workers", "lots"], "kernelpro: --workers: expected auto, a number of GPUs (1 or more) or ray://HOST:PORT, got 'lots'"),
+    (["--gpu-model", "H200"], "kernelpro: --gpu-model goes with --workers"),
+    (["--workers", "2", "--propose-only"], "kernelpro: --propose-only needs no workers"),
+])
+def test_command_line_errors_are_one_line(tmp_path, args, msg):
+    cu = standin_project(tmp_path)
+    r = _kp("optimize", str(cu), *args)
+    assert r.returncode == 2 and r.stderr.startswith(msg) and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_propose_only_takes_one_kernel(tmp_path):
+    standin_project(tmp_path, "a", "standin_add")
+    standin_project(tmp_path, "b", "standin_other")
+    r = _kp("optimize", str(tmp_path), "--propose-only")
+    assert r.returncode == 2 and "--propose-only takes one kernel; 2 were named (standin_add, standin_other)" in r.stderr
+
+
+def test_without_ray_workers_say_how_to_install_it_and_nothing_else_needs_it(tmp_path):
+    cu = standin_project(tmp_path)
+    import git
+    r = git.Repo.init(tmp_path)
+    r.git.config("user.name", "T")
+    r.git.config("user.email", "t@e")
+    r.git.add(".")
+    r.git.commit("-m", "k")
+    no_ray = "import sys; sys.modules['ray'] = None; "  # what `import ray` does where Ray is not installed
+    out = _kp("optimize", str(cu), "--workers", "2", pre=no_ray)
+    assert out.returncode == 2
+    assert out.stderr.strip() == ("kernelpro: --workers needs Ray, which is not installed (import of ray halted; "
+                                  "None in sys.modules): pip install 'kernelpro[ray]'")
+    # the default path, the parallel package and the search import no Ray
+    code = (no_ray + "import kernelpro.optimizer.cli, kernelpro.optimizer.parallel.backend, kernelpro.optimizer.many, "
+            "kernelpro.optimizer.search; print('ok')")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert p.stdout.strip() == "ok", p.stderr
+    plain = _kp("optimize", str(cu), "--kernel", "standin_add", pre=no_ray)
+    assert plain.returncode == 2 and plain.stderr.strip() == (
+        "kernelpro: no GPU: disabled by KERNELPRO_NO_GPU; kernelpro optimize measures every candidate on the GPU")
