@@ -363,6 +363,10 @@ class _Search:
                     return n
                 alive = [ch for ch in n.children if self.live(ch)]
                 kids = [ch for ch in alive if ch.id not in passed]
+                if kids and not self.virtual:  # nothing in flight: plain PUCT
+                    sq = math.sqrt(max(1, n.visits))
+                    n = max(kids, key=lambda ch: (ch.mean + self.c * ch.prior * sq / (1 + ch.visits), -ch.id))
+                    continue
                 if kids:
                     sq = math.sqrt(max(1, n.visits + self.virtual.get(n.id, (0, 0.0))[0]))
                     n = max(kids, key=lambda ch: (self.q(ch) + self.c * ch.prior * sq / (
