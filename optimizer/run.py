@@ -272,7 +272,13 @@ def optimize(cfg: RunConfig, on_event: Callable[[dict], None] | None = None, eva
     if evaluator is None:
         energy = cfg.energy if cfg.energy is not None else cfg.objective in ("energy", "edp")
         if backend is not None:
-            evaluator = backend.evaluator(Path(cfg.file).resolve(), cfg.kernel, spec, cfg.options, energy=energy)
+            from .parallel.workers import WorkersError
+
+            try:
+                evaluator = backend.evaluator(Path(cfg.file).resolve(), cfg.kernel, spec, cfg.options, energy=energy)
+            except WorkersError as e:
+                memory.close()
+                raise OptimizeError(str(e)) from None
         else:
             from .evaluator import GpuEvaluator
 

@@ -19,7 +19,7 @@ ray = pytest.importorskip("ray")
 
 from kernelpro.optimizer.model import Budget, Candidate, Proposal  # noqa: E402
 from kernelpro.optimizer.parallel.backend import CONTROL, RayBackend  # noqa: E402
-from kernelpro.optimizer.parallel.workers import Workers  # noqa: E402
+from kernelpro.optimizer.parallel.workers import Workers, WorkersError  # noqa: E402
 from kernelpro.optimizer.run import RunConfig, optimize  # noqa: E402
 from kernelpro.optimizer.search import run_search  # noqa: E402
 from kernelpro.profilers.compile import CompileOptions  # noqa: E402
@@ -244,8 +244,11 @@ def test_no_worker_process_outlives_its_actor_or_the_backend(local_ray, env, rep
 
     b = backend(env, n=1)
     try:
-        ev = b.evaluator(repo / "standin.cu", "standin_add", load_spec(repo / "standin.kernelpro.toml"),
-                         CompileOptions(), timeout_s=300)
+        spec = load_spec(repo / "standin.kernelpro.toml")
+        with pytest.raises(WorkersError, match=r"the worker on .* cannot read .*/nope.cu: the project must be at "
+                                               r"the same path on every machine"):
+            b.evaluator(repo / "nope.cu", "standin_add", spec, CompileOptions())
+        ev = b.evaluator(repo / "standin.cu", "standin_add", spec, CompileOptions(), timeout_s=300)
         fut, child = _hanging_child(b, ev, "hangs first")
         assert _alive(child)
         os.kill(b.infos[0]["pid"], signal.SIGKILL)  # the actor dies while its worker hangs

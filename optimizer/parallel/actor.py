@@ -57,6 +57,10 @@ class GpuWorker:
         return {"pid": os.getpid(), "host": socket.gethostname(), "node": ctx.get_node_id(),
                 "gpus": [str(g) for g in ray.get_gpu_ids()], "problem": problem or None}
 
+    def missing(self, paths: list[str]) -> list[str]:
+        """The paths this actor's machine cannot read (the project must be at the same path everywhere)."""
+        return [p for p in paths if not os.access(p, os.R_OK)]
+
     def _evaluator(self, job: Job):
         ev = self.evaluators.get(job.id)
         if ev is None:

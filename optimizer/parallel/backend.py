@@ -82,7 +82,8 @@ class RayBackend:
             kw = dict(include_dashboard=False, log_to_driver=False, namespace="kernelpro",
                       logging_level=logging.WARNING)
             try:
-                ray.init(address=workers.address, **kw) if workers.address else ray.init(**kw)
+                # "local": a new instance for this run, never a cluster that happens to run here
+                ray.init(address=workers.address or "local", **kw)
             except Exception as e:
                 raise WorkersError(f"--workers {workers}: Ray did not start: {one_line(e)}") from None
             self.owns = True
@@ -147,6 +148,12 @@ class RayBackend:
                   timeout_s: float = 60.0) -> "RayEvaluator":
         job = Job(id=f"{kernel}-{uuid.uuid4().hex[:8]}", path=str(Path(path).resolve()), kernel=kernel, spec=spec,
                   options=options, energy=energy, timeout_s=timeout_s)
+        paths = [job.path] + ([str(spec.path)] if getattr(spec, "path", None) else [])
+        answers = self.ray.get([a.missing.options(concurrency_group=CONTROL).remote(paths) for a in self.actors])
+        for i, gone in enumerate(answers):
+            if gone:
+                raise WorkersError(f"the worker on {self.where(i)} cannot read {gone[0]}: the project must be at "
+                                   f"the same path on every machine of the cluster (a shared file system)")
         return RayEvaluator(self, job, spec_options(options, spec))
 
     def submit(self, job: Job, options, cands: list[Candidate]) -> list[Future]:
