@@ -21,7 +21,7 @@ BUDGET=${BUDGET:-16}; PLUMB_BUDGET=${PLUMB_BUDGET:-8}; SEARCHES=${SEARCHES:-mcts
 KERNEL_FILE=${KERNEL_FILE:-a_naive_transpose.cu}; KERNEL=${KERNEL:-transpose}
 L=/tmp/gpuray; rm -rf $L; mkdir -p $L
 trap 'cp $L/summary.txt $OUT/summary.txt 2>/dev/null; tar -czf $OUT/gpu_ray.tar.gz -C $L . 2>/dev/null' EXIT
-step() { echo "== $1 $(date +%T)" | tee -a $L/summary.txt; }
+step() { echo "== $1 $(date +%T)" | tee -a $L/summary.txt; cp $L/summary.txt $OUT/summary.txt 2>/dev/null; }
 if [ -z "${SKIP_INSTALL:-}" ]; then
   python3 -m pip install -q --no-index --no-deps --target /tmp/site .gpuwheels/*.whl .gpuwheels-ray/*.whl >$L/pip.txt 2>&1 \
     || { tail -5 $L/pip.txt >> $L/summary.txt; exit 1; }
@@ -34,7 +34,7 @@ step "machine: $GPUS GPU(s); $(python3 -c 'import ray; print("ray", ray.__versio
 nvidia-smi -L >> $L/summary.txt 2>&1
 
 step gpu-test
-timeout 240 python3 -m pytest -q -m gpu tests/test_ray_gpu.py -p no:cacheprovider -o addopts="" > $L/gpu_test.txt 2>&1
+timeout 150 python3 -m pytest -q -m gpu tests/test_ray_gpu.py -p no:cacheprovider -o addopts="" > $L/gpu_test.txt 2>&1
 echo "rc=$?" >> $L/summary.txt; tail -5 $L/gpu_test.txt >> $L/summary.txt
 
 R=/tmp/rayrepo; rm -rf $R; mkdir -p $R; SRC_DIR=${SRC_DIR:-examples}; cp $SRC_DIR/*.cu $SRC_DIR/*.toml $SRC_DIR/*.py $R/
