@@ -156,3 +156,46 @@ def test_without_ray_workers_say_how_to_install_it_and_nothing_else_needs_it(tmp
     plain = _kp("optimize", str(cu), "--kernel", "standin_add", pre=no_ray)
     assert plain.returncode == 2 and plain.stderr.strip() == (
         "kernelpro: no GPU: disabled by KERNELPRO_NO_GPU; kernelpro optimize measures every candidate on the GPU")
+
+
+@pytest.mark.parametrize("mixed", [False, True])
+def test_timings_of_several_gpu_models_report_the_one_gpu_re_measurement(tmp_path, mixed):
+    """With --gpu-model any the search compares times across models; a branch then states the speedup
+    its root and candidate got when re-measured together on one GPU."""
+    import shutil
+
+    import git
+
+    from kernelpro.optimizer.model import Budget, Evaluation
+    from kernelpro.optimizer.run import RunConfig, optimize
+
+    ex = Path(__file__).resolve().parent.parent / "examples"
+    for f in ("a_fp64_literal.cu", "a_fp64_literal.kernelpro.toml", "refs.py"):
+        shutil.copy(ex / f, tmp_path / f)
+    r = git.Repo.init(tmp_path)
+    r.git.config("user.name", "T")
+    r.git.config("user.email", "t@e")
+    r.git.add(".")
+    r.git.commit("-m", "k")
+
+    class SeveralModels:
+        mixed_models = mixed
+        n = 0
+
+        def evaluate(self, cands):
+            out = []
+            for _ in cands:
+                t = 1e-3 / (1 + 0.5 * min(self.n, 1))  # the root, then 1.5x on "another model"
+                self.n += 1
+                out.append(Evaluation(ok=True, times_s={"small": t, "large": 8 * t}, resources={"registers": 16}))
+            return out
+
+        def remeasure(self, cands):  # on one GPU: 1.2x
+            return [Evaluation(ok=True, times_s={"small": t, "large": 8 * t}) for t in (1e-3, 1e-3 / 1.2)]
+
+    events = []
+    optimize(RunConfig(file=tmp_path / "a_fp64_literal.cu", kernel="gelu", budget=Budget(evaluations=1), energy=False),
+             on_event=events.append, evaluator=SeveralModels())
+    (branch,) = [e for e in events if e["type"] == "branch"]
+    assert branch["speedup"] == pytest.approx(1.2 if mixed else 1.5)
+    assert branch["title"].startswith("gelu: 1.20x" if mixed else "gelu: 1.50x")
