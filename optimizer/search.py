@@ -170,7 +170,7 @@ class _Flight:
     pending: Pending | None = None
     proposal: Proposal | None = None
     tune: bool = False
-    loss: float = 0.0  # the virtual loss put on node and its ancestors (proposals under MCTS)
+    loss: float | None = None  # the virtual loss put on node and its ancestors (proposals under MCTS)
 
 
 @dataclass
@@ -524,7 +524,7 @@ class _Search:
             return
         parent = f.node
         self.pending_children[parent.id] -= 1
-        if f.loss:
+        if f.loss is not None:
             for m in [parent, *parent.ancestors()]:
                 vn, vv = self.virtual[m.id]
                 self.virtual[m.id] = (vn - 1, vv - f.loss)

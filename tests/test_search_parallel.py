@@ -137,6 +137,15 @@ def test_virtual_loss_turns_the_next_selection_to_the_sibling():
     assert s.select_mcts() is None  # everything waits for a result
 
 
+def test_a_result_takes_its_virtual_loss_back_even_a_zero_one():
+    s, a, b = _tree()
+    f = s.flight(a, Proposal(cand("aa"), 0.5))  # A's reward 0.10 minus the 0.1 penalty: a loss of 0.0
+    f.pending = search._Done(Evaluation(ok=True, times_s={"s": 1.0}))
+    s.land(f)
+    assert s.virtual == {} and s.pending_children == {a.id: 0}
+    assert a.visits == 3 and a.children[0].candidate.description == "go aa"
+
+
 def test_without_virtual_loss_the_same_child_would_be_chosen_again():
     s, a, b = _tree()
     s.pending_children[a.id] = 1  # a pending child, no virtual loss
