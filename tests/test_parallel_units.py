@@ -199,3 +199,16 @@ def test_timings_of_several_gpu_models_report_the_one_gpu_re_measurement(tmp_pat
     (branch,) = [e for e in events if e["type"] == "branch"]
     assert branch["speedup"] == pytest.approx(1.2 if mixed else 1.5)
     assert branch["title"].startswith("gelu: 1.20x" if mixed else "gelu: 1.50x")
+
+
+def test_the_gpu_worker_under_an_actor_ends_when_its_parent_is_not_the_actor():
+    """The actor passes its pid: a worker whose actor died before it started watching ends at once (it
+    would otherwise hang on with a kernel); under its real parent it serves until its input closes."""
+    child = [sys.executable, "-m", "kernelpro.optimizer.parallel.child"]
+    orphan = subprocess.Popen(child + ["--parent", "1", "--serve"], stdin=subprocess.PIPE)  # stdin stays open
+    try:
+        assert orphan.wait(timeout=60) == 1
+    finally:
+        orphan.kill()
+    served = subprocess.run(child + ["--parent", str(os.getpid()), "--serve"], input=b"", timeout=60)
+    assert served.returncode == 0

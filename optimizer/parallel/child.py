@@ -2,9 +2,10 @@
 
 The runner lives in its own process group (the actor kills the group on a hang), so nothing ends it
 when Ray kills the actor; a thread here watches the parent and ends the process once the actor has
-gone (its parent changes), even while a kernel hangs the main thread.
+gone (its parent is no longer the actor's pid), even while a kernel hangs the main thread. The actor
+passes its pid, so an actor that died while this process was still starting is seen too.
 
-    python -m kernelpro.optimizer.parallel.child --serve
+    python -m kernelpro.optimizer.parallel.child --parent PID --serve
 """
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ import threading
 import time
 
 
-def watch_parent(period_s: float = 0.5) -> None:
-    parent = os.getppid()
+def watch_parent(parent: int, period_s: float = 0.5) -> None:
+    if os.getppid() != parent:
+        os._exit(1)
 
     def run():
         while True:
@@ -26,11 +28,15 @@ def watch_parent(period_s: float = 0.5) -> None:
 
 
 def command() -> list[str]:
-    return [sys.executable, "-m", "kernelpro.optimizer.parallel.child", "--serve"]
+    """The worker's command line, for a worker started by this process (the actor)."""
+    return [sys.executable, "-m", "kernelpro.optimizer.parallel.child", "--parent", str(os.getpid()), "--serve"]
 
 
 if __name__ == "__main__":
-    watch_parent()
+    argv = sys.argv[1:]
+    if len(argv) < 2 or argv[0] != "--parent" or not argv[1].isdigit():
+        sys.exit("usage: python -m kernelpro.optimizer.parallel.child --parent PID --serve")
+    watch_parent(int(argv[1]))
     from kernelpro.profilers.runtime.runner import main
 
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main(argv[2:]))
