@@ -65,13 +65,14 @@ class GpuEvaluator:
 
     def __init__(self, path: Path, kernel: str, spec, options: CompileOptions = CompileOptions(),
                  energy: bool = False, timeout_s: float = 60.0, env: dict[str, str] | None = None,
-                 command: list[str] | None = None):
+                 command: list[str] | None = None, pool=None):
         from kernelpro.profilers.runtime.worker import WorkerPool
 
         options = spec_options(options, spec)
         self.path, self.kernel, self.spec, self.options, self.energy = Path(path), kernel, spec, options, energy
         self.env, self.command = env, command  # the GPU worker's environment and command (None: the defaults)
-        self.pool = WorkerPool(timeout_s=timeout_s, env=env, command=command)
+        self.owns_pool = pool is None  # a pool given (shared by several kernels on one GPU) stays open
+        self.pool = WorkerPool(timeout_s=timeout_s, env=env, command=command) if pool is None else pool
         self.reports: dict[str, object] = {}  # candidate key -> ProfileReport
         self._ceilings: dict | None = None
 
@@ -162,7 +163,8 @@ class GpuEvaluator:
         return out
 
     def close(self):
-        self.pool.close()
+        if self.owns_pool:
+            self.pool.close()
 
 
 def to_evaluation(res, advice: list, resources: dict) -> Evaluation:

@@ -5,7 +5,8 @@ process run under CPU-only Ray actors.
 `standin_add` computes out = a + b like vecadd. Its "time" comes from the compiled code (a CRC of the
 cubin's .text sections: a different candidate, a different time, the same one every run), scaled by
 `kp_speed_N...` device variables (N percent) in the candidate; a candidate that declares `kp_hang` hangs
-and one that declares `kp_crash` poisons the context, as a bad kernel would.
+(first writing a file named by its pid into $KERNELPRO_STANDIN_HANGS when that is set) and one that
+declares `kp_crash` poisons the context, as a bad kernel would.
 """
 from __future__ import annotations
 
@@ -25,6 +26,9 @@ import zlib
 def standin_add(args, grid, block):
     names = set(GLOBALS)
     if "kp_hang" in names:
+        import os
+        if os.environ.get("KERNELPRO_STANDIN_HANGS"):  # tests wait for this file, not for a fixed time
+            open(os.path.join(os.environ["KERNELPRO_STANDIN_HANGS"], str(os.getpid())), "w").close()
         time.sleep(1000)
     if "kp_crash" in names:
         raise Sticky("an illegal memory access was encountered")
@@ -61,8 +65,9 @@ def standin_env(root: Path) -> dict[str, str]:
     (root / "pycuda" / "driver.py").write_text(driver)
     (root / "pycuda" / "fake_kernels.py").write_text(fake_pycuda.FAKE_KERNELS + STANDIN_KERNELS)
     (root / "pynvml.py").write_text(fake_pycuda.FAKE_NVML)
+    (root / "hangs").mkdir(exist_ok=True)
     return {"PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]),
-            "KERNELPRO_HOST_CHECKS": "1"}
+            "KERNELPRO_HOST_CHECKS": "1", "KERNELPRO_STANDIN_HANGS": str(root / "hangs")}
 
 
 def standin_project(root: Path, name: str = "standin", kernel: str = "standin_add") -> Path:

@@ -212,3 +212,27 @@ def test_the_gpu_worker_under_an_actor_ends_when_its_parent_is_not_the_actor():
         orphan.kill()
     served = subprocess.run(child + ["--parent", str(os.getpid()), "--serve"], input=b"", timeout=60)
     assert served.returncode == 0
+
+
+def test_the_kernels_measured_on_one_gpu_share_its_worker_process(tmp_path):
+    """One GPU worker process (one CUDA context) per actor, whatever number of kernels it measures; a
+    kernel released leaves it to the others, the actor's close ends it."""
+    from kernelpro.optimizer.parallel.actor import GpuWorker, Job
+    from kernelpro.profilers.runtime.spec import load_spec
+
+    cu = standin_project(tmp_path)
+    spec = load_spec(tmp_path / "standin.kernelpro.toml")
+    w = GpuWorker()
+    one, two = (w._evaluator(Job(id=i, path=str(cu), kernel="standin_add", spec=spec)) for i in ("one", "two"))
+    other = w._evaluator(Job(id="slow", path=str(cu), kernel="standin_add", spec=spec, timeout_s=5.0))
+    assert one.pool is two.pool and other.pool is not one.pool and other.pool.timeout_s == 5.0
+    assert one.pool.command[-3:-1] == ["--parent", str(os.getpid())]
+    with pytest.raises(Exception, match="unknown job op"):
+        one.pool.call({"op": "nothing"})  # starts the worker process
+    pid = one.pool.pid
+    assert pid and two.pool.pid == pid
+    w.release("one")
+    assert two.pool.pid == pid  # still serving the other kernel
+    assert w.evaluators.keys() == {"two", "slow"} and len(w.pools) == 2
+    w.close()
+    assert not w.evaluators and not w.pools and one.pool.pid is None

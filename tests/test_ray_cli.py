@@ -24,18 +24,22 @@ pytest.importorskip("ray")
 pytestmark = pytest.mark.slow
 
 
-def marked(mark: str) -> list[str]:
-    """Command lines of the processes whose environment holds the marker."""
-    out = []
+def marked_pids(mark: str) -> dict[int, str]:
+    """{pid: command line} of the processes whose environment holds the marker."""
+    out = {}
     for d in Path("/proc").iterdir():
         if not d.name.isdigit():
             continue
         try:
             if f"KERNELPRO_TEST_MARK={mark}".encode() in (d / "environ").read_bytes():
-                out.append((d / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")[:120])
+                out[int(d.name)] = (d / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")[:120]
         except OSError:  # gone, or not ours
             continue
     return out
+
+
+def marked(mark: str) -> list[str]:
+    return list(marked_pids(mark).values())
 
 
 def gone(mark: str, within_s: float = 20.0) -> list[str]:
@@ -58,7 +62,12 @@ def project(tmp_path):
     mark = uuid.uuid4().hex
     env = {**os.environ, **standin_env(tmp_path / "standin"), "KERNELPRO_RAY_GPUS_PER_WORKER": "0",
            "KERNELPRO_TEST_MARK": mark, "PYTHONUNBUFFERED": "1"}
-    return root, env, mark
+    yield root, env, mark
+    for pid in marked_pids(mark):  # a failed test leaves nothing running either (the tests check there is none)
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
 
 
 def _optimize(*args, env):
@@ -66,17 +75,17 @@ def _optimize(*args, env):
                              "--no-energy"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 
 
-def test_optimize_a_directory_with_four_workers_then_nothing_is_left(project):
+def test_optimize_a_directory_with_workers_then_nothing_is_left(project):
     root, env, mark = project
-    p = _optimize(str(root), "--workers", "4", "--budget", "6", env=env)
-    out, err = p.communicate(timeout=600)
+    p = _optimize(str(root), "--workers", "2", "--budget", "3", "--max-branches", "0", env=env)
+    out, err = p.communicate(timeout=240)
     assert p.returncode == 0, err[-3000:]
     events = [json.loads(line) for line in out.splitlines()]  # stdout holds JSON lines only
     done = [e for e in events if e["type"] == "done"]
     assert sorted(e["kernel"] for e in done) == ["standin_add", "standin_other"]
-    assert all(e["evaluations"] == 6 and e["stopped_by"] == "evaluations" for e in done)
+    assert all(e["evaluations"] == 3 and e["stopped_by"] == "evaluations" for e in done)
     notes = [e["message"] for e in events if e["type"] == "note"]
-    assert any(n.startswith("4 worker(s) on 1 node(s) of a local Ray instance") for n in notes), notes
+    assert any(n.startswith("2 worker(s) on 1 node(s) of a local Ray instance") for n in notes), notes
     assert any("must not be compared" in n for n in notes)  # CPU-only actors are said to be no timing
     assert gone(mark) == []
 
@@ -86,15 +95,15 @@ def test_ctrl_c_stops_the_run_and_leaves_no_process(project):
     p = _optimize(str(root / "standin.cu"), "--kernel", "standin_add", "--workers", "4", "--budget", "60", env=env)
     seen = 0
     lines = []
-    deadline = time.monotonic() + 400
-    while seen < 3 and time.monotonic() < deadline:
+    deadline = time.monotonic() + 240
+    while not seen and time.monotonic() < deadline:
         line = p.stdout.readline()
         if not line:
             break
         lines.append(line)
         e = json.loads(line)
         seen += e["type"] == "evaluated"
-    assert seen == 3, "".join(lines) + p.stderr.read()[-3000:]
+    assert seen, "".join(lines) + p.stderr.read()[-3000:]
     assert len(marked(mark)) > 4  # Ray's processes, the actors and their workers are up
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=120)

@@ -1,10 +1,11 @@
 """The Ray actor of one GPU: the single-GPU runtime (GpuEvaluator, its worker process) per kernel job.
 
 A running actor task cannot be interrupted, so the actor never runs a kernel itself: GpuEvaluator's
-worker is a child process, killed (with its process group) when a kernel hangs past the timeout or
-the CUDA context is poisoned, and the failure comes back as a failed Evaluation. That child ends
-itself when the actor is gone (child.py), so killing an actor (Ray's close, a crash) leaves nothing. Ray gives the actor
-its GPU through CUDA_VISIBLE_DEVICES, so the runtime's device 0 is that GPU.
+worker is a child process (one per actor, shared by every kernel job measured there: one CUDA context
+per GPU), killed (with its process group) when a kernel hangs past the timeout or the CUDA context is
+poisoned, and the failure comes back as a failed Evaluation. That child ends itself when the actor is
+gone (child.py), so killing an actor (Ray's close, a crash) leaves nothing. Ray gives the actor its GPU
+through CUDA_VISIBLE_DEVICES, so the runtime's device 0 is that GPU.
 """
 from __future__ import annotations
 
@@ -41,6 +42,7 @@ class GpuWorker:
     def __init__(self, env: dict[str, str] | None = None):
         self.env = {**os.environ, **env} if env else None  # the GPU worker process's environment
         self.evaluators: dict[str, object] = {}
+        self.pools: dict[float, object] = {}  # timeout -> the GPU worker process every kernel job shares
 
     def info(self) -> dict:
         """Where this actor runs and whether the GPU runtime works there (probed in a child process, so the
@@ -64,11 +66,16 @@ class GpuWorker:
     def _evaluator(self, job: Job):
         ev = self.evaluators.get(job.id)
         if ev is None:
+            from kernelpro.profilers.runtime.worker import WorkerPool
+
             from ..evaluator import GpuEvaluator
             from .child import command
 
+            pool = self.pools.get(job.timeout_s)
+            if pool is None:  # one worker process (one CUDA context) for every kernel measured here
+                pool = self.pools[job.timeout_s] = WorkerPool(timeout_s=job.timeout_s, env=self.env, command=command())
             ev = GpuEvaluator(Path(job.path), job.kernel, job.spec, job.options, energy=job.energy,
-                              timeout_s=job.timeout_s, env=self.env, command=command())
+                              timeout_s=job.timeout_s, env=self.env, command=command(), pool=pool)
             self.evaluators[job.id] = ev
         return ev
 
@@ -85,7 +92,7 @@ class GpuWorker:
         return self._evaluator(job).energy_of(cand)
 
     def child_pids(self) -> dict[str, int | None]:
-        """The GPU worker process of each job (tests kill one to show a crash costs one candidate)."""
+        """The GPU worker process measuring each job (tests kill one to show a crash costs one candidate)."""
         return {k: ev.pool.pid for k, ev in self.evaluators.items()}
 
     def release(self, job_id: str) -> None:
@@ -96,3 +103,6 @@ class GpuWorker:
     def close(self) -> None:
         for k in list(self.evaluators):
             self.release(k)
+        for pool in self.pools.values():
+            pool.close()
+        self.pools = {}
