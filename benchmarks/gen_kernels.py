@@ -101,3 +101,16 @@ if __name__ == "__main__":
     import sys
 
     sys.stdout.write(generate())
+
+
+def generate_many(n: int) -> str:
+    """`n` trivial kernels in one file, each launched once (the scale benchmark)."""
+    out = ["// generated benchmark file: many trivial kernels", ""]
+    for i in range(n):
+        out += [f"__global__ void k{i}(float* __restrict__ out, const float* __restrict__ in, int n) {{",
+                "    int i = blockIdx.x * blockDim.x + threadIdx.x;",
+                f"    if (i < n) out[i] = in[i] * {i + 1}.0f;", "}", ""]
+    out.append("void launch_all(float* a, const float* b, int n) {")
+    out += [f"    k{i}<<<(n + 255) / 256, 256>>>(a, b, n);" for i in range(n)]
+    out.append("}")
+    return "\n".join(out) + "\n"

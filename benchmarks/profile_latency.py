@@ -4,6 +4,12 @@ Prints the cold profile (`kernelpro profile`, empty compile cache) as a ratio to
 `nvcc -cubin` of the same file (target <= 1.5), and the warm (cached) profile in
 milliseconds (target <= 150 ms), both as whole commands, the way a user runs them, and the
 in-process numbers the language server sees. Medians of several alternating repetitions.
+
+Then the scale case: files of 250, 1000 and 2000 trivial kernels, the cold `kernelpro
+profile --json --no-cache` against the bare nvcc of the same file (with -lineinfo and the
+ptxas report, as kernelpro compiles); the time after nvcc per kernel at 2000 over that at
+250 says whether that work is linear (target ~1; SCALE=0 skips this part, SCALE_SIZES
+changes the sizes).
 """
 from __future__ import annotations
 
@@ -71,7 +77,27 @@ def main() -> None:
     print(f"cold kernelpro profile      {m(cold) * 1000:8.0f} ms   ratio to bare nvcc: {m(cold) / m(base):.2f}  (target <= 1.5)")
     print(f"warm kernelpro profile      {m(warm) * 1000:8.0f} ms   (whole command; target <= 150 ms)")
     print(f"warm profile_file in-process{m(inproc) * 1000:8.1f} ms")
+    if os.environ.get("SCALE", "1") != "0":
+        scale(work, env, nvcc)
     shutil.rmtree(work, ignore_errors=True)
+
+
+def scale(work: Path, env: dict, nvcc: str) -> None:
+    """The work after nvcc, per kernel, for files of many trivial kernels."""
+    from gen_kernels import generate_many
+
+    sizes = [int(x) for x in os.environ.get("SCALE_SIZES", "250,1000,2000").split(",")]
+    per = {}
+    print("\nkernels   bare nvcc   kernelpro (cold)   after nvcc   per kernel")
+    for n in sizes:
+        src = work / f"many{n}.cu"
+        src.write_text(generate_many(n))
+        bare = timed([nvcc, "-cubin", "-arch=sm_90", "-lineinfo", "-Xptxas", "-v", "-o", str(work / "m.cubin"), str(src)], env)
+        cold = timed([sys.executable, "-m", "kernelpro.profilers.cli", "profile", str(src), "--json", "--no-cache"], env)
+        per[n] = (cold - bare) / n
+        print(f"{n:7d} {bare:10.1f} s {cold:14.1f} s {cold - bare:10.1f} s {per[n] * 1000:9.2f} ms")
+    lo, hi = min(sizes), max(sizes)
+    print(f"time after nvcc per kernel, {hi} vs {lo} kernels: ratio {per[hi] / per[lo]:.2f}  (linear: ~1)")
 
 
 if __name__ == "__main__":

@@ -69,11 +69,14 @@ def optimize(repo: Path, stem: str, kernel: str, budget: int, timeout: float, lo
 
 def spend(events: list[dict]) -> dict:
     """Evaluations by kind, counted from the events."""
+    from kernelpro.profilers.contracts import Evaluated, Tuned, parse
+
     kinds: dict[str, int] = {}
-    for e in events:
-        if e.get("type") == "evaluated" and e.get("parent") is not None:
-            kinds[e.get("kind") or "?"] = kinds.get(e.get("kind") or "?", 0) + 1
-        elif e.get("type") == "tuned":
+    for raw in events:
+        e = parse(raw)
+        if isinstance(e, Evaluated) and e.parent is not None:
+            kinds[e.kind or "?"] = kinds.get(e.kind or "?", 0) + 1
+        elif isinstance(e, Tuned):
             kinds["tuning"] = kinds.get("tuning", 0) + 1
     total = sum(kinds.values())
     launch_only = kinds.get("launch", 0) + kinds.get("tuning", 0)

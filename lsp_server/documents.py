@@ -8,7 +8,7 @@ from pathlib import Path
 from lsprotocol import types
 
 from .profiling import is_cuda
-from .server import DocState, KernelProServer
+from .server import DocState, KernelProServer, disk_stamp
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +25,9 @@ def setup(server: KernelProServer) -> None:
         await pull_configuration(ls)
         start_watching(ls)
         ls.status("idle", "")
+        from .gpu import gpu_reason
+
+        asyncio.ensure_future(gpu_reason(ls))  # the lenses say "needs a GPU" where none is
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(ls: KernelProServer, params: types.DidChangeConfigurationParams):
@@ -38,6 +41,7 @@ def setup(server: KernelProServer) -> None:
     def did_open(ls: KernelProServer, params: types.DidOpenTextDocumentParams):
         uri = params.text_document.uri
         st = DocState(uri, ls.path_of(uri))
+        st.disk = disk_stamp(st.path)
         ls.docs[uri] = st
         if is_cuda(st.path) or params.text_document.language_id in ("cuda", "cuda-cpp") and not st.path.endswith(".cuh"):
             if not is_cuda(st.path):
@@ -50,11 +54,14 @@ def setup(server: KernelProServer) -> None:
         if st is None:
             return
         st.dirty = True
+        ls.clear_measured(st.uri)
         if ls.settings.profile_on == "type":
             if st.typing_timer is not None:
                 st.typing_timer.cancel()
             loop = asyncio.get_running_loop()
             st.typing_timer = loop.call_later(ls.settings.typing_delay_s, ls.schedule, st.uri)
+        else:
+            reloaded(ls, st)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: KernelProServer, params: types.DidSaveTextDocumentParams):
@@ -63,6 +70,7 @@ def setup(server: KernelProServer) -> None:
         if st is None:
             return
         st.dirty = False
+        st.disk = disk_stamp(st.path)
         if ls.settings.profile_on in ("save", "type"):
             ls.schedule(uri, force=True)
         if ls.settings.raw.get("gpuProfileOnSave"):
@@ -89,6 +97,24 @@ def setup(server: KernelProServer) -> None:
     @server.feature(types.EXIT)
     def exit_(ls: KernelProServer, *args):
         ls.close()
+
+
+def reloaded(ls: KernelProServer, st: DocState) -> None:
+    """A change that makes the buffer equal to a file changed on disk is the editor reloading
+    it (a checkout, a candidate applied, another program): profile it like a save. One stat
+    per change; the file is read only when its stamp moved since it was last looked at."""
+    stamp = disk_stamp(st.path)
+    if stamp is None or stamp == st.disk or not is_cuda(st.path):
+        return
+    try:
+        disk = Path(st.path).read_bytes().decode("utf-8", errors="replace")
+    except OSError:
+        return
+    st.disk = stamp  # looked at: the next change reads the file only if it moves again
+    text, _ = ls.text_of(st.uri)
+    if disk.replace("\r\n", "\n") == text.replace("\r\n", "\n"):
+        st.dirty = False
+        ls.schedule(st.uri)
 
 
 async def pull_configuration(ls: KernelProServer) -> None:

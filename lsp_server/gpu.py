@@ -1,7 +1,8 @@
 """GPU profiling (through the CLI in a child process) and launch-spec creation.
 
 Both depend on modules of the GPU runtime that may be missing: they are imported lazily
-and their absence is reported once, clearly; the static advice stays.
+and their absence is reported once, clearly; the static advice stays. Whether this machine
+can run kernels at all is asked once per server (`gpu_reason`) and the lenses say so.
 """
 from __future__ import annotations
 
@@ -13,8 +14,12 @@ from typing import Any
 
 from lsprotocol import types
 
-from .lenses import spec_path
-from .server import KernelProServer
+from kernelpro.profilers.advice import Advice
+
+from . import convert
+from .lenses import find_spec, spec_path
+from .project import ProjectError
+from .server import GPU_SOURCE, KernelProServer
 
 
 def gpu_problem() -> str | None:
@@ -29,34 +34,53 @@ def gpu_problem() -> str | None:
         return f"the GPU check failed: {e!r}"
 
 
+async def gpu_reason(ls: KernelProServer) -> str:
+    """Why this machine cannot run kernels ("" when it can); asked once, off the event loop."""
+    if ls.gpu_reason is None:
+        ls.gpu_reason = await asyncio.get_running_loop().run_in_executor(None, gpu_problem) or ""
+        if ls.gpu_reason:
+            ls.refresh_lenses()
+    return ls.gpu_reason
+
+
+def no_gpu(ls: KernelProServer, action: str, reason: str) -> dict[str, Any]:
+    ls.show(f"KernelPro: {action} needs a GPU: {reason}. The static advice works without one.",
+            types.MessageType.Warning, once="no-gpu")
+    return {"ok": False, "reason": reason}
+
+
 async def profile_gpu(ls: KernelProServer, uri: str, kernel: str | None, quiet: bool = False) -> dict[str, Any]:
-    problem = await asyncio.get_running_loop().run_in_executor(None, gpu_problem)
+    problem = await gpu_reason(ls)
     if problem:
-        msg = f"KernelPro: no GPU profiling here: {problem}. The static advice stays."
-        ls.show(msg, types.MessageType.Warning, once="no-gpu")
-        return {"ok": False, "reason": problem}
+        return no_gpu(ls, "Profile on GPU", problem)
     st = ls.docs.get(uri)
     path = ls.path_of(uri)
+    if find_spec(path, kernel) is None:
+        return await ask_for_spec(ls, uri, kernel, "Profile on GPU")
     buffer = ls.text_of(uri)[0] if st is not None else None
-    state = await asyncio.get_running_loop().run_in_executor(None, disk_state, buffer, path)  # file I/O off the loop
+    state, disk = await asyncio.get_running_loop().run_in_executor(None, disk_state, buffer, path)  # file I/O off the loop
     if state == "missing":
-        msg = f"KernelPro: save {Path(path).name} first: the GPU run measures the file on disk"
-        ls.show(msg, types.MessageType.Warning)
+        ls.failed(f"KernelPro: save {Path(path).name} first: the GPU run measures the file on disk")
         return {"ok": False, "reason": "not saved"}
     if state == "unsaved":
         ls.show(f"KernelPro: {Path(path).name} has unsaved changes; the GPU run measures the saved file "
                 "(save to include them)", types.MessageType.Warning)
-    s = ls.settings
-    argv = [sys.executable, "-m", "kernelpro.profilers.cli", "profile", path, "--run", "--json", "--arch",
-            s.compile_options().arch]
+    try:
+        opts = ls.settings.compile_options(path)
+    except ProjectError as e:
+        ls.failed(f"KernelPro: {e}")
+        return {"ok": False, "reason": str(e)}
+    argv = [sys.executable, "-m", "kernelpro.profilers.cli", "profile", path, "--run", "--json", "--arch", opts.arch]
     if kernel:
         argv += ["--kernel", kernel]
-    if s.raw.get("nvccPath"):
-        argv += ["--nvcc", str(s.raw["nvccPath"])]
-    for p in s.compile_options().include_paths:
+    if ls.settings.raw.get("nvccPath"):
+        argv += ["--nvcc", str(ls.settings.raw["nvccPath"])]
+    for p in opts.include_paths:
         argv += ["-I", p]
-    for d in s.compile_options().defines:
+    for d in opts.defines:
         argv += ["-D", d]
+    for f in opts.extra_flags:
+        argv += [f"--flag={f}"]
     ls.status("profiling", f"GPU run of {kernel or Path(path).name}")
     proc = await asyncio.create_subprocess_exec(*argv, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
                                                 start_new_session=True)
@@ -67,27 +91,52 @@ async def profile_gpu(ls: KernelProServer, uri: str, kernel: str | None, quiet: 
     try:
         data = json.loads(out.decode(errors="replace"))
     except json.JSONDecodeError:
-        ls.show(f"KernelPro: the GPU profile of {Path(path).name} failed (exit code {proc.returncode}); see the log",
-                types.MessageType.Error)
+        last = (err.decode(errors="replace").strip().splitlines() or [f"exit code {proc.returncode}"])[-1]
+        ls.failed(f"KernelPro: the GPU profile of {Path(path).name} failed: {last}")
         return {"ok": False, "reason": "no JSON"}
     rows = measured_rows(data.get("measured"))
     if st is not None:
         st.measured.update(rows)
+        keep_measured(ls, uri, disk, data)
         ls.refresh_lenses()
     if not quiet:
         ls.show(f"KernelPro: GPU profile of {kernel or Path(path).name} done", types.MessageType.Info)
-    return {"ok": True, "measured": rows, "unsaved": state == "unsaved"}
+    return {"ok": True, "measured": rows, "unsaved": state == "unsaved", "findings": len(st.gpu) if st else 0}
 
 
-def disk_state(buffer: str | None, path: str) -> str:
-    """"missing" (no file to run), "unsaved" (the buffer differs from the file) or "saved"."""
+def keep_measured(ls: KernelProServer, uri: str, disk_text: str, data: dict) -> None:
+    """The run's measured findings become diagnostics of source kernelpro-gpu (kept apart from the
+    static ones until the file changes) and its per-line counters feed the inlay hints."""
+    st = ls.docs[uri]
+    path = ls.path_of(uri)
+    advice = []
+    for a in data.get("measured_advice") or []:
+        try:
+            adv = Advice.from_json(a)
+        except (TypeError, ValueError, KeyError):
+            continue
+        if convert._same_file(adv.file, path):
+            advice.append(adv)
+    lines = disk_text.split("\n")
+    st.gpu_text, st.gpu_advice = disk_text, advice
+    st.gpu = convert.advice_diagnostics(advice, lines, uri, ls.encoding, source=GPU_SOURCE)
+    st.gpu_lines = {}
+    for row in data.get("lines") or []:
+        if isinstance(row, dict) and isinstance(row.get("line"), int) and row.get("text"):
+            st.gpu_lines[row["line"]] = str(row["text"])
+    ls.publish(uri)
+
+
+def disk_state(buffer: str | None, path: str) -> tuple[str, str]:
+    """("missing" | "unsaved" | "saved", the file's text): can the GPU run measure what is shown?"""
     try:
         disk = Path(path).read_bytes().decode("utf-8", errors="replace")
     except OSError:
-        return "missing"
+        return "missing", ""
     if buffer is None:
-        return "saved"
-    return "saved" if disk.replace("\r\n", "\n") == buffer.replace("\r\n", "\n") else "unsaved"
+        return "saved", disk
+    same = disk.replace("\r\n", "\n") == buffer.replace("\r\n", "\n")
+    return ("saved" if same else "unsaved"), disk
 
 
 def measured_rows(measured: Any) -> dict[str, dict[str, Any]]:
@@ -104,43 +153,71 @@ def measured_rows(measured: Any) -> dict[str, dict[str, Any]]:
     return out
 
 
-def spec_edit(ls: KernelProServer, uri: str, kernel: str) -> tuple[types.WorkspaceEdit | None, str]:
-    """A WorkspaceEdit that creates <stem>.kernelpro.toml beside the file, or why not."""
-    path = ls.path_of(uri)
-    target = spec_path(path)
-    if target.exists():
-        return None, f"{target.name} exists already"
+def spec_problem(path: str, kernel: str) -> str | None:
+    """Why "Create launch spec" cannot run for this kernel, or None."""
+    if find_spec(path, kernel) is not None:
+        return f"{find_spec(path, kernel).name} exists already"
     try:
-        from kernelpro.profilers.runtime.spec import init_spec
+        from kernelpro.profilers.runtime.spec import init_spec  # noqa: F401
     except ImportError as e:
-        return None, f"the launch-spec generator is not available ({e})"
-    text, _ = ls.text_of(uri) if uri in ls.docs else (None, None)
-    try:
-        body = init_spec(path, kernel, text=text)
-    except Exception as e:  # SpecError: no such kernel, unreadable file
-        return None, f"cannot create a launch spec for {kernel}: {e}"
-    new_uri = target.as_uri()
-    doc = types.OptionalVersionedTextDocumentIdentifier(uri=new_uri, version=None)
-    insert = types.TextEdit(range=types.Range(start=types.Position(line=0, character=0),
-                                              end=types.Position(line=0, character=0)), new_text=str(body))
-    edit = types.WorkspaceEdit(document_changes=[
-        types.CreateFile(uri=new_uri, options=types.CreateFileOptions(overwrite=False, ignore_if_exists=True)),
-        types.TextDocumentEdit(text_document=doc, edits=[insert]),
-    ])
-    return edit, f"created {target.name}"
+        return f"the launch-spec generator is not available ({e})"
+    return None
+
+
+async def ask_for_spec(ls: KernelProServer, uri: str, kernel: str | None, action: str) -> dict[str, Any]:
+    """No launch spec: offer to create it (the lens row's action) instead of naming a shell command."""
+    name = kernel or "this kernel"
+    message = f"KernelPro: {action} needs a launch spec for {name} (sizes, arguments, reference)."
+    caps = ls.protocol.client_capabilities
+    if kernel and caps and caps.window and caps.window.show_message:
+        try:
+            choice = await ls.window_show_message_request_async(types.ShowMessageRequestParams(
+                type=types.MessageType.Warning, message=message,
+                actions=[types.MessageActionItem(title="Create launch spec")]))
+        except Exception:
+            choice = None
+        if choice is not None and choice.title == "Create launch spec":
+            return {**await create_spec(ls, uri, kernel), "reason": "no launch spec"}
+        return {"ok": False, "reason": "no launch spec"}
+    ls.show(message + " Use \"Create launch spec\" above the kernel.", types.MessageType.Warning)
+    return {"ok": False, "reason": "no launch spec"}
 
 
 async def create_spec(ls: KernelProServer, uri: str, kernel: str) -> dict[str, Any]:
-    edit, why = spec_edit(ls, uri, kernel)
-    if edit is None:
-        ls.show(f"KernelPro: {why}", types.MessageType.Warning)
+    """Write <stem>.kernelpro.toml beside the file (saved, so Optimize can use it at once) and open it."""
+    path = ls.path_of(uri)
+    target = spec_path(path)
+    why = spec_problem(path, kernel)
+    if why is None:
+        from kernelpro.profilers.runtime.spec import init_spec
+
+        text = ls.text_of(uri)[0] if uri in ls.docs else None
+        try:
+            body = init_spec(path, kernel, text=text)
+            with open(target, "x", encoding="utf-8") as f:  # never over an existing file
+                f.write(str(body))
+        except FileExistsError:
+            why = f"{target.name} exists already"
+        except Exception as e:  # SpecError: no such kernel, unreadable file; OSError
+            ls.failed(f"KernelPro: cannot create a launch spec for {kernel}: {e}")
+            return {"ok": False, "reason": str(e)}
+    existing = find_spec(path, kernel)
+    if why is not None and existing is None:
+        ls.failed(f"KernelPro: {why}")
         return {"ok": False, "reason": why}
+    shown = existing or target
+    await show_document(ls, shown)
+    if why is None:
+        ls.show(f"KernelPro: created {shown.name}; check its sizes and reference", types.MessageType.Info)
+        ls.refresh_lenses()
+    return {"ok": why is None, "uri": shown.as_uri(), **({"reason": why} if why else {})}
+
+
+async def show_document(ls: KernelProServer, path: Path) -> None:
+    caps = ls.protocol.client_capabilities
+    if not (caps and caps.window and caps.window.show_document and caps.window.show_document.support):
+        return
     try:
-        res = await ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(edit=edit, label="Create launch spec"))
-    except Exception as e:  # the client does not support workspace/applyEdit
-        ls.show(f"KernelPro: could not create the launch spec: {e}", types.MessageType.Error)
-        return {"ok": False, "reason": str(e)}
-    ok = bool(res and res.applied)
-    ls.show(f"KernelPro: {why}" if ok else f"KernelPro: the editor refused to create the spec: {res.failure_reason if res else ''}",
-            types.MessageType.Info if ok else types.MessageType.Warning)
-    return {"ok": ok, "uri": edit.document_changes[0].uri}
+        await ls.window_show_document_async(types.ShowDocumentParams(uri=path.as_uri(), take_focus=True))
+    except Exception as e:
+        ls.log(f"could not open {path}: {e!r}", types.MessageType.Warning)

@@ -1,13 +1,42 @@
-"""Hover: a kernel's resources, occupancy and measured numbers; a line's evidence."""
+"""Hover: a kernel's resources, occupancy and measured numbers; what a line's findings rest on.
+
+The diagnostic under the cursor is shown by the editor itself: the line part adds only what
+the diagnostic leaves out (the rest of the diagnosis, the evidence, the estimated gain). All
+text from the tools is Markdown-escaped outside its `code spans`.
+"""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from lsprotocol import types
 
 from kernelpro.profilers.profile import KernelSummary
 
+from .convert import _same_file, message_detail
 from .server import KernelProServer
+
+_SPECIAL = re.compile(r"([\\*_\[\]<>#|~])")
+
+
+def md(text: str) -> str:
+    """`text` as literal Markdown: special characters escaped, `code spans` kept as they are."""
+    parts = re.split(r"(`[^`]*`)", str(text))
+    return "".join(p if p.startswith("`") and p.endswith("`") and len(p) > 1 else _SPECIAL.sub(r"\\\1", p)
+                   for p in parts)
+
+
+def code(text: str) -> str:
+    """A code span that holds any text (backticks inside get a longer fence)."""
+    text = str(text)
+    fence = "`" * (max((len(m) for m in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def pct(fraction: float) -> str:
+    """An occupancy or share as the rules print it: 12.5%, 18.75%, 100%."""
+    return f"{fraction * 100:.4g}%"
 
 
 def setup(server: KernelProServer) -> None:
@@ -22,11 +51,13 @@ def setup(server: KernelProServer) -> None:
         k = next((k for k in st.report.kernels if k.name == word), None)
         if k is not None:
             parts.append(kernel_markdown(k, st.measured.get(k.name)))
-        if st.report_version == doc.version:
-            line = params.position.line + 1
-            here = [a for a in st.report.advice if a.line == line]
-            if here:
-                parts.append(line_markdown(line, here))
+        here = []
+        for old, advice in ((st.report_text, st.report.advice), (st.gpu_text, st.gpu_advice)):
+            m = st.line_map(old, doc.source)
+            if m is not None:
+                here += [a for a in advice if m.line(a.line - 1) == params.position.line and _same_file(a.file, st.path)]
+        if here:
+            parts.append(line_markdown(here))
         if not parts:
             return None
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n---\n\n".join(parts)))
@@ -37,7 +68,7 @@ def _num(v, unit: str = "") -> str:
 
 
 def kernel_markdown(k: KernelSummary, measured: dict[str, Any] | None = None) -> str:
-    out = [f"**KernelPro · `{k.name}`**", ""]
+    out = [f"**KernelPro · {code(k.name)}**", ""]
     if k.registers is None:
         out.append("not compiled (see the errors in this file)")
     else:
@@ -49,12 +80,16 @@ def kernel_markdown(k: KernelSummary, measured: dict[str, Any] | None = None) ->
             f"- shared memory: {_num(k.shared_bytes, ' B')} static",
         ]
         if k.occupancy is not None:
-            out.append(f"- occupancy: **{k.occupancy * 100:.0f}%**, limited by {k.occupancy_limiter or '?'}")
+            limit = f", limited by {md(k.occupancy_limiter or '?')}" if k.occupancy < 1 else ""
+            out.append(f"- occupancy: **{pct(k.occupancy)}**{limit}")
         if k.occupancy_text:
-            out.append(f"  ({k.occupancy_text})")
-    out.append(f"- block: {k.block} threads (from {k.block_origin})")
+            out.append(f"  ({md(k.occupancy_text)})")
+    if k.block_origin == "default":
+        out.append(f"- block: {k.block} threads, **assumed** (no launch spec, launch site or `__launch_bounds__` says)")
+    else:
+        out.append(f"- block: {k.block} threads (from {md(k.block_origin)})")
     if measured:
-        out += ["", "**Last GPU run**", ""] + [f"- {line}" for line in measured_lines(measured)]
+        out += ["", "**Last GPU run**", ""] + [f"- {md(line)}" for line in measured_lines(measured)]
     return "\n".join(out)
 
 
@@ -80,12 +115,16 @@ def measured_lines(row: dict[str, Any]) -> list[str]:
     return out or ["no numbers in the last GPU run"]
 
 
-def line_markdown(line: int, advice) -> str:
-    out = [f"**KernelPro · line {line}**", ""]
+def line_markdown(advice) -> str:
+    """Per finding on the line: its rule, what the diagnostic's one sentence leaves out, the
+    evidence and the estimated gain (the fix is the diagnostic's related information)."""
+    out = []
     for a in advice:
-        out.append(f"- `{a.rule}`: {a.message}")
+        detail = message_detail(a.message, a.line)
+        out.append(f"**{code(a.rule)}**" + (f": {md(detail)}" if detail else ""))
         for e in a.evidence:
-            out.append(f"  - {e.text()}")
+            out.append(f"- {md(e.text())}")
         if a.gain:
-            out.append(f"  - estimated gain: {a.gain:.2f}x")
-    return "\n".join(out)
+            out.append(f"- estimated gain: {a.gain:.2f}x" + (f" ({md(a.gain_note)})" if a.gain_note else ""))
+        out.append("")
+    return "\n".join(out).rstrip()

@@ -24,17 +24,23 @@ def setup(server: KernelProServer) -> None:
         doc = ls.workspace.get_text_document(uri)
         src = parsed(uri, doc.version, doc.source)
         summaries = {k.name: k for k in st.report.kernels} if st.report else {}
-        spec_exists = spec_path(st.path).exists()
+        gpu = " (needs a GPU)" if ls.gpu_reason else ""
+        opt = "" if ls.settings.raw.get("optimizerCommand") else gpu  # a custom optimizer may run elsewhere
         out = []
         for k in src.kernels:
             line = max(k.start_line - 1, 0)
             rng = types.Range(start=types.Position(line=line, character=0), end=types.Position(line=line, character=0))
             args = [uri, k.name]
-            title = summary_line(summaries.get(k.name), st.measured.get(k.name)) if st.report else "KernelPro: not profiled yet"
+            if st.report:
+                title = summary_line(summaries.get(k.name), st.measured.get(k.name))
+            elif st.problem:
+                title = "KernelPro: cannot profile (see Problems)"
+            else:
+                title = "KernelPro: profiling…"
             out.append(types.CodeLens(range=rng, command=types.Command(title=title, command="")))
-            out.append(types.CodeLens(range=rng, command=types.Command(title="Optimize", command="kernelpro.optimize", arguments=args)))
-            out.append(types.CodeLens(range=rng, command=types.Command(title="Profile on GPU", command="kernelpro.profileGpu", arguments=args)))
-            if not spec_exists:
+            out.append(types.CodeLens(range=rng, command=types.Command(title="Optimize" + opt, command="kernelpro.optimize", arguments=args)))
+            out.append(types.CodeLens(range=rng, command=types.Command(title="Profile on GPU" + gpu, command="kernelpro.profileGpu", arguments=args)))
+            if find_spec(st.path, k.name) is None:
                 out.append(types.CodeLens(range=rng, command=types.Command(title="Create launch spec", command="kernelpro.createSpec", arguments=args)))
         return out
 
@@ -49,16 +55,27 @@ def parsed(uri: str, version: int | None, text: str):
 
 
 def spec_path(cu_path: str) -> Path:
+    """Where "Create launch spec" writes: <stem>.kernelpro.toml beside the file."""
     p = Path(cu_path)
     return p.with_name(p.stem + SPEC_SUFFIX)
 
 
+def find_spec(cu_path: str, kernel: str | None = None) -> Path | None:
+    """The launch spec the optimizer would use (runtime.spec.find_spec, loaded on first use)."""
+    from kernelpro.profilers.runtime.spec import find_spec as find
+
+    return find(cu_path, kernel)
+
+
 def summary_line(k: KernelSummary | None, measured: dict | None = None) -> str:
+    from .hover import pct
+
     if k is None or k.registers is None:
         return "KernelPro: not compiled"
     spills = (k.spill_stores or 0) + (k.spill_loads or 0)
-    occ = f"occupancy {k.occupancy * 100:.0f}%" if k.occupancy is not None else "occupancy ?"
-    text = f"{k.registers} regs · {spills} spills · {occ} (block {k.block})"
+    occ = f"occupancy {pct(k.occupancy)}" if k.occupancy is not None else "occupancy ?"
+    block = f"assumed block {k.block}" if k.block_origin == "default" else f"block {k.block}"
+    text = f"{k.registers} regs · {spills} spills · {occ} ({block})"
     if measured and measured.get("ok") is False:
         text += " · GPU run failed"
     elif measured:

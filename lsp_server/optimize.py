@@ -16,6 +16,9 @@ from typing import Any
 
 from lsprotocol import types
 
+from kernelpro.profilers.contracts import Done, Evaluated, Event, NewBest, Start, Tuned
+from kernelpro.profilers.contracts import parse as parse_event
+
 from .server import KernelProServer
 
 GRACE_S = 5.0
@@ -28,7 +31,7 @@ class OptimizerRun:
         self.token = f"kernelpro-optimize-{uuid.uuid4().hex[:12]}"
         self.proc: asyncio.subprocess.Process | None = None
         self.cancelled = False
-        self.final: dict[str, Any] | None = None  # the "done" or "error" event
+        self.final: Event | None = None  # the "done" or "error" event
         self.percentage = 0
         self.stderr_tail: list[str] = []
 
@@ -63,27 +66,28 @@ class OptimizerRun:
             message=message, percentage=self.percentage, cancellable=True))
         self.ls.status("optimizing", f"{self.kernel}: {message}", self.percentage)
 
-    def on_event(self, ev: dict[str, Any]) -> None:
-        budget = ev.get("budget") if isinstance(ev.get("budget"), dict) else {}
-        total, done = budget.get("evaluations"), ev.get("evaluations")
-        if isinstance(total, (int, float)) and total > 0 and isinstance(done, (int, float)):
+    def on_event(self, raw: dict[str, Any]) -> None:
+        ev = parse_event(raw)
+        total = (ev.budget or {}).get("evaluations")
+        done = ev.evaluations
+        if isinstance(total, (int, float)) and total > 0:
             self.percentage = max(0, min(100, int(100 * done / total)))
-        kind = ev.get("type")
         n = f"{done}/{total}" if total else f"{done or 0}"
-        if kind == "start":
+        if isinstance(ev, Start):
             self.report(f"started (budget {total} evaluations)")
-        elif kind == "evaluated":
-            if ev.get("ok", True) and ev.get("speedup") is not None:
-                what = f"{float(ev['speedup']):.2f}x"
-            else:
-                what = f"failed: {ev.get('failure') or 'incorrect'}"
-            self.report(f"{n} {ev.get('description') or 'candidate'}: {what}")
-        elif kind == "new_best":
-            self.report(f"{n} new best {float(ev.get('speedup') or 0):.2f}x")
-        elif kind in ("done", "error"):
+        elif isinstance(ev, Evaluated):
+            what = f"{float(ev.speedup):.2f}x" if ev.ok and ev.speedup is not None else \
+                f"failed ({ev.failure_kind or 'incorrect'}): {ev.failure or 'incorrect'}"
+            self.report(f"{n} {ev.description or 'candidate'}: {what}")
+        elif isinstance(ev, Tuned):
+            knobs = ", ".join(f"{k}={v}" for k, v in ev.knobs.items())
+            self.report(f"{n} tuned {knobs}: {float(ev.speedup or 0):.2f}x" + (" (kept)" if ev.better else ""))
+        elif isinstance(ev, NewBest):
+            self.report(f"{n} new best {float(ev.speedup or 0):.2f}x")
+        elif ev.type in ("done", "error"):
             self.final = ev
         else:
-            self.report(f"{n} {kind}")
+            self.report(f"{n} {ev.type}")
 
     async def run(self) -> None:
         ls = self.ls
@@ -96,14 +100,15 @@ class OptimizerRun:
         ls.status("optimizing", f"optimizing {self.kernel}", 0)
         ls.log("optimizer: " + " ".join(self.argv))
         end = await self._drive()
-        ls.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=end[0]))
-        ls.show(end[0], end[1])
         ls.optimizer_runs.pop(self.token, None)
         if end[1] == types.MessageType.Error:
-            ls.status("error", end[0])
+            ls.failed(end[0])  # shown once; the status bar goes back to idle
         else:
+            ls.show(end[0], end[1])
             ls.state = "idle"
             ls.idle_status()
+        # last, so a client that sees the progress end has seen the message and the status too
+        ls.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=end[0]))
 
     async def _drive(self) -> tuple[str, types.MessageType]:
         path = self.ls.path_of(self.uri)
@@ -148,24 +153,36 @@ class OptimizerRun:
             self.ls.log(f"optimizer stderr: {text}")
 
     def outcome(self, rc: int) -> tuple[str, types.MessageType]:
-        ev = self.final or {}
-        if self.cancelled and ev.get("type") != "done":
+        ev = self.final
+        if self.cancelled and not isinstance(ev, Done):
             return f"KernelPro: optimization of {self.kernel} cancelled", types.MessageType.Warning
-        if ev.get("type") == "done":
-            branch, speedup = ev.get("best_branch"), ev.get("speedup")
-            stats = f"after {ev.get('evaluations', '?')} evaluations ({ev.get('failures', 0)} failed)"
-            if branch:
-                sp = f"{float(speedup):.2f}x" if isinstance(speedup, (int, float)) else "unknown speedup"
-                return f"KernelPro: best candidate for {self.kernel} is branch {branch} ({sp}) {stats}", types.MessageType.Info
+        if isinstance(ev, Done):
+            stats = f"after {ev.evaluations} evaluations ({ev.failures} failed)"
+            if ev.best_branch:
+                sp = f"{float(ev.speedup):.2f}x" if isinstance(ev.speedup, (int, float)) else "unknown speedup"
+                return (f"KernelPro: best candidate for {self.kernel} is branch {ev.best_branch} ({sp}) {stats}",
+                        types.MessageType.Info)
             return f"KernelPro: no candidate for {self.kernel} beat the original {stats}", types.MessageType.Info
-        if ev.get("type") == "error":
-            return f"KernelPro: the optimizer failed: {ev.get('message') or 'unknown error'}", types.MessageType.Error
+        if ev is not None and ev.type == "error":
+            return f"KernelPro: the optimizer failed: {getattr(ev, 'message', '') or 'unknown error'}", types.MessageType.Error
         tail = "; ".join(self.stderr_tail[-2:])
         return f"KernelPro: the optimizer exited with code {rc} without a result" + (f": {tail}" if tail else ""), types.MessageType.Error
 
 
 async def start(ls: KernelProServer, uri: str, kernel: str) -> dict[str, Any]:
+    """What can be checked here is checked in the order that saves the user the most: the GPU
+    first (nothing else matters without one; not with an `optimizerCommand`, which may run
+    elsewhere), then the launch spec (offered to be created); the optimizer checks the rest
+    (git) and says so in its error event."""
+    from .gpu import ask_for_spec, gpu_reason, no_gpu
+    from .lenses import find_spec
+
+    reason = "" if ls.settings.raw.get("optimizerCommand") else await gpu_reason(ls)
+    if reason:
+        return no_gpu(ls, "Optimize", reason)
     path = ls.path_of(uri)
+    if find_spec(path, kernel) is None:
+        return await ask_for_spec(ls, uri, kernel, "Optimize")
     run = OptimizerRun(ls, uri, kernel, ls.settings.optimizer_argv(path, kernel))
     ls.optimizer_runs[run.token] = run
     task = asyncio.ensure_future(run.run())

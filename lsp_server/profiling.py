@@ -20,6 +20,7 @@ from kernelpro.profilers.compile import CompileError
 from kernelpro.profilers.profile import ProfileReport, profile_file
 from kernelpro.profilers.toolchain import ToolchainError, discover
 
+from .project import ProjectError
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,7 @@ class Outcome:
     snapshot: Snapshot
     report: ProfileReport | None = None
     problem: str | None = None  # why there is no report
-    kind: str = ""  # "toolchain", "too-large", "binary", "unreadable", "internal"
+    kind: str = ""  # "toolchain", "too-large", "binary", "unreadable", "project", "internal"
     duration_s: float = 0.0
 
 
@@ -63,9 +64,13 @@ def run_static(snap: Snapshot) -> Outcome:
                        kind="binary")
     s = snap.settings
     try:
+        options = s.compile_options(snap.path)
+    except ProjectError as e:
+        return Outcome(snap, problem=str(e), kind="project")
+    try:
         tc = discover(s.toolchain_settings())
         tc.path("nvcc")
-        rep = profile_file(snap.path, s.compile_options(), text=snap.text, toolchain=tc, use_cache=s.use_cache)
+        rep = profile_file(snap.path, options, text=snap.text, toolchain=tc, use_cache=s.use_cache)
     except ToolchainError as e:
         return Outcome(snap, problem=f"KernelPro cannot compile: {e}", kind="toolchain")
     except CompileError as e:

@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import sys
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,6 +17,7 @@ from pygls.uris import to_fs_path
 from kernelpro.profilers.profile import ProfileReport
 
 from . import convert
+from .linemap import LineMap
 from .profiling import Outcome, Scheduler, Snapshot, is_cuda
 from .settings import Settings
 
@@ -21,21 +25,49 @@ log = logging.getLogger(__name__)
 NAME = "kernelpro"
 VERSION = "0.1.0"
 STATUS = "kernelpro/status"
-COMMANDS = ("kernelpro.optimize", "kernelpro.profileGpu", "kernelpro.createSpec")
+GPU_SOURCE = "kernelpro-gpu"  # diagnostics of the last GPU run, kept apart from the static ones
+COMMANDS = ("kernelpro.optimize", "kernelpro.profileGpu", "kernelpro.createSpec", "kernelpro.sass")
 
 
 @dataclass
 class DocState:
     uri: str
     path: str
-    dirty: bool = False  # changed in the editor since the last open/save
+    dirty: bool = False  # the buffer may differ from the file (changed since open, save or reload)
+    disk: tuple | None = None  # (mtime_ns, size) of the file when the buffer last matched it
     report: ProfileReport | None = None
-    report_version: int | None = None  # document version the report was made from
+    report_text: str | None = None  # the text the report (and `static`) was computed on
+    report_generation: int = -1
+    static: list[types.Diagnostic] | None = None  # diagnostics on report_text (not yet mapped)
     published_version: int | None = None
     problem: str | None = None
-    last_key: tuple | None = None  # (text, generation, version) of the last submitted snapshot
+    inflight: tuple | None = None  # (text, generation) of the last snapshot sent to a worker
     typing_timer: asyncio.TimerHandle | None = None
     measured: dict[str, dict[str, Any]] = field(default_factory=dict)  # kernel -> measured row (GPU)
+    gpu_text: str | None = None  # the file's text the GPU run measured
+    gpu: list[types.Diagnostic] = field(default_factory=list)  # measured findings, on gpu_text
+    gpu_advice: list = field(default_factory=list)  # the same as Advice (for the hover)
+    gpu_lines: dict[int, str] = field(default_factory=dict)  # 1-based line -> measured counters, on gpu_text
+    facts: tuple | None = None  # (report, line -> SASS facts) for the inlay hints
+    _maps: dict = field(default_factory=dict)  # id(old text) -> (old, new, LineMap): the last map asked for
+
+    def line_map(self, old: str | None, new: str) -> LineMap | None:
+        if old is None:
+            return None
+        hit = self._maps.get(id(old))
+        if hit is None or hit[0] is not old or hit[1] is not new:
+            if len(self._maps) > 4:
+                self._maps.clear()
+            hit = self._maps[id(old)] = (old, new, LineMap(old, new))
+        return hit[2]
+
+
+def disk_stamp(path: str) -> tuple | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size)
 
 
 class KernelProServer(LanguageServer):
@@ -50,6 +82,54 @@ class KernelProServer(LanguageServer):
         self.told: set[str] = set()  # messages shown once
         self.state = "idle"
         self.closed = False
+        self.gpu_reason: str | None = None  # why GPU actions cannot run here ("" when they can; None: unknown yet)
+        self.bad_frames = 0
+
+    # --- transport ---------------------------------------------------------
+    def start_io(self, stdin=None, stdout=None):
+        """stdio with a reader that recovers from malformed Content-Length headers (framing.py)."""
+        from pygls.io_ import StdoutWriter
+
+        from .framing import run_reader
+
+        self._stop_event = stop = threading.Event()
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        fd = (stdin or sys.stdin.buffer).fileno()
+
+        async def main():
+            loop = asyncio.get_running_loop()
+            chunks: asyncio.Queue[bytes] = asyncio.Queue()
+
+            def pump():  # a daemon thread, so a client that never closes stdin cannot hold the exit
+                while True:
+                    try:
+                        data = os.read(fd, 1 << 16)
+                    except OSError:
+                        data = b""
+                    loop.call_soon_threadsafe(chunks.put_nowait, data)
+                    if not data:
+                        return
+
+            threading.Thread(target=pump, name="kernelpro-stdin", daemon=True).start()
+            await run_reader(stop, chunks.get, self.protocol, self.on_bad_frame, log)
+
+        try:
+            asyncio.run(main())
+        except BrokenPipeError:
+            log.error("the client closed the connection")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
+
+    def on_bad_frame(self, bad) -> None:
+        self.bad_frames += 1
+        msg = f"KernelPro: dropped {bad.dropped} bytes of a malformed message ({bad.reason}); reading on from the next header"
+        log.warning(msg)
+        try:
+            self.log(msg, types.MessageType.Warning)
+        except Exception:  # no writer yet
+            pass
 
     # --- helpers ---------------------------------------------------------
     @property
@@ -105,39 +185,46 @@ class KernelProServer(LanguageServer):
         elif self.state != "error":
             self.status("idle", "")
 
+    def failed(self, message: str) -> None:
+        """An action failed: say so once, then the status bar goes back to idle (the message stays in its tooltip)."""
+        self.show(message, types.MessageType.Error)
+        self.state = "idle"
+        if not self.optimizer_runs:
+            self.status("idle", message)
+
     # --- profiling -------------------------------------------------------
-    def schedule(self, uri: str, text: str | None = None, version: int | None = None, force: bool = False) -> None:
-        """Profile a document's current text (or `text`, read from disk) in the background."""
+    def schedule(self, uri: str, text: str | None = None, force: bool = False) -> None:
+        """Profile a document's current text (or `text`, read from disk) in the background.
+
+        A text whose profile is known is published at once (mapped to nothing: it is the same
+        text); one already being profiled is not profiled twice unless `force`."""
         st = self.docs.get(uri)
         if st is None or self.closed or not is_cuda(st.path):
             return
         if text is None:
-            text, version = self.text_of(uri)
-        key = (text, self.generation, version)
-        if not force and st.last_key == key:
-            return  # the same text of the same version with the same settings is (being) profiled
-        st.last_key = key
-        snap = Snapshot(uri, st.path, version, text, self.generation, self.settings)
+            text, _ = self.text_of(uri)
+        key = (text, self.generation)
+        if not force:
+            if st.inflight == key:
+                return
+            if st.static is not None and st.report_text == text and st.report_generation == self.generation:
+                self.publish(uri)
+                return
+        st.inflight = key
+        snap = Snapshot(uri, st.path, None, text, self.generation, self.settings)
         self.get_scheduler().submit(snap)
         self.status("profiling", f"profiling {Path(st.path).name}")
 
-    def current(self, snap: Snapshot) -> bool:
-        st = self.docs.get(snap.uri)
-        if st is None or snap.generation != self.generation:
-            return False
-        try:
-            _, version = self.text_of(snap.uri)
-        except Exception:
-            return False
-        return version == snap.version
-
     def on_outcome(self, out: Outcome) -> None:
         snap = out.snapshot
-        if not self.current(snap):
-            log.debug("dropped the profile of %s version %s (outdated)", snap.uri, snap.version)
+        st = self.docs.get(snap.uri)
+        if st is not None and st.inflight == (snap.text, snap.generation):
+            st.inflight = None
+        newer = self.scheduler is not None and snap.uri in self.scheduler.running
+        if st is None or snap.generation != self.generation or newer:
+            log.debug("dropped the profile of %s (closed, settings changed, or a newer one runs)", snap.uri)
             self.idle_status()
             return
-        st = self.docs[snap.uri]
         lines = snap.text.split("\n")
         diags: list[types.Diagnostic] = []
         st.problem = out.problem
@@ -146,34 +233,57 @@ class KernelProServer(LanguageServer):
             diags.append(types.Diagnostic(range=convert.line_range(lines, 1, 1, encoding=self.encoding),
                                           message=out.problem or "not profiled", severity=sev, source=convert.SOURCE,
                                           code=out.kind))
-            if out.kind in ("toolchain", "internal"):
+            if out.kind in ("toolchain", "internal", "project"):
                 self.show(out.problem or "", types.MessageType.Error, once=out.problem)
-                self.status("error", out.problem or "")
-            st.report, st.report_version = None, snap.version
+                if out.kind == "toolchain":
+                    self.status("error", out.problem or "")
+            st.report = None
         else:
             rep = out.report
-            st.report, st.report_version = rep, snap.version
+            st.report = rep
             headers = rep.artifact.headers if rep.artifact else []
             diags += convert.compiler_diagnostics(rep.diagnostics, snap.path, lines, rep.source.includes, headers, self.encoding)
-            diags += [convert.advice_diagnostic(a, lines, snap.uri, self.encoding) for a in rep.advice
-                      if convert._same_file(a.file, snap.path)]
+            diags += convert.advice_diagnostics([a for a in rep.advice if convert._same_file(a.file, snap.path)],
+                                                lines, snap.uri, self.encoding)
             for note in rep.notes:
                 self.log(f"{Path(snap.path).name}: {note}")
-            self.log(f"profiled {Path(snap.path).name} v{snap.version} in {out.duration_s:.2f} s: "
+            self.log(f"profiled {Path(snap.path).name} in {out.duration_s:.2f} s: "
                      f"{len(rep.advice)} advice, {len(rep.errors)} errors")
             if self.state == "error":
                 self.state = "idle"
-        st.published_version = snap.version
-        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=snap.uri, diagnostics=diags,
-                                                                              version=snap.version))
+        st.report_text, st.report_generation, st.static = snap.text, snap.generation, diags
+        self.publish(snap.uri)
         self.idle_status()
         self.refresh_lenses()
+
+    def publish(self, uri: str) -> None:
+        """Publish the static and the measured diagnostics, each moved onto the current text."""
+        st = self.docs.get(uri)
+        if st is None:
+            return
+        text, version = self.text_of(uri)
+        out: list[types.Diagnostic] = []
+        for old, diags in ((st.report_text, st.static or []), (st.gpu_text, st.gpu)):
+            m = st.line_map(old, text)
+            if m is not None:
+                out += [x for d in diags if (x := m.diagnostic(d, uri)) is not None]
+        st.published_version = version
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=out, version=version))
+
+    def clear_measured(self, uri: str) -> None:
+        """The file changed: the last GPU run's findings no longer describe it."""
+        st = self.docs.get(uri)
+        if st is not None and (st.gpu or st.gpu_lines):
+            st.gpu, st.gpu_advice, st.gpu_lines, st.gpu_text = [], [], {}, None
+            self.publish(uri)
 
     def refresh_lenses(self) -> None:
         caps = self.protocol.client_capabilities
         ws = caps.workspace if caps else None
         if ws and ws.code_lens and ws.code_lens.refresh_support:
             self.protocol.send_request(types.WORKSPACE_CODE_LENS_REFRESH, None)
+        if ws and ws.inlay_hint and ws.inlay_hint.refresh_support:
+            self.protocol.send_request(types.WORKSPACE_INLAY_HINT_REFRESH, None)
 
     def reprofile_all(self) -> None:
         for uri in list(self.docs):
@@ -197,9 +307,9 @@ class KernelProServer(LanguageServer):
 
 
 def create_server() -> KernelProServer:
-    from . import actions, documents, hover, lenses
+    from . import actions, documents, hints, hover, lenses
 
     server = KernelProServer()
-    for module in (documents, hover, lenses, actions):
+    for module in (documents, hover, lenses, actions, hints):
         module.setup(server)
     return server

@@ -8,9 +8,12 @@ from typing import Any
 
 from kernelpro.profilers.compile import CompileOptions
 
+from .project import project_flags
+
 DEFAULTS: dict[str, Any] = {
     "nvccPath": "",
-    "arch": "sm_90",
+    "arch": "auto",  # "auto": compile_commands.json's, else sm_90
+    "compileCommands": "",  # compile_commands.json (or its folder); empty: searched like clangd
     "includePaths": [],
     "defines": [],
     "extraFlags": [],
@@ -18,6 +21,7 @@ DEFAULTS: dict[str, Any] = {
     "typingDelayMs": 800,
     "gpuProfileOnSave": False,
     "useCache": True,
+    "inlayHints": True,  # per-line SASS facts (and measured counters) at the end of lines
     "llm": {"baseUrl": "", "model": ""},
     "optimize": {"budget": 20, "objective": "time"},
     "optimizerCommand": [],  # empty: [python, -m, kernelpro.optimizer]
@@ -76,13 +80,17 @@ class Settings:
     def use_cache(self) -> bool:
         return bool(self.raw.get("useCache", True))
 
-    def compile_options(self) -> CompileOptions:
-        return CompileOptions(
-            arch=str(self.raw.get("arch") or "sm_90"),
-            include_paths=_strings(self.raw.get("includePaths")),
-            defines=_strings(self.raw.get("defines")),
-            extra_flags=_strings(self.raw.get("extraFlags")),
-        )
+    def compile_options(self, path: str | None = None) -> CompileOptions:
+        """nvcc options for `path`: its project's compile_commands.json, then the settings on top
+        (an explicit `arch`, more include paths, defines and flags). Raises ProjectError."""
+        arch = str(self.raw.get("arch") or "auto")
+        incs, defs, flags = _strings(self.raw.get("includePaths")), _strings(self.raw.get("defines")), _strings(self.raw.get("extraFlags"))
+        proj = project_flags(path, str(self.raw.get("compileCommands") or "")) if path else None
+        if proj is not None:
+            incs, defs, flags = proj.include_paths + incs, proj.defines + defs, proj.extra_flags + flags
+            if arch == "auto" and proj.arch:
+                arch = proj.arch
+        return CompileOptions(arch="sm_90" if arch == "auto" else arch, include_paths=incs, defines=defs, extra_flags=flags)
 
     def toolchain_settings(self) -> dict[str, str]:
         nvcc = self.raw.get("nvccPath")
@@ -101,4 +109,5 @@ class Settings:
 
     def profile_key(self) -> tuple:
         """What a static profile depends on: a change re-profiles open files."""
-        return (self.compile_options(), tuple(self.toolchain_settings().items()), self.use_cache)
+        keys = ("arch", "compileCommands", "includePaths", "defines", "extraFlags")
+        return (repr([self.raw.get(k) for k in keys]), tuple(self.toolchain_settings().items()), self.use_cache)

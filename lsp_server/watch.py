@@ -15,10 +15,13 @@ from .profiling import is_cuda
 
 log = logging.getLogger(__name__)
 SPEC_SUFFIX = ".kernelpro.toml"
+PROJECT_FILE = "compile_commands.json"
+DELETE_GRACE_S = 0.5  # git checkout and many editors replace a file: deleted, then created again
+PROJECT_SETTLE_S = 0.3  # a build writes compile_commands.json in steps (created empty, then filled)
 
 
 def interesting(path: str) -> bool:
-    return path.endswith((".cu", ".cuh", SPEC_SUFFIX))
+    return path.endswith((".cu", ".cuh", SPEC_SUFFIX)) or Path(path).name == PROJECT_FILE
 
 
 class _Handler(FileSystemEventHandler):
@@ -60,26 +63,46 @@ def on_disk_change(server, path: str, kind: str) -> None:
         return
     path = str(Path(path).absolute())
     resolved = str(Path(path).resolve())
+    if Path(path).name == PROJECT_FILE:  # the project's flags changed: every open file may compile differently
+        # once the events of one write have settled, so a half-written database is never read
+        pending = getattr(server, "_project_settle", None)
+        if pending is not None:
+            pending.cancel()
+        server._project_settle = asyncio.get_running_loop().call_later(PROJECT_SETTLE_S, server.reprofile_all)
+        return
     for uri, st in list(server.docs.items()):
         if not is_cuda(st.path):
             continue
         if st.path == path or str(Path(st.path).resolve()) == resolved:
             if kind == "deleted":
-                server.show(f"{Path(path).name} was deleted on disk; KernelPro keeps profiling the editor's text",
-                            types.MessageType.Warning, once=f"deleted:{path}")
-                server.schedule(uri, force=True)
-            elif not st.dirty:
-                try:
-                    text = read_source(Path(path))
-                except CompileError as e:
-                    server.log(str(e), types.MessageType.Warning)
-                    continue
-                _, version = server.text_of(uri)
-                server.schedule(uri, text=text, version=version)
+                asyncio.get_running_loop().call_later(DELETE_GRACE_S, _confirm_deleted, server, path)
+                continue
+            try:
+                text = read_source(Path(path))
+            except CompileError as e:
+                server.log(str(e), types.MessageType.Warning)
+                continue
+            server.clear_measured(uri)
+            buffer, _ = server.text_of(uri)
+            if text == buffer or not st.dirty:  # the editor reloaded it already, or will
+                server.schedule(uri, text=text)
         elif path.endswith(SPEC_SUFFIX):
             if Path(path).parent == Path(st.path).parent and Path(path).name == Path(st.path).stem + SPEC_SUFFIX:
                 server.schedule(uri, force=True)
         elif path.endswith((".cuh", ".h", ".hpp")) and _includes(st, resolved):
+            server.schedule(uri, force=True)
+
+
+def _confirm_deleted(server, path: str) -> None:
+    """Still gone after the grace period: warn once and keep profiling the editor's text."""
+    if server.closed or Path(path).exists():
+        if not server.closed:
+            on_disk_change(server, path, "modified")
+        return
+    for uri, st in list(server.docs.items()):
+        if st.path == path:
+            server.show(f"{Path(path).name} was deleted on disk; KernelPro keeps profiling the editor's text",
+                        types.MessageType.Warning, once=f"deleted:{path}")
             server.schedule(uri, force=True)
 
 

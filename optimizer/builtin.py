@@ -41,6 +41,8 @@ class BuiltinProposer:
                  compile_options: CompileOptions | None = None, spec=None, structural: bool = True):
         self.kernel = kernel
         self.size_env = size_env(spec, kernel) if spec is not None else {}
+        self.scalar_params = {a.name: a.value for a in getattr(spec, "args", []) if a.value is not None} \
+            if spec is not None else {}
         self.structural = structural
         self.tuner = Tuner(arch=arch)
         self.plans_refused: dict[str, list[str]] = {}  # node candidate key -> why plans did not apply
@@ -95,7 +97,8 @@ class BuiltinProposer:
         """Each applicable plan's candidate at its model's first knob setting that builds."""
         ctx = restructure.Context(kernel=self.kernel, path=self.path, launch=inp.launch, base_launch=inp.base_launch,
                                   size_env=self.size_env, arch=self.arch,
-                                  answers_present=tuple(a.rule for a in inp.advice), flags=inp.flags)
+                                  answers_present=tuple(a.rule for a in inp.advice), flags=inp.flags,
+                                  scalar_params=self.scalar_params)
         plans, why = restructure.plans(inp.source, ctx)
         out = []
         for plan in plans:

@@ -59,6 +59,10 @@ class NotARepository(CandidateError):
     """The path is not inside a git work tree."""
 
 
+class UncommittedChanges(CandidateError):
+    """apply: a file the candidate changes has edits that would be lost (use force)."""
+
+
 @dataclass
 class CandidateRecord:
     branch: str
@@ -612,7 +616,7 @@ def apply_candidate(repo_path, branch, force=False) -> list[str]:
         cur = _hash_blob(repo, path.read_bytes(), rel)
         safe = {e[1] for c in ("HEAD", parent, sha) if (e := _tree_entry(repo, c, rel))}
         if cur not in safe:
-            raise CandidateError(
+            raise UncommittedChanges(
                 f"{path} has uncommitted changes that are neither in HEAD nor in the "
                 f"candidate's base {parent[:10]}; commit or stash them, or use --force "
                 f"to overwrite")
@@ -635,11 +639,13 @@ def apply_candidate(repo_path, branch, force=False) -> list[str]:
     return written
 
 
-def delete_candidate(repo_path, branch) -> None:
+def delete_candidate(repo_path, branch) -> list[str]:
     """Delete the branch and its note in one transaction (and the run's snapshot ref once
-    no branch of that run is left)."""
+    no branch of that run is left); returns the refs deleted or changed."""
     repo = check_repository(repo_path)
     ref, sha = _resolve(repo, branch)
+    if _git_ok(repo, "symbolic-ref", "-q", "HEAD") == ref:
+        raise CandidateError(f"{ref[11:]} is checked out; switch to another branch before deleting it")
     _k, run, _n = _parse_branch(ref)
     last_err = ""
     for _ in range(_RETRIES):
@@ -654,7 +660,7 @@ def delete_candidate(repo_path, branch) -> None:
                 lines.append(f"delete {SNAPSHOT_PREFIX}{run} {snap}")
         err = _update_refs(repo, lines)
         if err is None:
-            return
+            return [line.split()[1] for line in lines]
         if _rev(repo, ref) != sha:
             raise CandidateError(f"{ref[11:]} changed or vanished while deleting: {err}")
         last_err = err
@@ -675,7 +681,7 @@ def cli_list(repo, kernel=None, as_json=False) -> tuple[int, str]:
     try:
         recs = list_candidates(repo, kernel)
     except CandidateError as e:
-        return 1, f"error: {e}"
+        return _failed(e, as_json)
     if as_json:
         return 0, json.dumps([asdict(r) for r in recs], indent=2)
     if not recs:
@@ -697,27 +703,45 @@ def cli_list(repo, kernel=None, as_json=False) -> tuple[int, str]:
     return 0, buf.getvalue().rstrip()
 
 
-def cli_show(repo, branch) -> tuple[int, str]:
+def cli_show(repo, branch, as_json=False) -> tuple[int, str]:
     try:
         info = show_candidate(repo, branch)
     except CandidateError as e:
-        return 1, f"error: {e}"
+        return _failed(e, as_json)
+    if as_json:
+        return 0, json.dumps(info, indent=2)
     head = f"branch {info['branch']}\ncommit {info['commit']}\nparent {info['parent']}\n"
     return 0, f"{head}\n{info['message'].rstrip()}\n\n{info['diff']}".rstrip()
 
 
-def cli_apply(repo, branch, force=False) -> tuple[int, str]:
+def cli_apply(repo, branch, force=False, as_json=False) -> tuple[int, str]:
     try:
         paths = apply_candidate(repo, branch, force)
     except CandidateError as e:
-        return 1, f"error: {e}"
+        return _failed(e, as_json)
+    if as_json:
+        root = Path(check_repository(repo).working_tree_dir)
+        return 0, json.dumps({"branch": _branch_ref(branch)[11:], "written": paths,
+                              "files": [Path(p).relative_to(root).as_posix() for p in paths]}, indent=2)
     return 0, "\n".join(f"wrote {p}" for p in paths) + \
         "\n(the index and HEAD are unchanged; review with `git diff`)"
 
 
-def cli_delete(repo, branch) -> tuple[int, str]:
+def cli_delete(repo, branch, as_json=False) -> tuple[int, str]:
     try:
-        delete_candidate(repo, branch)
+        refs = delete_candidate(repo, branch)
     except CandidateError as e:
-        return 1, f"error: {e}"
+        return _failed(e, as_json)
+    if as_json:
+        return 0, json.dumps({"branch": _branch_ref(branch)[11:], "refs": refs}, indent=2)
     return 0, f"deleted {_branch_ref(branch)[11:]} and its note"
+
+
+def _failed(e: CandidateError, as_json: bool) -> tuple[int, str]:
+    """(1, "error: ...") or, for --json, the error as JSON with a kind a program can act on
+    ("uncommitted": apply would overwrite edits; the editor asks, then passes --force)."""
+    if not as_json:
+        return 1, f"error: {e}"
+    kind = ("uncommitted" if isinstance(e, UncommittedChanges) else
+            "not-a-repository" if isinstance(e, NotARepository) else "error")
+    return 1, json.dumps({"ok": False, "error": str(e), "kind": kind})

@@ -49,7 +49,7 @@ def register(sub) -> None:
     c.add_argument("--kernel")
     c.add_argument("--repo", default=".")
     c.add_argument("--force", action="store_true", help="apply over uncommitted changes")
-    c.add_argument("--json", action="store_true")
+    c.add_argument("--json", action="store_true", help="JSON on stdout (errors too, with a \"kind\"); for editors")
     c.set_defaults(func=cmd_candidates)
 
     m = sub.add_parser("memory", help="show the search memory: attempts and the lessons drawn from them")
@@ -211,16 +211,19 @@ def cmd_candidates(args) -> int:
             print(f"kernelpro: candidates {args.action} needs a branch name (see `kernelpro candidates list`)", file=sys.stderr)
             return 2
         elif args.action == "show":
-            code, text = cs.cli_show(args.repo, args.branch)
+            code, text = cs.cli_show(args.repo, args.branch, as_json=args.json)
         elif args.action == "apply":
-            code, text = cs.cli_apply(args.repo, args.branch, args.force)
+            code, text = cs.cli_apply(args.repo, args.branch, args.force, as_json=args.json)
         else:
-            code, text = cs.cli_delete(args.repo, args.branch)
+            code, text = cs.cli_delete(args.repo, args.branch, as_json=args.json)
     except cs.CandidateError as e:
         print(f"kernelpro: {e}", file=sys.stderr)
         return 2
-    if code != 0:  # one line, exit 2, like every command's bad input
-        print("kernelpro: " + " ".join(text.strip().removeprefix("error:").split()), file=sys.stderr)
+    if code != 0:  # one line, exit 2, like every command's bad input (with --json, the error as JSON too)
+        message = json.loads(text)["error"] if args.json else text.strip().removeprefix("error:")
+        print("kernelpro: " + " ".join(message.split()), file=sys.stderr)
+        if args.json:
+            sys.stdout.write(text + "\n")
         return 2
     sys.stdout.write(text.rstrip("\n") + "\n")
     return code

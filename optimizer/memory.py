@@ -15,7 +15,7 @@ from pathlib import Path
 from .model import Candidate, Evaluation
 
 OUTCOMES = ("improved", "regressed", "neutral", "incorrect", "compile_error", "crash", "timeout", "failed")
-FAILURE_PREFIXES = {"compile": "compile_error", "incorrect": "incorrect", "crash": "crash", "timeout": "timeout"}
+FAILURE_OUTCOMES = {"compile": "compile_error", "incorrect": "incorrect", "crash": "crash", "timeout": "timeout"}
 BUSY_TIMEOUT_MS = 30_000
 
 SCHEMA = """
@@ -73,10 +73,9 @@ class Lesson:
 
 
 def outcome_of(ev: Evaluation, speedup: float | None, neutral_band: float = 0.02) -> str:
-    """Classify an evaluation: a failure kind from the failure prefix, else by the speedup."""
+    """Classify an evaluation: its failure kind (contracts.FailureKind), else by the speedup."""
     if not ev.ok:
-        head = (ev.failure or "").split(":", 1)[0].strip().lower()
-        return FAILURE_PREFIXES.get(head, "failed")
+        return FAILURE_OUTCOMES.get(ev.failure_kind or "", "failed")
     if speedup is None:
         return "neutral"
     if speedup > 1.0 + neutral_band:

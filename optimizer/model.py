@@ -64,6 +64,14 @@ class Evaluation:
     error: dict = field(default_factory=dict)  # e.g. {"max_abs": .., "max_rel": ..}
     advice: list = field(default_factory=list)  # kernelpro.profilers.advice.Advice objects
     resources: dict = field(default_factory=dict)  # {"registers": .., "spill_stores": .., ...}
+    failure_kind: str | None = None  # a contracts.FailureKind value; classified from `failure` once, here
+
+    def __post_init__(self):
+        if self.failure and self.failure_kind is None:
+            from kernelpro.profilers.contracts import failure_kind
+            self.failure_kind = failure_kind(self.failure).value
+        elif not self.failure:
+            self.failure_kind = None
 
     def mean_energy(self) -> float | None:
         vals = [v for v in self.energy_j.values() if v is not None]

@@ -5,6 +5,8 @@ from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
+from kernelpro.profilers.contracts import Branch, Evaluated, NewBest, parse
+
 
 class Progress:
     """An on_event callback that keeps one status line up to date."""
@@ -25,18 +27,21 @@ class Progress:
         if self.live is None:
             self.live = Live(self._line(), console=self.console, refresh_per_second=4, transient=False)
             self.live.start()
-        t = ev.get("type")
-        if t == "evaluated" and ev.get("parent") is not None:
+        e = parse(ev)
+        if isinstance(e, Evaluated) and e.parent is not None:
             self.evaluations += 1
-            if not ev.get("ok"):
+            if not e.ok:
                 self.failures += 1
-                self.last = f"failed: {ev.get('description', '')}: {(ev.get('failure') or '')[:60]}"
+                self.last = f"failed ({e.failure_kind}): {e.description}: {(e.failure or '')[:60]}"
             else:
-                self.last = f"{ev.get('time_speedup') or 0:.2f}x {ev.get('description', '')}"
-        elif t == "new_best":
-            self.best = max(self.best, ev.get("time_speedup") or ev.get("speedup") or 1.0)
-        elif t == "branch":
-            self.console.print(f"[green]branch {ev['branch']}[/green]: {ev.get('title', '')}")
+                self.last = f"{e.time_speedup or 0:.2f}x {e.description}"
+        elif e.type == "tuned":
+            self.evaluations += 1
+            self.last = f"tuned {', '.join(f'{k}={v}' for k, v in e.knobs.items())}: {e.speedup or 0:.2f}x"
+        elif isinstance(e, NewBest):
+            self.best = max(self.best, e.extra.get("time_speedup") or e.speedup or 1.0)
+        elif isinstance(e, Branch):
+            self.console.print(f"[green]branch {e.branch}[/green]: {e.title}")
         self.live.update(self._line())
 
     def finish(self, out) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from kernelpro.profilers.compile import CompileOptions, read_source
+from kernelpro.profilers.contracts import parse as parse_event
 from kernelpro.profilers.source import parse_source
 
 from . import guard, spec_edit
@@ -291,7 +292,7 @@ def optimize(cfg: RunConfig, on_event: Callable[[dict], None] | None = None, eva
 
     def relay(ev: dict) -> None:
         ev = {**ev, "run": store.run_id, "kernel": cfg.kernel}
-        if ev.get("type") in ("evaluated", "tuned"):
+        if parse_event(ev).type in ("evaluated", "tuned"):
             recorder.on_node(ev)
         if ev.get("type") == "done":
             ev["best_branch"] = recorder.branches[-1] if recorder.branches else None

@@ -426,7 +426,7 @@ class _Search:
                   description=n.candidate.description, origin=n.candidate.origin, kind=n.candidate.kind,
                   knobs=dict(n.candidate.knobs),
                   answers=list(n.candidate.answers), depth=n.depth, ok=not n.failed,
-                  failure=n.failure, reward=n.reward, speedup=n.speedup,
+                  failure=n.failure, failure_kind=n.evaluation.failure_kind if n.failed else None, reward=n.reward, speedup=n.speedup,
                   time_speedup=self.time_speedup(n), times_s=dict(n.evaluation.times_s))
 
     def time_speedup(self, n: Node) -> float | None:

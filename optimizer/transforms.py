@@ -488,7 +488,6 @@ def _transpose(inp: TransformInput) -> list[Candidate]:
 
 # ---------------------------------------------------------------- 7. compile flags
 
-_REG_CAP = re.compile(r"cap registers at (\d+)")
 
 
 def _flags(inp: TransformInput) -> list[Candidate]:
@@ -501,9 +500,9 @@ def _flags(inp: TransformInput) -> list[Candidate]:
     caps = []
     for a in inp.advice:
         if a.rule == "low-occupancy" and getattr(a, "kernel", None) in (None, inp.kernel):
-            m = _REG_CAP.search(a.remedy or "")
-            if m:
-                caps.append((int(m.group(1)), ("low-occupancy",)))
+            cap = (getattr(a, "data", None) or {}).get("register_cap")
+            if isinstance(cap, int):
+                caps.append((cap, ("low-occupancy",)))
     regs = inp.resources.get("registers")
     if regs and regs > 64 and not inp.resources.get("spill_stores"):
         caps.append((64, ()))

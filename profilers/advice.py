@@ -80,6 +80,8 @@ class Advice:
     related: list[Location] = field(default_factory=list)
     fix: dict[str, Any] | None = None  # data for a mechanical quick fix (see docs/rules.md)
     links: list[Link] = field(default_factory=list)  # building blocks the remedy names
+    instantiation: str | None = None  # `reduce<float, 256>`: found in that instantiation of a template only
+    data: dict[str, Any] = field(default_factory=dict)  # numbers a tool can act on, e.g. {"register_cap": 64}
 
     @property
     def doc_url(self) -> str:
@@ -109,7 +111,7 @@ class Advice:
         where = f"{self.file}:{self.line}" + (f":{self.column}" if self.column else "")
         head = f"{where}: {self.severity.value} [{self.rule}]"
         if self.kernel:
-            head += f" in {self.kernel}"
+            head += f" in {self.instantiation or self.kernel}"
         out = [f"{head}: {self.message}"]
         if with_evidence and self.evidence:
             out.append("  evidence: " + "; ".join(e.text() for e in self.evidence))

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .toolchain import Toolchain, supported_archs
 
-FORMAT = 4  # bump when the cached layout or parsers change
+FORMAT = 5  # bump when the cached layout or parsers change
 _INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
 
 
@@ -81,7 +81,10 @@ def read_source(path: Path) -> str:
         raise CompileError(f"{path}: no such file")
     if path.is_dir():
         raise CompileError(f"{path}: is a folder, not a CUDA source file")
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise CompileError(f"{path}: cannot read it ({e.strerror or e})") from None
     if b"\0" in data[:8192]:
         raise CompileError(f"{path}: binary file, not CUDA source")
     try:

@@ -1,4 +1,5 @@
-"""`kernelpro` command line. Exit status: 0 compiled, 1 compile errors, 2 bad usage or missing tools.
+"""`kernelpro` command line. Exit status: 0 compiled, 1 compile errors, 2 bad usage or missing tools,
+3 compiled but nothing to analyse (no kernel, or only templates the file never instantiates).
 
 Commands from layers above the profilers (optimize, candidates, memory) register through the
 `kernelpro.commands` entry point group, so this module never imports them.
@@ -8,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import signal
 import sys
 import threading
 from pathlib import Path
@@ -50,6 +52,8 @@ def cmd_profile(args) -> int:
 
     if args.block is not None and not 1 <= args.block <= 1024:
         raise UsageError(f"--block {args.block}: threads per block must be 1 to 1024")
+    if not args.compile_timeout > 0:
+        raise UsageError(f"--compile-timeout {args.compile_timeout:g}: must be a number of seconds above 0")
     tc = _setup_toolchain(args)
     path = Path(args.file)
     if path.suffix not in (".cu", ".cuh") and not args.force:
@@ -58,6 +62,8 @@ def cmd_profile(args) -> int:
         rep = _profile(args, path, tc)
     except CompileError as e:
         raise UsageError(str(e)) from None
+    if args.kernel and not rep.kernels:
+        raise UsageError(next((n for n in rep.notes if n.startswith("no kernel named")), f"no kernel named '{args.kernel}'"))
     dyn = None
     if args.run:
         dyn = _run_dynamic(args, rep)
@@ -67,13 +73,17 @@ def cmd_profile(args) -> int:
         out = rep.to_json()
         if dyn is not None:
             out["measured"] = dyn["measured"]
-            out["advice"] = out["advice"] + [a.to_json() for a in dyn["advice"]]
+            out["measured_advice"] = [a.to_json() for a in dyn["advice"]]
+            out["advice"] = out["advice"] + out["measured_advice"]
+            out["lines"] = dyn.get("lines") or []
         print(json.dumps(out, indent=2))
     else:
         from .report import print_report
 
         print_report(rep, dynamic=dyn)
-    return 0 if rep.ok else 1
+    if not rep.ok:
+        return 1
+    return 0 if rep.analysed else 3
 
 
 def _profile(args, path: Path, tc):
@@ -89,7 +99,9 @@ def _profile(args, path: Path, tc):
         threading.Thread(target=importlib.import_module, args=(f"{__package__}.report",), daemon=True).start()
     from .profile import profile_file
 
-    rep = profile_file(path, options, kernel=args.kernel, block=args.block, toolchain=tc, use_cache=not args.no_cache)
+    with _progress(path, enabled=not args.json and sys.stderr.isatty()) as progress:
+        rep = profile_file(path, options, kernel=args.kernel, block=args.block, toolchain=tc,
+                           use_cache=not args.no_cache, progress=progress)
     if not rep.source.text.strip():
         rep.notes.append("the file is empty")
     if slot is not None:
@@ -97,6 +109,38 @@ def _profile(args, path: Path, tc):
 
         store(slot, rep)
     return rep
+
+
+class _progress:
+    """Progress on the terminal's stderr while a profile runs (nvcc, then the kernels); nothing otherwise.
+
+    A context manager yielding the `progress(done, total)` callback for profile_file (or None)."""
+
+    def __init__(self, path: Path, enabled: bool):
+        self.path, self.enabled, self.bar, self.task = path, enabled, None, None
+
+    def __enter__(self):
+        if not self.enabled:
+            return None
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        self.bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                            TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+        self.bar.start()
+        self.task = self.bar.add_task(f"compiling {self.path.name} with nvcc", total=None)
+        return self.update
+
+    def update(self, done: int, total: int) -> None:
+        if done == 0:
+            self.bar.update(self.task, description=f"analysing the kernels of {self.path.name}", total=total, completed=0)
+        else:
+            self.bar.update(self.task, completed=done)
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.stop()
+        return False
 
 
 def _run_dynamic(args, rep):
@@ -128,6 +172,7 @@ BUILTIN = ("profile", "rules", "spec", "bench", "hunt")
 
 def build_parser(plugins: bool = True) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="kernelpro", description="KernelPro: micro-profiling tools and an optimizer for CUDA kernels")
+    p.add_argument("--version", action="version", version=f"kernelpro {_version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     pr = sub.add_parser("profile", help="static profile of a .cu file: resources, occupancy, expert advice")
@@ -158,6 +203,15 @@ def build_parser(plugins: bool = True) -> argparse.ArgumentParser:
     return p
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("kernelpro")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def _maybe_runtime_command(sub, name: str) -> None:
     try:
         from .runtime import cli as rcli
@@ -166,8 +220,14 @@ def _maybe_runtime_command(sub, name: str) -> None:
     getattr(rcli, f"register_{name}")(sub)
 
 
+def _terminated(signum, frame):
+    raise SystemExit(128 + signum)  # unwinds like Ctrl-C: compiles killed, temp folders removed
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminated)
     # commands of the layers above load only when asked for (they import more)
     plugins = not (argv and argv[0] in BUILTIN)
     parser = build_parser(plugins)

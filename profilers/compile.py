@@ -6,6 +6,7 @@ costs a read.
 """
 from __future__ import annotations
 
+import bisect
 import json
 import os
 import re
@@ -14,6 +15,7 @@ import signal
 import subprocess
 import tempfile
 import time
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,7 +23,8 @@ from pathlib import Path
 from .cachekey import FORMAT, CompileError, CompileOptions, cache_dir, check_arch, compile_key, project_headers, read_source  # noqa: F401
 from .nvcc_diag import Diagnostic, parse_diagnostics
 from .ptxas import KernelResources, parse_ptxas
-from .sass import Instruction, parse_sass
+from .demangle import label, template_args
+from .sass import Instruction, parse_sass, unescape_path
 from .toolchain import Toolchain, ToolchainError, discover
 
 
@@ -31,6 +34,16 @@ class KernelBuild:
     mangled: str
     resources: KernelResources
     sass: list[Instruction] = field(default_factory=list)
+
+    @property
+    def template_args(self) -> tuple[str, ...] | None:
+        """The instantiation's template arguments (`("float", "256")`), None for a plain kernel."""
+        return template_args(self.mangled, self.name)
+
+    @property
+    def label(self) -> str:
+        """`reduce<float, 256>` for an instantiation, the name otherwise."""
+        return label(self.mangled, self.name)
 
 
 @dataclass
@@ -49,13 +62,29 @@ class CompiledArtifact:
     toolchain: str
     sass_available: bool = True
     notes: list[str] = field(default_factory=list)
+    # lines of the source and its project headers that survived the preprocessor: file -> [[first, last], ...]
+    live_lines: dict[str, list[list[int]]] = field(default_factory=dict)
+
+    def compiled(self, file: str, line: int) -> bool:
+        """Whether `line` of `file` was compiled (True when the file's lines are not known)."""
+        ranges = self.live_lines.get(file)
+        if ranges is None:
+            return True
+        i = bisect.bisect_right(ranges, [line, float("inf")]) - 1
+        return i >= 0 and ranges[i][0] <= line <= ranges[i][1]
 
     @property
     def errors(self) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.severity == "error"]
 
     def builds(self, name: str) -> list[KernelBuild]:
-        return [k for k in self.kernels if k.name == name]
+        index = self.__dict__.get("_by_name")
+        if index is None or index[0] != len(self.kernels):  # built once, rebuilt if kernels change
+            by: dict[str, list[KernelBuild]] = {}
+            for k in self.kernels:
+                by.setdefault(k.name, []).append(k)
+            index = self.__dict__["_by_name"] = (len(self.kernels), by)
+        return list(index[1].get(name, ()))
 
 
 def demangle_name(mangled: str) -> str:
@@ -114,8 +143,10 @@ def compile_cuda(
         cubin = work / "kernel.cubin"
         extra_inc = [] if on_disk else [f"-I{src_path.parent}"]
         lang = [] if src_path.suffix == ".cu" else ["-x", "cu"]  # .cuh and --force files
-        cmd = [nvcc, *options.flags(), *extra_inc, *lang, "-o", str(cubin), str(compile_path)]
-        rc, out = _run(cmd, options.timeout_s, cwd=str(src_path.parent if src_path.parent.is_dir() else work))
+        keep = work / "keep"  # nvcc's intermediate files: the preprocessed device source tells which lines compiled
+        keep.mkdir()
+        cmd = [nvcc, *options.flags(), *extra_inc, *lang, "-keep", f"-keep-dir={keep}", "-o", str(cubin), str(compile_path)]
+        rc, out = _run(cmd, options.timeout_s, cwd=str(src_path.parent if src_path.parent.is_dir() else work), tmpdir=work)
         out = out.replace(str(compile_path), str(src_path)) if not on_disk else out
         lines = text.split("\n")
 
@@ -137,6 +168,7 @@ def compile_cuda(
             if d.file and not os.path.isabs(d.file):
                 d.file = str((src_path.parent / d.file).resolve())
         resources = parse_ptxas(out) if ok else {}
+        live = _live_lines(keep, {str(compile_path): str(src_path), **{str(h): str(h) for h in headers}}) if ok else {}
         sass_text, notes = "", []
         if ok:
             try:
@@ -145,13 +177,14 @@ def compile_cuda(
                 notes.append(str(e))
             if not on_disk:
                 sass_text = sass_text.replace(str(compile_path), str(src_path))
-        art = _artifact(ok, src_path, options, cmd, diags, resources, sass_text, headers, None, key, tc, notes)
+        art = _artifact(ok, src_path, options, cmd, diags, resources, sass_text, headers, None, key, tc, notes, live)
         if use_cache and rc != -1 and _store(cdir, art, cubin if ok else None, sass_text, out):
             art.cubin = str(cdir / "kernel.cubin") if ok else None
-        elif ok:  # uncached, or the cache could not be written
-            keep = Path(tempfile.mkdtemp(prefix="kernelpro-cubin-")) / "kernel.cubin"
-            shutil.copy(cubin, keep)
-            art.cubin = str(keep)
+        elif ok:  # uncached, or the cache could not be written: the cubin lives as long as the artifact
+            keep = Path(tempfile.mkdtemp(prefix="kernelpro-cubin-"))
+            shutil.copy(cubin, keep / "kernel.cubin")
+            art.cubin = str(keep / "kernel.cubin")
+            weakref.finalize(art, shutil.rmtree, str(keep), True)  # also runs at exit
         art.duration_s = time.perf_counter() - t0
         return art
     finally:
@@ -165,17 +198,30 @@ def _same(p: Path, text: str) -> bool:
         return False
 
 
-def _run(cmd: list[str], timeout: float, cwd: str) -> tuple[int, str]:
-    """Run in its own process group so a hung nvcc and its children all die on timeout."""
+def _run(cmd: list[str], timeout: float, cwd: str, tmpdir: Path | None = None) -> tuple[int, str]:
+    """Run in its own process group, so a hung nvcc and its children (cicc, ptxas) all die on a
+    timeout, on Ctrl-C and on SIGTERM (the CLI turns it into SystemExit); with `tmpdir`, nvcc's
+    tmpxft_* files go there, to be removed with it."""
+    env = {**os.environ, "TMPDIR": str(tmpdir)} if tmpdir is not None else None
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            cwd=cwd, start_new_session=True)
+                            cwd=cwd, start_new_session=True, env=env)
     try:
         out, _ = proc.communicate(timeout=timeout)
         return proc.returncode, out
     except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
+        _kill_group(proc)
         return -1, ""
+    except BaseException:  # KeyboardInterrupt, SystemExit: take the whole group down with us
+        _kill_group(proc)
+        raise
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.communicate()
 
 
 def _disassemble(tc: Toolchain, cubin: Path, timeout: float) -> str:
@@ -186,13 +232,49 @@ def _disassemble(tc: Toolchain, cubin: Path, timeout: float) -> str:
     return out
 
 
-def _artifact(ok, src_path, options, cmd, diags, resources, sass_text, headers, cubin, key, tc, notes) -> CompiledArtifact:
+_MARKER = re.compile(r'^# (\d+) "((?:[^"\\]|\\.)*)"[^\n]*\n', re.M)
+
+
+def _live_lines(keep: Path, wanted: dict[str, str]) -> dict[str, list[list[int]]]:
+    """Lines of the wanted files (path as nvcc saw it -> path to report) that hold code after the
+    preprocessor, as ranges, read from nvcc's preprocessed device source (`*.cpp1.ii`)."""
+    ii = next(keep.glob("*.cpp1.ii"), None)
+    try:
+        text = ii.read_text(errors="replace") if ii is not None else ""
+    except OSError:
+        return {}
+    lines: dict[str, set[int]] = {}
+    marks = list(_MARKER.finditer(text))
+    for i, m in enumerate(marks):
+        f = wanted.get(os.path.normpath(unescape_path(m.group(2))))
+        if f is None:
+            continue
+        end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+        got = lines.setdefault(f, set())
+        for j, code in enumerate(text[m.end():end].split("\n"), int(m.group(1))):
+            if code.strip():
+                got.add(j)
+    out: dict[str, list[list[int]]] = {}
+    for f, got in lines.items():
+        ranges: list[list[int]] = []
+        for n in sorted(got):
+            if ranges and ranges[-1][1] == n - 1:
+                ranges[-1][1] = n
+            else:
+                ranges.append([n, n])
+        out[f] = ranges
+    for f in wanted.values():  # a wanted file with no code left at all (everything switched off)
+        out.setdefault(f, [])
+    return out
+
+
+def _artifact(ok, src_path, options, cmd, diags, resources, sass_text, headers, cubin, key, tc, notes, live) -> CompiledArtifact:
     sass = parse_sass(sass_text) if sass_text else {}
     kernels = [KernelBuild(demangle_name(m), m, r, sass.get(m, [])) for m, r in resources.items()]
     return CompiledArtifact(
         ok=ok, path=str(src_path), options=options, command=cmd, diagnostics=diags, kernels=kernels,
         headers=[str(h) for h in headers], cubin=cubin, duration_s=0.0, cache_hit=False, key=key,
-        toolchain=tc.fingerprint, sass_available=bool(sass_text), notes=notes,
+        toolchain=tc.fingerprint, sass_available=bool(sass_text), notes=notes, live_lines=live,
     )
 
 
@@ -207,7 +289,8 @@ def _store(cdir: Path, art: CompiledArtifact, cubin: Path | None, sass_text: str
         (tmp / "sass.txt").write_text(sass_text)
         (tmp / "nvcc.log").write_text(log)
         meta = {"ok": art.ok, "command": art.command, "diagnostics": [d.to_json() for d in art.diagnostics],
-                "resources": {k.mangled: k.resources.to_json() for k in art.kernels}, "notes": art.notes}
+                "resources": {k.mangled: k.resources.to_json() for k in art.kernels}, "notes": art.notes,
+                "live_lines": art.live_lines}
         (tmp / "artifact.json").write_text(json.dumps(meta))
         if cdir.exists():
             shutil.rmtree(tmp, ignore_errors=True)
@@ -229,6 +312,7 @@ def _load(cdir, src_path, options, key, tc, headers) -> CompiledArtifact | None:
     diags = [Diagnostic(**d) for d in meta["diagnostics"]]
     res = {m: KernelResources(**r) for m, r in meta["resources"].items()}
     art = _artifact(meta["ok"], src_path, options, meta["command"], diags, res, sass_text, headers,
-                    str(cdir / "kernel.cubin") if meta["ok"] else None, key, tc, meta.get("notes", []))
+                    str(cdir / "kernel.cubin") if meta["ok"] else None, key, tc, meta.get("notes", []),
+                    meta.get("live_lines", {}))
     art.cache_hit = True
     return art

@@ -5,15 +5,16 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .advice import Advice, sort_advice
 from .compile import CompiledArtifact, CompileOptions, compile_cuda, read_source
 from .nvcc_diag import Diagnostic
-from .source import SourceFile, parse_source
+from .scopes import run_static, sort_kernels
+from .source import Kernel, LaunchSite, SourceFile, parse_source
 from .specblocks import spec_block_sizes
 from .toolchain import Toolchain
-from .tools import DEFAULT_BLOCK, BlockHint, Context, run_tools, static_tools
+from .tools import DEFAULT_BLOCK, BlockHint, Context, static_tools
 
 _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="kernelpro-parse")
 
@@ -36,6 +37,8 @@ class KernelSummary:
     occupancy_text: str = ""
     instructions: int | None = None
     mangled: list[str] = field(default_factory=list)
+    instantiation: str | None = None  # `reduce<float, 256>`: one row per instantiation of a template
+    file: str = ""  # the file that defines it (a project header, or the profiled file)
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -53,6 +56,8 @@ class ProfileReport:
     notes: list[str]
     duration_s: float
     context: Context | None = None
+    analysed: bool = True  # some kernel had machine code to analyse
+
 
     @property
     def ok(self) -> bool:
@@ -71,6 +76,7 @@ class ProfileReport:
             "file": self.path,
             "arch": self.arch,
             "compiled": self.ok,
+            "analysed": self.analysed,
             "cache_hit": self.cache_hit,
             "kernels": [k.to_json() for k in self.kernels],
             "advice": [a.to_json() for a in self.advice],
@@ -87,22 +93,42 @@ def _diag_json(d: Diagnostic) -> dict[str, Any]:
             "severity": d.severity, "code": d.code, "tool": d.tool}
 
 
-def resolve_blocks(src: SourceFile, block: int | None = None, spec_blocks: dict[str, int] | None = None) -> dict[str, BlockHint]:
-    """Block size per kernel: --block, then the launch spec, launch sites, __launch_bounds__, default."""
+def resolve_blocks(src: SourceFile, block: int | None = None, spec_blocks: dict[str, int] | None = None,
+                   kernels: list[Kernel] | None = None, sites: list[LaunchSite] | None = None) -> dict[str, BlockHint]:
+    """Block size per kernel: --block, then the launch spec, launch sites, __launch_bounds__, default.
+
+    `kernels` and `sites` default to the file's own; a profile passes those of its headers too."""
+    first_site: dict[str, LaunchSite] = {}
+    for s in sites if sites is not None else src.launch_sites:
+        if s.block_threads and s.kernel not in first_site:
+            first_site[s.kernel] = s
     out: dict[str, BlockHint] = {}
-    for k in src.kernels:
+    for k in kernels if kernels is not None else src.kernels:
         if block:
             out[k.name] = BlockHint(block, "--block")
         elif spec_blocks and spec_blocks.get(k.name):
             out[k.name] = BlockHint(spec_blocks[k.name], "launch spec")
+        elif k.name in first_site:
+            site = first_site[k.name]
+            where = "" if site.file in (None, k.file) else f" of {Path(site.file).name}"
+            out[k.name] = BlockHint(site.block_threads, f"launch site line {site.line}{where}")
+        elif k.launch_bounds:
+            out[k.name] = BlockHint(k.launch_bounds[0], "__launch_bounds__")
         else:
-            site = next((s for s in src.launch_sites if s.kernel == k.name and s.block_threads), None)
-            if site:
-                out[k.name] = BlockHint(site.block_threads, f"launch site line {site.line}")
-            elif k.launch_bounds:
-                out[k.name] = BlockHint(k.launch_bounds[0], "__launch_bounds__")
-            else:
-                out[k.name] = BlockHint(DEFAULT_BLOCK, "default")
+            out[k.name] = BlockHint(DEFAULT_BLOCK, "default")
+    return out
+
+
+def header_sources(art: CompiledArtifact) -> list[SourceFile]:
+    """The project headers the file includes that define kernels, parsed."""
+    out = []
+    for h in art.headers:
+        try:
+            text = Path(h).read_text(errors="replace")
+        except OSError:
+            continue
+        if "__global__" in text:
+            out.append(parse_source(text, h))
     return out
 
 
@@ -115,7 +141,11 @@ def profile_file(
     spec_blocks: dict[str, int] | None = None,
     toolchain: Toolchain | None = None,
     use_cache: bool = True,
+    progress: Callable[[int, int], None] | None = None,
 ) -> ProfileReport:
+    """Compile, parse (the file and the project headers that define kernels), run the static tools.
+
+    `progress(done, total)` is called as kernels are analysed."""
     t0 = time.perf_counter()
     p = Path(path).resolve()
     if text is None:
@@ -131,29 +161,61 @@ def profile_file(
         spec_blocks, note = spec_block_sizes(p)
         if note:
             notes.append(note)
-    ctx = Context(source=src, artifact=art, arch=options.arch, blocks=resolve_blocks(src, block, spec_blocks))
-    kernels = [summarize(ctx, k.name) for k in src.kernels if kernel is None or k.name == kernel]
-    if kernel is not None and not kernels:
-        names = ", ".join(k.name for k in src.kernels) or "none"
+    sources = [src] + (header_sources(art) if art.ok or art.headers else [])
+    scoped = sort_kernels(sources, art, kernel)
+    every = [k for f in sources for k in f.kernels]
+    sites = [s for f in sources for s in f.launch_sites]
+    ctx = Context(source=src, artifact=art, arch=options.arch,
+                  blocks=resolve_blocks(src, block, spec_blocks, every, sites))
+    kernels = [s for k in scoped.kernels for s in summaries(ctx, k)]
+    if kernel is not None and not scoped.kernels and not scoped.switched_off:
+        names = ", ".join(dict.fromkeys(k.name for k in every)) or "none"
         notes.append(f"no kernel named '{kernel}' in {p.name} (kernels: {names})")
-    advice = run_tools(ctx, tools) if art.ok else []
+    advice = run_static(ctx, sources, tools, scoped, progress) if art.ok else []
     if kernel is not None:
         advice = [a for a in advice if a.kernel in (kernel, None)]
     notes += ctx.notes
-    if art.ok and not src.kernels:
-        notes.append("no __global__ kernels found in this file")
+    notes += [_uninstantiated_note(k, p) for k in scoped.uninstantiated]
+    notes += [f"{k.name} ({_where(k, p)}) is switched off by the preprocessor: not analysed" for k in scoped.switched_off]
+    if art.ok and not every:
+        notes.append("no __global__ kernels found in this file or the project headers it includes")
+    analysed = any(ctx.artifact.builds(k.name) for k in scoped.kernels) if art.ok else False
+    if art.ok and not analysed and every:
+        notes.append("nothing was compiled to analyse: no kernel here has machine code")
     return ProfileReport(str(p), options.arch, src, art, kernels, sort_advice(advice), art.diagnostics,
-                         notes, time.perf_counter() - t0, ctx)
+                         notes, time.perf_counter() - t0, ctx, analysed)
 
 
-def summarize(ctx: Context, name: str) -> KernelSummary:
-    k = ctx.source.kernel(name)
+def _where(k: Kernel, main: Path) -> str:
+    return f"line {k.line}" if k.file == str(main) else f"{Path(k.file).name}:{k.line}"
+
+
+def _uninstantiated_note(k: Kernel, main: Path) -> str:
+    params = ", ".join("float" if kind == "type" else "256" for kind, _ in k.template_params) or "float"
+    return (f"{k.name} ({_where(k, main)}) is a template that {main.name} never instantiates, so nothing was "
+            "compiled for it and only the source rules ran (no registers, SASS or occupancy): profile the .cu "
+            f"file that launches it, or add an explicit instantiation such as `template __global__ void "
+            f"{k.name}<{params}>(...);`")
+
+
+def summaries(ctx: Context, k: Kernel) -> list[KernelSummary]:
+    """One row per kernel; a template compiled more than once gets one row per instantiation."""
+    builds = ctx.artifact.builds(k.name) if ctx.artifact and ctx.artifact.ok else []
+    if k.is_template and len(builds) > 1:
+        return [summarize(ctx, k.name, [b], b.label, k) for b in builds]
+    return [summarize(ctx, k.name, builds, builds[0].label if k.is_template and builds else None, k)]
+
+
+def summarize(ctx: Context, name: str, builds: list | None = None, instantiation: str | None = None,
+              k: Kernel | None = None) -> KernelSummary:
+    k = k or ctx.source.kernel(name)
     hint = ctx.block(name)
-    s = KernelSummary(name=name, line=k.line if k else 0, block=hint.threads, block_origin=hint.origin)
-    builds = ctx.artifact.builds(name) if ctx.artifact and ctx.artifact.ok else []
+    s = KernelSummary(name=name, line=k.line if k else 0, block=hint.threads, block_origin=hint.origin,
+                      instantiation=instantiation, file=k.file if k else ctx.path)
+    if builds is None:
+        builds = ctx.artifact.builds(name) if ctx.artifact and ctx.artifact.ok else []
     if not builds:
         return s
-    # template kernels have one build per instantiation: report the heaviest
     b = max(builds, key=lambda b: (b.resources.registers, b.resources.stack_bytes))
     r = b.resources
     s.registers, s.spill_stores, s.spill_loads = r.registers, r.spill_stores, r.spill_loads

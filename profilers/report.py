@@ -47,7 +47,9 @@ def print_report(rep: ProfileReport, console: Console | None = None, dynamic: di
             t.add_column(col, justify="left" if col in ("kernel", "limiter") else "right")
         for k in rep.kernels:
             occ = "-" if k.occupancy is None else f"{k.occupancy * 100:.0f}%"
-            t.add_row(k.name, str(k.line), _n(k.registers), f"{_n(k.spill_stores)}/{_n(k.spill_loads)}",
+            file = getattr(k, "file", "") or rep.path
+            t.add_row(getattr(k, "instantiation", None) or k.name,
+                      str(k.line) if file == rep.path else f"{os.path.basename(file)}:{k.line}", _n(k.registers), f"{_n(k.spill_stores)}/{_n(k.spill_loads)}",
                       _n(k.shared_bytes), _n(k.stack_bytes), f"{k.block}" + ("*" if k.block_origin == "default" else ""),
                       occ, k.occupancy_limiter or "-")
         c.print(t)
@@ -61,6 +63,8 @@ def print_report(rep: ProfileReport, console: Console | None = None, dynamic: di
         for a in advice:
             loc = f"{_rel(a.file)}:{a.line}" + (f":{a.column}" if a.column else "")
             line = Text(f"{loc}: {a.severity.value} [{a.rule}]", style=_STYLE[a.severity])
+            if a.instantiation:
+                line.append(f" in {a.instantiation}", style="bold")
             line.append(f" {a.message}", style="default")
             c.print(line)
             if a.evidence:
@@ -70,7 +74,7 @@ def print_report(rep: ProfileReport, console: Console | None = None, dynamic: di
                 c.print(Text(f"    see: {link.title} ({link.detail}) {link.url}", style="cyan"))
             if a.gain:
                 c.print(Text(f"    estimated gain: up to {a.gain:.2f}x" + (f" ({a.gain_note})" if a.gain_note else ""), style="green"))
-    elif rep.ok and rep.kernels:
+    elif rep.ok and rep.kernels and getattr(rep, "analysed", True):
         c.print("\nno findings")
     for n in rep.notes:
         c.print(Text(f"note: {n}", style="dim"))

@@ -31,6 +31,7 @@ class CachedReport:
     def __init__(self, data: dict, diagnostics: list[dict], duration_s: float):
         self.data = data
         self.path, self.arch, self.ok, self.notes = data["file"], data["arch"], data["compiled"], data["notes"]
+        self.analysed = data.get("analysed", True)
         self.cache_hit = True  # its compile cache entry exists: a full profile would hit it
         self.kernels = [SimpleNamespace(**k) for k in data["kernels"]]
         self.advice = [Advice.from_json(a) for a in data["advice"]]

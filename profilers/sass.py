@@ -43,6 +43,16 @@ class Instruction:
         return None
 
 
+_OCTAL = re.compile(r"(?:\\[0-7]{3})+")
+
+
+def unescape_path(path: str) -> str:
+    """nvdisasm writes bytes outside ASCII as octal escapes: "/tmp/\\303\\274/k.cu" -> "/tmp/ü/k.cu"."""
+    if "\\" not in path:
+        return path
+    return _OCTAL.sub(lambda m: bytes(int(o, 8) for o in m.group(0).split("\\")[1:]).decode("utf-8", "replace"), path)
+
+
 def parse_sass(text: str) -> dict[str, list[Instruction]]:
     """Instructions per kernel (mangled name), in address order."""
     out: dict[str, list[Instruction]] = {}
@@ -62,7 +72,7 @@ def parse_sass(text: str) -> dict[str, list[Instruction]]:
             continue
         m = _FILE.search(line)
         if m:
-            here = (m.group(1), int(m.group(2)))
+            here = (unescape_path(m.group(1)), int(m.group(2)))
             loc = loc + [here] if more and loc and loc[-1] != here else ([here] if not more else loc)
             more = bool(m.group(3))
             continue
@@ -90,3 +100,16 @@ def opcode_counts(insns: list[Instruction]) -> dict[str, int]:
     for i in insns:
         c[i.base] = c.get(i.base, 0) + 1
     return c
+
+
+def line_runs(insns: list[Instruction], path: str) -> list[tuple[int | None, list[Instruction]]]:
+    """The instructions in address order, cut into runs that come from one line of `path`
+    (None: no line there, e.g. the prologue or an inlined header), like Compiler Explorer."""
+    out: list[tuple[int | None, list[Instruction]]] = []
+    for ins in insns:
+        ln = ins.line_in(path)
+        if out and out[-1][0] == ln:
+            out[-1][1].append(ins)
+        else:
+            out.append((ln, [ins]))
+    return out

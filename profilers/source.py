@@ -4,6 +4,7 @@ Lines and columns are 1-based; columns count characters (code points) of the lin
 """
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -59,6 +60,8 @@ class Kernel:
     body: ts.Node | None = field(repr=False, default=None)
     loops: list[Loop] = field(default_factory=list)
     signature: list[Param] = field(default_factory=list)  # every parameter in order, unnamed ones with name ""
+    template_params: list[tuple[str, str]] = field(default_factory=list)  # ("type" | "value", name)
+    file: str = ""  # the file that defines it
 
     def param(self, name: str) -> Param | None:
         return next((p for p in self.params if p.name == name), None)
@@ -77,6 +80,8 @@ class LaunchSite:
     shared: str | None
     stream: str | None
     block_threads: int | None  # evaluated when the block expression is a constant
+    args: list[str] = field(default_factory=list)  # the kernel's arguments as written
+    file: str | None = None  # the file it is in
 
 
 @dataclass
@@ -99,6 +104,8 @@ class SourceFile:
         self.kernels: list[Kernel] = []
         self.device_functions: list[str] = []
         self.launch_sites: list[LaunchSite] = []
+        self._by_name: dict[str, Kernel] = {}
+        self.memo: dict = {}  # file-wide values the rules compute once (shared by every view)
         self._scan()
 
     # --- positions -------------------------------------------------------
@@ -119,7 +126,18 @@ class SourceFile:
         return next((k for k in self.kernels if k.contains_line(line)), None)
 
     def kernel(self, name: str) -> Kernel | None:
-        return next((k for k in self.kernels if k.name == name), None)
+        if len(self._by_name) != len(self.kernels):
+            self._by_name = {}
+            for k in reversed(self.kernels):
+                self._by_name[k.name] = k
+        return self._by_name.get(name)
+
+    def view(self, kernels: list[Kernel]) -> "SourceFile":
+        """The same file with only `kernels` in scope (the rules iterate `kernels`)."""
+        v = copy.copy(self)
+        v.kernels = list(kernels)
+        v._by_name = {}
+        return v
 
     @property
     def has_errors(self) -> bool:
@@ -190,10 +208,25 @@ class SourceFile:
             params=params, launch_bounds=lb,
             is_template=parent is not None and parent.type == "template_declaration",
             node=n, body=n.child_by_field_name("body"), signature=[x for x in signature if x is not None],
+            template_params=self._template_params(parent), file=self.path,
         )
         if k.body is not None:
             k.loops = self._loops(k.body)
         self.kernels.append(k)
+
+    def _template_params(self, decl: ts.Node | None) -> list[tuple[str, str]]:
+        plist = decl.child_by_field_name("parameters") if decl is not None and decl.type == "template_declaration" else None
+        out = []
+        for c in plist.named_children if plist is not None else []:
+            if "type_parameter" in c.type:
+                name = next((x for x in c.named_children if x.type == "type_identifier"), None)
+                kind = "type"
+            else:
+                name = c.child_by_field_name("declarator")
+                kind = "value"
+            if name is not None:
+                out.append((kind, self.node_text(name)))
+        return out
 
     def _param(self, p: ts.Node) -> Param | None:
         d = p.child_by_field_name("declarator")
@@ -274,12 +307,15 @@ class SourceFile:
             return
         name = self.node_text(fn).split("<")[0].split("::")[-1].strip()
         line, col, _, _ = self.pos(n)
+        call_args = n.child_by_field_name("arguments")
         self.launch_sites.append(LaunchSite(
             kernel=name, line=line, column=col,
             grid=self.node_text(args[0]), block=self.node_text(args[1]),
             shared=self.node_text(args[2]) if len(args) > 2 else None,
             stream=self.node_text(args[3]) if len(args) > 3 else None,
             block_threads=self.eval_threads(args[1]),
+            args=[self.node_text(a) for a in call_args.named_children] if call_args is not None else [],
+            file=self.path,
         ))
 
     # --- constant evaluation ---------------------------------------------

@@ -49,7 +49,8 @@ class Toolchain:
 
     def missing_message(self, name: str) -> str:
         tried = self.missing.get(name, "")
-        return f"{name} not found ({tried}); {HOW_TO_GET[name]}"
+        what = "not usable" if "does not" in tried else "not found"
+        return f"{name} {what} ({tried}); {HOW_TO_GET[name]}"
 
     @property
     def fingerprint(self) -> str:
@@ -115,6 +116,9 @@ def _probe_version(path: str) -> str:
     except (OSError, subprocess.SubprocessError) as e:
         raise ToolchainError(f"{path} does not run: {e}") from None
     text = r.stdout + r.stderr
+    if r.returncode != 0:
+        said = (text.strip().splitlines() or ["no output"])[0][:120]
+        raise ToolchainError(f"{path} does not work: `--version` exited {r.returncode} ({said})")
     m = re.search(r"release (\d+\.\d+), V([\d.]+)", text) or re.search(r"Build cuda_([\d.]+)\.r", text)
     if m:
         return m.group(2) if m.lastindex and m.lastindex >= 2 else m.group(1)
@@ -186,6 +190,9 @@ def _probe_archs(nvcc: str) -> list[str]:
     except (OSError, subprocess.SubprocessError) as e:
         raise ToolchainError(f"{nvcc} --list-gpu-code failed: {e}") from None
     base = [a for a in r.stdout.split() if re.fullmatch(r"sm_\d+", a)]
+    if r.returncode != 0 or not base:
+        said = ((r.stderr + r.stdout).strip().splitlines() or ["no output"])[0][:120]
+        raise ToolchainError(f"{nvcc} does not work as nvcc: `--list-gpu-code` exited {r.returncode} ({said})")
     out = list(base)
     for a in base:
         n = int(a[3:])

@@ -5,6 +5,7 @@ and a function from a Context to a list of Advice. A tool that cannot decide say
 """
 from __future__ import annotations
 
+import re
 import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -24,6 +25,19 @@ class BlockHint:
 
 
 @dataclass
+class Instantiation:
+    """One build of a template kernel: the rules judge it on its own SASS and types."""
+
+    kernel: str
+    build: KernelBuild
+    binding: dict[str, str]  # template parameter -> argument: {"T": "float", "BLOCK": "256"}
+
+    @property
+    def label(self) -> str:
+        return self.build.label
+
+
+@dataclass
 class Context:
     source: SourceFile
     artifact: CompiledArtifact | None
@@ -33,6 +47,7 @@ class Context:
     spec: Any = None
     measurement: Any = None  # dynamic tools: the runtime's measurement for the kernel
     notes: list[str] = field(default_factory=list)
+    instantiation: Instantiation | None = None  # set: the one build the rules look at for that kernel
 
     @property
     def path(self) -> str:
@@ -42,7 +57,29 @@ class Context:
         return self.blocks.get(kernel) or BlockHint(DEFAULT_BLOCK, "default")
 
     def builds(self, kernel: Kernel) -> list[KernelBuild]:
+        inst = self.instantiation
+        if inst is not None and inst.kernel == kernel.name:
+            return [inst.build]
         return self.artifact.builds(kernel.name) if self.artifact and self.artifact.ok else []
+
+    def label(self, kernel: Kernel) -> str:
+        """How a message names the kernel: `reduce<float, 256>` when judging one instantiation."""
+        inst = self.instantiation
+        return inst.label if inst is not None and inst.kernel == kernel.name else kernel.name
+
+    def type_of(self, kernel: Kernel, type_text: str) -> str:
+        """A type as written in the kernel, with the instantiation's template arguments put in."""
+        inst = self.instantiation
+        if inst is None or inst.kernel != kernel.name or not inst.binding:
+            return type_text
+        return re.sub(r"\b[A-Za-z_]\w*\b", lambda m: inst.binding.get(m.group(0), m.group(0)), type_text)
+
+    def constants(self, kernel: Kernel) -> dict[str, int]:
+        """Integer template arguments of the instantiation (`BLOCK` -> 256)."""
+        inst = self.instantiation
+        if inst is None or inst.kernel != kernel.name:
+            return {}
+        return {k: int(v) for k, v in inst.binding.items() if re.fullmatch(r"-?\d+", v)}
 
     def sass_by_line(self, kernel: Kernel) -> dict[int, list[Instruction]]:
         """SASS of the kernel's builds grouped by the line in this file that produced them."""

@@ -13,6 +13,9 @@ python3 -m pip install -q --no-deps --no-build-isolation --upgrade --target /tmp
 export PYTHONPATH=/tmp/site
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.draw --format=csv > $L/gpu.txt 2>&1
 EXTRA=""
+# SANITIZE=0: no Compute Sanitizer before a branch (it costs seconds per new best; the branch
+# notes then say it did not run). The fresh-process re-measurement still runs.
+[ "${SANITIZE:-1}" = 0 ] && export KERNELPRO_COMPUTE_SANITIZER=/nonexistent/compute-sanitizer
 [ "${MEASURE_ONLY:-0}" = 1 ] && EXTRA="--measure-only"
 [ "${TORCH:-1}" = 1 ] && EXTRA="$EXTRA --torch"
 python3 benchmarks/suite_run.py --budget ${BUDGET:-16} --repeats ${REPEATS:-3} --timeout ${RUN_T:-300} \

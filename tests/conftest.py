@@ -22,7 +22,24 @@ def _gpu_problem() -> str | None:
     return gpu_problem()
 
 
+_SLOW_LIST = os.path.join(os.path.dirname(__file__), "slow_tests.txt")
+
+
+def _listed_slow() -> set[str]:
+    """Node ids (without parameters) listed in tests/slow_tests.txt."""
+    try:
+        with open(_SLOW_LIST) as f:
+            return {line.split("#")[0].strip() for line in f if line.split("#")[0].strip()}
+    except OSError:
+        return set()
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m "not slow"` deselects
 def pytest_collection_modifyitems(config, items):
+    slow = _listed_slow()
+    for item in items:
+        if item.nodeid.split("[")[0] in slow:
+            item.add_marker(pytest.mark.slow)
     gpu_items = [i for i in items if i.get_closest_marker("gpu")]
     if not gpu_items:
         return

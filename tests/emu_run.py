@@ -12,6 +12,7 @@ compilation; `batch.run(i, args, grid, block)` runs the i-th.
 from __future__ import annotations
 
 import hashlib
+import re
 import os
 import shutil
 import subprocess
@@ -49,6 +50,12 @@ def _pch() -> str:
 
 
 _GUARDS = ("KERNELPRO_RESTRUCTURE_HELPERS", "KERNELPRO_COLUMN_HELPERS")
+_DYN_SHARED = re.compile(r"extern\s+__shared__\s+(?:__align__\(\d+\)\s+)?([\w:]+)\s+(\w+)\s*\[\s*\]\s*;")
+
+
+def _dynamic_shared(src: str) -> str:
+    """`extern __shared__ T name[];` -> a pointer to the emulator's per-block buffer."""
+    return _DYN_SHARED.sub(lambda m: f"{m.group(1)}* {m.group(2)} = kp_dyn_shared<{m.group(1)}>();", src)
 
 
 class Batch:
@@ -64,7 +71,7 @@ class Batch:
         parts = ['#include "kp_emu.h"']
         for i, (src, _) in enumerate(self.items):
             parts += [f"#undef {g}" for g in _GUARDS]
-            parts.append(f"namespace kp_s{i} {{\n#line 1 \"kernel{i}.cu\"\n{src}\n}}  // namespace kp_s{i}")
+            parts.append(f"namespace kp_s{i} {{\n#line 1 \"kernel{i}.cu\"\n{_dynamic_shared(src)}\n}}  // namespace kp_s{i}")
         table = ", ".join(f"+[](int c, char** v) {{ return kp_main(kp_s{i}::{k}, c, v); }}"
                           for i, (_, k) in enumerate(self.items))
         parts.append(f"int main(int argc, char** argv) {{\n  int (*run[])(int, char**) = {{{table}}};\n"
@@ -77,7 +84,7 @@ class Batch:
         if r.returncode != 0:
             raise EmulationError(f"g++ failed for {[k for _, k in self.items]}:\n{r.stderr[:4000]}")
 
-    def run(self, index: int, args: list, grid, block, timeout: float = 120.0) -> list:
+    def run(self, index: int, args: list, grid, block, timeout: float = 120.0, shared_bytes: int = 0) -> list:
         grid = list(grid) + [1] * (3 - len(grid))
         block = list(block) + [1] * (3 - len(block))
         words, outs = [], []
@@ -94,7 +101,8 @@ class Batch:
             else:
                 words.append(repr(float(a)) if isinstance(a, float) else str(int(a)))
                 outs.append(None)
-        r = subprocess.run([self.exe, str(index), *map(str, grid), *map(str, block), *words], capture_output=True,
+        r = subprocess.run([self.exe, str(index), *map(str, grid), *map(str, block), str(int(shared_bytes)), *words],
+                           capture_output=True,
                            text=True, timeout=timeout)
         if r.returncode != 0:
             raise EmulationError(f"{self.items[index][1]} failed in the emulator (exit {r.returncode}): "
@@ -111,5 +119,5 @@ class Batch:
 
 
 def emulate(source: str, kernel: str, args: list, grid, block, workdir: str | None = None,
-            timeout: float = 120.0) -> list:
-    return Batch([(source, kernel)], workdir).run(0, args, grid, block, timeout)
+            timeout: float = 120.0, shared_bytes: int = 0) -> list:
+    return Batch([(source, kernel)], workdir).run(0, args, grid, block, timeout, shared_bytes)

@@ -94,7 +94,8 @@ def run(family: str, spec, source: str, launch: dict, env, workdir, seed=0, batc
     block = [_ev(b, env) for b in launch["block"]]
     if batch is None:
         batch, index = Batch([(source, spec.kernel)], workdir), 0
-    res = batch.run(index, args, grid, block)
+    shared = _ev(launch["shared_bytes"], env) if launch.get("shared_bytes") not in (None, "", 0, "0") else 0
+    res = batch.run(index, args, grid, block, shared_bytes=shared)
     got = {}
     for i, name, dt in outs:
         got[name] = bf16_float(res[i]) if dt == "bfloat16" else res[i].astype(np.float64)

@@ -406,3 +406,55 @@ def test_no_commits_bare_and_outside_work_tree(tmp_path, repo):
     with pytest.raises(c.CandidateError, match="does not exist"):
         c.CandidateStore(repo, repo / "k" / "missing.cu")
     assert git(repo, "for-each-ref", "refs/kernelpro/") == ""
+
+
+# ----------------------------------------------------------------------------- the editor's entry: --json
+
+def kp(repo, *args):
+    r = subprocess.run([sys.executable, "-m", "kernelpro.profilers.cli", "candidates", *args, "--repo", str(repo),
+                        "--json"], capture_output=True, text=True)
+    return r.returncode, (json.loads(r.stdout) if r.stdout.strip() else None), r.stderr
+
+
+def test_json_cli_apply_carries_the_spec_and_delete_leaves_no_ref(repo):
+    """What the VS Code Candidates view runs: its Apply wrote only the kernel file and its Delete
+    left the run's snapshot ref behind."""
+    kfile, sfile = repo / "k" / "vecadd.cu", repo / "k" / "vecadd.json"
+    kfile.write_text(KERNEL + "// work in progress\n")  # uncommitted: the run snapshots it
+    store = c.CandidateStore(repo, kfile, sfile)
+    rec = save(store, KERNEL + "// faster\n", spec='{"sizes": [1024, 4096], "block": 128}\n')
+    code, listed, _ = kp(repo, "list")
+    assert code == 0 and [d["branch"] for d in listed] == [rec.branch] and listed[0]["note"]["spec_file"] == "k/vecadd.json"
+    code, shown, _ = kp(repo, "show", rec.branch)
+    assert code == 0 and shown["commit"] == rec.commit and "+// faster" in shown["diff"] and '"block": 128' in shown["diff"]
+
+    code, applied, _ = kp(repo, "apply", rec.branch)
+    assert code == 0 and sorted(applied["files"]) == ["k/vecadd.cu", "k/vecadd.json"]
+    assert kfile.read_text() == KERNEL + "// faster\n" and '"block": 128' in sfile.read_text()
+
+    sfile.write_text('{"sizes": [8]}\n')  # an edit apply would lose: refused, with a kind to act on
+    code, err, stderr = kp(repo, "apply", rec.branch)
+    assert code == 2 and err["kind"] == "uncommitted" and "vecadd.json" in err["error"]
+    assert stderr.startswith("kernelpro: ") and len(stderr.strip().splitlines()) == 1
+    assert sfile.read_text() == '{"sizes": [8]}\n'
+    code, applied, _ = kp(repo, "apply", rec.branch, "--force")
+    assert code == 0 and '"block": 128' in sfile.read_text()
+
+    refs_before = git(repo, "for-each-ref", "--format=%(refname)").split()
+    assert store.snapshot_ref in refs_before and "refs/notes/kernelpro" in refs_before
+    code, deleted, _ = kp(repo, "delete", rec.branch)
+    assert code == 0 and set(deleted["refs"]) == {"refs/heads/" + rec.branch, store.snapshot_ref, "refs/notes/kernelpro"}
+    left = git(repo, "for-each-ref", "--format=%(refname)").split()
+    assert [r for r in left if "kernelpro" in r and r != "refs/notes/kernelpro"] == []
+    assert git(repo, "notes", "--ref=kernelpro", "list") == ""
+    code, err, _ = kp(repo, "delete", rec.branch)
+    assert code == 2 and err["kind"] == "error" and "no candidate branch" in err["error"]
+
+
+def test_delete_refuses_the_checked_out_candidate(repo):
+    store = c.CandidateStore(repo, repo / "k" / "vecadd.cu")
+    rec = save(store, KERNEL + "// 1\n")
+    git(repo, "checkout", "-q", rec.branch)
+    with pytest.raises(c.CandidateError, match="is checked out"):
+        c.delete_candidate(repo, rec.branch)
+    assert git(repo, "rev-parse", rec.branch) == rec.commit and git(repo, "symbolic-ref", "HEAD") == "refs/heads/" + rec.branch

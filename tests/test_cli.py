@@ -106,7 +106,8 @@ def test_empty_file_says_so(tmp_path):
     p = tmp_path / "empty.cu"
     p.write_text("")
     r = run("profile", str(p))
-    assert r.returncode == 0 and "no __global__ kernels" in r.stdout and "empty" in r.stdout
+    # nothing to analyse is not a success (exit 3), said plainly
+    assert r.returncode == 3 and "no __global__ kernels" in r.stdout and "empty" in r.stdout
 
 
 def test_block_size_comes_from_the_launch_spec_beside_the_file(tmp_path):

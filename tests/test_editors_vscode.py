@@ -94,21 +94,17 @@ def logs_of(data: Path) -> str:
     return "\n".join(parts)
 
 
-def test_vscode_squiggle_problems_lens_hover_and_quick_fix(tmp_path):
+def require_editors() -> None:
     require(CODE_SERVER.exists(), f"code-server ({CODE_SERVER})")
     require((PLAYWRIGHT / "node_modules" / "playwright-core").is_dir(), f"playwright-core ({PLAYWRIGHT})")
     require(Path(CHROMIUM).exists(), "chromium")
     require(shutil.which("node") is not None and shutil.which("npm") is not None, "node/npm")
 
-    vsix = package_vsix(tmp_path)
-    ws = tmp_path / "ws"
-    ws.mkdir()
-    cu = ws / EXAMPLE.name
-    shutil.copy(EXAMPLE, cu)
-    text = cu.read_text()
-    hover_line, hover_col = position(text, "gelu", "__global__")
-    fix_line, fix_col = position(text, LITERAL, "float inner")
 
+def run_vscode(tmp_path: Path, ws: Path, file: str, scenario: str, **env_extra: str) -> tuple[dict, Path]:
+    """Install the packaged client into a throw-away code-server, open `ws`, run the driver's
+    `scenario` on `file`; returns (result.json, the user-data folder with the logs)."""
+    vsix = package_vsix(tmp_path)
     data, ext, out = tmp_path / "data", tmp_path / "ext", tmp_path / "out"
     # code-server's sockets go in TMPDIR: a short private one (socket paths are limited to 107 bytes)
     sock_dir = tempfile.mkdtemp(prefix="kp-vscode-")
@@ -141,10 +137,8 @@ def test_vscode_squiggle_problems_lens_hover_and_quick_fix(tmp_path):
                 time.sleep(0.2)
         drive = subprocess.run(
             ["node", str(DRIVER)], capture_output=True, text=True, timeout=180,
-            env=dict(env, KP_URL=url, KP_FOLDER=str(ws), KP_FILE=cu.name, KP_OUT=str(out), KP_PLAYWRIGHT=str(PLAYWRIGHT),
-                     KP_CHROMIUM=CHROMIUM, KP_RULE=RULE, KP_KERNEL="gelu", KP_TIMEOUT="60",
-                     KP_HOVER_LINE=str(hover_line), KP_HOVER_COL=str(hover_col + 1),
-                     KP_FIX_LINE=str(fix_line), KP_FIX_COL=str(fix_col + 1), KP_FIX_TEXT="float inner"))
+            env=dict(env, KP_URL=url, KP_FOLDER=str(ws), KP_FILE=file, KP_OUT=str(out), KP_PLAYWRIGHT=str(PLAYWRIGHT),
+                     KP_CHROMIUM=CHROMIUM, KP_RULE=RULE, KP_TIMEOUT="60", KP_SCENARIO=scenario, **env_extra))
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:
@@ -153,9 +147,22 @@ def test_vscode_squiggle_problems_lens_hover_and_quick_fix(tmp_path):
             os.killpg(server.pid, signal.SIGKILL)
             server.wait(5)
         shutil.rmtree(sock_dir, ignore_errors=True)
-
     assert (out / "result.json").exists(), f"driver wrote no result:\n{drive.stdout}\n{drive.stderr}"
-    r = json.loads((out / "result.json").read_text())
+    return json.loads((out / "result.json").read_text()), data
+
+
+def test_vscode_squiggle_problems_lens_hover_and_quick_fix(tmp_path):
+    require_editors()
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    cu = ws / EXAMPLE.name
+    shutil.copy(EXAMPLE, cu)
+    text = cu.read_text()
+    hover_line, hover_col = position(text, "gelu", "__global__")
+    fix_line, fix_col = position(text, LITERAL, "float inner")
+    r, data = run_vscode(tmp_path, ws, cu.name, "fix", KP_KERNEL="gelu",
+                         KP_HOVER_LINE=str(hover_line), KP_HOVER_COL=str(hover_col + 1),
+                         KP_FIX_LINE=str(fix_line), KP_FIX_COL=str(fix_col + 1), KP_FIX_TEXT="float inner")
     where = f"\nresult: {json.dumps(r, indent=1)[:6000]}\nlogs:\n{logs_of(data)}"
     assert r["ok"], f"errors: {r['errors']}{where}"
     if os.environ.get("KERNELPRO_SCREENSHOT"):
@@ -169,7 +176,7 @@ def test_vscode_squiggle_problems_lens_hover_and_quick_fix(tmp_path):
     assert any("kernelpro" in row for row in rows), rows
     # the code lens above the kernel: the resource summary and the actions
     lens = " ".join(t["code_lens"])
-    assert re.search(r"\d+ regs · \d+ spills · occupancy \d+%", lens), lens
+    assert re.search(r"\d+ regs · \d+ spills · occupancy [\d.]+%", lens), lens
     assert "Optimize" in lens and "Profile on GPU" in lens
     # hover on the kernel's name shows its resources
     hover = " ".join(t["hover"])
@@ -181,3 +188,64 @@ def test_vscode_squiggle_problems_lens_hover_and_quick_fix(tmp_path):
     assert cu.read_text() == text.replace(f"{LITERAL} *", f"{LITERAL}f *", 1) != text
     after = [row for row in t["problems_after"] if RULE in row]
     assert len(after) == len(rows) - 1 and not any(f"Ln {fix_line}, Col {fix_col}]" in row for row in after), after
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t", *args], check=True,
+                          capture_output=True, text=True).stdout.strip()
+
+
+def test_vscode_follows_a_checkout_and_shows_sass_beside_the_source(tmp_path):
+    """A candidate branch checked out outside the editor: VS Code reloads the buffer, and the Problems
+    panel follows without a save and without a 'deleted' warning. Then Show SASS: the headers name
+    the right source lines, and the cursor in either editor lights up the other."""
+    require_editors()
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    cu = ws / EXAMPLE.name
+    shutil.copy(EXAMPLE, cu)
+    git(ws, "init", "-q", "-b", "main")
+    git(ws, "add", ".")
+    git(ws, "commit", "-qm", "gelu")
+    branch = "kernelpro/gelu/20261203-1"
+    git(ws, "checkout", "-q", "-b", branch)
+    cu.write_text((ROOT / "examples" / "a_fp64_literal_fixed.cu").read_text())
+    git(ws, "commit", "-qam", "gelu: 1.9x faster (time), 1 size")
+    git(ws, "checkout", "-q", "main")
+    text_main = cu.read_text()
+    fixed = (ROOT / "examples" / "a_fp64_literal_fixed.cu").read_text()
+    sass_line, _ = position(fixed, "float inner", "float inner")
+    r, data = run_vscode(tmp_path, ws, cu.name, "stale-sass", KP_BRANCH=branch, KP_AFTER="0",
+                         KP_SASS_LINE=str(sass_line))
+    where = f"\nresult: {json.dumps(r, indent=1)[:8000]}\nlogs:\n{logs_of(data)}"
+    if os.environ.get("KERNELPRO_SASS_SCREENSHOT") and r["screenshots"].get("sass"):
+        shutil.copy(r["screenshots"]["sass"], os.environ["KERNELPRO_SASS_SCREENSHOT"])
+    assert r["ok"], f"errors: {r['errors']}{where}"
+    t = r["texts"]
+    # before: the literals; after the checkout (no save): none, and no false "deleted" warning
+    assert len([row for row in t["problems_before"] if RULE in row]) == 4, t["problems_before"]
+    assert not [row for row in t["problems_after"] if RULE in row]
+    assert not [n for n in t["notifications"] if "deleted" in n.lower()], t["notifications"]
+    source = t["source_file"].split("\n")
+    assert t["source_file"] == cu.read_text() != text_main
+    # the SASS document: its title, and every block header quotes the source line it names
+    assert t["sass_top"][0].startswith(f"// SASS of {cu.name} for sm_90"), t["sass_top"][:3]
+    headers = [h.strip() for h in t["sass_top"] + t["sass_visible"] if h.strip().startswith(f"// {cu.name}:")]
+    assert headers, t["sass_top"]
+    for h in headers:
+        m = re.match(rf"// {re.escape(cu.name)}:(\d+)  (.*)$", h)
+        assert m and source[int(m.group(1)) - 1].strip() == m.group(2).strip(), h
+    # source -> SASS: the cursor's line lights up in the source and its instructions in the SASS
+    code = lambda shown: [x.split("\u200a")[0].strip() for x in shown]  # an inlay hint follows a hair space
+    assert code(t["source_lit"]) == [source[sass_line - 1].strip()], t["source_lit"]
+    lit = [x.strip() for x in t["sass_lit"]]
+    assert f"// {cu.name}:{sass_line}  {source[sass_line - 1].strip()}" in lit, lit
+    assert all(x.startswith("/*") or x.startswith(f"// {cu.name}:{sass_line} ") for x in lit), lit
+    assert any(x.startswith("/*") for x in lit)
+    # SASS -> source: an instruction of another line lights up that line
+    other = int(re.match(rf"// {re.escape(cu.name)}:(\d+)", t["sass_other"]).group(1))
+    assert other != sass_line
+    assert code(t["source_lit_after"]) == [source[other - 1].strip()], (t["sass_other"], t["source_lit_after"])
+    # the inlay hints: the global load and store widths at the end of their lines
+    hints = {x.split("\u200a")[0].strip(): x.split("\u200a")[1].strip() for x in t["sass_source_lines"] if "\u200a" in x}
+    assert hints.get("float v = x[i];") == "LDG.32", hints

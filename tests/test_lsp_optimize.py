@@ -32,6 +32,9 @@ async def client(lsp_client: LanguageClient, request):
     tmp = request.getfixturevalue("tmp_path")
     ws = workspace(tmp)
     lsp_client.ws, lsp_client.pid_file = ws, tmp / "optimizer.pid"
+    from kernelpro.profilers.runtime.spec import init_spec
+
+    (ws / "defects.kernelpro.toml").write_text(init_spec(ws / "defects.cu", "scale"))  # Optimize asks for a spec
     callspec = getattr(request.node, "callspec", None)
     extra = list(callspec.params.get("extra", [])) if callspec else []
     await start(lsp_client, ws, {
@@ -115,8 +118,12 @@ async def test_optimizer_error_is_shown(client: LanguageClient, extra):
     uri, token = await run_optimize(client)
     (end,) = await wait_until(lambda: ended(client, token), what="the end")
     assert "no launch spec for scale" in end.message
-    assert any(m.type == types.MessageType.Error and "no launch spec" in m.message for m in client.messages)
-    await wait_until(lambda: [s for s in client.statuses if getattr(s, "state", None) == "error"], what="error status")
+    shown = [m for m in client.messages if "no launch spec" in m.message]
+    assert len(shown) == 1 and shown[0].type == types.MessageType.Error  # said once
+    # after the message the status bar goes back to idle (it stayed red for a minute), the error in its tooltip
+    last = await wait_until(lambda: client.statuses and client.statuses[-1], what="a status")
+    assert last.state == "idle" and "no launch spec" in last.message
+    assert not [s for s in client.statuses if getattr(s, "state", None) == "error"]
 
 
 @pytest.mark.parametrize("extra", [["--delay", "1.0"]])

@@ -5,21 +5,10 @@ import asyncio
 import time
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from lsp_fixtures.helpers import CONFIG, diagnostics_for, line_of, open_doc, start, wait_until, workspace
-
-
-@pytest_lsp.fixture(config=CONFIG)
-async def client(lsp_client: LanguageClient, request):
-    ws = workspace(request.getfixturevalue("tmp_path"))
-    lsp_client.ws = ws
-    callspec = getattr(request.node, "callspec", None)
-    await start(lsp_client, ws, callspec.params.get("settings") if callspec else None)
-    yield
-    await lsp_client.shutdown_session()
+from lsp_fixtures.helpers import client, diagnostics_for, line_of, open_doc, wait_until  # noqa: F401 (client: the fixture)
 
 
 def hover_params(uri, line=0, character=0):
@@ -94,6 +83,9 @@ async def test_missing_nvcc_is_one_clear_diagnostic_and_the_server_lives(client:
     shown = [m for m in client.messages if "nvcc" in m.message]
     assert len(shown) == 1 and shown[0].type == types.MessageType.Error
     assert any(getattr(s, "state", None) == "error" for s in client.statuses)
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    assert lenses[0].command.title == "KernelPro: cannot profile (see Problems)"  # not "not profiled yet"
     # settings fixed: every open file is profiled again
     mark = len(client.published)
     change_config(client, {"nvccPath": ""})
@@ -107,7 +99,9 @@ async def test_settings_change_mid_run_drops_the_outdated_profile(client: Langua
     change_config(client, {"arch": "sm_80"})  # arrives while the sm_90 profile runs
     diags = await diagnostics_for(client, uri, version=1)
     fp64 = [d for d in diags if d.code == "fp64-in-float-kernel"]
-    assert fp64 and all("sm_80" in d.message for d in fp64)
+    assert fp64
+    h = await client.text_document_hover_async(hover_params(uri, fp64[0].range.start.line, 4))
+    assert "sm\\_80" in h.contents.value and "sm\\_90" not in h.contents.value  # Markdown-escaped
     await asyncio.sleep(0.5)
     assert len([p for p in client.published if p.uri == uri]) == 1
     # a bad architecture is a clear diagnostic, not a crash

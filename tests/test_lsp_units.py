@@ -48,9 +48,10 @@ def test_advice_diagnostic_fields():
     d = convert.advice_diagnostic(a, ["𝛼 = abc;"], "file:///x/a.cu")
     assert d.severity == convert.SEVERITY["hint"] and d.code == "missing-restrict" and d.source == "kernelpro"
     assert (d.range.start.character, d.range.end.character) == (5, 8)
-    assert d.message == "`in` is read only — fix: declare it const __restrict__"
-    assert d.code_description.href == a.doc_url
-    assert d.related_information[0].location.uri == "file:///x/a.cu"
+    assert d.message == "`in` is read only"  # the fix is related information, not in the message
+    fix, here = d.related_information
+    assert fix.message == "fix: declare it const __restrict__" and fix.location.range == d.range
+    assert here.location.uri == "file:///x/a.cu" and here.message == "here"
     assert d.data == {"rule": "missing-restrict", "fix": a.fix, "kernel": "k"}
     e = convert.fix_edit("file:///x/a.cu", a.fix, ["𝛼 = abc;"], 3)
     (tde,) = e.document_changes
@@ -97,11 +98,16 @@ def test_measured_rows_in_hover_and_lens():
     assert f"({row['bw_fraction'] * 100:.0f}% of the DRAM peak)" in text
     assert f"{row['energy_uj'] / 1000:.4g} mJ per launch" in text and "latency-bound" in text
     k = KernelSummary("row_recurrence", 8, registers=32, spill_stores=0, spill_loads=0, stack_bytes=0, shared_bytes=0,
-                      occupancy=1.0, occupancy_limiter="warps", occupancy_text="full", block=128)
+                      occupancy=1.0, occupancy_limiter="warps", occupancy_text="full", block=128,
+                      block_origin="launch spec")
     assert summary_line(k) == "32 regs · 0 spills · occupancy 100% (block 128)"
     assert summary_line(k, row) == (f"32 regs · 0 spills · occupancy 100% (block 128) · {row['time_us']:.3g} µs · "
                                     f"{row['bw_fraction'] * 100:.0f}% of DRAM peak")
-    assert "Last GPU run" in kernel_markdown(k, row) and "limited by warps" in kernel_markdown(k)
+    assert "Last GPU run" in kernel_markdown(k, row)
+    assert "limited by" not in kernel_markdown(k)  # nothing limits a full SM
+    half = KernelSummary("k", 1, registers=128, occupancy=0.125, occupancy_limiter="registers", block=256)
+    assert summary_line(half) == "128 regs · 0 spills · occupancy 12.5% (assumed block 256)"
+    assert "**12.5%**, limited by registers" in kernel_markdown(half) and "**assumed**" in kernel_markdown(half)
     assert measured_rows({"k": {"time_us": 1}}) == {} and measured_rows(None) == {}
 
 
@@ -181,15 +187,32 @@ def test_failed_gpu_sizes_are_not_shown_as_zero_time():
     assert "failed at size large" in text and "outside the tolerance" in text and "0 µs" not in text
     k = KernelSummary("k", 1, registers=32, spill_stores=0, spill_loads=0, stack_bytes=0, shared_bytes=0,
                       occupancy=1.0, occupancy_limiter="warps", occupancy_text="full", block=128)
-    assert summary_line(k, bad) == "32 regs · 0 spills · occupancy 100% (block 128) · GPU run failed"
+    assert summary_line(k, bad) == "32 regs · 0 spills · occupancy 100% (assumed block 128) · GPU run failed"
 
 
 def test_gpu_run_says_whether_the_buffer_is_saved(tmp_path):
     from kernelpro.lsp_server.gpu import disk_state
 
     p = tmp_path / "k.cu"
-    assert disk_state("x", str(p)) == "missing"
+    assert disk_state("x", str(p)) == ("missing", "")
     p.write_bytes(b"__global__ void k() {}\r\n")
-    assert disk_state("__global__ void k() {}\n", str(p)) == "saved"  # line endings do not count
-    assert disk_state(None, str(p)) == "saved"
-    assert disk_state("__global__ void k() { }\n", str(p)) == "unsaved"
+    assert disk_state("__global__ void k() {}\n", str(p))[0] == "saved"  # line endings do not count
+    assert disk_state(None, str(p)) == ("saved", "__global__ void k() {}\r\n")
+    assert disk_state("__global__ void k() { }\n", str(p))[0] == "unsaved"
+
+
+def test_every_server_setting_is_in_the_settings_ui():
+    """useCache and optimizerCommand were documented but missing from VS Code's Settings UI."""
+    from kernelpro.lsp_server.settings import DEFAULTS
+
+    def flat(d, prefix=""):
+        for k, v in d.items():
+            if isinstance(v, dict):
+                yield from flat(v, f"{prefix}{k}.")
+            else:
+                yield f"{prefix}{k}", v
+
+    props = json.loads((ROOT / "vscode-client" / "package.json").read_text())["contributes"]["configuration"]["properties"]
+    for key, default in flat(DEFAULTS):
+        assert f"kernelpro.{key}" in props, key
+        assert props[f"kernelpro.{key}"]["default"] == default, key

@@ -486,19 +486,23 @@ def test_column_split_on_five_spellings(tmp_path):
     for name, text in COLS.items():
         src, rk = rk_of(text)
         assert column_loop(rk) is not None, (name, rk.reasons)
-        new = columns.column_reduce(src, rk, 1)
-        compiles(new, "colred")
-        compiles(columns.column_reduce(src, rk, 4), "colred")  # the cluster form (run on the GPU tests)
-        items.append((name, new))
-    batch = Batch([(t, "colred") for _, t in items], str(tmp_path))
+        for vec in (1, 4):  # one column per thread, and 4 neighbouring columns through packed loads
+            new = columns.column_reduce(src, rk, 1, vec)
+            compiles(new, "colred")
+            compiles(columns.column_reduce(src, rk, 4, vec), "colred")  # the cluster form (run on the GPU tests)
+            items.append((name, vec, new))
+    batch = Batch([(t, "colred") for *_, t in items], str(tmp_path))
     rng = np.random.default_rng(11)
-    n, m = 77, 45
-    d = rng.standard_normal((n, m)).astype(np.float32)
-    for i, (name, _) in enumerate(items):
-        for y in (4, 16):
-            got = batch.run(i, [np.full(m, np.nan, np.float32), d, n, m], [2, 1], [32, y])[0]
-            want = {"max": d.max(0), "double_acc_scaled": d.astype(np.float64).sum(0) / n}.get(name, d.astype(np.float64).sum(0))
-            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4, err_msg=f"{name} y={y}")
+    for n, m in ((77, 45), (40, 64)):
+        d = rng.standard_normal((n, m)).astype(np.float32)
+        for off in (0, 4):  # 4 bytes: the packs are not aligned, the per-column path runs
+            dd = np.concatenate([np.zeros(1, np.float32), d.ravel()]) if off else d
+            for i, (name, vec, _) in enumerate(items):
+                x = 32 if vec == 1 else 8
+                got = batch.run(i, [np.full(m, np.nan, np.float32), (dd, off), n, m], [-(-m // (x * vec)), 1], [x, 16])[0]
+                want = {"max": d.max(0), "double_acc_scaled": d.astype(np.float64).sum(0) / n}.get(
+                    name, d.astype(np.float64).sum(0))
+                np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4, err_msg=f"{name} vec={vec} {n}x{m} +{off}")
 
 
 def test_column_split_refuses_other_shapes():
@@ -538,3 +542,20 @@ void run(float* o, const float* x, int n, int c, cudaStream_t st) {
     new = span_text(src, 0, len(src.data), subs)
     assert "rowsum<<<(unsigned)(((long long)((n + bs - 1) / bs) * (bs) + 7) / 8), 256, 0, st>>>" in new
     assert len(notes) == 1 and "dim3" in notes[0] and "line 9" in notes[0]
+
+
+def test_online_pair_of_mixed_types_compiles():
+    """A float max and a double sum (a common naive softmax) fuse and combine in their own types."""
+    text = """__global__ void sm(float* __restrict__ out, const float* __restrict__ in, int n, int c) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float mx = -INFINITY; for (int j = 0; j < c; j++) if (in[i*c+j] > mx) mx = in[i*c+j];
+    double sum = 0.0; for (int j = 0; j < c; j++) { out[i*c+j] = expf(in[i*c+j] - mx); sum += out[i*c+j]; }
+    for (int j = 0; j < c; j++) out[i*c+j] /= (float)sum;
+  }
+}"""
+    fused, done = simplify(text, TEST_CU, "sm")
+    assert "online max and sum" in done
+    src, rk = rk_of(fused)
+    for team in (rows.Team("warp", 4), rows.Team("block", 4)):
+        compiles(rows.team_rows(src, rk, team), "sm")

@@ -61,7 +61,7 @@ def ctx_of(text: str, name="k.cu") -> Context:
 
 def test_tools_registered_with_rule_ids():
     reg = load_builtin()
-    want = {"unroll": {"rolled-constant-loop", "int-div-mod-index"},
+    want = {"unroll": {"rolled-constant-loop", "int-div-mod-index", "block-size-loop"},
             "sync_divergence": {"sync-in-divergent-branch"},
             "bank_conflicts": {"shared-bank-conflict"},
             "tensor_cores": {"matmul-without-tensor-cores"}}
@@ -309,6 +309,19 @@ def test_local_memory_and_spill_examples():
     assert ev["spill stores"] > 0 and ev["registers"] == 32
     sk = r.source.kernel("sort_segments")
     assert sk.start_line <= spill[0].line <= sk.end_line
+
+
+def test_local_array_is_one_finding_at_its_run_time_index():
+    """One array in local memory was three near-identical warnings (its zeroing loop, its use, its
+    flush) with the cause second: now one, on the index expression, the other lines related."""
+    r = report("b_spill.cu")
+    (a,) = rule(r, "local-memory")
+    use = lines_with("b_spill.cu", "hist[keys[i] & 15] += 1;")[0]
+    text = (EX / "b_spill.cu").read_text().split("\n")[use - 1]
+    assert a.line == use and text[a.column - 1:a.end_column - 1] == "keys[i] & 15"
+    assert "`hist`" in a.message and "`keys[i] & 15`" in a.message and "on line" not in a.message
+    assert sorted(loc.line for loc in a.related) == sorted(
+        lines_with("b_spill.cu", "hist[b] = 0") + lines_with("b_spill.cu", "atomicAdd(&counts[b], hist[b])"))
 
 
 def test_spill_twin_silent():

@@ -63,12 +63,8 @@ def test_naive_kernel_and_its_restructured_candidates_compute_the_reference(path
     assert cands, f"no structural candidate for {family}/{stem}: {prop.plans_refused}"
     runs = [(f"{stem} as written", text, base)]
     for c, _ in cands:
-        variants = [c]
-        # and the next knob setting of its plan (what tuning would try first)
-        v = prop.tuner.next_variant(c, prop.compile_error, prop.registers_of)
-        if v is not None:
-            variants.append(v)
-        for cand in variants:
+        # the plan's first knob setting (the others run on the GPU: tests/test_restructure_gpu.py)
+        for cand in (c,):
             assert prop.compile_error(cand) is None, cand.description
             knobs = dict(cand.knobs)
             if knobs.get("cluster", 1) > 1:
@@ -80,7 +76,7 @@ def test_naive_kernel_and_its_restructured_candidates_compute_the_reference(path
     for i, (what, src, launch) in enumerate(runs):
         got, views = run(family, spec, src, launch, env, str(tmp_path), batch=batch, index=i)
         check(family, spec, got, views, env, what)
-    assert len(runs) > len(cands)
+    assert len(runs) == len(cands) + 1
 
 
 @pytest.mark.slow

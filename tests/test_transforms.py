@@ -97,9 +97,9 @@ def compiles(source, flags=(), kernel=None):
     return art
 
 
-def adv(rule, kernel, severity=Severity.WARNING, gain=None, fix=None, remedy="do it", message="found"):
+def adv(rule, kernel, severity=Severity.WARNING, gain=None, fix=None, remedy="do it", message="found", data=None):
     return Advice(rule=rule, severity=severity, kernel=kernel, file="k.cu", line=1, message=message,
-                  remedy=remedy, gain=gain, fix=fix)
+                  remedy=remedy, gain=gain, fix=fix, data=data or {})
 
 
 # ---------------------------------------------------------------- apply_edits and grids
@@ -224,7 +224,11 @@ def test_tiled_transpose():
 
 
 def test_flag_transforms():
-    low = adv("low-occupancy", "add", Severity.INFO, remedy="cap registers at 64 per thread with ...")
+    low = adv("low-occupancy", "add", Severity.INFO, remedy="cap registers at 64 per thread with ...",
+              data={"register_cap": 64})
+    # the cap travels as a number: a remedy's wording is never parsed
+    assert run("fast-math", inp(ADD, "add", [adv("low-occupancy", "add", remedy="cap registers at 48 per thread")],
+                                resources={"registers": 40})) == [run("fast-math", inp(ADD, "add"))[0]]
     cands = run("fast-math", inp(ADD, "add", [low, adv("slow-math-in-loop", "add")],
                                  resources={"registers": 96}))
     assert [c.flags for c in cands] == [("--use_fast_math",), ("-maxrregcount=64",)]

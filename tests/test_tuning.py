@@ -169,7 +169,7 @@ def test_propose_only_lists_compiled_candidates_with_diffs_without_a_gpu():
     first = d["candidates"][0]
     assert first["kind"] == "structural" and first["origin"] == "builtin:column"
     assert first["answers"] == ["serial-column-loop"] and first["compiles"] is True
-    assert "+__global__ __cluster_dims__" in first["diff"] and first["launch"]["block"][0] == 32
+    assert "+__global__ __cluster_dims__" in first["diff"] and first["launch"]["block"] == [8, 32]
     assert all(c["compiles"] for c in d["candidates"])
     assert {a["rule"] for a in d["advice"]} >= {"serial-column-loop"}
     text = _kp("optimize", os.path.join(SUITE, "bias_grad", "naive.cu"), "--kernel", "bias_backward", "--propose-only")
@@ -206,3 +206,35 @@ def test_json_without_propose_only_is_refused(tmp_path):
     p.write_text("__global__ void k(float* x) { x[0] = 1; }\n")
     r = _kp("optimize", str(p), "--kernel", "k", "--json")
     assert r.returncode == 2 and "--json goes with --propose-only" in r.stderr
+
+
+# ---------------------------------------------------------------- typed contracts
+
+
+def test_every_event_a_search_emits_parses_into_its_type_without_loss():
+    from kernelpro.profilers.contracts import TYPES, Event, parse
+    events = []
+    run_search(Candidate(source="// root", description="root"), PlanProposer(), Landscape(), Budget(evaluations=8),
+               on_event=events.append)
+    seen = set()
+    for d in events:
+        e = parse(d)
+        assert type(e) is TYPES.get(d["type"], Event), d["type"]
+        assert e.to_dict() == d  # nothing dropped, nothing renamed
+        seen.add(d["type"])
+    assert {"start", "evaluated", "tuned", "new_best", "done"} <= seen
+
+
+def test_failure_kinds_are_classified_once_where_the_evaluation_is_made():
+    from kernelpro.optimizer.memory import outcome_of
+    from kernelpro.profilers.contracts import FailureKind, failure_kind
+    cases = {"compile: line 3: expected ;": FailureKind.COMPILE, "wrong result at size small: 3 of 4": FailureKind.INCORRECT,
+             "crash: illegal address": FailureKind.CRASH, "timeout: 60 s": FailureKind.TIMEOUT,
+             "launch: block of 2048 threads": FailureKind.LAUNCH, "something else": FailureKind.OTHER}
+    for text, kind in cases.items():
+        assert failure_kind(text) is kind
+        ev = Evaluation(ok=False, failure=text)
+        assert ev.failure_kind == kind.value
+    assert outcome_of(Evaluation(ok=False, failure="compile: x"), None) == "compile_error"
+    assert outcome_of(Evaluation(ok=False, failure="wrong result at size s: x"), None) == "incorrect"
+    assert Evaluation(ok=True).failure_kind is None

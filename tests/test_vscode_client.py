@@ -2,6 +2,7 @@
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,9 @@ pytestmark = pytest.mark.skipif(NPM is None and not os.environ.get("CI"), reason
 
 
 def npm(*args, timeout=600):
-    return subprocess.run([NPM or "npm", *args], cwd=CLIENT, capture_output=True, text=True, timeout=timeout)
+    # the client's candidate tests run the kernelpro command line with this Python
+    env = dict(os.environ, KERNELPRO_PYTHON=sys.executable)
+    return subprocess.run([NPM or "npm", *args], cwd=CLIENT, capture_output=True, text=True, timeout=timeout, env=env)
 
 
 @pytest.fixture(scope="module")

@@ -21,10 +21,12 @@ from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import SourceFile, parse_source
 
 from ..model import Candidate
-from . import columns, elementwise, rows
+from . import columns, deteam, elementwise, rows
 from .launch import columns_host, cover, rewrite_launches, rows_host
 from .passes import simplify
 from .text import Refuse, span_text
+
+SUM_OP = "sum"
 
 SMS = 132  # H200 streaming multiprocessors (the search targets sm_90)
 BLOCKS = (128, 256, 512, 1024)
@@ -53,6 +55,7 @@ class Context:
     arch: str = "sm_90"
     answers_present: tuple[str, ...] = ()  # rule ids the node's advice raises
     flags: tuple[str, ...] = ()
+    scalar_params: dict = field(default_factory=dict)  # kernel scalar parameter -> its spec value expression
 
 
 def _arch_num(arch: str) -> int:
@@ -285,32 +288,66 @@ def _ew_host(tb: int, per_thread: int):
 # ---------------------------------------------------------------- column reduction
 
 
+def _outputs_param(ctx: Context, grid_x) -> str | None:
+    """The kernel parameter whose spec value is the grid's x expression (the number of outputs)."""
+    g = " ".join(str(grid_x).split())
+    return next((p for p, e in ctx.scalar_params.items() if " ".join(str(e).split()) == g), None)
+
+
 def column_plans(text: str, ctx: Context) -> list[Plan]:
     src = parse_source(text, ctx.path)
     k = src.kernel(ctx.kernel)
     rk = row_kernel(src, k) if k is not None else None
+    grid = list(ctx.launch.get("grid") or [])
+    old_block = _old_block(ctx)
+    deteamed = None
+    if (rk is None or not rk.ok or column_loop(rk) is None) and k is not None and grid:
+        # a block per output with a shared-memory tree: lifted to one thread per output first
+        try:
+            canon, facts = deteam.deteam(src, k, _outputs_param(ctx, grid[0]))
+        except Refuse:
+            return []
+        src = parse_source(canon, ctx.path)
+        k = src.kernel(ctx.kernel)
+        rk = row_kernel(src, k)
+        if rk is None or not rk.ok or column_loop(rk) is None:
+            return []
+        ops = {r.var: r.op for r in column_loop(rk).info.reductions}
+        if ops.get(facts["accumulator"]) != {"+": SUM_OP, "max": "max", "min": "min"}[facts["op"]]:
+            return []
+        deteamed = facts
+        old_block = 1  # one output per block before
     if rk is None or not rk.ok or column_loop(rk) is None:
         return []
-    old_block = _old_block(ctx)
-    grid = list(ctx.launch.get("grid") or [])
     if old_block is None or not grid:
         raise Refuse("the launch (1-D block and grid) is not known")
-    cols = _largest(ctx, cover(grid[0], old_block, 1))
-    col_blocks = -(-int(cols) // 32) if cols else 64
-    zmax = 8 if _arch_num(ctx.arch) >= 90 else 1
-    z = max(1, min(zmax, _pow2(2 * SMS / col_blocks, 1, zmax)))
-    space = [{"rows": 16, "cluster": z}, {"rows": 32, "cluster": z}, {"rows": 8, "cluster": z}]
+    # the most threads that help: 32 row groups per block, and on sm_90 the largest portable
+    # cluster (8 blocks) along the rows, so even a few hundred columns fill the GPU; each thread
+    # takes 16 bytes of neighbouring columns (a block of 8 x 32 threads covers 32 columns)
+    z = 8 if _arch_num(ctx.arch) >= 90 else 1
+    arrays = {a.array for a in column_loop(rk).info.accesses}
+    vec = max(1, min(8, 16 // _elem_bytes(src, rk, arrays)))
+    bx = max(1, 32 // vec)
+    space = [{"vec": vec, "cols": bx, "rows": 32, "cluster": z}, {"vec": 1, "cols": 32, "rows": 32, "cluster": z},
+             {"vec": vec, "cols": bx, "rows": 16, "cluster": z}]
     if z > 1:
-        space += [{"rows": 16, "cluster": max(1, z // 2)}, {"rows": 16, "cluster": 1}]
-    answers = tuple(r for r in ("serial-column-loop",) if r in ctx.answers_present)
+        space += [{"vec": vec, "cols": bx, "rows": 32, "cluster": 4}, {"vec": 1, "cols": 32, "rows": 16, "cluster": z}]
+    space = [k for i, k in enumerate(space) if k not in space[:i]]
+    answers = tuple(r for r in ("serial-column-loop", "block-reduction-barriers", "uncoalesced-access")
+                    if r in ctx.answers_present)
+    lifted = ("a block per column with a shared-memory tree, lifted to one thread per column, then "
+              if deteamed else "")
 
     def build(knobs):
-        y, zz = int(knobs["rows"]), int(knobs["cluster"])
-        new = columns.column_reduce(src, rk, zz)
-        new, notes = _host(new, ctx.path, ctx.kernel, columns_host(y, zz))
+        y, zz, v, x = int(knobs["rows"]), int(knobs["cluster"]), int(knobs.get("vec", 1)), int(knobs.get("cols", 32))
+        new = columns.column_reduce(src, rk, zz, v)
+        new, notes = _host(new, ctx.path, ctx.kernel, columns_host(y, zz, x, v))
         launch = dict(ctx.base_launch or {})
-        launch.update(block=[32, y], grid=[cover(grid[0], old_block, 32), zz])
-        desc = columns.describe(rk, zz) + f"; blocks of 32 x {y}"
+        launch.update(block=[x, y], grid=[cover(grid[0], old_block, x * v), zz])
+        if deteamed:
+            launch["shared_bytes"] = 0
+        desc = lifted + columns.describe(rk, zz, line=deteamed["loop_line"] if deteamed else None) + \
+            (f"; {v} neighbouring columns per thread (packed loads)" if v > 1 else "") + f"; blocks of {x} x {y}"
         return Candidate(source=new, launch=launch, flags=ctx.flags, description=desc, answers=answers,
                          origin="builtin:column", kind="structural", knobs=tuple(sorted(knobs.items())),
                          notes=tuple(notes))

@@ -19,8 +19,9 @@ from .rows import _declared_type, _loop_var_type, _used_after, _while_start, _wr
 from .text import Refuse, line_indent, reindent, span_text
 
 
-def column_reduce(src: SourceFile, rk: RowKernel, cluster: int) -> str:
-    """The source with the column reduction split over rows. Raises Refuse."""
+def column_reduce(src: SourceFile, rk: RowKernel, cluster: int, vec: int = 1) -> str:
+    """The source with the column reduction split over rows (and, with vec > 1, each thread
+    taking vec neighbouring columns through packed loads). Raises Refuse."""
     if not rk.ok:
         raise Refuse("; ".join(rk.reasons))
     rl = column_loop(rk)
@@ -46,6 +47,8 @@ def column_reduce(src: SourceFile, rk: RowKernel, cluster: int) -> str:
     row, bound = rk.row, text(src, rk.bound)
     decl = rk.row_decl
     ind = line_indent(src, decl)
+    if vec > 1:
+        return _packed(src, rk, lp, start, before, after, cluster, vec)
     # the column index: not const (clamped for threads past the end), same value
     value = decl.children_by_field_name("declarator")[0].child_by_field_name("value")
     rtype = " ".join(w for w in rk.row_type.split() if w not in ("const", "volatile")) or "int"
@@ -73,12 +76,17 @@ def column_reduce(src: SourceFile, rk: RowKernel, cluster: int) -> str:
     body = lp.body
     body_text = span_text(src, body.start_byte, body.end_byte,
                           [(lp.increment.start_byte, lp.increment.end_byte, "")] if lp.increment is not None else [])
-    stride = "blockDim.y * gridDim.y"
+    # a signed 64-bit row counter and stride: the compiler knows the trip count, so the unrolled
+    # loop issues several rows' loads before the first add (with an unsigned stride it cannot)
     loop = [f"{{  // kernelpro: rows split over threadIdx.y and blockIdx.y ({'a cluster of ' + str(cluster) + ' blocks' if cluster > 1 else 'one block'})",
             f"{li}  if (threadIdx.y != 0 || blockIdx.y != 0) {{ {resets} }}",
-            f"{li}  for ({jdecl}{lp.var} = ({text(src, start)}) + threadIdx.y + blockIdx.y * blockDim.y; "
-            f"{lp.var} < {end}; {lp.var} += {stride}) "
-            + reindent(body_text, line_indent(src, body), li + "  ")]
+            f"{li}  const long long kp_rs = (long long)blockDim.y * gridDim.y;",
+            f"{li}  #pragma unroll 4  // several rows' loads in flight per thread",
+            f"{li}  for (long long kp_r = (long long)({text(src, start)}) + threadIdx.y + (long long)blockIdx.y * blockDim.y; "
+            f"kp_r < (long long)({end}); kp_r += kp_rs) {{",
+            f"{li}    {jdecl}{lp.var} = ({jt})kp_r;",
+            f"{li}    " + reindent(body_text, line_indent(src, body), li + "    "),
+            f"{li}  }}"]
     fn = "kp_cluster_col_reduce" if cluster > 1 else "kp_col_reduce"
     for r in lp.reductions:
         loop.append(f"{li}  {r.var} = {fn}({r.var}, {combine(r.op, r.fn)});")
@@ -109,11 +117,145 @@ def _add_cluster_dims(text_: str, kernel: str, z: int) -> str:
     return text_[:at] + f" __cluster_dims__(1, {z}, 1)" + text_[at:]
 
 
-def describe(rk: RowKernel, cluster: int) -> str:
+def describe(rk: RowKernel, cluster: int, line: int | None = None) -> str:
     rl = column_loop(rk)
-    line = rl.info.node.start_point[0] + 1 if rl else "?"
+    if line is None:
+        line = rl.info.node.start_point[0] + 1 if rl else "?"
     where = f"and across a cluster of {cluster} blocks (distributed shared memory)" if cluster > 1 else "within the block"
-    return (f"split the column reduction of line {line} over rows: 32 columns x row groups per block, "
+    return (f"split the column reduction of line {line} over rows: row groups per block, "
             f"partial sums combined in shared memory {where}")
 
 
+
+
+def _packed(src: SourceFile, rk: RowKernel, lp, start, before, after, cluster: int, vec: int) -> str:
+    """The column split with `vec` neighbouring columns per thread: per row one packed load of
+    each array read at the column index, the per-column code run for each column of the pack,
+    a scalar path where the pack would cross the last column or is not aligned."""
+    from kernelpro.profilers.analysis.affine import coefficient, poly_c
+
+    row, bound = rk.row, text(src, rk.bound)
+    reds = {r.var: r for r in lp.reductions}
+    rtype = " ".join(w for w in rk.row_type.split() if w not in ("const", "volatile")) or "int"
+    if rtype == "auto":
+        rtype = "long long"
+    replay, acc_decl = [], {}
+    for s in rk.pre_guard + before:
+        if _writes_memory(src, s) or any(n.type == "subscript_expression" for n in walk(s)):
+            raise Refuse(f"line {s.start_point[0] + 1} loads from memory before the reduction (kept per column)")
+        names = [text(src, d.child_by_field_name("declarator") or d) for d in s.children_by_field_name("declarator")] \
+            if s.type == "declaration" else []
+        if lp.var in names:  # the while loop's variable: the split loop declares its own
+            if len(names) != 1:
+                raise Refuse(f"line {s.start_point[0] + 1} declares the loop variable with other variables")
+            continue
+        if set(names) & set(reds):
+            if len(names) != 1:
+                raise Refuse(f"line {s.start_point[0] + 1} declares an accumulator with other variables")
+            acc_decl[names[0]] = s
+        else:
+            replay.append(s)
+    if set(acc_decl) != set(reds):
+        raise Refuse("an accumulator is not declared right before the loop")
+    # the arrays read at the column index with stride 1 between columns: one pack per row
+    groups, subs_body = {}, []
+    for a in lp.accesses:
+        if a.index is None or a.node.type != "subscript_expression":
+            continue
+        if coefficient(a.index, row) != {(): 1}:
+            continue
+        key = (a.array, tuple(sorted((m, c) for m, c in a.index.items() if row not in m)))
+        g = groups.setdefault(key, {"name": f"kp_q{len(groups)}", "array": a.array, "index": a.index, "nodes": []})
+        g["nodes"].append(a.node)
+    if not groups:
+        raise Refuse("no array is read at neighbouring columns")
+    li = line_indent(src, lp.node)
+    i1, i2, i3 = li + "  ", li + "    ", li + "      "
+    jt = _loop_var_type(rk, lp)
+    end = f"({text(src, lp.bound)}) + 1" if lp.cmp == "<=" else f"({text(src, lp.bound)})"
+    var = lp.var
+    body = lp.body
+    inc = [(lp.increment.start_byte, lp.increment.end_byte, "")] if lp.increment is not None else []
+    for g in groups.values():
+        subs_body += [(n.start_byte, n.end_byte, f"{g['name']}.v[kp_v]") for n in g["nodes"]]
+    packed_body = span_text(src, body.start_byte, body.end_byte, inc + subs_body)
+    plain_body = span_text(src, body.start_byte, body.end_byte, inc)
+    elem = {k: f"typename kp_elem<decltype({g['array']}[0])>::type" for k, g in groups.items()}
+    addr = {k: (lambda at, g=g: f"&{g['array']}[{poly_c(g['index'], {row: 'kp_c0', var: at})}]") for k, g in groups.items()}
+    replay_text = "\n".join(f"{i2}{text(src, s)}" for s in replay)
+    out = [f"if (({bound}) <= 0) return;  // kernelpro: nothing to reduce (every thread leaves together)",
+           f"{li}// kernelpro: {vec} neighbouring columns per thread, rows split over threadIdx.y and blockIdx.y "
+           f"({'a cluster of ' + str(cluster) + ' blocks' if cluster > 1 else 'one block'})",
+           f"{li}const long long kp_c0 = ((long long)blockIdx.x * blockDim.x + threadIdx.x) * {vec};"]
+    for name, st in acc_decl.items():
+        t = _declared_type(rk, name)
+        out.append(f"{li}{t} kp_acc_{name}[{vec}];")
+    out.append(f"{li}#pragma unroll")
+    out.append(f"{li}for (int kp_v = 0; kp_v < {vec}; ++kp_v) {{  // each column's starting values")
+    out.append(f"{i1}const {rtype} {row} = ({rtype})(kp_c0 + kp_v < ({bound}) ? kp_c0 + kp_v : ({bound}) - 1);")
+    for st in replay:
+        out.append(f"{i1}{text(src, st)}")
+    for name, st in acc_decl.items():
+        out.append(f"{i1}{text(src, st)}")
+        ident = identity(reds[name].op, _declared_type(rk, name), src)
+        out.append(f"{i1}kp_acc_{name}[kp_v] = (threadIdx.y == 0 && blockIdx.y == 0) ? {name} : {ident};")
+    out.append(f"{li}}}")
+    s0 = f"({text(src, start)})"
+    checks = " && ".join(f"((unsigned long long)(const void*){addr[k](s0)} % ({vec} * sizeof({elem[k]}))) == 0 && "
+                         f"((unsigned long long)(const void*){addr[k](s0 + ' + 1')} % ({vec} * sizeof({elem[k]}))) == 0"
+                         for k in groups)
+    out.append(f"{li}const bool kp_pk = kp_c0 + {vec} <= ({bound}) && {checks};")
+    # a signed 64-bit row counter and stride: the compiler knows the trip count, so the unrolled
+    # loop issues several rows' loads before the first add (with an unsigned stride it cannot)
+    out.append(f"{li}const long long kp_rs = (long long)blockDim.y * gridDim.y;")
+
+    def rows_loop(packed: bool, ind: str) -> list[str]:
+        j1, j2, j3 = ind + "  ", ind + "    ", ind + "      "
+        body_text = reindent(packed_body if packed else plain_body, line_indent(src, body), j3)
+        lines = [f"{ind}#pragma unroll 4  // several rows' loads in flight per thread",
+                 f"{ind}for (long long kp_r = (long long)({s0}) + threadIdx.y + (long long)blockIdx.y * blockDim.y; "
+                 f"kp_r < (long long)({end}); kp_r += kp_rs) {{",
+                 f"{j1}{jt} {var} = ({jt})kp_r;"]
+        if packed:
+            for k, g in groups.items():
+                lines.append(f"{j1}const kp_pack<{elem[k]}, {vec}> {g['name']} = "
+                             f"*reinterpret_cast<const kp_pack<{elem[k]}, {vec}>*>({addr[k](var)});")
+        lines += [f"{j1}#pragma unroll", f"{j1}for (int kp_v = 0; kp_v < {vec}; ++kp_v) {{",
+                  f"{j2}const {rtype} {row} = ({rtype})(kp_c0 + kp_v < ({bound}) ? kp_c0 + kp_v : ({bound}) - 1);"]
+        if replay:
+            lines += [f"{j2}{text(src, st)}" for st in replay]
+        lines += [f"{j2}auto& {name} = kp_acc_{name}[kp_v];" for name in acc_decl]
+        lines += [f"{j2}{body_text}", f"{j1}}}", f"{ind}}}"]
+        return lines
+    # the loop twice: packed loads when every pack is aligned and whole, one column at a time otherwise
+    out.append(f"{li}if (kp_pk) {{")
+    out += rows_loop(True, i1)
+    out.append(f"{li}}} else {{")
+    out += rows_loop(False, i1)
+    out.append(f"{li}}}")
+    fn = "kp_cluster_col_reduce_n" if cluster > 1 else "kp_col_reduce_n"
+    for name in acc_decl:  # the pack's partial results combined together
+        out.append(f"{li}{fn}(kp_acc_{name}, {combine(reds[name].op, reds[name].fn)});")
+    if after:
+        for s in after:
+            for n in walk(s):
+                if n.type == "return_statement":
+                    raise Refuse(f"line {n.start_point[0] + 1}: return after the reduction")
+        a0, a1 = after[0], after[-1]
+        out.append(f"{li}if (threadIdx.y == 0 && blockIdx.y == 0) {{")
+        out.append(f"{i1}for (int kp_v = 0; kp_v < {vec}; ++kp_v) {{")
+        out.append(f"{i2}if (kp_c0 + kp_v >= ({bound})) break;")
+        out.append(f"{i2}const {rtype} {row} = ({rtype})(kp_c0 + kp_v);")
+        if replay_text:
+            out.append(replay_text)
+        for name in acc_decl:
+            out.append(f"{i2}auto& {name} = kp_acc_{name}[kp_v];")
+        out.append(f"{i2}" + reindent(span_text(src, a0.start_byte, a1.end_byte), line_indent(src, a0), i2))
+        out.append(f"{i1}}}")
+        out.append(f"{li}}}")
+    start_b = rk.row_decl.start_byte
+    end_b = rk.guard.end_byte if rk.form == "if" else (after[-1].end_byte if after else lp.node.end_byte)
+    new = span_text(src, 0, len(src.data), [(start_b, end_b, "\n".join(out))])
+    if cluster > 1:
+        new = _add_cluster_dims(new, rk.kernel.name, cluster)
+    return with_column_prelude(new)

@@ -110,7 +110,9 @@ def rows_host(per_block: int, block: int):
     return make
 
 
-def columns_host(y: int, z: int):
+def columns_host(y: int, z: int, x: int = 32, vec: int = 1):
+    per = x * vec
+
     def make(g, b):
-        return f"dim3((unsigned)(((long long)({g}) * ({b}) + 31) / 32), {z})", f"dim3(32, {y})"
+        return f"dim3((unsigned)(((long long)({g}) * ({b}) + {per - 1}) / {per}), {z})", f"dim3({x}, {y})"
     return make

@@ -145,15 +145,19 @@ def _is_target(n) -> bool:
         and p.child_by_field_name("operator") is not None and p.child_by_field_name("operator").type == "="
 
 
-def _forward_across(src: SourceFile, rk: RowKernel, la: LoopInfo, lb: LoopInfo) -> str | None:
-    for s in _top(la):
+def _plain_stores(src: SourceFile, lp: LoopInfo):
+    """(statement, subscript, value, access) of each top-level `A[i] = e;` with a known index."""
+    for s in _top(lp):
         st = _store(src, s)
         if st is None or st[2] != "=":
             continue
-        sub, val, _ = st
-        acc = _access(la, sub)
-        if acc is None or acc.index is None:
-            continue
+        acc = _access(lp, st[0])
+        if acc is not None and acc.index is not None:
+            yield s, st[0], st[1], acc
+
+
+def _forward_across(src: SourceFile, rk: RowKernel, la: LoopInfo, lb: LoopInfo) -> str | None:
+    for s, sub, val, acc in _plain_stores(src, la):
         val = _definition(src, la, val)
         # the stored value must be recomputable after la: it reads no buffer A may be, and no
         # scalar that changes in la (other than la's variable) or between the loops
@@ -227,14 +231,7 @@ def drop_dead_stores(src_text: str, path: str, kernel: str) -> str | None:
     src, rk = got
     spread = [rl.info for rl in rk.spread]
     for i, la in enumerate(spread):
-        for s in _top(la):
-            st = _store(src, s)
-            if st is None or st[2] != "=":
-                continue
-            sub, _, _ = st
-            acc = _access(la, sub)
-            if acc is None or acc.index is None:
-                continue
+        for s, sub, _, acc in _plain_stores(src, la):
             # nothing after the store in la reads A (or an alias of it)
             rest = [t for t in _top(la) if t.start_byte > s.end_byte]
             if any(not a.is_write and may_alias(rk.env, a.array, acc.array) and any(inside(a.node, t) for t in rest)

@@ -40,31 +40,33 @@ template <class T, class F> __device__ __forceinline__ T kp_block_allreduce(T v,
   return v;
 }
 
-template <class T, class E> __device__ __forceinline__ void kp_online_merge(T& m, T& s, T m2, T s2, E ex) {
-  const T mn = m2 > m ? m2 : m;
-  const T a = (m == mn) ? s : s * ex(m - mn);
-  const T b = (m2 == mn) ? s2 : s2 * ex(m2 - mn);
+template <class M, class S, class E> __device__ __forceinline__ void kp_online_merge(M& m, S& s, M m2, S s2, E ex) {
+  const M mn = m2 > m ? m2 : m;
+  const S a = (m == mn) ? s : s * (S)ex(m - mn);
+  const S b = (m2 == mn) ? s2 : s2 * (S)ex(m2 - mn);
   m = mn;
   s = a + b;
 }
 
-template <class T, class E> __device__ __forceinline__ void kp_warp_online(T& m, T& s, E ex) {
+template <class M, class S, class E> __device__ __forceinline__ void kp_warp_online(M& m, S& s, E ex) {
 #pragma unroll
   for (int o = 16; o > 0; o >>= 1) {
-    const T m2 = __shfl_xor_sync(0xffffffffu, m, o), s2 = __shfl_xor_sync(0xffffffffu, s, o);
+    const M m2 = __shfl_xor_sync(0xffffffffu, m, o);
+    const S s2 = __shfl_xor_sync(0xffffffffu, s, o);
     kp_online_merge(m, s, m2, s2, ex);
   }
 }
 
-template <class T, class E> __device__ __forceinline__ void kp_block_online(T& m, T& s, E ex) {
-  alignas(16) __shared__ unsigned char kp_raw[64 * sizeof(T)];
-  T* buf = reinterpret_cast<T*>(kp_raw);
+template <class M, class S, class E> __device__ __forceinline__ void kp_block_online(M& m, S& s, E ex) {
+  alignas(16) __shared__ unsigned char kp_raw[32 * sizeof(M) + 32 * sizeof(S)];
+  M* bm = reinterpret_cast<M*>(kp_raw);
+  S* bs = reinterpret_cast<S*>(kp_raw + 32 * sizeof(M));
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nw = (blockDim.x + 31) >> 5;
   kp_warp_online(m, s, ex);
-  if (lane == 0) { buf[warp] = m; buf[32 + warp] = s; }
+  if (lane == 0) { bm[warp] = m; bs[warp] = s; }
   __syncthreads();
-  m = lane < nw ? buf[lane] : T(-INFINITY);
-  s = lane < nw ? buf[32 + lane] : T(0);
+  m = lane < nw ? bm[lane] : M(-INFINITY);
+  s = lane < nw ? bs[lane] : S(0);
   kp_warp_online(m, s, ex);
   __syncthreads();
 }
@@ -128,6 +130,46 @@ template <class T, class F> __device__ __forceinline__ T kp_cluster_col_reduce(T
     for (unsigned r = 1; r < cl.num_blocks(); ++r) v = f(v, cl.map_shared_rank(part, r)[threadIdx.x]);
   cl.sync();
   return v;
+}
+
+// The same for N neighbouring columns per thread, combined as one pack: one round of barriers
+// for the pack instead of one per column (each column's operations in the same order).
+template <class T, int N, class F> __device__ __forceinline__ void kp_col_reduce_n(T (&v)[N], F f) {
+  alignas(16) __shared__ unsigned char kp_rawn[32 * 32 * sizeof(T) * N];
+  kp_pack<T, N>* buf = reinterpret_cast<kp_pack<T, N>*>(kp_rawn);
+  kp_pack<T, N> p;
+#pragma unroll
+  for (int i = 0; i < N; ++i) p.v[i] = v[i];
+  buf[threadIdx.y * blockDim.x + threadIdx.x] = p;
+  __syncthreads();
+  if (threadIdx.y == 0)
+    for (unsigned k = 1; k < blockDim.y; ++k) {
+      const kp_pack<T, N> q = buf[k * blockDim.x + threadIdx.x];
+#pragma unroll
+      for (int i = 0; i < N; ++i) v[i] = f(v[i], q.v[i]);
+    }
+  __syncthreads();
+}
+
+template <class T, int N, class F> __device__ __forceinline__ void kp_cluster_col_reduce_n(T (&v)[N], F f) {
+  kp_col_reduce_n(v, f);
+  alignas(16) __shared__ unsigned char kp_crawn[32 * sizeof(T) * N];
+  kp_pack<T, N>* part = reinterpret_cast<kp_pack<T, N>*>(kp_crawn);
+  cooperative_groups::cluster_group cl = cooperative_groups::this_cluster();
+  if (threadIdx.y == 0) {
+    kp_pack<T, N> p;
+#pragma unroll
+    for (int i = 0; i < N; ++i) p.v[i] = v[i];
+    part[threadIdx.x] = p;
+  }
+  cl.sync();
+  if (cl.block_rank() == 0 && threadIdx.y == 0)
+    for (unsigned r = 1; r < cl.num_blocks(); ++r) {
+      const kp_pack<T, N> q = cl.map_shared_rank(part, r)[threadIdx.x];
+#pragma unroll
+      for (int i = 0; i < N; ++i) v[i] = f(v[i], q.v[i]);
+    }
+  cl.sync();
 }
 #endif  // KERNELPRO_COLUMN_HELPERS
 """

@@ -108,6 +108,20 @@ def poly_text(p: Poly) -> str:
     return " + ".join(parts).replace("+ -", "- ")
 
 
+def poly_c(p: Poly, rename: dict[str, str] | None = None, cast: str = "(long long)") -> str:
+    """C text of a polynomial (64-bit arithmetic), atoms renamed: {"c": "kp_c0"}."""
+    rename = rename or {}
+    if not p:
+        return "0"
+    terms = []
+    for m, c in sorted(p.items(), key=lambda x: (-len(x[0]), x[0])):
+        factors = [f"{cast}({rename.get(a, a)})" for a in m]
+        if c != 1 or not factors:
+            factors.insert(0, f"{cast}{c}" if c >= 0 else f"({cast}{c})")
+        terms.append(" * ".join(factors))
+    return " + ".join(terms)
+
+
 # --- the kernel's index environment ------------------------------------------
 @dataclass
 class IndexEnv:

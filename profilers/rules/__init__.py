@@ -4,6 +4,7 @@ from importlib import import_module
 MODULES = [
     "spills", "occupancy_rule", "fp64", "coalescing", "vector_loads", "restrict",
     "unroll", "sync_divergence", "bank_conflicts", "tensor_cores", "slow_math", "reduction", "work",
+    "reduction_shape", "matmul_reuse",
     "dynamic_ncu",
 ]
 

@@ -60,12 +60,25 @@ def shared_tiles(src: SourceFile, k: Kernel, env: dict[str, int]) -> dict[str, S
     return out
 
 
+def _launch_calls(src: SourceFile) -> dict[str, list]:
+    """kernel name -> its launch call nodes, in source order (once per file)."""
+    memo = src.memo.get("launch_calls")
+    if memo is None:
+        memo = {}
+        for n in walk(src.root):
+            if n.type == "call_expression" and any(c.type == "kernel_call_syntax" for c in n.children):
+                fn = n.child_by_field_name("function")
+                if fn is not None:
+                    memo.setdefault(src.node_text(fn).split("<")[0].split("::")[-1].strip(), []).append(n)
+        src.memo["launch_calls"] = memo
+    return memo
+
+
 def block_shape(src: SourceFile, k: Kernel, env: dict[str, int]) -> tuple[tuple[int, int, int] | None, str]:
     """(x, y, z) threads of the first launch site with a constant block, else None."""
-    for site_call in (n for n in walk(src.root) if n.type == "call_expression"):
+    for site_call in _launch_calls(src).get(k.name, []):
         cfg = next((c for c in site_call.children if c.type == "kernel_call_syntax"), None)
-        fn = site_call.child_by_field_name("function")
-        if cfg is None or fn is None or src.node_text(fn).split("<")[0].split("::")[-1].strip() != k.name:
+        if cfg is None:
             continue
         args = cfg.named_children
         if len(args) < 2:
@@ -89,23 +102,46 @@ class Evaluator:
     """Integer value of an index expression for one lane; block-uniform names take `uniform`."""
 
     def __init__(self, src: SourceFile, k: Kernel, env: dict[str, int], block):
-        self.src, self.env, self.block = src, env, block
+        self.src, self.env, self.block, self.body = src, env, block, k.body
         self.params = {p.name for p in k.params if not p.is_pointer}
         self.defs: dict[str, list] = defaultdict(list)
+        self.writes: dict[str, list] = defaultdict(list)  # declarations and assignments, as nodes
         for n in walk(k.body):
             if n.type == "init_declarator":
                 nm = n.child_by_field_name("declarator")
                 if nm is not None and nm.type == "identifier":
                     self.defs[src.node_text(nm)].append(n.child_by_field_name("value"))
+                    self.writes[src.node_text(nm)].append(n)
             elif n.type == "assignment_expression":
                 left = n.child_by_field_name("left")
                 if left is not None and left.type == "identifier":
                     self.defs[src.node_text(left)].append(None)  # reassigned: value unknown
+                    self.writes[src.node_text(left)].append(n)
             elif n.type == "update_expression":
                 arg = n.child_by_field_name("argument")
                 if arg is not None and arg.type == "identifier":
                     self.defs[src.node_text(arg)].append(None)
+                    self.writes[src.node_text(arg)].append(n)
         self.loop_vars = {l.var: l for l in k.loops if l.var}
+        self.fixed: dict[str, int] = {}  # loop counters held at one iteration's value
+
+    def _scoped_init(self, name: str, use):
+        """The value of the declaration of `name` that is in scope at `use` (a name declared in two
+        blocks), when nothing writes it in that scope."""
+        best = None
+        for w in self.writes.get(name, []):
+            if w.type == "init_declarator" and w.start_byte < use.start_byte:
+                scope = w.parent.parent if w.parent is not None else None
+                if scope is not None and scope.start_byte <= use.start_byte < scope.end_byte:
+                    if best is None or w.start_byte > best[0].start_byte:
+                        best = (w, scope)
+        if best is None:
+            return None
+        w, scope = best
+        if any(x is not w and x.type != "init_declarator" and scope.start_byte <= x.start_byte < scope.end_byte
+               for x in self.writes[name]):
+            return None
+        return w.child_by_field_name("value")
 
     def value(self, n, lane: dict[str, int], uniform: int, depth: int = 0) -> int:
         if depth > 20:
@@ -132,6 +168,8 @@ class Evaluator:
             raise Unknown()
         if t == "identifier":
             name = src.node_text(n)
+            if name in self.fixed:
+                return self.fixed[name]
             if name in self.env:
                 return self.env[name]
             if name in self.params:
@@ -147,6 +185,9 @@ class Evaluator:
             defs = self.defs.get(name, [])
             if len(defs) == 1 and defs[0] is not None:
                 return self.value(defs[0], lane, uniform, depth + 1)
+            init = self._scoped_init(name, n)
+            if init is not None:
+                return self.value(init, lane, uniform, depth + 1)
             raise Unknown()
         if t == "unary_expression":
             op = src.node_text(n.child_by_field_name("operator"))
@@ -155,6 +196,8 @@ class Evaluator:
                 return -v
             if op == "+":
                 return v
+            if op == "!":
+                return int(not v)
             raise Unknown()
         if t == "binary_expression":
             op = src.node_text(n.child_by_field_name("operator"))
@@ -163,7 +206,9 @@ class Evaluator:
             try:
                 return {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "/": lambda: a // b,
                         "%": lambda: a % b, "<<": lambda: a << b, ">>": lambda: a >> b, "&": lambda: a & b,
-                        "|": lambda: a | b, "^": lambda: a ^ b}[op]()
+                        "|": lambda: a | b, "^": lambda: a ^ b, "<": lambda: int(a < b), ">": lambda: int(a > b),
+                        "<=": lambda: int(a <= b), ">=": lambda: int(a >= b), "==": lambda: int(a == b),
+                        "!=": lambda: int(a != b), "&&": lambda: int(bool(a and b)), "||": lambda: int(bool(a or b))}[op]()
             except (KeyError, ZeroDivisionError, ValueError):
                 raise Unknown() from None
         raise Unknown()
@@ -217,6 +262,201 @@ def access_ways(ev: Evaluator, tile: SharedTile, a, b, block, cols: int) -> tupl
     return results[0] if results[0] == results[1] else None
 
 
+# --- 1-D arrays: buf[2 * s * t], temp[offset * (2 * t + 1) - 1] ------------------------------
+
+MAX_STEPS = 16
+
+
+def shared_vectors(src: SourceFile, k: Kernel, type_of) -> dict[str, tuple[str, int]]:
+    """1-D __shared__ arrays of the kernel -> (element type, bytes), template types resolved."""
+    out = {}
+    for d, tt in shared_declarations(src, k):
+        eb = ELEMENT_BYTES.get(" ".join(type_of(tt).split()))
+        for decl in d.children_by_field_name("declarator"):
+            ident = decl.child_by_field_name("declarator") if decl.type == "array_declarator" else None
+            if eb is not None and ident is not None and ident.type == "identifier":
+                out[src.node_text(ident)] = (tt, eb)
+    return out
+
+
+def _enclosing(k: Kernel, n):
+    """(innermost enclosing for loop, conditions of the enclosing ifs whose then-branch holds n)."""
+    loop, conds = None, []
+    child, p = n, n.parent
+    while p is not None and p != k.body:
+        if p.type == "if_statement" and child == p.child_by_field_name("consequence"):
+            c = p.child_by_field_name("condition")
+            if c is not None and c.type == "condition_clause":
+                c = c.child_by_field_name("value") or (c.named_children[0] if c.named_children else None)
+            conds.append(c)
+        elif p.type == "for_statement" and loop is None and child == p.child_by_field_name("body"):
+            loop = p
+        child, p = p, p.parent
+    return loop, conds
+
+
+def _iterations(ev: Evaluator, loop, lane0) -> tuple[str | None, list[int]]:
+    """(counter, its values) for a for loop with a block-uniform counter; (None, []) otherwise."""
+    src = ev.src
+    init, cond, upd = (loop.child_by_field_name(f) for f in ("initializer", "condition", "update"))
+    name = None
+    if init is not None and init.type == "declaration":
+        d = next((c for c in init.children_by_field_name("declarator") if c.type == "init_declarator"), None)
+        name = src.node_text(d.child_by_field_name("declarator")) if d is not None else None
+    if name is None or cond is None or upd is None:
+        return None, []
+    try:
+        v = ev.value(_init_value(src, init, name), lane0, 0)
+        values = []
+        while len(values) < MAX_STEPS:
+            ev.fixed[name] = v
+            if not ev.value(cond, lane0, 0):
+                break
+            values.append(v)
+            if upd.type == "update_expression":
+                v += -1 if "--" in src.node_text(upd) else 1
+            elif upd.type == "assignment_expression":
+                op = src.node_text(upd.child_by_field_name("operator"))
+                r = ev.value(upd.child_by_field_name("right"), lane0, 0)
+                v = {"+=": v + r, "-=": v - r, "*=": v * r, "/=": v // r if r else 0, "<<=": v << r,
+                     ">>=": v >> r, "=": r}.get(op, None)
+                if v is None:
+                    return None, []
+            else:
+                return None, []
+    except Unknown:
+        return None, []
+    finally:
+        ev.fixed.pop(name, None)
+    return name, values
+
+
+_STEP_OPS = {"+=": lambda v, r: v + r, "-=": lambda v, r: v - r, "*=": lambda v, r: v * r,
+             "<<=": lambda v, r: v << r, ">>=": lambda v, r: v >> r, "/=": lambda v, r: v // r if r else 0}
+
+
+def _companions(ev: Evaluator, loop, access, steps: int, lane0) -> dict[str, list[int]]:
+    """Variables stepped along with the loop counter (`int offset = 1;` before the loop, `offset *= 2;`
+    in its body and nowhere else): their value at each of the loop's `steps` iterations, at `access`."""
+    src, out = ev.src, {}
+    body = loop.child_by_field_name("body")
+    updates: dict[str, list] = {}
+    for st in body.named_children if body is not None and body.type == "compound_statement" else []:
+        e = st.named_children[0] if st.type == "expression_statement" and st.named_children else None
+        if e is not None and e.type == "assignment_expression" and e.child_by_field_name("left").type == "identifier":
+            op = src.node_text(e.child_by_field_name("operator"))
+            if op in _STEP_OPS:
+                updates.setdefault(src.node_text(e.child_by_field_name("left")), []).append((st, op, e.child_by_field_name("right")))
+    for name, ups in updates.items():
+        inits = [d for d in ev.defs.get(name, []) if d is not None]
+        mine = {st.named_children[0].start_byte for st, _, _ in ups}  # tree-sitter nodes: compare positions
+        elsewhere = [w for w in walk(ev.body) if w.type in ("assignment_expression", "update_expression")
+                     and w.start_byte not in mine and src.node_text(w.child_by_field_name("left") or w.child_by_field_name("argument")
+                                                             or w) == name and w.start_byte < loop.end_byte]
+        if len(inits) != 1 or elsewhere or inits[0].start_byte > loop.start_byte:
+            continue  # written before or inside the loop other than by its steps: not followed
+        try:
+            v = ev.value(inits[0], lane0, 0)
+            rs = [(st, _STEP_OPS[op], ev.value(r, lane0, 0)) for st, op, r in ups]
+        except Unknown:
+            continue
+        vals = []
+        for _ in range(steps):
+            here = v
+            for st, f, r in rs:
+                if st.start_byte < access.start_byte and not (st.start_byte <= access.start_byte < st.end_byte):
+                    here = f(here, r)  # stepped earlier in this iteration
+            vals.append(here)
+            for _, f, r in rs:
+                v = f(v, r)
+        out[name] = vals
+    return out
+
+
+def vector_ways(ev: Evaluator, idx, eb: int, block, conds) -> tuple[int, int, int] | None:
+    """(ways, word stride between the first two active lanes, active lanes) of one warp access."""
+    results = []
+    for uniform in (0, 13):
+        words = []
+        for ln in lanes(block):
+            try:
+                if not all(ev.value(c, ln, uniform) for c in conds if c is not None):
+                    continue
+            except Unknown:
+                pass  # a guard it cannot evaluate: the lane is taken as active
+            try:
+                words.append(ev.value(idx, ln, uniform) * eb // 4)
+            except Unknown:
+                return None
+        if len(words) < 2:
+            return 1, 0, len(words)
+        results.append((conflict_ways(words, eb), words[1] - words[0], len(words)))
+    return results[0] if results[0] == results[1] else None
+
+
+def vector_conflicts(ctx: Context, k: Kernel, env, block, origin, ev: Evaluator):
+    src = ctx.source
+    arrays = shared_vectors(src, k, lambda t: ctx.type_of(k, t))
+    if not arrays or not block:
+        return []
+    out, seen = [], set()
+    lane0 = lanes(block)[0]
+    for n in nodes(k, "subscript_expression"):
+        ident = n.child_by_field_name("argument")
+        if ident is None or ident.type != "identifier" or src.node_text(ident) not in arrays:
+            continue
+        if n.parent is not None and n.parent.type == "subscript_expression":
+            continue
+        ix = n.child_by_field_name("indices")
+        if ix is None or not ix.named_children:
+            continue
+        idx = ix.named_children[0]
+        loop, conds = _enclosing(k, n)
+        var, values = _iterations(ev, loop, lane0) if loop is not None else (None, [])
+        along = _companions(ev, loop, n, len(values), lane0) if values else {}
+        worst = None
+        for i, v in enumerate(values or [None]):
+            if var is not None:
+                ev.fixed[var] = v
+            ev.fixed.update({name: vals[i] for name, vals in along.items()})
+            r = vector_ways(ev, idx, arrays[src.node_text(ident)][1], block, conds)
+            for name in [var, *along]:
+                ev.fixed.pop(name, None)
+            if r is None:
+                worst = None
+                break
+            if worst is None or r[0] > worst[0]:
+                worst = (*r, v)
+        line = n.start_point[0] + 1
+        if worst is None or worst[0] < MIN_WAYS or (line, src.node_text(ident)) in seen:
+            continue
+        seen.add((line, src.node_text(ident)))
+        out.append(_vector_advice(ctx, k, n, src.node_text(ident), arrays[src.node_text(ident)], worst, var,
+                                  block, origin))
+    return out
+
+
+def _vector_advice(ctx, k, n, name, elem, worst, var, block, origin):
+    src = ctx.source
+    ways, stride, active, at = worst
+    line = n.start_point[0] + 1
+    shown = " ".join(src.node_text(n).split())
+    when = f" (at {var} = {at}, the worst step of the loop)" if var is not None else ""
+    return advice_at(
+        ctx, "shared-bank-conflict", Severity.WARNING, k, n,
+        f"{ways}-way bank conflict on line {line}: the active lanes of a warp {'write' if _is_write(n) else 'read'} "
+        f"{shown} {stride} words apart{when}, so each access is split into {ways} serialized wavefronts",
+        f"let consecutive threads use consecutive words of {name}: in a tree reduction, sequential addressing "
+        f"(thread t combines {name}[t] and {name}[t + s] while s halves) instead of an index that grows with "
+        "the step; otherwise skip one word every 32 (index + index / 32) or swizzle the index",
+        [Evidence("conflict degree", ways, "ways", "source"),
+         Evidence("word stride between lanes", stride, "4-byte words", "source"),
+         Evidence("active lanes", active, "of the first warp", "source"),
+         Evidence("element size", elem[1], "bytes", "source"),
+         Evidence("block shape", "x".join(map(str, block)), origin, "launch")],
+    )
+
+
 def _is_write(n) -> bool:
     p = n.parent
     return p is not None and p.type == "assignment_expression" and p.child_by_field_name("left") == n
@@ -226,7 +466,8 @@ def _is_write(n) -> bool:
     "bank_conflicts",
     """Shared-memory bank conflicts: 2-D __shared__ tiles (4-, 8- or 16-byte elements) whose
     row stride is a multiple of the 32 banks, read or written down a column (the first index
-    varies with threadIdx.x, as in tile[threadIdx.x][k] or the read phase of a transpose).
+    varies with threadIdx.x, as in tile[threadIdx.x][k] or the read phase of a transpose), and
+    1-D arrays indexed with a stride between threads (buf[2 * s * tid] in a tree reduction).
     Computes the conflict degree for the first warp of the launch's block shape, reports 4-way
     or worse, and proposes padding the row by one element ([32][33]). Use it on kernels with shared-memory tiles:
     transposes, tiled matrix multiplies, stencils.""",
@@ -240,11 +481,13 @@ def bank_conflicts(ctx: Context):
     for k in src.kernels:
         if k.body is None:
             continue
+        env = {**macro_constants(src), **ctx.constants(k)}
         tiles = shared_tiles(src, k, env)
-        if not tiles:
-            continue
         block, origin = block_shape(src, k, env)
         ev = Evaluator(src, k, env, block)
+        out += vector_conflicts(ctx, k, env, block, origin, ev)
+        if not tiles:
+            continue
         seen = set()
         for n in nodes(k, "subscript_expression"):
             inner = n.child_by_field_name("argument")

@@ -46,12 +46,48 @@ def scalar_kind(type_text: str) -> str | None:
     return None
 
 
-def declared_types(src: SourceFile, k: Kernel) -> dict[str, tuple[str | None, bool]]:
-    """name -> (scalar kind, is pointer or array) for the kernel's params and locals."""
-    out = {p.name: (scalar_kind(p.base_type), p.is_pointer) for p in k.params}
+def typedefs(src: SourceFile) -> dict[str, str]:
+    """`typedef double real;` and `using real = double;` of the file: name -> type text."""
+    memo = src.memo.get("typedefs")
+    if memo is not None:
+        return memo
+    out = {}
+    for n in walk(src.root):
+        if n.type == "type_definition":
+            t, d = n.child_by_field_name("type"), n.child_by_field_name("declarator")
+            if t is not None and d is not None and d.type == "type_identifier":
+                out[src.node_text(d)] = src.node_text(t)
+        elif n.type == "alias_declaration":
+            name, t = n.child_by_field_name("name"), n.child_by_field_name("type")
+            if name is not None and t is not None:
+                out[src.node_text(name)] = src.node_text(t)
+    src.memo["typedefs"] = out
+    return out
+
+
+def resolver(src: SourceFile, resolve=None):
+    """type text -> type text with typedefs (and, through `resolve`, template arguments) put in."""
+    tds = typedefs(src)
+
+    def go(text: str) -> str:
+        for _ in range(4):  # typedefs of typedefs
+            new = re.sub(r"\b[A-Za-z_]\w*\b", lambda m: tds.get(m.group(0), m.group(0)), resolve(text) if resolve else text)
+            if new == text:
+                break
+            text = new
+        return text
+    return go
+
+
+def declared_types(src: SourceFile, k: Kernel, resolve=None) -> dict[str, tuple[str | None, bool]]:
+    """name -> (scalar kind, is pointer or array) for the kernel's params and locals.
+
+    `resolve` maps a type as written to the type it stands for (template arguments, typedefs)."""
+    resolve = resolve or (lambda t: t)
+    out = {p.name: (scalar_kind(resolve(p.base_type)), p.is_pointer) for p in k.params}
     for d in nodes(k, "declaration"):
         tnode = d.child_by_field_name("type")
-        kind = scalar_kind(src.node_text(tnode)) if tnode is not None else None
+        kind = scalar_kind(resolve(src.node_text(tnode))) if tnode is not None else None
         for dec in d.children_by_field_name("declarator"):
             ptr, n = False, dec
             while n is not None and n.type != "identifier":
@@ -160,10 +196,11 @@ def literal_cause(src: SourceFile, lit: ts.Node, types: dict) -> bool:
     return pt in ("conditional_expression", "return_statement", "subscript_argument_list")
 
 
-def computes_in_double(src: SourceFile, k: Kernel, types: dict) -> bool:
+def computes_in_double(src: SourceFile, k: Kernel, types: dict, resolve=None) -> bool:
     if any(kind == "double" for kind, _ in types.values()):
         return True
-    return any("double" in src.node_text(c.child_by_field_name("type") or c) for c in nodes(k, "cast_expression"))
+    resolve = resolve or (lambda t: t)
+    return any("double" in resolve(src.node_text(c.child_by_field_name("type") or c)) for c in nodes(k, "cast_expression"))
 
 
 def _ratio_value(arch: str) -> str:
@@ -198,22 +235,30 @@ def fp64_tool(ctx: Context):
         total = sum(per_line.values())
         if not total:
             continue
-        types = declared_types(src, k)
-        if computes_in_double(src, k, types):
-            continue
+        resolve = resolver(src, lambda t, k=k: ctx.type_of(k, t))
+        types = declared_types(src, k, resolve)
+        if computes_in_double(src, k, types, resolve):
+            continue  # a double kernel (or instantiation) computes in double on purpose
+        if not any(kind in ("float", "half") for kind, _ in types.values()):
+            continue  # not known to be a float kernel: say nothing
+        name = ctx.label(k)
         ratio = fp64_ratio_text(ctx.arch)
-        for ln in sorted(per_line):
-            if not k.contains_line(ln) or not src.lines[ln - 1].strip().strip("{}").strip():
-                continue  # library code attributed to the closing brace
+        lines = [ln for ln in sorted(per_line)
+                 if k.contains_line(ln) and src.lines[ln - 1].strip().strip("{}").strip()]  # not library code at a brace
+        causes = {ln: _causes(src, k, ln, types) for ln in lines}
+        for ln in lines:
             ev = [Evidence("FP64 instructions on this line", per_line[ln], "", "sass"),
                   Evidence("FP64 instructions in kernel", total, "", "sass"),
                   Evidence("FP64:FP32 throughput", _ratio_value(ctx.arch), ctx.arch, "arch")]
-            found = _causes(src, k, ln, types)
+            found = causes[ln]
             for node, kind in found:
-                out.append(_advice(ctx, k, node, kind, ln, per_line[ln], total, ratio, ev))
-            if not found and not _has_float_math(src, k, ln):
+                out.append(_advice(ctx, k, node, kind, ln, per_line[ln], total, ratio, ev, name))
+            # a loop's first line without a cause while a line inside the loop has one: the compiler
+            # hoisted the invariant there; the cause is reported where it is written
+            hoisted = any(l.line == ln and any(l.line < c <= l.end_line and causes[c] for c in causes) for l in k.loops)
+            if not found and not hoisted and not _has_float_math(src, k, ln):
                 a = advice_at(ctx, "fp64-in-float-kernel", Severity.WARNING, k, ln,
-                              f"line {ln} of float kernel {k.name} runs {per_line[ln]} FP64 instructions "
+                              f"line {ln} of float kernel {name} runs {per_line[ln]} FP64 instructions "
                               f"(of {total} in the kernel) but no double literal or double math call was found "
                               f"on it; {ratio}",
                               "look for a double value on this line (an unsuffixed literal, a double variable "
@@ -263,13 +308,13 @@ def float_macros(src: SourceFile) -> dict[str, tuple[int, int, str]]:
     return out
 
 
-def _advice(ctx, k, node, kind, ln, count, total, ratio, ev):
+def _advice(ctx, k, node, kind, ln, count, total, ratio, ev, name_k):
     src = ctx.source
     if kind == "macro":
         name = src.node_text(node)
         mline, mend, value = float_macros(src)[name]
         msg = (f"the macro {name} (#define {name} {value}, line {mline}) is a double literal: it promotes the "
-               f"arithmetic on line {ln} to FP64 in float kernel {k.name} ({count} FP64 instructions on this line, "
+               f"arithmetic on line {ln} to FP64 in float kernel {name_k} ({count} FP64 instructions on this line, "
                f"{total} in the kernel); {ratio}")
         fix = {"title": f"Make {name} a float literal ({value}f)",
                "edits": [{"line": mline, "column": mend, "end_line": mline, "end_column": mend, "new_text": "f"}]}
@@ -286,7 +331,7 @@ def _advice(ctx, k, node, kind, ln, count, total, ratio, ev):
             ctx_text = ctx_text[:57] + "..."
         line, col, _, end = src.pos(node)
         msg = (f"the literal {text} on line {ln} is a double: it promotes `{ctx_text}` to FP64 in float kernel "
-               f"{k.name} ({count} FP64 instructions on this line, {total} in the kernel); {ratio}")
+               f"{name_k} ({count} FP64 instructions on this line, {total} in the kernel); {ratio}")
         remedy = f"write {text}f so the arithmetic stays in float"
         fix = {"title": f"Make {text} a float literal ({text}f)",
                "edits": [{"line": line, "column": end, "end_line": line, "end_column": end, "new_text": "f"}]}
@@ -296,7 +341,7 @@ def _advice(ctx, k, node, kind, ln, count, total, ratio, ev):
     short = name.split("::")[-1]
     line, col, _, end = src.pos(fn)
     msg = (f"{name}() on line {ln} calls the double-precision version (an integer or double argument) in float "
-           f"kernel {k.name} ({count} FP64 instructions on this line, {total} in the kernel); {ratio}")
+           f"kernel {name_k} ({count} FP64 instructions on this line, {total} in the kernel); {ratio}")
     remedy = f"call {short}f() with float arguments (for pow(x, 2) write x * x)"
     fix = {"title": f"Use {short}f", "edits": [{"line": line, "column": col, "end_line": line,
                                                 "end_column": end, "new_text": short + "f"}]}

@@ -36,6 +36,8 @@ SHUFFLE_TYPES = {"float", "double", "int", "unsigned", "unsigned int", "long", "
 COMPOUND = {"+=": "+", "*=": "*", "|=": "|", "&=": "&", "^=": "^"}
 FUNCS = {"fmaxf", "fminf", "fmax", "fmin", "max", "min"}
 _HALVE = re.compile(r"^(\w+)(?:>>=1|/=2|=\1>>1|=\1/2)$")
+_CG = r"(?:cg::|cooperative_groups::)?"
+_BLOCK_SYNC = re.compile(rf"^(?:__syncthreads\(\)|{_CG}sync\((\w+)\)|(\w+)\.sync\(\)|{_CG}this_thread_block\(\)\.sync\(\));$")
 _COND = {"{v}>0", "{v}>=1", "{v}!=0", "0<{v}", "{v}"}
 
 
@@ -52,6 +54,7 @@ class TreeReduction:
     elem_type: str
     combine: str  # the step's expression with {x} = array[tid] and {y} = array[tid + s]
     body: ts.Node  # the loop body (kept verbatim for the fallback)
+    barrier_first: bool = False  # the barrier opens each step instead of closing it
 
 
 def _squash(src: SourceFile, n) -> str:
@@ -69,8 +72,28 @@ def _shared_arrays(src: SourceFile, k: Kernel) -> dict[str, str]:
     return out
 
 
+def block_groups(src: SourceFile, k: Kernel) -> set[str]:
+    """Names of the kernel's cooperative-groups thread blocks: `cg::thread_block b = cg::this_thread_block();`."""
+    out = set()
+    for n in walk(k.body):
+        if n.type == "init_declarator":
+            value = _squash(src, n.child_by_field_name("value"))
+            if re.fullmatch(rf"{_CG}this_thread_block\(\)", value):
+                out.add(_squash(src, n.child_by_field_name("declarator")))
+    return out
+
+
+def is_block_barrier(src: SourceFile, k: Kernel, stmt) -> bool:
+    """__syncthreads(), or a cooperative-groups barrier of the whole block (cg::sync(block), block.sync())."""
+    m = _BLOCK_SYNC.match(_squash(src, stmt))
+    if m is None:
+        return False
+    group = m.group(1) or m.group(2)
+    return group is None or group in block_groups(src, k)
+
+
 def _thread_x_alias(src: SourceFile, k: Kernel, name: str) -> bool:
-    """`name` is declared once as threadIdx.x and never written again."""
+    """`name` is declared once as threadIdx.x (or the block's thread_rank()) and never written again."""
     inits, writes = [], 0
     for n in walk(k.body):
         if n.type == "init_declarator" and _squash(src, n.child_by_field_name("declarator")) == name:
@@ -79,7 +102,12 @@ def _thread_x_alias(src: SourceFile, k: Kernel, name: str) -> bool:
             target = n.child_by_field_name("left") or n.child_by_field_name("argument")
             if target is not None and _squash(src, target) == name:
                 writes += 1
-    return inits == ["threadIdx.x"] and writes == 0
+    return len(inits) == 1 and _is_thread_x(src, k, inits[0]) and writes == 0
+
+
+def _is_thread_x(src: SourceFile, k: Kernel, text: str) -> bool:
+    m = re.fullmatch(r"(\w+)\.thread_rank\(\)", text)
+    return text == "threadIdx.x" or (m is not None and m.group(1) in block_groups(src, k))
 
 
 def _statements(body) -> list:
@@ -151,8 +179,11 @@ def _only_element_zero_after(src: SourceFile, k: Kernel, loop, arr: str) -> bool
     return True
 
 
-def match(src: SourceFile, k: Kernel, loop) -> TreeReduction | None:
-    """The tree reduction `loop` is, when it is exactly the pattern the rewrite handles."""
+def match(src: SourceFile, k: Kernel, loop, resolve=None) -> TreeReduction | None:
+    """The tree reduction `loop` is, when it is exactly the pattern the rewrite handles.
+
+    `resolve` maps a template type parameter to its argument (one instantiation); without it a
+    template element type is taken on trust (the optimizer compiles every rewrite)."""
     init = loop.child_by_field_name("initializer")
     if init is None or init.type != "declaration":
         return None
@@ -168,16 +199,20 @@ def match(src: SourceFile, k: Kernel, loop) -> TreeReduction | None:
     if cond not in {c.format(v=var) for c in _COND} or not m or m.group(1) != var:
         return None
     stmts = _statements(loop.child_by_field_name("body"))
-    if len(stmts) != 2 or _squash(src, stmts[1]) != "__syncthreads();":
+    if len(stmts) != 2:
         return None
-    step = _step(src, stmts[0], var)
+    barrier_first = is_block_barrier(src, k, stmts[0])
+    if not barrier_first and not is_block_barrier(src, k, stmts[1]):
+        return None
+    step = _step(src, stmts[1] if barrier_first else stmts[0], var)
     if step is None:
         return None
     tid, arr, combine = step
     elem = _shared_arrays(src, k).get(arr)
-    if elem not in SHUFFLE_TYPES:
+    is_param = any(kind == "type" and name == elem for kind, name in k.template_params)
+    if not (elem in SHUFFLE_TYPES or (is_param and (resolve is None or resolve(elem) in SHUFFLE_TYPES))):
         return None
-    if tid != "threadIdx.x" and not (tid.isidentifier() and _thread_x_alias(src, k, tid)):
+    if not _is_thread_x(src, k, tid) and not (tid.isidentifier() and _thread_x_alias(src, k, tid)):
         return None
     body_text = "".join(src.node_text(k.body).split())
     if "threadIdx.y" in body_text or "threadIdx.z" in body_text:
@@ -192,11 +227,11 @@ def match(src: SourceFile, k: Kernel, loop) -> TreeReduction | None:
     return TreeReduction(loop, var, " ".join(src.node_text(init.child_by_field_name("type")).split()), start,
                          src.node_text(loop.child_by_field_name("condition")),
                          src.node_text(loop.child_by_field_name("update")), tid, arr, elem, combine,
-                         loop.child_by_field_name("body"))
+                         loop.child_by_field_name("body"), barrier_first)
 
 
-def find(src: SourceFile, k: Kernel) -> list[TreeReduction]:
-    return [r for r in (match(src, k, n) for n in nodes(k, "for_statement")) if r is not None]
+def find(src: SourceFile, k: Kernel, resolve=None) -> list[TreeReduction]:
+    return [r for r in (match(src, k, n, resolve) for n in nodes(k, "for_statement")) if r is not None]
 
 
 def _free_name(used: set[str], *names: str) -> str:
@@ -220,6 +255,7 @@ def rewrite(src: SourceFile, k: Kernel, r: TreeReduction) -> str:
         f"{i1}{r.var_type} {r.var} = {src.node_text(r.start)};",
         f"{i1}for (; {r.var} > 32; {r.update}) {body}",
         f"{i1}if ({r.var} == 32 && blockDim.x >= 64 && blockDim.y == 1 && blockDim.z == 1) {{",
+        *([f"{i2}__syncthreads();  // the last shared-memory step has no barrier after it"] if r.barrier_first else []),
         f"{i2}if ({r.tid} < 32) {{",
         f"{i3}{r.elem_type} {v} = {first};",
         "#pragma unroll",
@@ -234,11 +270,16 @@ def rewrite(src: SourceFile, k: Kernel, r: TreeReduction) -> str:
     ])
 
 
-def start_value(src: SourceFile, r: TreeReduction, threads: int | None) -> int | None:
+def _barrier_text(src: SourceFile, r: TreeReduction) -> str:
+    stmts = _statements(r.body)
+    return _squash(src, stmts[0] if r.barrier_first else stmts[1]).rstrip(";")
+
+
+def start_value(src: SourceFile, r: TreeReduction, threads: int | None, env: dict[str, int] | None = None) -> int | None:
     text = _squash(src, r.start)
     if threads and text in ("blockDim.x/2", "blockDim.x>>1", "(blockDim.x/2)", "(blockDim.x>>1)"):
         return threads // 2
-    return src.eval_int(r.start, macro_constants(src))
+    return src.eval_int(r.start, {**macro_constants(src), **(env or {})})
 
 
 @tool("reduction_barriers",
@@ -254,8 +295,8 @@ def reduction_barriers(ctx: Context):
         if k.body is None:
             continue
         hint = ctx.block(k.name)
-        for r in find(src, k):
-            s0 = start_value(src, r, hint.threads)
+        for r in find(src, k, lambda t, k=k: ctx.type_of(k, t)):
+            s0 = start_value(src, r, hint.threads, ctx.constants(k))
             if s0 is None or s0 < WARP or s0 & (s0 - 1):
                 continue  # the rewrite's warp path would not run: say nothing
             out.append(_advice(ctx, k, r, s0, hint))
@@ -274,7 +315,8 @@ def _advice(ctx: Context, k: Kernel, r: TreeReduction, s0: int, hint):
            "edits": [{"line": l1, "column": c1, "end_line": l2, "end_column": c2, "new_text": rewrite(src, k, r)}]}
     return advice_at(
         ctx, RULE, Severity.WARNING, k, r.loop,
-        f"tree reduction of {r.array} on line {line} runs {steps} steps{origin}, each ending in __syncthreads(); "
+        f"tree reduction of {r.array} on line {line} runs {steps} steps{origin}, each "
+        f"{'opening with' if r.barrier_first else 'ending in'} {_barrier_text(src, r)}; "
         f"in the last {warp_steps} ({r.var} = 32 down to 1) at most one warp adds while every warp of the "
         f"block waits at the barrier",
         f"keep the shared-memory steps while {r.var} > 32, then let the first warp finish: "

@@ -75,7 +75,7 @@ def classify(src: SourceFile, ident: ts.Node) -> str:
 
 
 def pointer_uses(src: SourceFile, k: Kernel, name: str) -> tuple[set[str], list[int]]:
-    """(kinds of use of `name` and of its local aliases, lines where it is read)."""
+    """(kinds of use of `name` and of its local aliases, lines where it is read: once per read)."""
     kinds: set[str] = set()
     lines: list[int] = []
     todo, seen = [name], set()
@@ -93,7 +93,7 @@ def pointer_uses(src: SourceFile, k: Kernel, name: str) -> tuple[set[str], list[
                 kinds.add(c)
                 if c == "read":
                     lines.append(n.start_point[0] + 1)
-    return kinds, sorted(set(lines))
+    return kinds, sorted(lines)
 
 
 def param_node(k: Kernel, p: Param) -> ts.Node | None:
@@ -109,11 +109,12 @@ def simple_pointer(src: SourceFile, node: ts.Node) -> bool:
 @tool(
     "restrict",
     """Pointer parameters that a kernel only reads but that lack `const` and/or
-    `__restrict__`. Without them the compiler must assume the pointers alias the ones the
-    kernel writes, so it cannot use the read-only data path (LDG.E...CONSTANT in the SASS)
-    nor reorder or reuse loads across stores. Reads the source (every use of each pointer:
-    element writes, atomics, pointers passed to functions, local aliases) and the SASS loads
-    on the lines that read them. Use it on any kernel with pointer parameters.""",
+    `__restrict__`, where it matters: the SASS shows such a pointer loaded more than once per
+    thread or after a global store (or in a loop that stores), not on the read-only path
+    (LDG.E...CONSTANT), so the compiler could neither use the read-only cache nor reorder or
+    reuse loads across stores. Reads the source (every use of each pointer: element writes,
+    atomics, pointers passed to functions, local aliases) and the SASS. Use it on stencils,
+    gathers and loops over pointer parameters.""",
     needs=("source",),
     rules=("missing-restrict",),
 )
@@ -137,10 +138,41 @@ def restrict_tool(ctx: Context):
             elif "read" in kinds:
                 read_only.append((p, node, lines))
         bad = [(p, n, ln) for p, n, ln in read_only if not (p.is_const and p.is_restrict)]
-        if not bad:
-            continue
+        if not bad or (ctx.artifact is not None and not _matters(ctx, k, bad, by_line)):
+            continue  # with a compile, only where the SASS shows it matters (a source-only context: the source)
         out.append(_advice(ctx, k, bad, [(p, n) for p, n in written if not p.is_restrict], written, by_line))
     return out
+
+
+STORES = ("STG", "RED", "ATOM", "ATOMG", "REDG")
+
+
+def _matters(ctx: Context, k: Kernel, bad, by_line) -> bool:
+    """Whether the SASS shows a load the read-only path or reordering would change: a pointer loaded
+    more than once per thread (reuse a read-only cache serves), or loaded after a global store or
+    in a loop that stores (the compiler must assume the store changed it), and not already on the
+    read-only path. Without SASS there is no evidence: say nothing."""
+    builds = ctx.builds(k)
+    if not by_line or not builds:
+        return False
+    from .unroll import back_edges
+
+    for b in builds:
+        stores = [i.offset for i in b.sass if i.base in STORES]
+        if not stores:
+            continue  # nothing written to global memory: nothing to alias
+        loops = [(b.sass[e.target].offset, e.offset) for e in back_edges(ctx, b)]
+        mine = {id(i) for i in b.sass}
+        for _, _, reads in bad:
+            lines = sorted(set(reads))
+            loads = [i for ln in lines for i in by_line.get(ln, []) if id(i) in mine and i.base == "LDG"]
+            plain = [i for i in loads if "CONSTANT" not in i.mods]
+            if not plain:
+                continue
+            if len(reads) >= 2 or any(i.offset > min(stores) for i in plain) or any(
+                    lo <= i.offset <= hi and any(lo <= s <= hi for s in stores) for i in plain for lo, hi in loops):
+                return True
+    return False
 
 
 def _decl(p: Param, const: bool) -> str:
@@ -152,7 +184,8 @@ def _advice(ctx, k, bad, unrestricted_written, written, by_line):
     src = ctx.source
     names = ", ".join(f"`{p.name}`" for p, _, _ in bad)
     ev, loads, const_loads = [], 0, 0
-    for p, _, lines in bad:
+    for p, _, reads in bad:
+        lines = sorted(set(reads))
         ins = [i for ln in lines for i in by_line.get(ln, []) if i.base == "LDG"]
         c = sum(1 for i in ins if "CONSTANT" in i.mods)
         loads, const_loads = loads + len(ins), const_loads + c

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from ..advice import Evidence, Location, Severity
 from ..tools import Context, tool
-from .common import advice_at, first_code_column
+from ..source import walk
+from .common import advice_at, first_code_column, nodes
 
 LOCAL_OPS = ("LDL", "STL")
 
@@ -44,18 +45,70 @@ def spills(ctx: Context):
                 ev, related=[Location(ctx.path, ln, message=f"{counts[ln]} local-memory instructions") for ln in local_lines[1:8]],
             ))
         elif r.stack_bytes and local_lines:
-            for ln in local_lines[:4]:
-                a = advice_at(
-                    ctx, "local-memory", Severity.WARNING, k, ln,
-                    f"{counts[ln]} local-memory accesses (LDL/STL) on line {ln}: a per-thread array of "
-                    f"{r.stack_bytes} bytes lives in local memory, usually because it is indexed with a value "
-                    "known only at run time",
-                    "index the array only with compile-time constants (fully unroll the loops that index it with "
-                    "#pragma unroll), or keep the values in shared memory or in separate scalar variables",
-                    [Evidence("stack frame", r.stack_bytes, "bytes", "ptxas"),
-                     Evidence("LDL/STL on this line", counts[ln], "", "sass"),
-                     Evidence("spill bytes", 0, "bytes", "ptxas")],
-                )
-                a.column = first_code_column(ctx, ln)
-                out.append(a)
+            out.append(_local_memory(ctx, k, r, local_lines, counts))
     return out
+
+
+def _local_arrays(ctx: Context, k) -> dict[str, str]:
+    """Per-thread arrays declared in the kernel (not __shared__): name -> declaration text."""
+    out = {}
+    for d in nodes(k, "declaration"):
+        if any(c.type == "type_qualifier" and ctx.source.node_text(c) in ("__shared__", "__constant__") for c in d.children):
+            continue
+        for c in d.children:
+            decl = c.child_by_field_name("declarator") if c.type == "init_declarator" else c
+            if decl is not None and decl.type == "array_declarator":
+                name = decl.child_by_field_name("declarator")
+                if name is not None:
+                    out[ctx.source.node_text(name)] = " ".join(ctx.source.node_text(d).rstrip(";").split())
+    return out
+
+
+def _root_cause(ctx: Context, k, arrays: dict[str, str], lines: list[int]):
+    """The access that puts an array in local memory: an index known only at run time, rather
+    than a loop counter a full unroll would make constant; (node, array name, index node)."""
+    counters = {lp.var for lp in k.loops if lp.var and lp.trip_count}
+    best = None
+    for n in nodes(k, "subscript_expression"):
+        arg, idx = n.child_by_field_name("argument"), n.child_by_field_name("indices")
+        if arg is None or idx is None or ctx.source.node_text(arg) not in arrays:
+            continue
+        inner = idx.named_children[0] if idx.named_children else idx
+        if ctx.source.eval_int(inner) is not None:
+            continue
+        names = {ctx.source.node_text(x) for x in walk(inner) if x.type == "identifier"}
+        runtime = not names <= counters
+        line = n.start_point[0] + 1
+        key = (not runtime, line not in lines, line)
+        if best is None or key < best[0]:
+            best = (key, n, ctx.source.node_text(arg), inner)
+    return best[1:] if best else None
+
+
+def _local_memory(ctx: Context, k, r, local_lines: list[int], counts: dict[int, int]):
+    """One finding per kernel, at the access that causes it, its other LDL/STL lines related."""
+    arrays = _local_arrays(ctx, k)
+    cause = _root_cause(ctx, k, arrays, local_lines) if arrays else None
+    total = sum(counts.values())
+    ev = [Evidence("stack frame", r.stack_bytes, "bytes", "ptxas"),
+          Evidence("LDL/STL instructions", total, "", "sass"),
+          Evidence("lines with LDL/STL", len(local_lines), "", "sass"),
+          Evidence("spill bytes", 0, "bytes", "ptxas")]
+    remedy = ("index the array only with compile-time constants (fully unroll the loops that index it with "
+              "#pragma unroll), or keep the values in shared memory or in separate scalar variables")
+    if cause is not None:
+        node, name, index = cause
+        line = node.start_point[0] + 1
+        msg = (f"`{name}` lives in local memory because `{ctx.source.node_text(index)}` indexes it at run time: "
+               f"{r.stack_bytes} bytes per thread ({arrays[name]}), {total} LDL/STL on {len(local_lines)} line"
+               f"{'s' if len(local_lines) != 1 else ''}")
+        a = advice_at(ctx, "local-memory", Severity.WARNING, k, index, msg, remedy, ev)
+    else:
+        line = max(local_lines, key=lambda ln: counts[ln])
+        msg = (f"a per-thread array of {r.stack_bytes} bytes lives in local memory: {total} LDL/STL on "
+               f"{len(local_lines)} line{'s' if len(local_lines) != 1 else ''}, usually an index known only at run time")
+        a = advice_at(ctx, "local-memory", Severity.WARNING, k, line, msg, remedy, ev)
+        a.column = first_code_column(ctx, line)
+    a.related = [Location(ctx.path, ln, first_code_column(ctx, ln), message=f"{counts[ln]} LDL/STL here")
+                 for ln in local_lines if ln != line][:8]
+    return a

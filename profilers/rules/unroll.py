@@ -77,7 +77,7 @@ def _counter_compare(build: KernelBuild, e: BackEdge) -> str | None:
 
 def macro_constants(src: SourceFile) -> dict[str, int]:
     """Integer #defines whose value is an expression of other constants: `#define PER (COLS / 32)`."""
-    cached = getattr(src, "_kp_macro_constants", None)  # once per file, not once per kernel
+    cached = src.memo.get("macro_constants")  # once per file, not once per kernel
     if cached is not None:
         return dict(cached)
     env = dict(src.constants)
@@ -95,7 +95,7 @@ def macro_constants(src: SourceFile) -> dict[str, int]:
                 v = frag.eval_int(d.child_by_field_name("value"), env) if d is not None else None
                 if v is not None:
                     env[name] = v
-    src._kp_macro_constants = dict(env)
+    src.memo["macro_constants"] = dict(env)
     return env
 
 
@@ -133,6 +133,55 @@ def _rolled_loops(ctx: Context, k: Kernel, builds: list[KernelBuild]):
                 out.append(_rolled_advice(ctx, k, b, loop, e, n))
                 break
     return out
+
+
+def _block_size_loops(ctx: Context, k: Kernel, builds: list[KernelBuild]):
+    """Loops whose trip count follows from blockDim.x, a constant at launch, left rolled."""
+    from .bank_conflicts import Evaluator, _iterations  # the lane evaluator models blockDim and comparisons
+
+    hint = ctx.block(k.name)
+    if hint.origin == "default":
+        return []
+    src, out = ctx.source, []
+    env = {**macro_constants(src), **ctx.constants(k)}
+    ev = Evaluator(src, k, env, (hint.threads, 1, 1))
+    for loop in k.loops:
+        if loop.node.type != "for_statement" or loop.pragma_unroll is not None or trip_count(src, loop, env) is not None:
+            continue
+        head = src.node_text(loop.node.child_by_field_name("initializer") or loop.node) + src.node_text(
+            loop.node.child_by_field_name("condition") or loop.node)
+        if "blockDim" not in head:
+            continue
+        var, values = _iterations(ev, loop.node, {"x": 0, "y": 0, "z": 0})
+        if var is None or not MIN_TRIP <= len(values) < MAX_TRIP or values != _iterations(ev, loop.node, {"x": 5, "y": 0, "z": 0})[1]:
+            continue  # no fixed count, or one that differs between threads
+        inner = [l for l in k.loops if l is not loop and loop.line <= l.line and l.end_line <= loop.end_line]
+        for b in builds:
+            e = _loop_edge(ctx, b, back_edges(ctx, b), loop, inner)
+            if e is not None:
+                out.append(_block_size_advice(ctx, k, loop, e, var, values, hint))
+                break
+    return out
+
+
+def _block_size_advice(ctx: Context, k: Kernel, loop: Loop, e: BackEdge, var: str, values: list[int], hint):
+    line_text = ctx.source.lines[loop.line - 1]
+    shown = ", ".join(map(str, values[:6])) + (", ..." if len(values) > 6 else "")
+    a = advice_at(
+        ctx, "block-size-loop", Severity.INFO, k, loop.line,
+        f"the loop on line {loop.line} runs {len(values)} iterations ({var} = {shown}) for a block of {hint.threads} "
+        f"({hint.origin}), but its trip count comes from blockDim.x at run time, so nvcc keeps it rolled: a "
+        f"backward branch over {e.body} instructions, a counter, and no constant offsets",
+        "make the block size a compile-time constant (a template parameter, `template <unsigned BS>` launched as "
+        f"`{k.name}<{hint.threads}><<<grid, {hint.threads}>>>`, or a #define) and use it instead of blockDim.x in the "
+        "loop, so it unrolls completely and the steps the block size rules out disappear",
+        [Evidence("iterations", len(values), f"for a block of {hint.threads}", "source"),
+         Evidence("block size", hint.threads, hint.origin, "launch"),
+         Evidence("backward branch", f"BRA at 0x{e.offset:x} -> 0x{e.target_offset:x}", "", "sass")],
+    )
+    a.column = len(line_text) - len(line_text.lstrip()) + 1
+    a.end_line, a.end_column = loop.line, len(line_text.rstrip()) + 1
+    return a
 
 
 def _rolled_advice(ctx: Context, k: Kernel, b: KernelBuild, loop: Loop, e: BackEdge, n: int):
@@ -303,9 +352,10 @@ def _innermost_loop(k: Kernel, n) -> Loop | None:
     division or modulo by a run-time value in an array index inside a hot loop (the long
     I2F.RP + MUFU.RCP division sequence on that line). Use it on compute-heavy inner loops,
     reductions over a fixed number of elements per thread, and flattened index math
-    (`i / width`, `i % channels`).""",
+    (`i / width`, `i % channels`). Also loops whose trip count follows from blockDim.x (a constant at
+    launch) that stay rolled because the block size is not a compile-time constant.""",
     needs=("artifact", "sass"),
-    rules=("rolled-constant-loop", "int-div-mod-index"),
+    rules=("rolled-constant-loop", "int-div-mod-index", "block-size-loop"),
 )
 def unroll(ctx: Context):
     out = []
@@ -314,5 +364,6 @@ def unroll(ctx: Context):
         if not builds:
             continue
         out += _rolled_loops(ctx, k, builds)
+        out += _block_size_loops(ctx, k, builds)
         out += _div_mod(ctx, k, builds)
     return out

@@ -18,7 +18,7 @@ def register_spec(sub) -> None:
     ss = p.add_subparsers(dest="spec_command", metavar="ACTION")
     i = ss.add_parser("init", help="write <stem>.kernelpro.toml from the kernel's signature")
     i.add_argument("file", help="the .cu file")
-    i.add_argument("--kernel", required=True, help="the __global__ function")
+    i.add_argument("--kernel", help="the __global__ function (default: the file's only kernel)")
     i.add_argument("--force", action="store_true", help="overwrite an existing spec")
     i.set_defaults(func=cmd_spec_init)
     c = ss.add_parser("check", help="validate a spec against its kernel's signature")
@@ -31,15 +31,15 @@ def cmd_spec_init(args) -> int:
     from .spec import SPEC_SUFFIX, SpecError, init_spec
 
     cu = Path(args.file)
-    if not cu.is_file():
+    if not cu.exists():
         return _fail(f"{cu}: no such file")
     out = cu.with_name(cu.stem + SPEC_SUFFIX)
-    if out.exists() and not args.force:
-        return _fail(f"{out} exists; pass --force to overwrite it")
     try:
         text = init_spec(cu, args.kernel)
     except SpecError as e:
         return _fail(str(e))
+    if out.exists() and not args.force:
+        return _fail(f"{out} exists; pass --force to overwrite it")
     out.write_text(text)
     print(f"wrote {out}: edit the shapes, sizes and reference, then run `kernelpro spec check {out}`")
     return 0

@@ -7,7 +7,7 @@ other NaN/Inf (nonfinite), and checks both a normwise relative error
 |out-ref| <= atol + rtol*|ref|. Integer outputs must match exactly. A reference that is all
 zeros or nearly constant gets a warning that the check is weak; a tolerance under which an
 all-zero or constant output would pass most elements gets a warning too, and then the output
-must also be closer to the reference than 10% of the reference's own spread.
+must also be closer to the reference than half of the reference's own spread.
 
 The arrays may be numpy (host) or CuPy (device) arrays: the same code runs on either, in
 float64, so a large output is checked on the GPU without a copy to the host.
@@ -31,7 +31,10 @@ SMALLEST_NORMAL = {"float64": 2.2250738585072014e-308, "float32": 1.175494350822
                    "float16": 6.103515625e-05, "bfloat16": 1.1754943508222875e-38}
 SQRT_K_FACTOR = 4.0
 WEAK_FRACTION = 0.5  # an all-zero or constant output passing at this share of the elements: a weak check
-SPREAD_FRACTION = 0.1  # then the error must stay below this share of the reference's spread
+SPREAD_FRACTION = 0.5  # then the error must stay below this share of the reference's spread
+# (a constant output's error is the whole spread and an all-zero one's at least that; half of it
+# leaves room for honest rounding where the values are large against their spread, which 10%
+# did not: an honest kernel on inputs scaled down by 2**-6 failed it on the H200)
 
 
 @dataclass
@@ -388,7 +391,7 @@ def check_outputs(outs: dict, refs: dict | None, rtol: float, atol: float,
 # `thresholds` once per input set, then `count_bad` per launch, which with CuPy arrays only enqueues
 # work on the GPU (its results are 0-d device arrays, read after the timing loop). Same rule as
 # compare(): |out - ref| <= atol + atol_rms * rms(ref) + rtol * |ref|, NaN/Inf matched where the
-# reference has them, integers exact; with a weak tolerance also ||out - ref|| <= 10% of the spread.
+# reference has them, integers exact; with a weak tolerance also ||out - ref|| <= half of the spread.
 
 def thresholds(ref, dtype: str | None, tol: Tolerance, weak: bool = False) -> dict:
     import numpy as np

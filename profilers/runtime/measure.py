@@ -25,19 +25,23 @@ class EvalError(Exception):
 
 
 def gpu_problem() -> str | None:
-    """Why the GPU runtime cannot run here, in one line; None when it can. Fast (no context)."""
+    """Why the GPU runtime cannot run here, in one line; None when it can. Fast (no context).
+
+    The driver and a device are looked for first (through libcuda itself), so a machine without a
+    GPU is told so, not asked to install pycuda."""
     if os.environ.get("KERNELPRO_NO_GPU"):
         return "disabled by KERNELPRO_NO_GPU"
+    problem = driver_problem()
+    if problem:
+        return problem
     try:
         import numpy  # noqa: F401
     except ImportError:
-        return "numpy is not installed"
+        return "numpy is not installed (pip install numpy)"
     try:
         import pycuda.driver as drv
     except (ImportError, OSError) as e:
-        if "libcuda" in str(e) or isinstance(e, OSError):
-            return f"no NVIDIA driver ({e})"
-        return f"pycuda is not installed ({e}); pip install pycuda"
+        return f"pycuda is not installed ({e}); the GPU is there: pip install pycuda"
     try:
         drv.init()
         n = drv.Device.count()
@@ -46,6 +50,29 @@ def gpu_problem() -> str | None:
     if n == 0:
         return "no CUDA device found"
     return None
+
+
+def driver_problem() -> str | None:
+    """None when the NVIDIA driver loads and sees a device; else why not (no pycuda needed)."""
+    import ctypes
+
+    name = "nvcuda.dll" if sys.platform == "win32" else "libcuda.so.1"
+    try:
+        lib = ctypes.CDLL(name)
+    except OSError:
+        return f"this machine has no NVIDIA driver ({name} not found), so no GPU to run kernels on"
+    try:
+        rc = lib.cuInit(0)
+        count = ctypes.c_int(0)
+        if rc == 0:
+            rc = lib.cuDeviceGetCount(ctypes.byref(count))
+    except AttributeError as e:
+        return f"{name} is not a usable CUDA driver ({e})"
+    if rc == 100:  # CUDA_ERROR_NO_DEVICE
+        return "no CUDA device found"
+    if rc != 0:
+        return f"the NVIDIA driver does not start (CUDA error {rc})"
+    return None if count.value > 0 else "no CUDA device found"
 
 
 # --- job building (pure: tested without a GPU) ------------------------------------------------------
@@ -432,13 +459,15 @@ def measure_spec(cu_path, spec, options: CompileOptions, source_text=None, energ
     except Exception:
         pass
     advice = dynamic_advice(spec, res, verdicts, str(Path(cu_path).resolve()), src_line)
+    lines: list[dict] = []
     if res.ok and ncu and art is not None:
-        advice += _ncu_advice(notes, cu_path=cu_path, spec=spec, art=art, source_text=source_text, verdicts=verdicts)
-    return {"measured": rows, "advice": advice, "result": res, "ceilings": ceilings, "notes": notes}
+        advice += _ncu_advice(notes, cu_path=cu_path, spec=spec, art=art, source_text=source_text, verdicts=verdicts,
+                              lines=lines)
+    return {"measured": rows, "advice": advice, "result": res, "ceilings": ceilings, "notes": notes, "lines": lines}
 
 
 def ncu_advice(cu_path, spec, art: CompiledArtifact, source_text, verdicts: dict, notes: list,
-               timeout_s: float = 300.0) -> list[Advice]:
+               timeout_s: float = 300.0, lines: list | None = None) -> list[Advice]:
     """Nsight Compute on one launch of the kernel at its largest size (the runner's --once job under
     `ncu`), turned into advice by the dynamic tools the roofline verdict selects."""
     import json
@@ -462,7 +491,33 @@ def ncu_advice(cu_path, spec, art: CompiledArtifact, source_text, verdicts: dict
     res = ncu.profile_kernel(target, spec.kernel, work / "ncu", verdict=verdict, timeout_s=timeout_s)
     text = source_text if source_text is not None else Path(cu_path).read_text()
     src = parse_source(text, str(Path(cu_path).resolve()))
+    if lines is not None:
+        lines += line_counters(res, str(cu_path))
     return ncu_dynamic_advice(res, src, verdict=verdict, notes=notes)
+
+
+def line_counters(res, path: str) -> list[dict]:
+    """Per source line of `path`, Nsight Compute's counters in one short text for the editor:
+    the share of warp-stall samples and the top reason, excessive L2 sectors and shared wavefronts.
+    [{"line": 12, "text": "31% of stalls (long_scoreboard) · 75% excess sectors"}]"""
+    rows = res.lines_for(path)
+    total = sum(r.num("samples") for r in rows) or 0.0
+    out = []
+    for r in rows:
+        parts = []
+        s = r.num("samples")
+        if total and s / total >= 0.01:
+            reasons = {k.split(":", 1)[1]: v for k, v in r.counters.items()
+                       if k.startswith("stall:") and isinstance(v, float) and v > 0}
+            top = f" ({max(reasons, key=reasons.get)})" if reasons else ""
+            parts.append(f"{s / total:.0%} of stalls{top}")
+        for key, what in (("l2_sectors_global", "sectors"), ("l1_wavefronts_shared", "shared wavefronts")):
+            allv, exc = r.num(key), r.num(key + "_excessive")
+            if allv > 0 and exc / allv >= 0.05:
+                parts.append(f"{exc / allv:.0%} excess {what}")
+        if parts:
+            out.append({"line": r.line, "text": " · ".join(parts)})
+    return out
 
 
 def _ncu_advice(notes: list, **kw) -> list[Advice]:

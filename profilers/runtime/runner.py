@@ -164,7 +164,9 @@ class ModuleState:
         except (OSError, CubinError) as e:
             self.problem = f"device variables not reset: cannot read {os.path.basename(cubin_path)}: {e}"
             return
-        self.names = [g.name for g in found]
+        # the toolkit's own tables (`__cudart_i2opi_f` for sin/cos) are reset like the rest but are
+        # not the kernel's state: they are not listed
+        self.names = [g.name for g in found if not g.name.startswith(("__cudart", "__nv_", "__nvvm"))]
         by_section: dict = {}
         missing = []
         for g in found:

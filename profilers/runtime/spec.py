@@ -22,6 +22,7 @@ from typing import Any, Callable
 from kernelpro.profilers.runtime.correctness import BASE_RTOL, SMALLEST_NORMAL, Tolerance, default_tolerance
 from kernelpro.profilers.runtime.expr import FUNCTIONS, ExprError, parse_expr
 from kernelpro.profilers.source import Kernel, Param, SourceFile, parse_source
+from kernelpro.profilers.cachekey import CompileError, read_source
 
 SPEC_SUFFIX = ".kernelpro.toml"
 
@@ -650,10 +651,11 @@ class _Loader:
         src_path = self.source_path(data)
         if self.source is None:
             try:
-                self.source = parse_source(src_path.read_text(), str(src_path))
-            except OSError:
-                raise self.err(f"source file {src_path} not found (set source = \"FILE.cu\" in the spec)",
-                               "", 0, "source" if "source" in data else "kernel") from None
+                self.source = parse_source(read_source(src_path), str(src_path))
+            except CompileError as e:
+                reason = (f"source file {src_path} not found (set source = \"FILE.cu\" in the spec)"
+                          if not src_path.exists() else str(e))
+                raise self.err(reason, "", 0, "source" if "source" in data else "kernel") from None
         spec = LaunchSpec(path=self.path, kernel=kernel, source_path=src_path, sizes={}, args=[], scratch=[],
                           launches=[], reference={}, rtol=0.0, atol=0.0, cost={})
         v = self.v = _Validator(spec, self.source, self.lines)
@@ -982,9 +984,11 @@ def load_spec(path: str | Path, source: SourceFile | None = None) -> LaunchSpec:
     """Read and validate a launch spec; `source` overrides the .cu file it names."""
     path = Path(path)
     try:
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise SpecError(str(path), None, f"cannot read the spec: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise SpecError(str(path), None, f"not UTF-8 text (byte {e.start}); a launch spec is TOML") from None
     return _Loader(path, text, source).load()
 
 
@@ -1132,10 +1136,21 @@ def _q(s: str) -> str:
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def init_spec(cu_path: str | Path, kernel: str, text: str | None = None) -> str:
-    """A starting spec for `kernel` from its signature, with comments on what to edit."""
+def init_spec(cu_path: str | Path, kernel: str | None, text: str | None = None) -> str:
+    """A starting spec for `kernel` (None: the file's only kernel) from its signature."""
     cu = Path(cu_path)
-    src = parse_source(text if text is not None else cu.read_text(), str(cu))
+    if text is None:
+        try:
+            text = read_source(cu)
+        except CompileError as e:
+            raise SpecError(str(cu), None, str(e).removeprefix(f"{cu}: ")) from None
+    src = parse_source(text, str(cu))
+    if kernel is None:
+        if len(src.kernels) != 1:
+            have = ", ".join(x.name for x in src.kernels)
+            raise SpecError(str(cu), None, f"{len(src.kernels)} kernels here ({have}): name one with --kernel"
+                            if src.kernels else "no __global__ kernel in this file")
+        kernel = src.kernels[0].name
     k = src.kernel(kernel)
     if k is None:
         have = ", ".join(x.name for x in src.kernels) or "none"
@@ -1191,13 +1206,20 @@ def init_spec(cu_path: str | Path, kernel: str, text: str | None = None) -> str:
     grid = block = None
     shared = "0"
     if site is not None:
-        grid = _dims(site.grid, src, names, site.line)
-        block = _dims(site.block, src, names, site.line)
+        # the caller's names for the kernel's size arguments: f<<<(N + 255) / 256, 256>>>(x, N) -> n
+        rename = {a: var(p.name) for a, p in zip(site.args, k.params) if a.isidentifier() and var(p.name) in names}
+        host = lambda t: re.sub(r"\b[A-Za-z_]\w*\b", lambda m: rename.get(m.group(0), m.group(0)), t)  # noqa: E731
+        grid = _dims(host(site.grid), src, names, site.line)
+        block = _dims(host(site.block), src, names, site.line)
         if site.shared:
-            shared = _c_to_expr(site.shared, src, names) or "0"
+            shared = _c_to_expr(host(site.shared), src, names) or "0"
     lines += ["", "[launch]"]
     if grid and block:
         lines.append(f"# from the launch at {cu.name}:{site.line}: <<<{site.grid}, {site.block}>>>")
+    elif site is not None:
+        grid, block = [f"cdiv({first}, 256)"], ["256"]
+        lines.append(f"# TODO: the launch at {cu.name}:{site.line} (<<<{site.grid}, {site.block}>>>) uses values "
+                     "that are not size variables; one thread per element assumed")
     else:
         grid, block = [f"cdiv({first}, 256)"], ["256"]
         lines.append("# TODO: no launch of this kernel found in the file; one thread per element assumed")

@@ -6,7 +6,7 @@
 --   KP_TIMEOUT     seconds to wait for each step (default 60)
 --   KP_FIX_CODE, KP_FIX_LINE, KP_FIX_COL   the diagnostic whose quick fix is applied
 --   KP_HOVER_LINE, KP_HOVER_COL            where to hover (a kernel's name)
--- Steps: open -> first diagnostics -> hover, codeLens, codeAction at the diagnostic ->
+-- Steps: open -> first diagnostics -> hover, codeLens, inlayHint, codeAction at the diagnostic ->
 -- apply the quick fix's WorkspaceEdit with vim.lsp.util.apply_workspace_edit -> :write ->
 -- the next publish. Only APIs that Neovim 0.7 has. Every path writes KP_OUT and quits,
 -- because an error in a headless -u script would leave nvim hanging.
@@ -117,6 +117,10 @@ local function run()
   local hl, hc = tonumber(env('KP_HOVER_LINE', '0')), tonumber(env('KP_HOVER_COL', '0'))
   result.hover = request(bufnr, 'textDocument/hover', { textDocument = tdi, position = { line = hl, character = hc } }, 'hover')
   result.code_lens = request(bufnr, 'textDocument/codeLens', { textDocument = tdi }, 'code_lens')
+  -- inlay hints (Neovim 0.7 has no UI for them; the request works as for any client)
+  local last = vim.api.nvim_buf_line_count(bufnr)
+  result.inlay_hints = request(bufnr, 'textDocument/inlayHint', { textDocument = tdi,
+    range = { start = { line = 0, character = 0 }, ['end'] = { line = last, character = 0 } } }, 'inlay_hint')
 
   local code, fl, fc = env('KP_FIX_CODE', ''), tonumber(env('KP_FIX_LINE', '0')), tonumber(env('KP_FIX_COL', '0'))
   local target

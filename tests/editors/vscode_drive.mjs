@@ -1,6 +1,10 @@
 // vscode_drive.mjs -- drive a running code-server (VS Code in the browser) with headless Chromium
-// through playwright-core: open a .cu file, wait for the KernelPro squiggle and Problems entry,
-// read the code lens, hover the kernel's name, open the quick-fix menu (Ctrl+.) at a diagnostic.
+// through playwright-core. Opens a .cu file, then runs KP_SCENARIO:
+//   fix         wait for the KernelPro squiggle and Problems entry, read the code lens, hover the
+//               kernel's name, open the quick-fix menu (Ctrl+.) at a diagnostic, apply it, save
+//   stale-sass  `git checkout KP_BRANCH -- KP_FILE` outside the editor and wait for the Problems
+//               panel to follow (no save); then "KernelPro: Show SASS", check its headers against the
+//               source, move the cursor in each editor and read what lights up in the other
 // Writes result.json + screenshots into KP_OUT; the pytest test asserts on them. Env:
 //   KP_URL            code-server URL, e.g. http://127.0.0.1:8080              (required)
 //   KP_FOLDER         workspace folder (absolute)                              (required)
@@ -12,6 +16,9 @@
 //   KP_HOVER_LINE/KP_HOVER_COL, KP_FIX_LINE/KP_FIX_COL   1-based positions (kernel name, diagnostic)
 //   KP_FIX_TEXT       text on the fixed line (to read it back after the edit)
 //   KP_TIMEOUT        seconds per UI state (default 60); KP_CHROMIUM (default /usr/bin/chromium)
+//   stale-sass: KP_BRANCH (the candidate branch), KP_AFTER (rule rows expected after the checkout),
+//               KP_SASS_LINE (1-based source line to put the cursor on)
+import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -58,30 +65,7 @@ async function step(name, fn) {
   try { await fn(); mark(name); } catch (e) { result.errors.push(`${name}: ${String(e.message || e).split('\n')[0]}`); }
 }
 
-let browser;
-try {
-  browser = await chromium.launch({
-    executablePath: env('KP_CHROMIUM', '/usr/bin/chromium'), headless: true, timeout: 60000,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
-  const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-  page.on('pageerror', (e) => result.errors.length < 20 && result.errors.push('pageerror: ' + String(e).slice(0, 200)));
-  await page.goto(`${env('KP_URL')}/?folder=${encodeURIComponent(env('KP_FOLDER'))}`, { waitUntil: 'domcontentloaded', timeout: TIMEOUT });
-  await page.waitForSelector('.monaco-workbench .part.editor', { timeout: TIMEOUT });
-  await page.waitForSelector('.part.statusbar', { timeout: TIMEOUT });
-  await page.waitForTimeout(1500); // first-layout churn
-  mark('workbench');
-
-  const file = env('KP_FILE');
-  await page.locator('.monaco-workbench .part.editor').click({ position: { x: 400, y: 300 } }).catch(() => {});
-  await quickInput(page, 'Control+P', file);
-  await page.waitForSelector('.quick-input-list .monaco-list-row', { timeout: 15000 });
-  await page.keyboard.press('Enter');
-  await page.waitForSelector(`.tabs-container .tab[aria-label*="${file}"]`, { timeout: TIMEOUT });
-  await page.waitForSelector('.editor-instance .monaco-editor .view-lines .view-line', { timeout: TIMEOUT });
-  mark('file_opened');
-
+async function scenarioFix(page) {
   const squiggle = '.monaco-editor .squiggly-error, .monaco-editor .squiggly-warning, .monaco-editor .squiggly-info';
   await step('squiggle', async () => {
     await page.waitForSelector(squiggle, { timeout: TIMEOUT });
@@ -149,6 +133,141 @@ try {
     }, [RULE, before - 1], { timeout: TIMEOUT, polling: 100 });
     result.texts.problems_after = await page.$$eval('.markers-panel .monaco-list-row', (els) => els.map((e) => e.innerText.trim()));
   });
+
+}
+
+// the text of each line of the editor in group `group` that an extension's whole-line decoration lights up
+async function highlighted(page, group) {
+  return page.evaluate((g) => {
+    const ed = document.querySelectorAll('.editor-group-container')[g]?.querySelector('.monaco-editor');
+    if (!ed) return null;
+    const byTop = {};
+    ed.querySelectorAll('.view-lines .view-line').forEach((l) => { byTop[l.style.top] = l.innerText.replace(/\u00a0/g, ' '); });
+    const out = [];
+    ed.querySelectorAll('.view-overlays > div').forEach((d) => {
+      // an extension's decoration type (ced-N-TextEditorDecorationTypeK), not word or bracket highlights
+      const lit = [...d.children].some((c) => /TextEditorDecorationType/.test(c.className)
+        && getComputedStyle(c).backgroundColor !== 'rgba(0, 0, 0, 0)');
+      if (lit && byTop[d.style.top] !== undefined) out.push(byTop[d.style.top]);
+    });
+    return out;
+  }, group);
+}
+
+async function visibleText(page, group) {
+  return page.evaluate((g) => {
+    const ed = document.querySelectorAll('.editor-group-container')[g]?.querySelector('.monaco-editor');
+    if (!ed) return [];
+    return [...ed.querySelectorAll('.view-lines .view-line')].sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top))
+      .map((l) => l.innerText.replace(/\u00a0/g, ' '));
+  }, group);
+}
+
+async function notifications(page) {
+  return page.$$eval('.notifications-toasts .notification-toast, .notifications-center .notification-list-item',
+    (els) => els.map((e) => e.innerText.trim()).filter(Boolean)).catch(() => []);
+}
+
+async function scenarioStaleSass(page) {
+  const folder = env('KP_FOLDER'), file = env('KP_FILE');
+  const rows = () => page.$$eval('.markers-panel .monaco-list-row', (els) => els.map((e) => e.innerText.trim()));
+  await step('problems_before', async () => {
+    await page.keyboard.press('Control+Shift+M');
+    await page.waitForSelector('.markers-panel', { state: 'visible', timeout: 10000 });
+    result.texts.problems_before = await texts(page, '.markers-panel .monaco-list-row', RULE);
+  });
+  await page.waitForTimeout(1500); // the server's watcher settles
+  // a candidate branch checked out outside the editor, as a terminal or the Candidates view would
+  const t = Date.now();
+  execFileSync('git', ['-C', folder, 'checkout', env('KP_BRANCH'), '--', file]);
+  await step('problems_after_checkout', async () => {
+    const want = Number(env('KP_AFTER'));
+    await page.waitForFunction(([r, n]) => [...document.querySelectorAll('.markers-panel .monaco-list-row')]
+      .filter((e) => e.innerText.includes(r)).length === n, [RULE, want], { timeout: TIMEOUT, polling: 100 });
+    result.timings_ms.checkout_to_problems = Date.now() - t;
+    result.texts.problems_after = await rows();
+  });
+  await page.waitForTimeout(1500);
+  result.texts.notifications = await notifications(page);
+  await shot(page, 'after_checkout');
+
+  // Show SASS from the palette, with the cursor in the source
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().click({ position: { x: 200, y: 10 } });
+  await step('show_sass', async () => {
+    await quickInput(page, 'F1', 'KernelPro: Show SASS');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.tabs-container .tab[aria-label*="SASS"]', { timeout: TIMEOUT });
+    await page.waitForFunction((f) => document.querySelectorAll('.editor-group-container').length >= 2
+      && [...document.querySelectorAll('.editor-group-container')[1].querySelectorAll('.view-line')]
+        .some((l) => l.innerText.replace(/\u00a0/g, ' ').startsWith(`// ${f}:`)), file, { timeout: TIMEOUT, polling: 100 });
+  });
+  result.texts.source_file = fs.readFileSync(path.join(folder, file), 'utf8');
+  // the cursor on a source line: its instructions light up in the SASS
+  await step('source_to_sass', async () => {
+    await page.locator('.editor-group-container').nth(0).locator('.view-lines').click({ position: { x: 300, y: 5 } });
+    await goTo(page, Number(env('KP_SASS_LINE')), 5);
+    await page.waitForFunction((g) => {
+      const ed = document.querySelectorAll('.editor-group-container')[g]?.querySelector('.monaco-editor');
+      return ed && [...ed.querySelectorAll('.view-overlays .cdr')].some((c) => /TextEditorDecorationType/.test(c.className)
+        && getComputedStyle(c).backgroundColor !== 'rgba(0, 0, 0, 0)');
+    }, 1, { timeout: 15000, polling: 100 });
+    await page.waitForTimeout(500);
+    result.texts.sass_visible = await visibleText(page, 1);
+    result.texts.sass_lit = await highlighted(page, 1);
+    result.texts.source_lit = await highlighted(page, 0);
+    result.texts.sass_source_lines = await visibleText(page, 0);
+  });
+  await shot(page, 'sass');
+  // the cursor on an instruction of another line: that source line lights up
+  await step('sass_to_source', async () => {
+    // the first visible block header of another source line: "// file.cu:M  code"
+    const target = `${file}:${env('KP_SASS_LINE')} `;
+    const want = (await visibleText(page, 1)).find((l) => l.trim().startsWith(`// ${file}:`) && !l.includes(target));
+    if (!want) throw new Error('no block of another source line is visible');
+    result.texts.sass_other = want.trim();
+    const line = page.locator('.editor-group-container').nth(1).locator('.view-line', { hasText: want.trim() }).first();
+    const box = await line.boundingBox();
+    await page.mouse.click(box.x + 40, box.y + box.height * 1.5); // the instruction under the header
+    await page.waitForTimeout(800);
+    result.texts.source_lit_after = await highlighted(page, 0);
+    result.texts.sass_lit_after = await highlighted(page, 1);
+  });
+  await step('sass_top', async () => {  // the document's first lines
+    await page.keyboard.press('Control+Home');
+    await page.waitForTimeout(500);
+    result.texts.sass_top = await visibleText(page, 1);
+  });
+}
+
+let browser;
+try {
+  browser = await chromium.launch({
+    executablePath: env('KP_CHROMIUM', '/usr/bin/chromium'), headless: true, timeout: 60000,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+  page.on('pageerror', (e) => result.errors.length < 20 && result.errors.push('pageerror: ' + String(e).slice(0, 200)));
+  await page.goto(`${env('KP_URL')}/?folder=${encodeURIComponent(env('KP_FOLDER'))}`, { waitUntil: 'domcontentloaded', timeout: TIMEOUT });
+  await page.waitForSelector('.monaco-workbench .part.editor', { timeout: TIMEOUT });
+  await page.waitForSelector('.part.statusbar', { timeout: TIMEOUT });
+  await page.waitForTimeout(1500); // first-layout churn
+  mark('workbench');
+
+  const file = env('KP_FILE');
+  await page.locator('.monaco-workbench .part.editor').click({ position: { x: 400, y: 300 } }).catch(() => {});
+  await quickInput(page, 'Control+P', file);
+  await page.waitForSelector('.quick-input-list .monaco-list-row', { timeout: 15000 });
+  await page.keyboard.press('Enter');
+  await page.waitForSelector(`.tabs-container .tab[aria-label*="${file}"]`, { timeout: TIMEOUT });
+  await page.waitForSelector('.editor-instance .monaco-editor .view-lines .view-line', { timeout: TIMEOUT });
+  mark('file_opened');
+
+  if (env('KP_SCENARIO', 'fix') === 'fix') {
+    await scenarioFix(page);
+  } else {
+    await scenarioStaleSass(page);
+  }
 
   result.ok = result.errors.filter((e) => !e.startsWith('pageerror')).length === 0;
 } catch (e) {

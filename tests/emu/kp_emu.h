@@ -127,6 +127,9 @@ struct KpBlock {
   std::vector<KpWarp> warps;
 };
 inline KpBlock* kp_block = nullptr;
+inline std::vector<unsigned char> kp_dynamic_shared;  // extern __shared__ arrays (the launch's shared bytes)
+inline size_t kp_shared_bytes = 0;
+template <class T> inline T* kp_dyn_shared() { return reinterpret_cast<T*>(kp_dynamic_shared.data()); }
 inline thread_local int kp_tid = 0;
 
 inline void __syncthreads() { kp_block->bar->arrive_and_wait(); }
@@ -186,6 +189,7 @@ template <class F, class... A> void kp_launch(F kernel, dim3 grid, dim3 block, A
         b.warps.resize(nw);
         for (int w = 0; w < nw; ++w) b.warps[w].bar = std::make_unique<std::barrier<>>(std::min(32, n - 32 * w));
         kp_block = &b;
+        kp_dynamic_shared.assign(kp_shared_bytes + 16, 0xFF);  // garbage until written, as on the GPU
         std::vector<std::thread> ts;
         ts.reserve(n);
         for (int t = 0; t < n; ++t) {
@@ -204,7 +208,7 @@ template <class F, class... A> void kp_launch(F kernel, dim3 grid, dim3 block, A
 }
 
 // ------------------------------------------------------------------ the test driver's calls
-// argv: gx gy gz bx by bz, then one word per kernel parameter: @FILE[+OFFSET] for a buffer
+// argv: gx gy gz bx by bz shared_bytes, then one word per kernel parameter: @FILE[+OFFSET] for a buffer
 // (read, passed, written back) or a number for a scalar.
 struct KpBuf { std::string path; std::vector<char> data; };
 inline std::vector<KpBuf*> kp_bufs;
@@ -230,10 +234,11 @@ void kp_call_impl(void (*k)(P...), dim3 g, dim3 b, char** a, std::index_sequence
   kp_launch(k, g, b, kp_arg<P>(a[I])...);
 }
 template <class... P> int kp_main(void (*k)(P...), int argc, char** argv) {
-  if (argc != 7 + (int)sizeof...(P)) { std::fprintf(stderr, "kp_emu: %d words for %d parameters\n", argc - 7, (int)sizeof...(P)); return 2; }
+  if (argc != 8 + (int)sizeof...(P)) { std::fprintf(stderr, "kp_emu: %d words for %d parameters\n", argc - 8, (int)sizeof...(P)); return 2; }
   dim3 g(std::atoi(argv[1]), std::atoi(argv[2]), std::atoi(argv[3]));
   dim3 b(std::atoi(argv[4]), std::atoi(argv[5]), std::atoi(argv[6]));
-  kp_call_impl(k, g, b, argv + 7, std::index_sequence_for<P...>{});
+  kp_shared_bytes = (size_t)std::atoll(argv[7]);
+  kp_call_impl(k, g, b, argv + 8, std::index_sequence_for<P...>{});
   for (auto* buf : kp_bufs) {
     std::ofstream f(buf->path, std::ios::binary);
     f.write(buf->data.data(), buf->data.size() - 64);

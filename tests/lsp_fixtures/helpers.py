@@ -6,8 +6,10 @@ import shutil
 import sys
 import time
 from pathlib import Path
+from typing import Union
 
 from lsprotocol import types
+import pytest_lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 HERE = Path(__file__).parent
@@ -23,8 +25,21 @@ def workspace(tmp: Path) -> Path:
     return ws
 
 
+def fix_code_action_parsing(client: LanguageClient) -> None:
+    """lsprotocol 2025.0.0 reads every code action that carries a `command` as a bare Command
+    (losing its kind); VS Code tells them apart by `typeof command === "string"`: do the same."""
+    conv = client.protocol._converter
+    union = Union[types.Command, types.CodeAction]
+
+    def hook(obj, _):
+        return conv.structure(obj, types.Command if isinstance(obj.get("command"), str) else types.CodeAction)
+
+    conv.register_structure_hook(union, hook)
+
+
 async def start(client: LanguageClient, ws: Path, settings: dict | None = None) -> None:
     """initialize with `settings` as initializationOptions; record notifications."""
+    fix_code_action_parsing(client)
     client.published = []  # PublishDiagnosticsParams, in arrival order
     client.statuses = []
     orig = client.protocol._handle_notification
@@ -125,3 +140,14 @@ def apply_edit(text: str, edits: list[types.TextEdit]) -> str:
         text = text[:a] + e.new_text + text[b:]
         lines = text.split("\n")
     return text
+
+
+@pytest_lsp.fixture(config=CONFIG)
+async def client(lsp_client: LanguageClient, request):
+    """The real server on a fresh workspace; a test parametrized with `settings` starts with them."""
+    ws = workspace(request.getfixturevalue("tmp_path"))
+    lsp_client.ws = ws
+    callspec = getattr(request.node, "callspec", None)
+    await start(lsp_client, ws, callspec.params.get("settings") if callspec else None)
+    yield
+    await lsp_client.shutdown_session()

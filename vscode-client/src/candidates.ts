@@ -1,19 +1,10 @@
-// The "KernelPro Candidates" tree view and its context-menu commands.
-import * as fs from 'fs';
+// The "KernelPro Candidates" tree view and its context-menu commands. Listing, applying and
+// deleting go through `kernelpro candidates ... --json` (the one candidate store); only the
+// diff view and checkout use git here.
 import * as path from 'path';
 import type { Disposable, Event, EventEmitter, TreeDataProvider, TreeItem, Uri } from 'vscode';
-import {
-    Candidate,
-    candidateFile,
-    currentBranch,
-    fileDirty,
-    git,
-    isDirty,
-    listCandidates,
-    NOTES_REF,
-    repoRoot,
-    showFile,
-} from './git';
+import { CliError, Runner } from './cli';
+import { Candidate, CandidateRecord, candidateFile, fromRecord, git, isDirty, repoRoot, showFile } from './git';
 import {
     createEventEmitter,
     createFileSystemWatcher,
@@ -87,11 +78,35 @@ export function groupByKernel(root: string, candidates: Candidate[]): Node[] {
     }));
 }
 
+// The candidates of a repository, through the kernelpro command line.
+export class CandidateStore {
+    constructor(private readonly run: Runner) {}
+
+    async list(root: string): Promise<Candidate[]> {
+        return ((await this.run(['candidates', 'list', '--repo', root], root)) as CandidateRecord[]).map(fromRecord);
+    }
+
+    // Writes every file the candidate changes (the kernel and its launch spec); CliError
+    // "uncommitted" when that would lose edits and `force` is not set.
+    async apply(root: string, branch: string, force: boolean): Promise<{ files: string[] }> {
+        const args = ['candidates', 'apply', branch, '--repo', root, ...(force ? ['--force'] : [])];
+        return (await this.run(args, root)) as { files: string[] };
+    }
+
+    // Deletes the branch, its note and (with the run's last branch) the run's snapshot ref.
+    async remove(root: string, branch: string): Promise<{ refs: string[] }> {
+        return (await this.run(['candidates', 'delete', branch, '--repo', root], root)) as { refs: string[] };
+    }
+}
+
 export class CandidatesProvider implements TreeDataProvider<Node>, Disposable {
     private readonly changed: EventEmitter<Node | undefined> = createEventEmitter<Node | undefined>();
     readonly onDidChangeTreeData: Event<Node | undefined> = this.changed.event;
 
-    constructor(private readonly roots: () => Promise<string[]> = workspaceRepos) {}
+    constructor(
+        private readonly store: CandidateStore,
+        private readonly roots: () => Promise<string[]> = workspaceRepos,
+    ) {}
 
     refresh(): void {
         this.changed.fire(undefined);
@@ -117,7 +132,7 @@ export class CandidatesProvider implements TreeDataProvider<Node>, Disposable {
 
     private async kernels(root: string): Promise<Node[]> {
         try {
-            return groupByKernel(root, await listCandidates(root));
+            return groupByKernel(root, await this.store.list(root));
         } catch (err) {
             return [{ kind: 'message', text: `Cannot list candidates: ${(err as Error).message}` }];
         }
@@ -253,51 +268,43 @@ export function checkout(node: unknown): Promise<Outcome> {
     });
 }
 
-export function apply(node: unknown): Promise<Outcome> {
+export function apply(store: CandidateStore, node: unknown): Promise<Outcome> {
     const t = target(node);
     if (!t) return Promise.resolve('failed');
     const { root, candidate: c } = t;
     return guarded(`apply of ${c.branch}`, async () => {
-        const file = await fileOf(root, c);
-        if (!file) return 'failed';
-        if (await fileDirty(root, file)) {
+        let res: { files: string[] };
+        try {
+            res = await store.apply(root, c.branch, false);
+        } catch (err) {
+            if (!(err instanceof CliError) || err.kind !== 'uncommitted') {
+                throw err;
+            }
             const choice = await showWarningMessage(
-                `KernelPro: ${file} has uncommitted changes. Overwrite it with the version from ${c.branch}?`,
+                `KernelPro: ${err.message.replace(/; commit or stash them.*$/, '')}. Overwrite with the version from ${c.branch}?`,
                 true,
                 'Overwrite',
             );
             if (choice !== 'Overwrite') {
                 return 'cancelled';
             }
+            res = await store.apply(root, c.branch, true);
         }
-        const content = await git(root, ['show', `${c.sha}:${file}`]);
-        const abs = path.join(root, file);
-        await fs.promises.mkdir(path.dirname(abs), { recursive: true });
-        await fs.promises.writeFile(abs, content);
-        void showInformationMessage(`KernelPro: wrote ${file} from ${c.branch}.`);
+        void showInformationMessage(`KernelPro: wrote ${res.files.join(', ')} from ${c.branch}.`);
         return 'done';
     });
 }
 
-export function remove(node: unknown): Promise<Outcome> {
+export function remove(store: CandidateStore, node: unknown): Promise<Outcome> {
     const t = target(node);
     if (!t) return Promise.resolve('failed');
     const { root, candidate: c } = t;
     return guarded(`delete of ${c.branch}`, async () => {
-        if ((await currentBranch(root)) === c.branch) {
-            void showErrorMessage(`KernelPro: ${c.branch} is checked out; switch to another branch before deleting it.`);
-            return 'refused';
-        }
         const choice = await showWarningMessage(`KernelPro: delete branch ${c.branch} and its note?`, true, 'Delete');
         if (choice !== 'Delete') {
             return 'cancelled';
         }
-        await git(root, ['branch', '-D', c.branch]);
-        // the note belongs to the commit: keep it while another candidate branch still points there
-        const shared = (await listCandidates(root)).some((o) => o.sha === c.sha);
-        if (!shared) {
-            await git(root, ['notes', `--ref=${NOTES_REF}`, 'remove', '--ignore-missing', c.sha]);
-        }
+        await store.remove(root, c.branch);
         return 'done';
     });
 }

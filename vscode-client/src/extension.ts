@@ -2,17 +2,22 @@
 import type { ExtensionContext } from 'vscode';
 import * as candidates from './candidates';
 import { loadManifest } from './manifest';
-import { onPythonInterpreterChanged } from './python';
+import { jsonRunner } from './cli';
+import { onPythonInterpreterChanged, resolveInterpreter } from './python';
+import { SASS_SCHEME, SassDocument, SassView } from './sass';
 import { Server } from './server';
 import { affectsKernelpro } from './settings';
 import { SHOW_LOG_COMMAND, StatusBar } from './status';
 import {
     createOutputChannel,
     createTreeView,
+    getActiveTextEditor,
     getConfiguration,
+    getWorkspaceFolders,
     onDidChangeConfiguration,
     registerCommand,
     registerTextDocumentContentProvider,
+    showWarningMessage,
 } from './vscodeapi';
 
 let server: Server | undefined;
@@ -24,7 +29,18 @@ export async function activate(context: ExtensionContext): Promise<void> {
     server = new Server(manifest, output, status);
     const srv = server;
 
-    const provider = new candidates.CandidatesProvider();
+    const folder = () => getWorkspaceFolders()[0]?.uri;
+    const store = new candidates.CandidateStore(
+        jsonRunner(async () => (await resolveInterpreter(folder())).command, manifest.serverInfo.cli),
+    );
+    const provider = new candidates.CandidatesProvider(store);
+    const sass = new SassView(async (uri) => {
+        try {
+            return (await srv.executeCommand('kernelpro.sass', [uri])) as SassDocument;
+        } catch (err) {
+            return { ok: false, reason: (err as Error).message };
+        }
+    });
     const refresh = () => provider.refresh();
     context.subscriptions.push(
         output,
@@ -33,13 +49,23 @@ export async function activate(context: ExtensionContext): Promise<void> {
         provider,
         createTreeView(candidates.VIEW_ID, provider),
         registerTextDocumentContentProvider(candidates.GIT_SCHEME, candidates.gitContentProvider),
+        sass,
+        registerTextDocumentContentProvider(SASS_SCHEME, sass),
+        registerCommand('kernelpro.showSass', async () => {
+            const editor = getActiveTextEditor();
+            if (!editor || editor.document.uri.scheme !== 'file' || !/\.cu$/.test(editor.document.uri.path)) {
+                void showWarningMessage('KernelPro: Show SASS needs a .cu file open in the editor.', false);
+                return;
+            }
+            await sass.show(editor);
+        }),
         registerCommand(SHOW_LOG_COMMAND, () => output.show(true)),
         registerCommand('kernelpro.restartServer', () => srv.restart()),
         registerCommand('kernelpro.candidates.refresh', refresh),
         registerCommand('kernelpro.candidates.showDiff', candidates.showDiff),
         registerCommand('kernelpro.candidates.checkout', async (n) => (await candidates.checkout(n)) === 'done' && refresh()),
-        registerCommand('kernelpro.candidates.apply', candidates.apply),
-        registerCommand('kernelpro.candidates.delete', async (n) => (await candidates.remove(n)) === 'done' && refresh()),
+        registerCommand('kernelpro.candidates.apply', (n) => candidates.apply(store, n)),
+        registerCommand('kernelpro.candidates.delete', async (n) => (await candidates.remove(store, n)) === 'done' && refresh()),
         onDidChangeConfiguration((e) => {
             if (affectsKernelpro(e)) {
                 output.appendLine('[client] kernelpro settings changed: restarting the server');

@@ -1,9 +1,6 @@
-// Candidates live in git: branches under refs/heads/kernelpro/ and a JSON note
-// per branch tip in refs/notes/kernelpro. Runs the git command line.
+// git for what stays in the editor (the diff view, checkout): listing, applying and deleting
+// candidates go through the kernelpro command line (cli.ts, candidates.ts).
 import { execFile } from 'child_process';
-
-export const BRANCH_PREFIX = 'refs/heads/kernelpro/';
-export const NOTES_REF = 'kernelpro';
 
 export class GitError extends Error {
     constructor(
@@ -67,28 +64,28 @@ export interface Candidate {
     noteError?: string; // why it is absent
 }
 
-const SEP = '\t'; // git refnames cannot hold control characters
+// One record of `kernelpro candidates list --json`.
+export interface CandidateRecord {
+    branch: string;
+    commit: string;
+    kernel: string;
+    run: string;
+    n: number;
+    note: unknown;
+    title: string;
+}
 
-export const FOR_EACH_REF_FORMAT = ['%(refname)', '%(objectname)', '%(subject)'].join('%09');
-
-// Parses `git for-each-ref --format=FOR_EACH_REF_FORMAT refs/heads/kernelpro/` output.
-export function parseForEachRef(output: string): Candidate[] {
-    const out: Candidate[] = [];
-    for (const line of output.split('\n')) {
-        if (!line.trim()) {
-            continue;
-        }
-        const [ref, sha, ...subject] = line.split(SEP);
-        if (!ref.startsWith('refs/heads/') || !sha) {
-            continue;
-        }
-        const branch = ref.slice('refs/heads/'.length);
-        const parts = branch.split('/'); // kernelpro/<kernel>/<run>-<n>
-        const kernel = parts.length >= 3 ? parts[1] : '(other)';
-        const run = parts.length >= 3 ? parts.slice(2).join('/') : parts.slice(1).join('/');
-        out.push({ branch, kernel, run, sha, subject: subject.join(SEP) });
+export function fromRecord(r: CandidateRecord): Candidate {
+    const leaf = r.branch.split('/').slice(2).join('/') || r.branch;
+    const c: Candidate = { branch: r.branch, kernel: r.kernel, run: r.run ? `${r.run}-${r.n}` : leaf, sha: r.commit, subject: r.title };
+    const empty = !r.note || (typeof r.note === 'object' && Object.keys(r.note as object).length === 0);
+    const note = empty ? 'no note' : parseNote(JSON.stringify(r.note));
+    if (typeof note === 'string') {
+        c.noteError = note;
+    } else {
+        c.note = note;
     }
-    return out;
+    return c;
 }
 
 function isNum(v: unknown): v is number {
@@ -125,32 +122,6 @@ export function parseNote(text: string): CandidateNote | string {
     return { ...d, kernel: d.kernel, speedup: d.speedup, file: d.file, energy_j: energy, objective: typeof d.objective === 'string' ? d.objective : 'time' };
 }
 
-export async function readNote(root: string, sha: string): Promise<CandidateNote | string> {
-    let text: string;
-    try {
-        text = await git(root, ['notes', `--ref=${NOTES_REF}`, 'show', sha]);
-    } catch {
-        return 'no note';
-    }
-    return parseNote(text);
-}
-
-export async function listCandidates(root: string): Promise<Candidate[]> {
-    const out = await git(root, ['for-each-ref', `--format=${FOR_EACH_REF_FORMAT}`, BRANCH_PREFIX]);
-    const candidates = parseForEachRef(out);
-    await Promise.all(
-        candidates.map(async (c) => {
-            const note = await readNote(root, c.sha);
-            if (typeof note === 'string') {
-                c.noteError = note;
-            } else {
-                c.note = note;
-            }
-        }),
-    );
-    return candidates;
-}
-
 // The file a candidate changes: its note's "file", else the first file the tip commit touches.
 export async function candidateFile(root: string, c: Candidate): Promise<string | undefined> {
     if (c.note?.file) {
@@ -174,17 +145,4 @@ export async function showFile(root: string, rev: string, file: string): Promise
 // Tracked changes in the working tree or index (untracked files do not block a checkout).
 export async function isDirty(root: string): Promise<boolean> {
     return (await git(root, ['status', '--porcelain', '--untracked-files=no'])).trim().length > 0;
-}
-
-// Uncommitted changes to one file, untracked included (it would be overwritten).
-export async function fileDirty(root: string, file: string): Promise<boolean> {
-    return (await git(root, ['status', '--porcelain', '--', file])).trim().length > 0;
-}
-
-export async function currentBranch(root: string): Promise<string | undefined> {
-    try {
-        return (await git(root, ['symbolic-ref', '--quiet', '--short', 'HEAD'])).trim();
-    } catch {
-        return undefined;
-    }
 }

@@ -1,7 +1,7 @@
 // Starts, stops and restarts the language client.
 import * as os from 'os';
 import type { Disposable, OutputChannel } from 'vscode';
-import { LanguageClient, State } from 'vscode-languageclient/node';
+import { ExecuteCommandRequest, LanguageClient, State } from 'vscode-languageclient/node';
 import { clientOptions, EditorContext, serverExecutable } from './clientOptions';
 import { Manifest, SECTION } from './manifest';
 import { resolveInterpreter } from './python';
@@ -31,6 +31,14 @@ export class Server implements Disposable {
 
     get languageClient(): LanguageClient | undefined {
         return this.client;
+    }
+
+    // A server command (workspace/executeCommand) sent directly, with its arguments as given.
+    async executeCommand(command: string, args: unknown[]): Promise<unknown> {
+        if (!this.client || !this.client.isRunning()) {
+            throw new Error('the KernelPro server is not running (see the log)');
+        }
+        return this.client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args });
     }
 
     // Restarts are serialised so quick setting changes do not race.

@@ -100,3 +100,42 @@ export async function openFile(fsPath: string): Promise<void> {
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(fsPath));
     await vscode.window.showTextDocument(doc);
 }
+
+// --- the SASS view: documents beside the source, cursor sync, highlights ---
+
+export async function showDocumentBeside(uri: vscode.Uri, preserveFocus: boolean): Promise<vscode.TextEditor> {
+    const doc = await vscode.workspace.openTextDocument(uri);
+    return vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preserveFocus, preview: false });
+}
+
+export function visibleTextEditors(): readonly vscode.TextEditor[] {
+    return vscode.window.visibleTextEditors;
+}
+
+export function onDidChangeTextEditorSelection(
+    listener: (e: vscode.TextEditorSelectionChangeEvent) => unknown,
+): vscode.Disposable {
+    return vscode.window.onDidChangeTextEditorSelection(listener);
+}
+
+export function onDidChangeDiagnostics(listener: (e: vscode.DiagnosticChangeEvent) => unknown): vscode.Disposable {
+    return vscode.languages.onDidChangeDiagnostics(listener);
+}
+
+export function createHighlight(): vscode.TextEditorDecorationType {
+    return vscode.window.createTextEditorDecorationType({
+        isWholeLine: true,
+        backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'),
+        overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.rangeHighlightForeground'),
+        overviewRulerLane: vscode.OverviewRulerLane.Full,
+    });
+}
+
+// Highlights lines [start, end] (0-based, inclusive) of `editor` and reveals the first range.
+export function highlightLines(editor: vscode.TextEditor, type: vscode.TextEditorDecorationType, spans: [number, number][]): void {
+    const ranges = spans.map(([a, b]) => new vscode.Range(a, 0, b, 0));
+    editor.setDecorations(type, ranges);
+    if (ranges.length > 0) {
+        editor.revealRange(ranges[0], vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    }
+}

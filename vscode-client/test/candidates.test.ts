@@ -6,7 +6,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, beforeEach, test } from 'node:test';
 import * as cands from '../src/candidates';
-import { Candidate, listCandidates, parseNote } from '../src/git';
+import { jsonRunner } from '../src/cli';
+import { Candidate, parseNote } from '../src/git';
+
+// The candidate store is the kernelpro command line: a Python that has KernelPro installed
+// (test_vscode_client.py passes its own as KERNELPRO_PYTHON).
+const PYTHON = process.env.KERNELPRO_PYTHON || 'python3';
+const store = new cands.CandidateStore(jsonRunner(async () => [PYTHON], 'kernelpro.profilers.cli'));
 
 // git in the tests must not see the user's configuration
 process.env.GIT_CONFIG_NOSYSTEM = '1';
@@ -22,6 +28,7 @@ const BASE = '__global__ void saxpy(float a, float* x, float* y, int n) { y[0] =
 const FAST = '__global__ void saxpy(float a, const float* __restrict__ x, float* y, int n) { y[0] = a * x[0] + y[0]; }\n';
 const MM = '__global__ void matmul(float* c) { c[0] = 1.0f; }\n';
 const MM2 = '__global__ void matmul(float* __restrict__ c) { c[0] = 1.0f; }\n';
+const SPEC = 'kernel = "saxpy"\n[sizes]\nsmall = { n = 1024 }\n';
 
 let tmp: string;
 let repo: string;
@@ -37,9 +44,13 @@ function write(file: string, text: string): void {
 }
 
 // A candidate: a branch off main with one commit, and optionally a note on its tip.
-function candidate(branch: string, file: string, text: string, note?: string): void {
+function candidate(branch: string, file: string, text: string, note?: string, extra?: [string, string]): void {
     g('checkout', '-q', '-b', branch, 'main');
     write(file, text);
+    if (extra) {
+        write(extra[0], extra[1]);
+        g('add', extra[0]);
+    }
     g('commit', '-q', '-am', `candidate ${branch}`);
     shas[branch] = g('rev-parse', 'HEAD');
     if (note !== undefined) {
@@ -55,6 +66,7 @@ before(() => {
     g('init', '-q', '-b', 'main');
     write('kernels/saxpy.cu', BASE);
     write('kernels/matmul.cu', MM);
+    write('kernels/saxpy.kernelpro.toml', SPEC);
     g('add', '.');
     g('commit', '-q', '-m', 'initial');
     const good = { kernel: 'saxpy', speedup: 1.83, energy_j: { before: 12.5, after: 9.1 }, file: 'kernels/saxpy.cu', objective: 'time', sizes: [1024] };
@@ -65,6 +77,10 @@ before(() => {
         JSON.stringify({ kernel: 'matmul', speedup: 0.97, energy_j: { before: null, after: null }, file: 'kernels/matmul.cu', objective: 'energy' }));
     candidate('kernelpro/evil/run9-1', 'kernels/matmul.cu', MM2 + '// e\n',
         JSON.stringify({ kernel: 'evil', speedup: 2, energy_j: { before: 1, after: 1 }, file: '../outside.cu', objective: 'time' }));
+    candidate('kernelpro/saxpy/run3-1', 'kernels/saxpy.cu', FAST + '// spec\n',
+        JSON.stringify({ kernel: 'saxpy', speedup: 1.5, file: 'kernels/saxpy.cu', spec_file: 'kernels/saxpy.kernelpro.toml' }),
+        ['kernels/saxpy.kernelpro.toml', SPEC.replace('1024', '4096')]);
+    g('update-ref', 'refs/kernelpro/snapshots/run2', g('rev-parse', 'main')); // run2 started from uncommitted work
     g('branch', 'feature/unrelated');
 });
 
@@ -77,17 +93,18 @@ beforeEach(() => {
 });
 
 async function byBranch(): Promise<Map<string, Candidate>> {
-    return new Map((await listCandidates(repo)).map((c) => [c.branch, c]));
+    return new Map((await store.list(repo)).map((c) => [c.branch, c]));
 }
 
 function node(c: Candidate): cands.Node {
     return { kind: 'candidate', root: repo, candidate: c };
 }
 
-test('for-each-ref and notes from a real repository', async () => {
+test('kernelpro candidates list --json on a real repository', async () => {
     const all = await byBranch();
     assert.deepEqual([...all.keys()].sort(), [
         'kernelpro/evil/run9-1', 'kernelpro/matmul/run2-1', 'kernelpro/saxpy/run1-1', 'kernelpro/saxpy/run1-10', 'kernelpro/saxpy/run1-2',
+        'kernelpro/saxpy/run3-1',
     ]);
     const good = all.get('kernelpro/saxpy/run1-1')!;
     assert.equal(good.kernel, 'saxpy');
@@ -101,7 +118,7 @@ test('for-each-ref and notes from a real repository', async () => {
 
     const bad = all.get('kernelpro/saxpy/run1-2')!;
     assert.equal(bad.note, undefined);
-    assert.match(bad.noteError!, /not JSON/);
+    assert.equal(bad.noteError, 'no note'); // the store reads a malformed note as none
     assert.equal(all.get('kernelpro/saxpy/run1-10')!.noteError, 'no note');
 });
 
@@ -122,18 +139,18 @@ test('note validation', () => {
 });
 
 test('the tree groups candidates by kernel, runs in numeric order', async () => {
-    const provider = new cands.CandidatesProvider(async () => [repo]);
+    const provider = new cands.CandidatesProvider(store, async () => [repo]);
     const kernels = await provider.getChildren();
     assert.deepEqual(kernels.map((k) => provider.getTreeItem(k).label), ['evil', 'matmul', 'saxpy']);
     const saxpy = kernels[2];
-    assert.equal(provider.getTreeItem(saxpy).description, '3 candidates');
+    assert.equal(provider.getTreeItem(saxpy).description, '4 candidates');
     const items = (await provider.getChildren(saxpy)).map((n) => provider.getTreeItem(n));
-    assert.deepEqual(items.map((i) => i.label), ['run1-1', 'run1-2', 'run1-10']);
-    assert.deepEqual(items.map((i) => i.description), ['1.83× · 12.5 J → 9.1 J (-27%)', 'no data', 'no data']);
+    assert.deepEqual(items.map((i) => i.label), ['run1-1', 'run1-2', 'run1-10', 'run3-1']);
+    assert.deepEqual(items.map((i) => i.description), ['1.83× · 12.5 J → 9.1 J (-27%)', 'no data', 'no data', '1.50× · energy n/a']);
     assert.ok(items.every((i) => i.contextValue === 'kernelpro.candidate'));
     assert.equal(items[0].command?.command, 'kernelpro.candidates.showDiff');
 
-    const two = new cands.CandidatesProvider(async () => [repo, repo + '-other']);
+    const two = new cands.CandidatesProvider(store, async () => [repo, repo + '-other']);
     const roots = await two.getChildren();
     assert.deepEqual(roots.map((r) => r.kind), ['repo', 'repo']);
     const missing = await two.getChildren(roots[1]);
@@ -199,42 +216,61 @@ test('apply refuses to overwrite uncommitted changes unless confirmed', async ()
     const file = path.join(repo, 'kernels/saxpy.cu');
     write('kernels/saxpy.cu', BASE + '// mine\n');
     fake.state.answers.push(undefined); // the user closes the dialog
-    assert.equal(await cands.apply(node(c)), 'cancelled');
+    assert.equal(await cands.apply(store, node(c)), 'cancelled');
     assert.equal(fs.readFileSync(file, 'utf8'), BASE + '// mine\n');
     assert.match(fake.state.messages[0].message, /uncommitted changes/);
     assert.deepEqual(fake.state.messages[0].items, ['Overwrite']);
 
     fake.state.answers.push('Overwrite');
-    assert.equal(await cands.apply(node(c)), 'done');
+    assert.equal(await cands.apply(store, node(c)), 'done');
     assert.equal(fs.readFileSync(file, 'utf8'), FAST);
     assert.equal(g('symbolic-ref', '--short', 'HEAD'), 'main'); // branch unchanged
 });
 
 test('apply on a clean file writes it without asking', async () => {
     const c = (await byBranch()).get('kernelpro/matmul/run2-1')!;
-    assert.equal(await cands.apply(node(c)), 'done');
+    assert.equal(await cands.apply(store, node(c)), 'done');
     assert.equal(fs.readFileSync(path.join(repo, 'kernels/matmul.cu'), 'utf8'), MM2);
     assert.ok(!fake.state.messages.some((m) => m.kind === 'warning'));
 });
 
-test('apply refuses a note whose file lies outside the repository', async () => {
+test('apply writes the files the commit changes, never the path a note names', async () => {
     const c = (await byBranch()).get('kernelpro/evil/run9-1')!;
-    assert.equal(await cands.apply(node(c)), 'failed');
-    assert.match(fake.state.messages[0].message, /outside the repository/);
+    assert.equal(await cands.apply(store, node(c)), 'done');
     assert.ok(!fs.existsSync(path.join(tmp, 'outside.cu')));
+    assert.equal(fs.readFileSync(path.join(repo, 'kernels/matmul.cu'), 'utf8'), MM2 + '// e\n');
+});
+
+test('apply carries the launch-spec change with the kernel', async () => {
+    const c = (await byBranch()).get('kernelpro/saxpy/run3-1')!;
+    assert.equal(await cands.apply(store, node(c)), 'done');
+    assert.equal(fs.readFileSync(path.join(repo, 'kernels/saxpy.cu'), 'utf8'), FAST + '// spec\n');
+    assert.equal(fs.readFileSync(path.join(repo, 'kernels/saxpy.kernelpro.toml'), 'utf8'), SPEC.replace('1024', '4096'));
+    assert.match(fake.state.messages[0].message, /wrote kernels\/saxpy\.cu, kernels\/saxpy\.kernelpro\.toml/);
 });
 
 test('delete asks, then removes the branch and its note', async () => {
     const c = (await byBranch()).get('kernelpro/matmul/run2-1')!;
     fake.state.answers.push(undefined);
-    assert.equal(await cands.remove(node(c)), 'cancelled');
+    assert.equal(await cands.remove(store, node(c)), 'cancelled');
     assert.ok(g('branch', '--list', 'kernelpro/matmul/run2-1'));
 
     fake.state.answers.push('Delete');
-    assert.equal(await cands.remove(node(c)), 'done');
+    assert.equal(await cands.remove(store, node(c)), 'done');
     assert.equal(g('branch', '--list', 'kernelpro/matmul/run2-1'), '');
     assert.ok(!g('notes', '--ref=kernelpro', 'list').includes(c.sha));
     assert.ok(g('notes', '--ref=kernelpro', 'list').includes(shas['kernelpro/saxpy/run1-1'])); // others stay
+    // the run's last branch is gone: so is its snapshot ref (the view's own delete left it behind)
+    assert.equal(g('for-each-ref', '--format=%(refname)', 'refs/kernelpro/'), '');
+});
+
+test('delete of the checked-out candidate is refused with the store\'s reason', async () => {
+    const c = (await byBranch()).get('kernelpro/saxpy/run1-10')!;
+    g('checkout', '-q', c.branch);
+    fake.state.answers.push('Delete');
+    assert.equal(await cands.remove(store, node(c)), 'failed');
+    assert.match(fake.state.messages.find((m) => m.kind === 'error')!.message, /is checked out/);
+    assert.ok(g('branch', '--list', c.branch));
 });
 
 test('commands without a candidate say so', async () => {

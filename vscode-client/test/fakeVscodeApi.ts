@@ -38,6 +38,9 @@ export function reset(): void {
     state.watchers = [];
     state.statusItems = [];
     state.activeEditor = undefined;
+    sassState.opened = [];
+    sassState.editors = [];
+    sassState.highlights = [];
 }
 
 export function getConfiguration(section: string) {
@@ -147,3 +150,39 @@ export function createFileSystemWatcher(folder: string, glob: string) {
 }
 
 export async function openFile() {}
+
+// --- the SASS view ---
+export const sassState = {
+    opened: [] as any[],
+    editors: [] as any[],
+    highlights: [] as { editor: any; spans: [number, number][] }[],
+    selection: new FakeEmitter<any>(),
+    diagnostics: new FakeEmitter<any>(),
+};
+
+export async function showDocumentBeside(uri: any) {
+    sassState.opened.push(uri);
+    const editor = { document: { uri }, id: `sass-${sassState.opened.length}` };
+    sassState.editors.push(editor);
+    return editor;
+}
+
+export function visibleTextEditors() {
+    return sassState.editors;
+}
+
+export function onDidChangeTextEditorSelection(listener: (e: any) => unknown) {
+    return sassState.selection.event(listener);
+}
+
+export function onDidChangeDiagnostics(listener: (e: any) => unknown) {
+    return sassState.diagnostics.event(listener);
+}
+
+export function createHighlight() {
+    return { dispose() {} };
+}
+
+export function highlightLines(editor: any, _type: unknown, spans: [number, number][]) {
+    sassState.highlights.push({ editor, spans });
+}

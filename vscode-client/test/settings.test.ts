@@ -15,7 +15,7 @@ const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
 beforeEach(() => fake.reset());
 
 test('package.json is the source of the server identity', () => {
-    assert.deepEqual(manifest.serverInfo, { name: 'KernelPro', module: 'kernelpro.lsp_server' });
+    assert.deepEqual(manifest.serverInfo, { name: 'KernelPro', module: 'kernelpro.lsp_server', cli: 'kernelpro.profilers.cli' });
 });
 
 test('package.json fields the marketplace and VS Code need', () => {
@@ -29,7 +29,7 @@ test('package.json fields the marketplace and VS Code need', () => {
     const commands = pkg.contributes.commands.map((c: { command: string }) => c.command);
     for (const c of ['kernelpro.optimize', 'kernelpro.profileGpu', 'kernelpro.createSpec', 'kernelpro.restartServer', 'kernelpro.showLog',
         'kernelpro.candidates.showDiff', 'kernelpro.candidates.checkout', 'kernelpro.candidates.apply', 'kernelpro.candidates.delete',
-        'kernelpro.candidates.refresh']) {
+        'kernelpro.candidates.refresh', 'kernelpro.showSass']) {
         assert.ok(commands.includes(c), `command ${c} is contributed`);
     }
 });
@@ -41,19 +41,25 @@ test('settings and their defaults come from package.json; no API key setting', (
         'server.args': [],
         'trace.server': 'off',
         nvccPath: '',
-        arch: 'sm_90',
+        arch: 'auto',
+        compileCommands: '',
         includePaths: [],
         defines: [],
         extraFlags: [],
         profileOn: 'save',
         typingDelayMs: 800,
         gpuProfileOnSave: false,
+        useCache: true,
+        inlayHints: true,
         'llm.baseUrl': '',
         'llm.model': '',
         'optimize.budget': 20,
         'optimize.objective': 'time',
+        optimizerCommand: [],
     });
     const props = pkg.contributes.configuration.properties;
+    assert.ok(props['kernelpro.arch'].enum.includes('sm_90') && props['kernelpro.arch'].enum[0] === 'auto');
+    assert.equal(props['kernelpro.arch'].enum.length, props['kernelpro.arch'].enumDescriptions.length);
     assert.deepEqual(props['kernelpro.profileOn'].enum, ['save', 'type', 'open']);
     assert.deepEqual(props['kernelpro.optimize.objective'].enum, ['time', 'energy', 'edp']);
     assert.ok(!Object.keys(props).some((k) => /key|token|secret/i.test(k)));
@@ -73,14 +79,18 @@ test('initializationOptions carries the whole kernelpro section, nested like wor
             trace: { server: 'off' },
             nvccPath: '',
             arch: 'sm_80',
+            compileCommands: '',
             includePaths: [],
             defines: ['N=1024', 'USE_FAST'],
             extraFlags: [],
             profileOn: 'type',
             typingDelayMs: 800,
             gpuProfileOnSave: false,
+            useCache: true,
+            inlayHints: true,
             llm: { baseUrl: '', model: 'gpt-x' },
             optimize: { budget: 5, objective: 'time' },
+            optimizerCommand: [],
         },
     });
     // a copy: later edits of the object do not touch the configuration
@@ -172,6 +182,20 @@ test('palette invocations of server commands get [uri, kernel under the cursor]'
 test('the fake API has exactly the exports of src/vscodeapi.ts', () => {
     const src = fs.readFileSync(path.join(ROOT, 'src', 'vscodeapi.ts'), 'utf8');
     const real = [...src.matchAll(/^export (?:async )?function (\w+)/gm)].map((m) => m[1]).sort();
-    const stubbed = Object.keys(fake).filter((k) => !['state', 'reset', 'FakeEmitter'].includes(k)).sort();
+    const stubbed = Object.keys(fake).filter((k) => !['state', 'sassState', 'reset', 'FakeEmitter'].includes(k)).sort();
     assert.deepEqual(stubbed, real);
+});
+
+test('the walkthrough: every step has its media, every command link names a command that exists', () => {
+    const root = path.resolve(__dirname, '..', '..');
+    const own = new Set(pkg.contributes.commands.map((c: { command: string }) => c.command));
+    const [walk] = pkg.contributes.walkthroughs;
+    assert.deepEqual(walk.steps.map((s: { id: string }) => s.id), ['interpreter', 'finding', 'sass', 'spec', 'optimize']);
+    for (const step of walk.steps) {
+        assert.ok(fs.existsSync(path.join(root, step.media.markdown)), step.media.markdown);
+        for (const m of step.description.matchAll(/\(command:([\w.]+)/g)) {
+            assert.ok(own.has(m[1]) || m[1].startsWith('workbench.'), `${step.id}: ${m[1]}`);
+        }
+    }
+    assert.ok(fs.existsSync(path.join(root, pkg.icon)), 'the extension icon');
 });

@@ -1,0 +1,210 @@
+"""A block per output, its threads striding a loop and combining partials in a shared-memory
+tree, rewritten as the equivalent one-thread-per-output program (never run: the IR the column
+split and the row teams start from).
+
+The shape (the first kernel most people write for a bias gradient or a column mean):
+
+    int o = blockIdx.x;  int tid = threadIdx.x;
+    float acc = 0;
+    for (int i = tid; i < E; i += blockDim.x) acc += x[i * OC + o];
+    shared[tid] = acc;  __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s >>= 1) { if (tid < s) shared[tid] += shared[tid + s]; __syncthreads(); }
+    if (tid == 0) out[o] = shared[0];
+
+becomes `o = blockIdx.x * blockDim.x + threadIdx.x; if (o < N) { acc = 0; for (i = 0; i < E;
+i++) ...; out[o] = acc; }` where N, the number of outputs (the old grid's x), must be a scalar
+parameter of the kernel. Anything else in the kernel that touches threadIdx, the shared array
+or a barrier makes it refuse.
+"""
+from __future__ import annotations
+
+import re
+
+from kernelpro.profilers.analysis.affine import atom, index_poly
+from kernelpro.profilers.analysis.loops import statements, text, unparen
+from kernelpro.profilers.source import Kernel, SourceFile, walk
+
+from .text import Refuse, line_indent, span_text
+
+_SYNC = re.compile(r"^__syncthreads\(\)\s*;$")
+
+
+def _decl_one(src: SourceFile, s):
+    if s.type != "declaration":
+        return None
+    ds = s.children_by_field_name("declarator")
+    if len(ds) != 1:
+        return None
+    d = ds[0]
+    if d.type == "init_declarator":
+        return d.child_by_field_name("declarator"), d.child_by_field_name("value")
+    return d, None
+
+
+def _is_shared_decl(src: SourceFile, s) -> str | None:
+    if s.type != "declaration" or not any(src.node_text(c) == "__shared__" for c in s.children):
+        return None
+    for d in walk(s):
+        if d.type == "identifier" and d.parent is not None and d.parent.type in ("array_declarator",):
+            return src.node_text(d)
+    return None
+
+
+def deteam(src: SourceFile, k: Kernel, outputs_param: str | None) -> tuple[str, dict]:
+    """(the one-thread-per-output source, facts) or Refuse."""
+    if k.body is None:
+        raise Refuse("no body")
+    stmts = statements(k.body)
+    env = {}
+    out_var, out_type, tid_names, bdim_names, shared = None, None, {"threadIdx.x"}, {"blockDim.x"}, None
+    keep, used = [], set()
+    loop = tree = epi = None
+    i = 0
+    # declarations: the output index, thread index, block size, the shared array
+    for i, s in enumerate(stmts):
+        name_val = _decl_one(src, s)
+        sh = _is_shared_decl(src, s)
+        if sh:
+            shared = sh
+            used.add(s)
+            continue
+        if name_val and name_val[0] is not None and name_val[0].type == "identifier" and name_val[1] is not None:
+            name, val = src.node_text(name_val[0]), name_val[1]
+            p = index_poly(src, val, env)
+            if p == atom("blockIdx.x") and out_var is None:
+                out_var = name
+                t = s.child_by_field_name("type")
+                out_type = text(src, t) if t is not None else "int"
+                used.add(s)
+                continue
+            if p == atom("threadIdx.x"):
+                tid_names.add(name)
+                used.add(s)
+                continue
+            if p == atom("blockDim.x"):
+                bdim_names.add(name)
+                used.add(s)
+                continue
+        if s.type == "for_statement":
+            break
+        keep.append(s)
+    if out_var is None:
+        raise Refuse("no output index equal to blockIdx.x")
+    if shared is None:
+        raise Refuse("no __shared__ array for the block's partials")
+    rest = stmts[i:]
+    if len(rest) < 4:
+        raise Refuse("not a strided loop, a shared store, a tree and an epilogue")
+    loop, after = rest[0], rest[1:]
+    # the strided loop: for (T v = tid; v < E; v += blockDim.x)
+    init, cond, upd = (loop.child_by_field_name(f) for f in ("initializer", "condition", "update"))
+    ds = init.children_by_field_name("declarator") if init is not None and init.type == "declaration" else []
+    if len(ds) != 1 or ds[0].type != "init_declarator" or text(src, ds[0].child_by_field_name("value")) not in tid_names:
+        raise Refuse("the loop does not start at the thread index")
+    var = text(src, ds[0].child_by_field_name("declarator"))
+    vtype = text(src, init.child_by_field_name("type"))
+    c = unparen(cond)
+    if c is None or c.type != "binary_expression" or text(src, c.child_by_field_name("left")) != var \
+            or text(src, c.child_by_field_name("operator")) != "<":
+        raise Refuse("the loop's condition is not `v < E`")
+    bound = text(src, c.child_by_field_name("right"))
+    if upd is None or upd.type != "assignment_expression" or text(src, upd.child_by_field_name("left")) != var \
+            or text(src, upd.child_by_field_name("operator")) != "+=" \
+            or text(src, upd.child_by_field_name("right")) not in bdim_names:
+        raise Refuse("the loop does not step by the block size")
+    # shared[tid] = acc; __syncthreads();
+    st = after[0]
+    e = st.named_children[0] if st.type == "expression_statement" and st.named_children else None
+    if e is None or e.type != "assignment_expression" or text(src, e.child_by_field_name("operator")) != "=":
+        raise Refuse("the partial is not stored to shared memory")
+    left = e.child_by_field_name("left")
+    if text(src, left).replace(" ", "") not in {f"{shared}[{t}]" for t in tid_names}:
+        raise Refuse("the partial is not stored at shared[tid]")
+    acc = text(src, e.child_by_field_name("right"))
+    if not re.fullmatch(r"[A-Za-z_]\w*", acc):
+        raise Refuse("the stored partial is not a variable")
+    j = 1
+    while j < len(after) and _SYNC.match(text(src, after[j])):
+        j += 1
+    # the tree: a loop that only combines shared[tid] with shared[tid + s] under tid < s
+    tree = after[j]
+    if tree.type != "for_statement":
+        raise Refuse("no tree reduction after the store")
+    op = _tree_op(src, tree, shared, tid_names)
+    j += 1
+    while j < len(after) and _SYNC.match(text(src, after[j])):
+        j += 1
+    if j != len(after) - 1 or after[j].type != "if_statement":
+        raise Refuse("the epilogue is not one `if (tid == 0)`")
+    epi = after[j]
+    cnd = unparen(epi.child_by_field_name("condition"))
+    if cnd is None or text(src, cnd).replace(" ", "") not in {f"{t}==0" for t in tid_names} \
+            or epi.child_by_field_name("alternative") is not None:
+        raise Refuse("the epilogue is not `if (tid == 0)`")
+    # nothing else may use the thread index, the block size or the shared array
+    for s in keep + [loop.child_by_field_name("body")]:
+        for n in walk(s):
+            t = src.node_text(n)
+            if n.type == "identifier" and (t in tid_names | bdim_names | {shared} or t in ("threadIdx", "blockDim")):
+                raise Refuse(f"line {n.start_point[0] + 1} uses the thread index, block size or shared array")
+    body_epi = epi.child_by_field_name("consequence")
+    epi_text = span_text(src, body_epi.start_byte, body_epi.end_byte,
+                         [(n.start_byte, n.end_byte, acc) for n in walk(body_epi)
+                          if n.type == "subscript_expression" and text(src, n).replace(" ", "") == f"{shared}[0]"])
+    if re.search(rf"\b{re.escape(shared)}\b", epi_text) or any(
+            re.search(rf"\b{re.escape(t)}\b", epi_text) for t in tid_names if t != "threadIdx.x"):
+        raise Refuse("the epilogue uses other shared elements or the thread index")
+    if outputs_param is None:
+        raise Refuse("the number of outputs (the grid's x) is not a scalar parameter of the kernel")
+    init = _initial(src, keep, acc)
+    if op == "+" and (init is None or not re.fullmatch(r"0+(\.0*)?[fF]?|0?\.0+[fF]?", init)):
+        raise Refuse(f"every thread starts `{acc}` at {init!r}: a sum over threads counts it once per thread")
+    ind = line_indent(src, stmts[0])
+    parts = [f"{out_type} {out_var} = blockIdx.x * blockDim.x + threadIdx.x;",
+             f"{ind}if ({out_var} < {outputs_param}) {{"]
+    for s in keep:
+        parts.append(f"{ind}  {text(src, s)}")
+    body = loop.child_by_field_name("body")
+    parts.append(f"{ind}  for ({vtype} {var} = 0; {var} < {bound}; {var}++) {text(src, body)}")
+    parts.append(f"{ind}  {epi_text}")
+    parts.append(f"{ind}}}")
+    new_body = "\n".join(parts)
+    new = span_text(src, 0, len(src.data), [(stmts[0].start_byte, stmts[-1].end_byte, new_body)])
+    return new, {"op": op, "accumulator": acc, "loop_var": var, "outputs": outputs_param,
+                 "loop_line": loop.start_point[0] + 1}
+
+
+def _initial(src: SourceFile, stmts, name: str) -> str | None:
+    for s in stmts:
+        if s.type != "declaration":
+            continue
+        for d in s.children_by_field_name("declarator"):
+            if d.type == "init_declarator" and text(src, d.child_by_field_name("declarator")) == name:
+                return text(src, d.child_by_field_name("value"))
+    return None
+
+
+def _tree_op(src: SourceFile, tree, shared: str, tid_names: set[str]) -> str:
+    """'+', 'max', 'min' of a halving tree over shared[tid] and shared[tid + s]; else Refuse."""
+    body = tree.child_by_field_name("body")
+    ops = []
+    for n in walk(body):
+        if n.type == "call_expression" and "syncthreads" not in src.node_text(n) and not src.node_text(n).startswith(("fmaxf", "fminf", "max", "min", "fmax", "fmin")):
+            raise Refuse("the tree calls something other than a barrier or min/max")
+        if n.type == "assignment_expression":
+            left = text(src, n.child_by_field_name("left")).replace(" ", "")
+            if left not in {f"{shared}[{t}]" for t in tid_names}:
+                raise Refuse("the tree writes something other than shared[tid]")
+            o = text(src, n.child_by_field_name("operator"))
+            r = text(src, n.child_by_field_name("right")).replace(" ", "")
+            if o == "+=" and re.fullmatch(rf"{re.escape(shared)}\[\w+(\.\w)?\+\w+\]", r):
+                ops.append("+")
+            elif o == "=" and re.fullmatch(rf"(fmaxf|fmax|max)\({re.escape(shared)}\[\w+(\.\w)?\],{re.escape(shared)}\[\w+(\.\w)?\+\w+\]\)", r):
+                ops.append("max")
+            elif o == "=" and re.fullmatch(rf"(fminf|fmin|min)\({re.escape(shared)}\[\w+(\.\w)?\],{re.escape(shared)}\[\w+(\.\w)?\+\w+\]\)", r):
+                ops.append("min")
+            else:
+                raise Refuse("the tree's step is not a sum, max or min of shared[tid] and shared[tid + s]")
+    if len(ops) != 1:
+        raise Refuse("the tree does not combine exactly once per step")
+    return ops[0]
