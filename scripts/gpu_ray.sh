@@ -9,21 +9,29 @@
 #      (one whole GPU each), wall time and evaluations per second (target: 2 workers >= 1.8x), and the
 #      branches re-measured on one GPU (benchmarks/remeasure.py). With one GPU it says so and skips.
 #
-# Wheels: .gpuwheels (../shared/device/wheels) and .gpuwheels-ray (Ray 2.60.0 trimmed below 64 MiB by
-# scripts/trim_ray_wheel.py, with jsonschema, jsonschema-specifications, referencing, rpds-py), both
-# carried. Usage: bash scripts/gpu_ray.sh   (BUDGET=16 PLUMB_BUDGET=8 SEARCHES="mcts greedy")
+# Wheels: .gpuwheels (../shared/device/wheels) and .gpuwheels-ray (Ray 2.60.0 trimmed to about 23 MiB
+# by scripts/trim_ray_wheel.py, with jsonschema, jsonschema-specifications, referencing, rpds-py, and
+# msgpack, protobuf, click, pyyaml, installed only where the machine lacks them), both carried; the
+# commands that fill .gpuwheels-ray are in docs/gpu-validation.md. Within about 4 minutes:
+#   timeout 235 bash scripts/gpu_ray.sh   (BUDGET=16 PLUMB_BUDGET=6 SEARCHES="mcts greedy")
 # A dry run of the script's own logic without a GPU (the stand-in of tests/ray_standin.py):
 # SKIP_INSTALL=1 GPUS=2 SRC_DIR=DIR KERNEL_FILE=standin.cu KERNEL=standin_add PLUMB_SHARE=0 with
 # KERNELPRO_RAY_GPUS_PER_WORKER=0 and the stand-in's PYTHONPATH exported.
 set -u
 export PYTHONUNBUFFERED=1
-BUDGET=${BUDGET:-16}; PLUMB_BUDGET=${PLUMB_BUDGET:-8}; SEARCHES=${SEARCHES:-mcts}
+BUDGET=${BUDGET:-16}; PLUMB_BUDGET=${PLUMB_BUDGET:-6}; SEARCHES=${SEARCHES:-mcts}
 KERNEL_FILE=${KERNEL_FILE:-a_naive_transpose.cu}; KERNEL=${KERNEL:-transpose}
 L=/tmp/gpuray; rm -rf $L; mkdir -p $L
 trap 'cp $L/summary.txt $OUT/summary.txt 2>/dev/null; tar -czf $OUT/gpu_ray.tar.gz -C $L . 2>/dev/null' EXIT
 step() { echo "== $1 $(date +%T)" | tee -a $L/summary.txt; cp $L/summary.txt $OUT/summary.txt 2>/dev/null; }
 if [ -z "${SKIP_INSTALL:-}" ]; then
-  python3 -m pip install -q --no-index --no-deps --target /tmp/site .gpuwheels/*.whl .gpuwheels-ray/*.whl >$L/pip.txt 2>&1 \
+  extra=""  # Ray's needs that the machine may already have: its own copies stay in use
+  for pair in msgpack:msgpack protobuf:google.protobuf click:click pyyaml:yaml; do
+    python3 -c "import ${pair#*:}" 2>/dev/null || extra="$extra $(ls .gpuwheels-ray/${pair%%:*}-*.whl)"
+  done
+  echo "installed from .gpuwheels-ray besides Ray:${extra:- none}" >> $L/summary.txt
+  python3 -m pip install -q --no-index --no-deps --target /tmp/site .gpuwheels/*.whl .gpuwheels-ray/ray-*.whl \
+    .gpuwheels-ray/jsonschema*.whl .gpuwheels-ray/referencing-*.whl .gpuwheels-ray/rpds_py-*.whl $extra >$L/pip.txt 2>&1 \
     || { tail -5 $L/pip.txt >> $L/summary.txt; exit 1; }
   python3 -m pip install -q --no-deps --no-build-isolation --upgrade --target /tmp/site . >>$L/pip.txt 2>&1 || exit 1
   export PYTHONPATH=/tmp/site PATH=/tmp/site/bin:$PATH
@@ -34,7 +42,7 @@ step "machine: $GPUS GPU(s); $(python3 -c 'import ray; print("ray", ray.__versio
 nvidia-smi -L >> $L/summary.txt 2>&1
 
 step gpu-test
-timeout 150 python3 -m pytest -q -m gpu tests/test_ray_gpu.py -p no:cacheprovider -o addopts="" > $L/gpu_test.txt 2>&1
+timeout 100 python3 -m pytest -q -m gpu tests/test_ray_gpu.py -p no:cacheprovider -o addopts="" > $L/gpu_test.txt 2>&1
 echo "rc=$?" >> $L/summary.txt; tail -5 $L/gpu_test.txt >> $L/summary.txt
 
 R=/tmp/rayrepo; rm -rf $R; mkdir -p $R; SRC_DIR=${SRC_DIR:-examples}; cp $SRC_DIR/*.cu $SRC_DIR/*.toml $SRC_DIR/*.py $R/
@@ -62,7 +70,7 @@ run() {  # tag workers search budget [env...]
   local tag=$1 w=$2 s=$3 b=$4; shift 4
   step "optimize $KERNEL --workers $w --search $s --budget $b $*"
   local t0=$(date +%s%N)
-  (cd $R && env "$@" timeout 150 $KP optimize $KERNEL_FILE --kernel $KERNEL --workers $w --search $s --budget $b \
+  (cd $R && env "$@" timeout 100 $KP optimize $KERNEL_FILE --kernel $KERNEL --workers $w --search $s --budget $b \
      --seed 1 --no-energy --json-events > $L/ev_$tag.jsonl 2> $L/ev_$tag.err)
   echo "rc=$?" >> $L/summary.txt
   report $L/ev_$tag.jsonl "$(( ($(date +%s%N) - t0) / 1000000 ))" $tag
@@ -84,6 +92,6 @@ PY
   step remeasure
   timeout 120 python3 benchmarks/remeasure.py $R --repeats 2 --json $L/remeasure.json >> $L/summary.txt 2>&1
 else
-  step "one GPU here: the 1-vs-2-worker throughput comparison needs a machine with two GPUs (not run)"
+  step "one GPU here: the 1-vs-2-worker throughput comparison needs a machine with two GPUs (not run; no estimate)"
 fi
 step done
