@@ -20,7 +20,19 @@ from kernelpro.profilers.compile import CompileOptions
 
 from ..model import Candidate, Evaluation
 
-PROBE = "from kernelpro.profilers.runtime.measure import gpu_problem; print(gpu_problem() or '')"
+# The runtime the worker process will use (pycuda) starting with a device is the test; only when it
+# does not, gpu_problem says why (the driver first). A stand-in pycuda (CI) passes the same way.
+PROBE = """
+try:
+    import pycuda.driver as d
+    d.init()
+    ok = d.Device.count() > 0
+except Exception:
+    ok = False
+if not ok:
+    from kernelpro.profilers.runtime.measure import gpu_problem
+    print(gpu_problem() or "no CUDA device found")
+"""
 
 
 @dataclass(frozen=True)
