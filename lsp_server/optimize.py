@@ -172,12 +172,14 @@ class OptimizerRun:
 async def start(ls: KernelProServer, uri: str, kernel: str) -> dict[str, Any]:
     """What can be checked here is checked in the order that saves the user the most: the GPU
     first (nothing else matters without one; not with an `optimizerCommand`, which may run
-    elsewhere), then the launch spec (offered to be created); the optimizer checks the rest
+    elsewhere, nor with `optimize.workers`, whose Ray workers find their GPUs and say when there
+    are none), then the launch spec (offered to be created); the optimizer checks the rest
     (git) and says so in its error event."""
     from .gpu import ask_for_spec, gpu_reason, no_gpu
     from .lenses import find_spec
 
-    reason = "" if ls.settings.raw.get("optimizerCommand") else await gpu_reason(ls)
+    elsewhere = ls.settings.raw.get("optimizerCommand") or str(ls.settings.get("optimize.workers") or "").strip()
+    reason = "" if elsewhere else await gpu_reason(ls)
     if reason:
         return no_gpu(ls, "Optimize", reason)
     path = ls.path_of(uri)

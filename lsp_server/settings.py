@@ -23,7 +23,7 @@ DEFAULTS: dict[str, Any] = {
     "useCache": True,
     "inlayHints": True,  # per-line SASS facts (and measured counters) at the end of lines
     "llm": {"baseUrl": "", "model": ""},
-    "optimize": {"budget": 20, "objective": "time"},
+    "optimize": {"budget": 20, "objective": "time", "workers": ""},  # workers: --workers (empty: one GPU)
     "optimizerCommand": [],  # empty: [python, -m, kernelpro.optimizer]
 }
 
@@ -101,6 +101,8 @@ class Settings:
         argv = base + ["optimize", path, "--kernel", kernel,
                        "--budget", str(int(self.get("optimize.budget") or 20)),
                        "--objective", str(self.get("optimize.objective") or "time"), "--json-events"]
+        if str(self.get("optimize.workers") or "").strip():
+            argv += ["--workers", str(self.get("optimize.workers")).strip()]
         if self.get("llm.baseUrl"):
             argv += ["--llm-base-url", str(self.get("llm.baseUrl"))]
         if self.get("llm.model"):

@@ -8,12 +8,14 @@ import json
 import os
 import signal
 import sys
+import threading
 
 
 def register(sub) -> None:
     o = sub.add_parser("optimize", help="search for faster (or leaner) correct variants; keep them as git branches")
-    o.add_argument("file")
-    o.add_argument("--kernel", required=True)
+    o.add_argument("files", nargs="+", metavar="FILE",
+                   help="a .cu file, several, or a directory: every launch spec under it is one kernel to optimize")
+    o.add_argument("--kernel", help="the kernel to optimize (default: the one each file's launch spec names)")
     o.add_argument("--budget", type=int, default=20, help="number of candidate evaluations (default 20)")
     o.add_argument("--time-limit", type=float, metavar="S", help="wall-time budget in seconds")
     o.add_argument("--token-limit", type=int, metavar="N", help="LLM token budget")
@@ -33,6 +35,12 @@ def register(sub) -> None:
                    help="list the candidates the first expansion would try, each compiled, with a diff; "
                         "needs no GPU and writes nothing")
     o.add_argument("--json", action="store_true", help="with --propose-only: the list as JSON")
+    o.add_argument("--workers", default=os.environ.get("KERNELPRO_WORKERS") or None, metavar="auto|N|ray://HOST:PORT",
+                   help="evaluate on several GPUs with Ray (pip install 'kernelpro[ray]'): one worker per GPU of this "
+                        "machine (auto or N) or of a Ray cluster (its address); default: this machine's one GPU")
+    o.add_argument("--gpu-model", metavar="NAME|any",
+                   help="with --workers: the GPU model to time on (Ray's accelerator type; default: the model with "
+                        "the most GPUs); any: all models, each branch re-measured on one GPU")
     o.set_defaults(func=cmd_optimize)
 
     c = sub.add_parser("candidates", help="list, show, apply or delete the kernelpro/ candidate branches")
@@ -53,8 +61,6 @@ def register(sub) -> None:
 
 
 def cmd_optimize(args) -> int:
-    from pathlib import Path
-
     from kernelpro.profilers.compile import CompileOptions
 
     from .model import Budget
@@ -74,30 +80,57 @@ def cmd_optimize(args) -> int:
             problem = problem.replace(f"Budget.{field}", flag)
     if args.max_branches < 0:
         problem = f"--max-branches must be >= 0, got {args.max_branches}"
+    workers = None
+    if problem is None and args.workers:
+        from .parallel.workers import WorkersError, parse_workers
+
+        try:
+            workers = parse_workers(args.workers)
+        except WorkersError as e:
+            problem = str(e)
+    elif problem is None and args.gpu_model:
+        problem = "--gpu-model goes with --workers"
+    jobs = None
+    if problem is None:
+        from .many import find_jobs
+
+        try:
+            jobs = find_jobs(args.files, args.kernel)
+        except OptimizeError as e:
+            problem = str(e)
     if problem:
         if args.json_events:
             print(json.dumps({"type": "error", "message": problem}), flush=True)
         print(f"kernelpro: {problem}", file=sys.stderr)
         return 2
-    cfg = RunConfig(file=Path(args.file), kernel=args.kernel, budget=budget,
-                    objective=args.objective, strategy=args.search, seed=args.seed,
-                    options=CompileOptions(arch=args.arch), llm_base_url=args.llm_base_url,
-                    llm_model=args.llm_model, feedback=args.feedback, max_branches=args.max_branches,
-                    energy=False if args.no_energy else None)
+    cfgs = [RunConfig(file=j.file, kernel=j.kernel, budget=budget,
+                      objective=args.objective, strategy=args.search, seed=args.seed,
+                      options=CompileOptions(arch=args.arch), llm_base_url=args.llm_base_url,
+                      llm_model=args.llm_model, feedback=args.feedback, max_branches=args.max_branches,
+                      energy=False if args.no_energy else None) for j in jobs]
+    lock = threading.Lock()  # several searches and the Ray backend report from their own threads
     if args.json_events:
         def emit(ev):
-            print(json.dumps(ev, default=str), flush=True)
+            with lock:
+                print(json.dumps(ev, default=str), flush=True)
     else:
         from .progress import Progress
 
-        emit = Progress(args.budget)
+        progress = Progress(args.budget * len(cfgs))
+
+        def emit(ev):
+            with lock:
+                progress(ev)
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     try:
         try:
-            out = optimize(cfg, on_event=emit)
+            if workers is None and len(cfgs) == 1:
+                outs = [optimize(cfgs[0], on_event=emit)]
+            else:
+                outs = _optimize_many(cfgs, emit, workers, args.gpu_model)
         finally:
-            if not args.json_events and emit.live is not None:
-                emit.live.stop()  # the terminal gets its cursor back before any message
+            if not args.json_events and progress.live is not None:
+                progress.live.stop()  # the terminal gets its cursor back before any message
     except OptimizeError as e:
         if args.json_events:
             emit({"type": "error", "message": str(e)})
@@ -108,21 +141,59 @@ def cmd_optimize(args) -> int:
             emit({"type": "cancelled"})
         print("kernelpro: optimization interrupted; branches saved so far are kept", file=sys.stderr)
         return 130
-    if not args.json_events:
-        emit.finish(out)
-    return 0
+    failed = [o for o in outs if isinstance(o, Exception)]
+    for cfg, o in zip(cfgs, outs):
+        if isinstance(o, Exception):
+            if args.json_events:
+                emit({"type": "error", "message": str(o), "kernel": cfg.kernel, "file": str(cfg.file)})
+            print(f"kernelpro: {o}" if len(cfgs) == 1 else f"kernelpro: {cfg.file} ({cfg.kernel}): {o}",
+                  file=sys.stderr)
+        elif not args.json_events:
+            if len(cfgs) > 1:
+                progress.console.print(f"[bold]{cfg.kernel}[/bold] ({cfg.file}):")
+            progress.finish(o)
+    return 2 if failed else 0
+
+
+def _optimize_many(cfgs, emit, workers, gpu_model) -> list:
+    """Several kernels, or the Ray workers: every preflight first, then the runs (at once with workers)."""
+    from .many import check_all, run_all
+    from .run import OptimizeError
+
+    checked, problems = check_all(cfgs)
+    if problems:
+        raise OptimizeError(problems[0] if len(problems) == 1 else
+                            f"{len(problems)} kernels cannot be optimized: " + "; ".join(problems))
+    if workers is None:
+        return run_all(cfgs, emit, checked=checked)
+    from .parallel.backend import RayBackend
+    from .parallel.workers import WorkersError
+
+    try:
+        backend = RayBackend(workers, gpu_model=gpu_model, emit=emit)
+    except WorkersError as e:
+        raise OptimizeError(str(e)) from None
+    with backend:
+        return run_all(cfgs, emit, backend=backend, checked=checked)
 
 
 def cmd_propose_only(args) -> int:
-    from pathlib import Path
-
     from kernelpro.profilers.compile import CompileOptions
 
     from .propose import print_report, propose_only
     from .run import OptimizeError
 
+    if args.workers:
+        print("kernelpro: --propose-only needs no workers (it compiles; nothing runs on a GPU)", file=sys.stderr)
+        return 2
     try:
-        rep = propose_only(Path(args.file), args.kernel, CompileOptions(arch=args.arch))
+        from .many import find_jobs
+
+        jobs = find_jobs(args.files, args.kernel)
+        if len(jobs) != 1:
+            raise OptimizeError(f"--propose-only takes one kernel; {len(jobs)} were named "
+                                f"({', '.join(j.kernel for j in jobs)})")
+        rep = propose_only(jobs[0].file, jobs[0].kernel, CompileOptions(arch=args.arch))
     except OptimizeError as e:
         print(f"kernelpro: {e}", file=sys.stderr)
         return 2

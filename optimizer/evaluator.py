@@ -8,13 +8,20 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from kernelpro.profilers.compile import CompileOptions
 from kernelpro.profilers.profile import profile_file
 
 from .model import Candidate, Evaluation
+
+
+def spec_options(options: CompileOptions, spec) -> CompileOptions:
+    """The spec's own [compile] flags apply to every candidate."""
+    if getattr(spec, "flags", ()):
+        options = replace(options, extra_flags=tuple(options.extra_flags) + tuple(spec.flags))
+    return options
 
 
 def compile_options(base: CompileOptions, cand: Candidate) -> CompileOptions:
@@ -32,6 +39,21 @@ def static_evaluation(path: Path, kernel: str, cand: Candidate, options: Compile
     return rep, None
 
 
+@dataclass
+class Static:
+    """The CPU half of an evaluation, as plain data (it crosses processes under Ray): the advice and
+    resources of the static profile, or the failed Evaluation when the candidate did not compile."""
+
+    failed: Evaluation | None
+    advice: list = field(default_factory=list)
+    resources: dict = field(default_factory=dict)
+
+
+def static_of(path: Path, kernel: str, cand: Candidate, options: CompileOptions) -> Static:
+    rep, failed = static_evaluation(path, kernel, cand, options)
+    return Static(failed) if failed is not None else Static(None, list(rep.advice), resources_of(rep))
+
+
 def resources_of(rep) -> dict:
     k = rep.kernels[0]
     return {"registers": k.registers, "spill_stores": k.spill_stores, "spill_loads": k.spill_loads,
@@ -42,13 +64,15 @@ class GpuEvaluator:
     """Evaluator over the GPU runtime (kernelpro.profilers.runtime)."""
 
     def __init__(self, path: Path, kernel: str, spec, options: CompileOptions = CompileOptions(),
-                 energy: bool = False, timeout_s: float = 60.0):
+                 energy: bool = False, timeout_s: float = 60.0, env: dict[str, str] | None = None,
+                 command: list[str] | None = None, pool=None):
         from kernelpro.profilers.runtime.worker import WorkerPool
 
-        if getattr(spec, "flags", ()):  # the spec's own [compile] flags apply to every candidate
-            options = replace(options, extra_flags=tuple(options.extra_flags) + tuple(spec.flags))
+        options = spec_options(options, spec)
         self.path, self.kernel, self.spec, self.options, self.energy = Path(path), kernel, spec, options, energy
-        self.pool = WorkerPool(timeout_s=timeout_s)
+        self.env, self.command = env, command  # the GPU worker's environment and command (None: the defaults)
+        self.owns_pool = pool is None  # a pool given (shared by several kernels on one GPU) stays open
+        self.pool = WorkerPool(timeout_s=timeout_s, env=env, command=command) if pool is None else pool
         self.reports: dict[str, object] = {}  # candidate key -> ProfileReport
         self._ceilings: dict | None = None
 
@@ -62,24 +86,31 @@ class GpuEvaluator:
             if failed is not None:
                 out.append(failed)
                 continue
-            out.append(self._run(cand, rep))
+            out.append(self._run(cand, rep.advice, resources_of(rep)))
         return out
 
-    def _run(self, cand: Candidate, rep) -> Evaluation:
+    def static(self, cand: Candidate) -> Static:
+        """The CPU half of evaluate (compile and static profile); Ray runs it as a CPU task."""
+        return static_of(self.path, self.kernel, cand, self.options)
+
+    def measure(self, cand: Candidate, static: Static) -> Evaluation:
+        """The GPU half of evaluate, given the CPU half; a Ray actor runs it on its GPU."""
+        return static.failed or self._run(cand, static.advice, dict(static.resources))
+
+    def _run(self, cand: Candidate, advice: list, resources: dict) -> Evaluation:
         from kernelpro.profilers.runtime.measure import evaluate
 
         try:
             spec = self.spec.with_launch(cand.launch) if cand.launch else self.spec
         except Exception as e:  # SpecError: e.g. a block of more than 1024 threads from the model
-            return Evaluation(ok=False, failure=f"launch: {e}", advice=rep.advice, resources=resources_of(rep))
+            return Evaluation(ok=False, failure=f"launch: {e}", advice=advice, resources=resources)
         try:
             res = evaluate(self.path, spec, compile_options(self.options, cand), source_text=cand.source,
                            timing=True, energy=self.energy, pool=self.pool)
             self.judge(spec, res, cand, pool=self.pool)
         except Exception as e:  # the runtime reports failures as data; anything else is a bug, kept as data too
-            return Evaluation(ok=False, failure=f"crash: evaluator error {e!r}", advice=rep.advice,
-                              resources=resources_of(rep))
-        return to_evaluation(res, rep)
+            return Evaluation(ok=False, failure=f"crash: evaluator error {e!r}", advice=advice, resources=resources)
+        return to_evaluation(res, advice, resources)
 
     def judge(self, spec, res, cand: Candidate, pool) -> None:
         """A time beyond the device's measured ceilings fails the evaluation (measure.judge_ceilings)."""
@@ -101,7 +132,7 @@ class GpuEvaluator:
         """The candidates evaluated again in a fresh worker process (a new best, before its branch)."""
         from kernelpro.profilers.runtime.worker import WorkerPool
 
-        fresh = WorkerPool(timeout_s=self.pool.timeout_s)
+        fresh = WorkerPool(timeout_s=self.pool.timeout_s, env=self.env, command=self.command)
         old, self.pool = self.pool, fresh
         try:
             return self.evaluate(candidates)
@@ -132,13 +163,14 @@ class GpuEvaluator:
         return out
 
     def close(self):
-        self.pool.close()
+        if self.owns_pool:
+            self.pool.close()
 
 
-def to_evaluation(res, rep) -> Evaluation:
-    """RunResult (runtime) -> Evaluation (search)."""
+def to_evaluation(res, advice: list, resources: dict) -> Evaluation:
+    """RunResult (runtime) -> Evaluation (search), with the static profile's advice and resources."""
     if not res.ok:
-        return Evaluation(ok=False, failure=res.failure or "failed", advice=rep.advice, resources=resources_of(rep))
+        return Evaluation(ok=False, failure=res.failure or "failed", advice=advice, resources=resources)
     times = {s.size: s.time_s for s in res.sizes}
     energy = {}
     if res.energy:
@@ -150,7 +182,7 @@ def to_evaluation(res, rep) -> Evaluation:
            "max_rel": max((s.check.get("max_rel", 0.0) for s in res.sizes), default=0.0),
            "rel_l2": max((s.check.get("rel_l2", 0.0) for s in res.sizes), default=0.0)}
     spreads = {s.size: s.spread for s in res.sizes}
-    ev = Evaluation(ok=True, times_s=times, energy_j=energy, error=err, advice=rep.advice, resources=resources_of(rep))
+    ev = Evaluation(ok=True, times_s=times, energy_j=energy, error=err, advice=advice, resources=resources)
     ev.resources["spread"] = spreads
     state = sorted({n for s in res.sizes for n in s.device_state})
     if state:  # device state is a risk the runner answers by resetting it before every launch

@@ -141,21 +141,30 @@ class Recorder:
         self.branch_speedup: float | None = None  # the speedup of branches[-1]
         self.pending: list[tuple[Candidate, Evaluation]] = []  # evaluated, waiting for their node event
         self.paths: dict[int, list[str]] = {}  # node id -> descriptions from the root
+        if callable(getattr(inner, "submit", None)):  # a parallel evaluator stays one for the search
+            self.submit = self._submit
 
     def evaluate(self, candidates: list[Candidate]) -> list[Evaluation]:
         evs = self.inner.evaluate(candidates)
         for c, ev in zip(candidates, evs):
-            if self.root is None:
-                self.root = (c, ev)
-                continue
-            try:
-                r = reward(ev, self.root[1], self.cfg.objective)
-            except ValueError:  # e.g. a size missing: the search marks the node failed too
-                r = None
-            speedup = math.exp(r) if r is not None else None
-            self.memory.record(make_attempt(self.store.run_id, self.cfg.kernel, str(self.cfg.file), c, ev, speedup))
-            self.pending.append((c, ev))
+            self.record(c, ev)
         return evs
+
+    def _submit(self, candidates: list[Candidate]) -> list["_Recorded"]:
+        return [_Recorded(self, c, p) for c, p in zip(candidates, self.inner.submit(candidates))]
+
+    def record(self, c: Candidate, ev: Evaluation) -> None:
+        """Into the memory, in the order the search reads the results (the order of its node events)."""
+        if self.root is None:
+            self.root = (c, ev)
+            return
+        try:
+            r = reward(ev, self.root[1], self.cfg.objective)
+        except ValueError:  # e.g. a size missing: the search marks the node failed too
+            r = None
+        speedup = math.exp(r) if r is not None else None
+        self.memory.record(make_attempt(self.store.run_id, self.cfg.kernel, str(self.cfg.file), c, ev, speedup))
+        self.pending.append((c, ev))
 
     def on_node(self, event: dict) -> None:
         """The search added a node (events come in evaluation order): save it if it improves."""
@@ -205,6 +214,8 @@ class Recorder:
                                self.best_saved + math.log1p(SAVE_MARGIN), self.emit)
         if checks is None:
             return False
+        if getattr(self.inner, "mixed_models", False) and "remeasured" in checks:
+            speedup = checks["remeasured"]["speedup"]  # timings of several GPU models: report one GPU's
         root_ev = self.root[1]
         self.energy(self.root[0], root_ev)
         self.energy(c, ev)
@@ -228,26 +239,51 @@ class Recorder:
         return True
 
 
+class _Recorded:
+    """A parallel evaluator's pending result, recorded when the search reads it."""
+
+    def __init__(self, recorder: Recorder, cand: Candidate, pending):
+        self.recorder, self.cand, self.pending = recorder, cand, pending
+        self.ev: Evaluation | None = None
+
+    def result(self) -> Evaluation:
+        if self.ev is None:
+            self.ev = self.pending.result()
+            self.recorder.record(self.cand, self.ev)
+        return self.ev
+
+
 def _mean(d: dict) -> float:
     return sum(d.values()) / len(d)
 
 
 def optimize(cfg: RunConfig, on_event: Callable[[dict], None] | None = None, evaluator=None,
-             clock=time.monotonic) -> RunOutcome:
-    """Run the search. `evaluator` is injectable (tests); by default the GPU evaluator."""
+             clock=time.monotonic, backend=None, checked=None) -> RunOutcome:
+    """Run the search. `evaluator` is injectable (tests); by default the GPU evaluator, or with `backend`
+    (parallel.backend.RayBackend, shared by several runs) its workers, several candidates in flight.
+    `checked`: preflight's result when the caller has it already."""
     emit = on_event or (lambda e: None)
-    text, repo, spec = preflight(cfg)
-    if evaluator is None:
+    text, repo, spec = checked or preflight(cfg)
+    if evaluator is None and backend is None:
         gpu_check()
     try:
         memory = Memory(repo.working_tree_dir)
     except MemoryStoreError as e:
         raise OptimizeError(str(e)) from None
     if evaluator is None:
-        from .evaluator import GpuEvaluator
-
         energy = cfg.energy if cfg.energy is not None else cfg.objective in ("energy", "edp")
-        evaluator = GpuEvaluator(Path(cfg.file).resolve(), cfg.kernel, spec, cfg.options, energy=energy)
+        if backend is not None:
+            from .parallel.workers import WorkersError
+
+            try:
+                evaluator = backend.evaluator(Path(cfg.file).resolve(), cfg.kernel, spec, cfg.options, energy=energy)
+            except WorkersError as e:
+                memory.close()
+                raise OptimizeError(str(e)) from None
+        else:
+            from .evaluator import GpuEvaluator
+
+            evaluator = GpuEvaluator(Path(cfg.file).resolve(), cfg.kernel, spec, cfg.options, energy=energy)
     spec_file = getattr(spec, "path", None)
     store = CandidateStore(repo.working_tree_dir, str(Path(cfg.file).resolve()),
                            spec_file=str(spec_file) if spec_file else None)
@@ -269,7 +305,8 @@ def optimize(cfg: RunConfig, on_event: Callable[[dict], None] | None = None, eva
     try:
         result = run_search(Candidate(source=text, description="the kernel as written"), proposer, recorder,
                             cfg.budget, objective=cfg.objective, strategy=cfg.strategy, seed=cfg.seed,
-                            on_event=relay, clock=clock, memory_hints=[l.text for l in lessons])
+                            on_event=relay, clock=clock, memory_hints=[l.text for l in lessons],
+                            batch=getattr(evaluator, "batch", 1))
     finally:
         memory.close()
         close = getattr(evaluator, "close", None)

@@ -30,12 +30,24 @@ Choices (all configurable through run_search's keywords):
   tune_fraction (a quarter) of the evaluation budget goes to tuning, at most tune_per_node
   variants per node, and not before the root has tune_after_children children (structure
   first). Each variant is one `tuned` event.
+- Batches: up to `batch` evaluations are in flight at once. Each pending proposal puts a virtual
+  loss on its parent and the parent's ancestors (one visit that backed up what a failure would:
+  parent.reward - fail_penalty), so the next selection in the batch turns elsewhere; the virtual
+  visits count for widening too (as the real ones will once the results are in), and a node whose
+  widening is full only because of pending proposals is passed over for that selection. The virtual
+  loss is taken back when the result enters the tree. Results enter the tree in the order they were
+  proposed, whatever order they finish in, so a seed and a batch size give the same tree. An
+  evaluator with `submit` (a parallel one: optimizer/parallel) gets a new proposal as soon as the
+  oldest in flight has entered the tree; one with only `evaluate` gets a whole batch per call, the
+  next when it is done. Tuning evaluations can be in flight too; the caps count them when they
+  start. Greedy and random fill their batches the same way (without virtual loss).
 """
 from __future__ import annotations
 
 import math
 import random
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
@@ -56,6 +68,18 @@ class Proposer(Protocol):
 class Evaluator(Protocol):
     def evaluate(self, candidates: list[Candidate]) -> list[Evaluation]:
         """One Evaluation per candidate, in order; failures are data, not exceptions."""
+        ...
+
+
+class Pending(Protocol):
+    def result(self) -> Evaluation:
+        """The evaluation, waiting for it if need be (concurrent.futures.Future fits)."""
+        ...
+
+
+class ParallelEvaluator(Evaluator, Protocol):
+    def submit(self, candidates: list[Candidate]) -> list[Pending]:
+        """Start the evaluations and return at once; one Pending per candidate, in order."""
         ...
 
 
@@ -125,6 +149,28 @@ class SearchContext:
 
     def is_known(self, candidate: Candidate) -> bool:
         return candidate.key() in self.seen
+
+
+class _Done:
+    """A Pending whose evaluation is already there (an evaluator with only `evaluate`)."""
+
+    def __init__(self, ev: Evaluation):
+        self.ev = ev
+
+    def result(self) -> Evaluation:
+        return self.ev
+
+
+@dataclass(eq=False)
+class _Flight:
+    """An evaluation in flight: a proposal under `node`, or (tune=True) a variant of `node` itself."""
+
+    node: Node
+    candidate: Candidate
+    pending: Pending | None = None
+    proposal: Proposal | None = None
+    tune: bool = False
+    loss: float | None = None  # the virtual loss put on node and its ancestors (proposals under MCTS)
 
 
 @dataclass
@@ -230,6 +276,10 @@ class _Search:
         self.tune_fraction, self.tune_per_node = tune_fraction, tune_per_node
         self.tune_after_children = tune_after_children
         self.tune_evals = 0
+        self.parallel = callable(getattr(evaluator, "submit", None))
+        self.inflight: deque[_Flight] = deque()  # in the order proposed, the order results enter the tree
+        self.pending_children: dict[int, int] = {}  # node id -> proposals under it in flight
+        self.virtual: dict[int, tuple[int, float]] = {}  # node id -> (virtual visits, virtual value)
 
     # ------------------------------------------------------------ events
     def budget_status(self) -> dict:
@@ -246,7 +296,8 @@ class _Search:
 
     # ------------------------------------------------------------ tree helpers
     def width(self, n: Node) -> int:
-        return math.ceil(self.k_w * max(1, n.visits) ** self.alpha)
+        """Children allowed: ceil(k_w * visits ** alpha), the visits of evaluations in flight below n counted."""
+        return math.ceil(self.k_w * max(1, n.visits + self.virtual.get(n.id, (0, 0.0))[0]) ** self.alpha)
 
     def blocked(self, n: Node) -> bool:
         """Failed, pruned, or under a pruned ancestor: never selected or expanded."""
@@ -294,7 +345,15 @@ class _Search:
         return max(vals)
 
     # ------------------------------------------------------------ selection
-    def select_mcts(self, pending: dict[int, int]) -> Node | None:
+    def q(self, n: Node) -> float:
+        """Mean backed-up reward, counting the virtual losses of proposals pending below n."""
+        vn, vv = self.virtual.get(n.id, (0, 0.0))
+        visits = n.visits + vn
+        return (n.value_sum + vv) / visits if visits else 0.0
+
+    def select_mcts(self) -> Node | None:
+        pending = self.pending_children
+        passed: set[int] = set()  # full only because of pending proposals: not for this selection
         for _ in range(10_000):  # stall visits raise widths, so this ends quickly
             if not self.live(self.ctx.root):
                 return None
@@ -302,19 +361,28 @@ class _Search:
             while True:
                 if not n.exhausted and len(n.children) + pending.get(n.id, 0) < self.width(n):
                     return n
-                kids = [ch for ch in n.children if self.live(ch)]
-                if kids:
+                alive = [ch for ch in n.children if self.live(ch)]
+                kids = [ch for ch in alive if ch.id not in passed]
+                if kids and not self.virtual:  # nothing in flight: plain PUCT
                     sq = math.sqrt(max(1, n.visits))
                     n = max(kids, key=lambda ch: (ch.mean + self.c * ch.prior * sq / (1 + ch.visits), -ch.id))
                     continue
-                if pending.get(n.id, 0):
-                    return None  # full only because of this batch's pending proposals
+                if kids:
+                    sq = math.sqrt(max(1, n.visits + self.virtual.get(n.id, (0, 0.0))[0]))
+                    n = max(kids, key=lambda ch: (self.q(ch) + self.c * ch.prior * sq / (
+                        1 + ch.visits + self.virtual.get(ch.id, (0, 0.0))[0]), -ch.id))
+                    continue
+                if alive or pending.get(n.id, 0):
+                    if n is self.ctx.root:
+                        return None  # everything selectable waits for results in flight
+                    passed.add(n.id)
+                    break
                 # widening full, no child to descend into: stall visit, then select again
                 self.backup(n, n.reward - self.fail_penalty)
                 break
         raise RuntimeError("MCTS selection did not settle (bug)")
 
-    def select_other(self, pending: dict[int, int]) -> Node | None:
+    def select_other(self) -> Node | None:
         pool = [n for n in self.nodes if not n.exhausted and not self.blocked(n)]
         if not pool:
             return None
@@ -405,24 +473,28 @@ class _Search:
             return 4
         return int(self.budget.evaluations * self.tune_fraction)
 
-    def tune_step(self) -> bool:
-        """One tuning evaluation of the best node's knobs, when allowed; True if one was spent."""
+    def tune_step(self) -> _Flight | None:
+        """The best node's next knob setting to evaluate, when tuning is allowed (the caps count it now)."""
         tune = getattr(self.proposer, "tune", None)
         n = self.best
         if tune is None or n is None or n.parent is None or n.failed or self.tune_evals >= self.tune_cap():
-            return False
+            return None
         if n.tunes >= self.tune_per_node or len(self.ctx.root.children) < self.tune_after_children:
-            return False
+            return None
         props = [p for p in (tune(n, self.ctx, 1) or []) if p.candidate.key() not in self.ctx.seen]
         if not props:
             n.tunes = self.tune_per_node
-            return False
+            return None
         cand = props[0].candidate
         self.ctx.seen.add(cand.key())
-        (ev,) = self.evaluate([cand])
-        self.evaluations += 1
         self.tune_evals += 1
         n.tunes += 1
+        return _Flight(n, cand, tune=True)
+
+    def land_tune(self, f: _Flight, ev: Evaluation) -> None:
+        """A tuned variant's result: a faster one replaces its node's candidate and evaluation."""
+        n, cand = f.node, f.candidate
+        self.evaluations += 1
         try:
             r = reward(ev, self.ctx.root.evaluation, self.objective)
         except ValueError:
@@ -443,50 +515,97 @@ class _Search:
         if better:
             self.emit("new_best", node=n.id, description=cand.description, speedup=n.speedup, reward=n.reward,
                       path=n.path())
-        return True
+
+    def land(self, f: _Flight) -> None:
+        """Enter one result into the tree (results enter in the order they were proposed)."""
+        ev = f.pending.result()
+        if f.tune:
+            self.land_tune(f, ev)
+            return
+        parent = f.node
+        self.pending_children[parent.id] -= 1
+        if f.loss is not None:
+            for m in [parent, *parent.ancestors()]:
+                vn, vv = self.virtual[m.id]
+                self.virtual[m.id] = (vn - 1, vv - f.loss)
+                if vn == 1:
+                    del self.virtual[m.id]
+        self.evaluations += 1
+        n = self.add_node(f.candidate, ev, parent, f.proposal.prior)
+        if n.failed:
+            self.failures += 1
+            self.backup(n, parent.reward - self.fail_penalty)
+        else:
+            self.backup(n, n.reward)
+        self.evaluated_event(n)
+        self.prune_check(n)
+        best = self.pick_best(self.nodes)
+        if best is not self.best:
+            self.best = best
+            self.emit("new_best", node=best.id, description=best.candidate.description,
+                      speedup=best.speedup, reward=best.reward, path=best.path())
+
+    def start(self, flights: list[_Flight]) -> None:
+        """Hand the flights' candidates to the evaluator: submitted (parallel) or evaluated now."""
+        cands = [f.candidate for f in flights]
+        if self.parallel:
+            pend = list(self.evaluator.submit(cands))
+            if len(pend) != len(cands):
+                raise ValueError(f"evaluator returned {len(pend)} pending results for {len(cands)} candidates")
+        else:
+            pend = [_Done(ev) for ev in self.evaluate(cands)]
+        for f, p in zip(flights, pend):
+            f.pending = p
+            self.inflight.append(f)
+
+    def fill(self) -> int | None:
+        """Start evaluations up to the batch size: a tuning variant when allowed, else proposals.
+        An evaluator with only `evaluate` gets one group per call. None: nothing can be expanded."""
+        added = 0
+        while len(self.inflight) < self.batch and self.out_of_budget() is None:
+            left = self.batch - len(self.inflight)
+            if self.budget.evaluations is not None:
+                left = min(left, self.budget.evaluations - self.evaluations - len(self.inflight))
+            if left <= 0:
+                break
+            t = self.tune_step()
+            if t is not None:
+                self.start([t])
+                added += 1
+                if not self.parallel:
+                    break
+                continue
+            flights = self.collect(left)
+            if flights is None:
+                return added or None
+            self.start(flights)
+            added += len(flights)
+            if not self.parallel:
+                break
+        return added
 
     def loop(self) -> str:
         while True:
             stop = self.out_of_budget()
-            if stop:
-                return stop
-            if self.tune_step():
-                continue
-            room = self.batch
-            if self.budget.evaluations is not None:
-                room = min(room, self.budget.evaluations - self.evaluations)
-            work = self.collect(room)
-            if work is None:
-                return self.out_of_budget() or "exhausted"
-            if not work:
+            if stop is None and (self.parallel or not self.inflight):
+                if self.fill() is None and not self.inflight:
+                    return self.out_of_budget() or "exhausted"
+            if not self.inflight:
+                if stop:
+                    return stop
                 continue  # only duplicates or newly exhausted nodes this round
-            evs = self.evaluate([p.candidate for _, p in work])
-            for (parent, prop), ev in zip(work, evs):
-                self.evaluations += 1
-                n = self.add_node(prop.candidate, ev, parent, prop.prior)
-                if n.failed:
-                    self.failures += 1
-                    self.backup(n, parent.reward - self.fail_penalty)
-                else:
-                    self.backup(n, n.reward)
-                self.evaluated_event(n)
-                self.prune_check(n)
-                best = self.pick_best(self.nodes)
-                if best is not self.best:
-                    self.best = best
-                    self.emit("new_best", node=best.id, description=best.candidate.description,
-                              speedup=best.speedup, reward=best.reward, path=best.path())
+            self.land(self.inflight.popleft())
 
-    def collect(self, room: int) -> list[tuple[Node, Proposal]] | None:
-        """Up to room (node, proposal) pairs; None when nothing at all can be expanded."""
-        work: list[tuple[Node, Proposal]] = []
-        pending: dict[int, int] = {}
+    def collect(self, room: int) -> list[_Flight] | None:
+        """Up to room proposals, each put in flight at once (pending child, virtual loss);
+        None when nothing at all can be expanded now."""
+        work: list[_Flight] = []
+        pending = self.pending_children
         asked = False
         while len(work) < room:
             if self.out_of_budget() == "tokens":
                 break
-            sel = self.select_mcts if self.strategy == "mcts" else self.select_other
-            n = sel(pending)
+            n = self.select_mcts() if self.strategy == "mcts" else self.select_other()
             if n is None:
                 break
             want = room - len(work)
@@ -509,8 +628,7 @@ class _Search:
                               origin=p.candidate.origin)
                     continue
                 self.ctx.seen.add(k)
-                work.append((n, p))
-                pending[n.id] = pending.get(n.id, 0) + 1
+                work.append(self.flight(n, p))
                 fresh += 1
             if fresh:
                 n.dup_rounds = 0
@@ -524,6 +642,18 @@ class _Search:
         if not work and not asked:
             return None
         return work
+
+    def flight(self, n: Node, p: Proposal) -> _Flight:
+        """A proposal under n, pending: it counts against n's widening and (MCTS) puts a virtual
+        loss, what a failure would back up, on n and its ancestors until its result is in."""
+        self.pending_children[n.id] = self.pending_children.get(n.id, 0) + 1
+        f = _Flight(n, p.candidate, proposal=p)
+        if self.strategy == "mcts":
+            f.loss = n.reward - self.fail_penalty
+            for m in [n, *n.ancestors()]:
+                vn, vv = self.virtual.get(m.id, (0, 0.0))
+                self.virtual[m.id] = (vn + 1, vv + f.loss)
+        return f
 
 
 def run_search(root: Candidate, proposer: Proposer, evaluator: Evaluator, budget: Budget, *,

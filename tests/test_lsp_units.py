@@ -82,6 +82,8 @@ def test_settings_merge_and_argv():
                         "--llm-model", "m"]
     s2 = s.updated({"optimizerCommand": ["x"], "profileOn": "bogus", "typingDelayMs": "nope"})
     assert s2.optimizer_argv("/a.cu", "k")[0] == "x" and s2.profile_on == "save" and s2.typing_delay_s == 0.8
+    ray = s.updated({"optimize": {"workers": " ray://head:10001 "}}).optimizer_argv("/a.cu", "k")
+    assert ray[ray.index("--workers") + 1] == "ray://head:10001" and "--workers" not in argv  # the editor's setting
     assert s.profile_key() != s.updated({"arch": "sm_80"}).profile_key()
     assert s.profile_key() == s.updated({"llm": {"model": "other"}}).profile_key()
     assert Settings.from_json({"nvccPath": "/n"}).toolchain_settings() == {"nvcc": "/n"}

@@ -55,6 +55,7 @@ test('settings and their defaults come from package.json; no API key setting', (
         'llm.model': '',
         'optimize.budget': 20,
         'optimize.objective': 'time',
+        'optimize.workers': '',
         optimizerCommand: [],
     });
     const props = pkg.contributes.configuration.properties;
@@ -89,7 +90,7 @@ test('initializationOptions carries the whole kernelpro section, nested like wor
             useCache: true,
             inlayHints: true,
             llm: { baseUrl: '', model: 'gpt-x' },
-            optimize: { budget: 5, objective: 'time' },
+            optimize: { budget: 5, objective: 'time', workers: '' },
             optimizerCommand: [],
         },
     });
