@@ -39,6 +39,18 @@ def compiles(text, kernel):
     return art
 
 
+def compile_all(texts, kernel):
+    """Each text compiles with its kernel: one nvcc call for them all (the kernel renamed in each;
+    the helper templates are guarded), each on its own where the texts do not go together."""
+    import re
+    joined = "\n".join(re.sub(rf"\b{kernel}\b", f"{kernel}_{i}", t) for i, t in enumerate(texts))
+    art = compile_cuda(TEST_CU, CompileOptions(arch="sm_90"), text=joined)
+    if art.ok and all(art.builds(f"{kernel}_{i}") for i in range(len(texts))):
+        return
+    for t in texts:
+        compiles(t, kernel)
+
+
 # ---------------------------------------------------------------- types and thread indices
 
 
@@ -279,8 +291,8 @@ def test_row_to_warp_and_block_on_five_spellings(tmp_path):
         assert rk.ok and rk.spread and row_major_loops(rk), (name, rk.reasons)
         for team in (rows.Team("warp"), rows.Team("block"), rows.Team("warp", 4), rows.Team("block", 8)):
             new = rows.team_rows(src, rk, team)
-            compiles(new, "rowsum")
             runs.append((name, team, new))
+    compile_all([t for *_, t in runs], "rowsum")
     batch = Batch([(t, "rowsum") for _, _, t in runs], str(tmp_path))
     rng = np.random.default_rng(3)
     for i, (name, team, _) in enumerate(runs):
@@ -426,8 +438,8 @@ def test_elementwise_packs_on_five_spellings(tmp_path):
         assert is_elementwise(rk), (name, rk.reasons)
         for vec, per in ((1, 1), (4, 1), (4, 4), (8, 2)):
             new = elementwise.vectorize(src, rk, vec, per)
-            compiles(new, "ew")
             items.append((name, vec, per, new))
+    compile_all([t for *_, t in items], "ew")
     batch = Batch([(t, "ew") for *_, t in items], str(tmp_path))
     rng = np.random.default_rng(7)
     for n in (1003, 64):
@@ -482,15 +494,15 @@ __global__ void colred(T* out, const T* d, int n, int m) {
 @needs_gxx
 @pytest.mark.slow
 def test_column_split_on_five_spellings(tmp_path):
-    items = []
+    items, clusters = [], []
     for name, text in COLS.items():
         src, rk = rk_of(text)
         assert column_loop(rk) is not None, (name, rk.reasons)
         for vec in (1, 4):  # one column per thread, and 4 neighbouring columns through packed loads
             new = columns.column_reduce(src, rk, 1, vec)
-            compiles(new, "colred")
-            compiles(columns.column_reduce(src, rk, 4, vec), "colred")  # the cluster form (run on the GPU tests)
+            clusters.append(columns.column_reduce(src, rk, 4, vec))  # the cluster form (run on the GPU tests)
             items.append((name, vec, new))
+    compile_all([t for *_, t in items] + clusters, "colred")
     batch = Batch([(t, "colred") for *_, t in items], str(tmp_path))
     rng = np.random.default_rng(11)
     for n, m in ((77, 45), (40, 64)):
