@@ -26,7 +26,7 @@ HARNESSES = {
     "softmax": (("kernelpro/online_softmax.cuh",), "sm_90", ("SHFL.BFLY", "MUFU.EX2")),
     "gemm_sm90": (("kernelpro/gemm_sm90.cuh",), "sm_90a", ("HGMMA", "UTMALDG")),
 }
-_BUILT: dict[str, Path] = {}
+_BUILT: dict[tuple[str, bool], Path] = {}
 
 
 def build(name: str, out_dir: Path, cubin: bool = False) -> Path:

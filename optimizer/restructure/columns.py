@@ -181,7 +181,6 @@ def _packed(src: SourceFile, rk: RowKernel, lp, start, before, after, cluster: i
     plain_body = span_text(src, body.start_byte, body.end_byte, inc)
     elem = {k: f"typename kp_elem<decltype({g['array']}[0])>::type" for k, g in groups.items()}
     addr = {k: (lambda at, g=g: f"&{g['array']}[{poly_c(g['index'], {row: 'kp_c0', var: at})}]") for k, g in groups.items()}
-    replay_text = "\n".join(f"{i2}{text(src, s)}" for s in replay)
     out = [f"if (({bound}) <= 0) return;  // kernelpro: nothing to reduce (every thread leaves together)",
            f"{li}// kernelpro: {vec} neighbouring columns per thread, rows split over threadIdx.y and blockIdx.y "
            f"({'a cluster of ' + str(cluster) + ' blocks' if cluster > 1 else 'one block'})",
@@ -205,6 +204,12 @@ def _packed(src: SourceFile, rk: RowKernel, lp, start, before, after, cluster: i
                          for k in groups)
     out.append(f"{li}const bool kp_pk = kp_c0 + {vec} <= ({bound}) && {checks};")
 
+    def column_view(ind: str, col: str) -> list[str]:
+        """Column kp_v of the pack as the original code sees it: its index, the replayed
+        statements, its accumulators."""
+        return ([f"{ind}const {rtype} {row} = ({rtype})({col});"] + [f"{ind}{text(src, st)}" for st in replay]
+                + [f"{ind}auto& {name} = kp_acc_{name}[kp_v];" for name in acc_decl])
+
     def rows_loop(packed: bool, ind: str) -> list[str]:
         j1, j2 = ind + "  ", ind + "    "
         body_text = reindent(packed_body if packed else plain_body, line_indent(src, body), j2)
@@ -213,10 +218,8 @@ def _packed(src: SourceFile, rk: RowKernel, lp, start, before, after, cluster: i
             for k, g in groups.items():
                 lines.append(f"{j1}const kp_pack<{elem[k]}, {vec}> {g['name']} = "
                              f"*reinterpret_cast<const kp_pack<{elem[k]}, {vec}>*>({addr[k](var)});")
-        lines += [f"{j1}#pragma unroll", f"{j1}for (int kp_v = 0; kp_v < {vec}; ++kp_v) {{",
-                  f"{j2}const {rtype} {row} = ({rtype})(kp_c0 + kp_v < ({bound}) ? kp_c0 + kp_v : ({bound}) - 1);"]
-        lines += [f"{j2}{text(src, st)}" for st in replay]
-        lines += [f"{j2}auto& {name} = kp_acc_{name}[kp_v];" for name in acc_decl]
+        lines += [f"{j1}#pragma unroll", f"{j1}for (int kp_v = 0; kp_v < {vec}; ++kp_v) {{"]
+        lines += column_view(j2, f"kp_c0 + kp_v < ({bound}) ? kp_c0 + kp_v : ({bound}) - 1")
         lines += [f"{j2}{body_text}", f"{j1}}}"]
         return counted_for(src, jt, var, f"{s0} + threadIdx.y + blockIdx.y * blockDim.y", end, ROW_STRIDE,
                            "{\n" + "\n".join(lines) + f"\n{ind}}}", ind, counter="kp_r", pragma=UNROLL)
@@ -238,11 +241,7 @@ def _packed(src: SourceFile, rk: RowKernel, lp, start, before, after, cluster: i
         out.append(f"{li}if (threadIdx.y == 0 && blockIdx.y == 0) {{")
         out.append(f"{i1}for (int kp_v = 0; kp_v < {vec}; ++kp_v) {{")
         out.append(f"{i2}if (kp_c0 + kp_v >= ({bound})) break;")
-        out.append(f"{i2}const {rtype} {row} = ({rtype})(kp_c0 + kp_v);")
-        if replay_text:
-            out.append(replay_text)
-        for name in acc_decl:
-            out.append(f"{i2}auto& {name} = kp_acc_{name}[kp_v];")
+        out += column_view(i2, "kp_c0 + kp_v")
         out.append(f"{i2}" + reindent(span_text(src, a0.start_byte, a1.end_byte), line_indent(src, a0), i2))
         out.append(f"{i1}}}")
         out.append(f"{li}}}")

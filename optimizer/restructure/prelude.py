@@ -108,32 +108,8 @@ COLUMN_PRELUDE = r"""#ifndef KERNELPRO_COLUMN_HELPERS
 // Column reductions added by KernelPro: a block of 32 columns x blockDim.y row groups, and
 // optionally a cluster of gridDim.y blocks along the rows, combined in (distributed) shared
 // memory. The total is valid on threadIdx.y == 0 of the cluster's first block.
-template <class T, class F> __device__ __forceinline__ T kp_col_reduce(T v, F f) {
-  alignas(16) __shared__ unsigned char kp_raw[32 * 32 * sizeof(T)];
-  T* buf = reinterpret_cast<T*>(kp_raw);
-  buf[threadIdx.y * 32 + threadIdx.x] = v;
-  __syncthreads();
-  if (threadIdx.y == 0)
-    for (unsigned k = 1; k < blockDim.y; ++k) v = f(v, buf[k * 32 + threadIdx.x]);
-  __syncthreads();
-  return v;
-}
-
-template <class T, class F> __device__ __forceinline__ T kp_cluster_col_reduce(T v, F f) {
-  v = kp_col_reduce(v, f);
-  alignas(16) __shared__ unsigned char kp_craw[32 * sizeof(T)];
-  T* part = reinterpret_cast<T*>(kp_craw);
-  cooperative_groups::cluster_group cl = cooperative_groups::this_cluster();
-  if (threadIdx.y == 0) part[threadIdx.x] = v;
-  cl.sync();
-  if (cl.block_rank() == 0 && threadIdx.y == 0)
-    for (unsigned r = 1; r < cl.num_blocks(); ++r) v = f(v, cl.map_shared_rank(part, r)[threadIdx.x]);
-  cl.sync();
-  return v;
-}
-
-// The same for N neighbouring columns per thread, combined as one pack: one round of barriers
-// for the pack instead of one per column (each column's operations in the same order).
+// N neighbouring columns per thread are combined as one pack: one round of barriers for the
+// pack instead of one per column (each column's operations in the same order).
 template <class T, int N, class F> __device__ __forceinline__ void kp_col_reduce_n(T (&v)[N], F f) {
   alignas(16) __shared__ unsigned char kp_rawn[32 * 32 * sizeof(T) * N];
   kp_pack<T, N>* buf = reinterpret_cast<kp_pack<T, N>*>(kp_rawn);
@@ -170,6 +146,19 @@ template <class T, int N, class F> __device__ __forceinline__ void kp_cluster_co
       for (int i = 0; i < N; ++i) v[i] = f(v[i], q.v[i]);
     }
   cl.sync();
+}
+
+// One column per thread: a pack of one.
+template <class T, class F> __device__ __forceinline__ T kp_col_reduce(T v, F f) {
+  T a[1] = {v};
+  kp_col_reduce_n(a, f);
+  return a[0];
+}
+
+template <class T, class F> __device__ __forceinline__ T kp_cluster_col_reduce(T v, F f) {
+  T a[1] = {v};
+  kp_cluster_col_reduce_n(a, f);
+  return a[0];
 }
 #endif  // KERNELPRO_COLUMN_HELPERS
 """
