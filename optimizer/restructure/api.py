@@ -181,6 +181,17 @@ def row_plans(text: str, ctx: Context) -> list[Plan]:
     vmax = max(1, min(8, 16 // elem))
     bound = next((rl.info.bound for rl in walks if rl.info.bound is not None), None)
     length = _largest(ctx, src.node_text(bound)) if bound is not None else None
+    if vmax > 1 and length is not None and length * elem >= LONG_ROW_BYTES and not restricted \
+            and rows.row_cache(src, rk) is None:
+        # a long row that several passes read, kept in shared memory only if the outputs cannot
+        # overlap it: with __restrict__ added (and said), where that makes it possible
+        rtext, rnames = add_restrict(text, ctx.kernel)
+        if rnames:
+            rplain, rdone = simplify(rtext, ctx.path, ctx.kernel)
+            rsrc = parse_source(rplain, ctx.path)
+            rrk = row_kernel(rsrc, rsrc.kernel(ctx.kernel))
+            if rrk is not None and rrk.ok and rrk.spread and rows.row_cache(rsrc, rrk) is not None:
+                base, rk, src, done, restricted = rplain, rrk, rsrc, rdone, rnames
     units = cover(grid[0], old_block, 1)
     nrows = _largest(ctx, units)
     lines0 = [rl.info.node.start_point[0] + 1 for rl in (rk0.spread if rk0.ok else [])] or \
@@ -200,24 +211,36 @@ def row_plans(text: str, ctx: Context) -> list[Plan]:
                 space = [s for s in space if old_block % (s["block"] // 32) == 0]
         else:
             tb = _pow2((length or 4096) / vmax / 4, 128, 1024)
-            space = [{"block": tb, "vec": vmax}]
+            # rows too long for the rows in flight to stay in L2: several packed steps' loads in
+            # flight per thread, and a row read by several passes kept in shared memory
+            long_row = vmax > 1 and length is not None and length * elem >= LONG_ROW_BYTES
+            u = 4 if long_row else 1
+            space = [{"block": tb, "vec": vmax, "unroll": u}]
             for alt in (tb * 2, tb // 2):
                 if 128 <= alt <= 1024:
-                    space.append({"block": alt, "vec": vmax})
+                    space.append({"block": alt, "vec": vmax, "unroll": u})
+            if u > 1:
+                space.append({"block": tb, "vec": vmax, "unroll": 1})
             if vmax > 1:
-                space.append({"block": tb, "vec": max(1, vmax // 2)})
+                space.append({"block": tb, "vec": max(1, vmax // 2), "unroll": 1})
+            cached = _cache_bytes(ctx, src, rk, elem) if long_row else None
+            if cached is not None:  # the first guess
+                space.insert(0, {"block": tb, "vec": vmax, "unroll": u, "cache": 1})
         if not space:
             continue
         prior = _row_prior(kind, length, nrows, vmax)
 
         def build(knobs, kind=kind):
-            team = rows.Team(kind, int(knobs["vec"]))
+            team = rows.Team(kind, int(knobs["vec"]), int(knobs.get("unroll", 1)), bool(knobs.get("cache", 0)))
             new = rows.team_rows(src, rk, team)
             tb = int(knobs["block"])
             per_block = tb // 32 if kind == "warp" else 1
             new, notes = _host(new, ctx.path, ctx.kernel, rows_host(per_block, tb))
             launch = dict(ctx.base_launch or {})
             launch.update(block=[tb], grid=[cover(grid[0], old_block, per_block)] + grid[1:])
+            if team.cache:
+                launch["shared_bytes"] = _cache_bytes(ctx, src, rk, elem)
+                notes = tuple(notes) + _cache_notes(parse_source(new, ctx.path), ctx.kernel, launch["shared_bytes"])
             desc = rows.describe(rk, team).replace(
                 f"on line {', '.join(str(rl.info.node.start_point[0] + 1) for rl in rk.spread)}",
                 f"on line {', '.join(map(str, lines0))}")
@@ -231,6 +254,51 @@ def row_plans(text: str, ctx: Context) -> list[Plan]:
                              knobs=tuple(sorted(knobs.items())), notes=assumptions + tuple(notes))
         plans.append(Plan(f"row-{kind}", f"a {kind} per row", answers, space, build, prior, assumptions))
     return plans
+
+
+MAX_DYNAMIC_SHARED = 227 * 1024  # sm_90's largest dynamic shared memory per block
+# a row from which on the rows a GPU works on at once (a block per row, 132 SMs) outgrow half of
+# the H200's 50 MB L2, so a second pass over a row goes to DRAM again
+LONG_ROW_BYTES = 64 * 1024
+
+
+def _cache_bytes(ctx: Context, src: SourceFile, rk: RowKernel, elem: int) -> str | None:
+    """The launch's dynamic shared bytes (a spec expression) for keeping the row in shared memory,
+    or None where no row is read by several loops, its length is not an expression of the spec's
+    values, the launch already has dynamic shared memory, or the largest row does not fit."""
+    if (ctx.base_launch or {}).get("shared_bytes") not in (None, 0, "0") or _arch_num(ctx.arch) < 80:
+        return None
+    cache = rows.row_cache(src, rk)
+    if cache is None:
+        return None
+    spec_len = _spec_expr(cache.length, ctx.scalar_params)
+    if spec_len is None:
+        return None
+    row_bytes = _largest(ctx, cache.length)
+    if row_bytes is None or row_bytes * elem + 1024 > MAX_DYNAMIC_SHARED:
+        return None
+    return f"min({elem} * ({spec_len}) + 16, {MAX_DYNAMIC_SHARED})"
+
+
+def _spec_expr(expr: str, params: dict) -> str | None:
+    """A kernel expression of scalar parameters and numbers in the spec's terms (None otherwise)."""
+    import re
+    names = set(re.findall(r"[A-Za-z_]\w*", expr))
+    if any(n not in params for n in names):
+        return None
+    return re.sub(r"[A-Za-z_]\w*", lambda m: f"({params[m.group(0)]})", expr)
+
+
+def _cache_notes(src: SourceFile, kernel: str, nbytes: str) -> tuple[str, ...]:
+    """What the file's own launches must add for the shared-memory row (they still run without it)."""
+    from .launch import launch_sites
+    out = []
+    for call, _cfg, _args, _host_fn in launch_sites(src, kernel):
+        out.append(f"line {call.start_point[0] + 1}: to keep the row in shared memory, launch {kernel} with a third "
+                   f"launch parameter of {nbytes} bytes (in the spec's names) and call cudaFuncSetAttribute({kernel}, "
+                   f"cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) once before; without them it runs correctly "
+                   f"and reads the row from global memory again")
+    return tuple(out)
 
 
 def _row_prior(kind: str, length, nrows, vmax) -> float:

@@ -70,6 +70,22 @@ template <class M, class S, class E> __device__ __forceinline__ void kp_block_on
   kp_warp_online(m, s, ex);
   __syncthreads();
 }
+
+#ifndef KP_EMULATOR_HOOKS
+// A row kept in dynamic shared memory (the launch's third parameter): the bytes the launch gave,
+// and the buffer. A kernel launched with fewer bytes than a row needs reads the row again instead.
+__device__ __forceinline__ unsigned kp_dynamic_smem_bytes() {
+  unsigned r = 0;
+#ifdef __CUDA_ARCH__
+  asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(r));
+#endif
+  return r;
+}
+template <class P> __device__ __forceinline__ P* kp_row_cache() {
+  extern __shared__ __align__(16) unsigned char kp_dyn_raw[];
+  return reinterpret_cast<P*>(kp_dyn_raw);
+}
+#endif
 #endif  // KERNELPRO_RESTRUCTURE_HELPERS
 """
 

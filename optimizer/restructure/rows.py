@@ -31,6 +31,8 @@ WARP_ROW = "blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32"
 class Team:
     kind: str  # "warp" or "block"
     vec: int = 1  # elements per lane per step (packed accesses when > 1)
+    unroll: int = 1  # packed steps unrolled (their loads in flight together)
+    cache: bool = False  # a row read by several loops kept in dynamic shared memory (block teams)
 
     @property
     def size(self) -> str:
@@ -109,10 +111,16 @@ class Group:
     """The packed accesses of one array in a vectorised loop: same base, stride 1."""
     name: str  # kp_p0, ...
     access: object  # a representative Access (its node: the subscript)
+    key: tuple  # group_key
     nodes: list  # every subscript node of the group
     reads: bool
     writes: bool
     full_write: bool  # written by a top-level statement of the body (every iteration)
+
+
+def group_key(a, var: str) -> tuple:
+    """An access's array and the part of its index that does not move with the loop variable."""
+    return (a.array, tuple(sorted((m, c) for m, c in a.index.items() if var not in m)))
 
 
 def _groups(src: SourceFile, rk: RowKernel, lp) -> list[Group]:
@@ -128,10 +136,10 @@ def _groups(src: SourceFile, rk: RowKernel, lp) -> list[Group]:
             continue
         if coefficient(a.index, var) != {(): 1}:
             continue
-        key = (a.array, tuple(sorted((m, c) for m, c in a.index.items() if var not in m)))
+        key = group_key(a, var)
         g = groups.get(key)
         if g is None:
-            g = groups[key] = Group(f"kp_p{len(groups)}", a, [], False, False, False)
+            g = groups[key] = Group(f"kp_p{len(groups)}", a, key, [], False, False, False)
         g.nodes.append(a.node)
         if a.is_write:
             g.writes = True
@@ -186,7 +194,71 @@ def _access_at(src: SourceFile, node, var: str, at: str) -> str:
     return node_with(src, node, ident_subs(src, node, var, f"({at})"))
 
 
-def spread_loop(src: SourceFile, rk: RowKernel, rl: RowLoop, team: Team, ind: str) -> str:
+@dataclass
+class RowCache:
+    """A row that several spread loops read the same way (same array, start and end), never
+    written in the row: the first loop keeps its packs in dynamic shared memory, the others read
+    them from there. Each thread reads back only the packs it stored (same lanes, same stride),
+    so no barrier is needed; a launch with too few shared bytes reads global memory as before."""
+    key: tuple
+    producer: object  # the first loop's node
+    consumers: tuple  # the other loops' nodes
+    array: str
+    length: str  # the row's length as the loops' end expression (start 0)
+
+
+def row_cache(src: SourceFile, rk: RowKernel) -> RowCache | None:
+    from kernelpro.profilers.analysis.patterns import accesses_in
+
+    writes = [a for a in accesses_in(rk) if a.is_write]
+    loops = [rl.info for rl in rk.spread]
+    for i, lp in enumerate(loops):
+        if _start_text(src, rk, lp) != "0" or lp.cmp != "<" or lp.step != 1:
+            continue
+        try:
+            groups = _groups(src, rk, lp)
+        except Refuse:
+            continue
+        for g in groups:
+            if g.writes or not g.reads or any(_may_alias(rk, g.access.array, w.array) for w in writes):
+                continue
+            names = {n for m, _ in g.key[1] for n in m}
+            if any(_assigned(src, rk, n) for n in names):
+                continue
+            users = []
+            for other in loops[i + 1:]:
+                if other.node.parent != lp.node.parent or other.cmp != "<" or other.step != 1 \
+                        or _start_text(src, rk, other) != "0" or text(src, other.bound) != text(src, lp.bound):
+                    continue
+                try:
+                    og = _groups(src, rk, other)
+                except Refuse:
+                    continue
+                if any(h.key == g.key and h.reads and not h.writes for h in og):
+                    users.append(other.node)
+            if users:
+                return RowCache(g.key, lp.node, tuple(users), g.access.array, text(src, lp.bound))
+    return None
+
+
+def _start_text(src: SourceFile, rk: RowKernel, lp) -> str | None:
+    n = lp.start if lp.form == "for" else _while_start(src, rk, lp)
+    return text(src, n) if n is not None else None
+
+
+def _assigned(src: SourceFile, rk: RowKernel, name: str) -> bool:
+    """Whether `name` is assigned (not only declared) in the row's statements."""
+    for st in rk.body:
+        for n in walk(st):
+            if n.type in ("assignment_expression", "update_expression"):
+                target = n.child_by_field_name("left") or n.child_by_field_name("argument")
+                if target is not None and src.node_text(target) == name:
+                    return True
+    return False
+
+
+def spread_loop(src: SourceFile, rk: RowKernel, rl: RowLoop, team: Team, ind: str,
+                cache: RowCache | None = None) -> str:
     """The replacement text of one spread loop."""
     lp = rl.info
     var = lp.var
@@ -202,7 +274,16 @@ def spread_loop(src: SourceFile, rk: RowKernel, rl: RowLoop, team: Team, ind: st
     bound = text(src, lp.bound)
     end = f"({bound}) + 1" if lp.cmp == "<=" else f"({bound})"
     i1, i2, i3 = ind + "  ", ind + "    ", ind + "      "
-    out = [f"{{  // kernelpro: this loop spread over the {team.kind} (each lane strides the row)"]
+    role = None if cache is None or team.vec <= 1 else \
+        "produce" if lp.node == cache.producer else "consume" if lp.node in cache.consumers else None
+    out = []
+    if role == "produce":
+        ct = _cache_pack(src, rk, cache, lp, team.vec)
+        out += [f"long long kp_ca = -1, kp_cn = 0;  // kernelpro: packs [kp_ca, kp_ca + kp_cn) of the row "
+                f"{cache.array} kept in shared memory",
+                f"{ind}{ct}* const kp_cache = kp_row_cache<{ct}>();", ind]
+    out[-1:] = [(out[-1] if out else "") + f"{{  // kernelpro: this loop spread over the {team.kind} (each lane strides the row)"]
+    pragma = f"#pragma unroll {team.unroll}" if team.unroll > 1 else None
     # reductions: every lane but the first starts from the identity
     online = [r for r in lp.reductions if r.op == ONLINE]
     plain = [r for r in lp.reductions if r.op != ONLINE]
@@ -221,7 +302,8 @@ def spread_loop(src: SourceFile, rk: RowKernel, rl: RowLoop, team: Team, ind: st
     jdecl = f"{jt} " if (lp.declared_in_header or lp.form == "while") else ""
     if team.vec <= 1:
         out += counted_for(src, jt, var, f"({start}) + kp_lane", end, team.size,
-                           _reindent_body(body_text, line_indent(src, body), i1), i1, declare=bool(jdecl))
+                           _reindent_body(body_text, line_indent(src, body), i1), i1, declare=bool(jdecl),
+                           pragma=pragma)
     else:
         groups = _groups(src, rk, lp)
         if not groups:
@@ -241,13 +323,23 @@ def spread_loop(src: SourceFile, rk: RowKernel, rl: RowLoop, team: Team, ind: st
         out.append(f"{i1}{jt} kp_b = kp_a;  // [kp_a, kp_b): packed; the rest element by element")
         out.append(f"{i1}if (kp_ad % sizeof({e0}) == 0 && kp_a <= kp_e && {al}) {{")
         out.append(f"{i2}const {jt} kp_nv = (kp_e - kp_a) / {v};")
+        if role == "produce":
+            out.append(f"{i2}const bool kp_con = (unsigned long long)kp_nv * sizeof(*kp_cache) <= kp_dynamic_smem_bytes();")
+        elif role == "consume":
+            out.append(f"{i2}const bool kp_hit = kp_cn > 0 && (long long)kp_a == kp_ca && (long long)kp_nv == kp_cn;")
         packed = ["{"]  # the packed loop's body
         packed.append(f"{i3}const {jt} kp_j0 = kp_a + kp_q * {v};")
         for g in groups:
             et = _elem(src, g, var)
             addr = f"&{_access_at(src, g.access.node, var, 'kp_j0')}"
+            cached = role is not None and g.key == cache.key and not g.writes
             if g.reads or not g.full_write:
-                packed.append(f"{i3}kp_pack<{et}, {v}> {g.name} = *reinterpret_cast<const kp_pack<{et}, {v}>*>({addr});")
+                load = f"*reinterpret_cast<const kp_pack<{et}, {v}>*>({addr})"
+                if cached and role == "consume":
+                    load = f"kp_hit ? kp_cache[kp_q] : {load}"
+                packed.append(f"{i3}kp_pack<{et}, {v}> {g.name} = {load};")
+                if cached and role == "produce":
+                    packed.append(f"{i3}if (kp_con) kp_cache[kp_q] = {g.name};")
             else:
                 packed.append(f"{i3}kp_pack<{et}, {v}> {g.name};")
         subs = list(body_subs)
@@ -264,8 +356,11 @@ def spread_loop(src: SourceFile, rk: RowKernel, rl: RowLoop, team: Team, ind: st
                 et = _elem(src, g, var)
                 packed.append(f"{i3}*reinterpret_cast<kp_pack<{et}, {v}>*>(&{_access_at(src, g.access.node, var, 'kp_j0')}) = {g.name};")
         packed.append(f"{i2}}}")
-        out += counted_for(src, jt, "kp_q", "kp_lane", "kp_nv", team.size, "\n".join(packed), i2, counter="kp_iq")
+        out += counted_for(src, jt, "kp_q", "kp_lane", "kp_nv", team.size, "\n".join(packed), i2, counter="kp_iq",
+                           pragma=pragma)
         out.append(f"{i2}kp_b = kp_a + kp_nv * {v};")
+        if role == "produce":
+            out.append(f"{i2}if (kp_con) {{ kp_ca = (long long)kp_a; kp_cn = (long long)kp_nv; }}")
         out.append(f"{i1}}} else {{")
         out.append(f"{i2}kp_a = kp_s;")
         out.append(f"{i2}kp_b = kp_s;")
@@ -289,6 +384,11 @@ def spread_loop(src: SourceFile, rk: RowKernel, rl: RowLoop, team: Team, ind: st
         out.append(f"{i1}kp_{team.kind}_online({r.var}, {r.partner}, {fn});")
     out.append(f"{ind}}}")
     return "\n".join(out)
+
+
+def _cache_pack(src: SourceFile, rk: RowKernel, cache: RowCache, lp, v: int) -> str:
+    g = next(g for g in _groups(src, rk, lp) if g.key == cache.key)
+    return f"kp_pack<{_elem(src, g, lp.var)}, {v}>"
 
 
 def _elem(src: SourceFile, g: Group, var: str) -> str:
@@ -341,11 +441,18 @@ def team_rows(src: SourceFile, rk: RowKernel, team: Team) -> str:
         subs.append((rk.row_decl.start_byte, rk.row_decl.start_byte, f"const int kp_lane = {team.lane};\n{ind}"))
         subs.append((value.start_byte, value.end_byte, team.row))
     # spread loops, and barriers after code that writes memory when memory is touched later
+    cache = None
+    if team.cache:
+        if team.kind != "block" or team.vec <= 1:
+            raise Refuse("a row kept in shared memory needs a block per row and packed accesses")
+        cache = row_cache(src, rk)
+        if cache is None:
+            raise Refuse("no row is read the same way by two loops and never written (nothing to keep in shared memory)")
     stmts_after = _row_statements(rk)
     spread_nodes = {rl.info.node: rl for rl in spread}
     for rl in spread:
         ind = line_indent(src, rl.info.node)
-        new = spread_loop(src, rk, rl, team, ind)
+        new = spread_loop(src, rk, rl, team, ind, cache)
         if _writes_memory(src, rl.info.node) and _later_touch(src, stmts_after, rl.info.node.end_byte):
             new += f"\n{ind}{team.sync}  // kernelpro: the row's writes are seen by every lane after this"
         subs.append((rl.info.node.start_byte, rl.info.node.end_byte, new))
@@ -391,6 +498,10 @@ def describe(rk: RowKernel, team: Team) -> str:
     what = f"a {team.kind} per row" if team.kind == "warp" else "a block per row"
     red = f"; {', '.join(ops)} combined with shuffles" + (" and shared memory" if team.kind == "block" else "") if ops else ""
     vec = f", {team.vec} elements per access" if team.vec > 1 else ""
+    if team.unroll > 1:
+        vec += f", {team.unroll} steps' loads in flight"
+    if team.cache:
+        vec += ", the row kept in shared memory for the later passes"
     return f"spread the loop(s) on line {lines} over {what}{vec}{red}"
 
 

@@ -130,6 +130,10 @@ inline KpBlock* kp_block = nullptr;
 inline std::vector<unsigned char> kp_dynamic_shared;  // extern __shared__ arrays (the launch's shared bytes)
 inline size_t kp_shared_bytes = 0;
 template <class T> inline T* kp_dyn_shared() { return reinterpret_cast<T*>(kp_dynamic_shared.data()); }
+// the restructuring prelude's dynamic shared memory helpers, on the emulator's buffer
+#define KP_EMULATOR_HOOKS
+inline unsigned kp_dynamic_smem_bytes() { return (unsigned)kp_shared_bytes; }
+template <class P> inline P* kp_row_cache() { return kp_dyn_shared<P>(); }
 inline thread_local int kp_tid = 0;
 
 inline void __syncthreads() { kp_block->bar->arrive_and_wait(); }

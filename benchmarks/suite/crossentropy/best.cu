@@ -1,29 +1,36 @@
-// Cross-entropy from logits, hand-written: a block per row reads the row once with float4
-// loads, keeping a running max and a rescaled sum of exponentials per thread (online
-// softmax), merged across the block; thread 0 writes log(sum) + max - logit[target].
-struct ms {
-  float m, s;
-};
-
-__device__ __forceinline__ ms merge(ms a, ms b) {
-  const float m = fmaxf(a.m, b.m);
-  if (m == -INFINITY) return {m, 0.0f};
-  return {m, a.s * __expf(a.m - m) + b.s * __expf(b.m - m)};
-}
-
-__device__ __forceinline__ void add(ms& a, float v) {
-  if (v > a.m) {
-    a.s = a.s * __expf(a.m - v) + 1.0f;
-    a.m = v;
-  } else {
-    a.s += __expf(v - a.m);
+// Cross-entropy from logits, hand-written: a block of 512 threads per row reads the row once with
+// float4 loads, 8 of them in flight per thread (an int-counted loop, so nvcc issues them together),
+// keeping a running max and a rescaled sum of exponentials (online softmax: one exponential per
+// element, the sum rescaled once per 4 elements), merged across the block with shuffles; rows of
+// an odd length start at any 4-byte boundary, so each row peels a head to reach 16-byte alignment.
+// Thread 0 writes log(sum) + max - logit[target].
+__device__ __forceinline__ void online4(float& m, float& s, float4 v) {
+  const float mm = fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w));
+  if (mm > m) {
+    s *= __expf(m - mm);
+    m = mm;
   }
+  s += __expf(v.x - m) + __expf(v.y - m) + __expf(v.z - m) + __expf(v.w - m);
 }
-
-__global__ void __launch_bounds__(1024) crossentropy_forward(float* __restrict__ losses,
+__device__ __forceinline__ void online1(float& m, float& s, float v) {
+  if (v > m) {
+    s *= __expf(m - v);
+    m = v;
+  }
+  s += __expf(v - m);
+}
+__device__ __forceinline__ void merge(float& m, float& s, float om, float os) {
+  const float mm = fmaxf(m, om);
+  if (mm == -INFINITY) return;
+  s = s * __expf(m - mm) + os * __expf(om - mm);
+  m = mm;
+}
+#define U 8
+#define LOAD(p) __ldcs(p)  // read once: streaming
+__global__ void __launch_bounds__(512) crossentropy_forward(float* __restrict__ losses,
                                                              const float* __restrict__ logits,
                                                              const int* __restrict__ targets, int N, int V) {
-  __shared__ ms part[32];
+  __shared__ float pm[32], ps[32];
   const int row = blockIdx.x;
   if (row >= N) return;
   const float* x = logits + (size_t)row * V;
@@ -31,29 +38,27 @@ __global__ void __launch_bounds__(1024) crossentropy_forward(float* __restrict__
   const int nvec = (V - head) / 4;
   const int tail = head + nvec * 4;
   const float4* xv = reinterpret_cast<const float4*>(x + head);
-  ms acc = {-INFINITY, 0.0f};
-  for (int i = threadIdx.x; i < nvec; i += blockDim.x) {
-    const float4 v = xv[i];
-    add(acc, v.x);
-    add(acc, v.y);
-    add(acc, v.z);
-    add(acc, v.w);
+  const int t = threadIdx.x, nt = blockDim.x;
+  float m = -INFINITY, s = 0.0f;
+  int i = t;
+  for (; i + (U - 1) * nt < nvec; i += U * nt) {
+    float4 v[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) v[u] = LOAD(xv + i + u * nt);
+#pragma unroll
+    for (int u = 0; u < U; ++u) online4(m, s, v[u]);
   }
-  if ((int)threadIdx.x < head) add(acc, x[threadIdx.x]);
-  for (int i = tail + threadIdx.x; i < V; i += blockDim.x) add(acc, x[i]);
-  for (int o = 16; o > 0; o >>= 1) {
-    ms other = {__shfl_xor_sync(0xffffffffu, acc.m, o), __shfl_xor_sync(0xffffffffu, acc.s, o)};
-    acc = merge(acc, other);
-  }
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  if (lane == 0) part[warp] = acc;
+  for (; i < nvec; i += nt) online4(m, s, LOAD(xv + i));
+  if (t < head) online1(m, s, x[t]);
+  for (int j = tail + t; j < V; j += nt) online1(m, s, x[j]);
+  for (int o = 16; o > 0; o >>= 1) merge(m, s, __shfl_xor_sync(0xffffffffu, m, o), __shfl_xor_sync(0xffffffffu, s, o));
+  const int warp = t / 32, lane = t % 32;
+  if (lane == 0) { pm[warp] = m; ps[warp] = s; }
   __syncthreads();
   if (warp == 0) {
-    acc = lane < (int)(blockDim.x / 32) ? part[lane] : ms{-INFINITY, 0.0f};
-    for (int o = 16; o > 0; o >>= 1) {
-      ms other = {__shfl_xor_sync(0xffffffffu, acc.m, o), __shfl_xor_sync(0xffffffffu, acc.s, o)};
-      acc = merge(acc, other);
-    }
-    if (lane == 0) losses[row] = logf(acc.s) + acc.m - x[targets[row]];
+    m = lane < nt / 32 ? pm[lane] : -INFINITY;
+    s = lane < nt / 32 ? ps[lane] : 0.0f;
+    for (int o = 16; o > 0; o >>= 1) merge(m, s, __shfl_xor_sync(0xffffffffu, m, o), __shfl_xor_sync(0xffffffffu, s, o));
+    if (lane == 0) losses[row] = logf(s) + m - x[targets[row]];
   }
 }

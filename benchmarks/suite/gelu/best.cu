@@ -1,7 +1,8 @@
-// GELU, hand-written: each thread moves 8 bf16 values (16 bytes) per load and store, and
-// issues its 4 loads of a step together before computing (memory-level parallelism); the
-// block's 4 x 256 packs are contiguous and coalesced per warp. Buffers from cudaMalloc are
-// 256-byte aligned; the last partial chunk goes element by element.
+// GELU, hand-written: each thread moves 8 bf16 values (16 bytes) per load and store and issues
+// its 4 loads together before computing (memory-level parallelism); a block's 4 x 128 packs are
+// contiguous and coalesced per warp; one chunk per block (no grid-stride loop). tanh uses the
+// hardware's tanh.approx.f32 (relative error about 2^-11, far below bf16's 2^-8). The last
+// block also takes the elements past the last whole pack.
 #include <cuda_bf16.h>
 
 typedef __nv_bfloat16 act_t;
@@ -11,30 +12,43 @@ struct alignas(16) pack8 {
   act_t v[8];
 };
 
-__device__ __forceinline__ float gelu_tanh(float v) {
-  const float inner = 0.7978845608f * (v + 0.044715f * v * v * v);
-  return 0.5f * v * (1.0f + tanhf(inner));
+__device__ __forceinline__ float tanh_fast(float x) {
+  float y;
+#ifdef __CUDA_ARCH__
+  asm("tanh.approx.f32 %0, %1;" : "=f"(y) : "f"(x));
+#else
+  y = tanhf(x);  // a host build (the tests' CPU emulator)
+#endif
+  return y;
 }
 
-__global__ void gelu_forward(act_t* __restrict__ y, const act_t* __restrict__ x, int n) {
+__device__ __forceinline__ float gelu_tanh(float v) {
+  const float inner = 0.7978845608f * (v + 0.044715f * v * v * v);
+  return 0.5f * v * (1.0f + tanh_fast(inner));
+}
+
+__global__ void __launch_bounds__(128) gelu_forward(act_t* __restrict__ y, const act_t* __restrict__ x, int n) {
   const pack8* xv = reinterpret_cast<const pack8*>(x);
   pack8* yv = reinterpret_cast<pack8*>(y);
-  const long long nvec = n / 8;
-  const long long chunk = (long long)blockDim.x * GELU_UNROLL;
-  for (long long base = (long long)blockIdx.x * chunk; base < nvec; base += (long long)gridDim.x * chunk) {
-    if (base + chunk <= nvec) {
-      pack8 in[GELU_UNROLL];
+  const int nvec = n / 8;
+  const int chunk = blockDim.x * GELU_UNROLL;
+  const int base = blockIdx.x * chunk + threadIdx.x;
+  if (blockIdx.x * chunk + chunk <= nvec) {
+    pack8 in[GELU_UNROLL];
 #pragma unroll
-      for (int k = 0; k < GELU_UNROLL; ++k) in[k] = xv[base + threadIdx.x + k * blockDim.x];
+    for (int k = 0; k < GELU_UNROLL; ++k) in[k] = xv[base + k * (int)blockDim.x];
 #pragma unroll
-      for (int k = 0; k < GELU_UNROLL; ++k) {
-        pack8 out;
+    for (int k = 0; k < GELU_UNROLL; ++k) {
+      pack8 out;
 #pragma unroll
-        for (int e = 0; e < 8; ++e) out.v[e] = __float2bfloat16(gelu_tanh(__bfloat162float(in[k].v[e])));
-        yv[base + threadIdx.x + k * blockDim.x] = out;
-      }
-    } else {
-      for (long long i = base + threadIdx.x; i < nvec; i += blockDim.x) {
+      for (int e = 0; e < 8; ++e) out.v[e] = __float2bfloat16(gelu_tanh(__bfloat162float(in[k].v[e])));
+      yv[base + k * (int)blockDim.x] = out;
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < GELU_UNROLL; ++k) {
+      const int i = base + k * (int)blockDim.x;
+      if (i < nvec) {
         const pack8 in = xv[i];
         pack8 out;
 #pragma unroll
@@ -42,7 +56,7 @@ __global__ void gelu_forward(act_t* __restrict__ y, const act_t* __restrict__ x,
         yv[i] = out;
       }
     }
+    if (blockIdx.x == gridDim.x - 1)
+      for (int i = nvec * 8 + threadIdx.x; i < n; i += blockDim.x) y[i] = __float2bfloat16(gelu_tanh(__bfloat162float(x[i])));
   }
-  if (blockIdx.x == 0)
-    for (int i = (int)(nvec * 8) + threadIdx.x; i < n; i += blockDim.x) y[i] = __float2bfloat16(gelu_tanh(__bfloat162float(x[i])));
 }

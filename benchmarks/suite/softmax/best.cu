@@ -1,70 +1,105 @@
-// Row softmax, hand-written: a block per row. Pass 1 reads the row once with float4 loads and
-// keeps a running max and a rescaled sum per thread (online softmax), merged across the block;
-// pass 2 reads the row again and writes exp(x - max) / sum with float4 stores. Rows of an odd
-// length start at any 4-byte boundary, so each row peels a head to reach 16-byte alignment.
+// Row softmax, hand-written for sm_90: a cluster of 2 blocks (512 threads each) per row, each
+// block taking half of the row. The half row is read once from DRAM with float4 loads (4 in
+// flight per thread) into dynamic shared memory while a running max and rescaled sum are kept
+// (online softmax); the halves' max and sum meet through distributed shared memory; the write
+// pass reads the half row back from shared memory. Two blocks fit on an SM (a half row of 50257
+// floats is 100 KB), so one block's write pass overlaps another's reads. Rows longer than the
+// launch's shared memory read global memory again; rows of an odd length peel a head to reach
+// 16-byte alignment (block 0) and a tail (block 1).
 #include <cfloat>
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
 
-struct ms {
-  float m, s;
-};
-
-__device__ __forceinline__ ms merge(ms a, ms b) {
-  const float m = fmaxf(a.m, b.m);
-  if (m == -INFINITY) return {m, 0.0f};
-  return {m, a.s * __expf(a.m - m) + b.s * __expf(b.m - m)};
+__device__ __forceinline__ unsigned dyn_smem_bytes() {
+  unsigned r;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(r));
+  return r;
 }
 
-__device__ __forceinline__ void add(ms& a, float v) {
-  if (v > a.m) {
-    a.s = a.s * __expf(a.m - v) + 1.0f;
-    a.m = v;
-  } else {
-    a.s += __expf(v - a.m);
+__device__ __forceinline__ void online4(float& m, float& s, float4 v) {
+  const float mm = fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w));
+  if (mm > m) {
+    s *= __expf(m - mm);
+    m = mm;
   }
+  s += __expf(v.x - m) + __expf(v.y - m) + __expf(v.z - m) + __expf(v.w - m);
 }
 
-__global__ void __launch_bounds__(1024) softmax_forward(float* __restrict__ out, const float* __restrict__ inp,
-                                                        int N, int C) {
-  __shared__ ms part[32];
-  const int row = blockIdx.x;
-  if (row >= N) return;
+__device__ __forceinline__ void online1(float& m, float& s, float v) {
+  if (v > m) {
+    s *= __expf(m - v);
+    m = v;
+  }
+  s += __expf(v - m);
+}
+
+__device__ __forceinline__ void merge(float& m, float& s, float om, float os) {
+  const float mm = fmaxf(m, om);
+  if (mm == -INFINITY) return;
+  s = s * __expf(m - mm) + os * __expf(om - mm);
+  m = mm;
+}
+
+#define U 4
+__global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(512, 2) softmax_forward(float* __restrict__ out, const float* __restrict__ inp,
+                                                           int N, int C) {
+  extern __shared__ float4 cache[];
+  __shared__ float pm[32], ps[32];
+  __shared__ float2 half;
+  cg::cluster_group cluster = cg::this_cluster();
+  const int row = min((int)blockIdx.x / 2, N - 1), part = cluster.block_rank();
   const float* x = inp + (size_t)row * C;
   float* y = out + (size_t)row * C;
   const int head = min(C, (int)((16 - ((size_t)x & 15)) & 15) / 4);
   const int nvec = (C - head) / 4;
   const int tail = head + nvec * 4;
   const float4* xv = reinterpret_cast<const float4*>(x + head);
-
-  ms acc = {-INFINITY, 0.0f};
-  for (int i = threadIdx.x; i < nvec; i += blockDim.x) {
-    const float4 v = xv[i];
-    add(acc, v.x);
-    add(acc, v.y);
-    add(acc, v.z);
-    add(acc, v.w);
+  const int lo = part * (nvec / 2), hi = part ? nvec : nvec / 2;
+  const bool cached = (unsigned)(hi - lo) * 16u <= dyn_smem_bytes();
+  const int t = threadIdx.x, nt = blockDim.x;
+  const bool live = (int)blockIdx.x / 2 < N;
+  float m = -INFINITY, s = 0.0f;
+  int i = lo + t;
+  if (live) {
+  for (; i + (U - 1) * nt < hi; i += U * nt) {
+    float4 v[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) v[u] = __ldcs(xv + i + u * nt);
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      if (cached) cache[i + u * nt - lo] = v[u];
+      online4(m, s, v[u]);
+    }
   }
-  if ((int)threadIdx.x < head) add(acc, x[threadIdx.x]);
-  for (int i = tail + threadIdx.x; i < C; i += blockDim.x) add(acc, x[i]);
-
-  for (int o = 16; o > 0; o >>= 1) {
-    ms other = {__shfl_xor_sync(0xffffffffu, acc.m, o), __shfl_xor_sync(0xffffffffu, acc.s, o)};
-    acc = merge(acc, other);
+  for (; i < hi; i += nt) {
+    const float4 v = __ldcs(xv + i);
+    if (cached) cache[i - lo] = v;
+    online4(m, s, v);
   }
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  if (lane == 0) part[warp] = acc;
+  if (part == 0 && t < head) online1(m, s, x[t]);
+  if (part == 1)
+    for (int j = tail + t; j < C; j += nt) online1(m, s, x[j]);
+  }
+  for (int o = 16; o > 0; o >>= 1) merge(m, s, __shfl_xor_sync(0xffffffffu, m, o), __shfl_xor_sync(0xffffffffu, s, o));
+  const int warp = t / 32, lane = t % 32;
+  if (lane == 0) { pm[warp] = m; ps[warp] = s; }
   __syncthreads();
-  acc = lane < (int)(blockDim.x / 32) ? part[lane] : ms{-INFINITY, 0.0f};
-  for (int o = 16; o > 0; o >>= 1) {
-    ms other = {__shfl_xor_sync(0xffffffffu, acc.m, o), __shfl_xor_sync(0xffffffffu, acc.s, o)};
-    acc = merge(acc, other);
-  }
-  const float m = acc.m, inv = 1.0f / acc.s;
-
+  m = lane < nt / 32 ? pm[lane] : -INFINITY;
+  s = lane < nt / 32 ? ps[lane] : 0.0f;
+  for (int o = 16; o > 0; o >>= 1) merge(m, s, __shfl_xor_sync(0xffffffffu, m, o), __shfl_xor_sync(0xffffffffu, s, o));
+  if (t == 0) half = make_float2(m, s);
+  cluster.sync();
+  const float2 o = *cluster.map_shared_rank(&half, part ^ 1);
+  merge(m, s, o.x, o.y);
+  cluster.sync();
+  if (!live) return;
+  const float inv = 1.0f / s;
   float4* yv = reinterpret_cast<float4*>(y + head);
-  for (int i = threadIdx.x; i < nvec; i += blockDim.x) {
-    const float4 v = xv[i];
-    yv[i] = make_float4(__expf(v.x - m) * inv, __expf(v.y - m) * inv, __expf(v.z - m) * inv, __expf(v.w - m) * inv);
+  for (int k = lo + t; k < hi; k += nt) {
+    const float4 v = cached ? cache[k - lo] : xv[k];
+    __stcs(yv + k, make_float4(__expf(v.x - m) * inv, __expf(v.y - m) * inv, __expf(v.z - m) * inv, __expf(v.w - m) * inv));
   }
-  if ((int)threadIdx.x < head) y[threadIdx.x] = __expf(x[threadIdx.x] - m) * inv;
-  for (int i = tail + threadIdx.x; i < C; i += blockDim.x) y[i] = __expf(x[i] - m) * inv;
+  if (part == 0 && t < head) y[t] = __expf(x[t] - m) * inv;
+  if (part == 1)
+    for (int j = tail + t; j < C; j += nt) y[j] = __expf(x[j] - m) * inv;
 }
