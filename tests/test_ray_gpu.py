@@ -24,7 +24,8 @@ def test_two_workers_on_the_gpu_measure_and_a_hang_or_a_crash_costs_one_candidat
     src = (GPU / "vecadd.cu").read_text()
     body = "if (i < n) out[i] = a[i] + b[i];"
     assert body in src
-    hang = src.replace(body, body + " volatile int spin = 1; while (spin) { }")
+    # a spin on the clock (nvcc removes an empty loop on a local, even a volatile one)
+    hang = src.replace(body, body + " for (long long t0 = clock64(); clock64() - t0 >= 0;) { }")
     crash = src.replace(body, body + " if (i == 0) out[i + (1 << 30)] = 0.0f;")
     cands = [Candidate(source=src + "\n// one\n", description="good"), Candidate(source=hang, description="hangs"),
              Candidate(source=crash, description="crashes"), Candidate(source=src + "\n// two\n", description="good 2"),
