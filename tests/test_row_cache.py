@@ -215,3 +215,41 @@ def test_unrolled_row_loop_keeps_several_loads_in_flight(tmp_path):
                 run = 0
         outs[u] = best
     assert outs[4] > outs[1], outs
+
+
+SOFTMAX_HOST = """__global__ void sm(float* out, const float* in, int n, int c) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float m = -INFINITY; for (int j = 0; j < c; j++) m = fmaxf(m, in[i*c+j]);
+    float s = 0; for (int j = 0; j < c; j++) s += expf(in[i*c+j] - m);
+    for (int j = 0; j < c; j++) out[i*c+j] = expf(in[i*c+j] - m) / s;
+  }
+}
+void run(float* o, const float* x, int n, int c) { sm<<<(n + 255) / 256, 256>>>(o, x, n, c); }"""
+
+
+def _block_plan(text, c):
+    from kernelpro.optimizer.restructure.api import Context, row_plans
+    ctx = Context(kernel="sm", path=TEST_CU, launch={"grid": ["cdiv(N, 256)"], "block": [256]}, base_launch=None,
+                  size_env={"large": {"N": 1024, "C": c, "n": 1024, "c": c}}, scalar_params={"n": "N", "c": "C"})
+    return next(p for p in row_plans(text, ctx) if p.name == "row-block")
+
+
+def test_long_rows_plan_the_shared_memory_row_first_and_say_what_the_launch_needs():
+    plan = _block_plan(SOFTMAX_HOST, 50257)
+    first = plan.space[0]
+    assert first.get("cache") == 1 and first.get("unroll") == 4, plan.space
+    cand = plan.build(first)
+    # the outputs could overlap the row: __restrict__ is added and said, so that the row may be kept
+    assert "add __restrict__" in cand.description and "the row kept in shared memory" in cand.description
+    assert cand.launch["shared_bytes"] == "min(4 * ((C)) + 16, 232448)"
+    line = next(i for i, ln in enumerate(cand.source.split("\n"), 1) if "sm<<<" in ln)
+    assert any(n.startswith(f"line {line}: ") and "cudaFuncSetAttribute(sm, cudaFuncAttributeMaxDynamicSharedMemorySize"
+               in n for n in cand.notes), (line, cand.notes)
+    compile_all([cand.source], "sm")
+
+
+def test_short_rows_keep_the_plain_block_plan():
+    """Rows of a few KB (layer norm widths) stay in L2 between passes: no cache, no unrolling."""
+    plan = _block_plan(SOFTMAX_HOST, 4096)
+    assert all(not s.get("cache") and s.get("unroll", 1) == 1 for s in plan.space), plan.space
