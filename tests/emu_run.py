@@ -34,19 +34,38 @@ class EmulationError(Exception):
 
 
 def _pch() -> str:
-    """A folder holding kp_emu.h and its precompiled header (built once per session)."""
+    """A folder holding kp_emu.h and its precompiled header, built once per test session: in the
+    session's compile cache (tests/conftest.py), shared by the pytest-xdist workers, keyed by the
+    headers and flags; else in a temporary folder of this process."""
     global _PCH_DIR
     with _LOCK:
         if _PCH_DIR is None:
-            d = tempfile.mkdtemp(prefix="kp-emu-pch-")
-            shutil.copy(os.path.join(EMU, "kp_emu.h"), os.path.join(d, "kp_emu.h"))
-            r = subprocess.run([GXX, *FLAGS, f"-I{os.path.join(EMU, 'include')}", "-x", "c++-header",
-                                os.path.join(d, "kp_emu.h"),
-                                "-o", os.path.join(d, "kp_emu.h.gch")], capture_output=True, text=True)
-            if r.returncode != 0:  # no PCH: the header itself still works
-                pass
+            cache = os.environ.get("KERNELPRO_CACHE_DIR")
+            if cache:
+                from session_lock import session_lock
+
+                h = hashlib.sha256("\0".join(FLAGS).encode())
+                for root, _, files in sorted(os.walk(EMU)):
+                    for f in sorted(files):
+                        h.update(f.encode() + b"\0" + open(os.path.join(root, f), "rb").read())
+                d = os.path.join(cache, f"emu-pch-{h.hexdigest()[:16]}")
+                with session_lock("emu-pch"):
+                    if not os.path.isdir(d):
+                        tmp = tempfile.mkdtemp(prefix="emu-pch.tmp", dir=cache)
+                        _build_pch(tmp)
+                        os.replace(tmp, d)
+            else:
+                d = tempfile.mkdtemp(prefix="kp-emu-pch-")
+                _build_pch(d)
             _PCH_DIR = d
         return _PCH_DIR
+
+
+def _build_pch(d: str) -> None:
+    shutil.copy(os.path.join(EMU, "kp_emu.h"), os.path.join(d, "kp_emu.h"))
+    # without a PCH (g++ failed) the header itself still works
+    subprocess.run([GXX, *FLAGS, f"-I{os.path.join(EMU, 'include')}", "-x", "c++-header", os.path.join(d, "kp_emu.h"),
+                    "-o", os.path.join(d, "kp_emu.h.gch")], capture_output=True, text=True)
 
 
 _GUARDS = ("KERNELPRO_RESTRUCTURE_HELPERS", "KERNELPRO_COLUMN_HELPERS")

@@ -6,6 +6,7 @@ failure. KERNELPRO_SCREENSHOT=PATH copies the main screenshot there (docs/vscode
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -47,15 +48,23 @@ def require(ok: bool, what: str) -> None:
 
 
 def package_vsix(tmp: Path) -> Path:
-    """The client's .vsix: the one in vscode-client/ if newer than its sources, else a fresh build."""
+    """The client's .vsix: the one in vscode-client/ if newer than its sources, else a fresh build (called
+    under the session lock "vscode-client")."""
     built = CLIENT / "kernelpro-0.1.0.vsix"
     sources = [CLIENT / "package.json", CLIENT / "package-lock.json", *CLIENT.glob("src/**/*.ts")]
     if built.exists() and built.stat().st_mtime > max(p.stat().st_mtime for p in sources if p.exists()):
         return built
+    # built once per test session (into its compile cache, tests/conftest.py), keyed by the sources
+    h = hashlib.sha256()
+    for p in sorted(sources):
+        if p.exists():
+            h.update(str(p.relative_to(CLIENT)).encode() + b"\0" + p.read_bytes())
+    out = Path(os.environ.get("KERNELPRO_CACHE_DIR", tmp)) / f"kernelpro-{h.hexdigest()[:16]}.vsix"
+    if out.exists():
+        return out
     if not (CLIENT / "node_modules" / ".bin" / "vsce").exists():
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=CLIENT, check=True,
                        capture_output=True, timeout=300)
-    out = tmp / "kernelpro.vsix"
     p = subprocess.run(["npm", "run", "package", "--", "-o", str(out)], cwd=CLIENT, capture_output=True, text=True,
                        timeout=180)
     assert p.returncode == 0 and out.exists(), f"npm run package failed:\n{p.stdout[-3000:]}\n{p.stderr[-3000:]}"
