@@ -1,0 +1,74 @@
+// launch: {"grid": ["2 * N"], "block": [512]}
+// Cross-entropy: a cluster of 2 blocks per row, each reading half the row (online pass, 4 float4
+// in flight per thread); the halves' max and sum meet through distributed shared memory.
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__device__ __forceinline__ void online4(float& m, float& s, float4 v) {
+  const float mm = fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w));
+  if (mm > m) {
+    s *= __expf(m - mm);
+    m = mm;
+  }
+  s += __expf(v.x - m) + __expf(v.y - m) + __expf(v.z - m) + __expf(v.w - m);
+}
+__device__ __forceinline__ void online1(float& m, float& s, float v) {
+  if (v > m) {
+    s *= __expf(m - v);
+    m = v;
+  }
+  s += __expf(v - m);
+}
+__device__ __forceinline__ void merge(float& m, float& s, float om, float os) {
+  const float mm = fmaxf(m, om);
+  if (mm == -INFINITY) return;
+  s = s * __expf(m - mm) + os * __expf(om - mm);
+  m = mm;
+}
+#define U 4
+__global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(512) crossentropy_forward(float* __restrict__ losses,
+                                                             const float* __restrict__ logits,
+                                                             const int* __restrict__ targets, int N, int V) {
+  __shared__ float pm[32], ps[32];
+  __shared__ float2 half;
+  cg::cluster_group cluster = cg::this_cluster();
+  const int row = blockIdx.x / 2, part = cluster.block_rank();
+  const float* x = logits + (size_t)min(row, N - 1) * V;
+  const int head = min(V, (int)((16 - ((size_t)x & 15)) & 15) / 4);
+  const int nvec = (V - head) / 4;
+  const int tail = head + nvec * 4;
+  const float4* xv = reinterpret_cast<const float4*>(x + head);
+  const int t = threadIdx.x, nt = blockDim.x;
+  const int lo = part * (nvec / 2), hi = part ? nvec : nvec / 2;
+  float m = -INFINITY, s = 0.0f;
+  if (row < N) {
+    int i = lo + t;
+    for (; i + (U - 1) * nt < hi; i += U * nt) {
+      float4 v[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u) v[u] = __ldcs(xv + i + u * nt);
+#pragma unroll
+      for (int u = 0; u < U; ++u) online4(m, s, v[u]);
+    }
+    for (; i < hi; i += nt) online4(m, s, __ldcs(xv + i));
+    if (part == 0 && t < head) online1(m, s, x[t]);
+    if (part == 1)
+      for (int j = tail + t; j < V; j += nt) online1(m, s, x[j]);
+  }
+  for (int o = 16; o > 0; o >>= 1) merge(m, s, __shfl_xor_sync(0xffffffffu, m, o), __shfl_xor_sync(0xffffffffu, s, o));
+  const int warp = t / 32, lane = t % 32;
+  if (lane == 0) { pm[warp] = m; ps[warp] = s; }
+  __syncthreads();
+  if (warp == 0) {
+    m = lane < nt / 32 ? pm[lane] : -INFINITY;
+    s = lane < nt / 32 ? ps[lane] : 0.0f;
+    for (int o = 16; o > 0; o >>= 1) merge(m, s, __shfl_xor_sync(0xffffffffu, m, o), __shfl_xor_sync(0xffffffffu, s, o));
+    if (lane == 0) half = make_float2(m, s);
+  }
+  cluster.sync();
+  if (part == 0 && t == 0 && row < N) {
+    const float2 o = *cluster.map_shared_rank(&half, 1);
+    merge(m, s, o.x, o.y);
+    losses[row] = logf(s) + m - x[targets[row]];
+  }
+  cluster.sync();
+}
