@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from emu_run import Batch
-from test_restructure import TEST_CU, compile_all, needs_gxx, rk_of
+from test_restructure import ROW_VARIANTS, TEST_CU, _bf, _unbf, compile_all, needs_gxx, rk_of
 
 from kernelpro.optimizer.restructure import rows
 from kernelpro.optimizer.restructure.text import Refuse
@@ -69,28 +69,10 @@ __global__ void rows_k(real* __restrict__ out, const real* __restrict__ in, int 
     for (int j = 0; j < c; j++) out[i * c + j] = (inp[i * c + j] - m) * s;
   }
 }""",
-    # bf16 storage behind a typedef, float arithmetic, auto row
-    "bf16_rms": """#include <cuda_bf16.h>
-typedef __nv_bfloat16 floatX;
-__global__ void rows_k(floatX* __restrict__ out, const floatX* __restrict__ in, int n, int c) {
-  auto i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) {
-    float ss = 0.0f;
-    for (int j = 0; j < c; j++) { float v = __bfloat162float(in[i * c + j]); ss += v * v; }
-    float k = rsqrtf(ss / c + 1e-6f);
-    for (int j = 0; j < c; j++) out[i * c + j] = __float2bfloat16(__bfloat162float(in[i * c + j]) * k);
-  }
-}""",
+    # bf16 storage behind a typedef, float arithmetic, auto row (test_restructure's kernel, restricted)
+    "bf16_rms": ROW_VARIANTS["bf16_scale"].replace("rowsum", "rows_k").replace(
+        "floatX* out, const floatX* in", "floatX* __restrict__ out, const floatX* __restrict__ in"),
 }
-
-
-def _bf(a):
-    u = np.asarray(a, np.float32).view(np.uint32).astype(np.uint64)
-    return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
-
-
-def _unbf(b):
-    return (np.asarray(b, np.uint16).astype(np.uint32) << 16).view(np.float32)
 
 
 def _want(name, x):
