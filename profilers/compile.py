@@ -33,7 +33,17 @@ class KernelBuild:
     name: str  # as written in the source
     mangled: str
     resources: KernelResources
-    sass: list[Instruction] = field(default_factory=list)
+    _sass: list[Instruction] | None = field(default=None, repr=False)  # None: not disassembled yet
+    _artifact: "CompiledArtifact | None" = field(default=None, repr=False, compare=False)
+
+    @property
+    def sass(self) -> list[Instruction]:
+        """The kernel's SASS, disassembled the first time any kernel of the build asks."""
+        if self._sass is None and self._artifact is not None:
+            self._artifact._disassemble()
+        if self._sass is None:
+            self._sass = []
+        return self._sass
 
     @property
     def template_args(self) -> tuple[str, ...] | None:
@@ -60,10 +70,48 @@ class CompiledArtifact:
     cache_hit: bool
     key: str
     toolchain: str
-    sass_available: bool = True
     notes: list[str] = field(default_factory=list)
     # lines of the source and its project headers that survived the preprocessor: file -> [[first, last], ...]
     live_lines: dict[str, list[list[int]]] = field(default_factory=dict)
+    # SASS is disassembled on first use (nvdisasm costs as much as a small compile): the tool, the
+    # path in the cubin's line info to report as the source, and the cache entry to keep it in
+    _sass_state: str = field(default="pending", repr=False)  # pending, done, failed
+    _nvdisasm: str | None = field(default=None, repr=False)
+    _path_map: tuple[str, str] | None = field(default=None, repr=False)
+    _cache_dir: str | None = field(default=None, repr=False)
+    _timeout_s: float = field(default=60.0, repr=False)
+
+    @property
+    def sass_available(self) -> bool:
+        if self._sass_state == "pending":
+            self._disassemble()
+        return self._sass_state == "done"
+
+    def _disassemble(self) -> None:
+        """Fill every kernel's SASS from the cubin (once); a failure becomes a note."""
+        if self._sass_state != "pending":
+            return
+        self._sass_state = "failed"
+        text = ""
+        if self.ok and self.cubin and self._nvdisasm:
+            try:
+                text = _disassemble_with(self._nvdisasm, Path(self.cubin), self._timeout_s)
+            except ToolchainError as e:
+                self.notes.append(str(e))
+            if text and self._path_map:
+                text = text.replace(*self._path_map)
+            if text and self._cache_dir:
+                try:
+                    (Path(self._cache_dir) / "sass.txt").write_text(text)
+                except OSError:
+                    pass
+        self._set_sass(text)
+
+    def _set_sass(self, text: str) -> None:
+        sass = parse_sass(text) if text else {}
+        for k in self.kernels:
+            k._sass = sass.get(k.mangled, [])
+        self._sass_state = "done" if text else "failed"
 
     def compiled(self, file: str, line: int) -> bool:
         """Whether `line` of `file` was compiled (True when the file's lines are not known)."""
@@ -169,17 +217,12 @@ def compile_cuda(
                 d.file = str((src_path.parent / d.file).resolve())
         resources = parse_ptxas(out) if ok else {}
         live = _live_lines(keep, {str(compile_path): str(src_path), **{str(h): str(h) for h in headers}}) if ok else {}
-        sass_text, notes = "", []
-        if ok:
-            try:
-                sass_text = _disassemble(tc, cubin, options.timeout_s)
-            except ToolchainError as e:
-                notes.append(str(e))
-            if not on_disk:
-                sass_text = sass_text.replace(str(compile_path), str(src_path))
-        art = _artifact(ok, src_path, options, cmd, diags, resources, sass_text, headers, None, key, tc, notes, live)
-        if use_cache and rc != -1 and _store(cdir, art, cubin if ok else None, sass_text, out):
+        art = _artifact(ok, src_path, options, cmd, diags, resources, None, headers, None, key, tc, [], live)
+        if not on_disk:
+            art._path_map = (str(compile_path), str(src_path))
+        if use_cache and rc != -1 and _store(cdir, art, cubin if ok else None, out):
             art.cubin = str(cdir / "kernel.cubin") if ok else None
+            art._cache_dir = str(cdir)
         elif ok:  # uncached, or the cache could not be written: the cubin lives as long as the artifact
             keep = Path(tempfile.mkdtemp(prefix="kernelpro-cubin-"))
             shutil.copy(cubin, keep / "kernel.cubin")
@@ -224,8 +267,7 @@ def _kill_group(proc: subprocess.Popen) -> None:
     proc.communicate()
 
 
-def _disassemble(tc: Toolchain, cubin: Path, timeout: float) -> str:
-    nvdisasm = tc.path("nvdisasm")
+def _disassemble_with(nvdisasm: str, cubin: Path, timeout: float) -> str:
     rc, out = _run([nvdisasm, "-gi", "-c", str(cubin)], timeout, cwd=str(cubin.parent))
     if rc != 0:
         raise ToolchainError(f"nvdisasm failed on the cubin: {out.strip()[:300]}")
@@ -269,16 +311,25 @@ def _live_lines(keep: Path, wanted: dict[str, str]) -> dict[str, list[list[int]]
 
 
 def _artifact(ok, src_path, options, cmd, diags, resources, sass_text, headers, cubin, key, tc, notes, live) -> CompiledArtifact:
-    sass = parse_sass(sass_text) if sass_text else {}
-    kernels = [KernelBuild(demangle_name(m), m, r, sass.get(m, [])) for m, r in resources.items()]
-    return CompiledArtifact(
+    """sass_text None: disassembled on first use."""
+    kernels = [KernelBuild(demangle_name(m), m, r) for m, r in resources.items()]
+    try:
+        nvdisasm = tc.path("nvdisasm")
+    except ToolchainError as e:
+        nvdisasm, notes = None, list(notes) + [str(e)]
+    art = CompiledArtifact(
         ok=ok, path=str(src_path), options=options, command=cmd, diagnostics=diags, kernels=kernels,
         headers=[str(h) for h in headers], cubin=cubin, duration_s=0.0, cache_hit=False, key=key,
-        toolchain=tc.fingerprint, sass_available=bool(sass_text), notes=notes, live_lines=live,
+        toolchain=tc.fingerprint, notes=notes, live_lines=live, _nvdisasm=nvdisasm, _timeout_s=options.timeout_s,
     )
+    for k in kernels:
+        k._artifact = art
+    if sass_text is not None:
+        art._set_sass(sass_text)
+    return art
 
 
-def _store(cdir: Path, art: CompiledArtifact, cubin: Path | None, sass_text: str, log: str) -> bool:
+def _store(cdir: Path, art: CompiledArtifact, cubin: Path | None, log: str) -> bool:
     """True when the entry is in the cache (written now or by a concurrent compile)."""
     tmp = None
     try:
@@ -286,11 +337,10 @@ def _store(cdir: Path, art: CompiledArtifact, cubin: Path | None, sass_text: str
         tmp = Path(tempfile.mkdtemp(prefix=cdir.name + ".tmp", dir=cdir.parent))  # unique per thread
         if cubin is not None:
             shutil.copy(cubin, tmp / "kernel.cubin")
-        (tmp / "sass.txt").write_text(sass_text)
         (tmp / "nvcc.log").write_text(log)
         meta = {"ok": art.ok, "command": art.command, "diagnostics": [d.to_json() for d in art.diagnostics],
                 "resources": {k.mangled: k.resources.to_json() for k in art.kernels}, "notes": art.notes,
-                "live_lines": art.live_lines}
+                "live_lines": art.live_lines, "compiled_as": art._path_map[0] if art._path_map else None}
         (tmp / "artifact.json").write_text(json.dumps(meta))
         if cdir.exists():
             shutil.rmtree(tmp, ignore_errors=True)
@@ -306,13 +356,19 @@ def _store(cdir: Path, art: CompiledArtifact, cubin: Path | None, sass_text: str
 def _load(cdir, src_path, options, key, tc, headers) -> CompiledArtifact | None:
     try:
         meta = json.loads((cdir / "artifact.json").read_text())
-        sass_text = (cdir / "sass.txt").read_text()
     except (OSError, ValueError):
         return None
+    try:
+        sass_text = (cdir / "sass.txt").read_text()  # written by the first use of the SASS
+    except OSError:
+        sass_text = None
     diags = [Diagnostic(**d) for d in meta["diagnostics"]]
     res = {m: KernelResources(**r) for m, r in meta["resources"].items()}
     art = _artifact(meta["ok"], src_path, options, meta["command"], diags, res, sass_text, headers,
                     str(cdir / "kernel.cubin") if meta["ok"] else None, key, tc, meta.get("notes", []),
                     meta.get("live_lines", {}))
     art.cache_hit = True
+    art._cache_dir = str(cdir)
+    if meta.get("compiled_as"):  # the SASS line info names the temporary file it was compiled as
+        art._path_map = (meta["compiled_as"], str(src_path))
     return art

@@ -3,6 +3,7 @@ import os
 import stat
 import textwrap
 import time
+from pathlib import Path
 
 import pytest
 
@@ -174,3 +175,20 @@ def test_concurrent_compiles_of_one_file_store_one_whole_entry(kfile, tmp_path, 
     entries = os.listdir(tmp_path / "cache" / "compile")
     assert entries == [arts[0].key]  # no leftover temporary folders
     assert compile_cuda(kfile).cache_hit
+
+
+def test_sass_is_disassembled_on_first_use_and_kept_in_the_cache(kfile, tmp_path, monkeypatch):
+    """nvdisasm runs only when the SASS is used; a later cache hit reads it back, and an unsaved
+    buffer's SASS names the file (not the temporary copy nvcc compiled), also from the cache."""
+    monkeypatch.setenv("KERNELPRO_CACHE_DIR", str(tmp_path / "cache"))
+    text = KERNEL.replace("* SCALE", "* SCALE + 1.0f")  # an unsaved buffer: compiled from a temporary copy
+    a = compile_cuda(kfile, text=text)
+    assert a.ok and a._sass_state == "pending" and not (Path(a._cache_dir) / "sass.txt").exists()
+    b = compile_cuda(kfile, text=text)  # a hit before any SASS was read: disassembled from the cached cubin
+    assert b.cache_hit and b.sass_available
+    ldg = [i for i in b.kernels[0].sass if i.base == "LDG"]
+    assert ldg and all(i.line_in(str(kfile)) == 4 for i in ldg)
+    assert (Path(b._cache_dir) / "sass.txt").exists()
+    c = compile_cuda(kfile, text=text)  # now read from the cache
+    assert c.cache_hit and c._sass_state == "done" and len(c.kernels[0].sass) == len(b.kernels[0].sass)
+    assert [i.line_in(str(kfile)) for i in c.kernels[0].sass] == [i.line_in(str(kfile)) for i in b.kernels[0].sass]
