@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import statistics
 import sys
 import tempfile
 from pathlib import Path
@@ -39,12 +38,12 @@ def main(argv=None) -> int:
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
 
-    from kernelpro.profilers.compile import CompileOptions
     from kernelpro.profilers.runtime.ceilings import get_ceilings
-    from kernelpro.profilers.runtime.measure import evaluate, gpu_problem
+    from kernelpro.profilers.runtime.measure import gpu_problem
     from kernelpro.profilers.runtime.spec import load_spec
     from kernelpro.profilers.runtime.worker import WorkerPool
     from kernelpro.profilers.source import parse_source
+    from suite_run import measure
     from suite_torch import time_torch
 
     problem = gpu_problem()
@@ -78,28 +77,17 @@ def main(argv=None) -> int:
                 print(f"{fam}/{name}: spec: {e}", flush=True)
                 continue
             entries[name] = (cu, spec, flags)
-        times: dict = {k: {} for k in entries}
-        fail: dict = {}
-        for _ in range(args.repeats):
-            for name, (cu, spec, flags) in entries.items():
-                if name in fail:
-                    continue
-                opts = CompileOptions(extra_flags=tuple(getattr(spec, "flags", ())) + flags)
-                res = evaluate(cu, spec, opts, pool=pool)
-                if not res.ok:
-                    fail[name] = str(res.failure)
-                    continue
-                for s in res.sizes:
-                    times[name].setdefault(s.size, []).append(s.time_s)
+        measured = measure(entries, pool, args.repeats)
         torch_t = time_torch(fam, base)
         row = {"torch_s": torch_t, "variants": {}}
         print(f"== {fam}: PyTorch " + ", ".join(f"{s} {t * 1e6:.1f} us" for s, t in torch_t.items()), flush=True)
         for name in entries:
-            if name in fail:
-                row["variants"][name] = {"failure": fail[name]}
-                print(f"  {name:24s} FAILED: {fail[name][:300]}", flush=True)
+            m = measured[name]
+            if "failure" in m:
+                row["variants"][name] = {"failure": str(m["failure"])}
+                print(f"  {name:24s} FAILED: {str(m['failure'])[:300]}", flush=True)
                 continue
-            med = {s: statistics.median(v) for s, v in times[name].items()}
+            med = m["times_s"]
             row["variants"][name] = {"times_s": med}
             cells = []
             for s, t in med.items():
@@ -108,7 +96,7 @@ def main(argv=None) -> int:
             print(f"  {name:24s} " + " | ".join(cells), flush=True)
         result["families"][fam] = row
         Path(args.out).write_text(json.dumps(result, indent=1))
-    pool.close() if hasattr(pool, "close") else None
+    pool.close()
     return 0
 
 

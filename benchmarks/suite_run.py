@@ -102,17 +102,19 @@ def branch_files(repo: Path, branch: str, stem: str) -> Path:
 
 
 def measure(entries: dict, pool, repeats: int) -> dict:
-    """label -> (cu, spec): median time per size over `repeats` alternating rounds."""
+    """label -> (cu, spec) or (cu, spec, extra nvcc flags): median time per size over `repeats`
+    alternating rounds."""
     from kernelpro.profilers.compile import CompileOptions
     from kernelpro.profilers.runtime.measure import evaluate
 
     times: dict = {k: {} for k in entries}
     fail: dict = {}
     for _ in range(repeats):
-        for label, (cu, spec) in entries.items():
+        for label, (cu, spec, *flags) in entries.items():
             if label in fail:
                 continue
-            res = evaluate(cu, spec, CompileOptions(extra_flags=tuple(getattr(spec, "flags", ()))), pool=pool)
+            extra = tuple(getattr(spec, "flags", ())) + tuple(flags[0] if flags else ())
+            res = evaluate(cu, spec, CompileOptions(extra_flags=extra), pool=pool)
             if not res.ok:
                 fail[label] = res.failure
                 continue

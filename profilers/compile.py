@@ -100,9 +100,12 @@ class CompiledArtifact:
                 self.notes.append(str(e))
             if text and self._path_map:
                 text = text.replace(*self._path_map)
-            if text and self._cache_dir:
+            if text and self._cache_dir:  # atomic, as the rest of the entry: readers see all or nothing
                 try:
-                    (Path(self._cache_dir) / "sass.txt").write_text(text)
+                    fd, tmp = tempfile.mkstemp(prefix="sass.", dir=self._cache_dir)
+                    with os.fdopen(fd, "w") as f:
+                        f.write(text)
+                    os.replace(tmp, Path(self._cache_dir) / "sass.txt")
                 except OSError:
                     pass
         self._set_sass(text)

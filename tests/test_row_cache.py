@@ -5,7 +5,6 @@ fallback re-reads global memory), and the cache is refused where a pass writes t
 passes read different ranges, or an output may alias the row."""
 from __future__ import annotations
 
-import math
 
 import numpy as np
 import pytest

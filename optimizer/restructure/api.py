@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -181,8 +182,10 @@ def row_plans(text: str, ctx: Context) -> list[Plan]:
     vmax = max(1, min(8, 16 // elem))
     bound = next((rl.info.bound for rl in walks if rl.info.bound is not None), None)
     length = _largest(ctx, src.node_text(bound)) if bound is not None else None
-    if vmax > 1 and length is not None and length * elem >= LONG_ROW_BYTES and not restricted \
-            and rows.row_cache(src, rk) is None:
+    # rows too long for the rows in flight to stay in L2: several packed steps' loads in flight
+    # per thread, and a row read by several passes kept in shared memory
+    long_row = vmax > 1 and length is not None and length * elem >= LONG_ROW_BYTES
+    if long_row and not restricted and rows.row_cache(src, rk) is None:
         # a long row that several passes read, kept in shared memory only if the outputs cannot
         # overlap it: with __restrict__ added (and said), where that makes it possible
         rtext, rnames = add_restrict(text, ctx.kernel)
@@ -191,7 +194,7 @@ def row_plans(text: str, ctx: Context) -> list[Plan]:
             rsrc = parse_source(rplain, ctx.path)
             rrk = row_kernel(rsrc, rsrc.kernel(ctx.kernel))
             if rrk is not None and rrk.ok and rrk.spread and rows.row_cache(rsrc, rrk) is not None:
-                base, rk, src, done, restricted = rplain, rrk, rsrc, rdone, rnames
+                rk, src, done, restricted = rrk, rsrc, rdone, rnames
     units = cover(grid[0], old_block, 1)
     nrows = _largest(ctx, units)
     lines0 = [rl.info.node.start_point[0] + 1 for rl in (rk0.spread if rk0.ok else [])] or \
@@ -199,6 +202,7 @@ def row_plans(text: str, ctx: Context) -> list[Plan]:
     passes = "; ".join(dict.fromkeys(done))
     assumptions = (f"assumes {', '.join(restricted)} never overlap (adds __restrict__)",) if restricted else ()
     answers = tuple(r for r in ("uncoalesced-access",) if r in ctx.answers_present)
+    cache_bytes = _cache_bytes(ctx, src, rk, elem) if long_row else None  # the launch's, for the block team
     plans = []
     for kind in ("warp", "block"):
         if kind == "warp":
@@ -211,9 +215,6 @@ def row_plans(text: str, ctx: Context) -> list[Plan]:
                 space = [s for s in space if old_block % (s["block"] // 32) == 0]
         else:
             tb = _pow2((length or 4096) / vmax / 4, 128, 1024)
-            # rows too long for the rows in flight to stay in L2: several packed steps' loads in
-            # flight per thread, and a row read by several passes kept in shared memory
-            long_row = vmax > 1 and length is not None and length * elem >= LONG_ROW_BYTES
             u = 4 if long_row else 1
             space = [{"block": tb, "vec": vmax, "unroll": u}]
             for alt in (tb * 2, tb // 2):
@@ -223,8 +224,7 @@ def row_plans(text: str, ctx: Context) -> list[Plan]:
                 space.append({"block": tb, "vec": vmax, "unroll": 1})
             if vmax > 1:
                 space.append({"block": tb, "vec": max(1, vmax // 2), "unroll": 1})
-            cached = _cache_bytes(ctx, src, rk, elem) if long_row else None
-            if cached is not None:  # the first guess
+            if cache_bytes is not None:  # the first guess
                 space.insert(0, {"block": tb, "vec": vmax, "unroll": u, "cache": 1})
         if not space:
             continue
@@ -239,7 +239,7 @@ def row_plans(text: str, ctx: Context) -> list[Plan]:
             launch = dict(ctx.base_launch or {})
             launch.update(block=[tb], grid=[cover(grid[0], old_block, per_block)] + grid[1:])
             if team.cache:
-                launch["shared_bytes"] = _cache_bytes(ctx, src, rk, elem)
+                launch["shared_bytes"] = cache_bytes
                 notes = tuple(notes) + _cache_notes(parse_source(new, ctx.path), ctx.kernel, launch["shared_bytes"])
             desc = rows.describe(rk, team).replace(
                 f"on line {', '.join(str(rl.info.node.start_point[0] + 1) for rl in rk.spread)}",
@@ -282,7 +282,6 @@ def _cache_bytes(ctx: Context, src: SourceFile, rk: RowKernel, elem: int) -> str
 
 def _spec_expr(expr: str, params: dict) -> str | None:
     """A kernel expression of scalar parameters and numbers in the spec's terms (None otherwise)."""
-    import re
     names = set(re.findall(r"[A-Za-z_]\w*", expr))
     if any(n not in params for n in names):
         return None

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kernelpro.profilers.analysis.affine import coefficient
-from kernelpro.profilers.analysis.loops import AND, MAX, ONLINE, OR, PROD, SUM, XOR, text, uses
+from kernelpro.profilers.analysis.loops import AND, MAX, ONLINE, OR, PROD, SUM, XOR, text, uses, writes_in
 from kernelpro.profilers.analysis.patterns import RowKernel, RowLoop
 from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import SourceFile, walk
@@ -211,6 +211,7 @@ def row_cache(src: SourceFile, rk: RowKernel) -> RowCache | None:
     from kernelpro.profilers.analysis.patterns import accesses_in
 
     writes = [a for a in accesses_in(rk) if a.is_write]
+    assigned = {name for st in rk.body for name, _ in writes_in(src, st)}
     loops = [rl.info for rl in rk.spread]
     for i, lp in enumerate(loops):
         if _start_text(src, rk, lp) != "0" or lp.cmp != "<" or lp.step != 1:
@@ -222,8 +223,7 @@ def row_cache(src: SourceFile, rk: RowKernel) -> RowCache | None:
         for g in groups:
             if g.writes or not g.reads or any(_may_alias(rk, g.access.array, w.array) for w in writes):
                 continue
-            names = {n for m, _ in g.key[1] for n in m}
-            if any(_assigned(src, rk, n) for n in names):
+            if {n for m, _ in g.key[1] for n in m} & assigned:  # the row's offset changes between passes
                 continue
             users = []
             for other in loops[i + 1:]:
@@ -244,17 +244,6 @@ def row_cache(src: SourceFile, rk: RowKernel) -> RowCache | None:
 def _start_text(src: SourceFile, rk: RowKernel, lp) -> str | None:
     n = lp.start if lp.form == "for" else _while_start(src, rk, lp)
     return text(src, n) if n is not None else None
-
-
-def _assigned(src: SourceFile, rk: RowKernel, name: str) -> bool:
-    """Whether `name` is assigned (not only declared) in the row's statements."""
-    for st in rk.body:
-        for n in walk(st):
-            if n.type in ("assignment_expression", "update_expression"):
-                target = n.child_by_field_name("left") or n.child_by_field_name("argument")
-                if target is not None and src.node_text(target) == name:
-                    return True
-    return False
 
 
 def spread_loop(src: SourceFile, rk: RowKernel, rl: RowLoop, team: Team, ind: str,
