@@ -10,6 +10,7 @@ import shutil
 import numpy as np
 import pytest
 
+from compile_batch import compile_each
 from emu_run import Batch
 
 from kernelpro.optimizer.restructure import columns, elementwise, rows
@@ -40,15 +41,10 @@ def compiles(text, kernel):
 
 
 def compile_all(texts, kernel):
-    """Each text compiles with its kernel: one nvcc call for them all (the kernel renamed in each;
-    the helper templates are guarded), each on its own where the texts do not go together."""
-    import re
-    joined = "\n".join(re.sub(rf"\b{kernel}\b", f"{kernel}_{i}", t) for i, t in enumerate(texts))
-    art = compile_cuda(TEST_CU, CompileOptions(arch="sm_90"), text=joined)
-    if art.ok and all(art.builds(f"{kernel}_{i}") for i in range(len(texts))):
-        return
-    for t in texts:
-        compiles(t, kernel)
+    """Each text compiles with its kernel, in as few nvcc calls as go together (tests/compile_batch.py)."""
+    problems = compile_each(TEST_CU, [(kernel, t, ()) for t in texts], CompileOptions(arch="sm_90"))
+    for t, problem in zip(texts, problems):
+        assert problem is None, "\n".join(problem) + "\n" + t
 
 
 # ---------------------------------------------------------------- types and thread indices
