@@ -148,19 +148,28 @@ def _row_source(text: str, ctx: Context) -> tuple[str, RowKernel, SourceFile, li
     plain, done = simplify(text, ctx.path, ctx.kernel)
     src = parse_source(plain, ctx.path)
     rk = row_kernel(src, src.kernel(ctx.kernel))
-    rtext, rnames = add_restrict(text, ctx.kernel)
-    if rnames:
-        rplain, rdone = simplify(rtext, ctx.path, ctx.kernel)
-        rsrc = parse_source(rplain, ctx.path)
-        rrk = row_kernel(rsrc, rsrc.kernel(ctx.kernel))
-        if rrk is not None and rrk.ok and rrk.spread and (rk is None or not rk.ok or not rk.spread
-                                                           or len(rdone) > len(done)):
-            return rplain, rrk, rsrc, rdone, rnames
+    r = _restricted_rows(text, ctx)
+    if r is not None and (rk is None or not rk.ok or not rk.spread or len(r[3]) > len(done)):
+        return r
     if rk is None:
         raise Refuse("no thread-per-row index (blockIdx.x * blockDim.x + threadIdx.x)")
     if not rk.ok:
         raise Refuse("; ".join(rk.reasons))
     return plain, rk, src, done, []
+
+
+def _restricted_rows(text: str, ctx: Context):
+    """_row_source's tuple for the source with __restrict__ added, None where that adds nothing or
+    gives no row to restructure."""
+    rtext, rnames = add_restrict(text, ctx.kernel)
+    if not rnames:
+        return None
+    rplain, rdone = simplify(rtext, ctx.path, ctx.kernel)
+    rsrc = parse_source(rplain, ctx.path)
+    rrk = row_kernel(rsrc, rsrc.kernel(ctx.kernel))
+    if rrk is None or not rrk.ok or not rrk.spread:
+        return None
+    return rplain, rrk, rsrc, rdone, rnames
 
 
 def row_plans(text: str, ctx: Context) -> list[Plan]:
@@ -188,13 +197,9 @@ def row_plans(text: str, ctx: Context) -> list[Plan]:
     if long_row and not restricted and rows.row_cache(src, rk) is None:
         # a long row that several passes read, kept in shared memory only if the outputs cannot
         # overlap it: with __restrict__ added (and said), where that makes it possible
-        rtext, rnames = add_restrict(text, ctx.kernel)
-        if rnames:
-            rplain, rdone = simplify(rtext, ctx.path, ctx.kernel)
-            rsrc = parse_source(rplain, ctx.path)
-            rrk = row_kernel(rsrc, rsrc.kernel(ctx.kernel))
-            if rrk is not None and rrk.ok and rrk.spread and rows.row_cache(rsrc, rrk) is not None:
-                rk, src, done, restricted = rrk, rsrc, rdone, rnames
+        r = _restricted_rows(text, ctx)
+        if r is not None and rows.row_cache(r[2], r[1]) is not None:
+            _, rk, src, done, restricted = r
     units = cover(grid[0], old_block, 1)
     nrows = _largest(ctx, units)
     lines0 = [rl.info.node.start_point[0] + 1 for rl in (rk0.spread if rk0.ok else [])] or \
