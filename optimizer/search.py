@@ -247,7 +247,7 @@ def reward(ev: Evaluation, root_ev: Evaluation, objective: str = "time") -> floa
 class _Search:
     def __init__(self, proposer, evaluator, budget: Budget, *, objective, strategy, seed, batch,
                  on_event, clock, c, k_w, alpha, fail_penalty, prune_after, regress_threshold,
-                 tie_band, max_dup_rounds, memory_hints, tune_fraction=0.25, tune_per_node=2,
+                 tie_band, max_dup_rounds, memory_hints, tune_fraction=0.25, tune_per_node=3,
                  tune_after_children=2):
         if objective not in OBJECTIVES:
             raise ValueError(f"unknown objective {objective!r}; choose one of {', '.join(OBJECTIVES)}")
@@ -662,7 +662,7 @@ def run_search(root: Candidate, proposer: Proposer, evaluator: Evaluator, budget
                c: float = 1.0, k_w: float = 1.0, alpha: float = 0.5, fail_penalty: float = 0.1,
                prune_after: int = 3, regress_threshold: float = 0.05, tie_band: float = 0.01,
                max_dup_rounds: int = 3, memory_hints: list[str] | None = None,
-               tune_fraction: float = 0.25, tune_per_node: int = 2) -> SearchResult:
+               tune_fraction: float = 0.25, tune_per_node: int = 3) -> SearchResult:
     """Search for faster (or leaner) variants of root; see the module docstring for the rules."""
     s = _Search(proposer, evaluator, budget, objective=objective, strategy=strategy, seed=seed,
                 batch=batch, on_event=on_event, clock=clock, c=c, k_w=k_w, alpha=alpha,

@@ -77,7 +77,8 @@ def apply_edits(text: str, edits: list[dict]) -> str:
         if a2 < b1:
             raise ValueError(f"edits {i1} and {i2} overlap")
     out = text
-    for a, b, _, new in sorted(spans, key=lambda s: (s[0], s[2]), reverse=True):
+    # last first; at one start an insertion comes before a replacement (it lands in front of it)
+    for a, b, _, new in sorted(spans, key=lambda s: (s[0], s[1], s[2]), reverse=True):
         out = out[:a] + new + out[b:]
     return out
 
@@ -196,9 +197,19 @@ def _uses(src: SourceFile, node, name: str):
 # ---------------------------------------------------------------- 0. the advice's own fixes
 
 
+def _join_titles(titles) -> str:
+    """'Use __expf', 'Use __fdividef' -> 'Use __expf and __fdividef'."""
+    titles = list(titles)
+    verbs = {t.split(" ", 1)[0] for t in titles}
+    if len(titles) > 1 and len(verbs) == 1 and all(" " in t for t in titles):
+        return f"{titles[0]} and " + " and ".join(t.split(" ", 1)[1] for t in titles[1:])
+    return " and ".join(titles)
+
+
 def _advice_fixes(inp: TransformInput) -> list[Candidate]:
-    out = []
-    by_rule: dict[str, list] = {}
+    """Every fix of one rule applied together first (what an expert does with eight `Use __expf`
+    findings), then each fix alone."""
+    single, by_rule = [], {}
     for a in inp.advice:
         if not a.fix or not a.fix.get("edits") or getattr(a, "kernel", None) not in (None, inp.kernel):
             continue
@@ -206,16 +217,22 @@ def _advice_fixes(inp: TransformInput) -> list[Candidate]:
             new = apply_edits(inp.source, a.fix["edits"])
         except ValueError:
             continue
-        out.append(_cand(inp, "fix", a.fix.get("title") or f"apply the {a.rule} fix", (a.rule,), source=new))
+        single.append(_cand(inp, "fix", a.fix.get("title") or f"apply the {a.rule} fix", (a.rule,), source=new))
         by_rule.setdefault(a.rule, []).append(a)
-    for rule, items in by_rule.items():  # all fixes of one rule together
-        if len(items) > 1:
-            try:
-                new = apply_edits(inp.source, [e for a in items for e in a.fix["edits"]])
-            except ValueError:
-                continue
-            out.append(_cand(inp, "fix", f"apply all {len(items)} {rule} fixes", (rule,), source=new))
-    return out
+    together = []
+    for rule, items in by_rule.items():
+        if len(items) < 2:
+            continue
+        edits = [dict(t) for t in dict.fromkeys(tuple(sorted(e.items())) for a in items for e in a.fix["edits"])]
+        try:
+            new = apply_edits(inp.source, edits)
+        except ValueError:
+            continue
+        titles = _join_titles(sorted({a.fix.get("title") or f"apply the {rule} fix" for a in items}))
+        lines = ", ".join(str(x) for x in sorted({a.line for a in items if getattr(a, "line", None)}))
+        where = f" on lines {lines}" if lines else ""
+        together.append(_cand(inp, "fix", f"{titles}{where}: all {len(items)} fixes", (rule,), source=new))
+    return together + single
 
 
 # ---------------------------------------------------------------- 1. const __restrict__

@@ -2,7 +2,10 @@
 access or per thread, rows per block, cluster size) are tried by the search as variants of
 that node, never as tree children.
 
-A plan's knob settings come ordered by its performance model (restructure/api.py). Before a
+A plan's knob settings come ordered by its performance model (restructure/api.py). The next
+setting tried is the untried one nearest the node's current one (a hill climb: after 512
+threads beat 1024, 256 and 512 with more loads in flight come before 1024 with fewer), the
+model's order breaking ties. Before a
 setting costs GPU time it must compile, and the occupancy calculator must give it at least
 half the occupancy of the setting in place (a block size the registers cannot fill is
 dropped). A setting measured slower is remembered per plan kind, and not tried again under
@@ -10,6 +13,7 @@ another node of the same kind.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from kernelpro.profilers.occupancy import occupancy
@@ -20,6 +24,20 @@ from .restructure.text import Refuse
 
 def knob_text(knobs) -> str:
     return ", ".join(f"{k}={v}" for k, v in sorted(dict(knobs).items()))
+
+
+def knob_distance(a: dict, b: dict) -> float:
+    """Steps between two settings: octaves for numbers (block 256 -> 1024 is 2), 1 for a switch."""
+    d = 0.0
+    for k in set(a) | set(b):
+        x, y = a.get(k), b.get(k)
+        if x == y:
+            continue
+        if isinstance(x, (int, float)) and isinstance(y, (int, float)) and x > 0 and y > 0:
+            d += abs(math.log2(x / y))
+        else:
+            d += 1.0
+    return d
 
 
 @dataclass
@@ -53,7 +71,9 @@ class Tuner:
             return None
         plan = st.plan
         base_occ = self._occupancy(cand, registers_of)
-        for knobs in plan.space:
+        here = dict(cand.knobs)
+        order = sorted(range(len(plan.space)), key=lambda i: (knob_distance(here, plan.space[i]), i))
+        for knobs in (plan.space[i] for i in order):
             t = knob_text(knobs)
             if t in st.tried or t in self.slower.get(plan.name, set()):
                 continue

@@ -37,7 +37,7 @@ def line_of(path: Path, token: str) -> int:
 def apply_edits(text: str, edits: list[dict]) -> str:
     """Apply LSP-style edits (1-based, end exclusive), last first."""
     lines = text.split("\n")
-    for e in sorted(edits, key=lambda e: (e["line"], e["column"]), reverse=True):
+    for e in sorted(edits, key=lambda e: (e["line"], e["column"], e["end_line"], e["end_column"]), reverse=True):
         start = sum(len(ln) + 1 for ln in lines[: e["line"] - 1]) + e["column"] - 1
         end = sum(len(ln) + 1 for ln in lines[: e["end_line"] - 1]) + e["end_column"] - 1
         joined = "\n".join(lines)

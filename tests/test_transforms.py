@@ -251,6 +251,46 @@ def test_advice_fixes_are_applied():
     assert cands[0].description == "Make 0.5 a float literal (0.5f) (fp64-in-float-kernel)"
 
 
+
+SOFTMAX_WRITE = """
+__global__ void norm(float* y, const float* x, float m, float s, int n) {
+  for (int j = threadIdx.x; j < n; j += blockDim.x) {
+    y[j] = expf(x[j] - m) / s;
+  }
+  for (int j = threadIdx.x; j < n; j += blockDim.x) {
+    y[j] += expf(y[j]);
+  }
+}
+"""
+
+
+def test_one_rules_fixes_apply_together_first_even_when_they_nest(tmp_path):
+    """Eight `Use __expf` findings are one expert edit, not eight children; the __fdividef fix
+    around an expf() call applies together with the __expf fix inside it."""
+    from kernelpro.profilers.profile import profile_file
+    f = tmp_path / "norm.cu"
+    f.write_text(SOFTMAX_WRITE)
+    rep = profile_file(f, CompileOptions())
+    slow = [a for a in rep.advice if a.rule == "slow-math-in-loop"]
+    assert len(slow) == 3 and {a.fix["title"] for a in slow} == {"Use __expf", "Use __fdividef"}
+    cands = run("fix", inp(SOFTMAX_WRITE, "norm", slow))
+    first = cands[0]
+    assert first.description.startswith("Use __expf and __fdividef on lines 4, 7: all 3 fixes")
+    assert "y[j] = __fdividef(__expf(x[j] - m), s);" in first.source and "y[j] += __expf(y[j]);" in first.source
+    assert len(cands) == 4 and all("all" not in c.description for c in cands[1:])  # then each alone
+    f.write_text(first.source)
+    again = profile_file(f, CompileOptions())
+    assert again.ok and not [a for a in again.advice if a.rule == "slow-math-in-loop"]
+
+
+def test_an_insertion_lands_before_a_replacement_at_the_same_place():
+    text = "y = expf(x) / s;"
+    edits = [{"line": 1, "column": 5, "end_line": 1, "end_column": 5, "new_text": "__fdividef("},
+             {"line": 1, "column": 5, "end_line": 1, "end_column": 9, "new_text": "__expf"}]
+    want = "y = __fdividef(__expf(x) / s;"
+    assert apply_edits(text, edits) == want and apply_edits(text, edits[::-1]) == want
+
+
 # ---------------------------------------------------------------- the proposer
 
 

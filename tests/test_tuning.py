@@ -47,6 +47,45 @@ def test_tuner_walks_the_space_in_model_order_and_skips_what_fails():
     assert any("not built" in why for _, _, why in t.pruned)
 
 
+
+def _plan2(space):
+    def build(knobs):
+        return Candidate(source=f"// {knob_text(knobs)}", launch={"block": [knobs["block"]], "grid": ["1"]},
+                         description=knob_text(knobs), origin="builtin:row-block", kind="structural",
+                         knobs=tuple(sorted(knobs.items())))
+    return Plan("row-block", "row-block", (), space, build)
+
+
+def test_the_tuner_climbs_from_the_setting_that_won():
+    space = [{"block": 1024, "unroll": 4}, {"block": 512, "unroll": 4}, {"block": 1024, "unroll": 8},
+             {"block": 512, "unroll": 8}, {"block": 1024, "unroll": 1}]
+    plan = _plan2(space)
+    t = Tuner()
+    first = plan.build(space[0])
+    t.register(first, plan)
+    v = t.next_variant(first, lambda c: None, lambda c: 32)
+    assert dict(v.knobs) == {"block": 512, "unroll": 4}  # a neighbour, in the model's order
+    # 512 threads won: the node now holds it, and the next step goes on from there
+    w = t.next_variant(v, lambda c: None, lambda c: 32)
+    assert dict(w.knobs) == {"block": 512, "unroll": 8}
+    # had it lost, the node keeps 1024 x 4 and its other neighbour comes next
+    t2 = Tuner()
+    t2.register(first, plan)
+    t2.next_variant(first, lambda c: None, lambda c: 32)
+    assert dict(t2.next_variant(first, lambda c: None, lambda c: 32).knobs) == {"block": 1024, "unroll": 8}
+
+
+def test_long_rows_offer_fewer_threads_with_more_loads_in_flight():
+    from kernelpro.optimizer.restructure import api
+    path, _, base, p = _suite_proposer("crossentropy")
+    plans, _ = api.plans(open(path).read(), api.Context(
+        kernel=p.kernel, path=p.path, launch=dict(base), base_launch=None, size_env=p.size_env,
+        arch="sm_90", answers_present=(), flags=(), scalar_params=p.scalar_params))
+    block = next(pl for pl in plans if pl.name == "row-block")
+    assert block.space[0] == {"block": 1024, "vec": 4, "unroll": 4}
+    assert {"block": 512, "vec": 4, "unroll": 8} in block.space and {"block": 1024, "vec": 4, "unroll": 8} in block.space
+
+
 def test_occupancy_prunes_settings_before_any_gpu_time():
     plan = _plan()
     t = Tuner()

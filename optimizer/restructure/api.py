@@ -225,12 +225,17 @@ def row_plans(text: str, ctx: Context) -> list[Plan]:
             for alt in (tb * 2, tb // 2):
                 if 128 <= alt <= 1024:
                     space.append({"block": alt, "vec": vmax, "unroll": u})
-            if u > 1:
+            if u > 1:  # fewer threads with more loads in flight each: the same bytes in flight
+                space += [{"block": tb, "vec": vmax, "unroll": 2 * u}]
+                if tb // 2 >= 128:
+                    space += [{"block": tb // 2, "vec": vmax, "unroll": 2 * u}]
                 space.append({"block": tb, "vec": vmax, "unroll": 1})
             if vmax > 1:
                 space.append({"block": tb, "vec": max(1, vmax // 2), "unroll": 1})
-            if cache_bytes is not None:  # the first guess
-                space.insert(0, {"block": tb, "vec": vmax, "unroll": u, "cache": 1})
+            if cache_bytes is not None:  # the first guess, and its neighbours with the cache
+                space[:0] = [{"block": tb, "vec": vmax, "unroll": u, "cache": 1}] + \
+                    [{"block": b, "vec": vmax, "unroll": uu, "cache": 1}
+                     for b, uu in ((tb // 2, u), (tb, 2 * u)) if b >= 128]
         if not space:
             continue
         prior = _row_prior(kind, length, nrows, vmax)

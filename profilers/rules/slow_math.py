@@ -147,7 +147,13 @@ def _div_advice(ctx, k, n, loop, ins, types):
                   f"and multiply by inv_{d} inside it (or use __fdividef / --use_fast_math)")
     else:
         remedy = f"use __fdividef({src.node_text(left)}, {d}) or multiply by __frcp_rn({d}) if a few ULP are acceptable"
-    nl, nc, el, ec = src.pos(n)
-    fix = {"title": "Use __fdividef", "edits": [{"line": nl, "column": nc, "end_line": el, "end_column": ec,
-                                                  "new_text": f"__fdividef({src.node_text(left)}, {d})"}]}
+    # three edits around the operands, none over them, so a fix inside an operand (Use __expf)
+    # applies together with this one
+    ll, lc, *_ = src.pos(left)
+    _, _, le, lec = src.pos(left)
+    rl, rc, re_, rec = src.pos(right)
+    fix = {"title": "Use __fdividef", "edits": [
+        {"line": ll, "column": lc, "end_line": ll, "end_column": lc, "new_text": "__fdividef("},
+        {"line": le, "column": lec, "end_line": rl, "end_column": rc, "new_text": ", "},
+        {"line": re_, "column": rec, "end_line": re_, "end_column": rec, "new_text": ")"}]}
     return advice_at(ctx, "slow-math-in-loop", Severity.INFO, k, n, msg, remedy, _evidence(ins, loop), fix=fix)
