@@ -207,8 +207,8 @@ def _join_titles(titles) -> str:
 
 
 def _advice_fixes(inp: TransformInput) -> list[Candidate]:
-    """Every fix of one rule applied together first (what an expert does with eight `Use __expf`
-    findings), then each fix alone."""
+    """A rule's fixes applied together (what an expert does with eight `Use __expf` findings,
+    one evaluation instead of eight); each alone only where they cannot be combined."""
     single, by_rule = [], {}
     for a in inp.advice:
         if not a.fix or not a.fix.get("edits") or getattr(a, "kernel", None) not in (None, inp.kernel):
@@ -219,7 +219,7 @@ def _advice_fixes(inp: TransformInput) -> list[Candidate]:
             continue
         single.append(_cand(inp, "fix", a.fix.get("title") or f"apply the {a.rule} fix", (a.rule,), source=new))
         by_rule.setdefault(a.rule, []).append(a)
-    together = []
+    together, merged = [], set()
     for rule, items in by_rule.items():
         if len(items) < 2:
             continue
@@ -232,7 +232,8 @@ def _advice_fixes(inp: TransformInput) -> list[Candidate]:
         lines = ", ".join(str(x) for x in sorted({a.line for a in items if getattr(a, "line", None)}))
         where = f" on lines {lines}" if lines else ""
         together.append(_cand(inp, "fix", f"{titles}{where}: all {len(items)} fixes", (rule,), source=new))
-    return together + single
+        merged.add(rule)
+    return together + [c for c in single if c.answers[0] not in merged]
 
 
 # ---------------------------------------------------------------- 1. const __restrict__
