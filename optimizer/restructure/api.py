@@ -382,8 +382,10 @@ def column_plans(text: str, ctx: Context) -> list[Plan]:
         # a block per output with a shared-memory tree: lifted to one thread per output first
         try:
             canon, facts = deteam.deteam(src, k, _outputs_param(ctx, grid[0]))
-        except Refuse:
+        except deteam.NotThisShape:
             return []
+        except Refuse as e:
+            raise Refuse(f"a block per output with a shared-memory tree, but {e}") from None
         src = parse_source(canon, ctx.path)
         k = src.kernel(ctx.kernel)
         rk = row_kernel(src, k)

@@ -29,6 +29,25 @@ from .text import Refuse, line_indent, span_text
 _SYNC = re.compile(r"^__syncthreads\(\)\s*;$")
 
 
+class NotThisShape(Refuse):
+    """The kernel is not a block per output at all (nothing to report)."""
+
+
+def _uncast(src: SourceFile, n):
+    """`(float) sum`, `(float)(sum)`, `static_cast<float>(sum)` -> the node of `sum`."""
+    n = unparen(n)
+    while n is not None:
+        if n.type == "cast_expression":
+            n = unparen(n.child_by_field_name("value"))
+        elif n.type == "call_expression" and src.node_text(n.child_by_field_name("function")).startswith("static_cast"):
+            args = n.child_by_field_name("arguments").named_children
+            n = unparen(args[0]) if len(args) == 1 else None
+            break
+        else:
+            break
+    return n
+
+
 def _decl_one(src: SourceFile, s):
     if s.type != "declaration":
         return None
@@ -53,7 +72,7 @@ def _is_shared_decl(src: SourceFile, s) -> str | None:
 def deteam(src: SourceFile, k: Kernel, outputs_param: str | None) -> tuple[str, dict]:
     """(the one-thread-per-output source, facts) or Refuse."""
     if k.body is None:
-        raise Refuse("no body")
+        raise NotThisShape("no body")
     stmts = statements(k.body)
     env = {}
     out_var, out_type, tid_names, bdim_names, shared = None, None, {"threadIdx.x"}, {"blockDim.x"}, None
@@ -89,9 +108,9 @@ def deteam(src: SourceFile, k: Kernel, outputs_param: str | None) -> tuple[str, 
             break
         keep.append(s)
     if out_var is None:
-        raise Refuse("no output index equal to blockIdx.x")
+        raise NotThisShape("no output index equal to blockIdx.x")
     if shared is None:
-        raise Refuse("no __shared__ array for the block's partials")
+        raise NotThisShape("no __shared__ array for the block's partials")
     rest = stmts[i:]
     if len(rest) < 4:
         raise Refuse("not a strided loop, a shared store, a tree and an epilogue")
@@ -120,9 +139,11 @@ def deteam(src: SourceFile, k: Kernel, outputs_param: str | None) -> tuple[str, 
     left = e.child_by_field_name("left")
     if text(src, left).replace(" ", "") not in {f"{shared}[{t}]" for t in tid_names}:
         raise Refuse("the partial is not stored at shared[tid]")
-    acc = text(src, e.child_by_field_name("right"))
+    stored = e.child_by_field_name("right")
+    acc = text(src, _uncast(src, stored))
     if not re.fullmatch(r"[A-Za-z_]\w*", acc):
-        raise Refuse("the stored partial is not a variable")
+        raise Refuse("the stored partial is not a variable (or a cast of one)")
+    stored_text = text(src, stored)  # what shared[0] holds: `sum` or `(float) sum`
     j = 1
     while j < len(after) and _SYNC.match(text(src, after[j])):
         j += 1
@@ -149,7 +170,8 @@ def deteam(src: SourceFile, k: Kernel, outputs_param: str | None) -> tuple[str, 
                 raise Refuse(f"line {n.start_point[0] + 1} uses the thread index, block size or shared array")
     body_epi = epi.child_by_field_name("consequence")
     epi_text = span_text(src, body_epi.start_byte, body_epi.end_byte,
-                         [(n.start_byte, n.end_byte, acc) for n in walk(body_epi)
+                         [(n.start_byte, n.end_byte, acc if stored_text == acc else f"({stored_text})")
+                          for n in walk(body_epi)
                           if n.type == "subscript_expression" and text(src, n).replace(" ", "") == f"{shared}[0]"])
     if re.search(rf"\b{re.escape(shared)}\b", epi_text) or any(
             re.search(rf"\b{re.escape(t)}\b", epi_text) for t in tid_names if t != "threadIdx.x"):

@@ -1,0 +1,136 @@
+"""A block per output with a shared-memory tree, lifted to one thread per output and then split
+over rows (optimizer/restructure/deteam.py + the column plan): the spellings people write, run
+in the CPU emulator against the bias gradient's reference, and the shapes it must refuse."""
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+from emu_run import Batch
+from suite_emu import SMALL, check, load_spec, run
+
+from kernelpro.optimizer import spec_edit
+from kernelpro.optimizer.builtin import BuiltinProposer
+from kernelpro.optimizer.restructure import api
+from kernelpro.optimizer.transforms import TransformInput
+
+HEAD = "__global__ void bias_backward(float* dbias, const float* dout, int N, int OC) {\n"
+
+SPELLINGS = {
+    # a double accumulator stored through a C cast; the block size in a variable; the barrier at
+    # the top of each tree step; `stride >= 1; stride /= 2`
+    "double_c_cast": HEAD + """  extern __shared__ float shared[];
+  int o = blockIdx.x;
+  int tid = threadIdx.x;
+  int block_size = blockDim.x;
+  const float* x = dout + o;
+  double sum = 0.0;
+  for (int i = tid; i < N; i += block_size) {
+    sum += x[i * OC];
+  }
+  shared[tid] = (float) sum;
+  __syncthreads();
+  for (int stride = block_size / 2; stride >= 1; stride /= 2) {
+    __syncthreads();
+    if (tid < stride) {
+      shared[tid] += shared[tid + stride];
+    }
+  }
+  if (tid == 0) {
+    dbias[o] = shared[0];
+  }
+}
+""",
+    "static_cast": HEAD + """  extern __shared__ float part[];
+  const unsigned t = threadIdx.x;
+  const int col = blockIdx.x;
+  double acc = 0;
+  for (int r = t; r < N; r += blockDim.x)
+    acc += dout[(size_t)r * OC + col];
+  part[t] = static_cast<float>(acc);
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (t < s) part[t] += part[t + s];
+    __syncthreads();
+  }
+  if (t == 0) dbias[col] = part[0];
+}
+""",
+    "plain_float": HEAD + """  extern __shared__ float sh[];
+  int c = blockIdx.x;
+  float a = 0.0f;
+  for (int r = threadIdx.x; r < N; r += blockDim.x) {
+    a += dout[r * OC + c];
+  }
+  sh[threadIdx.x] = a;
+  __syncthreads();
+  for (int s = blockDim.x >> 1; s > 0; s >>= 1) {
+    if (threadIdx.x < s) sh[threadIdx.x] += sh[threadIdx.x + s];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) dbias[c] = sh[0];
+}
+""",
+}
+
+
+def _proposer(text: str):
+    spec = load_spec("bias_grad", "naive_block")
+    base = spec_edit.base_launch(spec)
+    p = BuiltinProposer(spec.kernel, base, [], path="/tmp/kp_deteam_test.cu", spec=spec)
+    inp = TransformInput(source=text, kernel=spec.kernel, launch=dict(base), base_launch=None)
+    return spec, base, p, inp
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ for the emulator")
+def test_each_spelling_is_lifted_split_and_computes_the_reference(tmp_path):
+    runs = []
+    for name, text in SPELLINGS.items():
+        spec, base, p, inp = _proposer(text)
+        cands = [c for c, _ in p.structural_candidates(inp) if c.origin == "builtin:column"]
+        assert cands, f"{name}: not lifted: {p.plans_refused}"
+        c = cands[0]
+        assert "lifted to one thread per column" in c.description and p.compile_error(c) is None, name
+        knobs = dict(c.knobs)
+        if knobs.get("cluster", 1) > 1:  # the emulator runs one block at a time
+            c = p.tuner.states[c.key()].plan.build({**knobs, "cluster": 1})
+        runs += [(f"{name} as written", text, base), (f"{name} split", c.source, {**base, **c.launch})]
+    spec = load_spec("bias_grad", "naive_block")
+    batch = Batch([(src, spec.kernel) for _, src, _ in runs], str(tmp_path))
+    env = SMALL["bias_grad"]
+    for i, (what, src, launch) in enumerate(runs):
+        got, views = run("bias_grad", spec, src, launch, env, str(tmp_path), batch=batch, index=i)
+        check("bias_grad", spec, got, views, env, what)
+
+
+def _refusal(text: str) -> str:
+    spec, base, p, inp = _proposer(text)
+    ctx = api.Context(kernel=spec.kernel, path=p.path, launch=dict(base), base_launch=None, size_env=p.size_env,
+                      arch="sm_90", answers_present=(), flags=(), scalar_params=p.scalar_params)
+    plans, why = api.plans(text, ctx)
+    assert not [pl for pl in plans if pl.name == "column"]
+    return " ".join(why)
+
+
+def test_what_it_must_not_lift_is_said():
+    base = SPELLINGS["plain_float"]
+    # each thread starts from a value that a sum over threads would count once per thread
+    seeded = base.replace("float a = 0.0f;", "float a = 1.0f;")
+    assert "starts `a` at '1.0f'" in _refusal(seeded)
+    # the tree reads another element than shared[tid + s]
+    odd = base.replace("sh[threadIdx.x] += sh[threadIdx.x + s];", "sh[threadIdx.x] += sh[2 * threadIdx.x];")
+    assert "the tree's step is not a sum" in _refusal(odd)
+    # the stored partial is an expression, not a variable
+    expr = base.replace("sh[threadIdx.x] = a;", "sh[threadIdx.x] = a * 2.0f;")
+    assert "not a variable" in _refusal(expr)
+    # not a block per output at all: nothing to say about this shape
+    assert "shared-memory tree" not in _refusal(HEAD + "  int c = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                                "  if (c < OC) dbias[c] = dout[c];\n}\n")
+
+
+def test_the_suites_block_per_column_kernel_still_lifts():
+    path = os.path.join(os.path.dirname(__file__), "..", "benchmarks", "suite", "bias_grad", "naive_block.cu")
+    _, _, p, inp = _proposer(open(path).read())
+    assert [c for c, _ in p.structural_candidates(inp) if c.origin == "builtin:column"]
