@@ -1,5 +1,5 @@
 """Scenarios whose full event streams were recorded with the search as it was before batches with
-virtual loss (main at 9bde79a, recorded again at a4c59d9 after main's search added fields to its events): `tests/fixtures/search_traces.json`. test_search_parallel.py replays
+virtual loss (main at 9bde79a, recorded again at a4c59d9 after main's search added fields to its events; `tuning-1` again when tuning went to three variants per node, hill-climbing): `tests/fixtures/search_traces.json`. test_search_parallel.py replays
 them and asserts the streams are identical, so the default path (one evaluation at a time) and the
 old synchronous batches behave exactly as before.
 

@@ -214,7 +214,7 @@ def test_tuning_in_flight_keeps_the_quarter_and_the_per_node_caps(budget):
     per_node = {}
     for e in tuned:
         per_node[e["node"]] = per_node.get(e["node"], 0) + 1
-    assert max(per_node.values()) <= 2
+    assert max(per_node.values()) <= 3  # run_search's tune_per_node
     assert res.evaluations == budget
     assert dict(res.best.candidate.knobs).get("block") == 512
     assert events[-1]["tuning_evaluations"] == len(tuned)
