@@ -1,29 +1,62 @@
-// Bias gradient, hand-written for sm_90: a block covers 32 columns (8 threads x float4) and
-// 32 row groups; a cluster of 8 blocks along gridDim.y splits the rows further, and the
-// partial sums meet in shared memory, then in the first block's shared memory through
-// distributed shared memory (no atomics, no second launch). float4 loads when OC is a multiple
-// of 4, four scalar loads otherwise.
-#include <cooperative_groups.h>
-namespace cg = cooperative_groups;
+// Bias gradient without clusters, streaming loads (__ldcs): one wave of 264 blocks (2 per SM on 132 SMs) of 256 columns
+// (64 threads x float4, 1 KB of a row per warp pair) x 8 row groups; block (x, y) sums a contiguous
+// strip of rows, 8 independent float4 loads in flight per thread. Each block's partial sums go to a
+// module buffer; the last block of a column group (a per-group counter, reset by that block) adds the
+// strips in a fixed order and writes dbias: one launch, no atomics on data, deterministic.
+#define CW 64          // float4 columns per block (blockDim.x)
+#define RY 8           // row groups per block (blockDim.y)
+#define U 8            // loads in flight per thread
+#define LOAD(p) __ldcs(p)  // streaming: read once, evict first
+#define PART_CAP (1 << 20)  // floats of partial sums (gridDim.y * OC)
+#define MAX_GROUPS 4096
 
-__global__ void __cluster_dims__(1, 8, 1) __launch_bounds__(256)
+__device__ float4 bg_part[PART_CAP / 4];
+__device__ unsigned bg_count[MAX_GROUPS];
+
+__global__ void __launch_bounds__(CW * RY, 2)
 bias_backward(float* __restrict__ dbias, const float* __restrict__ dout, int N, int OC) {
-  __shared__ float4 part[32][9];
-  __shared__ float4 total[8];
-  cg::cluster_group cluster = cg::this_cluster();
-  const int cx = threadIdx.x;  // float4 column group, 0..7
-  const int ry = threadIdx.y;  // row group, 0..31
-  const int col = blockIdx.x * 32 + cx * 4;
-  const int rank = cluster.block_rank(), ranks = cluster.num_blocks();
-  float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+  __shared__ float4 red[RY][CW];
+  __shared__ bool last;
+  const int tx = threadIdx.x, ry = threadIdx.y;
+  const int col = (blockIdx.x * CW + tx) * 4;
+  const int strips = gridDim.y, s = blockIdx.y;
   const bool vec = OC % 4 == 0;
+  const bool fits = (long long)strips * OC <= PART_CAP && gridDim.x <= MAX_GROUPS;
+  // rows of this block: a contiguous strip (every row in one block when the buffer is too small)
+  int r0 = 0, r1 = N;
+  if (fits) {
+    const int rs = (N + strips - 1) / strips;
+    r0 = min(N, s * rs);
+    r1 = min(N, r0 + rs);
+  } else if (s != 0) {
+    return;  // uniform over the grid: only the first strip's blocks run, each over all rows
+  }
+  float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
   if (col < OC) {
-    for (int r = ry + 32 * rank; r < N; r += 32 * ranks) {
-      const float* p = dout + (size_t)r * OC + col;
-      if (vec) {
-        const float4 v = *reinterpret_cast<const float4*>(p);
-        acc.x += v.x; acc.y += v.y; acc.z += v.z; acc.w += v.w;
-      } else {
+    const int n = r1 - r0 - ry > 0 ? (r1 - r0 - ry + RY - 1) / RY : 0;  // rows of this thread
+    const size_t step = (size_t)RY * OC;
+    const float* p = dout + (size_t)(r0 + ry) * OC + col;
+    if (vec) {
+      int k = 0;
+      for (; k + U <= n; k += U, p += U * step) {  // U rows at once
+        float4 v[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u) v[u] = LOAD(reinterpret_cast<const float4*>(p + u * step));
+#pragma unroll
+        for (int u = 0; u < U; ++u) { acc.x += v[u].x; acc.y += v[u].y; acc.z += v[u].z; acc.w += v[u].w; }
+      }
+      if (k < n) {  // the last rows, also at once (predicated)
+        float4 v[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+          v[u] = make_float4(0.f, 0.f, 0.f, 0.f);
+          if (k + u < n) v[u] = LOAD(reinterpret_cast<const float4*>(p + u * step));
+        }
+#pragma unroll
+        for (int u = 0; u < U; ++u) { acc.x += v[u].x; acc.y += v[u].y; acc.z += v[u].z; acc.w += v[u].w; }
+      }
+    } else {
+      for (int k = 0; k < n; ++k, p += step) {
         acc.x += p[0];
         if (col + 1 < OC) acc.y += p[1];
         if (col + 2 < OC) acc.z += p[2];
@@ -31,19 +64,64 @@ bias_backward(float* __restrict__ dbias, const float* __restrict__ dout, int N, 
       }
     }
   }
-  part[ry][cx] = acc;
+  red[ry][tx] = acc;
   __syncthreads();
   if (ry == 0) {
-    for (int k = 1; k < 32; ++k) {
-      const float4 v = part[k][cx];
+#pragma unroll
+    for (int k = 1; k < RY; ++k) {
+      const float4 v = red[k][tx];
       acc.x += v.x; acc.y += v.y; acc.z += v.z; acc.w += v.w;
     }
-    total[cx] = acc;
   }
-  cluster.sync();
-  if (rank == 0 && ry == 0 && col < OC) {
-    for (int b = 1; b < ranks; ++b) {
-      const float4 v = cluster.map_shared_rank(total, b)[cx];
+  if (!fits) {  // every row summed here
+    if (ry == 0 && col < OC) {
+      dbias[col] = acc.x;
+      if (col + 1 < OC) dbias[col + 1] = acc.y;
+      if (col + 2 < OC) dbias[col + 2] = acc.z;
+      if (col + 3 < OC) dbias[col + 3] = acc.w;
+    }
+    return;
+  }
+  float* part = reinterpret_cast<float*>(bg_part);
+  if (ry == 0 && col < OC) {
+    float* q = part + (size_t)s * OC + col;
+    if (vec) {
+      *reinterpret_cast<float4*>(q) = acc;
+    } else {
+      q[0] = acc.x;
+      if (col + 1 < OC) q[1] = acc.y;
+      if (col + 2 < OC) q[2] = acc.z;
+      if (col + 3 < OC) q[3] = acc.w;
+    }
+  }
+  __threadfence();
+  __syncthreads();
+  if (tx == 0 && ry == 0) last = atomicAdd(&bg_count[blockIdx.x], 1u) == (unsigned)strips - 1;
+  __syncthreads();
+  if (!last) return;
+  // the last block of this column group: the strips' sums in strip order (from L2: __ldcg)
+  __threadfence();
+  acc = make_float4(0.f, 0.f, 0.f, 0.f);
+  if (col < OC) {
+    for (int k = ry; k < strips; k += RY) {
+      const float* q = part + (size_t)k * OC + col;
+      if (vec) {
+        const float4 v = __ldcg(reinterpret_cast<const float4*>(q));
+        acc.x += v.x; acc.y += v.y; acc.z += v.z; acc.w += v.w;
+      } else {
+        acc.x += __ldcg(q);
+        if (col + 1 < OC) acc.y += __ldcg(q + 1);
+        if (col + 2 < OC) acc.z += __ldcg(q + 2);
+        if (col + 3 < OC) acc.w += __ldcg(q + 3);
+      }
+    }
+  }
+  red[ry][tx] = acc;
+  __syncthreads();
+  if (ry == 0 && col < OC) {
+#pragma unroll
+    for (int k = 1; k < RY; ++k) {
+      const float4 v = red[k][tx];
       acc.x += v.x; acc.y += v.y; acc.z += v.z; acc.w += v.w;
     }
     if (vec) {
@@ -55,5 +133,5 @@ bias_backward(float* __restrict__ dbias, const float* __restrict__ dout, int N, 
       if (col + 3 < OC) dbias[col + 3] = acc.w;
     }
   }
-  cluster.sync();
+  if (tx == 0 && ry == 0) bg_count[blockIdx.x] = 0;  // ready for the next launch
 }
