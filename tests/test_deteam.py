@@ -134,3 +134,63 @@ def test_the_suites_block_per_column_kernel_still_lifts():
     path = os.path.join(os.path.dirname(__file__), "..", "benchmarks", "suite", "bias_grad", "naive_block.cu")
     _, _, p, inp = _proposer(open(path).read())
     assert [c for c, _ in p.structural_candidates(inp) if c.origin == "builtin:column"]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ for the emulator")
+def test_every_setting_of_the_column_split_computes_the_reference(tmp_path):
+    """Including 8 rows' packs loaded together (with __launch_bounds__ so that nvcc keeps them in
+    flight) and loads that evict first, on the suite's thread-per-column and block-per-column kernels."""
+    suite = os.path.join(os.path.dirname(__file__), "..", "benchmarks", "suite", "bias_grad")
+    spec = load_spec("bias_grad", "naive_block")
+    runs, settings = [], set()
+    for stem in ("naive", "naive_block"):
+        text = open(os.path.join(suite, f"{stem}.cu")).read()
+        _, base, p, inp = _proposer(text)
+        base = spec_edit.base_launch(load_spec("bias_grad", stem))
+        inp = TransformInput(source=text, kernel=spec.kernel, launch=dict(base), base_launch=None)
+        c = next(c for c, _ in p.structural_candidates(inp) if c.origin == "builtin:column")
+        plan = p.tuner.states[c.key()].plan
+        for knobs in plan.space:
+            v = plan.build({**knobs, "cluster": 1})  # the emulator runs one block at a time
+            assert p.compile_error(plan.build(knobs)) is None, knobs
+            if knobs.get("unroll", 4) > 4 and knobs.get("vec", 1) > 1:
+                assert "__launch_bounds__(" in v.source and "rows at once" in v.source, knobs
+            if knobs.get("stream"):
+                assert "kp_ldcs(" in v.source
+            settings.add(tuple(sorted(knobs.items())))
+            runs.append((f"{stem} {knobs}", v.source, {**base, **v.launch}))
+    assert any(dict(s).get("stream") for s in settings) and any(dict(s).get("unroll") == 8 for s in settings)
+    batch = Batch([(src, spec.kernel) for _, src, _ in runs], str(tmp_path))
+    for env in (SMALL["bias_grad"], {"N": 70, "OC": 64}):  # 70 rows: batches of 8 and a remainder
+        for i, (what, src, launch) in enumerate(runs):
+            got, views = run("bias_grad", spec, src, launch, env, str(tmp_path), batch=batch, index=i)
+            check("bias_grad", spec, got, views, env, f"{what} at {env}")
+
+
+def test_eight_rows_at_once_keep_eight_packed_loads_in_flight(tmp_path):
+    """The SASS of the column split: with 8 rows at once (and __launch_bounds__ giving nvcc 64
+    registers) eight 16-byte loads are issued before the first add; with streaming loads they
+    are the evict-first kind. Without the bounds nvcc kept three or four in flight."""
+    from kernelpro.profilers.compile import CompileOptions, compile_cuda
+    text = open(os.path.join(os.path.dirname(__file__), "..", "benchmarks", "suite", "bias_grad", "naive.cu")).read()
+    spec = load_spec("bias_grad", "naive")
+    _, _, p, _ = _proposer(text)
+    base = spec_edit.base_launch(spec)
+    inp = TransformInput(source=text, kernel=spec.kernel, launch=dict(base), base_launch=None)
+    c = next(c for c, _ in p.structural_candidates(inp) if c.origin == "builtin:column")
+    plan = p.tuner.states[c.key()].plan
+    first = dict(plan.space[0])
+    for extra, ef in (({"unroll": 8}, False), ({"unroll": 8, "stream": 1}, True)):
+        v = plan.build({**first, **extra})
+        art = compile_cuda(tmp_path / "col.cu", CompileOptions(arch="sm_90"), text=v.source)
+        (k,) = art.builds(spec.kernel)
+        best = run_ = 0
+        for ins in k.sass:
+            if ins.base == "LDG" and ".128" in ins.opcode:
+                run_ += 1
+                best = max(best, run_)
+                assert (".EF" in ins.opcode) == ef, ins.opcode
+            elif ins.base == "FADD":
+                run_ = 0
+        assert best >= 8, f"{extra}: {best} packed loads before an add"

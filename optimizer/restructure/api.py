@@ -407,10 +407,13 @@ def column_plans(text: str, ctx: Context) -> list[Plan]:
     arrays = {a.array for a in column_loop(rk).info.accesses}
     vec = max(1, min(8, 16 // _elem_bytes(src, rk, arrays)))
     bx = max(1, 32 // vec)
-    space = [{"vec": vec, "cols": bx, "rows": 32, "cluster": z}, {"vec": 1, "cols": 32, "rows": 32, "cluster": z},
-             {"vec": vec, "cols": bx, "rows": 16, "cluster": z}]
+    first = {"vec": vec, "cols": bx, "rows": 32, "cluster": z, "unroll": 4, "stream": 0}
+    space = [first]
+    if vec > 1:  # more bytes in flight: 8 rows' packs loaded together, loads that evict first, more row groups
+        space += [{**first, "unroll": 8}, {**first, "unroll": 8, "stream": 1}, {**first, "rows": 64, "unroll": 8}]
+    space += [{**first, "vec": 1, "cols": 32}, {**first, "rows": 16}]
     if z > 1:
-        space += [{"vec": vec, "cols": bx, "rows": 32, "cluster": 4}, {"vec": 1, "cols": 32, "rows": 16, "cluster": z}]
+        space += [{**first, "cluster": 4}, {**first, "vec": 1, "cols": 32, "rows": 16}]
     space = [k for i, k in enumerate(space) if k not in space[:i]]
     answers = tuple(r for r in ("serial-column-loop", "block-reduction-barriers", "uncoalesced-access")
                     if r in ctx.answers_present)
@@ -419,14 +422,17 @@ def column_plans(text: str, ctx: Context) -> list[Plan]:
 
     def build(knobs):
         y, zz, v, x = int(knobs["rows"]), int(knobs["cluster"]), int(knobs.get("vec", 1)), int(knobs.get("cols", 32))
-        new = columns.column_reduce(src, rk, zz, v)
+        u, stream = int(knobs.get("unroll", 4)), bool(knobs.get("stream", 0))
+        new = columns.column_reduce(src, rk, zz, v, u, stream, threads=x * y)
         new, notes = _host(new, ctx.path, ctx.kernel, columns_host(y, zz, x, v))
         launch = dict(ctx.base_launch or {})
         launch.update(block=[x, y], grid=[cover(grid[0], old_block, x * v), zz])
         if deteamed:
             launch["shared_bytes"] = 0
         desc = lifted + columns.describe(rk, zz, line=deteamed["loop_line"] if deteamed else None) + \
-            (f"; {v} neighbouring columns per thread (packed loads)" if v > 1 else "") + f"; blocks of {x} x {y}"
+            (f"; {v} neighbouring columns per thread (packed loads)" if v > 1 else "") + \
+            (f", {u} rows' loads in flight" if v > 1 and u != 4 else "") + \
+            ("; loads that evict first (the matrix is read once)" if v > 1 and stream else "") + f"; blocks of {x} x {y}"
         return Candidate(source=new, launch=launch, flags=ctx.flags, description=desc, answers=answers,
                          origin="builtin:column", kind="structural", knobs=tuple(sorted(knobs.items())),
                          notes=tuple(notes))

@@ -21,12 +21,20 @@ from .text import Refuse, line_indent, reindent, span_text
 
 # the rows of a column, split over threadIdx.y and the blocks along gridDim.y (a cluster)
 ROW_STRIDE = "blockDim.y * gridDim.y"
-UNROLL = "#pragma unroll 4  // several rows' loads in flight per thread"
 
 
-def column_reduce(src: SourceFile, rk: RowKernel, cluster: int, vec: int = 1) -> str:
+def _unroll(n: int) -> str:
+    return f"#pragma unroll {n}  // several rows' loads in flight per thread"
+
+
+def column_reduce(src: SourceFile, rk: RowKernel, cluster: int, vec: int = 1, unroll: int = 4,
+                  stream: bool = False, threads: int | None = None) -> str:
     """The source with the column reduction split over rows (and, with vec > 1, each thread
-    taking vec neighbouring columns through packed loads). Raises Refuse."""
+    taking vec neighbouring columns through packed loads, `unroll` rows' loads in flight, and
+    with `stream` loads that evict first: the matrix is read once). More than 4 rows at once
+    are loaded explicitly together, and with the block's `threads` given the kernel gets
+    __launch_bounds__ for 1024 threads per SM (64 registers: without that budget nvcc keeps
+    only 3 or 4 of the loads in flight). Raises Refuse."""
     if not rk.ok:
         raise Refuse("; ".join(rk.reasons))
     rl = column_loop(rk)
@@ -53,7 +61,7 @@ def column_reduce(src: SourceFile, rk: RowKernel, cluster: int, vec: int = 1) ->
     decl = rk.row_decl
     ind = line_indent(src, decl)
     if vec > 1:
-        return _packed(src, rk, lp, start, before, after, cluster, vec)
+        return _packed(src, rk, lp, start, before, after, cluster, vec, unroll, stream, threads)
     # the column index: not const (clamped for threads past the end), same value
     value = decl.children_by_field_name("declarator")[0].child_by_field_name("value")
     rtype = " ".join(w for w in rk.row_type.split() if w not in ("const", "volatile")) or "int"
@@ -85,7 +93,7 @@ def column_reduce(src: SourceFile, rk: RowKernel, cluster: int, vec: int = 1) ->
             f"{li}  if (threadIdx.y != 0 || blockIdx.y != 0) {{ {resets} }}"]
     loop += counted_for(src, jt, lp.var, f"({text(src, start)}) + threadIdx.y + blockIdx.y * blockDim.y", end,
                         ROW_STRIDE, reindent(body_text, line_indent(src, body), li + "  "), li + "  ",
-                        declare=bool(jdecl), counter="kp_r", pragma=UNROLL)
+                        declare=bool(jdecl), counter="kp_r", pragma=_unroll(unroll))
     fn = "kp_cluster_col_reduce" if cluster > 1 else "kp_col_reduce"
     for r in lp.reductions:
         loop.append(f"{li}  {r.var} = {fn}({r.var}, {combine(r.op, r.fn)});")
@@ -125,9 +133,17 @@ def describe(rk: RowKernel, cluster: int, line: int | None = None) -> str:
             f"partial sums combined in shared memory {where}")
 
 
+def _add_launch_bounds(text_: str, kernel: str, threads: int) -> str:
+    import re
+    m = re.search(rf"__global__\s+void\s+{re.escape(kernel)}\s*\(", text_)
+    if m is None:  # bounds of its own, or a declaration this does not read: left as it is
+        return text_
+    at = m.start() + len("__global__")
+    return text_[:at] + f" __launch_bounds__({threads}, {max(1, 1024 // threads)})" + text_[at:]
 
 
-def _packed(src: SourceFile, rk: RowKernel, lp, start, before, after, cluster: int, vec: int) -> str:
+def _packed(src: SourceFile, rk: RowKernel, lp, start, before, after, cluster: int, vec: int, unroll: int = 4,
+            stream: bool = False, threads: int | None = None) -> str:
     """The column split with `vec` neighbouring columns per thread: per row one packed load of
     each array read at the column index, the per-column code run for each column of the pack,
     a scalar path where the pack would cross the last column or is not aligned."""
@@ -210,19 +226,62 @@ def _packed(src: SourceFile, rk: RowKernel, lp, start, before, after, cluster: i
         return ([f"{ind}const {rtype} {row} = ({rtype})({col});"] + [f"{ind}{text(src, st)}" for st in replay]
                 + [f"{ind}auto& {name} = kp_acc_{name}[kp_v];" for name in acc_decl])
 
+    def load(k, g, at: str) -> str:
+        ptr = f"reinterpret_cast<const kp_pack<{elem[k]}, {vec}>*>({addr[k](at)})"
+        return f"kp_ldcs({ptr})" if stream else f"*{ptr}"
+
+    def per_column(ind: str) -> list[str]:
+        body_text = reindent(packed_body, line_indent(src, body), ind + "  ")
+        return ([f"{ind}#pragma unroll", f"{ind}for (int kp_v = 0; kp_v < {vec}; ++kp_v) {{"]
+                + column_view(ind + "  ", f"kp_c0 + kp_v < ({bound}) ? kp_c0 + kp_v : ({bound}) - 1")
+                + [f"{ind}  {body_text}", f"{ind}}}"])
+
+    def batched_loop(ind: str) -> list[str]:
+        """`unroll` rows at once: their packed loads first (all in flight together), then their
+        sums in row order; the rows left over one at a time."""
+        j1, j2, j3 = ind + "  ", ind + "    ", ind + "      "
+        stride, first = f"(long long)({ROW_STRIDE})", f"(long long)({s0} + threadIdx.y + blockIdx.y * blockDim.y)"
+        row_at = f"({jt})(kp_r + kp_u * {stride})"
+        lines = [f"{ind}{{  // kernelpro: {unroll} rows at once: their loads issued together, then their sums",
+                 f"{j1}long long kp_r = {first};"]
+        # each pack's address: the batch's first row, then a fixed step per row (few registers)
+        steps = {k: poly_c(coefficient(g["index"], var) or {}, {row: "kp_c0"}) for k, g in groups.items()}
+        for k, g in groups.items():
+            lines.append(f"{j1}const long long {g['name']}_s = ({steps[k]}) * {stride};  // elements between its rows")
+        lines.append(f"{j1}for (; kp_r + {unroll - 1} * {stride} < (long long)({end}); kp_r += {unroll} * {stride}) {{")
+        for k, g in groups.items():
+            lines += [f"{j2}const {elem[k]}* const {g['name']}_p = {addr[k](f'({jt})kp_r')};",
+                      f"{j2}kp_pack<{elem[k]}, {vec}> {g['name']}_b[{unroll}];"]
+        lines += [f"{j2}#pragma unroll", f"{j2}for (int kp_u = 0; kp_u < {unroll}; ++kp_u) {{"]
+        for k, g in groups.items():
+            ptr = f"reinterpret_cast<const kp_pack<{elem[k]}, {vec}>*>({g['name']}_p + kp_u * {g['name']}_s)"
+            lines.append(f"{j3}{g['name']}_b[kp_u] = " + (f"kp_ldcs({ptr});" if stream else f"*{ptr};"))
+        lines += [f"{j2}}}", f"{j2}#pragma unroll", f"{j2}for (int kp_u = 0; kp_u < {unroll}; ++kp_u) {{",
+                  f"{j3}{jt} {var} = {row_at};"]
+        lines += [f"{j3}const kp_pack<{elem[k]}, {vec}> {g['name']} = {g['name']}_b[kp_u];" for k, g in groups.items()]
+        lines += per_column(j3) + [f"{j2}}}", f"{j1}}}",
+                                   f"{j1}for (; kp_r < (long long)({end}); kp_r += {stride}) {{",
+                                   f"{j2}{jt} {var} = ({jt})kp_r;"]
+        lines += [f"{j2}const kp_pack<{elem[k]}, {vec}> {g['name']} = {load(k, g, f'({jt})kp_r')};"
+                  for k, g in groups.items()]
+        lines += per_column(j2) + [f"{j1}}}", f"{ind}}}"]
+        return lines
+
     def rows_loop(packed: bool, ind: str) -> list[str]:
+        if packed and batched:
+            return batched_loop(ind)
         j1, j2 = ind + "  ", ind + "    "
         body_text = reindent(packed_body if packed else plain_body, line_indent(src, body), j2)
         lines = []
         if packed:
             for k, g in groups.items():
-                lines.append(f"{j1}const kp_pack<{elem[k]}, {vec}> {g['name']} = "
-                             f"*reinterpret_cast<const kp_pack<{elem[k]}, {vec}>*>({addr[k](var)});")
+                lines.append(f"{j1}const kp_pack<{elem[k]}, {vec}> {g['name']} = {load(k, g, var)};")
         lines += [f"{j1}#pragma unroll", f"{j1}for (int kp_v = 0; kp_v < {vec}; ++kp_v) {{"]
         lines += column_view(j2, f"kp_c0 + kp_v < ({bound}) ? kp_c0 + kp_v : ({bound}) - 1")
         lines += [f"{j2}{body_text}", f"{j1}}}"]
         return counted_for(src, jt, var, f"{s0} + threadIdx.y + blockIdx.y * blockDim.y", end, ROW_STRIDE,
-                           "{\n" + "\n".join(lines) + f"\n{ind}}}", ind, counter="kp_r", pragma=UNROLL)
+                           "{\n" + "\n".join(lines) + f"\n{ind}}}", ind, counter="kp_r", pragma=_unroll(unroll))
+    batched = unroll > 4 and all(coefficient(g["index"], var) is not None for g in groups.values())
     # the loop twice: packed loads when every pack is aligned and whole, one column at a time otherwise
     out.append(f"{li}if (kp_pk) {{")
     out += rows_loop(True, i1)
@@ -248,6 +307,8 @@ def _packed(src: SourceFile, rk: RowKernel, lp, start, before, after, cluster: i
     start_b = rk.row_decl.start_byte
     end_b = rk.guard.end_byte if rk.form == "if" else (after[-1].end_byte if after else lp.node.end_byte)
     new = span_text(src, 0, len(src.data), [(start_b, end_b, "\n".join(out))])
+    if batched and threads:
+        new = _add_launch_bounds(new, rk.kernel.name, threads)
     if cluster > 1:
         new = _add_cluster_dims(new, rk.kernel.name, cluster)
     return with_column_prelude(new)

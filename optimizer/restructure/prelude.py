@@ -71,6 +71,29 @@ template <class M, class S, class E> __device__ __forceinline__ void kp_block_on
   __syncthreads();
 }
 
+// A load that streams past the caches (evict first), for data read once: a pack of 4, 8 or 16
+// bytes goes through the integer vector of its size.
+template <class P> __device__ __forceinline__ P kp_ldcs(const P* p) {
+#ifdef KP_EMULATOR_HOOKS
+  return *p;
+#else
+  P r;
+  if constexpr (sizeof(P) == 16 && alignof(P) == 16) {
+    const int4 v = __ldcs(reinterpret_cast<const int4*>(p));
+    memcpy(&r, &v, 16);
+  } else if constexpr (sizeof(P) == 8 && alignof(P) == 8) {
+    const int2 v = __ldcs(reinterpret_cast<const int2*>(p));
+    memcpy(&r, &v, 8);
+  } else if constexpr (sizeof(P) == 4 && alignof(P) == 4) {
+    const int v = __ldcs(reinterpret_cast<const int*>(p));
+    memcpy(&r, &v, 4);
+  } else {
+    r = *p;
+  }
+  return r;
+#endif
+}
+
 #ifndef KP_EMULATOR_HOOKS
 // A row kept in dynamic shared memory (the launch's third parameter): the bytes the launch gave,
 // and the buffer. A kernel launched with fewer bytes than a row needs reads the row again instead.
