@@ -206,9 +206,9 @@ def _join_titles(titles) -> str:
     return " and ".join(titles)
 
 
-def _advice_fixes(inp: TransformInput) -> list[Candidate]:
-    """A rule's fixes applied together (what an expert does with eight `Use __expf` findings,
-    one evaluation instead of eight); each alone only where they cannot be combined."""
+def _fix_groups(inp: TransformInput) -> tuple[list[Candidate], dict[str, Candidate]]:
+    """Each advice fix alone, and per rule with several fixes all of them together where their
+    edits combine (a fix offered twice counts once)."""
     single, by_rule = [], {}
     for a in inp.advice:
         if not a.fix or not a.fix.get("edits") or getattr(a, "kernel", None) not in (None, inp.kernel):
@@ -218,22 +218,37 @@ def _advice_fixes(inp: TransformInput) -> list[Candidate]:
         except ValueError:
             continue
         single.append(_cand(inp, "fix", a.fix.get("title") or f"apply the {a.rule} fix", (a.rule,), source=new))
-        by_rule.setdefault(a.rule, []).append(a)
-    together, merged = [], set()
-    for rule, items in by_rule.items():
+        key = tuple(tuple(sorted(e.items())) for e in a.fix["edits"])
+        by_rule.setdefault(a.rule, {}).setdefault(key, a)
+    together = {}
+    for rule, fixes in by_rule.items():
+        items = list(fixes.values())
         if len(items) < 2:
             continue
-        edits = [dict(t) for t in dict.fromkeys(tuple(sorted(e.items())) for a in items for e in a.fix["edits"])]
         try:
-            new = apply_edits(inp.source, edits)
+            new = apply_edits(inp.source, [e for a in items for e in a.fix["edits"]])
         except ValueError:
             continue
         titles = _join_titles(sorted({a.fix.get("title") or f"apply the {rule} fix" for a in items}))
-        lines = ", ".join(str(x) for x in sorted({a.line for a in items if getattr(a, "line", None)}))
-        where = f" on lines {lines}" if lines else ""
-        together.append(_cand(inp, "fix", f"{titles}{where}: all {len(items)} fixes", (rule,), source=new))
-        merged.add(rule)
-    return together + [c for c in single if c.answers[0] not in merged]
+        lines = sorted({a.line for a in items if getattr(a, "line", None)})
+        where = f" on line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}" if lines else ""
+        together[rule] = _cand(inp, "fix", f"{titles}{where}: all {len(items)} fixes", (rule,), source=new)
+    return single, together
+
+
+def _advice_fixes(inp: TransformInput) -> list[Candidate]:
+    """A rule's fixes applied together (what an expert does with eight `Use __expf` findings,
+    one evaluation instead of eight); each alone where they cannot be combined."""
+    single, together = _fix_groups(inp)
+    return list(together.values()) + [c for c in single if c.answers[0] not in together]
+
+
+def _advice_fix_parts(inp: TransformInput) -> list[Candidate]:
+    """The fixes that were combined, each alone: a fallback at a low prior (they answer no advice
+    of their own), for when the combined candidate fails the correctness wall."""
+    single, together = _fix_groups(inp)
+    return [_cand(inp, "fix-one", f"{c.description.rsplit(' (', 1)[0]} alone", (), source=c.source)
+            for c in single if c.answers[0] in together]
 
 
 # ---------------------------------------------------------------- 1. const __restrict__
@@ -536,6 +551,7 @@ def _flags(inp: TransformInput) -> list[Candidate]:
 
 TRANSFORMS: list[Transform] = [
     Transform("fix", (), _advice_fixes, 0.5),
+    Transform("fix-one", (), _advice_fix_parts, 0.15),
     Transform("restrict", ("missing-restrict",), _restrict, 0.35),
     Transform("float-literals", ("fp64-in-float-kernel",), _float_literals, 0.35),
     Transform("transpose", ("uncoalesced-access",), _transpose, 0.35),

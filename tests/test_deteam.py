@@ -125,6 +125,9 @@ def test_what_it_must_not_lift_is_said():
     # the stored partial is an expression, not a variable
     expr = base.replace("sh[threadIdx.x] = a;", "sh[threadIdx.x] = a * 2.0f;")
     assert "not a variable" in _refusal(expr)
+    # an integer cast rounds each thread's partial: lifted, it would round the total once
+    as_int = base.replace("sh[threadIdx.x] = a;", "sh[threadIdx.x] = (int) a;")
+    assert "a cast of one to a floating type" in _refusal(as_int)
     # not a block per output at all: nothing to say about this shape
     assert "shared-memory tree" not in _refusal(HEAD + "  int c = blockIdx.x * blockDim.x + threadIdx.x;\n"
                                                 "  if (c < OC) dbias[c] = dout[c];\n}\n")
@@ -162,7 +165,9 @@ def test_every_setting_of_the_column_split_computes_the_reference(tmp_path):
             runs.append((f"{stem} {knobs}", v.source, {**base, **v.launch}))
     assert any(dict(s).get("stream") for s in settings) and any(dict(s).get("unroll") == 8 for s in settings)
     batch = Batch([(src, spec.kernel) for _, src, _ in runs], str(tmp_path))
-    for env in (SMALL["bias_grad"], {"N": 70, "OC": 64}):  # 70 rows: batches of 8 and a remainder
+    # 37 x 45: the columns' packs unaligned (one column at a time); 600 x 64: aligned, batches of 8
+    # rows (8 x 32 or 8 x 64 row groups per batch) and a remainder
+    for env in (SMALL["bias_grad"], {"N": 600, "OC": 64}):
         for i, (what, src, launch) in enumerate(runs):
             got, views = run("bias_grad", spec, src, launch, env, str(tmp_path), batch=batch, index=i)
             check("bias_grad", spec, got, views, env, f"{what} at {env}")

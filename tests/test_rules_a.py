@@ -356,6 +356,17 @@ def test_slow_math_fires_on_division_and_expf():
     assert {e.name: e.value for e in ex.evidence}["SASS instructions on this line"] >= 12
 
 
+def test_slow_math_leaves_double_divisions_alone(tmp_path):
+    """x[j] / s with x double is a double division: __fdividef would make it a float one."""
+    f = tmp_path / "k.cu"
+    f.write_text("__global__ void kd(double* y, const double* x, float s, int n) {\n"
+                 "  for (int j = threadIdx.x; j < n; j += blockDim.x) { y[j] = x[j] / s; }\n}\n"
+                 "__global__ void kf(float* y, const float* x, float s, int n) {\n"
+                 "  for (int j = threadIdx.x; j < n; j += blockDim.x) { y[j] = x[j] / s; }\n}\n")
+    adv = rule_advice(profile_file(f, CompileOptions()), "slow-math-in-loop")
+    assert [(a.kernel, a.line) for a in adv] == [("kf", 5)] and "2^126" in adv[0].remedy
+
+
 def test_slow_math_fixed_twin_and_fast_math_silent():
     assert not rule_advice(report("a_slow_math_fixed.cu"), "slow-math-in-loop")
     assert not rule_advice(report("a_slow_math.cu", None, ("--use_fast_math",)), "slow-math-in-loop")

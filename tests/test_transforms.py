@@ -284,9 +284,34 @@ def test_one_rules_fixes_apply_together_first_even_when_they_nest(tmp_path):
     assert first.description.startswith("Use __expf and __fdividef on lines 4, 7: all 3 fixes")
     assert "y[j] = __fdividef(__expf(x[j] - m), s);" in first.source and "y[j] += __expf(y[j]);" in first.source
     assert len(cands) == 1  # not each alone as well: they combine
+    parts = run("fix-one", inp(SOFTMAX_WRITE, "norm", slow))  # the fallback: each alone, answering nothing
+    assert len(parts) == 3 and all(c.answers == () and c.description.endswith(" alone") for c in parts)
     f.write_text(first.source)
     again = profile_file(f, CompileOptions())
     assert again.ok and not [a for a in again.advice if a.rule == "slow-math-in-loop"]
+
+
+NESTED_DIV = """
+__global__ void ratio(float* y, const float* x, const float* s, const float* t, int n) {
+  for (int j = threadIdx.x; j < n; j += blockDim.x) {
+    y[j] += x[j] / s[j] / t[j];
+  }
+}
+"""
+
+
+def test_nested_divisions_combine_into_nested_fast_divisions(tmp_path):
+    """Two `Use __fdividef` fixes insert `__fdividef(` at the same place: both stay (a fix is
+    deduplicated whole, never edit by edit), the outer one first."""
+    from kernelpro.profilers.profile import profile_file
+    f = tmp_path / "ratio.cu"
+    f.write_text(NESTED_DIV)
+    slow = [a for a in profile_file(f, CompileOptions()).advice if a.rule == "slow-math-in-loop"]
+    assert len(slow) == 2
+    (first,) = run("fix", inp(NESTED_DIV, "ratio", slow + slow[:1]))  # a fix offered twice counts once
+    assert "y[j] += __fdividef(__fdividef(x[j], s[j]), t[j]);" in first.source
+    assert first.description.startswith("Use __fdividef on line 4: all 2 fixes")
+    assert compiles(first.source, kernel="ratio")
 
 
 def test_an_insertion_lands_before_a_replacement_at_the_same_place():

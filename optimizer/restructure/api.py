@@ -432,7 +432,7 @@ def column_plans(text: str, ctx: Context) -> list[Plan]:
         desc = lifted + columns.describe(rk, zz, line=deteamed["loop_line"] if deteamed else None) + \
             (f"; {v} neighbouring columns per thread (packed loads)" if v > 1 else "") + \
             (f", {u} rows' loads in flight" if v > 1 and u != 4 else "") + \
-            ("; loads that evict first (the matrix is read once)" if v > 1 and stream else "") + f"; blocks of {x} x {y}"
+            ("; loads that evict first (streaming)" if v > 1 and stream else "") + f"; blocks of {x} x {y}"
         return Candidate(source=new, launch=launch, flags=ctx.flags, description=desc, answers=answers,
                          origin="builtin:column", kind="structural", knobs=tuple(sorted(knobs.items())),
                          notes=tuple(notes))

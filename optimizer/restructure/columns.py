@@ -31,7 +31,7 @@ def column_reduce(src: SourceFile, rk: RowKernel, cluster: int, vec: int = 1, un
                   stream: bool = False, threads: int | None = None) -> str:
     """The source with the column reduction split over rows (and, with vec > 1, each thread
     taking vec neighbouring columns through packed loads, `unroll` rows' loads in flight, and
-    with `stream` loads that evict first: the matrix is read once). More than 4 rows at once
+    with `stream` loads that evict first). More than 4 rows at once
     are loaded explicitly together, and with the block's `threads` given the kernel gets
     __launch_bounds__ for 1024 threads per SM (64 registers: without that budget nvcc keeps
     only 3 or 4 of the loads in flight). Raises Refuse."""
@@ -115,13 +115,29 @@ def column_reduce(src: SourceFile, rk: RowKernel, cluster: int, vec: int = 1, un
     return with_column_prelude(new)
 
 
-def _add_cluster_dims(text_: str, kernel: str, z: int) -> str:
+def _add_attribute(text_: str, kernel: str, attr: str, over_bounds: bool) -> str | None:
+    """text_ with `attr` right after the kernel's `__global__`; None where the declaration is not
+    `__global__ [__launch_bounds__(...)] void kernel(` (with over_bounds False: not without bounds)."""
     import re
-    m = re.search(rf"__global__\s+(?:__launch_bounds__\([^)]*\)\s*)?void\s+{re.escape(kernel)}\s*\(", text_)
+    bounds = r"(?:__launch_bounds__\([^)]*\)\s*)?" if over_bounds else ""
+    m = re.search(rf"__global__\s+{bounds}void\s+{re.escape(kernel)}\s*\(", text_)
     if m is None:
-        raise Refuse("the kernel's declaration was not found for __cluster_dims__")
+        return None
     at = m.start() + len("__global__")
-    return text_[:at] + f" __cluster_dims__(1, {z}, 1)" + text_[at:]
+    return text_[:at] + f" {attr}" + text_[at:]
+
+
+def _add_cluster_dims(text_: str, kernel: str, z: int) -> str:
+    new = _add_attribute(text_, kernel, f"__cluster_dims__(1, {z}, 1)", True)
+    if new is None:
+        raise Refuse("the kernel's declaration was not found for __cluster_dims__")
+    return new
+
+
+def _add_launch_bounds(text_: str, kernel: str, threads: int) -> str:
+    """A register budget for 1024 threads per SM; a kernel with bounds of its own keeps them."""
+    new = _add_attribute(text_, kernel, f"__launch_bounds__({threads}, {max(1, 1024 // threads)})", False)
+    return text_ if new is None else new
 
 
 def describe(rk: RowKernel, cluster: int, line: int | None = None) -> str:
@@ -131,15 +147,6 @@ def describe(rk: RowKernel, cluster: int, line: int | None = None) -> str:
     where = f"and across a cluster of {cluster} blocks (distributed shared memory)" if cluster > 1 else "within the block"
     return (f"split the column reduction of line {line} over rows: row groups per block, "
             f"partial sums combined in shared memory {where}")
-
-
-def _add_launch_bounds(text_: str, kernel: str, threads: int) -> str:
-    import re
-    m = re.search(rf"__global__\s+void\s+{re.escape(kernel)}\s*\(", text_)
-    if m is None:  # bounds of its own, or a declaration this does not read: left as it is
-        return text_
-    at = m.start() + len("__global__")
-    return text_[:at] + f" __launch_bounds__({threads}, {max(1, 1024 // threads)})" + text_[at:]
 
 
 def _packed(src: SourceFile, rk: RowKernel, lp, start, before, after, cluster: int, vec: int, unroll: int = 4,
@@ -226,12 +233,14 @@ def _packed(src: SourceFile, rk: RowKernel, lp, start, before, after, cluster: i
         return ([f"{ind}const {rtype} {row} = ({rtype})({col});"] + [f"{ind}{text(src, st)}" for st in replay]
                 + [f"{ind}auto& {name} = kp_acc_{name}[kp_v];" for name in acc_decl])
 
-    def load(k, g, at: str) -> str:
-        ptr = f"reinterpret_cast<const kp_pack<{elem[k]}, {vec}>*>({addr[k](at)})"
+    def load(k, at: str | None = None, address: str | None = None) -> str:
+        """Group k's pack at row `at` (or at `address`): an evict-first load with `stream`."""
+        ptr = f"reinterpret_cast<const kp_pack<{elem[k]}, {vec}>*>({address or addr[k](at)})"
         return f"kp_ldcs({ptr})" if stream else f"*{ptr}"
 
-    def per_column(ind: str) -> list[str]:
-        body_text = reindent(packed_body, line_indent(src, body), ind + "  ")
+    def per_column(ind: str, packed: bool = True) -> list[str]:
+        """The loop body once per column of the pack (from the pack's registers, or memory)."""
+        body_text = reindent(packed_body if packed else plain_body, line_indent(src, body), ind + "  ")
         return ([f"{ind}#pragma unroll", f"{ind}for (int kp_v = 0; kp_v < {vec}; ++kp_v) {{"]
                 + column_view(ind + "  ", f"kp_c0 + kp_v < ({bound}) ? kp_c0 + kp_v : ({bound}) - 1")
                 + [f"{ind}  {body_text}", f"{ind}}}"])
@@ -240,7 +249,8 @@ def _packed(src: SourceFile, rk: RowKernel, lp, start, before, after, cluster: i
         """`unroll` rows at once: their packed loads first (all in flight together), then their
         sums in row order; the rows left over one at a time."""
         j1, j2, j3 = ind + "  ", ind + "    ", ind + "      "
-        stride, first = f"(long long)({ROW_STRIDE})", f"(long long)({s0} + threadIdx.y + blockIdx.y * blockDim.y)"
+        stride = f"(long long)({ROW_STRIDE})"
+        first = f"(long long)({s0}) + threadIdx.y + (long long)blockIdx.y * blockDim.y"
         row_at = f"({jt})(kp_r + kp_u * {stride})"
         lines = [f"{ind}{{  // kernelpro: {unroll} rows at once: their loads issued together, then their sums",
                  f"{j1}long long kp_r = {first};"]
@@ -253,16 +263,15 @@ def _packed(src: SourceFile, rk: RowKernel, lp, start, before, after, cluster: i
             lines += [f"{j2}const {elem[k]}* const {g['name']}_p = {addr[k](f'({jt})kp_r')};",
                       f"{j2}kp_pack<{elem[k]}, {vec}> {g['name']}_b[{unroll}];"]
         lines += [f"{j2}#pragma unroll", f"{j2}for (int kp_u = 0; kp_u < {unroll}; ++kp_u) {{"]
-        for k, g in groups.items():
-            ptr = f"reinterpret_cast<const kp_pack<{elem[k]}, {vec}>*>({g['name']}_p + kp_u * {g['name']}_s)"
-            lines.append(f"{j3}{g['name']}_b[kp_u] = " + (f"kp_ldcs({ptr});" if stream else f"*{ptr};"))
+        lines += [f"{j3}{g['name']}_b[kp_u] = {load(k, address=g['name'] + '_p + kp_u * ' + g['name'] + '_s')};"
+                  for k, g in groups.items()]
         lines += [f"{j2}}}", f"{j2}#pragma unroll", f"{j2}for (int kp_u = 0; kp_u < {unroll}; ++kp_u) {{",
                   f"{j3}{jt} {var} = {row_at};"]
         lines += [f"{j3}const kp_pack<{elem[k]}, {vec}> {g['name']} = {g['name']}_b[kp_u];" for k, g in groups.items()]
         lines += per_column(j3) + [f"{j2}}}", f"{j1}}}",
                                    f"{j1}for (; kp_r < (long long)({end}); kp_r += {stride}) {{",
                                    f"{j2}{jt} {var} = ({jt})kp_r;"]
-        lines += [f"{j2}const kp_pack<{elem[k]}, {vec}> {g['name']} = {load(k, g, f'({jt})kp_r')};"
+        lines += [f"{j2}const kp_pack<{elem[k]}, {vec}> {g['name']} = {load(k, f'({jt})kp_r')};"
                   for k, g in groups.items()]
         lines += per_column(j2) + [f"{j1}}}", f"{ind}}}"]
         return lines
@@ -270,15 +279,10 @@ def _packed(src: SourceFile, rk: RowKernel, lp, start, before, after, cluster: i
     def rows_loop(packed: bool, ind: str) -> list[str]:
         if packed and batched:
             return batched_loop(ind)
-        j1, j2 = ind + "  ", ind + "    "
-        body_text = reindent(packed_body if packed else plain_body, line_indent(src, body), j2)
-        lines = []
-        if packed:
-            for k, g in groups.items():
-                lines.append(f"{j1}const kp_pack<{elem[k]}, {vec}> {g['name']} = {load(k, g, var)};")
-        lines += [f"{j1}#pragma unroll", f"{j1}for (int kp_v = 0; kp_v < {vec}; ++kp_v) {{"]
-        lines += column_view(j2, f"kp_c0 + kp_v < ({bound}) ? kp_c0 + kp_v : ({bound}) - 1")
-        lines += [f"{j2}{body_text}", f"{j1}}}"]
+        j1 = ind + "  "
+        lines = [f"{j1}const kp_pack<{elem[k]}, {vec}> {g['name']} = {load(k, var)};"
+                 for k, g in groups.items()] if packed else []
+        lines += per_column(j1, packed)
         return counted_for(src, jt, var, f"{s0} + threadIdx.y + blockIdx.y * blockDim.y", end, ROW_STRIDE,
                            "{\n" + "\n".join(lines) + f"\n{ind}}}", ind, counter="kp_r", pragma=_unroll(unroll))
     batched = unroll > 4 and all(coefficient(g["index"], var) is not None for g in groups.values())

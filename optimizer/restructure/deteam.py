@@ -33,13 +33,18 @@ class NotThisShape(Refuse):
     """The kernel is not a block per output at all (nothing to report)."""
 
 
+_FLOAT_TYPE = re.compile(r"\b(float|double|half|__half|__nv_bfloat16|nv_bfloat16|bfloat16)\b")
+
+
 def _uncast(src: SourceFile, n):
-    """`(float) sum`, `(float)(sum)`, `static_cast<float>(sum)` -> the node of `sum`."""
+    """`(float) sum`, `(float)(sum)`, `static_cast<float>(sum)` -> the node of `sum`. Only casts to
+    a floating type: `(int) a` rounds each partial, which the lifted program would do once."""
     n = unparen(n)
     while n is not None:
-        if n.type == "cast_expression":
+        if n.type == "cast_expression" and _FLOAT_TYPE.search(src.node_text(n.child_by_field_name("type"))):
             n = unparen(n.child_by_field_name("value"))
-        elif n.type == "call_expression" and src.node_text(n.child_by_field_name("function")).startswith("static_cast"):
+        elif n.type == "call_expression" and src.node_text(n.child_by_field_name("function")).startswith("static_cast") \
+                and _FLOAT_TYPE.search(src.node_text(n.child_by_field_name("function"))):
             args = n.child_by_field_name("arguments").named_children
             n = unparen(args[0]) if len(args) == 1 else None
             break
@@ -113,24 +118,24 @@ def deteam(src: SourceFile, k: Kernel, outputs_param: str | None) -> tuple[str, 
         raise NotThisShape("no __shared__ array for the block's partials")
     rest = stmts[i:]
     if len(rest) < 4:
-        raise Refuse("not a strided loop, a shared store, a tree and an epilogue")
+        raise NotThisShape("not a strided loop, a shared store, a tree and an epilogue")
     loop, after = rest[0], rest[1:]
     # the strided loop: for (T v = tid; v < E; v += blockDim.x)
     init, cond, upd = (loop.child_by_field_name(f) for f in ("initializer", "condition", "update"))
     ds = init.children_by_field_name("declarator") if init is not None and init.type == "declaration" else []
     if len(ds) != 1 or ds[0].type != "init_declarator" or text(src, ds[0].child_by_field_name("value")) not in tid_names:
-        raise Refuse("the loop does not start at the thread index")
+        raise NotThisShape("the loop does not start at the thread index")
     var = text(src, ds[0].child_by_field_name("declarator"))
     vtype = text(src, init.child_by_field_name("type"))
     c = unparen(cond)
     if c is None or c.type != "binary_expression" or text(src, c.child_by_field_name("left")) != var \
             or text(src, c.child_by_field_name("operator")) != "<":
-        raise Refuse("the loop's condition is not `v < E`")
+        raise NotThisShape("the loop's condition is not `v < E`")
     bound = text(src, c.child_by_field_name("right"))
     if upd is None or upd.type != "assignment_expression" or text(src, upd.child_by_field_name("left")) != var \
             or text(src, upd.child_by_field_name("operator")) != "+=" \
             or text(src, upd.child_by_field_name("right")) not in bdim_names:
-        raise Refuse("the loop does not step by the block size")
+        raise NotThisShape("the loop does not step by the block size")
     # shared[tid] = acc; __syncthreads();
     st = after[0]
     e = st.named_children[0] if st.type == "expression_statement" and st.named_children else None
@@ -142,7 +147,7 @@ def deteam(src: SourceFile, k: Kernel, outputs_param: str | None) -> tuple[str, 
     stored = e.child_by_field_name("right")
     acc = text(src, _uncast(src, stored))
     if not re.fullmatch(r"[A-Za-z_]\w*", acc):
-        raise Refuse("the stored partial is not a variable (or a cast of one)")
+        raise Refuse("the stored partial is not a variable (or a cast of one to a floating type)")
     stored_text = text(src, stored)  # what shared[0] holds: `sum` or `(float) sum`
     j = 1
     while j < len(after) and _SYNC.match(text(src, after[j])):

@@ -84,6 +84,8 @@ def slow_math_tool(ctx: Context):
                 right = n.child_by_field_name("right")
                 if right.type == "number_literal" or expr_type(src, right, types) != "float":
                     continue
+                if expr_type(src, n.child_by_field_name("left"), types) == "double":
+                    continue  # a double division: __fdividef would make it a float one
                 if "FCHK" in ops or "CALL" in ops:
                     out.append(_div_advice(ctx, k, n, loop, ins, types))
     return out
@@ -144,9 +146,11 @@ def _div_advice(ctx, k, n, loop, ins, types):
            "executed every iteration")
     if invariant:
         remedy = (f"{d} does not change in the loop: compute `const float inv_{d} = 1.0f / {d};` before the loop "
-                  f"and multiply by inv_{d} inside it (or use __fdividef / --use_fast_math)")
+                  f"and multiply by inv_{d} inside it (or use __fdividef, which gives 0 when |{d}| > 2^126, "
+                  "or --use_fast_math)")
     else:
-        remedy = f"use __fdividef({src.node_text(left)}, {d}) or multiply by __frcp_rn({d}) if a few ULP are acceptable"
+        remedy = (f"use __fdividef({src.node_text(left)}, {d}) or multiply by __frcp_rn({d}) if a few ULP are "
+                  f"acceptable (__fdividef gives 0 when |{d}| > 2^126)")
     # three edits around the operands, none over them, so a fix inside an operand (Use __expf)
     # applies together with this one
     ll, lc, *_ = src.pos(left)
