@@ -22,7 +22,7 @@ from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import SourceFile, parse_source
 
 from ..model import Candidate
-from . import columns, deteam, elementwise, rows
+from . import columns, deteam, elementwise, gather, rows
 from .launch import columns_host, cover, rewrite_launches, rows_host
 from .passes import simplify
 from .text import Refuse, span_text
@@ -356,6 +356,43 @@ def elementwise_plans(text: str, ctx: Context) -> list[Plan]:
     return [Plan("elementwise", "packed element-wise", answers, space, build, 0.7)]
 
 
+def gather_plans(text: str, ctx: Context) -> list[Plan]:
+    """A thread-per-element kernel reading through quotients and remainders of its index: packs."""
+    src = parse_source(text, ctx.path)
+    k = src.kernel(ctx.kernel)
+    rk = row_kernel(src, k) if k is not None else None
+    if rk is None or not rk.ok or rk.loops or is_elementwise(rk):
+        return []
+    try:
+        packed, _ = gather.plan_accesses(src, rk)
+    except Refuse as e:
+        if "no quotient" in str(e) or "not a thread-per-element" in str(e):
+            return []
+        raise Refuse(f"a thread per element through quotients of its index, but {e}") from None
+    old_block = _old_block(ctx)
+    grid = list(ctx.launch.get("grid") or [])
+    if old_block is None or not grid:
+        raise Refuse("the launch (1-D block and grid) is not known")
+    vmax = max(1, min(8, 16 // _elem_bytes(src, rk, list(dict.fromkeys(a.array for a in packed)))))
+    space = [{"block": 256, "vec": vmax}, {"block": 128, "vec": vmax}, {"block": 512, "vec": vmax}]
+    if vmax > 1:
+        space.append({"block": 256, "vec": max(1, vmax // 2)})
+    answers = tuple(r for r in ("narrow-elementwise-access", "narrow-global-access", "uncoalesced-access")
+                    if r in ctx.answers_present)
+
+    def build(knobs):
+        v, tb = int(knobs["vec"]), int(knobs["block"])
+        new = gather.vectorize_gather(src, rk, v)
+        new, notes = _host(new, ctx.path, ctx.kernel, _ew_host(tb, v))
+        launch = dict(ctx.base_launch or {})
+        launch.update(block=[tb], grid=[cover(grid[0], old_block, tb * v)] + grid[1:])
+        desc = gather.describe(packed, v) + f", {tb} threads per block"
+        return Candidate(source=new, launch=launch, flags=ctx.flags, description=desc, answers=answers,
+                         origin="builtin:gather", kind="structural", knobs=tuple(sorted(knobs.items())),
+                         notes=tuple(notes))
+    return [Plan("gather", "packed gather", answers, space, build, 0.7)]
+
+
 def _ew_host(tb: int, per_thread: int):
     def make(g, b):
         return f"(unsigned)(((long long)({g}) * ({b}) + {tb * per_thread - 1}) / {tb * per_thread})", str(tb)
@@ -442,7 +479,7 @@ def column_plans(text: str, ctx: Context) -> list[Plan]:
 def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     """Every structural plan that applies, and why the others did not."""
     out, why = [], []
-    for fn in (elementwise_plans, row_plans, column_plans):
+    for fn in (elementwise_plans, gather_plans, row_plans, column_plans):
         try:
             out += fn(text, ctx)
         except Refuse as e:

@@ -1,0 +1,115 @@
+"""A thread-per-element gather through quotients of its index (optimizer/restructure/gather.py):
+the spellings people write, packed, run in the CPU emulator against the embedding family's
+reference (rows whose width is and is not a multiple of the pack), and what it must refuse."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from emu_run import Batch
+from suite_emu import check, load_spec, run
+
+from kernelpro.optimizer.builtin import BuiltinProposer
+from kernelpro.optimizer.restructure import api
+from kernelpro.optimizer.transforms import TransformInput
+
+LAUNCH = {"grid": ["cdiv(B * T * C, 256)"], "block": [256]}
+HEAD = "#include <cuda_bf16.h>\n"
+SIG = "(floatX* out, const int* tokens, const floatX* wte, const floatX* wpe, int B, int T, int C)"
+
+SPELLINGS = {
+    # pointer offsets, a local bound, typedef'd bf16
+    "pointers": HEAD + "typedef __nv_bfloat16 floatX;\n__global__ void encoder_forward" + SIG + """ {
+    int idx = blockIdx.x * blockDim.x + threadIdx.x;
+    int N = B * T * C;
+    if (idx < N) {
+        int bt = idx / C;
+        int b = bt / T;
+        int t = bt % T;
+        int c = idx % C;
+        int ix = tokens[b * T + t];
+        floatX* out_btc = out + b * T * C + t * C + c;
+        const floatX* wte_ix = wte + ix * C + c;
+        const floatX* wpe_tc = wpe + t * C + c;
+        *out_btc = (floatX)((float)*wte_ix + (float)*wpe_tc);
+    }
+}
+""",
+    # subscripts, an early return, a `using` alias, the position from the token index
+    "subscripts": HEAD + "using floatX = __nv_bfloat16;\n__global__ void encoder_forward" + SIG + """ {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= B * T * C) return;
+  const int token = i / C;
+  const int ch = i % C;
+  const int pos = token % T;
+  out[i] = __float2bfloat16(__bfloat162float(wte[tokens[token] * C + ch]) + __bfloat162float(wpe[pos * C + ch]));
+}
+""",
+    # unsigned index, the sum through float locals
+    "unsigned": HEAD + "typedef __nv_bfloat16 floatX;\n__global__ void encoder_forward" + SIG + """ {
+  unsigned e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e < (unsigned)(B * T * C)) {
+    unsigned row = e / C, col = e % C;
+    float a = __bfloat162float(wte[tokens[row] * C + col]);
+    float p = __bfloat162float(wpe[(row % T) * C + col]);
+    out[row * C + col] = __float2bfloat16(a + p);
+  }
+}
+""",
+}
+
+
+def _proposer(text: str):
+    spec = load_spec("encoder", "naive")
+    p = BuiltinProposer(spec.kernel, dict(LAUNCH), [], path="/tmp/kp_gather_test.cu", spec=spec)
+    inp = TransformInput(source=text, kernel=spec.kernel, launch=dict(LAUNCH), base_launch=None)
+    return spec, p, inp
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ for the emulator")
+def test_each_spelling_is_packed_and_computes_the_reference(tmp_path):
+    runs = []
+    for name, text in SPELLINGS.items():
+        spec, p, inp = _proposer(text)
+        cands = [c for c, _ in p.structural_candidates(inp) if c.origin == "builtin:gather"]
+        assert cands, f"{name}: no gather plan: {p.plans_refused}"
+        plan = p.tuner.states[cands[0].key()].plan
+        assert dict(cands[0].knobs) == {"block": 256, "vec": 8} and "packed accesses of out, wpe, wte" in \
+            cands[0].description, name
+        runs.append((f"{name} as written", text, LAUNCH))
+        for knobs in plan.space:
+            c = plan.build(knobs)
+            assert p.compile_error(c) is None, (name, knobs)
+            runs.append((f"{name} {knobs}", c.source, {**LAUNCH, **c.launch}))
+    spec = load_spec("encoder", "naive")
+    batch = Batch([(src, spec.kernel) for _, src, _ in runs], str(tmp_path))
+    # 40 channels: whole packs of 8 (and of 4); 36: packs that cross a row take the element path
+    for env in ({"B": 2, "T": 3, "C": 40, "V": 50}, {"B": 2, "T": 3, "C": 36, "V": 50}):
+        for i, (what, src, launch) in enumerate(runs):
+            got, views = run("encoder", spec, src, launch, env, str(tmp_path), batch=batch, index=i)
+            check("encoder", spec, got, views, env, f"{what} at {env}")
+
+
+def _why(text: str) -> str:
+    spec, p, inp = _proposer(text)
+    ctx = api.Context(kernel=spec.kernel, path=p.path, launch=dict(LAUNCH), base_launch=None, size_env=p.size_env,
+                      arch="sm_90", answers_present=(), flags=(), scalar_params=p.scalar_params)
+    plans, why = api.plans(text, ctx)
+    assert not [pl for pl in plans if pl.name == "gather"]
+    return " ".join(why)
+
+
+def test_what_it_must_not_pack_is_said():
+    base = SPELLINGS["subscripts"]
+    # a write that is not at consecutive elements
+    assert "a write that is not at consecutive elements" in _why(base.replace("out[i] =", "out[token * C] ="))
+    # two elements apart: not a pack of consecutive ones
+    assert "moves 2 elements" in _why(base.replace("wpe[pos * C + ch]", "wpe[2 * i]"))
+    # an element-wise kernel is the packed element-wise plan's, not this one's
+    ew = HEAD + "__global__ void encoder_forward(float* out, const float* wte, int n) {\n" \
+        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) out[i] = 2.0f * wte[i];\n}\n"
+    spec, p, inp = _proposer(ew)
+    ctx = api.Context(kernel=spec.kernel, path=p.path, launch=dict(LAUNCH), base_launch=None, size_env={},
+                      arch="sm_90", answers_present=(), flags=(), scalar_params={})
+    assert api.gather_plans(ew, ctx) == []
