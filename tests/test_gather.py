@@ -113,3 +113,33 @@ def test_what_it_must_not_pack_is_said():
     ctx = api.Context(kernel=spec.kernel, path=p.path, launch=dict(LAUNCH), base_launch=None, size_env={},
                       arch="sm_90", answers_present=(), flags=(), scalar_params={})
     assert api.gather_plans(ew, ctx) == []
+
+
+def test_reads_that_may_not_run_or_come_after_a_write_are_not_packed():
+    base = SPELLINGS["subscripts"]
+    # a read under a condition (padding tokens) stays in the element's code: it may not run
+    cond = base.replace("__bfloat162float(wte[tokens[token] * C + ch])",
+                        "(tokens[token] >= 0 ? __bfloat162float(wte[tokens[token] * C + ch]) : 0.0f)")
+    spec, p, inp = _proposer(cond)
+    (c,) = [c for c, _ in p.structural_candidates(inp) if c.origin == "builtin:gather"]
+    assert "packed accesses of out, wpe (" in c.description and p.compile_error(c) is None
+    # written, then read again in the same element: the packs are read before the element's code
+    twice = base.replace("out[i] = __float2bfloat16(", "out[i] = __float2bfloat16(1.0f); out[i] = __float2bfloat16(")
+    assert "out is written and read" in _why(twice)
+    again = base.replace("  out[i] = ", "  wpe[i] = wte[i];\n  out[i] = ").replace("const floatX* wpe", "floatX* wpe")
+    assert "wpe is written and read" in _why(again)
+    # an index counted in another type's units through a pointer cast
+    cast = base.replace("__bfloat162float(wpe[pos * C + ch])", "(float)((const double*)wpe)[pos * C + ch]")
+    assert "a pointer cast" in _why(cast)
+
+
+def test_an_opaque_division_keeps_its_operands_bracketed():
+    """`(C + 7) / 8` as an atom must not read `(C + 7 / 8)` where the gather pastes it as C."""
+    from kernelpro.profilers.analysis.patterns import accesses_in, row_kernel
+    from kernelpro.profilers.source import parse_source
+    text = ("__global__ void k(float* out, const float* w, int C, int T) {\n"
+            "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  int ld = (C + 7) / 8 * 8;\n"
+            "  if (i < C * T) out[i] = w[(i / C) * ld + i % C] + w[(C / (2 * T)) * 4 + i % C];\n}\n")
+    src = parse_source(text, "k.cu")
+    atoms = {a for acc in accesses_in(row_kernel(src, src.kernel("k"))) for m in acc.index for a in m}
+    assert "((C + 7) / 8)" in atoms and "(C / (2*T))" in atoms

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from kernelpro.profilers.analysis.affine import poly_c
-from kernelpro.profilers.analysis.patterns import RowKernel, accesses_in, is_elementwise
+from kernelpro.profilers.analysis.affine import global_accesses, poly_c
+from kernelpro.profilers.analysis.patterns import RowKernel, is_elementwise
 from kernelpro.profilers.source import SourceFile, walk
 
 from .prelude import with_prelude
@@ -46,30 +46,60 @@ def _stride(index: dict, row: str) -> tuple[int | None, set[str]]:
     return stride, divisors
 
 
+def _conditional(n, top: set) -> bool:
+    """Whether n runs only under a condition inside its statement of the element's code."""
+    while n is not None and n not in top:
+        p = n.parent
+        if p is None:
+            return False
+        if p.type in ("if_statement", "conditional_expression", "for_statement", "while_statement",
+                      "do_statement", "switch_statement"):
+            return True
+        if p.type == "binary_expression" and n == p.child_by_field_name("right") and \
+                p.child_by_field_name("operator").type in ("&&", "||"):
+            return True
+        n = p
+    return False
+
+
 def plan_accesses(src: SourceFile, rk: RowKernel):
     """(packed accesses, divisors) or Refuse: every write packed and whole, at least one divisor."""
     if not rk.ok or rk.loops or rk.bound is None or rk.form == "none":
         raise Refuse("not a thread-per-element kernel with a bound")
     if is_elementwise(rk):
         raise Refuse("every access is at the element index (the packed element-wise plan)")
-    packed, divisors = [], set()
-    for a in accesses_in(rk):
+    nodes = rk.pre_guard + rk.body
+    top = set(nodes)
+    for s in nodes:
+        for n in walk(s):
+            if (n.type == "cast_expression" and "*" in src.node_text(n.child_by_field_name("type"))) or \
+                    (n.type == "call_expression" and "_cast" in src.node_text(n.child_by_field_name("function"))):
+                raise Refuse(f"line {n.start_point[0] + 1}: a pointer cast (an index counted in other units)")
+    packed, divisors, by_array = [], set(), {}
+    for a in global_accesses(rk.env, include_unknown=True):
+        if not any(s.start_byte <= a.node.start_byte < s.end_byte for s in nodes):
+            continue
         if a.index is None:
-            raise Refuse(f"line {a.line}: an access this does not follow")
+            raise Refuse(f"line {a.line}: an access whose index this does not follow")
         stride, ds = _stride(a.index, rk.row)
         if stride is None or stride not in (0, 1):
             raise Refuse(f"line {a.line}: the index moves {stride} elements per element")
         divisors |= ds
-        if stride == 1:
-            packed.append(a)
+        by_array.setdefault(a.array, []).append(a)
+        if stride == 1 and (a.is_write or not _conditional(a.node, top)):
+            packed.append(a)  # a read under a condition stays in the element's code: it may not run
         elif a.is_write:
             raise Refuse(f"line {a.line}: a write that is not at consecutive elements")
+    for arr, accs in by_array.items():  # the packs are read before the element's code, written after it
+        writes = [a for a in accs if a.is_write]
+        if writes and (len(writes) > 1 or any(a.node.start_byte > writes[0].node.start_byte or a.index != writes[0].index
+                                               or a not in packed for a in accs if not a.is_write)):
+            raise Refuse(f"line {writes[0].line}: {arr} is written and read at other places or after the write")
     if not divisors:
         raise Refuse("no quotient or remainder of the element index")
     writes = [a for a in packed if a.is_write]
     if not writes:
         raise Refuse("the kernel writes nothing at consecutive elements")
-    top = set(rk.pre_guard + rk.body)
     for a in writes:
         p = a.node.parent
         if src.node_text(p.child_by_field_name("operator")) != "=" or p.parent is None \

@@ -108,6 +108,16 @@ def poly_text(p: Poly) -> str:
     return " + ".join(parts).replace("+ -", "- ")
 
 
+def _operand(p: Poly) -> str:
+    """An operand of an opaque atom's operator as C text: bracketed unless one atom or a
+    non-negative number, so that `(C + 7) / 8` stays that and never reads `(C + 7 / 8)`."""
+    if len(p) == 1:
+        (m, c), = p.items()
+        if (not m and c >= 0) or (len(m) == 1 and c == 1):
+            return poly_text(p)
+    return f"({poly_text(p)})"
+
+
 def poly_c(p: Poly, rename: dict[str, str] | None = None, cast: str = "(long long)") -> str:
     """C text of a polynomial (64-bit arithmetic), atoms renamed: {"c": "kp_c0"}."""
     rename = rename or {}
@@ -370,7 +380,7 @@ def index_poly(src: SourceFile, n: ts.Node | None, values: dict) -> Poly | None:
         if op == "<<" and list(b) in ([()], []):
             return mul(a, const(1 << b.get((), 0)))
         if not depends(a) and not depends(b):  # uniform across the warp: an opaque value
-            return atom(f"({poly_text(a)} {op} {poly_text(b)})")
+            return atom(f"({_operand(a)} {op} {_operand(b)})")
         return None
     if t == "subscript_expression":  # a value loaded from memory, uniform across the warp
         parts = subscript_parts(src, n)
