@@ -206,9 +206,13 @@ def _join_titles(titles) -> str:
     return " and ".join(titles)
 
 
-def _fix_groups(inp: TransformInput) -> tuple[list[Candidate], dict[str, Candidate]]:
-    """Each advice fix alone, and per rule with several fixes all of them together where their
-    edits combine (a fix offered twice counts once)."""
+def _title(a) -> str:
+    return a.fix.get("title") or f"apply the {a.rule} fix"
+
+
+def _fix_groups(inp: TransformInput) -> tuple[list[tuple[object, str]], dict[str, Candidate]]:
+    """Each advice fix alone (the advice, the fixed source), and per rule with several fixes all
+    of them together where their edits combine (a fix offered twice counts once)."""
     single, by_rule = [], {}
     for a in inp.advice:
         if not a.fix or not a.fix.get("edits") or getattr(a, "kernel", None) not in (None, inp.kernel):
@@ -217,7 +221,7 @@ def _fix_groups(inp: TransformInput) -> tuple[list[Candidate], dict[str, Candida
             new = apply_edits(inp.source, a.fix["edits"])
         except ValueError:
             continue
-        single.append(_cand(inp, "fix", a.fix.get("title") or f"apply the {a.rule} fix", (a.rule,), source=new))
+        single.append((a, new))
         key = tuple(tuple(sorted(e.items())) for e in a.fix["edits"])
         by_rule.setdefault(a.rule, {}).setdefault(key, a)
     together = {}
@@ -229,7 +233,7 @@ def _fix_groups(inp: TransformInput) -> tuple[list[Candidate], dict[str, Candida
             new = apply_edits(inp.source, [e for a in items for e in a.fix["edits"]])
         except ValueError:
             continue
-        titles = _join_titles(sorted({a.fix.get("title") or f"apply the {rule} fix" for a in items}))
+        titles = _join_titles(sorted({_title(a) for a in items}))
         lines = sorted({a.line for a in items if getattr(a, "line", None)})
         where = f" on line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}" if lines else ""
         together[rule] = _cand(inp, "fix", f"{titles}{where}: all {len(items)} fixes", (rule,), source=new)
@@ -240,15 +244,15 @@ def _advice_fixes(inp: TransformInput) -> list[Candidate]:
     """A rule's fixes applied together (what an expert does with eight `Use __expf` findings,
     one evaluation instead of eight); each alone where they cannot be combined."""
     single, together = _fix_groups(inp)
-    return list(together.values()) + [c for c in single if c.answers[0] not in together]
+    return list(together.values()) + [_cand(inp, "fix", _title(a), (a.rule,), source=new)
+                                      for a, new in single if a.rule not in together]
 
 
 def _advice_fix_parts(inp: TransformInput) -> list[Candidate]:
     """The fixes that were combined, each alone: a fallback at a low prior (they answer no advice
     of their own), for when the combined candidate fails the correctness wall."""
     single, together = _fix_groups(inp)
-    return [_cand(inp, "fix-one", f"{c.description.rsplit(' (', 1)[0]} alone", (), source=c.source)
-            for c in single if c.answers[0] in together]
+    return [_cand(inp, "fix-one", f"{_title(a)} alone", (), source=new) for a, new in single if a.rule in together]
 
 
 # ---------------------------------------------------------------- 1. const __restrict__

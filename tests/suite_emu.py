@@ -111,3 +111,11 @@ def check(family: str, spec, got: dict, views, env, what: str):
         bad = ~(np.abs(g - w) <= atol + rtol * np.abs(w))
         assert not bad.any(), (f"{what}: {name} differs at {np.flatnonzero(bad)[:5]} "
                                f"(got {g[bad][:3]}, want {w[bad][:3]})")
+
+
+def refusals(proposer, inp, origin: str) -> str:
+    """Why the structural plans did not apply to inp, after checking that `origin`'s did not
+    (a fresh BuiltinProposer: its one entry of plans_refused)."""
+    assert not [c for c, _ in proposer.structural_candidates(inp) if c.origin == origin]
+    (why,) = proposer.plans_refused.values()
+    return " ".join(why)

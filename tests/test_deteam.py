@@ -8,11 +8,10 @@ import shutil
 
 import pytest
 from emu_run import Batch
-from suite_emu import SMALL, check, load_spec, run
+from suite_emu import SMALL, check, load_spec, refusals, run
 
 from kernelpro.optimizer import spec_edit
 from kernelpro.optimizer.builtin import BuiltinProposer
-from kernelpro.optimizer.restructure import api
 from kernelpro.optimizer.transforms import TransformInput
 
 HEAD = "__global__ void bias_backward(float* dbias, const float* dout, int N, int OC) {\n"
@@ -106,12 +105,8 @@ def test_each_spelling_is_lifted_split_and_computes_the_reference(tmp_path):
 
 
 def _refusal(text: str) -> str:
-    spec, base, p, inp = _proposer(text)
-    ctx = api.Context(kernel=spec.kernel, path=p.path, launch=dict(base), base_launch=None, size_env=p.size_env,
-                      arch="sm_90", answers_present=(), flags=(), scalar_params=p.scalar_params)
-    plans, why = api.plans(text, ctx)
-    assert not [pl for pl in plans if pl.name == "column"]
-    return " ".join(why)
+    _, _, p, inp = _proposer(text)
+    return refusals(p, inp, "builtin:column")
 
 
 def test_what_it_must_not_lift_is_said():

@@ -25,7 +25,7 @@ from ..model import Candidate
 from . import columns, deteam, elementwise, gather, rows
 from .launch import columns_host, cover, rewrite_launches, rows_host
 from .passes import simplify
-from .text import Refuse, span_text
+from .text import NotThisShape, Refuse, span_text
 
 SUM_OP = "sum"
 
@@ -109,6 +109,14 @@ def _old_block(ctx: Context) -> int | None:
     return vals[0]
 
 
+def _launch_1d(ctx: Context) -> tuple[int, list]:
+    """The old launch's block size and grid, or Refuse when they are not known (1-D)."""
+    old_block, grid = _old_block(ctx), list(ctx.launch.get("grid") or [])
+    if old_block is None or not grid:
+        raise Refuse("the launch (1-D block and grid) is not known")
+    return old_block, grid
+
+
 def _elem_bytes(src: SourceFile, rk: RowKernel, arrays) -> int:
     types = table_for(src)
     sizes = []
@@ -182,10 +190,7 @@ def row_plans(text: str, ctx: Context) -> list[Plan]:
     walks = row_major_loops(rk)
     if not walks:
         raise Refuse("no loop walks a row with stride 1 (a thread-per-column shape: see the column split)")
-    old_block = _old_block(ctx)
-    grid = list(ctx.launch.get("grid") or [])
-    if old_block is None or not grid:
-        raise Refuse("the launch (1-D block and grid) is not known")
+    old_block, grid = _launch_1d(ctx)
     arrays = {a.array for rl in rk.spread for a in rl.info.accesses}
     elem = _elem_bytes(src, rk, arrays)
     vmax = max(1, min(8, 16 // elem))
@@ -330,10 +335,7 @@ def elementwise_plans(text: str, ctx: Context) -> list[Plan]:
     rk = row_kernel(src, k) if k is not None else None
     if rk is None or not is_elementwise(rk):
         return []
-    old_block = _old_block(ctx)
-    grid = list(ctx.launch.get("grid") or [])
-    if old_block is None or not grid:
-        raise Refuse("the launch (1-D block and grid) is not known")
+    old_block, grid = _launch_1d(ctx)
     arrays = {src.node_text(a.node.child_by_field_name("argument")) for a in accesses_in(rk)}
     elem = _elem_bytes(src, rk, [rk.env.pointers.get(a, (a,))[0] for a in arrays])
     vmax = max(1, min(8, 16 // elem))
@@ -365,14 +367,11 @@ def gather_plans(text: str, ctx: Context) -> list[Plan]:
         return []
     try:
         packed, _ = gather.plan_accesses(src, rk)
+    except NotThisShape:
+        return []
     except Refuse as e:
-        if "no quotient" in str(e) or "not a thread-per-element" in str(e):
-            return []
         raise Refuse(f"a thread per element through quotients of its index, but {e}") from None
-    old_block = _old_block(ctx)
-    grid = list(ctx.launch.get("grid") or [])
-    if old_block is None or not grid:
-        raise Refuse("the launch (1-D block and grid) is not known")
+    old_block, grid = _launch_1d(ctx)
     vmax = max(1, min(8, 16 // _elem_bytes(src, rk, list(dict.fromkeys(a.array for a in packed)))))
     space = [{"block": 256, "vec": vmax}, {"block": 128, "vec": vmax}, {"block": 512, "vec": vmax}]
     if vmax > 1:
@@ -419,7 +418,7 @@ def column_plans(text: str, ctx: Context) -> list[Plan]:
         # a block per output with a shared-memory tree: lifted to one thread per output first
         try:
             canon, facts = deteam.deteam(src, k, _outputs_param(ctx, grid[0]))
-        except deteam.NotThisShape:
+        except NotThisShape:
             return []
         except Refuse as e:
             raise Refuse(f"a block per output with a shared-memory tree, but {e}") from None

@@ -22,18 +22,17 @@ import re
 
 from kernelpro.profilers.analysis.affine import atom, index_poly
 from kernelpro.profilers.analysis.loops import statements, text, unparen
+from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import Kernel, SourceFile, walk
 
-from .text import Refuse, line_indent, span_text
+from .text import NotThisShape, Refuse, line_indent, span_text
 
 _SYNC = re.compile(r"^__syncthreads\(\)\s*;$")
 
 
-class NotThisShape(Refuse):
-    """The kernel is not a block per output at all (nothing to report)."""
-
-
-_FLOAT_TYPE = re.compile(r"\b(float|double|half|__half|__nv_bfloat16|nv_bfloat16|bfloat16)\b")
+def _is_float_type(src: SourceFile, type_text: str) -> bool:
+    s = table_for(src).scalar(type_text)
+    return s is not None and s.is_float
 
 
 def _uncast(src: SourceFile, n):
@@ -41,10 +40,10 @@ def _uncast(src: SourceFile, n):
     a floating type: `(int) a` rounds each partial, which the lifted program would do once."""
     n = unparen(n)
     while n is not None:
-        if n.type == "cast_expression" and _FLOAT_TYPE.search(src.node_text(n.child_by_field_name("type"))):
+        if n.type == "cast_expression" and _is_float_type(src, src.node_text(n.child_by_field_name("type"))):
             n = unparen(n.child_by_field_name("value"))
-        elif n.type == "call_expression" and src.node_text(n.child_by_field_name("function")).startswith("static_cast") \
-                and _FLOAT_TYPE.search(src.node_text(n.child_by_field_name("function"))):
+        elif n.type == "call_expression" and (m := re.fullmatch(r"static_cast\s*<(.*)>", src.node_text(
+                n.child_by_field_name("function")), re.S)) and _is_float_type(src, m.group(1)):
             args = n.child_by_field_name("arguments").named_children
             n = unparen(args[0]) if len(args) == 1 else None
             break

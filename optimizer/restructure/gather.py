@@ -17,7 +17,7 @@ from kernelpro.profilers.analysis.patterns import RowKernel, is_elementwise
 from kernelpro.profilers.source import SourceFile, walk
 
 from .prelude import with_prelude
-from .text import Refuse, line_indent, reindent, span_text
+from .text import NotThisShape, Refuse, line_indent, reindent, span_text
 
 
 def _stride(index: dict, row: str) -> tuple[int | None, set[str]]:
@@ -65,15 +65,16 @@ def _conditional(n, top: set) -> bool:
 def plan_accesses(src: SourceFile, rk: RowKernel):
     """(packed accesses, divisors) or Refuse: every write packed and whole, at least one divisor."""
     if not rk.ok or rk.loops or rk.bound is None or rk.form == "none":
-        raise Refuse("not a thread-per-element kernel with a bound")
+        raise NotThisShape("not a thread-per-element kernel with a bound")
     if is_elementwise(rk):
-        raise Refuse("every access is at the element index (the packed element-wise plan)")
+        raise NotThisShape("every access is at the element index (the packed element-wise plan)")
     nodes = rk.pre_guard + rk.body
     top = set(nodes)
     for s in nodes:
         for n in walk(s):
             if (n.type == "cast_expression" and "*" in src.node_text(n.child_by_field_name("type"))) or \
-                    (n.type == "call_expression" and "_cast" in src.node_text(n.child_by_field_name("function"))):
+                    (n.type == "call_expression" and "_cast" in (f := src.node_text(n.child_by_field_name("function")))
+                     and "*" in f):
                 raise Refuse(f"line {n.start_point[0] + 1}: a pointer cast (an index counted in other units)")
     packed, divisors, by_array = [], set(), {}
     for a in global_accesses(rk.env, include_unknown=True):
@@ -96,7 +97,7 @@ def plan_accesses(src: SourceFile, rk: RowKernel):
                                                or a not in packed for a in accs if not a.is_write)):
             raise Refuse(f"line {writes[0].line}: {arr} is written and read at other places or after the write")
     if not divisors:
-        raise Refuse("no quotient or remainder of the element index")
+        raise NotThisShape("no quotient or remainder of the element index")
     writes = [a for a in packed if a.is_write]
     if not writes:
         raise Refuse("the kernel writes nothing at consecutive elements")

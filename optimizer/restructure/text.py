@@ -8,6 +8,10 @@ class Refuse(Exception):
     """A transform cannot prove its rewrite safe here; the message says why."""
 
 
+class NotThisShape(Refuse):
+    """The kernel is not the shape a plan rewrites at all: nothing to report to the user."""
+
+
 def line_indent(src: SourceFile, node) -> str:
     line = src.lines[node.start_point[0]]
     return line[: len(line) - len(line.lstrip())]
