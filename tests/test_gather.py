@@ -1,5 +1,5 @@
 """A thread-per-element gather through quotients of its index (optimizer/restructure/gather.py):
-the spellings people write, packed, run in the CPU emulator against the embedding family's
+the spellings people write (five), packed, run in the CPU emulator against the embedding family's
 reference (rows whose width is and is not a multiple of the pack), and what it must refuse."""
 from __future__ import annotations
 
@@ -29,6 +29,27 @@ SPELLINGS = {
   const int ch = i % C;
   const int pos = token % T;
   out[i] = __float2bfloat16(__bfloat162float(wte[tokens[token] * C + ch]) + __bfloat162float(wpe[pos * C + ch]));
+}
+""",
+    # the channel as the index minus the row's start, `auto` locals
+    "subtracted": HEAD + "typedef __nv_bfloat16 floatX;\n__global__ void encoder_forward" + SIG + """ {
+  int gi = blockIdx.x * blockDim.x + threadIdx.x;
+  if (gi < B * T * C) {
+    auto bt = gi / C;
+    auto ch = gi - bt * C;
+    out[gi] = (floatX)((float)wte[tokens[bt] * C + ch] + (float)wpe[(bt % T) * C + ch]);
+  }
+}
+""",
+    # the position and batch from one quotient, wpe added first
+    "batch_pos": HEAD + "typedef __nv_bfloat16 floatX;\n__global__ void encoder_forward" + SIG + """ {
+  int n = blockIdx.x * blockDim.x + threadIdx.x;
+  if (n < B * T * C) {
+    int tok = n / C, b = tok / T, t = tok - b * T, c = n % C;
+    float sum = (float)wpe[t * C + c];
+    sum += (float)wte[tokens[b * T + t] * C + c];
+    out[(b * T + t) * C + c] = (floatX)sum;
+  }
 }
 """,
     # unsigned index, the sum through float locals
