@@ -56,10 +56,13 @@ def inputs_for(spec, env, seed=0):
             continue
         count = math.prod(_ev(s, env) for s in a.shape)
         dt = a.dtype
+        if a.output:
+            outs.append((len(args), a.name, dt))
         if a.output and not a.fill:
             store = np.full(count, 0xFFFF if dt == "bfloat16" else np.nan,
                             dtype=np.uint16 if dt == "bfloat16" else np.dtype(dt))
-            outs.append((len(args), a.name, dt))
+        elif a.fill == "zeros":
+            store = np.zeros(count, dtype=np.uint16 if dt == "bfloat16" else np.dtype(dt))
         elif (a.fill or "").startswith("randint"):
             _, lo, hi = a.fill.split(":")
             store = rng.integers(int(lo), min(int(hi), _vocab(env, int(hi))), count).astype(np.dtype(dt))

@@ -19,11 +19,11 @@ from typing import Callable
 from kernelpro.profilers.analysis.patterns import RowKernel, column_loop, is_elementwise, row_kernel, row_major_loops
 from kernelpro.profilers.analysis.patterns import accesses_in
 from kernelpro.profilers.analysis.types import table_for
-from kernelpro.profilers.source import SourceFile, parse_source
+from kernelpro.profilers.source import SourceFile, parse_source, walk
 
 from ..model import Candidate
 from . import columns, deteam, elementwise, gather, rows
-from .launch import columns_host, cover, rewrite_launches, rows_host
+from .launch import columns_host, cover, launch_sites, rewrite_launches, rows_host
 from .passes import simplify
 from .text import NotThisShape, Refuse, span_text
 
@@ -205,8 +205,7 @@ def row_plans(text: str, ctx: Context) -> list[Plan]:
         r = _restricted_rows(text, ctx)
         if r is not None and rows.row_cache(r[2], r[1]) is not None:
             _, rk, src, done, restricted = r
-    units = cover(grid[0], old_block, 1)
-    nrows = _largest(ctx, units)
+    nrows = _largest(ctx, _grid_for(ctx, src, rk, grid, old_block, 1))
     lines0 = [rl.info.node.start_point[0] + 1 for rl in (rk0.spread if rk0.ok else [])] or \
              [lp.line for lp in k0.loops if lp.depth == 0]
     passes = "; ".join(dict.fromkeys(done))
@@ -252,7 +251,7 @@ def row_plans(text: str, ctx: Context) -> list[Plan]:
             per_block = tb // 32 if kind == "warp" else 1
             new, notes = _host(new, ctx.path, ctx.kernel, rows_host(per_block, tb))
             launch = dict(ctx.base_launch or {})
-            launch.update(block=[tb], grid=[cover(grid[0], old_block, per_block)] + grid[1:])
+            launch.update(block=[tb], grid=[_grid_for(ctx, src, rk, grid, old_block, per_block)] + grid[1:])
             if team.cache:
                 launch["shared_bytes"] = cache_bytes
                 notes = tuple(notes) + _cache_notes(parse_source(new, ctx.path), ctx.kernel, launch["shared_bytes"])
@@ -295,6 +294,47 @@ def _cache_bytes(ctx: Context, src: SourceFile, rk: RowKernel, elem: int) -> str
     return f"min({elem} * ({spec_len}) + 16, {MAX_DYNAMIC_SHARED})"
 
 
+def _destride(ctx: Context, src: SourceFile, rk: RowKernel, grid: list, old_block: int):
+    """A grid-stride loop `for (c = S; c < N; c += stride) body` as `c = S; if (c < N) body`, with
+    a grid of one thread per unit of N: (source, row kernel, grid). Raises Refuse."""
+    lp = rk.loops_all.at(rk.guard)
+    units = _spec_expr(src.node_text(rk.bound), ctx.scalar_params)
+    if units is None:
+        raise Refuse(f"the grid-stride loop's bound `{src.node_text(rk.bound)}` is not in the spec's sizes")
+    for n in walk(lp.body):
+        if n.type in ("break_statement", "continue_statement") and _binds_to(n, rk.guard):
+            raise Refuse(f"line {n.start_point[0] + 1}: {n.type.split('_')[0]} in the grid-stride loop")
+    decl = f"{lp.var_type} " if lp.declared_in_header else ""
+    new = f"{decl}{lp.var} = {src.node_text(lp.start)}; if ({lp.var} < {src.node_text(rk.bound)}) {src.node_text(lp.body)}"
+    text2 = span_text(src, 0, len(src.data), [(rk.guard.start_byte, rk.guard.end_byte, new)])
+    src2 = parse_source(text2, ctx.path)
+    rk2 = row_kernel(src2, src2.kernel(ctx.kernel))
+    if rk2 is None or not rk2.ok or rk2.form != "if" or column_loop(rk2) is None:
+        raise Refuse("the grid-stride loop did not become one thread per column")
+    return src2, rk2, [f"cdiv({units}, {old_block})"] + list(grid[1:])
+
+
+def _binds_to(n, loop) -> bool:
+    """A break or continue that leaves `loop` (not an inner loop or switch)."""
+    p = n.parent
+    while p is not None and p != loop:
+        if p.type in ("for_statement", "while_statement", "do_statement", "switch_statement", "for_range_loop"):
+            return False
+        p = p.parent
+    return p == loop
+
+
+def _grid_for(ctx: Context, src: SourceFile, rk: RowKernel, grid, old_block: int, per_block: int) -> str:
+    """The new grid: `per_block` units (rows, elements) per block over the units the old launch
+    covered; a grid-stride kernel, correct with any grid, gets one block per `per_block` units of
+    its loop's bound instead (a fixed grid sized for the old threads would be too small or big)."""
+    if rk.form == "loop" and rk.bound is not None:
+        units = _spec_expr(src.node_text(rk.bound), ctx.scalar_params)
+        if units is not None:
+            return units if per_block == 1 else f"cdiv({units}, {per_block})"
+    return cover(grid[0], old_block, per_block)
+
+
 def _spec_expr(expr: str, params: dict) -> str | None:
     """A kernel expression of scalar parameters and numbers in the spec's terms (None otherwise)."""
     names = set(re.findall(r"[A-Za-z_]\w*", expr))
@@ -305,7 +345,6 @@ def _spec_expr(expr: str, params: dict) -> str | None:
 
 def _cache_notes(src: SourceFile, kernel: str, nbytes: str) -> tuple[str, ...]:
     """What the file's own launches must add for the shared-memory row (they still run without it)."""
-    from .launch import launch_sites
     out = []
     for call, _cfg, _args, _host_fn in launch_sites(src, kernel):
         out.append(f"line {call.start_point[0] + 1}: to keep the row in shared memory, launch {kernel} with a third "
@@ -336,8 +375,7 @@ def elementwise_plans(text: str, ctx: Context) -> list[Plan]:
     if rk is None or not is_elementwise(rk):
         return []
     old_block, grid = _launch_1d(ctx)
-    arrays = {src.node_text(a.node.child_by_field_name("argument")) for a in accesses_in(rk)}
-    elem = _elem_bytes(src, rk, [rk.env.pointers.get(a, (a,))[0] for a in arrays])
+    elem = _elem_bytes(src, rk, list(dict.fromkeys(a.array for a in accesses_in(rk))))
     vmax = max(1, min(8, 16 // elem))
     space = [{"block": 256, "vec": vmax, "per_thread": 4}, {"block": 256, "vec": vmax, "per_thread": 2},
              {"block": 512, "vec": vmax, "per_thread": 4}, {"block": 256, "vec": vmax, "per_thread": 1}]
@@ -350,7 +388,7 @@ def elementwise_plans(text: str, ctx: Context) -> list[Plan]:
         new = elementwise.vectorize(src, rk, v, per)
         new, notes = _host(new, ctx.path, ctx.kernel, _ew_host(tb, v * per))
         launch = dict(ctx.base_launch or {})
-        launch.update(block=[tb], grid=[cover(grid[0], old_block, tb * v * per)] + grid[1:])
+        launch.update(block=[tb], grid=[_grid_for(ctx, src, rk, grid, old_block, tb * v * per)] + grid[1:])
         desc = elementwise.describe(rk, v, src, per) + f"; {v * per} elements per thread, {tb} threads per block"
         return Candidate(source=new, launch=launch, flags=ctx.flags, description=desc, answers=answers,
                          origin="builtin:elementwise", kind="structural", knobs=tuple(sorted(knobs.items())),
@@ -436,6 +474,9 @@ def column_plans(text: str, ctx: Context) -> list[Plan]:
         return []
     if old_block is None or not grid:
         raise Refuse("the launch (1-D block and grid) is not known")
+    destrided = rk.form == "loop"
+    if destrided:  # a grid-stride loop over the columns: one thread per column first
+        src, rk, grid = _destride(ctx, src, rk, grid, old_block)
     # the most threads that help: 32 row groups per block, and on sm_90 the largest portable
     # cluster (8 blocks) along the rows, so even a few hundred columns fill the GPU; each thread
     # takes 16 bytes of neighbouring columns (a block of 8 x 32 threads covers 32 columns)
@@ -453,14 +494,20 @@ def column_plans(text: str, ctx: Context) -> list[Plan]:
     space = [k for i, k in enumerate(space) if k not in space[:i]]
     answers = tuple(r for r in ("serial-column-loop", "block-reduction-barriers", "uncoalesced-access")
                     if r in ctx.answers_present)
-    lifted = ("a block per column with a shared-memory tree, lifted to one thread per column, then "
-              if deteamed else "")
+    lifted = ("a block per column with a shared-memory tree, lifted to one thread per column, then " if deteamed
+              else "a grid-stride loop over the columns made one thread per column, then " if destrided else "")
 
     def build(knobs):
         y, zz, v, x = int(knobs["rows"]), int(knobs["cluster"]), int(knobs.get("vec", 1)), int(knobs.get("cols", 32))
         u, stream = int(knobs.get("unroll", 4)), bool(knobs.get("stream", 0))
         new = columns.column_reduce(src, rk, zz, v, u, stream, threads=x * y)
-        new, notes = _host(new, ctx.path, ctx.kernel, columns_host(y, zz, x, v))
+        if destrided:  # the file's launches sized the old grid freely: the caller must size it by the columns
+            notes = [f"line {call.start_point[0] + 1}: {ctx.kernel} no longer loops over the columns: launch it with "
+                     f"grid dim3(({src.node_text(rk.bound)} + {x * v - 1}) / {x * v}, {zz}) and block dim3({x}, {y}), "
+                     f"with the value passed as {src.node_text(rk.bound)}"
+                     for call, *_ in launch_sites(parse_source(new, ctx.path), ctx.kernel)]
+        else:
+            new, notes = _host(new, ctx.path, ctx.kernel, columns_host(y, zz, x, v))
         launch = dict(ctx.base_launch or {})
         launch.update(block=[x, y], grid=[cover(grid[0], old_block, x * v), zz])
         if deteamed:

@@ -17,26 +17,56 @@ from .text import Refuse, line_indent, reindent, span_text
 
 
 def _groups(src: SourceFile, rk: RowKernel):
-    """array expression text -> (nodes, reads, writes, full write) for the accesses at the index."""
+    """array expression text -> {spans, reads, writes, full} for the accesses at the index: spans
+    are (start, end, format) byte ranges replaced by format with {e} the packed element (a load
+    intrinsic `__ldg(&x[i])` is replaced whole; a store `__stcs(&y[i], v)` becomes `(e = (v))`)."""
     out: dict = {}
     top = set(rk.body)
-    for a in accesses_in(rk):
-        if a.node.type != "subscript_expression":
+    accs = accesses_in(rk)
+    ptrs = [a.node.child_by_field_name("arguments").named_children[0] for a in accs if a.node.type == "call_expression"]
+    for a in accs:
+        if a.node.type == "subscript_expression":
+            if any(p.start_byte <= a.node.start_byte < p.end_byte for p in ptrs):
+                continue  # the pointer given to a load or store intrinsic: the call is the access
+            key = src.node_text(a.node.child_by_field_name("argument"))
+            spans = [(a.node.start_byte, a.node.end_byte, "{e}")]
+            stmt = a.node.parent.parent if a.is_write else None
+            plain = a.is_write and a.node.parent.type == "assignment_expression" and src.node_text(
+                a.node.parent.child_by_field_name("operator")) == "="
+        elif a.node.type == "call_expression":
+            key, spans = _intrinsic(src, rk, a)
+            stmt, plain = a.node.parent, a.is_write
+        else:
             raise Refuse(f"line {a.line}: an access that is not a subscript ({src.node_text(a.node)[:40]})")
-        arr = a.node.child_by_field_name("argument")
-        key = src.node_text(arr)
-        g = out.setdefault(key, {"nodes": [], "reads": False, "writes": False, "full": False})
-        g["nodes"].append(a.node)
+        g = out.setdefault(key, {"spans": [], "reads": False, "writes": False, "full": False})
+        g["spans"] += spans
         if a.is_write:
             g["writes"] = True
-            p = a.node.parent
-            if p.type == "update_expression" or src.node_text(p.child_by_field_name("operator")) != "=":
+            if not plain:
                 g["reads"] = True
-            elif p.parent is not None and p.parent.type == "expression_statement" and p.parent in top:
+            elif stmt is not None and stmt.type == "expression_statement" and stmt in top:
                 g["full"] = True
         else:
             g["reads"] = True
     return out
+
+
+def _intrinsic(src: SourceFile, rk: RowKernel, a):
+    """(array text, spans) of a load or store intrinsic at the element index."""
+    args = a.node.child_by_field_name("arguments").named_children
+    ptr = args[0]
+    if ptr.type == "pointer_expression" and src.node_text(ptr).startswith("&") and \
+            ptr.child_by_field_name("argument").type == "subscript_expression":
+        key = src.node_text(ptr.child_by_field_name("argument").child_by_field_name("argument"))
+    elif rk.kernel.param(a.array) is not None:
+        key = a.array  # __ldg(x + i): the index is the element's, so the base is the parameter
+    else:
+        raise Refuse(f"line {a.line}: an intrinsic access it cannot rewrite ({src.node_text(a.node)[:40]})")
+    if not a.is_write:
+        return key, [(a.node.start_byte, a.node.end_byte, "{e}")]
+    if len(args) != 2:
+        raise Refuse(f"line {a.line}: a store intrinsic without one value ({src.node_text(a.node)[:40]})")
+    return key, [(a.node.start_byte, args[1].start_byte, "({e} = ("), (args[1].end_byte, a.node.end_byte, "))")]
 
 
 def vectorize(src: SourceFile, rk: RowKernel, vec: int, per: int = 1) -> str:
@@ -88,7 +118,7 @@ def vectorize(src: SourceFile, rk: RowKernel, vec: int, per: int = 1) -> str:
         for k in loads:
             out.append(f"{i3}{names[k]}[kp_k] = *reinterpret_cast<const kp_pack<{elem[k]}, {vec}>*>(&{k}[{pos}]);")
         out.append(f"{i2}}}")
-    subs = [(n.start_byte, n.end_byte, f"{names[k]}[kp_k].v[kp_v]") for k, g in groups.items() for n in g["nodes"]]
+    subs = [(a, b, fmt.format(e=f"{names[k]}[kp_k].v[kp_v]")) for k, g in groups.items() for a, b, fmt in g["spans"]]
     code = elem_code(subs, i4)
     out.append(f"{i2}#pragma unroll")
     out.append(f"{i2}for (int kp_k = 0; kp_k < {per}; ++kp_k) {{")
@@ -124,8 +154,7 @@ def _mentions(code: str, name: str) -> bool:
 
 
 def describe(rk: RowKernel, vec: int, src: SourceFile, per: int = 1) -> str:
-    names = sorted(src.node_text(a.node.child_by_field_name("argument")) for a in accesses_in(rk))
-    arrays = ", ".join(dict.fromkeys(names))
+    arrays = ", ".join(sorted(_groups(src, rk)))
     ilp = f", {per} accesses per thread issued together" if per > 1 else ""
     if vec == 1:
         return f"grid-stride loop over the elements{ilp}"

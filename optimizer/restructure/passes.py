@@ -14,7 +14,7 @@ later step (and the fused loop's recognition as an online pair) is checked afres
 from __future__ import annotations
 
 from kernelpro.profilers.analysis.affine import unevaluated
-from kernelpro.profilers.analysis.loops import LoopInfo, ONLINE, MAX, SUM, inside, may_alias, statements, text, uses
+from kernelpro.profilers.analysis.loops import LoopInfo, ONLINE, MAX, MIN, SUM, inside, may_alias, statements, text, uses
 from kernelpro.profilers.analysis.patterns import RowKernel, row_kernel
 from kernelpro.profilers.source import SourceFile, parse_source, walk
 
@@ -187,9 +187,14 @@ def _forward_across(src: SourceFile, rk: RowKernel, la: LoopInfo, lb: LoopInfo) 
             p = n.parent
             if p.type == "assignment_expression" and p.child_by_field_name("left") == n:
                 op = text(src, p.child_by_field_name("operator"))
-                if op == "=":
-                    break  # overwritten before read: nothing to forward (a dead store case)
                 rhs = p.child_by_field_name("right")
+                if op == "=":
+                    # `A[i] = f(A[i])`: the right side reads the stored value; else a dead store
+                    reads = [h for h in hits if inside(h, rhs)]
+                    if not reads:
+                        break
+                    return _with_prelude(span_text(src, 0, len(src.data), [(r.start_byte, r.end_byte, cast)
+                                                                           for r in reads]))
                 new = f"{text(src, n)} = {cast} {op[:-1]} ({text(src, rhs)})"
                 subs = [(p.start_byte, p.end_byte, new)]
             elif p.type == "update_expression":
@@ -275,6 +280,49 @@ def _same_index(p, q, var_p, var_q) -> bool:
 
 def _norm(p, var):
     return {tuple("\0" if a == var else a for a in m): c for m, c in p.items()}
+
+
+# ---------------------------------------------------------------- seeded max
+
+
+def unseed_max(src_text: str, path: str, kernel: str) -> str | None:
+    """`m = x[0]; for (j = 1; ...) m = max(m, x[j]);` -> the loop from 0: the max (or min) is
+    idempotent, so taking the seed again changes nothing, and the loop then has the range of the
+    loops after it (which the online fusion needs)."""
+    got = _kernel_rk(src_text, path, kernel)
+    if got is None:
+        return None
+    src, rk = got
+    for rl in rk.spread:
+        lp = rl.info
+        if lp.form != "for" or len(lp.reductions) != 1 or lp.reductions[0].op not in (MAX, MIN) \
+                or lp.step != 1 or lp.cmp != "<" or lp.start is None or text(src, lp.start) != "1":
+            continue
+        m = lp.reductions[0].var
+        reads = [n for n in walk(lp.body) if n.type == "subscript_expression" and not unevaluated(n)
+                 and uses(src, n, lp.var)]
+        if len({_renamed(src, n, lp.var, "0") for n in reads}) != 1:
+            continue
+        seed = _seed(src, rk, lp, m)
+        if seed is None or " ".join(text(src, seed).split()) != _renamed(src, reads[0], lp.var, "0"):
+            continue
+        return span_text(src, 0, len(src.data), [(lp.start.start_byte, lp.start.end_byte, "0")])
+    return None
+
+
+def _seed(src: SourceFile, rk: RowKernel, lp: LoopInfo, m: str):
+    """The value m is declared with just before the loop (nothing between writes it)."""
+    prev = lp.node.prev_named_sibling
+    while prev is not None and prev.type != "declaration":
+        if uses(src, prev, m) or prev.type not in ("comment", "expression_statement", "preproc_call"):
+            return None
+        prev = prev.prev_named_sibling
+    if prev is None:
+        return None
+    for d in prev.children_by_field_name("declarator"):
+        if d.type == "init_declarator" and text(src, d.child_by_field_name("declarator")) == m:
+            return d.child_by_field_name("value")
+    return None
 
 
 # ---------------------------------------------------------------- online softmax
@@ -372,7 +420,7 @@ def simplify(src_text: str, path: str, kernel: str, limit: int = 12) -> tuple[st
     done = []
     for _ in range(limit):
         for name, fn in (("forward a stored value", forward_stores), ("drop a dead store", drop_dead_stores),
-                         ("online max and sum", fuse_online)):
+                         ("start the max at its seed", unseed_max), ("online max and sum", fuse_online)):
             new = fn(src_text, path, kernel)
             if new is not None and new != src_text:
                 src_text = new

@@ -20,6 +20,25 @@ template <class T> struct kp_elem<T&> { using type = typename kp_elem<T>::type; 
 template <class T> struct kp_elem<const T> { using type = typename kp_elem<T>::type; };
 template <class T> struct kp_elem<volatile T> { using type = typename kp_elem<T>::type; };
 template <class T, int N> struct alignas(sizeof(T) * N) kp_pack { T v[N]; };
+// identities of max and min for a type known only at instantiation (a template parameter)
+template <class T> struct kp_limits {  // floating types: the infinities
+  static __device__ __forceinline__ T lowest() { return T(-INFINITY); }
+  static __device__ __forceinline__ T highest() { return T(INFINITY); }
+};
+template <class T> struct kp_int_limits {
+  static __device__ __forceinline__ T lowest() { return T(~T(0)) < T(0) ? T(1ull << (8 * sizeof(T) - 1)) : T(0); }
+  static __device__ __forceinline__ T highest() { return T(~lowest()); }
+};
+template <> struct kp_limits<int> : kp_int_limits<int> {};
+template <> struct kp_limits<unsigned> : kp_int_limits<unsigned> {};
+template <> struct kp_limits<long> : kp_int_limits<long> {};
+template <> struct kp_limits<unsigned long> : kp_int_limits<unsigned long> {};
+template <> struct kp_limits<long long> : kp_int_limits<long long> {};
+template <> struct kp_limits<unsigned long long> : kp_int_limits<unsigned long long> {};
+template <> struct kp_limits<short> : kp_int_limits<short> {};
+template <> struct kp_limits<unsigned short> : kp_int_limits<unsigned short> {};
+template <> struct kp_limits<signed char> : kp_int_limits<signed char> {};
+template <> struct kp_limits<unsigned char> : kp_int_limits<unsigned char> {};
 
 template <class T, class F> __device__ __forceinline__ T kp_warp_allreduce(T v, F f) {
 #pragma unroll

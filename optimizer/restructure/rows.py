@@ -12,6 +12,8 @@ that writes memory when later code of the row touches memory.
 """
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 
 from kernelpro.profilers.analysis.affine import coefficient
@@ -61,7 +63,10 @@ def identity(op: str, type_text: str, src: SourceFile) -> str:
         return "~0"
     t = table_for(src).scalar(type_text)
     if t is None:
-        raise Refuse(f"the type `{type_text}` of a {op} reduction is not known")
+        if not re.fullmatch(r"[A-Za-z_]\w*", type_text):
+            raise Refuse(f"the type `{type_text}` of a {op} reduction is not known")
+        # a template parameter (or a type the table cannot size): its limits at instantiation
+        return f"kp_limits<{type_text}>::{'lowest' if op == MAX else 'highest'}()"
     if t.is_float:
         return "-INFINITY" if op == MAX else "INFINITY"
     signed = not t.name.startswith(("uint", "bool"))

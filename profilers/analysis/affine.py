@@ -224,7 +224,7 @@ def build_env(src: SourceFile, k: Kernel, types: TypeTable | None = None, keep=(
             p = atom(name)
         if kind == "auto" and p is not None and not _int_valued(src, value):
             p = None
-        if p is not None and name in stepped:
+        if p is not None and name in stepped and name not in keep:
             p = add(p, atom(name))
         values = dict(values)
         values[name] = p
@@ -271,8 +271,9 @@ def _updates(src: SourceFile, k: Kernel):
             stepped.add(name)
             continue
         op = src.node_text(n.child_by_field_name("operator"))
-        if op in ("+=", "-="):
-            inc = index_poly(src, n.child_by_field_name("right"), {})
+        inc_node = n.child_by_field_name("right") if op in ("+=", "-=") else _self_step(src, name, n)
+        if inc_node is not None:
+            inc = index_poly(src, inc_node, {})
             (stepped if inc is not None and not depends(inc) else unknown).add(name)
         elif op == "=" and n.parent is not None and n.parent.type == "expression_statement" \
                 and n.parent.parent == k.body:
@@ -280,6 +281,25 @@ def _updates(src: SourceFile, k: Kernel):
         else:
             unknown.add(name)
     return stepped, unknown, plain
+
+
+def _self_step(src: SourceFile, name: str, n):
+    """The step e of `name = name + e`, `name = e + name` or `name = name - e`; else None."""
+    if src.node_text(n.child_by_field_name("operator")) != "=":
+        return None
+    r = n.child_by_field_name("right")
+    while r is not None and r.type == "parenthesized_expression" and r.named_children:
+        r = r.named_children[0]
+    if r is None or r.type != "binary_expression":
+        return None
+    op = src.node_text(r.child_by_field_name("operator"))
+    left, right = r.child_by_field_name("left"), r.child_by_field_name("right")
+    pairs = ((left, right),) if op == "-" else ((left, right), (right, left)) if op == "+" else ()
+    for x, e in pairs:
+        if x.type == "identifier" and src.node_text(x) == name and not any(
+                c.type == "identifier" and src.node_text(c) == name for c in walk(e)):
+            return e
+    return None
 
 
 def _pointer_base(src, value, values, pointers):

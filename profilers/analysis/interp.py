@@ -166,6 +166,9 @@ class Interp:
             if name.strip("()") in ("float", "double") and len(vals) == 1:  # functional cast
                 return vals[0]
             f = FUNCS.get(name)
+            if f is None and len(vals) == 2:
+                from .loops import MAX, MIN, helper_pick  # the file's own max/min helpers
+                f = {MAX: _max, MIN: _min}.get(helper_pick(self.src, name))
             if f is None:
                 raise Unsupported(f"call {name}")
             return f(*vals)

@@ -263,11 +263,12 @@ def _single_update(src: SourceFile, var: str, w) -> tuple[str, str | None] | Non
         fn = text(src, r.child_by_field_name("function"))
         args = r.child_by_field_name("arguments")
         vals = [unparen(a) for a in (args.named_children if args is not None else [])]
-        if fn in _MAXF | _MINF and len(vals) == 2:
+        kind = MAX if fn in _MAXF else MIN if fn in _MINF else helper_pick(src, fn)
+        if kind is not None and len(vals) == 2:
             mine = [v for v in vals if v.type == "identifier" and text(src, v) == var]
             other = [v for v in vals if not (v.type == "identifier" and text(src, v) == var)]
             if len(mine) == 1 and len(other) == 1 and not uses(src, other[0], var):
-                return (MAX if fn in _MAXF else MIN), fn
+                return kind, fn
         return None
     if r.type == "conditional_expression":
         return _compare_pick(src, var, unparen(r.child_by_field_name("condition")),
@@ -283,6 +284,53 @@ def _single_update(src: SourceFile, var: str, w) -> tuple[str, str | None] | Non
         return None
     cond = unparen(holder.child_by_field_name("condition"))
     return _compare_pick(src, var, cond, r, None)
+
+
+def helper_pick(src: SourceFile, fn: str) -> str | None:
+    """MAX or MIN when `fn` is one of the file's functions of two parameters whose body is one
+    `return` of their max or min (`return a > b ? a : b;`, `return fmaxf(a, b);`); else None."""
+    memo = src.memo.setdefault("helper_pick", {})
+    if fn not in memo:
+        memo[fn] = _helper_pick(src, fn)
+    return memo[fn]
+
+
+def _helper_pick(src: SourceFile, fn: str) -> str | None:
+    name = fn.split("<")[0].strip()
+    if not name.isidentifier():
+        return None
+    for n in walk(src.root):
+        if n.type != "function_definition":
+            continue
+        decl = n.child_by_field_name("declarator")
+        while decl is not None and decl.type in ("pointer_declarator", "reference_declarator"):
+            decl = decl.child_by_field_name("declarator") or (decl.named_children[-1] if decl.named_children else None)
+        if decl is None or decl.type != "function_declarator":
+            continue
+        ident = decl.child_by_field_name("declarator")
+        if ident is None or text(src, ident).split("::")[-1] != name:
+            continue
+        plist = decl.child_by_field_name("parameters")
+        params = [text(src, p.child_by_field_name("declarator")).lstrip("&*") for p in plist.named_children
+                  if p.type == "parameter_declaration" and p.child_by_field_name("declarator") is not None]
+        body = statements(n.child_by_field_name("body")) if n.child_by_field_name("body") is not None else []
+        if len(params) != 2 or len(body) != 1 or body[0].type != "return_statement" or not body[0].named_children:
+            return None
+        r = unparen(body[0].named_children[0])
+        a, b = params
+        if r is not None and r.type == "call_expression":
+            f = text(src, r.child_by_field_name("function"))
+            args = [text(src, unparen(x)) for x in r.child_by_field_name("arguments").named_children]
+            if sorted(args) == sorted(params) and (f in _MAXF or f in _MINF):
+                return MAX if f in _MAXF else MIN
+            return None
+        if r is not None and r.type == "conditional_expression":
+            got = _compare_pick(src, a, unparen(r.child_by_field_name("condition")),
+                                unparen(r.child_by_field_name("consequence")), unparen(r.child_by_field_name("alternative")))
+            if got is not None and text(src, unparen(r.child_by_field_name("alternative"))) in params:
+                return got[0]
+        return None
+    return None
 
 
 def _compare_pick(src, var, cond, then, other) -> tuple[str, None] | None:

@@ -1,0 +1,109 @@
+"""The suite's patterns in other spellings people write (tests/spellings/*.cu, written here):
+double accumulators, a max through a helper function, a template kernel, grid-stride loops over
+rows, columns and elements, a max seeded with the row's first element, `y[j] = y[j] / s`, load
+and store intrinsics, `__hadd`, quotient chains. Each file says its launch and the rewrite its
+candidates must include; every structural candidate compiles with nvcc and computes the
+family's reference in the CPU emulator."""
+from __future__ import annotations
+
+import glob
+import os
+import re
+import shutil
+import tomllib
+
+import pytest
+from emu_run import Batch, emulate
+from suite_emu import SMALL, SUITE, check, run
+
+from kernelpro.optimizer import spec_edit
+from kernelpro.optimizer.builtin import BuiltinProposer
+from kernelpro.optimizer.restructure import prelude, rows
+from kernelpro.optimizer.transforms import TransformInput
+from kernelpro.profilers.runtime.spec import load_spec
+from kernelpro.profilers.source import parse_source
+
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "spellings")
+FILES = sorted(glob.glob(os.path.join(HERE, "*.cu")))
+GXX = shutil.which("g++")
+
+
+def _family(stem: str) -> str:
+    return next(f for f in sorted(SMALL, key=len, reverse=True) if stem.startswith(f))
+
+
+def _spec(path: str, tmp_path) -> tuple:
+    """The family's spec body with this file's launch (and a zero-filled output where the kernel
+    adds into it), written beside a copy of the kernel."""
+    stem = os.path.basename(path)[:-3]
+    fam = _family(stem)
+    text = open(path).read()
+    m = re.search(r"// launch: grid (.*) block (\d+)(?: shared (\S+))?", text)
+    expect = re.search(r"// expect: (.*)", text).group(1)
+    d = tomllib.loads(open(os.path.join(SUITE, fam, "family.toml")).read())
+    body = d["spec"].strip().replace('python = "ref.py:', f'python = "{os.path.join(SUITE, fam, "ref.py")}:')
+    out = next(a["name"] for a in tomllib.loads(d["spec"])["args"] if a.get("output"))
+    if re.search(rf"\b{out}\[[^\]]*\]\s*\+=", text):
+        body = body.replace(f'name = "{out}"', f'name = "{out}"\nfill = "zeros"', 1)
+    launch = f'grid = ["{m.group(1)}"]\nblock = [{m.group(2)}]\n' + (f'shared_bytes = "{m.group(3)}"\n' if m.group(3) else "")
+    cu = tmp_path / f"{stem}.cu"
+    cu.write_text(text)
+    (tmp_path / f"{stem}.kernelpro.toml").write_text(f'kernel = "{d["kernel"]}"\n\n{body}\n\n[launch]\n{launch}')
+    return fam, str(cu), load_spec(str(tmp_path / f"{stem}.kernelpro.toml")), text, expect
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the emulator")
+@pytest.mark.parametrize("path", FILES, ids=lambda p: os.path.basename(p)[:-3])
+def test_spelling_is_restructured_and_computes_the_reference(path, tmp_path):
+    fam, cu, spec, text, expect = _spec(path, tmp_path)
+    base = spec_edit.base_launch(spec)
+    prop = BuiltinProposer(spec.kernel, base, [], path=cu, spec=spec)
+    cands = prop.structural_candidates(TransformInput(source=text, kernel=spec.kernel, launch=dict(base),
+                                                      base_launch=None))
+    assert cands, f"no structural candidate: {prop.plans_refused}"
+    assert any(expect in c.description for c, _ in cands), [c.description for c, _ in cands]
+    runs = [("as written", text, base)]
+    for c, _ in cands:
+        assert prop.compile_error(c) is None, c.description
+        knobs = dict(c.knobs)
+        if knobs.get("cluster", 1) > 1:  # the emulator runs one block at a time (clusters: GPU tests)
+            c = prop.tuner.states[c.key()].plan.build({**knobs, "cluster": 1})
+        runs.append((c.description, c.source, {**base, **c.launch}))
+    name = spec.kernel + ("<float>" if "template __global__" in text else "")
+    batch = Batch([(src, name) for _, src, _ in runs], str(tmp_path))
+    for i, (what, src, launch) in enumerate(runs):
+        got, views = run(fam, spec, src, launch, SMALL[fam], str(tmp_path), batch=batch, index=i)
+        check(fam, spec, got, views, SMALL[fam], what)
+
+
+def test_every_spelling_names_its_launch_and_expectation():
+    assert len(FILES) >= 12
+    for p in FILES:
+        head = open(p).read().split("\n")[:2]
+        assert head[0].startswith("// launch: grid ") and head[1].startswith("// expect: "), p
+        assert _family(os.path.basename(p)[:-3]) in SMALL
+
+
+TEMPLATE_MAX = """
+template <class T> __global__ void limits(T* lo, T* hi) {
+  lo[0] = MAX_ID;
+  hi[0] = MIN_ID;
+}
+"""
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the emulator")
+def test_a_template_parameter_reduction_starts_from_its_types_limits(tmp_path):
+    # the identity of a max or min over `T` is written for the instantiation (kp_limits)
+    src = parse_source("template <class T> __global__ void k(T* p) {}")
+    lo, hi = rows.identity("max", "T", src), rows.identity("min", "T", src)
+    assert lo == "kp_limits<T>::lowest()" and hi == "kp_limits<T>::highest()"
+    code = prelude.with_prelude(TEMPLATE_MAX.replace("MAX_ID", lo).replace("MIN_ID", hi))
+    import numpy as np
+    for t, want in ((np.float32, (-np.inf, np.inf)), (np.int32, (-2**31, 2**31 - 1)),
+                    (np.uint32, (0, 2**32 - 1)), (np.int64, (-2**63, 2**63 - 1)), (np.int16, (-2**15, 2**15 - 1))):
+        cname = {np.float32: "float", np.int32: "int", np.uint32: "unsigned", np.int64: "long long",
+                 np.int16: "short"}[t]
+        out = emulate(code, f"limits<{cname}>", [np.zeros(1, t), np.zeros(1, t)], [1], [1], str(tmp_path))
+        assert (out[0][0], out[1][0]) == want, cname
