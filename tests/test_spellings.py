@@ -107,3 +107,36 @@ def test_a_template_parameter_reduction_starts_from_its_types_limits(tmp_path):
                  np.int16: "short"}[t]
         out = emulate(code, f"limits<{cname}>", [np.zeros(1, t), np.zeros(1, t)], [1], [1], str(tmp_path))
         assert (out[0][0], out[1][0]) == want, cname
+
+
+PROMOTE = """
+__global__ void colsum(float* __restrict__ s, const float* __restrict__ x, int N, int C) {
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c < C) {
+    s[INDEX] = 0.0f;
+    for (int r = 0; r < N; r++) s[INDEX] += x[r * C + c];
+    EXTRA
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("index, extra, restrict, applies", [
+    ("c", "", True, True),
+    ("c", "", False, False),          # s may be x: the loop's reads could see the sums
+    ("0", "", True, False),           # one element for every column: not the column's own
+    ("c", "s[c + 1] = 1.0f;", True, False),  # another element of s in the column's code
+    ("c", "if (N > 4) return;", True, False),  # a return would skip the store at the end
+])
+def test_an_element_updated_in_memory_is_held_in_a_register_only_where_that_is_the_same(index, extra, restrict,
+                                                                                          applies):
+    from kernelpro.optimizer.restructure.passes import promote_elements
+    text = PROMOTE.replace("INDEX", index).replace("EXTRA", extra)
+    if not restrict:
+        text = text.replace(" __restrict__", "")
+    new = promote_elements(text, "colsum.cu", "colsum")
+    assert (new is not None) == applies
+    if applies:
+        body = prelude.strip_prelude(new)
+        assert "s[c] +=" not in body and body.count("s[c] = kp_s_") == 1  # one store, after the loop
+        assert body.index("kp_s_5 += x[r * C + c]") < body.index("s[c] = kp_s_5")

@@ -24,7 +24,7 @@ from kernelpro.profilers.source import SourceFile, parse_source, walk
 from ..model import Candidate
 from . import columns, deteam, elementwise, gather, rows
 from .launch import columns_host, cover, launch_sites, rewrite_launches, rows_host
-from .passes import simplify
+from .passes import promote_elements, simplify
 from .text import NotThisShape, Refuse, span_text
 
 SUM_OP = "sum"
@@ -187,6 +187,8 @@ def row_plans(text: str, ctx: Context) -> list[Plan]:
     if rk0 is None or (rk0.ok and not rk0.spread) or (rk0.ok and column_loop(rk0) is not None):
         return []
     base, rk, src, done, restricted = _row_source(text, ctx)
+    if column_loop(rk) is not None:
+        return []  # a column sum once held in a register: the column split's
     walks = row_major_loops(rk)
     if not walks:
         raise Refuse("no loop walks a row with stride 1 (a thread-per-column shape: see the column split)")
@@ -445,7 +447,22 @@ def _outputs_param(ctx: Context, grid_x) -> str | None:
     return next((p for p, e in ctx.scalar_params.items() if " ".join(str(e).split()) == g), None)
 
 
+def _promoted_columns(text: str, ctx: Context) -> tuple[str, list[str]]:
+    """A column sum kept in memory (`dbias[c] += ...` in the loop) held in a register first:
+    (text, pointers made __restrict__ for it); the text unchanged where that does not apply."""
+    new = promote_elements(text, ctx.path, ctx.kernel)
+    if new is not None:
+        return new, []
+    rtext, rnames = add_restrict(text, ctx.kernel)
+    new = promote_elements(rtext, ctx.path, ctx.kernel) if rnames else None
+    return (new, rnames) if new is not None else (text, [])
+
+
 def column_plans(text: str, ctx: Context) -> list[Plan]:
+    k0 = parse_source(text, ctx.path).kernel(ctx.kernel)
+    first_loop = next((lp.line for lp in k0.loops if lp.depth == 0), None) if k0 is not None else None
+    text, restricted = _promoted_columns(text, ctx)
+    promoted = restricted or "kernelpro: held in a register" in text
     src = parse_source(text, ctx.path)
     k = src.kernel(ctx.kernel)
     rk = row_kernel(src, k) if k is not None else None
@@ -496,6 +513,10 @@ def column_plans(text: str, ctx: Context) -> list[Plan]:
                     if r in ctx.answers_present)
     lifted = ("a block per column with a shared-memory tree, lifted to one thread per column, then " if deteamed
               else "a grid-stride loop over the columns made one thread per column, then " if destrided else "")
+    if promoted:
+        lifted = (f"add __restrict__ to {', '.join(restricted)}; " if restricted else "") + \
+            "the column's sum held in a register, then " + lifted
+    assumptions = (f"assumes {', '.join(restricted)} never overlap (adds __restrict__)",) if restricted else ()
 
     def build(knobs):
         y, zz, v, x = int(knobs["rows"]), int(knobs["cluster"]), int(knobs.get("vec", 1)), int(knobs.get("cols", 32))
@@ -512,14 +533,15 @@ def column_plans(text: str, ctx: Context) -> list[Plan]:
         launch.update(block=[x, y], grid=[cover(grid[0], old_block, x * v), zz])
         if deteamed:
             launch["shared_bytes"] = 0
-        desc = lifted + columns.describe(rk, zz, line=deteamed["loop_line"] if deteamed else None) + \
+        line = deteamed["loop_line"] if deteamed else first_loop if promoted else None  # the line as written
+        desc = lifted + columns.describe(rk, zz, line=line) + \
             (f"; {v} neighbouring columns per thread (packed loads)" if v > 1 else "") + \
             (f", {u} rows' loads in flight" if v > 1 and u != 4 else "") + \
             ("; loads that evict first (streaming)" if v > 1 and stream else "") + f"; blocks of {x} x {y}"
         return Candidate(source=new, launch=launch, flags=ctx.flags, description=desc, answers=answers,
                          origin="builtin:column", kind="structural", knobs=tuple(sorted(knobs.items())),
-                         notes=tuple(notes))
-    return [Plan("column", "split column reduction", answers, space, build, 0.75)]
+                         notes=assumptions + tuple(notes))
+    return [Plan("column", "split column reduction", answers, space, build, 0.75, assumptions)]
 
 
 def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:

@@ -10,6 +10,7 @@ the last column's (valid) reads and store nothing, so every thread reaches every
 """
 from __future__ import annotations
 
+from kernelpro.profilers.analysis.affine import unevaluated
 from kernelpro.profilers.analysis.loops import ONLINE, text
 from kernelpro.profilers.analysis.patterns import RowKernel, column_loop
 from kernelpro.profilers.source import SourceFile, walk
@@ -163,7 +164,7 @@ def _packed(src: SourceFile, rk: RowKernel, lp, start, before, after, cluster: i
         rtype = "long long"
     replay, acc_decl = [], {}
     for s in rk.pre_guard + before:
-        if _writes_memory(src, s) or any(n.type == "subscript_expression" for n in walk(s)):
+        if _writes_memory(src, s) or any(n.type == "subscript_expression" and not unevaluated(n) for n in walk(s)):
             raise Refuse(f"line {s.start_point[0] + 1} loads from memory before the reduction (kept per column)")
         names = [text(src, d.child_by_field_name("declarator") or d) for d in s.children_by_field_name("declarator")] \
             if s.type == "declaration" else []

@@ -24,7 +24,7 @@ def _stride(index: dict, row: str) -> tuple[int | None, set[str]]:
     """(elements the index moves per element of a pack, the divisors D of `row / D`, `row % D`);
     None when the index uses the row in another way."""
     word = re.compile(rf"(?<![\w.]){re.escape(row)}(?!\w)")
-    quot = re.compile(rf"\({re.escape(row)} / ([A-Za-z_]\w*|\d+)\)")
+    quot = re.compile(rf"\({re.escape(row)} / (\([^()]*\)|[A-Za-z_]\w*|\d+)\)")  # D: a name, a number, (T*C)
     rem = re.compile(rf"^\({re.escape(row)} % ([A-Za-z_]\w*|\d+)\)$")
     stride, divisors = 0, set()
     for m, c in index.items():

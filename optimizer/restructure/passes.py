@@ -13,7 +13,7 @@ later step (and the fused loop's recognition as an online pair) is checked afres
 """
 from __future__ import annotations
 
-from kernelpro.profilers.analysis.affine import unevaluated
+from kernelpro.profilers.analysis.affine import global_accesses, unevaluated
 from kernelpro.profilers.analysis.loops import LoopInfo, ONLINE, MAX, MIN, SUM, inside, may_alias, statements, text, uses
 from kernelpro.profilers.analysis.patterns import RowKernel, row_kernel
 from kernelpro.profilers.source import SourceFile, parse_source, walk
@@ -282,6 +282,76 @@ def _norm(p, var):
     return {tuple("\0" if a == var else a for a in m): c for m, c in p.items()}
 
 
+# ---------------------------------------------------------------- accumulators in memory
+
+
+def promote_elements(src_text: str, path: str, kernel: str) -> str | None:
+    """An element of an array that the row's code keeps updating in memory (`mean[row] = 0;
+    for (...) mean[row] += x[i];`, `dbias[c] += ...` in a loop) held in a local from its first
+    access and stored once after the row's code: the loop then accumulates a scalar (a reduction
+    the restructurings spread). Only where every access of that array in the row's code is that
+    one element, at an index fixed for the row that names the row, and no other array accessed
+    there may be the same buffer (distinct `__restrict__` pointers)."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    rk = row_kernel(src, k) if k is not None else None
+    if rk is None or not rk.body or rk.form == "none":
+        return None
+    body = rk.body
+    if any(n.type in ("return_statement", "goto_statement") for t in body for n in walk(t)):
+        return None
+    inside_body = [a for a in global_accesses(rk.env, include_unknown=True)
+                   if any(t.start_byte <= a.node.start_byte < t.end_byte for t in body)]
+    written = _writes_scalars(src, body)
+    top_declared = _declared_names(src, rk.prologue + rk.pre_guard) | {rk.row} | {p.name for p in k.params}
+    loops = [n for t in body for n in walk(t) if n.type in ("for_statement", "while_statement", "do_statement")]
+    for arr in dict.fromkeys(a.array for a in inside_body if a.is_write):
+        mine = [a for a in inside_body if a.array == arr]
+        if any(a.node.type != "subscript_expression" or a.index is None for a in mine):
+            continue
+        keys = {" ".join(text(src, a.node).split()) for a in mine}
+        if len(keys) != 1 or not any(inside(a.node, lp) for a in mine if a.is_write for lp in loops):
+            continue
+        idx = mine[0].node.child_by_field_name("index") or mine[0].node.named_children[-1]
+        names = _idents(src, idx)
+        if rk.row not in names or names & written or not names <= top_declared:
+            continue
+        if any(may_alias(rk.env, o.array, arr) for o in inside_body if o.array != arr):
+            continue
+        return _promoted(src, body, mine, arr)
+    return None
+
+
+def _declared_names(src: SourceFile, stmts) -> set:
+    out = set()
+    for t in stmts:
+        if t.type == "declaration":
+            for d in t.children_by_field_name("declarator"):
+                n = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
+                if n is not None and n.type == "identifier":
+                    out.add(text(src, n))
+    return out
+
+
+def _promoted(src: SourceFile, body: list, mine: list, arr: str) -> str:
+    first = min(mine, key=lambda a: a.node.start_byte)
+    sub = " ".join(text(src, first.node).split())
+    name = f"kp_{arr}_{first.line}"
+    et = f"typename kp_elem<decltype({text(src, first.node.child_by_field_name('argument'))}[0])>::type"
+    holder = next(t for t in body if t.start_byte <= first.node.start_byte < t.end_byte)
+    ind = line_indent(src, holder)
+    subs = [(a.node.start_byte, a.node.end_byte, name) for a in mine if a is not first]
+    st = _store(src, holder)
+    if st is not None and st[0] == first.node and st[2] == "=":  # `A[i] = e;` opens it: the local starts as e
+        subs.append((holder.start_byte, holder.end_byte, f"{et} {name} = {text(src, st[1])};"))
+    else:
+        subs.append((holder.start_byte, holder.start_byte, f"{et} {name} = {sub};  // kernelpro: held in a register\n{ind}"))
+        subs.append((first.node.start_byte, first.node.end_byte, name))
+    last = body[-1]
+    subs.append((last.end_byte, last.end_byte, f"\n{line_indent(src, last)}{sub} = {name};  // kernelpro: stored once"))
+    return _with_prelude(span_text(src, 0, len(src.data), subs))
+
+
 # ---------------------------------------------------------------- seeded max
 
 
@@ -419,7 +489,8 @@ def simplify(src_text: str, path: str, kernel: str, limit: int = 12) -> tuple[st
     """Forwarding, dead stores and online fusion to a fixed point: (text, what changed)."""
     done = []
     for _ in range(limit):
-        for name, fn in (("forward a stored value", forward_stores), ("drop a dead store", drop_dead_stores),
+        for name, fn in (("hold an element in a register", promote_elements),
+                         ("forward a stored value", forward_stores), ("drop a dead store", drop_dead_stores),
                          ("start the max at its seed", unseed_max), ("online max and sum", fuse_online)):
             new = fn(src_text, path, kernel)
             if new is not None and new != src_text:

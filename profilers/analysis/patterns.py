@@ -54,6 +54,7 @@ class RowKernel:
     body: list = field(repr=False, default_factory=list)  # the row's statements
     loops: list = field(default_factory=list)  # RowLoop, in source order
     reasons: list = field(default_factory=list)  # why it cannot be restructured ([] when it can)
+    aliases: set = field(default_factory=set)  # names of the thread's position used only for the row index
 
     @property
     def ok(self) -> bool:
@@ -137,6 +138,7 @@ def row_kernel(src: SourceFile, k: Kernel) -> RowKernel | None:
     env = kl0.env
     stmts = statements(k.body)
     found = None
+    aliases: set = set()  # `int tid = threadIdx.x;` before the row index: names used only to compute it
     for i, s in enumerate(stmts):
         d = _row_decl(src, env, s)
         if d is not None:
@@ -150,7 +152,10 @@ def row_kernel(src: SourceFile, k: Kernel) -> RowKernel | None:
                 found = (i, "loop", (lp.var, lp.var_type or "int", lp.start))
                 break
         if _mentions_builtins(src, s):
-            return None
+            names = _builtin_alias(src, k, s)
+            if names is None:
+                return None
+            aliases |= names
     if found is None:
         return None
     i, how, (row, rtype, value) = found
@@ -184,15 +189,41 @@ def row_kernel(src: SourceFile, k: Kernel) -> RowKernel | None:
             j += 1
         else:
             rk.body = rest
+    for s in stmts[i + 1:]:
+        used = aliases & {src.node_text(n) for n in walk(s) if n.type == "identifier"}
+        if used:
+            rk.reasons.append(f"line {s.start_point[0] + 1} uses {', '.join(sorted(used))} (the thread's "
+                              f"position) besides the row index")
+            break
+    rk.aliases = aliases
     _check(src, rk)
     return rk
+
+
+def _builtin_alias(src: SourceFile, k: Kernel, s) -> set | None:
+    """The names `s` declares when it only names parts of the thread's position
+    (`int tid = threadIdx.x, bid = blockIdx.x;`) and they are never assigned; else None."""
+    if s.type != "declaration":
+        return None
+    names = set()
+    for d in s.children_by_field_name("declarator"):
+        n = d.child_by_field_name("declarator") if d.type == "init_declarator" else None
+        if n is None or n.type != "identifier":
+            return None
+        names.add(src.node_text(n))
+    for n in walk(k.body):
+        if n.type in ("assignment_expression", "update_expression"):
+            t = unparen(n.child_by_field_name("left") or n.child_by_field_name("argument"))
+            if t is not None and src.node_text(t) in names:
+                return None
+    return names
 
 
 def _check(src: SourceFile, rk: RowKernel) -> None:
     k, kl = rk.kernel, rk.loops_all
     reasons = rk.reasons
     for s in rk.prologue:
-        if _mentions_builtins(src, s):
+        if _mentions_builtins(src, s) and _builtin_alias(src, k, s) is None:
             reasons.append(f"line {s.start_point[0] + 1} uses the thread index before the row index")
     everything = rk.pre_guard + rk.body + ([rk.cond] if rk.cond is not None else [])
     for s in everything:
