@@ -7,6 +7,7 @@ family's reference in the CPU emulator."""
 from __future__ import annotations
 
 import glob
+import math
 import os
 import re
 import shutil
@@ -66,11 +67,14 @@ def test_spelling_is_restructured_and_computes_the_reference(path, tmp_path):
     runs = [("as written", text, base)]
     for c, _ in cands:
         assert prop.compile_error(c) is None, c.description
+        bounds = parse_source(c.source).kernel(spec.kernel).launch_bounds  # a launch above them fails
+        assert bounds is None or bounds[0] >= math.prod(int(b) for b in c.launch["block"]), c.description
         knobs = dict(c.knobs)
         if knobs.get("cluster", 1) > 1:  # the emulator runs one block at a time (clusters: GPU tests)
             c = prop.tuner.states[c.key()].plan.build({**knobs, "cluster": 1})
         runs.append((c.description, c.source, {**base, **c.launch}))
-    name = spec.kernel + ("<float>" if "template __global__" in text else "")
+    ns = re.search(r"^namespace (\w+)", text, re.M)
+    name = (f"{ns.group(1)}::" if ns else "") + spec.kernel + ("<float>" if "template __global__" in text else "")
     batch = Batch([(src, name) for _, src, _ in runs], str(tmp_path))
     for i, (what, src, launch) in enumerate(runs):
         got, views = run(fam, spec, src, launch, SMALL[fam], str(tmp_path), batch=batch, index=i)
@@ -140,3 +144,20 @@ def test_an_element_updated_in_memory_is_held_in_a_register_only_where_that_is_t
         body = prelude.strip_prelude(new)
         assert "s[c] +=" not in body and body.count("s[c] = kp_s_") == 1  # one store, after the loop
         assert body.index("kp_s_5 += x[r * C + c]") < body.index("s[c] = kp_s_5")
+
+
+def test_the_kernels_own_launch_bounds_follow_the_new_block():
+    from kernelpro.optimizer.restructure.launch import add_attribute, fit_launch_bounds
+    after_void = 'extern "C" __global__ void __launch_bounds__(256, 2) k(float* x) { x[0] = 1; }\n'
+    new, notes = fit_launch_bounds(after_void, "k.cu", "k", 1024)
+    assert "__launch_bounds__(1024) k(" in new and notes == [
+        "the kernel's __launch_bounds__(256, 2) became __launch_bounds__(1024) for blocks of 1024 threads"]
+    assert fit_launch_bounds(after_void, "k.cu", "k", 256) == (after_void, [])  # within them: unchanged
+    templ = "template <int B> __global__ void __launch_bounds__(B) k(float* x) {}\n"
+    new, notes = fit_launch_bounds(templ, "k.cu", "k", 512)
+    assert new == templ and notes == ["the kernel's __launch_bounds__(B) must allow 512 threads per block"]
+    # attributes go right after __global__, whatever precedes it or where the bounds are written
+    assert add_attribute(after_void, "k.cu", "k", "__cluster_dims__(1, 8, 1)", True).startswith(
+        'extern "C" __global__ __cluster_dims__(1, 8, 1) void __launch_bounds__(256, 2) k(')
+    assert add_attribute(after_void, "k.cu", "k", "__launch_bounds__(64)", False) is None
+    assert add_attribute(after_void, "k.cu", "nope", "__launch_bounds__(64)", True) is None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from kernelpro.profilers.analysis.patterns import RowKernel, column_loop, is_elementwise, row_kernel, row_major_loops
@@ -23,7 +23,7 @@ from kernelpro.profilers.source import SourceFile, parse_source, walk
 
 from ..model import Candidate
 from . import columns, deteam, elementwise, gather, rows
-from .launch import columns_host, cover, launch_sites, rewrite_launches, rows_host
+from .launch import columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
 from .passes import promote_elements, simplify
 from .text import NotThisShape, Refuse, span_text
 
@@ -552,6 +552,21 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
             out += fn(text, ctx)
         except Refuse as e:
             why.append(f"{fn.__name__.replace('_plans', '')}: {e}")
+    for p in out:
+        p.build = _fitted(p.build, ctx)
     return out, why
+
+
+def _fitted(build, ctx: Context):
+    """build, with the kernel's own `__launch_bounds__` raised to the new block where it is smaller."""
+    def fitted(knobs):
+        c = build(knobs)
+        try:
+            threads = math.prod(int(b) for b in (c.launch or {}).get("block") or [])
+        except (TypeError, ValueError):
+            return c
+        new, notes = fit_launch_bounds(c.source, ctx.path, ctx.kernel, threads)
+        return replace(c, source=new, notes=c.notes + tuple(notes)) if notes else c
+    return fitted
 
 

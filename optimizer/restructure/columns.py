@@ -15,6 +15,7 @@ from kernelpro.profilers.analysis.loops import ONLINE, text
 from kernelpro.profilers.analysis.patterns import RowKernel, column_loop
 from kernelpro.profilers.source import SourceFile, walk
 
+from .launch import add_attribute
 from .prelude import with_column_prelude
 from .rows import _declared_type, _loop_var_type, _used_after, _while_start, _writes_memory, combine, identity
 from .counted import counted_for
@@ -116,20 +117,8 @@ def column_reduce(src: SourceFile, rk: RowKernel, cluster: int, vec: int = 1, un
     return with_column_prelude(new)
 
 
-def _add_attribute(text_: str, kernel: str, attr: str, over_bounds: bool) -> str | None:
-    """text_ with `attr` right after the kernel's `__global__`; None where the declaration is not
-    `__global__ [__launch_bounds__(...)] void kernel(` (with over_bounds False: not without bounds)."""
-    import re
-    bounds = r"(?:__launch_bounds__\([^)]*\)\s*)?" if over_bounds else ""
-    m = re.search(rf"__global__\s+{bounds}void\s+{re.escape(kernel)}\s*\(", text_)
-    if m is None:
-        return None
-    at = m.start() + len("__global__")
-    return text_[:at] + f" {attr}" + text_[at:]
-
-
 def _add_cluster_dims(text_: str, kernel: str, z: int) -> str:
-    new = _add_attribute(text_, kernel, f"__cluster_dims__(1, {z}, 1)", True)
+    new = add_attribute(text_, "<memory>", kernel, f"__cluster_dims__(1, {z}, 1)", True)
     if new is None:
         raise Refuse("the kernel's declaration was not found for __cluster_dims__")
     return new
@@ -137,7 +126,7 @@ def _add_cluster_dims(text_: str, kernel: str, z: int) -> str:
 
 def _add_launch_bounds(text_: str, kernel: str, threads: int) -> str:
     """A register budget for 1024 threads per SM; a kernel with bounds of its own keeps them."""
-    new = _add_attribute(text_, kernel, f"__launch_bounds__({threads}, {max(1, 1024 // threads)})", False)
+    new = add_attribute(text_, "<memory>", kernel, f"__launch_bounds__({threads}, {max(1, 1024 // threads)})", False)
     return text_ if new is None else new
 
 

@@ -116,3 +116,44 @@ def columns_host(y: int, z: int, x: int = 32, vec: int = 1):
     def make(g, b):
         return f"dim3((unsigned)(((long long)({g}) * ({b}) + {per - 1}) / {per}), {z})", f"dim3({x}, {y})"
     return make
+
+
+# ---------------------------------------------------------------- the kernel's own attributes
+
+
+def _kernel_node(src: SourceFile, kernel: str):
+    k = src.kernel(kernel)
+    return k.node if k is not None else None
+
+
+def add_attribute(text: str, path: str, kernel: str, attr: str, over_bounds: bool) -> str | None:
+    """text with `attr` right after the kernel's `__global__`; None where the kernel is not found
+    (or, with over_bounds False, where it has `__launch_bounds__` of its own)."""
+    src = SourceFile(text, path)
+    node = _kernel_node(src, kernel)
+    if node is None:
+        return None
+    if not over_bounds and any(c.type == "launch_bounds" for c in node.children):
+        return None
+    g = next((c for c in node.children if c.type == "__global__"), None)
+    if g is None:
+        return None
+    return (src.data[:g.end_byte] + f" {attr}".encode() + src.data[g.end_byte:]).decode("utf-8", errors="replace")
+
+
+def fit_launch_bounds(text: str, path: str, kernel: str, threads: int) -> tuple[str, list[str]]:
+    """The kernel's `__launch_bounds__(max, ...)` raised to `threads` where its max is smaller (a
+    launch above it fails): (text, what was changed). A max it cannot evaluate is said, not changed."""
+    src = SourceFile(text, path)
+    node = _kernel_node(src, kernel)
+    lb = next((c for c in node.children if c.type == "launch_bounds"), None) if node is not None else None
+    if lb is None or not lb.named_children:
+        return text, []
+    most = src.eval_int(lb.named_children[0])
+    if most is None:
+        return text, [f"the kernel's {src.node_text(lb)} must allow {threads} threads per block"]
+    if most >= threads:
+        return text, []
+    new = f"__launch_bounds__({threads})"
+    out = (src.data[:lb.start_byte] + new.encode() + src.data[lb.end_byte:]).decode("utf-8", errors="replace")
+    return out, [f"the kernel's {src.node_text(lb)} became {new} for blocks of {threads} threads"]
