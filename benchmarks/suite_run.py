@@ -1,6 +1,7 @@
 """Optimize the suite's naive kernels and compare them with the hand-written best (GPU).
 
-For each family of benchmarks/suite: `kernelpro optimize` runs on the naive kernel (a copy
+For each family of benchmarks/suite (or each file given with --files: another naive style of
+the suite, or a kernel of tests/spellings): `kernelpro optimize` runs on the naive kernel (a copy
 of the family in a fresh git repository, built-in proposer, --budget evaluations) in its own
 process; then this process re-measures, side by side and alternating, the naive kernel, the
 optimizer's best branch and the hand-written best (and PyTorch's op with --torch), on fresh
@@ -11,6 +12,7 @@ flags, launch-only, tuning), counted from its events.
 
     python benchmarks/suite_run.py --budget 16 --out results.json [--families gelu softmax] [--torch]
     python benchmarks/suite_run.py --measure-only ...   # the three kernels, no optimize run
+    python benchmarks/suite_run.py --files benchmarks/suite/encoder/naive_elem.cu tests/spellings/softmax_double.cu ...
 """
 from __future__ import annotations
 
@@ -34,11 +36,26 @@ def families() -> list[str]:
     return sorted(p.parent.name for p in SUITE.glob("*/family.toml"))
 
 
-def make_repo(family: str) -> Path:
+def naive_file(path: Path) -> tuple[str, str, Path | None]:
+    """(family, stem, the spelling's path or None) for a naive kernel given as a file."""
+    path = path.resolve()
+    if path.parent.parent == SUITE:
+        return path.parent.name, path.stem, None
+    sys.path.insert(0, str(SUITE))
+    from make_specs import spelling_spec
+    return spelling_spec(path)[0], path.stem, path
+
+
+def make_repo(family: str, spelled: Path | None = None) -> Path:
+    """A git repository with the family's files (and a spelling of it with its spec)."""
     d = Path(tempfile.mkdtemp(prefix=f"suite-{family}-"))
     for f in (SUITE / family).iterdir():
         if f.is_file():
             shutil.copy(f, d / f.name)
+    if spelled is not None:
+        from make_specs import spelling_spec
+        shutil.copy(spelled, d / spelled.name)
+        (d / f"{spelled.stem}.kernelpro.toml").write_text(spelling_spec(spelled)[1])
     env = {**os.environ, "GIT_AUTHOR_NAME": "kp", "GIT_AUTHOR_EMAIL": "kp@suite", "GIT_COMMITTER_NAME": "kp",
            "GIT_COMMITTER_EMAIL": "kp@suite"}
     for cmd in (["git", "init", "-q"], ["git", "add", "."], ["git", "commit", "-qm", family]):
@@ -141,6 +158,9 @@ def geomean_ratio(a: dict, b: dict) -> float | None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--families", nargs="*", default=None)
+    ap.add_argument("--files", nargs="*", default=None,
+                    help="other naive kernels instead: a suite file (encoder/naive_elem.cu) or a spelling "
+                         "(tests/spellings/softmax_double.cu, its spec made from its family), each against its family's best")
     ap.add_argument("--budget", type=int, default=16)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--seed", type=int, default=0)
@@ -160,7 +180,8 @@ def main(argv=None) -> int:
     if problem:
         print(f"no GPU: {problem}", file=sys.stderr)
         return 2
-    fams = args.families or families()
+    runs = [(f, "naive", None) for f in (args.families or families())] if not args.files else \
+        [naive_file(Path(f)) for f in args.files]
     logs = Path(args.logs or Path(args.out).parent)
     logs.mkdir(parents=True, exist_ok=True)
     pool = WorkerPool(timeout_s=180)
@@ -168,16 +189,18 @@ def main(argv=None) -> int:
     dram = ceil["dram_gbs"] * 1e9
     result = {"date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "budget": args.budget, "seed": args.seed,
               "device": ceil.get("device"), "dram_gbs": ceil["dram_gbs"], "families": {}}
-    for fam in fams:
+    for fam, stem, spelled in runs:
         meta = tomllib.loads((SUITE / fam / "family.toml").read_text())
         kernel = meta["kernel"]
-        row: dict = {"title": meta["title"], "kernel": kernel}
-        repo = make_repo(fam)
-        entries = {"naive": (repo / "naive.cu", load_spec(repo / "naive.kernelpro.toml")),
+        key = fam if stem == "naive" else f"{fam}/{stem}"
+        row: dict = {"title": meta["title"], "kernel": kernel, "naive_file": f"{stem}.cu"}
+        repo = make_repo(fam, spelled)
+        entries = {"naive": (repo / f"{stem}.cu", load_spec(repo / f"{stem}.kernelpro.toml")),
                    "best": (repo / "best.cu", load_spec(repo / "best.kernelpro.toml"))}
         if not args.measure_only:
-            print(f"== {fam}: optimize naive.cu (budget {args.budget})", flush=True)
-            events = optimize(repo, "naive", kernel, args.budget, args.timeout, logs / f"events_{fam}.jsonl", args.seed)
+            print(f"== {key}: optimize {stem}.cu (budget {args.budget})", flush=True)
+            events = optimize(repo, stem, kernel, args.budget, args.timeout, logs / f"events_{key.replace('/', '_')}.jsonl",
+                              args.seed)
             done = next((e for e in reversed(events) if e.get("type") == "done"), None)
             row["search"] = {"spend": spend(events), "run": events[-1],
                              "done": {k: done.get(k) for k in ("speedup", "time_speedup", "evaluations", "failures",
@@ -185,11 +208,11 @@ def main(argv=None) -> int:
                                                                "tuning_evaluations")} if done else None}
             branch = done.get("best_branch") if done else None
             if branch:
-                d = branch_files(repo, branch, "naive")
-                entries["optimized"] = (d / "naive.cu", load_spec(d / "naive.kernelpro.toml"))
+                d = branch_files(repo, branch, stem)
+                entries["optimized"] = (d / f"{stem}.cu", load_spec(d / f"{stem}.kernelpro.toml"))
                 row["search"]["best_description"] = next(
                     (e.get("title") for e in events if e.get("type") == "branch" and e.get("branch") == branch), None)
-        print(f"== {fam}: measure {', '.join(entries)}", flush=True)
+        print(f"== {key}: measure {', '.join(entries)}", flush=True)
         row["measured"] = measure(entries, pool, args.repeats)
         spec = entries["naive"][1]
         row["bytes"] = {s: spec.bytes_moved(s) for s in spec.sizes}
@@ -215,7 +238,7 @@ def main(argv=None) -> int:
                     row["best_vs_torch"] = geomean_ratio(row["torch"]["times_s"], t["best"])
             except Exception as e:  # torch missing or an op not in this version: said, not hidden
                 row["torch"] = {"failure": f"{type(e).__name__}: {e}"}
-        result["families"][fam] = row
+        result["families"][key] = row
         Path(args.out).write_text(json.dumps(result, indent=2, default=str))
         print(json.dumps({k: row.get(k) for k in ("optimized_fraction_of_best", "optimized_speedup", "best_vs_naive",
                                                    "best_vs_torch")}), flush=True)

@@ -11,7 +11,8 @@ import math
 import os
 import re
 import shutil
-import tomllib
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -35,22 +36,17 @@ def _family(stem: str) -> str:
 
 
 def _spec(path: str, tmp_path) -> tuple:
-    """The family's spec body with this file's launch (and a zero-filled output where the kernel
-    adds into it), written beside a copy of the kernel."""
+    """The family's spec with this file's launch (benchmarks/suite/make_specs.py), written beside a
+    copy of the kernel."""
+    sys.path.insert(0, SUITE)
+    from make_specs import spelling_spec
     stem = os.path.basename(path)[:-3]
-    fam = _family(stem)
     text = open(path).read()
-    m = re.search(r"// launch: grid (.*) block (\d+)(?: shared (\S+))?", text)
-    expect = re.search(r"// expect: (.*)", text).group(1)
-    d = tomllib.loads(open(os.path.join(SUITE, fam, "family.toml")).read())
-    body = d["spec"].strip().replace('python = "ref.py:', f'python = "{os.path.join(SUITE, fam, "ref.py")}:')
-    out = next(a["name"] for a in tomllib.loads(d["spec"])["args"] if a.get("output"))
-    if re.search(rf"\b{out}\[[^\]]*\]\s*\+=", text):
-        body = body.replace(f'name = "{out}"', f'name = "{out}"\nfill = "zeros"', 1)
-    launch = f'grid = ["{m.group(1)}"]\nblock = [{m.group(2)}]\n' + (f'shared_bytes = "{m.group(3)}"\n' if m.group(3) else "")
+    fam, spec_text = spelling_spec(Path(path), Path(SUITE))
     cu = tmp_path / f"{stem}.cu"
     cu.write_text(text)
-    (tmp_path / f"{stem}.kernelpro.toml").write_text(f'kernel = "{d["kernel"]}"\n\n{body}\n\n[launch]\n{launch}')
+    (tmp_path / f"{stem}.kernelpro.toml").write_text(spec_text)
+    expect = re.search(r"// expect: (.*)", text).group(1)
     return fam, str(cu), load_spec(str(tmp_path / f"{stem}.kernelpro.toml")), text, expect
 
 
@@ -171,3 +167,23 @@ def test_the_kernels_own_launch_bounds_follow_the_new_block():
         'extern "C" __global__ __cluster_dims__(1, 8, 1) void __launch_bounds__(256, 2) k(')
     assert add_attribute(after_void, "k.cu", "k", "__launch_bounds__(64)", False) is None
     assert add_attribute(after_void, "k.cu", "nope", "__launch_bounds__(64)", True) is None
+
+
+def test_suite_run_takes_a_spelling_as_its_familys_naive_kernel(tmp_path):
+    # benchmarks/suite_run.py --files: a spelling is optimized against its family's best
+    sys.path.insert(0, os.path.join(SUITE, ".."))
+    import suite_run
+    fam, stem, spelled = suite_run.naive_file(Path(HERE) / "bias_grad_acc.cu")
+    assert (fam, stem) == ("bias_grad", "bias_grad_acc")
+    repo = suite_run.make_repo(fam, spelled)
+    spec = load_spec(str(repo / "bias_grad_acc.kernelpro.toml"))
+    best = load_spec(str(repo / "best.kernelpro.toml"))
+    assert spec.kernel == best.kernel and spec.sizes == best.sizes
+    assert next(a for a in spec.args if a.name == "dbias").fill == "zeros"  # it adds into dbias
+    assert spec.launches[0].shared_bytes == "512*4" and spec.launches[0].grid == ("OC",)
+    assert suite_run.naive_file(Path(SUITE) / "encoder" / "naive_elem.cu") == ("encoder", "naive_elem", None)
+    with pytest.raises(ValueError, match="starts with no family"):
+        sys.path.insert(0, SUITE)
+        from make_specs import spelling_spec
+        (tmp_path / "matmul_x.cu").write_text("// launch: grid 1 block 1\n")
+        spelling_spec(tmp_path / "matmul_x.cu")

@@ -32,6 +32,32 @@ def spec_text(fam: dict, stem: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def spelling_spec(path: Path, ref_dir: Path | None = None) -> tuple[str, str]:
+    """(family, spec text) for a kernel written in another spelling (tests/spellings): the family is
+    the longest family name its file name starts with; its first line gives the launch,
+    `// launch: grid G block B [shared S]`; an output the kernel adds into (`out[...] +=`) is
+    zero-filled; the reference is the family's ref.py (in ref_dir, else beside the spec)."""
+    import re
+
+    names = sorted((d.name for d in families()), key=len, reverse=True)
+    fam = next((f for f in names if path.stem.startswith(f)), None)
+    if fam is None:
+        raise ValueError(f"{path.name}: the name starts with no family of the suite ({', '.join(sorted(names))})")
+    text = path.read_text()
+    m = re.search(r"^// launch: grid (.*) block (\d+)(?: shared (\S+))?$", text, re.M)
+    if m is None:
+        raise ValueError(f"{path.name}: no `// launch: grid G block B` line")
+    meta = tomllib.loads((HERE / fam / "family.toml").read_text())
+    body = meta["spec"].strip()
+    if ref_dir is not None:
+        body = body.replace('python = "ref.py:', f'python = "{ref_dir / fam / "ref.py"}:')
+    out = next(a["name"] for a in tomllib.loads(meta["spec"])["args"] if a.get("output"))
+    if re.search(rf"\b{out}\[[^\]]*\]\s*\+=", text):
+        body = body.replace(f'name = "{out}"', f'name = "{out}"\nfill = "zeros"', 1)
+    launch = f'grid = ["{m.group(1)}"]\nblock = [{m.group(2)}]\n' + (f'shared_bytes = "{m.group(3)}"\n' if m.group(3) else "")
+    return fam, f'kernel = "{meta["kernel"]}"\n\n{body}\n\n[launch]\n{launch}'
+
+
 def families() -> list[Path]:
     return sorted(p.parent for p in HERE.glob("*/family.toml"))
 

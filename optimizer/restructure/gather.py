@@ -83,8 +83,11 @@ def plan_accesses(src: SourceFile, rk: RowKernel):
         if a.index is None:
             raise Refuse(f"line {a.line}: an access whose index this does not follow")
         stride, ds = _stride(a.index, rk.row)
-        if stride is None or stride not in (0, 1):
-            raise Refuse(f"line {a.line}: the index moves {stride} elements per element")
+        if stride is None:
+            raise Refuse(f"line {a.line}: the index of {a.array} uses the element index other than through its "
+                         f"quotients and remainders (a data-dependent or nonlinear index)")
+        if stride not in (0, 1):
+            raise Refuse(f"line {a.line}: the index of {a.array} moves {stride} elements per element")
         divisors |= ds
         by_array.setdefault(a.array, []).append(a)
         if stride == 1 and (a.is_write or not _conditional(a.node, top)):
