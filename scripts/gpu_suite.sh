@@ -3,6 +3,7 @@
 # benchmarks/suite_run.py (optimize each family's naive kernel, re-measure against the
 # hand-written best and PyTorch). Usage on the device machine, from the repository root:
 #   BUDGET=16 FAMILIES="gelu softmax" REPEATS=3 bash scripts/gpu_suite.sh
+#   BUDGET=16 FILES="tests/spellings/softmax_double.cu benchmarks/suite/encoder/naive_elem.cu" bash scripts/gpu_suite.sh
 set -u
 export PYTHONUNBUFFERED=1
 L=${OUT:-/tmp/suite-out}; mkdir -p $L
@@ -19,5 +20,5 @@ EXTRA=""
 [ "${MEASURE_ONLY:-0}" = 1 ] && EXTRA="--measure-only"
 [ "${TORCH:-1}" = 1 ] && EXTRA="$EXTRA --torch"
 python3 benchmarks/suite_run.py --budget ${BUDGET:-16} --repeats ${REPEATS:-3} --timeout ${RUN_T:-300} \
-  --out $L/suite.json --logs $L/logs ${FAMILIES:+--families $FAMILIES} $EXTRA 2>&1 | tee $L/suite.txt
+  --out $L/suite.json --logs $L/logs ${FAMILIES:+--families $FAMILIES} ${FILES:+--files $FILES} $EXTRA 2>&1 | tee $L/suite.txt
 tar -czf $L/suite-logs.tar.gz -C $L logs pip.txt gpu.txt 2>/dev/null; rm -rf $L/logs $L/pip.txt
