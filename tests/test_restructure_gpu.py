@@ -49,6 +49,36 @@ def test_restructured_suite_kernels_are_correct_on_the_gpu(path):
         assert res.ok, f"{c.description} {dict(c.knobs)}: {res.failure}"
 
 
+SPELLINGS = sorted(glob.glob(os.path.join(os.path.dirname(os.path.abspath(__file__)), "spellings", "*.cu")))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("path", SPELLINGS, ids=lambda p: os.path.basename(p)[:-3])
+def test_restructured_spellings_are_correct_on_the_gpu(path, tmp_path):
+    """The same for tests/spellings (clusters and all), at the family's small size."""
+    import shutil
+    import sys
+    from pathlib import Path
+
+    from kernelpro.profilers.runtime.measure import evaluate
+    from kernelpro.profilers.runtime.spec import load_spec
+    sys.path.insert(0, SUITE)
+    from make_specs import spelling_spec
+
+    _, spec_text = spelling_spec(Path(path), Path(SUITE))
+    cu = tmp_path / os.path.basename(path)
+    shutil.copy(path, cu)
+    (tmp_path / (cu.stem + ".kernelpro.toml")).write_text(spec_text)
+    spec = load_spec(str(tmp_path / (cu.stem + ".kernelpro.toml")))
+    small = list(spec.sizes)[0]
+    cands = _variants(str(cu), spec)
+    assert cands
+    for c in [None] + cands:
+        res = evaluate(str(cu), spec if c is None else spec.with_launch(c.launch), CompileOptions(),
+                       source_text=None if c is None else c.source, timing=False, sizes=[small])
+        assert res.ok, f"{'as written' if c is None else c.description} {dict(c.knobs) if c else ''}: {res.failure}"
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("family", ["bias_grad"])
 def test_hand_written_cluster_kernel_is_correct_on_the_gpu(family):
