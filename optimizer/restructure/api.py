@@ -180,6 +180,24 @@ def _restricted_rows(text: str, ctx: Context):
     return rplain, rrk, rsrc, rdone, rnames
 
 
+def _spread_lines(text: str, ctx: Context, rk0: RowKernel, k0) -> list[int]:
+    """The lines, as written, of the loops a team spreads: those of the kernel as written, or with
+    __restrict__ added (same lines), else of the kernel after the passes (held elements and
+    fused loops move lines: then the top-level loops whose header is still there)."""
+    for rk in (rk0, _restricted_rk(text, ctx)):
+        if rk is not None and rk.ok and rk.spread:
+            return [rl.info.node.start_point[0] + 1 for rl in rk.spread]
+    return [lp.line for lp in k0.loops if lp.depth == 0]
+
+
+def _restricted_rk(text: str, ctx: Context) -> RowKernel | None:
+    rtext, rnames = add_restrict(text, ctx.kernel)
+    if not rnames:
+        return None
+    src = parse_source(rtext, ctx.path)
+    return row_kernel(src, src.kernel(ctx.kernel))
+
+
 def row_plans(text: str, ctx: Context) -> list[Plan]:
     src0 = parse_source(text, ctx.path)
     k0 = src0.kernel(ctx.kernel)
@@ -208,8 +226,7 @@ def row_plans(text: str, ctx: Context) -> list[Plan]:
         if r is not None and rows.row_cache(r[2], r[1]) is not None:
             _, rk, src, done, restricted = r
     nrows = _largest(ctx, _grid_for(ctx, src, rk, grid, old_block, 1))
-    lines0 = [rl.info.node.start_point[0] + 1 for rl in (rk0.spread if rk0.ok else [])] or \
-             [lp.line for lp in k0.loops if lp.depth == 0]
+    lines0 = _spread_lines(text, ctx, rk0, k0)
     passes = "; ".join(dict.fromkeys(done))
     assumptions = (f"assumes {', '.join(restricted)} never overlap (adds __restrict__)",) if restricted else ()
     answers = tuple(r for r in ("uncoalesced-access",) if r in ctx.answers_present)
