@@ -187,3 +187,40 @@ def test_suite_run_takes_a_spelling_as_its_familys_naive_kernel(tmp_path):
         from make_specs import spelling_spec
         (tmp_path / "matmul_x.cu").write_text("// launch: grid 1 block 1\n")
         spelling_spec(tmp_path / "matmul_x.cu")
+
+
+WELFORD = """
+__global__ void stats(float* mean, float* var, const float* x, int N, int C) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < N) {
+    float m = 0.0f, s = 0.0f;
+    for (int i = 0; i < C; i++) {
+      const float d = x[r * C + i] - m;
+      m += d / (i + 1);
+      s += d * (x[r * C + i] - m);
+    }
+    mean[r] = m;
+    var[r] = s / C;
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("change, applies", [
+    ("", True),
+    ("m += d / (i + 1);|m += d / (i + 2);", False),      # not a mean
+    ("s += d * (x[r * C + i] - m);|s += d * d;", False),  # not the squared deviations
+    ("float m = 0.0f, s = 0.0f;|float m = 1.0f, s = 0.0f;", False),  # not from zero
+])
+def test_a_running_mean_and_variance_becomes_two_passes_only_when_it_is_one(change, applies):
+    from kernelpro.optimizer.restructure.passes import split_welford
+    text = WELFORD
+    if change:
+        old, new = change.split("|")
+        text = text.replace(old, new)
+    out = split_welford(text, "stats.cu", "stats")
+    assert (out is not None) == applies
+    if applies:
+        assert "for (int i = 0; i < C; i++) { m += x[r * C + i]; }" in out
+        assert "m = (C) > 0 ? m / (C) : m;" in out
+        assert "{ const float kp_d = x[r * C + i] - m; s += kp_d * kp_d; }" in out

@@ -180,14 +180,17 @@ def _restricted_rows(text: str, ctx: Context):
     return rplain, rrk, rsrc, rdone, rnames
 
 
-def _spread_lines(text: str, ctx: Context, rk0: RowKernel, k0) -> list[int]:
-    """The lines, as written, of the loops a team spreads: those of the kernel as written, or with
-    __restrict__ added (same lines), else of the kernel after the passes (held elements and
-    fused loops move lines: then the top-level loops whose header is still there)."""
+def _spread_lines(text: str, ctx: Context, rk0: RowKernel, k0, final: RowKernel) -> list[int]:
+    """The lines, as written, of the loops a team spreads: every top-level loop when the passes
+    left none serial (they move lines: fused, split, held elements), else those spread in the
+    kernel as written or with __restrict__ added (the same lines)."""
+    top = [lp.line for lp in k0.loops if lp.depth == 0]
+    if all(rl.kind == "spread" for rl in final.loops):
+        return top
     for rk in (rk0, _restricted_rk(text, ctx)):
         if rk is not None and rk.ok and rk.spread:
             return [rl.info.node.start_point[0] + 1 for rl in rk.spread]
-    return [lp.line for lp in k0.loops if lp.depth == 0]
+    return top
 
 
 def _restricted_rk(text: str, ctx: Context) -> RowKernel | None:
@@ -226,7 +229,7 @@ def row_plans(text: str, ctx: Context) -> list[Plan]:
         if r is not None and rows.row_cache(r[2], r[1]) is not None:
             _, rk, src, done, restricted = r
     nrows = _largest(ctx, _grid_for(ctx, src, rk, grid, old_block, 1))
-    lines0 = _spread_lines(text, ctx, rk0, k0)
+    lines0 = _spread_lines(text, ctx, rk0, k0, rk)
     passes = "; ".join(dict.fromkeys(done))
     assumptions = (f"assumes {', '.join(restricted)} never overlap (adds __restrict__)",) if restricted else ()
     answers = tuple(r for r in ("uncoalesced-access",) if r in ctx.answers_present)

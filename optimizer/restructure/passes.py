@@ -352,6 +352,97 @@ def _promoted(src: SourceFile, body: list, mine: list, arr: str) -> str:
     return _with_prelude(span_text(src, 0, len(src.data), subs))
 
 
+# ---------------------------------------------------------------- a running mean and variance
+
+
+_ZERO = {"0", "0.0", "0.0f", "0.f", "0.0F", "0.", "0.0L"}
+
+
+def split_welford(src_text: str, path: str, kernel: str) -> str | None:
+    """A loop that keeps a running mean and sum of squared deviations (Welford: `d = x - m;
+    m += d / (i + 1); m2 += d * (x - m);`, recognised by running its body on sample values)
+    -> a loop that sums, the mean, and a loop that sums the squared deviations: two reductions
+    the restructurings spread (and two-pass variance is at least as accurate)."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    rk = row_kernel(src, k) if k is not None else None
+    if rk is None:
+        return None
+    for pos, node in enumerate(rk.body):
+        lp = rk.loops_all.at(node) if node.type == "for_statement" else None
+        if lp is None or lp.var is None or lp.step != 1 or lp.cmp != "<" or lp.start is None \
+                or text(src, lp.start) != "0" or lp.bound is None or not lp.carried \
+                or len(set(lp.carried) | {r.var for r in lp.reductions}) != 2:
+            continue
+        body = statements(lp.body)
+        if any(a.is_write for a in lp.accesses):
+            continue
+        reads = {" ".join(text(src, n).split()) for n in walk(lp.body) if n.type == "subscript_expression"
+                 and not unevaluated(n)}
+        if len(reads) != 1:
+            continue
+        value = next(n for n in walk(lp.body) if n.type == "subscript_expression" and not unevaluated(n))
+        names = sorted(set(lp.carried) | {r.var for r in lp.reductions})
+        if any(_zero_before(src, rk.body[:pos], n) is None for n in names):
+            continue
+        roles = _welford_roles(src, body, lp.var, reads.pop(), names)
+        if roles is None:
+            continue
+        mean, m2 = roles
+        t = " ".join(w for w in (rk.env.declared.get(m2) or "float").split() if w not in ("const", "volatile"))
+        header = span_text(src, node.start_byte, lp.body.start_byte)
+        ind = line_indent(src, node)
+        v, bound = text(src, value), text(src, lp.bound)
+        new = (f"{header}{{ {mean} += {v}; }}  // kernelpro: the running mean and variance as two passes\n"
+               f"{ind}{mean} = ({bound}) > 0 ? {mean} / ({bound}) : {mean};\n"
+               f"{ind}{header}{{ const {t} kp_d = {v} - {mean}; {m2} += kp_d * kp_d; }}")
+        return span_text(src, 0, len(src.data), [(node.start_byte, node.end_byte, new)])
+    return None
+
+
+def _zero_before(src: SourceFile, stmts, name: str):
+    """The declaration of name among stmts, initialised to zero and not touched after; else None."""
+    found = None
+    for t in stmts:
+        if t.type == "declaration":
+            for d in t.children_by_field_name("declarator"):
+                if d.type == "init_declarator" and text(src, d.child_by_field_name("declarator")) == name:
+                    found = d if text(src, d.child_by_field_name("value")) in _ZERO else None
+                    break
+            else:
+                if found is not None and uses(src, t, name):
+                    return None
+        elif found is not None and uses(src, t, name):
+            return None
+    return found
+
+
+def _welford_roles(src: SourceFile, body, var: str, read: str, names: list[str]):
+    """(mean, sum of squared deviations) when running body over values from zero gives them."""
+    import random
+
+    from kernelpro.profilers.analysis.interp import Interp, Unsupported
+    rng = random.Random(7)
+    found = None
+    try:
+        for n in (1, 2, 3, 5, 8):
+            xs = [rng.uniform(-3, 3) for _ in range(n)]
+            env = {names[0]: 0.0, names[1]: 0.0}
+            for j, x in enumerate(xs):
+                env[var] = float(j)
+                env = Interp(src, env, {read: x}).run(body)
+            mu = sum(xs) / n
+            m2 = sum((x - mu) ** 2 for x in xs)
+            got = [(a, b) for a, b in (names, names[::-1])
+                   if abs(env[a] - mu) <= 1e-9 * max(1.0, abs(mu)) and abs(env[b] - m2) <= 1e-9 * max(1.0, m2)]
+            if not got or (found is not None and got[0] != found):
+                return None
+            found = got[0]
+    except (Unsupported, TypeError, ValueError, OverflowError, ZeroDivisionError, KeyError):
+        return None
+    return found
+
+
 # ---------------------------------------------------------------- seeded max
 
 
@@ -489,7 +580,8 @@ def simplify(src_text: str, path: str, kernel: str, limit: int = 12) -> tuple[st
     """Forwarding, dead stores and online fusion to a fixed point: (text, what changed)."""
     done = []
     for _ in range(limit):
-        for name, fn in (("hold an element in a register", promote_elements),
+        for name, fn in (("the running mean and variance as two passes", split_welford),
+                         ("hold an element in a register", promote_elements),
                          ("forward a stored value", forward_stores), ("drop a dead store", drop_dead_stores),
                          ("start the max at its seed", unseed_max), ("online max and sum", fuse_online)):
             new = fn(src_text, path, kernel)

@@ -1,5 +1,5 @@
 // launch: grid cdiv(N, 128) block 128
-// expect: spread the loop(s) on line 15 over a warp per row
+// expect: the running mean and variance as two passes; spread the loop(s) on line 9, 15 over a warp per row
 __global__ void layernorm_forward(float* out, float* mean, float* rstd, const float* inp,
                                   const float* weight, const float* bias, int N, int C) {
     int row = blockIdx.x * blockDim.x + threadIdx.x;
