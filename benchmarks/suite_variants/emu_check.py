@@ -58,8 +58,40 @@ def with_cluster(text: str) -> str | None:
         return None
     args = [a.strip() for a in m.group(1).split(",")] + ["1", "1"]
     shim = (HERE / "emu_cluster.h").read_text()
-    return (f"{shim}\n#line 1\n{text}\nstatic const bool kp_cluster_dims_set = "
+    return (f"{shim}\n#line 1\n{noted(text)}\nstatic const bool kp_cluster_dims_set = "
             f"kp_cluster::set_dims({', '.join(args[:3])});\n#undef cooperative_groups\n")
+
+
+def noted(text: str) -> str:
+    """text with `kp_cluster::note(&x, sizeof(x));` after each `__shared__` declaration in a function
+    body (not `extern`), on the same line, so the cluster knows the objects' extents."""
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", lambda c: " " * len(c.group(0)), text, flags=re.S)
+    out, last = [], 0
+    for m in re.finditer(r"\b__shared__\b", code):
+        start = code.rfind(";", 0, m.start())
+        start = max(start, code.rfind("{", 0, m.start()), code.rfind("}", 0, m.start()))
+        if "extern" in code[start + 1:m.start()] or code[:m.start()].count("{") <= code[:m.start()].count("}"):
+            continue  # dynamic shared memory, or outside a function
+        depth, end = 0, m.end()
+        while end < len(code) and not (code[end] == ";" and depth == 0):
+            depth += code[end] in "([{"
+            depth -= code[end] in ")]}"
+            end += 1
+        names, depth, piece = [], 0, ""
+        for ch in code[m.end():end] + ",":
+            if ch == "," and depth == 0:
+                head = re.split(r"[\[=]", piece, maxsplit=1)[0]
+                name = re.search(r"(\w+)\s*$", head)
+                if name:
+                    names.append(name.group(1))
+                piece = ""
+                continue
+            depth += ch in "([{"
+            depth -= ch in ")]}"
+            piece += ch
+        out.append(text[last:end + 1] + "".join(f" kp_cluster::note(&{n}, sizeof({n}));" for n in names))
+        last = end + 1
+    return "".join(out) + text[last:]
 
 
 def emulate(fam, spec, text, launch, env, tmp):
