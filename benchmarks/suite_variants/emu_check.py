@@ -5,8 +5,8 @@ Each candidate runs with the launch of its first line (`// launch: {...}`, as ba
 reads it) at the tests' small emulator size and, with --spec-sizes, at the spec's sizes and the
 off-by-one sizes the evaluator checks. Files with inline PTX (`asm`) run only where they give the
 emulator another path (`#ifdef KP_EMULATOR_HOOKS`); the others are listed as skipped. A kernel with
-`__cluster_dims__` runs with the cluster of `emu_cluster.h` (three runs: the shared addresses read
-across the cluster, each block's bytes there at every cluster barrier, then the checked run, whose
+`__cluster_dims__` runs with the cluster of `emu_cluster.h` (three runs: the shared objects read
+across the cluster, each block's bytes of them at every cluster barrier, then the checked run, whose
 reads of another block's shared memory get those bytes); what that cannot check is said there.
 
     python benchmarks/suite_variants/emu_check.py [--families residual] [--spec-sizes]
