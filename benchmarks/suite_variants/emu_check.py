@@ -9,11 +9,12 @@ emulator another path (`#ifdef KP_EMULATOR_HOOKS`); the others are listed as ski
 across the cluster, each block's bytes of them at every cluster barrier, then the checked run, whose
 reads of another block's shared memory get those bytes); what that cannot check is said there.
 
-    python benchmarks/suite_variants/emu_check.py [--families residual] [--spec-sizes]
+    python benchmarks/suite_variants/emu_check.py [--families residual] [--spec-sizes] [--timeout 600]
 """
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import re
@@ -94,12 +95,13 @@ def noted(text: str) -> str:
     return "".join(out) + text[last:]
 
 
-def emulate(fam, spec, text, launch, env, tmp):
+def emulate(fam, spec, text, launch, env, tmp, timeout=120.0):
     """The outputs and the inputs' views; a cluster kernel runs three times (emu_cluster.h)."""
     src = with_cluster(text)
+    batch = Batch([(src or text, spec.kernel)], tmp)
+    batch.run = functools.partial(Batch.run, batch, timeout=timeout)
     if src is None:
-        return run(fam, spec, text, launch, env, tmp)
-    batch = Batch([(src, spec.kernel)], tmp)
+        return run(fam, spec, text, launch, env, tmp, batch=batch, index=0)
     try:
         for p in ("1", "2", "3"):
             os.environ.update(KP_CLUSTER_PASS=p, KP_CLUSTER_FILE=os.path.join(tmp, "cluster"))
@@ -122,9 +124,10 @@ def sizes(spec, family: str, spec_sizes: bool) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--families", nargs="*", default=sorted(p.name for p in HERE.iterdir() if p.is_dir()))
+    ap.add_argument("--families", nargs="*", default=sorted(p.name for p in HERE.iterdir() if p.is_dir() and any(p.glob("*.cu"))))
     ap.add_argument("--spec-sizes", action="store_true", help="also the spec's sizes and off-by-one sizes (slow)")
     ap.add_argument("--only", nargs="*", default=None, help="candidate stems")
+    ap.add_argument("--timeout", type=float, default=120.0, help="seconds per emulator run")
     args = ap.parse_args(argv)
     bad = 0
     for fam in args.families:
@@ -140,7 +143,7 @@ def main(argv=None) -> int:
             for name, env in sizes(spec, fam, args.spec_sizes).items():
                 with tempfile.TemporaryDirectory() as tmp:
                     try:
-                        got, views = emulate(fam, spec, text, launch, dict(env), tmp)
+                        got, views = emulate(fam, spec, text, launch, dict(env), tmp, args.timeout)
                         check(fam, spec, got, views, dict(env), f"{fam}/{cu.stem} at {name}")
                         print(f"{fam}/{cu.stem} at {name} {env}: ok", flush=True)
                     except Exception as e:  # said, and the others go on
