@@ -1,0 +1,164 @@
+// launch: {"grid": ["4 * N"], "block": [256], "shared_bytes": "C + 64"}
+// Row softmax, s_cl4 with the read pass as Hopper bulk copies (cp.async.bulk, TMA): one thread starts
+// 4 copies of the block's quarter row (50 KB at C 50257) into shared memory at once, each counted by its
+// mbarrier, and the online pass reads each quarter of it from shared memory as it lands: a block's
+// whole part is in flight from its start, with no registers held for it (4 blocks: up to 200 KB per
+// SM), where s_cl4 holds 16 KB per block in flight in registers. sm_90 only; in the CPU emulator
+// (KP_EMULATOR_HOOKS) the threads copy the same chunks themselves.
+#include <cfloat>
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+
+#define CL 4    // blocks per row: a cluster
+#define NT 256  // threads per block
+#define U 4     // float4 loads in flight per thread (without the shared-memory copy)
+#define NB 4    // bulk copies per block, each with its mbarrier
+
+__device__ __forceinline__ unsigned dyn_smem_bytes() {
+#ifdef KP_EMULATOR_HOOKS
+  return kp_dynamic_smem_bytes();
+#else
+  unsigned r;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(r));
+  return r;
+#endif
+}
+
+#ifndef KP_EMULATOR_HOOKS
+__device__ __forceinline__ unsigned smem_addr(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
+
+// phase 0 of the mbarrier completes when the one arrival and the copy's bytes are in (a trap, not a
+// hang, if they never come)
+__device__ __forceinline__ void wait_bar(unsigned long long* bar) {
+  unsigned done = 0;
+  const long long start = clock64();
+  while (true) {
+    asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0;\n selp.u32 %0, 1, 0, p;\n}"
+                 : "=r"(done) : "r"(smem_addr(bar)) : "memory");
+    if (done) break;
+    if (clock64() - start > (1ll << 32)) __trap();  // about 2 s
+  }
+}
+#endif
+
+__device__ __forceinline__ void online4(float& m, float& s, float4 v) {
+  const float mm = fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w));
+  if (mm > m) {
+    s *= __expf(m - mm);
+    m = mm;
+  }
+  s += __expf(v.x - m) + __expf(v.y - m) + __expf(v.z - m) + __expf(v.w - m);
+}
+
+__device__ __forceinline__ void online1(float& m, float& s, float v) {
+  if (v > m) {
+    s *= __expf(m - v);
+    m = v;
+  }
+  s += __expf(v - m);
+}
+
+__device__ __forceinline__ void merge(float& m, float& s, float om, float os) {
+  const float mm = fmaxf(m, om);
+  if (mm == -INFINITY) return;
+  s = s * __expf(m - mm) + os * __expf(om - mm);
+  m = mm;
+}
+
+__global__ void __cluster_dims__(CL, 1, 1) __launch_bounds__(NT, 1024 / NT)
+softmax_forward(float* __restrict__ out, const float* __restrict__ inp, int N, int C) {
+  extern __shared__ float4 cache[];
+  __shared__ float pm[NT / 32], ps[NT / 32];
+  __shared__ float2 mine;  // this block's max and sum, read by the cluster
+  __shared__ unsigned long long bars[NB];  // 8-byte aligned, as mbarriers need
+  cg::cluster_group cluster = cg::this_cluster();
+  const int row = min((int)blockIdx.x / CL, N - 1), part = (int)cluster.block_rank();
+  const bool live = (int)blockIdx.x / CL < N;
+  const float* x = inp + (size_t)row * C;
+  float* y = out + (size_t)row * C;
+  const int head = min(C, (int)((16 - ((size_t)x & 15)) & 15) / 4);
+  const int nvec = (C - head) / 4;
+  const int tail = head + nvec * 4;
+  const float4* xv = reinterpret_cast<const float4*>(x + head);
+  const int lo = (int)((long long)nvec * part / CL), hi = (int)((long long)nvec * (part + 1) / CL);
+  const bool cached = (unsigned)(hi - lo) * 16u <= dyn_smem_bytes();
+  const int t = threadIdx.x;
+  float m = -INFINITY, s = 0.0f;
+  const int n = hi - lo, chunk = (n + NB - 1) / NB;  // float4 of the part, of one copy
+  if (live && cached) {
+#ifdef KP_EMULATOR_HOOKS
+    for (int b = 0; b < NB; ++b)
+      for (int k = min(n, b * chunk) + t; k < min(n, b * chunk + chunk); k += NT) cache[k] = xv[lo + k];
+    __syncthreads();
+#else
+    if (t == 0) {
+      for (int b = 0; b < NB; ++b) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_addr(&bars[b])));
+      asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+      for (int b = 0; b < NB; ++b) {  // one arrival, and the bytes the copy will bring (none past the part)
+        const int c0 = min(n, b * chunk), c1 = min(n, c0 + chunk);
+        const unsigned bytes = (unsigned)(c1 - c0) * 16u;
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(&bars[b])), "r"(bytes)
+                     : "memory");
+        if (bytes)
+          asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                       ::"r"(smem_addr(cache + c0)), "l"(xv + lo + c0), "r"(bytes), "r"(smem_addr(&bars[b]))
+                       : "memory");
+      }
+    }
+    __syncthreads();  // the barriers are set up before anyone waits on them
+#endif
+    for (int b = 0; b < NB; ++b) {
+      const int c0 = min(n, b * chunk), c1 = min(n, c0 + chunk);
+#ifndef KP_EMULATOR_HOOKS
+      wait_bar(&bars[b]);
+#endif
+#pragma unroll 4
+      for (int k = c0 + t; k < c1; k += NT) online4(m, s, cache[k]);
+    }
+  } else if (live) {  // the launch gave too little shared memory: from DRAM, read again in the write pass
+    int i = lo + t;
+    for (; i + (U - 1) * NT < hi; i += U * NT) {
+      float4 v[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u) v[u] = __ldcs(xv + i + u * NT);
+#pragma unroll
+      for (int u = 0; u < U; ++u) online4(m, s, v[u]);
+    }
+    for (; i < hi; i += NT) online4(m, s, __ldcs(xv + i));
+  }
+  if (live) {
+    if (part == 0 && t < head) online1(m, s, x[t]);
+    if (part == CL - 1)
+      for (int j = tail + t; j < C; j += NT) online1(m, s, x[j]);
+  }
+  for (int o = 16; o > 0; o >>= 1) merge(m, s, __shfl_xor_sync(0xffffffffu, m, o), __shfl_xor_sync(0xffffffffu, s, o));
+  const int warp = t / 32, lane = t % 32;
+  if (lane == 0) { pm[warp] = m; ps[warp] = s; }
+  __syncthreads();
+  m = lane < NT / 32 ? pm[lane] : -INFINITY;
+  s = lane < NT / 32 ? ps[lane] : 0.0f;
+  for (int o = 16; o > 0; o >>= 1) merge(m, s, __shfl_xor_sync(0xffffffffu, m, o), __shfl_xor_sync(0xffffffffu, s, o));
+  if (t == 0) mine = make_float2(m, s);
+  cluster.sync();
+  m = -INFINITY;
+  s = 0.0f;
+#pragma unroll
+  for (int r = 0; r < CL; ++r) {
+    const float2 o = *cluster.map_shared_rank(&mine, r);
+    merge(m, s, o.x, o.y);
+  }
+  cluster.barrier_arrive();  // this block has read its peers' shared memory
+  if (live) {
+    const float inv = 1.0f / s;
+    float4* yv = reinterpret_cast<float4*>(y + head);
+    for (int k = lo + t; k < hi; k += NT) {
+      const float4 v = cached ? cache[k - lo] : xv[k];
+      __stcs(yv + k, make_float4(__expf(v.x - m) * inv, __expf(v.y - m) * inv, __expf(v.z - m) * inv,
+                                 __expf(v.w - m) * inv));
+    }
+    if (part == 0 && t < head) y[t] = __expf(x[t] - m) * inv;
+    if (part == CL - 1)
+      for (int j = tail + t; j < C; j += NT) y[j] = __expf(x[j] - m) * inv;
+  }
+  cluster.barrier_wait();  // the peers have read this block's shared memory before it leaves
+}
