@@ -25,6 +25,7 @@ Choices (all configurable through run_search's keywords):
 - Budget.evaluations counts candidate evaluations, not the root's. An evaluator that
   raises propagates: evaluators must return failures as Evaluation(ok=False, ...).
 - Tuning inside a node: when the proposer can tune (BuiltinProposer.tune), the best node's
+  (and any node's within 10% of its reward, fewest variants tried first)
   numeric knobs (block size, elements per access, ...) are tried as variants of that node,
   not as children: a faster variant replaces the node's candidate and evaluation. At most
   tune_fraction (a quarter) of the evaluation budget goes to tuning, at most tune_per_node
@@ -248,7 +249,7 @@ class _Search:
     def __init__(self, proposer, evaluator, budget: Budget, *, objective, strategy, seed, batch,
                  on_event, clock, c, k_w, alpha, fail_penalty, prune_after, regress_threshold,
                  tie_band, max_dup_rounds, memory_hints, tune_fraction=0.25, tune_per_node=3,
-                 tune_after_children=2):
+                 tune_after_children=2, tune_band=math.log(1.1)):
         if objective not in OBJECTIVES:
             raise ValueError(f"unknown objective {objective!r}; choose one of {', '.join(OBJECTIVES)}")
         if strategy not in STRATEGIES:
@@ -275,6 +276,7 @@ class _Search:
         self.fallback_said = False
         self.tune_fraction, self.tune_per_node = tune_fraction, tune_per_node
         self.tune_after_children = tune_after_children
+        self.tune_band = tune_band  # log reward: nodes within 10% of the best are tuned too
         self.tune_evals = 0
         self.parallel = callable(getattr(evaluator, "submit", None))
         self.inflight: deque[_Flight] = deque()  # in the order proposed, the order results enter the tree
@@ -473,23 +475,33 @@ class _Search:
             return 4
         return int(self.budget.evaluations * self.tune_fraction)
 
+    def tune_targets(self) -> list["Node"]:
+        """Nodes whose knobs may be tuned now: the best, and any other within tune_band of its reward
+        (two teams of about the same speed, say a warp and a block per row, each better at one
+        size), fewest variants tried first, then the faster."""
+        best = self.best
+        if best is None or best.reward is None:
+            return []
+        pool = [n for n in self.nodes[1:] if not n.failed and n.reward is not None and n.tunes < self.tune_per_node
+                and (n is best or n.reward >= best.reward - self.tune_band)]
+        return sorted(pool, key=lambda n: (n.tunes, -n.reward, n.id))
+
     def tune_step(self) -> _Flight | None:
-        """The best node's next knob setting to evaluate, when tuning is allowed (the caps count it now)."""
+        """The next knob setting to evaluate (tune_targets), when tuning is allowed (the caps count it now)."""
         tune = getattr(self.proposer, "tune", None)
-        n = self.best
-        if tune is None or n is None or n.parent is None or n.failed or self.tune_evals >= self.tune_cap():
+        if tune is None or self.tune_evals >= self.tune_cap() or len(self.ctx.root.children) < self.tune_after_children:
             return None
-        if n.tunes >= self.tune_per_node or len(self.ctx.root.children) < self.tune_after_children:
-            return None
-        props = [p for p in (tune(n, self.ctx, 1) or []) if p.candidate.key() not in self.ctx.seen]
-        if not props:
-            n.tunes = self.tune_per_node
-            return None
-        cand = props[0].candidate
-        self.ctx.seen.add(cand.key())
-        self.tune_evals += 1
-        n.tunes += 1
-        return _Flight(n, cand, tune=True)
+        for n in self.tune_targets():
+            props = [p for p in (tune(n, self.ctx, 1) or []) if p.candidate.key() not in self.ctx.seen]
+            if not props:
+                n.tunes = self.tune_per_node
+                continue
+            cand = props[0].candidate
+            self.ctx.seen.add(cand.key())
+            self.tune_evals += 1
+            n.tunes += 1
+            return _Flight(n, cand, tune=True)
+        return None
 
     def land_tune(self, f: _Flight, ev: Evaluation) -> None:
         """A tuned variant's result: a faster one replaces its node's candidate and evaluation."""
@@ -512,7 +524,8 @@ class _Search:
                   origin=cand.origin, kind=cand.kind, knobs=dict(cand.knobs), was=dict(old.knobs), ok=ev.ok,
                   failure=ev.failure, reward=r, speedup=math.exp(r) if r is not None else None,
                   better=better, times_s=dict(ev.times_s))
-        if better:
+        if better and self.pick_best(self.nodes) is n:  # a sibling of the best may overtake it
+            self.best = n
             self.emit("new_best", node=n.id, description=cand.description, speedup=n.speedup, reward=n.reward,
                       path=n.path())
 

@@ -552,6 +552,42 @@ void run(float* o, const float* x, int n, int c, cudaStream_t st) {
     assert len(notes) == 1 and "dim3" in notes[0] and "line 9" in notes[0]
 
 
+def test_a_block_per_row_follows_the_row_length_across_sizes(tmp_path):
+    """Rows 768 wide at one size and 4096 at another: the block team's first setting takes C / 16
+    threads (whole warps: 64 and 256), in the spec's launch and in the file's own launch."""
+    from kernelpro.optimizer.restructure.api import Context, row_plans
+    text = """__global__ void rowmean(float* __restrict__ out, const float* __restrict__ in, int n, int c) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) { float s = 0; for (int j = 0; j < c; j++) s += in[i*c+j]; out[i] = s / c; }
+}
+void run(float* o, const float* x, int rows, int width) {
+  rowmean<<<(rows + 255) / 256, 256>>>(o, x, rows, width);
+}"""
+    ctx = Context(kernel="rowmean", path=TEST_CU, launch={"grid": ["cdiv(N, 256)"], "block": [256]},
+                  base_launch={"grid": ["cdiv(N, 256)"], "block": [256]},
+                  size_env={"small": {"N": 64, "C": 768, "n": 64, "c": 768},
+                            "large": {"N": 64, "C": 4096, "n": 64, "c": 4096}},
+                  scalar_params={"n": "N", "c": "C"})
+    block = next(p for p in row_plans(text, ctx) if p.name == "row-block")
+    assert block.space[0] == {"block": 0, "per": 4, "vec": 4, "unroll": 1}
+    cand = block.build(block.space[0])
+    assert cand.launch["block"] == ["min(1024, max(64, 32 * cdiv((C), 512)))"] and cand.launch["grid"] == ["N"]
+    assert "c / 16 threads per block in whole warps (64 at small, 256 at large)" in cand.description
+    assert "rowmean<<<(unsigned)((long long)((rows + 255) / 256) * (256)), kp_team_threads((long long)((width)), 16)>>>" \
+        in cand.source
+    fixed = block.build({"block": 256, "vec": 4, "unroll": 1})  # a fixed size stays a number
+    assert fixed.launch["block"] == [256]
+    compile_all([cand.source], "rowmean")
+    kernel_only = cand.source[:cand.source.index("void run(")]  # the emulator runs kernels, not <<<>>>
+    batch = Batch([(kernel_only, "rowmean")], str(tmp_path))
+    rng = np.random.default_rng(5)
+    for c, threads in ((768, 64), (4096, 256), (200, 64)):
+        n = 3
+        x = rng.standard_normal((n, c)).astype(np.float32)
+        got = batch.run(0, [np.full(n, np.nan, np.float32), x, n, c], [n], [threads])[0]
+        np.testing.assert_allclose(got, x.astype(np.float64).mean(1), rtol=1e-4, atol=1e-5, err_msg=str(c))
+
+
 def test_online_pair_of_mixed_types_compiles():
     """A float max and a double sum (a common naive softmax) fuse and combine in their own types."""
     text = """__global__ void sm(float* __restrict__ out, const float* __restrict__ in, int n, int c) {

@@ -174,6 +174,55 @@ def test_tuning_stays_inside_the_node_and_within_a_quarter_of_the_budget(budget)
     assert done["launch_only_evaluations"] <= budget // 4
 
 
+class TwoTeams(PlanProposer):
+    """Two structural children of about the same speed (a warp and a block per row)."""
+
+    def __init__(self):
+        super().__init__()
+        self.teams = ["row-warp", "row-block"]
+
+    def propose(self, node, ctx, k):
+        out = []
+        while node.parent is None and self.teams and len(out) < k:
+            plan = _plan(self.teams.pop(0))
+            c = plan.build(plan.space[0])
+            self.tuner.register(c, plan)
+            out.append(Proposal(c, 0.9))
+        for _ in range(k - len(out)):
+            self.n += 1
+            out.append(Proposal(Candidate(source=node.candidate.source + f"\n// edit {self.n}", kind="local",
+                                          knobs=node.candidate.knobs, description=f"edit {self.n}"), 0.3))
+        return out
+
+
+class TeamLandscape:
+    """The warp team 0.100, the block team 0.105; the block team at 128 threads 0.07 (the best)."""
+
+    def evaluate(self, cands):
+        out = []
+        for c in cands:
+            if c.kind == "root":
+                t = 1.0
+            elif c.origin == "builtin:row-block":
+                t = 0.07 if dict(c.knobs)["block"] == 128 else 0.105
+            elif c.origin == "builtin:row-warp":
+                t = 0.1 * (1.02 if dict(c.knobs)["block"] != 256 else 1.0)
+            else:
+                t = 0.99
+            out.append(Evaluation(ok=True, times_s={"s": t}))
+        return out
+
+
+def test_a_structural_sibling_within_ten_percent_of_the_best_is_tuned_too():
+    events = []
+    res = run_search(Candidate(source="// root", description="root"), TwoTeams(), TeamLandscape(),
+                     Budget(evaluations=16), on_event=events.append)
+    tuned = [e for e in events if e["type"] == "tuned"]
+    assert {e["origin"] for e in tuned} == {"builtin:row-warp", "builtin:row-block"}
+    assert len(tuned) <= 4
+    assert res.best.candidate.origin == "builtin:row-block" and dict(res.best.candidate.knobs)["block"] == 128
+
+
 def _suite_proposer(family="softmax", stem="naive"):
     from kernelpro.optimizer import spec_edit
     from kernelpro.profilers.runtime.spec import load_spec

@@ -234,6 +234,7 @@ def row_plans(text: str, ctx: Context) -> list[Plan]:
     assumptions = (f"assumes {', '.join(restricted)} never overlap (adds __restrict__)",) if restricted else ()
     answers = tuple(r for r in ("uncoalesced-access",) if r in ctx.answers_present)
     cache_bytes = _cache_bytes(ctx, src, rk, elem) if long_row else None  # the launch's, for the block team
+    follow = _follow_row(ctx, src.node_text(bound), vmax) if bound is not None and not long_row else None
     plans = []
     for kind in ("warp", "block"):
         if kind == "warp":
@@ -262,6 +263,8 @@ def row_plans(text: str, ctx: Context) -> list[Plan]:
                 space[:0] = [{"block": tb, "vec": vmax, "unroll": u, "cache": 1}] + \
                     [{"block": b, "vec": vmax, "unroll": uu, "cache": 1}
                      for b, uu in ((tb // 2, u), (tb, 2 * u)) if b >= 128]
+            elif follow is not None:  # rows of other lengths at other sizes: threads that follow the row
+                space[:0] = [{"block": 0, "per": k, "vec": vmax, "unroll": 1} for k in (4, 2, 8)]
         if not space:
             continue
         prior = _row_prior(kind, length, nrows, vmax)
@@ -271,16 +274,26 @@ def row_plans(text: str, ctx: Context) -> list[Plan]:
             new = rows.team_rows(src, rk, team)
             tb = int(knobs["block"])
             per_block = tb // 32 if kind == "warp" else 1
-            new, notes = _host(new, ctx.path, ctx.kernel, rows_host(per_block, tb))
+            if tb == 0:  # the block team's threads follow the row (_follow_row)
+                per = team.vec * int(knobs["per"])
+                threads = f"min(1024, max(64, 32 * cdiv({follow}, {32 * per})))"
+                maker = rows_host(1, None, src.node_text(bound), per)
+            else:
+                threads, maker = tb, rows_host(per_block, tb)
+            new, notes = _host(new, ctx.path, ctx.kernel, maker)
             launch = dict(ctx.base_launch or {})
-            launch.update(block=[tb], grid=[_grid_for(ctx, src, rk, grid, old_block, per_block)] + grid[1:])
+            launch.update(block=[threads], grid=[_grid_for(ctx, src, rk, grid, old_block, per_block)] + grid[1:])
             if team.cache:
                 launch["shared_bytes"] = cache_bytes
                 notes = tuple(notes) + _cache_notes(parse_source(new, ctx.path), ctx.kernel, launch["shared_bytes"])
             desc = rows.describe(rk, team).replace(
                 f"on line {', '.join(str(rl.info.node.start_point[0] + 1) for rl in rk.spread)}",
                 f"on line {', '.join(map(str, lines0))}")
-            desc += f", {tb} threads per block"
+            if tb:
+                desc += f", {tb} threads per block"
+            else:
+                at = ", ".join(f"{int(_eval(threads, env))} at {size}" for size, env in ctx.size_env.items())
+                desc += f", {src.node_text(bound)} / {per} threads per block in whole warps ({at})"
             if passes:
                 desc = f"{passes}; " + desc
             if restricted:
@@ -296,6 +309,17 @@ MAX_DYNAMIC_SHARED = 227 * 1024  # sm_90's largest dynamic shared memory per blo
 # a row from which on the rows a GPU works on at once (a block per row, 132 SMs) outgrow half of
 # the H200's 50 MB L2, so a second pass over a row goes to DRAM again
 LONG_ROW_BYTES = 64 * 1024
+
+
+def _follow_row(ctx: Context, length: str, vmax: int) -> str | None:
+    """The row's length in the spec's terms, where a block of threads proportional to it differs
+    between the spec's sizes (768- and 4096-wide rows: 64 and 256 threads of 4 packs); else None,
+    and the block team keeps one block size."""
+    spec_len = _spec_expr(length, ctx.scalar_params)
+    if spec_len is None:
+        return None
+    vals = {_eval(f"min(1024, max(64, 32 * cdiv({spec_len}, {32 * 4 * vmax})))", env) for env in ctx.size_env.values()}
+    return spec_len if len(vals) > 1 and None not in vals else None
 
 
 def _cache_bytes(ctx: Context, src: SourceFile, rk: RowKernel, elem: int) -> str | None:
@@ -453,7 +477,7 @@ def gather_plans(text: str, ctx: Context) -> list[Plan]:
 
 
 def _ew_host(tb: int, per_thread: int):
-    def make(g, b):
+    def make(g, b, args=None):
         return f"(unsigned)(((long long)({g}) * ({b}) + {tb * per_thread - 1}) / {tb * per_thread})", str(tb)
     return make
 
@@ -583,8 +607,11 @@ def _fitted(build, ctx: Context):
         c = build(knobs)
         try:
             threads = math.prod(int(b) for b in (c.launch or {}).get("block") or [])
-        except (TypeError, ValueError):
-            return c
+        except (TypeError, ValueError):  # an expression of the sizes: its largest value
+            vals = [math.prod(_eval(str(b), env) or 0 for b in c.launch["block"]) for env in ctx.size_env.values()]
+            if not vals or not all(vals):
+                return c
+            threads = int(max(vals))
         new, notes = fit_launch_bounds(c.source, ctx.path, ctx.kernel, threads)
         return replace(c, source=new, notes=c.notes + tuple(notes)) if notes else c
     return fitted

@@ -7,6 +7,7 @@ threads doing the work, so its grid derives from the old one: rows = old grid x 
 from __future__ import annotations
 
 import ast
+import re
 
 from kernelpro.profilers.source import SourceFile, walk
 
@@ -80,9 +81,21 @@ def launch_sites(src: SourceFile, kernel: str):
         yield n, cfg, list(cfg.named_children), host
 
 
+def _call_args(src: SourceFile, kernel: str, call) -> dict[str, str]:
+    """The kernel's parameter names -> the launch's argument texts."""
+    k = src.kernel(kernel)
+    al = call.child_by_field_name("arguments")
+    if k is None or al is None:
+        return {}
+    vals = [src.node_text(a) for a in al.named_children if a.type != "comment"]
+    names = [p.name for p in (k.signature or k.params)]
+    return {n: v for n, v in zip(names, vals) if n} if len(vals) == len(names) else {}
+
+
 def rewrite_launches(src: SourceFile, kernel: str, make) -> tuple[list[tuple[int, int, str]], list[str]]:
     """Substitutions for every launch of `kernel` in the file, and notes for those that cannot
-    be rewritten. make(grid_text, block_text) -> (new grid text, new block text)."""
+    be rewritten. make(grid_text, block_text, args) -> (new grid text, new block text), args the
+    kernel's parameter names -> the launch's arguments; a block text None: not rewritable here."""
     subs, notes = [], []
     for call, cfg, args, host in launch_sites(src, kernel):
         line = call.start_point[0] + 1
@@ -91,29 +104,49 @@ def rewrite_launches(src: SourceFile, kernel: str, make) -> tuple[list[tuple[int
         dims = _dim3_names(src, host) if host is not None else set()
         g, b = args[0], args[1]
         if not (_scalar(src, g, dims) and _scalar(src, b, dims)):
-            new_g, new_b = make("G", "B")
+            new_g, new_b = make("G", "B", {})
             notes.append(f"line {line}: the launch of {kernel} uses dim3 values; launch it with grid {new_g} and "
-                         f"block {new_b}, where G and B are its old grid and block sizes")
+                         f"block {new_b}, where G and B are its old grid and block sizes (and the kernel's parameters "
+                         f"stand for its arguments)")
             continue
-        new_g, new_b = make(src.node_text(g), src.node_text(b))
+        new_g, new_b = make(src.node_text(g), src.node_text(b), _call_args(src, kernel, call))
+        if new_b is None:
+            notes.append(f"line {line}: the launch of {kernel} could not be rewritten (its arguments are not the "
+                         f"kernel's parameters one by one); launch it with grid {new_g} and the block the spec gives")
+            continue
         subs.append((g.start_byte, g.end_byte, new_g))
         subs.append((b.start_byte, b.end_byte, new_b))
     return subs, notes
 
 
-def rows_host(per_block: int, block: int):
-    """Host launch maker: rows = G * B, `per_block` rows per new block of `block` threads."""
-    def make(g, b):
+def rows_host(per_block: int, block: int | None, team_len: str | None = None, per: int = 1):
+    """Host launch maker: rows = G * B, `per_block` rows per new block of `block` threads; with
+    block None, the block team's threads follow the row: kp_team_threads(team_len, per), the
+    kernel's parameters in team_len replaced by the launch's arguments."""
+    def make(g, b, args=None):
+        if block is None:
+            length = _in_call(team_len, args) if args else team_len  # no call: the parameters' names
+            threads = f"kp_team_threads((long long)({length}), {per})" if length is not None else None
+        else:
+            threads = str(block)
         if per_block == 1:
-            return f"(unsigned)((long long)({g}) * ({b}))", str(block)
-        return f"(unsigned)(((long long)({g}) * ({b}) + {per_block - 1}) / {per_block})", str(block)
+            return f"(unsigned)((long long)({g}) * ({b}))", threads
+        return f"(unsigned)(((long long)({g}) * ({b}) + {per_block - 1}) / {per_block})", threads
     return make
+
+
+def _in_call(expr: str, args: dict[str, str]) -> str | None:
+    """A kernel expression of its parameters in a launch's terms (None where an argument is missing)."""
+    names = set(re.findall(r"[A-Za-z_]\w*", expr))
+    if any(n not in args for n in names):
+        return None
+    return re.sub(r"[A-Za-z_]\w*", lambda m: f"({args[m.group(0)]})", expr)
 
 
 def columns_host(y: int, z: int, x: int = 32, vec: int = 1):
     per = x * vec
 
-    def make(g, b):
+    def make(g, b, args=None):
         return f"dim3((unsigned)(((long long)({g}) * ({b}) + {per - 1}) / {per}), {z})", f"dim3({x}, {y})"
     return make
 

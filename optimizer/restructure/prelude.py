@@ -40,6 +40,13 @@ template <> struct kp_limits<unsigned short> : kp_int_limits<unsigned short> {};
 template <> struct kp_limits<signed char> : kp_int_limits<signed char> {};
 template <> struct kp_limits<unsigned char> : kp_int_limits<unsigned char> {};
 
+// threads of a block per row that follows the row's length: `per` elements per thread, in
+// whole warps, 64 to 1024 (the launch's block; host and device)
+__host__ __device__ __forceinline__ unsigned kp_team_threads(long long len, int per) {
+  const long long t = 32 * ((len + 32LL * per - 1) / (32LL * per));
+  return (unsigned)(t < 64 ? 64 : t > 1024 ? 1024 : t);
+}
+
 template <class T, class F> __device__ __forceinline__ T kp_warp_allreduce(T v, F f) {
 #pragma unroll
   for (int o = 16; o > 0; o >>= 1) v = f(v, __shfl_xor_sync(0xffffffffu, v, o));
