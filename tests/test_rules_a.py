@@ -194,6 +194,39 @@ def test_row_through_two_variables():
     assert "`k`" in a.remedy  # swap the thread index and the loop index
 
 
+def test_packed_accesses_through_a_cast_are_coalesced():
+    """A thread reading or writing one 16-byte pack at &x[i * width] moves consecutive packs: no
+    finding; a pack of 16 bytes every 32 is still reported; so is a scalar read at that stride."""
+    adv = coalescing("""#include <cuda_bf16.h>
+template <class T, int N> struct alignas(sizeof(T) * N) pack { T v[N]; };
+__global__ void k(float* out, const float* in, __nv_bfloat16* y, const __nv_bfloat16* x, long long b) {
+  const long long t = threadIdx.x + b * blockDim.x;
+  float4 v = *reinterpret_cast<const float4*>(&in[t * 4]);
+  *(float4*)(&out[t * 4]) = v;
+  pack<__nv_bfloat16, 8> p = *reinterpret_cast<const pack<__nv_bfloat16, 8>*>(&x[t * 8]);
+  *reinterpret_cast<int4*>(&y[t * 8]) = *reinterpret_cast<const int4*>(&p);
+  float4 w = *reinterpret_cast<const float4*>(&in[t * 8]);
+  out[t * 8] = w.x + in[t * 4 + 1];
+}
+""")
+    assert sorted((a.line, a.message.split(" on line")[0]) for a in adv) == [
+        (9, "the read of in[t * 8]"), (10, "the read of in[t * 4 + 1]"), (10, "the write to out[t * 8]")]
+
+
+def test_runs_of_sixteen_bytes_per_thread_are_a_vector_case():
+    """Each thread walking its own 8 consecutive bf16 values (16 bytes) is the vector-load rule's
+    case, not an uncoalesced one; 16 floats per thread still is."""
+    adv = coalescing("""#include <cuda_bf16.h>
+__global__ void k(__nv_bfloat16* y, const __nv_bfloat16* x, float* o, const float* z) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int v = 0; v < 8; ++v) y[t * 8 + v] = x[t * 8 + v];
+  for (int v = 0; v < 16; ++v) o[t * 16 + v] = z[t * 16 + v];
+}
+""")
+    assert sorted(a.message.split(" on line")[0] for a in adv) == ["the read of z[t * 16 + v]",
+                                                                   "the write to o[t * 16 + v]"]
+
+
 def test_constant_stride_sectors():
     adv = coalescing("""__global__ void k(float* out, const float* in) {
   out[threadIdx.x * 2] = in[threadIdx.x * 16];
@@ -365,6 +398,21 @@ def test_slow_math_leaves_double_divisions_alone(tmp_path):
                  "  for (int j = threadIdx.x; j < n; j += blockDim.x) { y[j] = x[j] / s; }\n}\n")
     adv = rule_advice(profile_file(f, CompileOptions()), "slow-math-in-loop")
     assert [(a.kernel, a.line) for a in adv] == [("kf", 5)] and "2^126" in adv[0].remedy
+
+
+def test_slow_math_names_tanhf_for_fast_math(tmp_path):
+    """tanhf has no intrinsic: the advice is --use_fast_math (one tanh.approx), with no source fix;
+    tanh of a double is left alone, and a fast-math build is silent."""
+    f = tmp_path / "k.cu"
+    f.write_text("__global__ void kf(float* y, const float* x, int n) {\n"
+                 "  for (int j = threadIdx.x; j < n; j += blockDim.x) { y[j] = 0.5f * (1.0f + tanhf(x[j])); }\n}\n"
+                 "__global__ void kd(double* y, const double* x, int n) {\n"
+                 "  for (int j = threadIdx.x; j < n; j += blockDim.x) { y[j] = tanh(x[j]); }\n}\n")
+    adv = rule_advice(profile_file(f, CompileOptions()), "slow-math-in-loop")
+    assert [(a.kernel, a.line) for a in adv] == [("kf", 2)]
+    assert "--use_fast_math" in adv[0].remedy and "tanh.approx.f32" in adv[0].remedy and adv[0].fix is None
+    fast = CompileOptions(extra_flags=("--use_fast_math",))
+    assert not rule_advice(profile_file(f, fast), "slow-math-in-loop")
 
 
 def test_slow_math_fixed_twin_and_fast_math_silent():

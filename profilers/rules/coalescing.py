@@ -7,6 +7,8 @@ neighbouring threads of a warp.
 """
 from __future__ import annotations
 
+import re
+
 from ..advice import Evidence, Severity
 from ..analysis.affine import (TID, Access, IndexEnv, Poly, add, atom, build_env, coefficient,  # noqa: F401
                                const, depends, global_accesses, index_poly, mul, poly_text)
@@ -31,10 +33,11 @@ def warp_sectors(stride_elems: int | None, elem: int) -> tuple[int, int]:
     return (32 if d >= 32 else max(ideal, d)), ideal
 
 
-def chunked(acc: Access, env: IndexEnv, all_acc: list[Access]) -> bool:
-    """Each thread covers its own run of `stride` consecutive elements (a vector-load case)."""
+def chunked(acc: Access, env: IndexEnv, all_acc: list[Access], elem: int = 4) -> bool:
+    """Each thread covers its own run of `stride` consecutive elements, 16 bytes at most (a
+    vector-load case: four floats, eight bf16 values)."""
     s = acc.stride.get(()) if acc.stride and list(acc.stride) == [()] else None
-    if s is None or not 1 < s <= 4:
+    if s is None or not 1 < s or (s > 4 and s * elem > 16):
         return False
     for lp in env.kernel.loops:  # a loop walking consecutive elements (unrolled run or tail)
         if lp.var and lp.node.start_byte <= acc.node.start_byte < lp.node.end_byte:
@@ -45,6 +48,47 @@ def chunked(acc: Access, env: IndexEnv, all_acc: list[Access]) -> bool:
             and {m: c for m, c in a.index.items() if m != ()} == rest}
     lo = min(offs)
     return all(lo + i in offs for i in range(s))
+
+
+VECTOR_BYTES = {"float2": 8, "float4": 16, "int2": 8, "int4": 16, "uint2": 8, "uint4": 16, "double2": 16,
+                "longlong2": 16, "ulonglong2": 16, "half2": 4, "__half2": 4, "__nv_bfloat162": 4, "char4": 4,
+                "uchar4": 4, "short2": 4, "short4": 8, "ushort2": 4, "ushort4": 8, "float3": 12}
+
+
+def pack_bytes(src, node, elem: int) -> int | None:
+    """Bytes one thread moves where an element's address is cast to another pointer type and read
+    or written through it (`*reinterpret_cast<const float4*>(&x[i])`, `*(int4*)&x[i]`; node the
+    subscript or the dereference): the cast type's size where it is known (vector types,
+    `kp_pack<T, N>`-style packs of N elements), 16 (the widest load) where it is not; None where
+    the access is not such a cast."""
+    if node.type == "pointer_expression" and src.node_text(node).lstrip().startswith("*"):
+        n = node.child_by_field_name("argument")
+        while n is not None and n.type == "parenthesized_expression":
+            n = n.named_children[0] if n.named_children else None
+    else:
+        n = node.parent
+        if n is None or n.type != "pointer_expression" or not src.node_text(n).lstrip().startswith("&"):
+            return None
+        n = n.parent
+        while n is not None and n.type in ("parenthesized_expression", "argument_list"):
+            n = n.parent
+    if n is None:
+        return None
+    if n.type == "cast_expression":
+        ty = src.node_text(n.child_by_field_name("type") or n)
+    elif n.type == "call_expression" and src.node_text(n.child_by_field_name("function") or n).split("<")[0].strip() \
+            in ("reinterpret_cast", "static_cast", "const_cast"):
+        fn = src.node_text(n.child_by_field_name("function"))
+        ty = fn[fn.index("<") + 1: fn.rindex(">")] if "<" in fn and ">" in fn else ""
+    else:
+        return None
+    base = " ".join(ty.replace("*", " ").replace("const", " ").replace("volatile", " ").split())
+    if base in VECTOR_BYTES:
+        return VECTOR_BYTES[base]
+    m = re.search(r",\s*(\d+)\s*>\s*$", base)
+    if m:
+        return int(m.group(1)) * elem
+    return 16
 
 
 def _stride_value(stride: Poly) -> tuple[int | None, str]:
@@ -77,8 +121,11 @@ def coalescing_tool(ctx: Context):
             if val is not None and abs(val) <= 1:
                 continue
             elem = element_bytes(k, a.array, env)
-            if elem is None or elem > 32 or chunked(a, env, accs):
+            if elem is None or elem > 32 or chunked(a, env, accs, elem):
                 continue
+            pack = pack_bytes(ctx.source, a.node, elem)
+            if pack is not None and val is not None and abs(val) * elem <= pack:
+                continue  # each thread moves one pack of that many bytes: consecutive packs
             sectors, ideal = warp_sectors(val, elem)
             if sectors <= ideal or (a.array, a.line) in seen:
                 continue
@@ -92,7 +139,9 @@ def _advice(ctx, k, env, a, accs, val, text, elem, sectors, ideal):
     kind = "write to" if a.is_write else "read of"
     unit = "element" if val == 1 else "elements"
     cond = "" if val is not None else f" (for {text} >= {max(1, 32 // elem)})"
-    msg = (f"the {kind} {a.array}[{' '.join(src.node_text(_subscript(src, a.node)[1]).split())}] on line "
+    sub = _subscript(src, a.node)
+    what = f"{a.array}[{' '.join(src.node_text(sub[1]).split())}]" if sub else " ".join(src.node_text(a.node).split())
+    msg = (f"the {kind} {what} on line "
            f"{a.line} moves {text} {unit} between neighbouring threads: each warp touches {sectors} sectors "
            f"where {ideal} would do{cond}")
     same_line_ok = [b for b in accs if b.line == a.line and b is not a and b.stride is not None

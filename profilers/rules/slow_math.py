@@ -15,6 +15,8 @@ INTRINSIC = {"expf": "__expf", "exp": "__expf", "logf": "__logf", "log": "__logf
              "powf": "__powf", "pow": "__powf", "log2f": "__log2f", "log2": "__log2f",
              "log10f": "__log10f", "log10": "__log10f", "exp10f": "__exp10f", "exp10": "__exp10f",
              "exp2": "exp2f", "sincosf": "__sincosf"}
+# no intrinsic of their own: --use_fast_math turns them into one MUFU (tanh.approx.f32, sm_75 on)
+FAST_MATH_ONLY = {"tanhf": "tanh.approx.f32", "tanh": "tanh.approx.f32"}
 MIN_SLOW = 12  # SASS instructions on a line: the accurate sequence, not one MUFU and a multiply
 
 
@@ -56,7 +58,8 @@ def _assigned_in(src: SourceFile, loop: Loop, name: str) -> bool:
     variable inside loops, where the SASS on that line shows the long accurate sequence
     (range reduction around MUFU, or a CALL to the slow-path routine). Suggests intrinsics
     (__expf, exp2f with a pre-scaled argument), a hoisted reciprocal, x*x for powf(x, 2),
-    or --use_fast_math when its precision is acceptable. Use it for compute-bound loops.""",
+    or --use_fast_math when its precision is acceptable (tanhf, which has no intrinsic,
+    becomes one tanh.approx there). Use it for compute-bound loops.""",
     needs=("artifact", "sass"),
     rules=("slow-math-in-loop",),
 )
@@ -80,6 +83,11 @@ def slow_math_tool(ctx: Context):
             if n.type == "call_expression" and call_name(src, n) in INTRINSIC:
                 if "CALL" in ops or len(ins) >= MIN_SLOW:
                     out.append(_call_advice(ctx, k, n, loop, ins))
+            elif n.type == "call_expression" and call_name(src, n) in FAST_MATH_ONLY:
+                args = n.child_by_field_name("arguments").named_children
+                single = call_name(src, n).endswith("f") or (len(args) == 1 and expr_type(src, args[0], types) == "float")
+                if single and ("CALL" in ops or len(ins) >= MIN_SLOW):
+                    out.append(_fast_math_only_advice(ctx, k, n, loop, ins))
             elif n.type == "binary_expression" and src.node_text(n.child_by_field_name("operator")) == "/":
                 right = n.child_by_field_name("right")
                 if right.type == "number_literal" or expr_type(src, right, types) != "float":
@@ -132,6 +140,17 @@ def _call_advice(ctx, k, n, loop, ins):
         fix = {"title": f"Use {alt}", "edits": [{"line": line, "column": col, "end_line": line,
                                                   "end_column": end, "new_text": alt}]}
     return advice_at(ctx, "slow-math-in-loop", Severity.INFO, k, n, msg, remedy, _evidence(ins, loop), fix=fix)
+
+
+def _fast_math_only_advice(ctx, k, n, loop, ins):
+    name = call_name(ctx.source, n)
+    ln = n.start_point[0] + 1
+    msg = (f"{name}() on line {ln}, inside the loop of line {loop.line}, compiles to the accurate sequence "
+           f"({len(ins)} SASS instructions on the line) and runs every iteration; the build has no --use_fast_math")
+    remedy = (f"build with --use_fast_math if its precision is acceptable for the whole file: {name} becomes one "
+              f"{FAST_MATH_ONLY[name]} (relative error about 2^-11, below bf16's and half's rounding), or call "
+              f"that instruction through inline PTX for this line alone (sm_75 and later)")
+    return advice_at(ctx, "slow-math-in-loop", Severity.INFO, k, n, msg, remedy, _evidence(ins, loop))
 
 
 def _div_advice(ctx, k, n, loop, ins, types):
