@@ -100,6 +100,7 @@ class SourceFile:
         self.tree = _parser().parse(_masked(self.data))
         self.root = self.tree.root_node
         self.constants: dict[str, int] = {}
+        self.macros: dict[str, tuple[tuple[str, ...], str]] = {}  # function-like: name -> (params, body)
         self.includes: list[Include] = []
         self.kernels: list[Kernel] = []
         self.device_functions: list[str] = []
@@ -158,6 +159,12 @@ class SourceFile:
                     v = _int_literal(self.node_text(value).strip())
                     if v is not None:
                         self.constants[self.node_text(name)] = v
+            elif t == "preproc_function_def":
+                name, params, value = (n.child_by_field_name(f) for f in ("name", "parameters", "value"))
+                if name is not None and params is not None and value is not None:
+                    names = tuple(self.node_text(c) for c in params.named_children if c.type == "identifier")
+                    if len(names) == len(params.named_children):  # no variadic macros
+                        self.macros[self.node_text(name)] = (names, self.node_text(value).strip())
             elif t == "declaration" and _is_const_decl(self, n):
                 for d in n.children_by_field_name("declarator"):
                     if d.type == "init_declarator":

@@ -79,12 +79,15 @@ ROW_DECLS = ["int i = blockIdx.x * blockDim.x + threadIdx.x;",
              "size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;",
              "const auto i = blockIdx.x * blockDim.x + threadIdx.x;",
              "int64_t i = blockIdx.x * blockDim.x + threadIdx.x;",
-             "idx_t i = blockIdx.x * blockDim.x + threadIdx.x;"]
+             "idx_t i = blockIdx.x * blockDim.x + threadIdx.x;",
+             "int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;",
+             "long i = ROW(blockIdx.x, blockDim.x, threadIdx.x);"]
 
 
 @pytest.mark.parametrize("decl", ROW_DECLS)
 def test_row_index_found_through_every_integer_spelling(decl):
     text = f"""typedef long long idx_t;
+#define ROW(b, d, t) ((long)(b) * (d) + (t))
 __global__ void k(float* out, const float* in, int n, int c) {{
   {decl}
   if (i < n) {{ float s = 0; for (int j = 0; j < c; ++j) s += in[i * c + j]; out[i] = s; }}
@@ -96,6 +99,55 @@ __global__ void k(float* out, const float* in, int n, int c) {{
     from kernelpro.profilers.tools import Context
     adv = coalescing_tool(Context(source=src, artifact=None))
     assert [a.rule for a in adv] == ["uncoalesced-access"]  # in[i * c + j]: stride c between threads
+
+
+def test_indices_through_function_like_macros_and_a_counter_reset_in_the_guard():
+    """`dout[IDX(n, oc, OC)]` is followed through the macro; a while counter reset by `i = 0;`
+    inside the row's guard block steps from 0 again (it was unknown)."""
+    from kernelpro.profilers.rules.coalescing import coalescing_tool
+    from kernelpro.profilers.tools import Context
+    text = """#define IDX(r, c, ld) ((size_t)(r) * (ld) + (c))
+__global__ void k(float* out, const float* in, int n, int c) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < n) {
+    int j = 0; float s = 0;
+    while (j < c) { s += in[IDX(row, j, c)]; j++; }
+    j = 0;
+    while (j < c) { out[IDX(row, j, c)] = in[IDX(row, j, c)] / s; j++; }
+  }
+}"""
+    src, rk = rk_of(text)
+    assert rk is not None and rk.ok, rk and rk.reasons
+    assert [lp.kind for lp in rk.loops] == ["spread", "spread"]
+    assert all(a.index is not None for lp in rk.loops for a in lp.info.accesses)
+    adv = coalescing_tool(Context(source=src, artifact=None))
+    assert sorted(a.line for a in adv) == [6, 8, 8]  # stride c between threads, through the macro
+
+
+def test_c89_declarations_move_to_their_first_assignment_only_where_that_is_safe():
+    from kernelpro.optimizer.restructure.passes import declare_at_first_assignment
+    text = """__global__ void k(float* out, const float* in, int n, int c) {
+  int i, j, q, r;
+  float s, t;
+  i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    s = 0.0f;
+    for (j = 0; j < c; j++) s += in[i * c + j];
+    for (q = 0; q < c; q++) {}
+    out[i] = s + q;
+    if (s > 0) t = 1.0f; else t = 2.0f;
+    out[i] += t;
+    for (r = 0; r < c; r++) for (j = 0; j < r; j++) s += 1.0f;
+  }
+}"""
+    new = declare_at_first_assignment(text, TEST_CU, "k")
+    assert "int i = blockIdx.x * blockDim.x + threadIdx.x;" in new and "float s = 0.0f;" in new
+    assert "for (int j = 0; j < c; j++) s" in new and "for (int j = 0; j < r; j++)" in new
+    assert "for (int r = 0;" in new
+    # q is read after its loop, t is set in two branches: both keep their declarations
+    assert "for (q = 0;" in new and "int q;" in new and "float t;" in new and "if (s > 0) t = 1.0f;" in new
+    compiles(new, "k")
+    assert declare_at_first_assignment(new, TEST_CU, "k") is None  # nothing left to move
 
 
 # ---------------------------------------------------------------- reductions

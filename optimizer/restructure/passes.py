@@ -14,7 +14,8 @@ later step (and the fused loop's recognition as an online pair) is checked afres
 from __future__ import annotations
 
 from kernelpro.profilers.analysis.affine import global_accesses, unevaluated
-from kernelpro.profilers.analysis.loops import LoopInfo, ONLINE, MAX, MIN, SUM, inside, may_alias, statements, text, uses
+from kernelpro.profilers.analysis.loops import (LoopInfo, ONLINE, MAX, MIN, SUM, inside, loop_start, may_alias,
+                                                statements, text, uses)
 from kernelpro.profilers.analysis.patterns import RowKernel, row_kernel
 from kernelpro.profilers.source import SourceFile, parse_source, walk
 
@@ -52,8 +53,9 @@ def _access(lp: LoopInfo, node):
 
 
 def _same_range(src: SourceFile, a: LoopInfo, b: LoopInfo) -> bool:
+    sa, sb = loop_start(src, a), loop_start(src, b)
     return (a.step == b.step == 1 and a.cmp == b.cmp and text(src, a.bound) == text(src, b.bound)
-            and a.start is not None and b.start is not None and text(src, a.start) == text(src, b.start))
+            and sa is not None and sb is not None and text(src, sa) == text(src, sb))
 
 
 def _siblings(a: LoopInfo, b: LoopInfo) -> bool:
@@ -167,7 +169,8 @@ def _forward_across(src: SourceFile, rk: RowKernel, la: LoopInfo, lb: LoopInfo) 
         if _idents(src, val) & (private | {r.var for r in la.reductions}):
             continue
         between = _between(la, lb)
-        if _writes_scalars(src, between) & _idents(src, val) or any(
+        # a counter reset between two while loops (`i = 0;`) is lb's own variable, not la's value
+        if (_writes_scalars(src, between) - {la.var}) & _idents(src, val) or any(
                 _store(src, t) is not None or any(n.type == "subscript_expression" and _is_target(n) for n in walk(t))
                 for t in between):
             continue
@@ -534,9 +537,12 @@ def _fused(src: SourceFile, l1: LoopInfo, l2: LoopInfo, m: str, s: str, between:
     i1 = ind + "  "
     b1 = reindent(node_with(src, l1.body, [(l1.increment.start_byte, l1.increment.end_byte, "")]
                             if l1.increment else []), line_indent(src, l1.body), i1)
-    b2 = reindent(node_with(src, l2.body, ident_subs(src, l2.body, l2.var, l1.var)
-                            + ([(l2.increment.start_byte, l2.increment.end_byte, "")] if l2.increment else [])),
-                  line_indent(src, l2.body), i1)
+    inc2 = [(l2.increment.start_byte, l2.increment.end_byte, "")] if l2.increment else []
+    renames = [s for s in ident_subs(src, l2.body, l2.var, l1.var)
+               if not any(a <= s[0] < b for a, b, _ in inc2)]  # none inside the step it drops
+    b2 = reindent(node_with(src, l2.body, renames + inc2), line_indent(src, l2.body), i1)
+    # a while loop's step stays the last statement of its body, outside the two blocks
+    step = f"\n{i1}{text(src, l1.increment)}" if l1.form == "while" and l1.increment is not None else ""
     # the sum's declaration (between the loops) moves before the fused loop
     hoist, subs = [], []
     for t in between:
@@ -552,7 +558,7 @@ def _fused(src: SourceFile, l1: LoopInfo, l2: LoopInfo, m: str, s: str, between:
             f"{i1}const auto kp_mold = {m};\n"
             f"{i1}{b1}\n"
             f"{i1}if ({m} != kp_mold) {s} = {s} * {exp_fn}(kp_mold - {m});\n"
-            f"{i1}{b2}\n"
+            f"{i1}{b2}{step}\n"
             f"{ind}}}")
     pre = "".join(h + f"\n{ind}" for h in hoist)
     subs.append((l1.node.start_byte, l1.node.end_byte, pre + header + body))
@@ -574,6 +580,92 @@ def _whole_lines(src: SourceFile, node) -> tuple[int, int, str]:
 def _with_prelude(text_: str) -> str:
     from .prelude import with_prelude
     return with_prelude(text_)
+
+
+def declare_at_first_assignment(src_text: str, path: str, kernel: str) -> str | None:
+    """C89-style scalars (`int i, j; float m; ... i = blockIdx.x * blockDim.x + threadIdx.x;`,
+    `for (j = 0; ...)`) declared where they are first given a value, so the row index, the
+    accumulators and the loop counters read as the analysis expects; None if there is none.
+
+    A scalar declared without a value becomes `T x = e;` at its first mention when that is a
+    statement `x = e;` (e not reading x) in the declaration's block or a block nested in it
+    through plain blocks and guards (not loops or else branches), every later mention being in
+    that same block; or, when every mention is inside `for (x = e; ...)` loops, `for (T x = e; ...)`."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    subs, drop = [], {}
+    for d in walk(k.body):
+        if d.type != "declaration" or d.parent is None or d.parent.type != "compound_statement":
+            continue
+        head = text(src, d)
+        if any(w in head.split() for w in ("__shared__", "static", "extern", "const", "constexpr")):
+            continue
+        ty = " ".join(text(src, c) for c in d.children if c.type in ("type_qualifier", "storage_class_specifier")
+                      ) + " " + text(src, d.child_by_field_name("type"))
+        for dec in d.children_by_field_name("declarator"):
+            if dec.type != "identifier":
+                continue
+            x = text(src, dec)
+            ms = sorted((n for n in walk(k.body) if n.type == "identifier" and text(src, n) == x
+                         and n.start_byte >= d.end_byte), key=lambda n: n.start_byte)
+            if not ms:
+                continue
+            edit = _first_assignment(src, d, x, ms, ty.strip()) or _loop_counters(src, x, ms, ty.strip())
+            if edit:
+                subs += edit
+                drop.setdefault(d, []).append(x)
+    if not subs:
+        return None
+    for d, names in drop.items():
+        keep = [text(src, c) for c in d.children_by_field_name("declarator") if text(src, c) not in names]
+        if keep:
+            ty = text(src, d)[: d.child_by_field_name("declarator").start_byte - d.start_byte]
+            subs.append((d.start_byte, d.end_byte, f"{ty}{', '.join(keep)};"))
+        else:
+            subs.append(_whole_lines(src, d))
+    return span_text(src, 0, len(src.data), subs)
+
+
+def _first_assignment(src: SourceFile, d, x: str, ms, ty: str):
+    a = ms[0].parent
+    if a is None or a.type != "assignment_expression" or a.child_by_field_name("left") != ms[0] \
+            or text(src, a.child_by_field_name("operator")) != "=" or uses(src, a.child_by_field_name("right"), x):
+        return None
+    s = a.parent
+    if s is None or s.type != "expression_statement":
+        return None
+    block, n = s.parent, s.parent
+    while n is not None and n != d.parent:  # plain blocks and guards up to the declaration's block
+        p = n.parent
+        if p is None or not (p.type == "compound_statement" or (p.type == "if_statement" and p.child_by_field_name(
+                "consequence") == n and p.child_by_field_name("alternative") is None)):
+            return None
+        n = p
+    if n != d.parent or block is None or any(m.start_byte >= block.end_byte for m in ms):
+        return None
+    return [(s.start_byte, s.end_byte, f"{ty} {x} = {text(src, a.child_by_field_name('right'))};")]
+
+
+def _loop_counters(src: SourceFile, x: str, ms, ty: str):
+    out, fors = [], []
+    def counts(f) -> bool:
+        init = f.child_by_field_name("initializer")
+        return init is not None and init.type == "assignment_expression" \
+            and text(src, init.child_by_field_name("left")) == x and not uses(src, init.child_by_field_name("right"), x)
+
+    for m in ms:
+        f = m.parent
+        while f is not None and not (f.type == "for_statement" and counts(f)):
+            f = f.parent
+        if f is None:
+            return None
+        init = f.child_by_field_name("initializer")
+        if f not in fors:
+            fors.append(f)
+            out.append((init.start_byte, init.start_byte, f"{ty} "))
+    return out
 
 
 def simplify(src_text: str, path: str, kernel: str, limit: int = 12) -> tuple[str, list[str]]:

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 
 from kernelpro.profilers.analysis.affine import coefficient
-from kernelpro.profilers.analysis.loops import AND, MAX, ONLINE, OR, PROD, SUM, XOR, text, uses, writes_in
+from kernelpro.profilers.analysis.loops import AND, MAX, ONLINE, OR, PROD, SUM, XOR, loop_start, text, uses, writes_in
 from kernelpro.profilers.analysis.patterns import RowKernel, RowLoop
 from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import SourceFile, walk
@@ -103,12 +103,23 @@ def _loop_var_type(rk: RowKernel, lp) -> str:
 
 
 def _used_after(src: SourceFile, rk: RowKernel, lp) -> bool:
+    """Whether the loop variable's value after the loop is read: its first mention after the loop
+    is not `var = e;` in the loop's own block (a counter reset for the next loop)."""
     end = lp.node.end_byte
-    for s in rk.body:
-        for n in walk(s):
-            if n.start_byte >= end and n.type == "identifier" and src.node_text(n) == lp.var:
-                return True
-    return False
+    after = sorted((n for s in rk.body for n in walk(s)
+                    if n.start_byte >= end and n.type == "identifier" and src.node_text(n) == lp.var),
+                   key=lambda n: n.start_byte)
+    if not after:
+        return False
+    first = after[0]
+    a = first.parent
+    if a is not None and a.type == "assignment_expression" and a.child_by_field_name("left") == first \
+            and src.node_text(a.child_by_field_name("operator")) == "=" and a.parent is not None \
+            and a.parent.type == "expression_statement" and a.parent.parent == lp.node.parent \
+            and not any(c.type == "identifier" and src.node_text(c) == lp.var
+                        for c in walk(a.child_by_field_name("right"))):
+        return False
+    return True
 
 
 @dataclass
@@ -500,22 +511,4 @@ def describe(rk: RowKernel, team: Team) -> str:
 
 
 def _while_start(src: SourceFile, rk: RowKernel, lp):
-    """The value `var` holds when a while loop starts: its declaration or assignment right
-    before the loop in the same block, with nothing in between writing it."""
-    parent = lp.node.parent
-    sib = lp.node.prev_named_sibling
-    while sib is not None:
-        if sib.type == "declaration":
-            for d in sib.children_by_field_name("declarator"):
-                if d.type == "init_declarator" and text(src, d.child_by_field_name("declarator")) == lp.var:
-                    return d.child_by_field_name("value")
-        if sib.type == "expression_statement" and sib.named_children:
-            e = sib.named_children[0]
-            if e.type == "assignment_expression" and text(src, e.child_by_field_name("left")) == lp.var \
-                    and text(src, e.child_by_field_name("operator")) == "=":
-                return e.child_by_field_name("right")
-        if uses(src, sib, lp.var):
-            return None
-        sib = sib.prev_named_sibling
-    del parent
-    return None
+    return loop_start(src, lp)

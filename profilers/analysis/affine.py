@@ -276,11 +276,34 @@ def _updates(src: SourceFile, k: Kernel):
             inc = index_poly(src, inc_node, {})
             (stepped if inc is not None and not depends(inc) else unknown).add(name)
         elif op == "=" and n.parent is not None and n.parent.type == "expression_statement" \
-                and n.parent.parent == k.body:
+                and _straight_line(src, k, n.parent, name):
             plain.append((name, n))
         else:
             unknown.add(name)
     return stepped, unknown, plain
+
+
+def _straight_line(src: SourceFile, k: Kernel, stmt, name: str) -> bool:
+    """A statement that runs once wherever it is reached: at the kernel body's top level, or in
+    blocks nested in it through plain blocks and the bodies of `if`s without `else` (a guard),
+    with `name` not used after the outermost such `if` (where it may or may not have run)."""
+    n, top_if = stmt, None
+    while n.parent is not None and n.parent != k.body:
+        p = n.parent
+        if p.type == "compound_statement":
+            pass
+        elif p.type == "if_statement" and p.child_by_field_name("consequence") == n \
+                and p.child_by_field_name("alternative") is None:
+            top_if = p
+        else:
+            return False
+        n = p
+    if n.parent != k.body:
+        return False
+    if top_if is None:
+        return True
+    return not any(c.type == "identifier" and src.node_text(c) == name and c.start_byte >= n.end_byte
+                   for c in walk(k.body))
 
 
 def _self_step(src: SourceFile, name: str, n):
@@ -374,8 +397,14 @@ def index_poly(src: SourceFile, n: ts.Node | None, values: dict) -> Poly | None:
     if t == "call_expression":  # functional casts: size_t(x), (int64_t)(x) parsed as a call
         fn = n.child_by_field_name("function")
         args = n.child_by_field_name("arguments")
+        if fn is not None and args is not None and src.node_text(fn).strip() in src.macros:
+            return _macro_poly(src, src.node_text(fn).strip(), args, values)
         if fn is not None and args is not None and len(args.named_children) == 1:
             name = src.node_text(fn).strip("() ")
+            if name in src.macros:
+                return _macro_poly(src, name, args, values)
+            if name.startswith("static_cast") and name.endswith(">") and "<" in name:
+                name = name[name.index("<") + 1:-1].strip()
             if table_for(src).is_int(name):
                 return index_poly(src, args.named_children[0], values)
         return None
@@ -410,6 +439,33 @@ def index_poly(src: SourceFile, n: ts.Node | None, values: dict) -> Poly | None:
                 return atom(f"({parts[0]}[{poly_text(i)}])")
         return None
     return None
+
+
+_MACRO_DEPTH = [0]  # expansions in progress (a macro naming itself is not expanded again)
+
+
+def _macro_poly(src: SourceFile, name: str, args, values: dict) -> Poly | None:
+    """The index of a function-like macro's expansion (`IDX(r, c, ld)` defined as
+    `((size_t)(r) * (ld) + (c))`): the body with each parameter replaced by its argument in
+    parentheses, parsed as an expression of the same file's constants and macros."""
+    import re
+
+    params, body = src.macros[name]
+    vals = [src.node_text(a) for a in args.named_children if a.type != "comment"]
+    if len(vals) != len(params) or _MACRO_DEPTH[0] > 8 or "#" in body:
+        return None
+    table = dict(zip(params, vals))
+    expanded = re.sub(r"[A-Za-z_]\w*", lambda m: f"({table[m.group(0)]})" if m.group(0) in table else m.group(0), body)
+    sub = SourceFile(f"void kp_macro() {{ long long kp_x = {expanded}; }}", src.path)
+    sub.constants, sub.macros = src.constants, src.macros
+    init = next((d for d in walk(sub.root) if d.type == "init_declarator"), None)
+    if init is None:
+        return None
+    _MACRO_DEPTH[0] += 1
+    try:
+        return index_poly(sub, init.child_by_field_name("value"), values)
+    finally:
+        _MACRO_DEPTH[0] -= 1
 
 
 # --- accesses ---------------------------------------------------------------

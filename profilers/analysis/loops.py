@@ -440,7 +440,7 @@ def analyze_loop(src: SourceFile, env: IndexEnv, n: ts.Node, accesses: list[Acce
     if body is None:
         info.escapes.append("no body")
         return info
-    stmts = [s for s in statements(body) if s is not info.increment]
+    stmts = [s for s in statements(body) if info.increment is None or s != info.increment]
     # control flow leaving the iteration, barriers, atomics
     for c in walk(body):
         if c.type in ("break_statement", "return_statement", "goto_statement"):
@@ -574,3 +574,25 @@ def analyze_kernel(src: SourceFile, k: Kernel, keep=()) -> KernelLoops:
 
 def poly_of(env: IndexEnv, n) -> Poly | None:
     return index_poly(env.src, n, env.values_at(n.start_byte)) if n is not None else None
+
+
+def loop_start(src: SourceFile, lp) -> ts.Node | None:
+    """The value the loop variable starts from: a for loop's initialiser, or for a while loop its
+    declaration or `var = e;` right before the loop in the same block, nothing in between using it."""
+    if lp.form == "for":
+        return lp.start
+    sib = lp.node.prev_named_sibling
+    while sib is not None:
+        if sib.type == "declaration":
+            for d in sib.children_by_field_name("declarator"):
+                if d.type == "init_declarator" and text(src, d.child_by_field_name("declarator")) == lp.var:
+                    return d.child_by_field_name("value")
+        if sib.type == "expression_statement" and sib.named_children:
+            e = sib.named_children[0]
+            if e.type == "assignment_expression" and text(src, e.child_by_field_name("left")) == lp.var \
+                    and text(src, e.child_by_field_name("operator")) == "=":
+                return e.child_by_field_name("right")
+        if uses(src, sib, lp.var):
+            return None
+        sib = sib.prev_named_sibling
+    return None

@@ -315,7 +315,7 @@ def row_major_loops(rk: RowKernel) -> list[RowLoop]:
     out = []
     for lp in rk.spread:
         var = lp.info.var
-        if any(coefficient(a.index, var) == {(): 1} for a in lp.info.accesses):
+        if any(a.index is not None and coefficient(a.index, var) == {(): 1} for a in lp.info.accesses):
             out.append(lp)
     return out
 
@@ -333,6 +333,8 @@ def column_loop(rk: RowKernel) -> RowLoop | None:
     row_values = rk.env.values_at(rk.row_decl.end_byte + 1)
     for a in accs:
         idx = a.index
+        if idx is None:  # an index not followed (an unexpanded macro, say)
+            return None
         c_row = coefficient(idx, rk.row) if depends(idx, rk.row) else None
         if c_row is None:  # the row variable was substituted: look for the thread index instead
             c_row = coefficient(idx, "threadIdx.x")
