@@ -48,7 +48,9 @@ OTHER = {"bias_grad": {"N": 37, "OC": 48}, "residual": {"N": 5003},
          "encoder": {"B": 2, "T": 3, "C": 41, "V": 50},
          # the vocabulary's width, where a block's part of a row takes full batches of loads; 3 rows
          # start at 3 different 16-byte offsets
-         "softmax": {"N": 3, "C": 50257}, "crossentropy": {"N": 3, "V": 50257}}
+         "softmax": {"N": 3, "C": 50257}, "crossentropy": {"N": 3, "V": 50257},
+         # wider than a warp's registers (1024) and more rows than one block of warps (8)
+         "layernorm": {"N": 11, "C": 1028}}
 
 
 def with_cluster(text: str) -> str | None:
