@@ -150,6 +150,44 @@ def test_c89_declarations_move_to_their_first_assignment_only_where_that_is_safe
     assert declare_at_first_assignment(new, TEST_CU, "k") is None  # nothing left to move
 
 
+def test_helpers_that_loop_are_inlined_and_others_are_left_as_calls():
+    from kernelpro.optimizer.restructure.passes import inline_loop_helpers
+    text = """__device__ float row_sum(const float* p, int n) {
+  float s = 0.0f;
+  for (int j = 0; j < n; j++) s += p[j];
+  return s;
+}
+__device__ float two_returns(const float* p, int n) {
+  for (int j = 0; j < n; j++) if (p[j] < 0) return p[j];
+  return 0.0f;
+}
+__device__ float steps(const float* p, int n) {
+  float s = 0.0f;
+  while (n > 0) { s += p[--n]; }
+  return s;
+}
+__device__ float sq(float x) { return x * x; }
+__global__ void k(float* out, const float* in, int n, int c) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    const float* row = in + i * c;
+    float s = row_sum(row, c);
+    double d = row_sum(row + 1, c - 1);
+    float a = two_returns(row, c), b = steps(row, c);
+    out[i] = sq(s) + d + a + b;
+  }
+}"""
+    new = inline_loop_helpers(text, TEST_CU, "k")
+    body = new[new.index("__global__"):]
+    # the returned local is the declared variable; parameters given a name are that name
+    assert "float s = 0.0f;\n    for (int kp_row_sum1_j = 0; kp_row_sum1_j < c; kp_row_sum1_j++) s += row[kp_row_sum1_j];" in body
+    # another type, or an argument that is an expression: a copy
+    assert "const float* kp_row_sum2_p = (row + 1);" in body and "double d = (kp_row_sum2_s);" in body
+    # two returns, a parameter assigned, no loop: calls as written
+    assert "two_returns(row, c), b = steps(row, c);" in body and "sq(s)" in body
+    compiles(new, "k")
+
+
 # ---------------------------------------------------------------- reductions
 
 UPDATES = [

@@ -24,7 +24,7 @@ from kernelpro.profilers.source import SourceFile, parse_source, walk
 from ..model import Candidate
 from . import columns, deteam, elementwise, gather, rows
 from .launch import columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
-from .passes import declare_at_first_assignment, promote_elements, simplify
+from .passes import declare_at_first_assignment, inline_loop_helpers, promote_elements, simplify
 from .text import NotThisShape, Refuse, span_text
 
 SUM_OP = "sum"
@@ -591,6 +591,9 @@ def column_plans(text: str, ctx: Context) -> list[Plan]:
 def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     """Every structural plan that applies, and why the others did not."""
     out, why = [], []
+    original = text
+    inlined = inline_loop_helpers(text, ctx.path, ctx.kernel)
+    text = inlined or text
     text = declare_at_first_assignment(text, ctx.path, ctx.kernel) or text
     for fn in (elementwise_plans, gather_plans, row_plans, column_plans):
         try:
@@ -599,7 +602,33 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
             why.append(f"{fn.__name__.replace('_plans', '')}: {e}")
     for p in out:
         p.build = _fitted(p.build, ctx)
+        if text != original:
+            p.build = _relined(p.build, original, text, "inline the helpers that loop; " if inlined else "")
     return out, why
+
+
+def _relined(build, original: str, new: str, say: str):
+    """build, its description's line numbers those of the file as written: a line the
+    normalisation kept keeps its number, one that replaces others (an inlined helper's loop) takes
+    the number of the first line it replaced (the call), one only added that of the kept line before."""
+    import difflib
+
+    a, b = original.split("\n"), new.split("\n")
+    to_old, last = {}, 1
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        for j in range(j1, j2):
+            if tag == "equal":
+                last = i1 + (j - j1) + 1
+            elif i2 > i1:  # lines that replace others (a call inlined): the first of those
+                last = i1 + 1
+            to_old[j + 1] = last
+
+    def relined(knobs):
+        c = build(knobs)
+        desc = re.sub(r"on line ([\d, ]+\d)", lambda m: "on line " + ", ".join(
+            dict.fromkeys(str(to_old.get(int(x), x)) for x in m.group(1).split(", "))), c.description)
+        return replace(c, description=say + desc)
+    return relined
 
 
 def _fitted(build, ctx: Context):

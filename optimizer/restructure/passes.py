@@ -14,7 +14,8 @@ later step (and the fused loop's recognition as an online pair) is checked afres
 from __future__ import annotations
 
 from kernelpro.profilers.analysis.affine import global_accesses, unevaluated
-from kernelpro.profilers.analysis.loops import (LoopInfo, ONLINE, MAX, MIN, SUM, inside, loop_start, may_alias,
+from kernelpro.profilers.analysis.loops import (LoopInfo, ONLINE, MAX, MIN, SUM, declared_names, inside, loop_start,
+                                                may_alias,
                                                 statements, text, uses)
 from kernelpro.profilers.analysis.patterns import RowKernel, row_kernel
 from kernelpro.profilers.source import SourceFile, parse_source, walk
@@ -580,6 +581,96 @@ def _whole_lines(src: SourceFile, node) -> tuple[int, int, str]:
 def _with_prelude(text_: str) -> str:
     from .prelude import with_prelude
     return with_prelude(text_)
+
+
+def inline_loop_helpers(src_text: str, path: str, kernel: str) -> str | None:
+    """`T v = f(a, b);` where f is a __device__ function of this file that loops (a row max or a
+    row mean in a helper) becomes f's statements in place, its parameters and locals renamed
+    `kp_<f><n>_<name>`, then `T v = <f's returned expression>;`, so the row plans see and spread
+    its loop (left as a call, every lane of a team would run the whole loop). Only helpers of
+    plain parameters, one `return` as the last statement, and no parameter assigned; None if none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    helpers = {}
+    for f in walk(src.root):
+        if f.type != "function_definition" or f == k.node or "__device__" not in text(src, f).split("(")[0]:
+            continue
+        d = f.child_by_field_name("declarator")
+        while d is not None and d.type != "function_declarator":
+            d = d.child_by_field_name("declarator")
+        name = d.child_by_field_name("declarator") if d is not None else None
+        params = d.child_by_field_name("parameters") if d is not None else None
+        body = f.child_by_field_name("body")
+        if name is None or name.type != "identifier" or params is None or body is None:
+            continue
+        stmts = body.named_children
+        if not stmts or stmts[-1].type != "return_statement" or not stmts[-1].named_children or \
+                sum(1 for n in walk(body) if n.type == "return_statement") != 1 or \
+                not any(n.type in ("for_statement", "while_statement", "do_statement") for n in walk(body)):
+            continue
+        ps = []
+        for prm in params.named_children:
+            pn = prm.child_by_field_name("declarator")
+            while pn is not None and pn.type == "pointer_declarator":
+                pn = pn.child_by_field_name("declarator")
+            if prm.type != "parameter_declaration" or pn is None or pn.type != "identifier":
+                ps = None
+                break
+            ps.append((prm, text(src, pn)))
+        if not ps or any(x in _writes_scalars(src, [body]) for _, x in ps):
+            continue
+        helpers[text(src, name)] = (ps, body)
+    subs, count = [], 0
+    for d in walk(k.body):
+        decs = d.children_by_field_name("declarator") if d.type == "declaration" else []
+        if len(decs) != 1 or decs[0].type != "init_declarator" or d.parent is None \
+                or d.parent.type != "compound_statement":
+            continue
+        call = decs[0].child_by_field_name("value")
+        fn = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
+        if fn is None or text(src, fn) not in helpers:
+            continue
+        ps, body = helpers[text(src, fn)]
+        args = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
+        if len(args) != len(ps):
+            continue
+        count += 1
+        pre = f"kp_{text(src, fn)}{count}_"
+        # a parameter given a name or a number is that argument (parameters are never assigned)
+        direct = {x: text(src, a) for (_, x), a in zip(ps, args) if a.type in ("identifier", "number_literal")}
+        # a returned local of the declared type is the declared variable itself
+        ret = body.named_children[-1].named_children[0]
+        target = decs[0].child_by_field_name("declarator")
+        same = ret.type == "identifier" and target is not None and target.type == "identifier" and any(
+            n.type == "declaration" and text(src, n.child_by_field_name("type")) == text(src, d.child_by_field_name("type"))
+            and text(src, ret) in {text(src, c.child_by_field_name("declarator") or c)
+                                   for c in n.children_by_field_name("declarator")}
+            and not any(q.type == "type_qualifier" for q in n.children) for n in body.named_children)
+        if same:
+            direct[text(src, ret)] = text(src, target)
+        local = {x for _, x in ps} | declared_names(src, body)
+        renames = [(n.start_byte, n.end_byte, direct.get(text(src, n), pre + text(src, n))) for n in walk(body)
+                   if n.type == "identifier" and text(src, n) in local
+                   and not (n.parent is not None and n.parent.type == "field_expression"
+                            and n.parent.child_by_field_name("field") == n)]
+        ind = line_indent(src, d)
+        lines = [f"// kernelpro: {text(src, fn)}() inlined"]
+        for (prm, x), a in zip(ps, args):
+            if x in direct:
+                continue
+            pdecl = node_with(src, prm, [(n.start_byte, n.end_byte, pre + x) for n in walk(prm)
+                                         if n.type == "identifier" and text(src, n) == x])
+            lines.append(f"{pdecl} = ({text(src, a)});")
+        for s in body.named_children[:-1]:
+            lines.append(reindent(node_with(src, s, [r for r in renames if s.start_byte <= r[0] < s.end_byte]),
+                                  line_indent(src, s), ind))
+        if not same:
+            value = node_with(src, ret, [r for r in renames if ret.start_byte <= r[0] < ret.end_byte])
+            lines.append(f"{span_text(src, d.start_byte, call.start_byte)}({value});")
+        subs.append((d.start_byte, d.end_byte, f"\n{ind}".join(lines)))
+    return span_text(src, 0, len(src.data), subs) if subs else None
 
 
 def declare_at_first_assignment(src_text: str, path: str, kernel: str) -> str | None:
