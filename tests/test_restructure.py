@@ -188,6 +188,18 @@ __global__ void k(float* out, const float* in, int n, int c) {
     compiles(new, "k")
 
 
+def test_a_kernel_no_plan_recognises_gets_a_reason():
+    from kernelpro.optimizer.restructure.api import Context, plans
+    text = """__global__ void k(float* out, const float* in, int n, int c) {
+  int row = blockIdx.x;
+  if (threadIdx.x != 0 || row >= n) return;
+  float s = 0; for (int j = 0; j < c; j++) s += in[row * c + j]; out[row] = s;
+}"""
+    ctx = Context(kernel="k", path=TEST_CU, launch={"grid": ["N"], "block": [32]}, base_launch=None, size_env={})
+    got, why = plans(text, ctx)
+    assert got == [] and len(why) == 1 and "one thread per row, element or column" in why[0]
+
+
 # ---------------------------------------------------------------- reductions
 
 UPDATES = [

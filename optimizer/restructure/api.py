@@ -600,6 +600,10 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
             out += fn(text, ctx)
         except Refuse as e:
             why.append(f"{fn.__name__.replace('_plans', '')}: {e}")
+    if not out and not why:  # no plan recognised any shape: say what they look for
+        why.append("no structural plan applies: they start from one thread per row, element or column "
+                   "(an index blockIdx.x * blockDim.x + threadIdx.x, or a grid-stride loop) or a block per "
+                   "output whose threads meet in one shared-memory tree, and found none here")
     for p in out:
         p.build = _fitted(p.build, ctx)
         if text != original:
