@@ -200,6 +200,25 @@ def test_a_kernel_no_plan_recognises_gets_a_reason():
     assert got == [] and len(why) == 1 and "one thread per row, element or column" in why[0]
 
 
+def test_a_pointer_stepped_by_a_counted_loop_is_read_at_the_counter():
+    from kernelpro.optimizer.restructure.passes import index_pointer_steps
+    text = """__global__ void k(float* out, const float* in, int n, int c) {
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (col < c) {
+    const float* p = in + col; const float* q = in + col; const float* r = in + col;
+    float s = 0;
+    for (int i = 2; i < n; i++) { s += *p + p[1]; p += c; }
+    for (int i = 0; i < n; i++) { s += *q; if (s > 1) break; q += c; }
+    for (int i = 0; i < n; i++) { s += *r; r += c; }
+    out[col] = s + *r;
+  }
+}"""
+    new = index_pointer_steps(text, TEST_CU, "k")
+    assert "s += p[(long long)(i - (2)) * (c)] + p[(long long)(i - (2)) * (c) + (1)];" in new
+    assert "p += c" not in new and "q += c" in new and "r += c" in new  # a break; r read after its loop
+    compiles(new, "k")
+
+
 # ---------------------------------------------------------------- reductions
 
 UPDATES = [

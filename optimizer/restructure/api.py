@@ -24,7 +24,7 @@ from kernelpro.profilers.source import SourceFile, parse_source, walk
 from ..model import Candidate
 from . import columns, deteam, elementwise, gather, rows
 from .launch import columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
-from .passes import declare_at_first_assignment, inline_loop_helpers, promote_elements, simplify
+from .passes import declare_at_first_assignment, index_pointer_steps, inline_loop_helpers, promote_elements, simplify
 from .text import NotThisShape, Refuse, span_text
 
 SUM_OP = "sum"
@@ -595,6 +595,7 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     inlined = inline_loop_helpers(text, ctx.path, ctx.kernel)
     text = inlined or text
     text = declare_at_first_assignment(text, ctx.path, ctx.kernel) or text
+    text = index_pointer_steps(text, ctx.path, ctx.kernel) or text
     for fn in (elementwise_plans, gather_plans, row_plans, column_plans):
         try:
             out += fn(text, ctx)

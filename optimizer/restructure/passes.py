@@ -13,7 +13,7 @@ later step (and the fused loop's recognition as an online pair) is checked afres
 """
 from __future__ import annotations
 
-from kernelpro.profilers.analysis.affine import global_accesses, unevaluated
+from kernelpro.profilers.analysis.affine import global_accesses, subscript_parts, unevaluated
 from kernelpro.profilers.analysis.loops import (LoopInfo, ONLINE, MAX, MIN, SUM, declared_names, inside, loop_start,
                                                 may_alias,
                                                 statements, text, uses)
@@ -670,6 +670,64 @@ def inline_loop_helpers(src_text: str, path: str, kernel: str) -> str | None:
             value = node_with(src, ret, [r for r in renames if ret.start_byte <= r[0] < ret.end_byte])
             lines.append(f"{span_text(src, d.start_byte, call.start_byte)}({value});")
         subs.append((d.start_byte, d.end_byte, f"\n{ind}".join(lines)))
+    return span_text(src, 0, len(src.data), subs) if subs else None
+
+
+def index_pointer_steps(src_text: str, path: str, kernel: str) -> str | None:
+    """A pointer stepped once per iteration of a counted loop (`for (r = a; r < b; ++r) { acc += *p;
+    p += OC; }`) read at the counter instead: `p[(long long)(r - a) * (OC)]`, its step dropped, so the
+    accesses have an index the plans follow. Only where the step is the body's last statement, reads
+    nothing the loop writes, nothing else writes p in the loop, there is no `continue` or `break`, p
+    is read only as `*p` or `p[k]` there, and p is not used after the loop; None if none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    from kernelpro.profilers.analysis.loops import analyze_kernel
+
+    kl = analyze_kernel(src, k)
+    subs = []
+    for f in walk(k.body):
+        if f.type != "for_statement":
+            continue
+        body = f.child_by_field_name("body")
+        lp = kl.at(f)
+        if body is None or body.type != "compound_statement" or lp is None or lp.var is None or lp.step != 1 \
+                or lp.start is None or not body.named_children:
+            continue
+        last = body.named_children[-1]
+        e = last.named_children[0] if last.type == "expression_statement" and last.named_children else None
+        if e is None or e.type != "assignment_expression" or text(src, e.child_by_field_name("operator")) != "+=" \
+                or e.child_by_field_name("left").type != "identifier":
+            continue
+        ptr, step = text(src, e.child_by_field_name("left")), e.child_by_field_name("right")
+        others = [s for s in body.named_children[:-1]]
+        written = _writes_scalars(src, others) | {lp.var}
+        if _idents(src, step) & written or ptr in _writes_scalars(src, others) or any(
+                n.type in ("continue_statement", "break_statement", "return_statement") for n in walk(body)):
+            continue
+        if not any(d.type == "pointer_declarator" and text(src, d.child_by_field_name("declarator") or d) == ptr
+                   for d in walk(k.body) if d.start_byte < f.start_byte):
+            continue
+        if any(n.type == "identifier" and text(src, n) == ptr for n in walk(k.body) if n.start_byte >= f.end_byte):
+            continue
+        start = text(src, lp.start)
+        off = f"(long long)({lp.var}{'' if start == '0' else f' - ({start})'}) * ({text(src, step)})"
+        edits, ok = [], True
+        for n in walk(body):
+            if n.type != "identifier" or text(src, n) != ptr or n.start_byte >= last.start_byte:
+                continue
+            par = n.parent
+            if par.type == "pointer_expression" and text(src, par).lstrip().startswith("*"):
+                edits.append((par.start_byte, par.end_byte, f"{ptr}[{off}]"))
+            elif par.type == "subscript_expression" and par.child_by_field_name("argument") == n \
+                    and subscript_parts(src, par) is not None:
+                edits.append((par.start_byte, par.end_byte, f"{ptr}[{off} + ({text(src, subscript_parts(src, par)[1])})]"))
+            else:
+                ok = False
+                break
+        if ok and edits:
+            subs += edits + [_whole_lines(src, last)]
     return span_text(src, 0, len(src.data), subs) if subs else None
 
 
