@@ -194,3 +194,42 @@ def test_eight_rows_at_once_keep_eight_packed_loads_in_flight(tmp_path):
             elif ins.base == "FADD":
                 run_ = 0
         assert best >= 8, f"{extra}: {best} packed loads before an add"
+
+
+def test_a_block_per_row_with_trees_lifts_to_one_thread_per_row_and_checks_each_tree():
+    """Two trees (a sum and a max) read back as shared[0] by every thread; a tree that takes the
+    max of partial sums is refused; so is a sum whose threads start at 1."""
+    from kernelpro.optimizer.restructure.api import Context, plans
+    from kernelpro.optimizer.restructure.deteam import deteam_rows
+    from kernelpro.profilers.source import parse_source
+    text = """__global__ void k(float* __restrict__ out, const float* __restrict__ in, int N, int C) {
+  __shared__ float sh[256];
+  int row = blockIdx.x; int tid = threadIdx.x;
+  float s = 0.0f, m = -INFINITY;
+  for (int i = tid; i < C; i += blockDim.x) s += in[row * C + i];
+  sh[tid] = s; __syncthreads();
+  for (int st = blockDim.x / 2; st > 0; st >>= 1) { if (tid < st) sh[tid] += sh[tid + st]; __syncthreads(); }
+  float total = sh[0];
+  __syncthreads();
+  for (int i = tid; i < C; i += blockDim.x) m = fmaxf(m, in[row * C + i]);
+  sh[tid] = m; __syncthreads();
+  for (int st = blockDim.x / 2; st > 0; st >>= 1) { if (tid < st) sh[tid] = fmaxf(sh[tid], sh[tid + st]); __syncthreads(); }
+  for (int i = tid; i < C; i += blockDim.x) out[row * C + i] = in[row * C + i] / total - sh[0];
+  if (tid == 0) out[row * C] += 0.0f;
+}"""
+    src = parse_source(text)
+    new, trees = deteam_rows(src, src.kernel("k"), "N")
+    assert trees == [("s", "+"), ("m", "max")]
+    assert "int row = blockIdx.x * blockDim.x + threadIdx.x;" in new and "if (row < N) {" in new
+    assert "for (int i = 0; i < C; i++) out[row * C + i] = in[row * C + i] / total - (m);" in new
+    assert "__syncthreads" not in new and "sh[" not in new and "tid" not in new
+    ctx = Context(kernel="k", path="k.cu", launch={"grid": ["N"], "block": [256]}, base_launch=None,
+                  size_env={"s": {"N": 64, "C": 1000}}, scalar_params={"N": "N", "C": "C"})
+    got, why = plans(text, ctx)
+    assert {p.name for p in got} >= {"row-warp", "row-block"}, why
+    wrong = text.replace("if (tid < st) sh[tid] += sh[tid + st];", "if (tid < st) sh[tid] = fmaxf(sh[tid], sh[tid + st]);")
+    got, why = plans(wrong, ctx)
+    assert not [p for p in got if p.name.startswith("row")] and any("does not combine as its loop" in w for w in why)
+    ones = text.replace("float s = 0.0f,", "float s = 1.0f,")
+    got, why = plans(ones, ctx)
+    assert any("counts it once per thread" in w for w in why)

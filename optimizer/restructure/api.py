@@ -201,7 +201,40 @@ def _restricted_rk(text: str, ctx: Context) -> RowKernel | None:
     return row_kernel(src, src.kernel(ctx.kernel))
 
 
+def _rows_deteamed(text: str, ctx: Context) -> str | None:
+    """A block per row meeting in shared-memory trees as one thread per row (deteam.deteam_rows),
+    where every tree combines as the lifted loop reduces; None where that is not the shape."""
+    src = parse_source(text, ctx.path)
+    k = src.kernel(ctx.kernel)
+    grid = list(ctx.launch.get("grid") or [])
+    if k is None or not grid or "__shared__" not in src.node_text(k.body or k.node):
+        return None
+    try:
+        canon, trees = deteam.deteam_rows(src, k, _outputs_param(ctx, grid[0]))
+    except NotThisShape:
+        return None
+    except Refuse as e:
+        raise Refuse(f"a block per row with shared-memory trees, but {e}") from None
+    from kernelpro.profilers.analysis.loops import analyze_kernel
+
+    s2 = parse_source(canon, ctx.path)
+    k2 = s2.kernel(ctx.kernel)
+    if k2 is None or row_kernel(s2, k2) is None:
+        raise Refuse("a block per row with shared-memory trees, but the lifted kernel has no row index")
+    kl = analyze_kernel(s2, k2)
+    ops = {(r.var, r.op) for lp in k2.loops if (info := kl.at(lp.node)) is not None for r in info.reductions}
+    for acc, op in trees:
+        if (acc, {"+": SUM_OP, "max": "max", "min": "min"}[op]) not in ops:
+            raise Refuse(f"a block per row with shared-memory trees, but the tree over `{acc}` ({op}) does not "
+                         "combine as its loop accumulates")
+    return canon
+
+
 def row_plans(text: str, ctx: Context) -> list[Plan]:
+    lifted = _rows_deteamed(text, ctx)
+    if lifted is not None:  # one row per block before: the rows are the grid's x
+        text = lifted
+        ctx = replace(ctx, launch={**ctx.launch, "block": [1]})
     src0 = parse_source(text, ctx.path)
     k0 = src0.kernel(ctx.kernel)
     rk0 = row_kernel(src0, k0) if k0 is not None else None
@@ -280,6 +313,8 @@ def row_plans(text: str, ctx: Context) -> list[Plan]:
                 maker = rows_host(1, None, src.node_text(bound), per)
             else:
                 threads, maker = tb, rows_host(per_block, tb)
+            if lifted is not None:  # the file's launches ran one row per block: rows = their grid
+                maker = (lambda m: lambda g, b, args=None: m(g, "1", args))(maker)
             new, notes = _host(new, ctx.path, ctx.kernel, maker)
             launch = dict(ctx.base_launch or {})
             launch.update(block=[threads], grid=[_grid_for(ctx, src, rk, grid, old_block, per_block)] + grid[1:])

@@ -25,7 +25,7 @@ from kernelpro.profilers.analysis.loops import statements, text, unparen
 from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import Kernel, SourceFile, walk
 
-from .text import NotThisShape, Refuse, line_indent, span_text
+from .text import NotThisShape, Refuse, line_indent, reindent, span_text
 
 _SYNC = re.compile(r"^__syncthreads\(\)\s*;$")
 
@@ -234,3 +234,115 @@ def _tree_op(src: SourceFile, tree, shared: str, tid_names: set[str]) -> str:
     if len(ops) != 1:
         raise Refuse("the tree does not combine exactly once per step")
     return ops[0]
+
+
+def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None) -> tuple[str, list[tuple[str, str]]]:
+    """A block per row whose threads stride the row (`for (i = tid; i < C; i += blockDim.x)`) and
+    meet in shared-memory trees, each result read back as `shared[0]` by every thread (a layer
+    norm's mean and variance, a softmax's max and sum), as the one-thread-per-row program: the
+    strided loops run the whole row, each `shared[0]` after a tree is the accumulator the tree
+    combined, barriers go, `if (tid == 0) S` is S. Returns (source, [(accumulator, tree op)]) for
+    the caller to check against the loops' reductions; NotThisShape or Refuse otherwise."""
+    if k.body is None:
+        raise NotThisShape("no body")
+    stmts = statements(k.body)
+    env: dict = {}
+    row, row_type, tids, bdims, shared = None, "int", {"threadIdx.x"}, {"blockDim.x"}, None
+    seq, trees, current, pending = [], [], None, None
+    ind = line_indent(src, stmts[0]) if stmts else "  "
+
+    def uses_team(node) -> bool:  # the shared array's reads are broadcast()'s to check
+        return any(n.type in ("identifier", "field_expression") and src.node_text(n).replace(" ", "") in
+                   tids | bdims | {"threadIdx.x", "blockDim.x"} for n in walk(node))
+
+    def broadcast(node) -> str:
+        reads = [n for n in walk(node) if n.type == "subscript_expression"
+                 and text(src, n).replace(" ", "") == f"{shared}[0]"]
+        if reads and current is None:
+            raise Refuse(f"line {node.start_point[0] + 1} reads {shared}[0] before any tree")
+        out = span_text(src, node.start_byte, node.end_byte, [(n.start_byte, n.end_byte, f"({current})") for n in reads])
+        left = [n for n in walk(node) if n.type == "subscript_expression" and n not in reads
+                and src.node_text(n.child_by_field_name("argument") or n) == shared]
+        if left or any(n.type == "identifier" and src.node_text(n) in tids | bdims - {"threadIdx.x", "blockDim.x"}
+                       for n in walk(node)) or re.search(r"\b(threadIdx|blockDim)\b", out):
+            raise Refuse(f"line {node.start_point[0] + 1} uses the thread index, block size or shared array")
+        return out
+
+    for s in stmts:
+        sh = _is_shared_decl(src, s) or (s.type == "declaration" and "__shared__" in text(src, s).split()
+                                          and re.search(r"(\w+)\s*\[\s*\]", text(src, s)) and
+                                          re.search(r"(\w+)\s*\[\s*\]", text(src, s)).group(1))
+        if sh:
+            shared = sh
+            continue
+        nv = _decl_one(src, s)
+        if nv and nv[0] is not None and nv[0].type == "identifier" and nv[1] is not None:
+            p = index_poly(src, nv[1], env)
+            if p == atom("blockIdx.x") and row is None:
+                row = src.node_text(nv[0])
+                t = s.child_by_field_name("type")
+                row_type = text(src, t) if t is not None else "int"
+                continue
+            if p == atom("threadIdx.x"):
+                tids.add(src.node_text(nv[0]))
+                continue
+            if p == atom("blockDim.x"):
+                bdims.add(src.node_text(nv[0]))
+                continue
+        if _SYNC.match(text(src, s)):
+            continue
+        if row is None:
+            raise NotThisShape("no row index equal to blockIdx.x before the row's code")
+        if s.type == "for_statement" and pending is not None:  # the tree over the stored partials
+            trees.append((pending[0], _tree_op(src, s, shared, tids)))
+            current, pending = pending[1], None
+            continue
+        if pending is not None:
+            raise Refuse(f"line {s.start_point[0] + 1}: no tree after the partials' store")
+        if s.type == "for_statement":
+            init, cond, upd = (s.child_by_field_name(f) for f in ("initializer", "condition", "update"))
+            ds = init.children_by_field_name("declarator") if init is not None and init.type == "declaration" else []
+            if len(ds) == 1 and ds[0].type == "init_declarator" and text(src, ds[0].child_by_field_name("value")) in tids:
+                var = text(src, ds[0].child_by_field_name("declarator"))
+                if upd is None or upd.type != "assignment_expression" or text(src, upd.child_by_field_name("left")) != var \
+                        or text(src, upd.child_by_field_name("operator")) != "+=" \
+                        or text(src, upd.child_by_field_name("right")) not in bdims:
+                    raise Refuse(f"line {s.start_point[0] + 1}: the loop does not step by the block size")
+                body = s.child_by_field_name("body")
+                if uses_team(body):
+                    raise Refuse(f"line {s.start_point[0] + 1}: the loop's body uses the thread index or block size")
+                seq.append(reindent(f"for ({text(src, init.child_by_field_name('type'))} {var} = 0; {broadcast(cond)}; "
+                                    f"{var}++) {broadcast(body)}", line_indent(src, s), ind + "  "))
+                continue
+        e = s.named_children[0] if s.type == "expression_statement" and s.named_children else None
+        if e is not None and e.type == "assignment_expression" and shared is not None and \
+                text(src, e.child_by_field_name("left")).replace(" ", "") in {f"{shared}[{t}]" for t in tids}:
+            stored = e.child_by_field_name("right")
+            acc = text(src, _uncast(src, stored))
+            if not re.fullmatch(r"[A-Za-z_]\w*", acc):
+                raise Refuse("a stored partial is not a variable")
+            pending = (acc, text(src, stored))
+            continue
+        if s.type == "if_statement":
+            cnd = unparen(s.child_by_field_name("condition"))
+            if cnd is not None and text(src, cnd).replace(" ", "") in {f"{t}==0" for t in tids}:
+                if s.child_by_field_name("alternative") is not None:
+                    raise Refuse(f"line {s.start_point[0] + 1}: `if (tid == 0)` with an else")
+                seq.append(reindent(broadcast(s.child_by_field_name("consequence")), line_indent(src, s), ind + "  "))
+                continue
+        seq.append(reindent(broadcast(s), line_indent(src, s), ind + "  "))
+    if row is None or shared is None or not trees:
+        raise NotThisShape("not a block per row with shared-memory trees")
+    if pending is not None:
+        raise Refuse("partials stored with no tree after them")
+    if outputs_param is None:
+        raise Refuse("the number of rows (the grid's x) is not a scalar parameter of the kernel")
+    for acc, op in trees:
+        init = _initial(src, stmts, acc)
+        if op == "+" and (init is None or not re.fullmatch(r"0+(\.0*)?[fF]?|0?\.0+[fF]?", init)):
+            raise Refuse(f"every thread starts `{acc}` at {init!r}: a sum over threads counts it once per thread")
+    parts = [f"{row_type} {row} = blockIdx.x * blockDim.x + threadIdx.x;", f"{ind}if ({row} < {outputs_param}) {{"]
+    parts += [f"{ind}  {p}" for p in seq]
+    parts.append(f"{ind}}}")
+    new = span_text(src, 0, len(src.data), [(stmts[0].start_byte, stmts[-1].end_byte, "\n".join(parts))])
+    return new, trees
