@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from kernelpro.profilers.analysis.patterns import RowKernel, column_loop, is_elementwise, row_kernel, row_major_loops
+from kernelpro.profilers.analysis.loops import analyze_kernel
 from kernelpro.profilers.analysis.patterns import accesses_in
 from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import SourceFile, parse_source, walk
@@ -25,9 +26,10 @@ from ..model import Candidate
 from . import columns, deteam, elementwise, gather, rows
 from .launch import columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
 from .passes import declare_at_first_assignment, index_pointer_steps, inline_loop_helpers, promote_elements, simplify
-from .text import NotThisShape, Refuse, span_text
+from .text import NotThisShape, Refuse, in_terms_of, span_text
 
 SUM_OP = "sum"
+TREE_OPS = {"+": SUM_OP, "max": "max", "min": "min"}  # a shared-memory tree's step -> the reduction
 
 SMS = 132  # H200 streaming multiprocessors (the search targets sm_90)
 BLOCKS = (128, 256, 512, 1024)
@@ -215,8 +217,6 @@ def _rows_deteamed(text: str, ctx: Context) -> str | None:
         return None
     except Refuse as e:
         raise Refuse(f"a block per row with shared-memory trees, but {e}") from None
-    from kernelpro.profilers.analysis.loops import analyze_kernel
-
     s2 = parse_source(canon, ctx.path)
     k2 = s2.kernel(ctx.kernel)
     if k2 is None or row_kernel(s2, k2) is None:
@@ -224,7 +224,7 @@ def _rows_deteamed(text: str, ctx: Context) -> str | None:
     kl = analyze_kernel(s2, k2)
     ops = {(r.var, r.op) for lp in k2.loops if (info := kl.at(lp.node)) is not None for r in info.reductions}
     for acc, op in trees:
-        if (acc, {"+": SUM_OP, "max": "max", "min": "min"}[op]) not in ops:
+        if (acc, TREE_OPS[op]) not in ops:
             raise Refuse(f"a block per row with shared-memory trees, but the tree over `{acc}` ({op}) does not "
                          "combine as its loop accumulates")
     return canon
@@ -307,14 +307,13 @@ def row_plans(text: str, ctx: Context) -> list[Plan]:
             new = rows.team_rows(src, rk, team)
             tb = int(knobs["block"])
             per_block = tb // 32 if kind == "warp" else 1
+            # the file's launches of a lifted block per row ran one row per block: rows = their grid
             if tb == 0:  # the block team's threads follow the row (_follow_row)
                 per = team.vec * int(knobs["per"])
-                threads = f"min(1024, max(64, 32 * cdiv({follow}, {32 * per})))"
-                maker = rows_host(1, None, src.node_text(bound), per)
+                threads = _team_threads(follow, per)
+                maker = rows_host(1, None, src.node_text(bound), per, rows_from_grid=lifted is not None)
             else:
-                threads, maker = tb, rows_host(per_block, tb)
-            if lifted is not None:  # the file's launches ran one row per block: rows = their grid
-                maker = (lambda m: lambda g, b, args=None: m(g, "1", args))(maker)
+                threads, maker = tb, rows_host(per_block, tb, rows_from_grid=lifted is not None)
             new, notes = _host(new, ctx.path, ctx.kernel, maker)
             launch = dict(ctx.base_launch or {})
             launch.update(block=[threads], grid=[_grid_for(ctx, src, rk, grid, old_block, per_block)] + grid[1:])
@@ -353,8 +352,14 @@ def _follow_row(ctx: Context, length: str, vmax: int) -> str | None:
     spec_len = _spec_expr(length, ctx.scalar_params)
     if spec_len is None:
         return None
-    vals = {_eval(f"min(1024, max(64, 32 * cdiv({spec_len}, {32 * 4 * vmax})))", env) for env in ctx.size_env.values()}
+    vals = {_eval(_team_threads(spec_len, 4 * vmax), env) for env in ctx.size_env.values()}
     return spec_len if len(vals) > 1 and None not in vals else None
+
+
+def _team_threads(length: str, per: int) -> str:
+    """The launch's block for `per` elements per thread of a row of `length` (a spec expression):
+    whole warps, 64 to 1024; the prelude's kp_team_threads computes the same for the file's launches."""
+    return f"min(1024, max(64, 32 * cdiv({length}, {32 * per})))"
 
 
 def _cache_bytes(ctx: Context, src: SourceFile, rk: RowKernel, elem: int) -> str | None:
@@ -418,10 +423,7 @@ def _grid_for(ctx: Context, src: SourceFile, rk: RowKernel, grid, old_block: int
 
 def _spec_expr(expr: str, params: dict) -> str | None:
     """A kernel expression of scalar parameters and numbers in the spec's terms (None otherwise)."""
-    names = set(re.findall(r"[A-Za-z_]\w*", expr))
-    if any(n not in params for n in names):
-        return None
-    return re.sub(r"[A-Za-z_]\w*", lambda m: f"({params[m.group(0)]})", expr)
+    return in_terms_of(expr, params)
 
 
 def _cache_notes(src: SourceFile, kernel: str, nbytes: str) -> tuple[str, ...]:
@@ -562,7 +564,7 @@ def column_plans(text: str, ctx: Context) -> list[Plan]:
         if rk is None or not rk.ok or column_loop(rk) is None:
             return []
         ops = {r.var: r.op for r in column_loop(rk).info.reductions}
-        if ops.get(facts["accumulator"]) != {"+": SUM_OP, "max": "max", "min": "min"}[facts["op"]]:
+        if ops.get(facts["accumulator"]) != TREE_OPS[facts["op"]]:
             return []
         deteamed = facts
         old_block = 1  # one output per block before

@@ -11,13 +11,13 @@ the last column's (valid) reads and store nothing, so every thread reaches every
 from __future__ import annotations
 
 from kernelpro.profilers.analysis.affine import unevaluated
-from kernelpro.profilers.analysis.loops import ONLINE, text
+from kernelpro.profilers.analysis.loops import ONLINE, loop_start, text
 from kernelpro.profilers.analysis.patterns import RowKernel, column_loop
 from kernelpro.profilers.source import SourceFile, walk
 
 from .launch import add_attribute
 from .prelude import with_column_prelude
-from .rows import _declared_type, _loop_var_type, _used_after, _while_start, _writes_memory, combine, identity
+from .rows import _declared_type, _loop_var_type, _used_after, _writes_memory, combine, identity
 from .counted import counted_for
 from .text import Refuse, line_indent, reindent, span_text
 
@@ -47,7 +47,7 @@ def column_reduce(src: SourceFile, rk: RowKernel, cluster: int, vec: int = 1, un
         raise Refuse("the reduction loop is not at the column's top level")
     if any(r.op == ONLINE for r in lp.reductions):
         raise Refuse("online pairs are not split over rows")
-    start = lp.start if lp.form == "for" else _while_start(src, rk, lp)
+    start = loop_start(src, lp)
     if lp.step != 1 or start is None or lp.form not in ("for", "while"):
         raise Refuse("the loop is not `for (r = S; r < E; r++)` (or the same as a while loop)")
     if (lp.form == "while" or not lp.declared_in_header) and _used_after(src, rk, lp):

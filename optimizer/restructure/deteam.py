@@ -263,15 +263,13 @@ def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None) -> tuple[
         out = span_text(src, node.start_byte, node.end_byte, [(n.start_byte, n.end_byte, f"({current})") for n in reads])
         left = [n for n in walk(node) if n.type == "subscript_expression" and n not in reads
                 and src.node_text(n.child_by_field_name("argument") or n) == shared]
-        if left or any(n.type == "identifier" and src.node_text(n) in tids | bdims - {"threadIdx.x", "blockDim.x"}
-                       for n in walk(node)) or re.search(r"\b(threadIdx|blockDim)\b", out):
+        if left or any(n.type == "identifier" and src.node_text(n) in (tids | bdims) for n in walk(node)) \
+                or re.search(r"\b(threadIdx|blockDim)\b", out):
             raise Refuse(f"line {node.start_point[0] + 1} uses the thread index, block size or shared array")
         return out
 
     for s in stmts:
-        sh = _is_shared_decl(src, s) or (s.type == "declaration" and "__shared__" in text(src, s).split()
-                                          and re.search(r"(\w+)\s*\[\s*\]", text(src, s)) and
-                                          re.search(r"(\w+)\s*\[\s*\]", text(src, s)).group(1))
+        sh = _is_shared_decl(src, s)  # `__shared__ T a[N];` or `extern __shared__ T a[];`
         if sh:
             shared = sh
             continue

@@ -7,11 +7,10 @@ threads doing the work, so its grid derives from the old one: rows = old grid x 
 from __future__ import annotations
 
 import ast
-import re
 
 from kernelpro.profilers.source import SourceFile, walk
 
-from .text import Refuse
+from .text import Refuse, in_terms_of
 
 _CDIV = {"cdiv", "ceil_div", "div_up"}
 
@@ -119,28 +118,23 @@ def rewrite_launches(src: SourceFile, kernel: str, make) -> tuple[list[tuple[int
     return subs, notes
 
 
-def rows_host(per_block: int, block: int | None, team_len: str | None = None, per: int = 1):
-    """Host launch maker: rows = G * B, `per_block` rows per new block of `block` threads; with
-    block None, the block team's threads follow the row: kp_team_threads(team_len, per), the
-    kernel's parameters in team_len replaced by the launch's arguments."""
+def rows_host(per_block: int, block: int | None, team_len: str | None = None, per: int = 1,
+              rows_from_grid: bool = False):
+    """Host launch maker: rows = G * B (G where the old kernel ran one row per block), `per_block`
+    rows per new block of `block` threads; with block None, the block team's threads follow the
+    row: kp_team_threads(team_len, per), the kernel's parameters in team_len replaced by the
+    launch's arguments."""
     def make(g, b, args=None):
         if block is None:
-            length = _in_call(team_len, args) if args else team_len  # no call: the parameters' names
+            length = in_terms_of(team_len, args) if args else team_len  # no call: the parameters' names
             threads = f"kp_team_threads((long long)({length}), {per})" if length is not None else None
         else:
             threads = str(block)
+        rows = f"(long long)({g})" if rows_from_grid else f"(long long)({g}) * ({b})"
         if per_block == 1:
-            return f"(unsigned)((long long)({g}) * ({b}))", threads
-        return f"(unsigned)(((long long)({g}) * ({b}) + {per_block - 1}) / {per_block})", threads
+            return f"(unsigned)({rows})", threads
+        return f"(unsigned)(({rows} + {per_block - 1}) / {per_block})", threads
     return make
-
-
-def _in_call(expr: str, args: dict[str, str]) -> str | None:
-    """A kernel expression of its parameters in a launch's terms (None where an argument is missing)."""
-    names = set(re.findall(r"[A-Za-z_]\w*", expr))
-    if any(n not in args for n in names):
-        return None
-    return re.sub(r"[A-Za-z_]\w*", lambda m: f"({args[m.group(0)]})", expr)
 
 
 def columns_host(y: int, z: int, x: int = 32, vec: int = 1):

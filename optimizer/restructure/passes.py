@@ -14,9 +14,8 @@ later step (and the fused loop's recognition as an online pair) is checked afres
 from __future__ import annotations
 
 from kernelpro.profilers.analysis.affine import global_accesses, subscript_parts, unevaluated
-from kernelpro.profilers.analysis.loops import (LoopInfo, ONLINE, MAX, MIN, SUM, declared_names, inside, loop_start,
-                                                may_alias,
-                                                statements, text, uses)
+from kernelpro.profilers.analysis.loops import (LoopInfo, ONLINE, MAX, MIN, SUM, analyze_kernel, declared_names, inside,
+                                                loop_start, may_alias, statements, text, uses)
 from kernelpro.profilers.analysis.patterns import RowKernel, row_kernel
 from kernelpro.profilers.source import SourceFile, parse_source, walk
 
@@ -683,22 +682,19 @@ def index_pointer_steps(src_text: str, path: str, kernel: str) -> str | None:
     k = src.kernel(kernel)
     if k is None or k.body is None:
         return None
-    from kernelpro.profilers.analysis.loops import analyze_kernel
-
-    kl = analyze_kernel(src, k)
-    subs = []
+    kl, subs = None, []
     for f in walk(k.body):
-        if f.type != "for_statement":
-            continue
-        body = f.child_by_field_name("body")
-        lp = kl.at(f)
-        if body is None or body.type != "compound_statement" or lp is None or lp.var is None or lp.step != 1 \
-                or lp.start is None or not body.named_children:
+        body = f.child_by_field_name("body") if f.type == "for_statement" else None
+        if body is None or body.type != "compound_statement" or not body.named_children:
             continue
         last = body.named_children[-1]
         e = last.named_children[0] if last.type == "expression_statement" and last.named_children else None
         if e is None or e.type != "assignment_expression" or text(src, e.child_by_field_name("operator")) != "+=" \
                 or e.child_by_field_name("left").type != "identifier":
+            continue
+        kl = kl or analyze_kernel(src, k)  # only for a loop ending in `x += e;`
+        lp = kl.at(f)
+        if lp is None or lp.var is None or lp.step != 1 or lp.start is None:
             continue
         ptr, step = text(src, e.child_by_field_name("left")), e.child_by_field_name("right")
         others = [s for s in body.named_children[:-1]]

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 
 from kernelpro.profilers.analysis.affine import coefficient
-from kernelpro.profilers.analysis.loops import AND, MAX, ONLINE, OR, PROD, SUM, XOR, loop_start, text, uses, writes_in
+from kernelpro.profilers.analysis.loops import AND, MAX, ONLINE, OR, PROD, SUM, XOR, loop_start, text, writes_in
 from kernelpro.profilers.analysis.patterns import RowKernel, RowLoop
 from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import SourceFile, walk
@@ -258,7 +258,7 @@ def row_cache(src: SourceFile, rk: RowKernel) -> RowCache | None:
 
 
 def _start_text(src: SourceFile, rk: RowKernel, lp) -> str | None:
-    n = lp.start if lp.form == "for" else _while_start(src, rk, lp)
+    n = loop_start(src, lp)
     return text(src, n) if n is not None else None
 
 
@@ -267,7 +267,7 @@ def spread_loop(src: SourceFile, rk: RowKernel, rl: RowLoop, team: Team, ind: st
     """The replacement text of one spread loop."""
     lp = rl.info
     var = lp.var
-    start_node = lp.start if lp.form == "for" else _while_start(src, rk, lp)
+    start_node = loop_start(src, lp)
     if start_node is None:
         raise Refuse(f"the loop on line {lp.node.start_point[0] + 1} has no start value for `{var}`")
     if (lp.form == "while" or not lp.declared_in_header) and _used_after(src, rk, lp):
@@ -510,5 +510,3 @@ def describe(rk: RowKernel, team: Team) -> str:
     return f"spread the loop(s) on line {lines} over {what}{vec}{red}"
 
 
-def _while_start(src: SourceFile, rk: RowKernel, lp):
-    return loop_start(src, lp)

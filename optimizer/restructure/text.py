@@ -1,6 +1,8 @@
 """Small text tools for rewriting source under tree-sitter nodes."""
 from __future__ import annotations
 
+import re
+
 from kernelpro.profilers.source import SourceFile, walk
 
 
@@ -62,3 +64,13 @@ def edit(src: SourceFile, start: int, end: int, new: str) -> dict:
     l1, c1 = pos(start)
     l2, c2 = pos(end)
     return {"line": l1, "column": c1, "end_line": l2, "end_column": c2, "new_text": new}
+
+
+def in_terms_of(expr: str, table: dict) -> str | None:
+    """An expression of names and numbers with every name replaced by its value in table,
+    parenthesised (a kernel's parameters in the spec's terms, or in a launch's arguments); None
+    where a name has no value."""
+    names = set(re.findall(r"[A-Za-z_]\w*", expr))
+    if any(n not in table for n in names):
+        return None
+    return re.sub(r"[A-Za-z_]\w*", lambda m: f"({table[m.group(0)]})", expr)

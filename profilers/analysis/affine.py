@@ -11,6 +11,7 @@ coefficient of a loop variable is the stride between iterations.
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass
 
 import tree_sitter as ts
@@ -401,8 +402,6 @@ def index_poly(src: SourceFile, n: ts.Node | None, values: dict) -> Poly | None:
             return _macro_poly(src, src.node_text(fn).strip(), args, values)
         if fn is not None and args is not None and len(args.named_children) == 1:
             name = src.node_text(fn).strip("() ")
-            if name in src.macros:
-                return _macro_poly(src, name, args, values)
             if name.startswith("static_cast") and name.endswith(">") and "<" in name:
                 name = name[name.index("<") + 1:-1].strip()
             if table_for(src).is_int(name):
@@ -448,8 +447,6 @@ def _macro_poly(src: SourceFile, name: str, args, values: dict) -> Poly | None:
     """The index of a function-like macro's expansion (`IDX(r, c, ld)` defined as
     `((size_t)(r) * (ld) + (c))`): the body with each parameter replaced by its argument in
     parentheses, parsed as an expression of the same file's constants and macros."""
-    import re
-
     params, body = src.macros[name]
     vals = [src.node_text(a) for a in args.named_children if a.type != "comment"]
     if len(vals) != len(params) or _MACRO_DEPTH[0] > 8 or "#" in body:

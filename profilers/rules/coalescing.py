@@ -14,6 +14,7 @@ from ..analysis.affine import (TID, Access, IndexEnv, Poly, add, atom, build_env
                                const, depends, global_accesses, index_poly, mul, poly_text)
 from ..analysis.affine import element_bytes as _element_bytes
 from ..analysis.affine import subscript_parts as _subscript
+from ..analysis.types import table_for
 from ..hunt.links import block_link
 from ..source import Kernel
 from ..tools import Context, tool
@@ -50,15 +51,10 @@ def chunked(acc: Access, env: IndexEnv, all_acc: list[Access], elem: int = 4) ->
     return all(lo + i in offs for i in range(s))
 
 
-VECTOR_BYTES = {"float2": 8, "float4": 16, "int2": 8, "int4": 16, "uint2": 8, "uint4": 16, "double2": 16,
-                "longlong2": 16, "ulonglong2": 16, "half2": 4, "__half2": 4, "__nv_bfloat162": 4, "char4": 4,
-                "uchar4": 4, "short2": 4, "short4": 8, "ushort2": 4, "ushort4": 8, "float3": 12}
-
-
 def pack_bytes(src, node, elem: int) -> int | None:
     """Bytes one thread moves where an element's address is cast to another pointer type and read
     or written through it (`*reinterpret_cast<const float4*>(&x[i])`, `*(int4*)&x[i]`; node the
-    subscript or the dereference): the cast type's size where it is known (vector types,
+    subscript or the dereference): the cast type's size where it is known (the type table's vector types and typedefs,
     `kp_pack<T, N>`-style packs of N elements), 16 (the widest load) where it is not; None where
     the access is not such a cast."""
     if node.type == "pointer_expression" and src.node_text(node).lstrip().startswith("*"):
@@ -83,8 +79,9 @@ def pack_bytes(src, node, elem: int) -> int | None:
     else:
         return None
     base = " ".join(ty.replace("*", " ").replace("const", " ").replace("volatile", " ").split())
-    if base in VECTOR_BYTES:
-        return VECTOR_BYTES[base]
+    sized = table_for(src).bytes(base)  # float4, int4, __nv_bfloat162, typedefs of them
+    if sized is not None:
+        return sized
     m = re.search(r",\s*(\d+)\s*>\s*$", base)
     if m:
         return int(m.group(1)) * elem

@@ -87,7 +87,7 @@ def slow_math_tool(ctx: Context):
                 args = n.child_by_field_name("arguments").named_children
                 single = call_name(src, n).endswith("f") or (len(args) == 1 and expr_type(src, args[0], types) == "float")
                 if single and ("CALL" in ops or len(ins) >= MIN_SLOW):
-                    out.append(_fast_math_only_advice(ctx, k, n, loop, ins))
+                    out.append(_call_advice(ctx, k, n, loop, ins))
             elif n.type == "binary_expression" and src.node_text(n.child_by_field_name("operator")) == "/":
                 right = n.child_by_field_name("right")
                 if right.type == "number_literal" or expr_type(src, right, types) != "float":
@@ -127,6 +127,10 @@ def _call_advice(ctx, k, n, loop, ins):
             {"line": nl, "column": nc, "end_line": el, "end_column": ec, "new_text": f"({x} * {x})"}]}
     elif expo == 0.5:
         remedy = f"use sqrtf({src.node_text(args[0])}) (or rsqrtf for 1/sqrt)"
+    elif name in FAST_MATH_ONLY:  # no intrinsic to write instead: no fix
+        remedy = (f"build with --use_fast_math if its precision is acceptable for the whole file: {name} becomes one "
+                  f"{FAST_MATH_ONLY[name]} (relative error about 2^-11, below bf16's and half's rounding), or call "
+                  f"that instruction through inline PTX for this line alone (sm_75 and later)")
     else:
         alt = INTRINSIC[name]
         tips = {"__expf": "; or exp2f(x * 1.4426950f) with the log2(e) factor folded into a loop-invariant constant",
@@ -140,17 +144,6 @@ def _call_advice(ctx, k, n, loop, ins):
         fix = {"title": f"Use {alt}", "edits": [{"line": line, "column": col, "end_line": line,
                                                   "end_column": end, "new_text": alt}]}
     return advice_at(ctx, "slow-math-in-loop", Severity.INFO, k, n, msg, remedy, _evidence(ins, loop), fix=fix)
-
-
-def _fast_math_only_advice(ctx, k, n, loop, ins):
-    name = call_name(ctx.source, n)
-    ln = n.start_point[0] + 1
-    msg = (f"{name}() on line {ln}, inside the loop of line {loop.line}, compiles to the accurate sequence "
-           f"({len(ins)} SASS instructions on the line) and runs every iteration; the build has no --use_fast_math")
-    remedy = (f"build with --use_fast_math if its precision is acceptable for the whole file: {name} becomes one "
-              f"{FAST_MATH_ONLY[name]} (relative error about 2^-11, below bf16's and half's rounding), or call "
-              f"that instruction through inline PTX for this line alone (sm_75 and later)")
-    return advice_at(ctx, "slow-math-in-loop", Severity.INFO, k, n, msg, remedy, _evidence(ins, loop))
 
 
 def _div_advice(ctx, k, n, loop, ins, types):
