@@ -642,17 +642,18 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
         why.append("no structural plan applies: they start from one thread per row, element or column "
                    "(an index blockIdx.x * blockDim.x + threadIdx.x, or a grid-stride loop) or a block per "
                    "output whose threads meet in one shared-memory tree, and found none here")
+    to_old = _line_map(original, text) if text != original else None
     for p in out:
         p.build = _fitted(p.build, ctx)
-        if text != original:
-            p.build = _relined(p.build, original, text, "inline the helpers that loop; " if inlined else "")
+        if to_old is not None:
+            p.build = _relined(p.build, to_old, "inline the helpers that loop; " if inlined else "")
     return out, why
 
 
-def _relined(build, original: str, new: str, say: str):
-    """build, its description's line numbers those of the file as written: a line the
-    normalisation kept keeps its number, one that replaces others (an inlined helper's loop) takes
-    the number of the first line it replaced (the call), one only added that of the kept line before."""
+def _line_map(original: str, new: str) -> dict[int, int]:
+    """new line -> line as written: a line the normalisation kept keeps its number, one that
+    replaces others (an inlined helper's loop) takes the number of the first line it replaced (the
+    call), one only added that of the kept line before."""
     import difflib
 
     a, b = original.split("\n"), new.split("\n")
@@ -664,7 +665,11 @@ def _relined(build, original: str, new: str, say: str):
             elif i2 > i1:  # lines that replace others (a call inlined): the first of those
                 last = i1 + 1
             to_old[j + 1] = last
+    return to_old
 
+
+def _relined(build, to_old: dict[int, int], say: str):
+    """build, its description's line numbers those of the file as written (_line_map)."""
     def relined(knobs):
         c = build(knobs)
         desc = re.sub(r"on line ([\d, ]+\d)", lambda m: "on line " + ", ".join(
