@@ -105,19 +105,43 @@ def roofline_plot(results: dict, synthetic: bool) -> bytes:
             if "naive" in d:
                 ax.annotate("", xy=d["optimizer"][:2], xytext=d["naive"][:2],
                             arrowprops={"arrowstyle": "->", "color": COLORS["optimizer"], "linewidth": 0.7})
-        anchor = d.get("optimizer") or d.get("naive") or d.get("best")
-        if anchor:
-            ax.annotate(f, anchor[:2], textcoords="offset points", xytext=(4, 3), fontsize=7)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    for f, (xy, off, ha) in _label_places(ax, pts).items():
+        ax.annotate(f, xy, textcoords="offset points", xytext=off, fontsize=7, ha=ha)
     ax.scatter([], [], facecolors="none", edgecolors=COLORS["naive"], label="naive")
     ax.scatter([], [], color=COLORS["optimizer"], label="KernelPro (median seed)")
     ax.scatter([], [], marker="x", color=COLORS["best"], label="hand-written best")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
     ax.set_xlabel("arithmetic intensity ([cost] FLOP per byte)")
     ax.set_ylabel("achieved GFLOP/s (largest size)")
     ax.set_title(_title("Roofline: each kernel before and after", synthetic))
     ax.legend(fontsize=7, frameon=False, loc="lower right")
     return _svg(fig)
+
+
+LABEL_SLOTS = (((4, 3), "left"), ((4, -10), "left"), ((-4, 3), "right"), ((-4, -10), "right"))
+
+
+def _label_places(ax, pts: dict) -> dict:
+    """Each family's label beside its point (KernelPro's, else naive's or the hand-written one's), in the
+    first slot whose box (estimated from the text's length) overlaps no label placed before (else the first)."""
+    ax.autoscale_view()
+    px = ax.figure.dpi / 72  # pixels per point
+    placed, out = [], {}
+    for f, d in pts.items():
+        anchor = d.get("optimizer") or d.get("naive") or d.get("best")
+        if not anchor:
+            continue
+        x, y = ax.transData.transform(anchor[:2])
+        w, h = 0.6 * 7 * len(f) * px, 8 * px
+        for off, ha in LABEL_SLOTS + (LABEL_SLOTS[0],):
+            x0 = x + off[0] * px - (w if ha == "right" else 0)
+            box = (x0, y + off[1] * px, x0 + w, y + off[1] * px + h)
+            if not any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in placed):
+                break
+        placed.append(box)
+        out[f] = (anchor[:2], off, ha)
+    return out
 
 
 def energy_plot(results: dict, synthetic: bool) -> bytes:

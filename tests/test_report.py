@@ -191,3 +191,22 @@ def test_links_of_the_generated_pages_resolve(built, tmp_path):
             if text is not None and target.parent == page.parent and target.name in built:
                 continue
             assert target.exists(), f"{page.relative_to(ROOT)}: link {link} goes nowhere"
+
+
+def test_roofline_labels_of_nearby_points_do_not_overlap():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import report_plots
+
+    fig, ax = plt.subplots()
+    pts = {"layernorm": {"optimizer": (1.0, 3000.0)}, "rmsnorm": {"optimizer": (1.01, 3050.0)},
+           "residual": {"optimizer": (0.08, 300.0)}}
+    ax.scatter([1.0, 1.01, 0.08], [3000.0, 3050.0, 300.0])
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    places = report_plots._label_places(ax, pts)
+    assert set(places) == set(pts)
+    assert places["layernorm"][1:] != places["rmsnorm"][1:], "two labels in the same slot at the same point"
+    assert places["residual"][1:] == report_plots.LABEL_SLOTS[0], "a point alone keeps the first slot"
+    plt.close(fig)
