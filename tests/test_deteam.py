@@ -233,3 +233,54 @@ def test_a_block_per_row_with_trees_lifts_to_one_thread_per_row_and_checks_each_
     ones = text.replace("float s = 0.0f,", "float s = 1.0f,")
     got, why = plans(ones, ctx)
     assert any("counts it once per thread" in w for w in why)
+
+
+def test_a_block_per_row_without_trees_lifts_and_a_lone_partial_is_refused():
+    """Threads that only stride the row, and thread 0 doing the whole row, lift to one thread per
+    row (the grid's x in the kernel's parameters, `B * T`); a per-thread partial sum that no tree
+    combines is refused (lifted, it would become the whole row's sum)."""
+    from kernelpro.optimizer.restructure.api import Context, plans
+    from kernelpro.optimizer.restructure.deteam import deteam_rows
+    from kernelpro.profilers.source import parse_source
+    from kernelpro.optimizer.restructure.text import Refuse
+    strided = """__global__ void k(float* out, const float* a, const float* b, int B, int T, int C) {
+  int bt = blockIdx.x;
+  int t = bt % T;
+  for (int c = threadIdx.x; c < C; c += blockDim.x) out[bt * C + c] = a[bt * C + c] + b[t * C + c];
+}"""
+    src = parse_source(strided)
+    new, trees = deteam_rows(src, src.kernel("k"), "(B) * (T)")
+    assert trees == [] and "int bt = blockIdx.x * blockDim.x + threadIdx.x;" in new
+    assert "if (bt < (B) * (T)) {" in new and "for (int c = 0; c < C; c++)" in new and "threadIdx.x;" in new.split("{", 2)[1]
+    ctx = Context(kernel="k", path="k.cu", launch={"grid": ["B * T"], "block": [256]}, base_launch=None,
+                  size_env={"s": {"B": 2, "T": 64, "C": 768}}, scalar_params={"B": "B", "T": "T", "C": "C"})
+    got, why = plans(strided, ctx)
+    assert {p.name for p in got} & {"row-warp", "row-block"}, why
+
+    lone = """__global__ void k(float* out, const float* x, int N, int C) {
+  int row = blockIdx.x;
+  if (threadIdx.x != 0 || row >= N) return;
+  float s = 0.0f;
+  for (int j = 0; j < C; j++) s += x[row * C + j];
+  out[row] = s;
+}"""
+    src = parse_source(lone)
+    new, _ = deteam_rows(src, src.kernel("k"), "N")
+    assert "if (row >= N) return;" in new and "threadIdx.x != 0" not in new
+    only = lone.replace("threadIdx.x != 0 || row >= N", "threadIdx.x > 0")
+    new, _ = deteam_rows(parse_source(only), parse_source(only).kernel("k"), "N")
+    assert "return;" not in new.split("if (row < N) {", 1)[1]
+
+    partial = """__global__ void k(float* out, const float* x, int N, int C) {
+  int row = blockIdx.x;
+  float s = 0.0f;
+  for (int j = threadIdx.x; j < C; j += blockDim.x) s += x[row * C + j];
+  if (threadIdx.x == 0) out[row] = s;
+}"""
+    src = parse_source(partial)
+    with pytest.raises(Refuse, match="each thread accumulates its own part of `s`"):
+        deteam_rows(src, src.kernel("k"), "N")
+    ctx = Context(kernel="k", path="k.cu", launch={"grid": ["N"], "block": [256]}, base_launch=None,
+                  size_env={"s": {"N": 64, "C": 768}}, scalar_params={"N": "N", "C": "C"})
+    got, _ = plans(partial, ctx)
+    assert not [p for p in got if p.name.startswith("row")]

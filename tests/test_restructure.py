@@ -724,3 +724,65 @@ def test_online_pair_of_mixed_types_compiles():
     src, rk = rk_of(fused)
     for team in (rows.Team("warp", 4), rows.Team("block", 4)):
         compiles(rows.team_rows(src, rk, team), "sm")
+
+
+def test_a_reassigned_pointer_becomes_a_new_one_and_copies_are_used_for_what_they_copy():
+    """`x = out + row * C;` after x's declaration: a new pointer from there (not inside a loop, where
+    the next iteration would read the old name); `float off = (m);` of a variable of the same type
+    never written again: off's mentions become m; a copy across types or of a variable written
+    later stays."""
+    from kernelpro.optimizer.restructure.passes import propagate_copies, rename_reassigned_pointers
+    text = """__global__ void k(float* out, const float* inp, int N, int C) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  const float* x = inp + row * C;
+  float s = x[0];
+  x = out + row * C;
+  s += x[1];
+  out[row] = s;
+}"""
+    new = rename_reassigned_pointers(text, "k.cu", "k")
+    assert "const float * x_1 = out + row * C;" in new and "s += x_1[1];" in new and "float s = x[0];" in new
+    assert rename_reassigned_pointers(new, "k.cu", "k") is None
+    looped = text.replace("  x = out + row * C;\n", "  for (int j = 0; j < C; j++) { s += x[j]; x = out + j; }\n")
+    assert rename_reassigned_pointers(looped, "k.cu", "k") is None
+    stepped = text.replace("x = out + row * C;", "x = x + C;")
+    assert rename_reassigned_pointers(stepped, "k.cu", "k") is None
+
+    copy = """__global__ void k(float* out, int C) {
+  float m = 0.0f;
+  for (int j = 0; j < C; j++) m = fmaxf(m, out[j]);
+  float off = (m);
+  out[0] = off + 1.0f;
+}"""
+    new = propagate_copies(copy, "k.cu", "k")
+    assert "off" not in new and "out[0] = m + 1.0f;" in new
+    assert propagate_copies(copy.replace("float off", "double off"), "k.cu", "k") is None
+    assert propagate_copies(copy.replace("out[0] = off + 1.0f;", "m = 2.0f; out[0] = off;"), "k.cu", "k") is None
+    assert propagate_copies(copy.replace("out[0] = off + 1.0f;", "off += 1.0f; out[0] = off;"), "k.cu", "k") is None
+
+
+def test_exponentials_read_back_through_another_pointer_are_recomputed_and_fused():
+    """llm.c's second softmax, lifted to one thread per row: the exponentials stored in out and read
+    back through `x = out + row * C` are recomputed (the same element by the followed index), the
+    store then overwritten is dropped with its loop (a loop that only reads the input stands between),
+    and the max and the sum fuse into one online pass."""
+    text = """__global__ void k(float* __restrict__ out, const float* __restrict__ inp, int N, int C) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < N) {
+    const float* x = inp + row * C;
+    float m = -INFINITY;
+    for (int i = 0; i < C; i++) m = fmaxf(m, x[i]);
+    float off = (m);
+    for (int i = 0; i < C; i++) out[row * C + i] = expf(x[i] - off);
+    const float* y = out + row * C;
+    float s = 0.0f;
+    for (int i = 0; i < C; i++) s += y[i];
+    for (int i = 0; i < C; i++) out[row * C + i] = y[i] / s;
+  }
+}"""
+    new, done = simplify(text, "k.cu", "k")
+    assert done.count("forward a stored value") == 2 and "drop a dead store" in done and "online max and sum" in done, done
+    src = parse_source(new)
+    k = src.kernel("k")
+    assert len(k.loops) == 2 and "y[i]" not in new
+    compiles(new, "k")

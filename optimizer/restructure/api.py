@@ -25,7 +25,8 @@ from kernelpro.profilers.source import SourceFile, parse_source, walk
 from ..model import Candidate
 from . import columns, deteam, elementwise, gather, rows
 from .launch import columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
-from .passes import declare_at_first_assignment, index_pointer_steps, inline_loop_helpers, promote_elements, simplify
+from .passes import (declare_at_first_assignment, index_pointer_steps, inline_loop_helpers, promote_elements,
+                     rename_reassigned_pointers, simplify)
 from .text import NotThisShape, Refuse, in_terms_of, span_text
 
 SUM_OP = "sum"
@@ -209,18 +210,22 @@ def _rows_deteamed(text: str, ctx: Context) -> str | None:
     src = parse_source(text, ctx.path)
     k = src.kernel(ctx.kernel)
     grid = list(ctx.launch.get("grid") or [])
-    if k is None or not grid or "__shared__" not in src.node_text(k.body or k.node):
+    if k is None or not grid or k.body is None or "blockIdx.x" not in src.node_text(k.body):
         return None
+    shared = "__shared__" in src.node_text(k.body)
+    what = "a block per row with shared-memory trees" if shared else "a block per row"
     try:
         canon, trees = deteam.deteam_rows(src, k, _outputs_param(ctx, grid[0]))
     except NotThisShape:
         return None
     except Refuse as e:
-        raise Refuse(f"a block per row with shared-memory trees, but {e}") from None
+        if not shared:  # most kernels that name blockIdx.x alone are other shapes: no word
+            return None
+        raise Refuse(f"{what}, but {e}") from None
     s2 = parse_source(canon, ctx.path)
     k2 = s2.kernel(ctx.kernel)
     if k2 is None or row_kernel(s2, k2) is None:
-        raise Refuse("a block per row with shared-memory trees, but the lifted kernel has no row index")
+        raise Refuse(f"{what}, but the lifted kernel has no row index")
     kl = analyze_kernel(s2, k2)
     ops = {(r.var, r.op) for lp in k2.loops if (info := kl.at(lp.node)) is not None for r in info.reductions}
     for acc, op in trees:
@@ -523,9 +528,16 @@ def _ew_host(tb: int, per_thread: int):
 
 
 def _outputs_param(ctx: Context, grid_x) -> str | None:
-    """The kernel parameter whose spec value is the grid's x expression (the number of outputs)."""
+    """The grid's x expression (the number of outputs) in the kernel's parameters: the one whose spec
+    value it is, or a product or sum of those named by a single size (`B * T`); None otherwise."""
     g = " ".join(str(grid_x).split())
-    return next((p for p, e in ctx.scalar_params.items() if " ".join(str(e).split()) == g), None)
+    whole = next((p for p, e in ctx.scalar_params.items() if " ".join(str(e).split()) == g), None)
+    if whole is not None:
+        return whole
+    by_name = {str(e).strip(): p for p, e in ctx.scalar_params.items() if re.fullmatch(r"[A-Za-z_]\w*", str(e).strip())}
+    if not re.fullmatch(r"[\w\s*+()]+", g):
+        return None
+    return in_terms_of(g, by_name)
 
 
 def _promoted_columns(text: str, ctx: Context) -> tuple[str, list[str]]:
@@ -633,6 +645,11 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     text = inlined or text
     text = declare_at_first_assignment(text, ctx.path, ctx.kernel) or text
     text = index_pointer_steps(text, ctx.path, ctx.kernel) or text
+    for _ in range(8):
+        renamed = rename_reassigned_pointers(text, ctx.path, ctx.kernel)
+        if renamed is None:
+            break
+        text = renamed
     for fn in (elementwise_plans, gather_plans, row_plans, column_plans):
         try:
             out += fn(text, ctx)

@@ -236,19 +236,59 @@ def _tree_op(src: SourceFile, tree, shared: str, tid_names: set[str]) -> str:
     return ops[0]
 
 
+def _assigned_outside(src: SourceFile, body) -> set[str]:
+    """Plain variables a loop body assigns (=, op=, ++, --) that it does not declare."""
+    declared = {text(src, d.child_by_field_name("declarator") if d.type == "init_declarator" else d)
+                for n in walk(body) if n.type == "declaration" for d in n.children_by_field_name("declarator")}
+    out = set()
+    for n in walk(body):
+        target = n.child_by_field_name("left") if n.type == "assignment_expression" else \
+            n.child_by_field_name("argument") if n.type == "update_expression" else None
+        target = unparen(target) if target is not None else None
+        if target is not None and target.type == "identifier" and text(src, target) not in declared:
+            out.add(text(src, target))
+    return out
+
+
+def _without_thread_exit(src: SourceFile, s, tids: set[str]) -> str | None:
+    """For `if (tid != 0 || X) return;` (also `tid > 0`, `0 != tid`): X ('' when that was all);
+    None for any other statement."""
+    body = s.child_by_field_name("consequence")
+    if s.child_by_field_name("alternative") is not None or body is None or \
+            text(src, body).replace(" ", "").strip("{}") != "return;":
+        return None
+    terms, n = [], unparen(s.child_by_field_name("condition"))
+    while n is not None and n.type == "binary_expression" and text(src, n.child_by_field_name("operator")) == "||":
+        terms.append(unparen(n.child_by_field_name("right")))
+        n = unparen(n.child_by_field_name("left"))
+    terms.append(n)
+    exits = {f"{t}{op}" for t in tids for op in ("!=0", ">0", ">=1")} | {f"0!={t}" for t in tids}
+    kept = [x for x in reversed(terms) if text(src, x).replace(" ", "") not in exits]
+    if len(kept) == len(terms):
+        return None
+    return " || ".join(text(src, x) for x in kept)
+
+
 def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None) -> tuple[str, list[tuple[str, str]]]:
     """A block per row whose threads stride the row (`for (i = tid; i < C; i += blockDim.x)`) and
     meet in shared-memory trees, each result read back as `shared[0]` by every thread (a layer
     norm's mean and variance, a softmax's max and sum), as the one-thread-per-row program: the
     strided loops run the whole row, each `shared[0]` after a tree is the accumulator the tree
     combined, barriers go, `if (tid == 0) S` is S. Returns (source, [(accumulator, tree op)]) for
-    the caller to check against the loops' reductions; NotThisShape or Refuse otherwise."""
+    the caller to check against the loops' reductions; NotThisShape or Refuse otherwise.
+
+    Without shared memory (no trees) the same lift serves a block per row whose threads only
+    stride it (`for (c = tid; c < C; c += blockDim.x) out[...] = ...`) and a block per row where
+    one thread does the row (`if (tid != 0 || row >= N) return;`, or a block of one thread). A
+    variable the threads accumulate in a strided loop must reach a tree: alone, each thread's
+    part is not the row's."""
     if k.body is None:
         raise NotThisShape("no body")
     stmts = statements(k.body)
     env: dict = {}
     row, row_type, tids, bdims, shared = None, "int", {"threadIdx.x"}, {"blockDim.x"}, None
     seq, trees, current, pending = [], [], None, None
+    partials: dict[str, int] = {}  # accumulated in a strided loop, not yet stored for a tree: line
     ind = line_indent(src, stmts[0]) if stmts else "  "
 
     def uses_team(node) -> bool:  # the shared array's reads are broadcast()'s to check
@@ -309,6 +349,7 @@ def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None) -> tuple[
                 body = s.child_by_field_name("body")
                 if uses_team(body):
                     raise Refuse(f"line {s.start_point[0] + 1}: the loop's body uses the thread index or block size")
+                partials.update({v: s.start_point[0] + 1 for v in _assigned_outside(src, body)})
                 seq.append(reindent(f"for ({text(src, init.child_by_field_name('type'))} {var} = 0; {broadcast(cond)}; "
                                     f"{var}++) {broadcast(body)}", line_indent(src, s), ind + "  "))
                 continue
@@ -320,19 +361,27 @@ def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None) -> tuple[
             if not re.fullmatch(r"[A-Za-z_]\w*", acc):
                 raise Refuse("a stored partial is not a variable")
             pending = (acc, text(src, stored))
+            partials.pop(acc, None)
             continue
         if s.type == "if_statement":
             cnd = unparen(s.child_by_field_name("condition"))
+            rest = _without_thread_exit(src, s, tids)
+            if rest is not None:  # `if (tid != 0 || X) return;`: thread 0 does the row
+                if rest:
+                    seq.append(f"if ({rest}) return;")
+                continue
             if cnd is not None and text(src, cnd).replace(" ", "") in {f"{t}==0" for t in tids}:
                 if s.child_by_field_name("alternative") is not None:
                     raise Refuse(f"line {s.start_point[0] + 1}: `if (tid == 0)` with an else")
                 seq.append(reindent(broadcast(s.child_by_field_name("consequence")), line_indent(src, s), ind + "  "))
                 continue
         seq.append(reindent(broadcast(s), line_indent(src, s), ind + "  "))
-    if row is None or shared is None or not trees:
-        raise NotThisShape("not a block per row with shared-memory trees")
+    if row is None or (shared is not None and not trees):
+        raise NotThisShape("not a block per row (with shared-memory trees, or none)")
     if pending is not None:
         raise Refuse("partials stored with no tree after them")
+    for var, line in partials.items():
+        raise Refuse(f"line {line}: each thread accumulates its own part of `{var}` and no tree combines them")
     if outputs_param is None:
         raise Refuse("the number of rows (the grid's x) is not a scalar parameter of the kernel")
     for acc, op in trees:

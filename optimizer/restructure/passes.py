@@ -13,9 +13,11 @@ later step (and the fused loop's recognition as an online pair) is checked afres
 """
 from __future__ import annotations
 
-from kernelpro.profilers.analysis.affine import global_accesses, subscript_parts, unevaluated
+import re
+
+from kernelpro.profilers.analysis.affine import const, global_accesses, index_poly, subscript_parts, unevaluated
 from kernelpro.profilers.analysis.loops import (LoopInfo, ONLINE, MAX, MIN, SUM, analyze_kernel, declared_names, inside,
-                                                loop_start, may_alias, statements, text, uses)
+                                                loop_start, may_alias, statements, text, unparen, uses)
 from kernelpro.profilers.analysis.patterns import RowKernel, row_kernel
 from kernelpro.profilers.source import SourceFile, parse_source, walk
 
@@ -175,10 +177,9 @@ def _forward_across(src: SourceFile, rk: RowKernel, la: LoopInfo, lb: LoopInfo) 
                 for t in between):
             continue
         # in lb: the first access of A[i] (same index) is a read, at top level, before any write to A
-        target = text(src, sub).replace(la.var, "\0")
         for t in _top(lb):
             hits = [n for n in walk(t) if n.type == "subscript_expression" and not unevaluated(n)
-                    and _renamed(src, n, lb.var, la.var) == text(src, sub)]
+                    and (_renamed(src, n, lb.var, la.var) == text(src, sub) or _same_element(lb, n, la, acc))]
             if not hits:
                 if any(a.array == acc.array or may_alias(rk.env, a.array, acc.array)
                        for a in lb.accesses if a.is_write and inside(a.node, t)):
@@ -186,7 +187,9 @@ def _forward_across(src: SourceFile, rk: RowKernel, la: LoopInfo, lb: LoopInfo) 
                 continue
             n = hits[0]
             renamed = node_with(src, val, ident_subs(src, val, la.var, lb.var))
-            cast = f"((typename kp_elem<decltype({text(src, n)})>::type)({renamed}))"
+            # the stored element's type, named by the store (a pointer read through may be declared later)
+            typed = n if _idents(src, sub) & private else sub
+            cast = f"((typename kp_elem<decltype({_renamed(src, typed, la.var, lb.var) if typed == sub else text(src, n)})>::type)({renamed}))"
             p = n.parent
             if p.type == "assignment_expression" and p.child_by_field_name("left") == n:
                 op = text(src, p.child_by_field_name("operator"))
@@ -204,9 +207,17 @@ def _forward_across(src: SourceFile, rk: RowKernel, la: LoopInfo, lb: LoopInfo) 
                 break
             else:
                 subs = [(n.start_byte, n.end_byte, cast)]
-            del target
             return _with_prelude(span_text(src, 0, len(src.data), subs))
     return None
+
+
+def _same_element(lb: LoopInfo, n, la: LoopInfo, acc) -> bool:
+    """n, in lb, reads the element acc (in la) is, by the followed index (through another pointer
+    into the same buffer: `x = out + row * C; ... x[i]` is `out[row * C + i]`); loops with one counter name."""
+    if la.var != lb.var or acc.index is None:
+        return False
+    a = _access(lb, n)
+    return a is not None and a.array == acc.array and a.index is not None and a.index == acc.index
 
 
 def _definition(src: SourceFile, lp: LoopInfo, val):
@@ -248,15 +259,26 @@ def drop_dead_stores(src_text: str, path: str, kernel: str) -> str | None:
             for lb in spread[i + 1:]:
                 if not (_siblings(la, lb) and _same_range(src, la, lb)):
                     break
-                between = _between(la, lb)
-                if any(n.type == "subscript_expression" and not unevaluated(n) for t in between for n in walk(t)):
+                if not all(_leaves_alone(src, rk, spread, t, acc.array) for t in _between(la, lb)):
                     break
                 first = _first_touch(src, rk, lb, acc, la.var)
-                if first == "write":
-                    return _with_prelude(span_text(src, 0, len(src.data), [_whole_lines(src, s)]))
+                if first == "write":  # the loop too when the store was all it did
+                    alone = all(x == s for x in _top(la)) and not la.reductions
+                    return _with_prelude(span_text(src, 0, len(src.data), [_whole_lines(src, la.node if alone else s)]))
                 if first is not None:
                     break
     return None
+
+
+def _leaves_alone(src: SourceFile, rk: RowKernel, spread: list, t, array: str) -> bool:
+    """Statement t touches no memory, or is a row loop that only reads arrays that cannot be `array`
+    (a sum over the input between a store and the loop that overwrites it)."""
+    if not any(n.type == "subscript_expression" and not unevaluated(n) for n in walk(t)):
+        return True
+    lc = next((lp for lp in spread if lp.node == t), None)
+    subs = [n for n in walk(t) if n.type == "subscript_expression" and not unevaluated(n)]
+    return lc is not None and len(lc.accesses) == len(subs) and not any(
+        a.is_write or may_alias(rk.env, a.array, array) for a in lc.accesses)
 
 
 def _first_touch(src: SourceFile, rk: RowKernel, lb: LoopInfo, acc, var_a: str) -> str | None:
@@ -283,6 +305,47 @@ def _same_index(p, q, var_p, var_q) -> bool:
 
 def _norm(p, var):
     return {tuple("\0" if a == var else a for a in m): c for m, c in p.items()}
+
+
+# ---------------------------------------------------------------- copies
+
+
+def propagate_copies(src_text: str, path: str, kernel: str) -> str | None:
+    """`T a = b;` (or `= (b)`) with b a variable of the same declared type, a never written and b
+    not written after it: a's mentions become b and the declaration goes (a block per row lifted
+    reads a tree's result as `float offset = (maxval);`, which would stand between the max loop and
+    the sum loop the online fusion joins). One at a time; None if there is none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    types = {}
+    for d in walk(k.node):
+        if d.type in ("declaration", "parameter_declaration"):
+            for dd in d.children_by_field_name("declarator"):
+                name = dd.child_by_field_name("declarator") if dd.type == "init_declarator" else dd
+                if name is not None and name.type == "identifier":
+                    types.setdefault(text(src, name), " ".join(text(src, d.child_by_field_name("type")).split()))
+    written = [(n, text(src, t)) for n in walk(k.body)
+               for t in ([n.child_by_field_name("left")] if n.type == "assignment_expression" else
+                         [n.child_by_field_name("argument")] if n.type in ("update_expression", "pointer_expression")
+                         and (n.type != "pointer_expression" or text(src, n).startswith("&")) else [])
+               if t is not None]
+    for d in walk(k.body):
+        ds = d.children_by_field_name("declarator") if d.type == "declaration" else []
+        if len(ds) != 1 or ds[0].type != "init_declarator" or d.parent is None or d.parent.type != "compound_statement":
+            continue
+        a, val = text(src, ds[0].child_by_field_name("declarator")), unparen(ds[0].child_by_field_name("value"))
+        if val is None or val.type != "identifier" or not re.fullmatch(r"[A-Za-z_]\w*", a):
+            continue
+        b = text(src, val)
+        if types.get(a) is None or types.get(a) != types.get(b) or "static" in text(src, d).split():
+            continue
+        if any(w == a for _, w in written) or any(w == b and n.start_byte > d.end_byte for n, w in written):
+            continue
+        uses_a = [n for n in walk(d.parent) if n.type == "identifier" and text(src, n) == a and n.start_byte > d.end_byte]
+        return span_text(src, 0, len(src.data), [_whole_lines(src, d)] + [(n.start_byte, n.end_byte, b) for n in uses_a])
+    return None
 
 
 # ---------------------------------------------------------------- accumulators in memory
@@ -468,10 +531,22 @@ def unseed_max(src_text: str, path: str, kernel: str) -> str | None:
         if len({_renamed(src, n, lp.var, "0") for n in reads}) != 1:
             continue
         seed = _seed(src, rk, lp, m)
-        if seed is None or " ".join(text(src, seed).split()) != _renamed(src, reads[0], lp.var, "0"):
+        if seed is None or not _first_element(src, unparen(seed), reads[0], lp.var):
             continue
         return span_text(src, 0, len(src.data), [(lp.start.start_byte, lp.start.end_byte, "0")])
     return None
+
+
+def _first_element(src: SourceFile, seed, read, var: str) -> bool:
+    """The seed reads what the loop's read does at var = 0 (`x[0]` for `x[j]`, `inp[row * C]` for
+    `inp[row * C + j]`)."""
+    if " ".join(text(src, seed).split()) == _renamed(src, read, var, "0"):
+        return True
+    a, b = subscript_parts(src, seed), subscript_parts(src, read)
+    if seed.type != "subscript_expression" or a is None or b is None or a[0] != b[0]:
+        return False
+    p0 = index_poly(src, a[1], {})
+    return p0 is not None and p0 == index_poly(src, b[1], {var: const(0)})
 
 
 def _seed(src: SourceFile, rk: RowKernel, lp: LoopInfo, m: str):
@@ -727,6 +802,63 @@ def index_pointer_steps(src_text: str, path: str, kernel: str) -> str | None:
     return span_text(src, 0, len(src.data), subs) if subs else None
 
 
+def rename_reassigned_pointers(src_text: str, path: str, kernel: str) -> str | None:
+    """A pointer given a new value by a statement `p = e;` after its declaration (llm.c's softmax
+    reads its output back through the input's pointer: `x = out + idx * C;`) becomes a new pointer
+    from there, `T* p_1 = e;` with every later mention renamed, so that each name has one value the
+    index analysis follows. Only for a statement of a block outside any loop, e not reading p, every
+    later mention of p in that block; one at a time (None if there is none)."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    types = _pointer_types(src, k)
+    names = {text(src, n) for n in walk(k.node) if n.type == "identifier"}
+    for s in walk(k.body):
+        e = s.named_children[0] if s.type == "expression_statement" and s.named_children else None
+        if e is None or e.type != "assignment_expression" or text(src, e.child_by_field_name("operator")) != "=":
+            continue
+        left, right = e.child_by_field_name("left"), e.child_by_field_name("right")
+        p = text(src, left) if left is not None and left.type == "identifier" else None
+        if p not in types or s.parent is None or s.parent.type != "compound_statement" or uses(src, right, p):
+            continue
+        up, in_loop = s.parent, False
+        while up is not None and up != k.body:
+            in_loop = in_loop or up.type in ("for_statement", "while_statement", "do_statement")
+            up = up.parent
+        later = [n for n in walk(k.body) if n.type == "identifier" and text(src, n) == p and n.start_byte >= s.end_byte]
+        if in_loop or any(n.end_byte > s.parent.end_byte for n in later) or any(
+                n.parent is not None and n.parent.type == "pointer_expression" and text(src, n.parent).startswith("&")
+                for n in later):
+            continue
+        fresh = next(f"{p}_{i}" for i in range(1, 100) if f"{p}_{i}" not in names)
+        subs = [(s.start_byte, s.end_byte, f"{types[p]}{fresh} = {text(src, right)};")]
+        subs += [(n.start_byte, n.end_byte, fresh) for n in later]
+        return span_text(src, 0, len(src.data), subs)
+    return None
+
+
+def _pointer_types(src: SourceFile, k) -> dict[str, str]:
+    """Each pointer the kernel declares (parameters included) -> its type as written before the
+    name (`const float* `, `float* __restrict__ `)."""
+    out = {}
+    for d in walk(k.node):
+        if d.type not in ("declaration", "parameter_declaration"):
+            continue
+        decls = d.children_by_field_name("declarator")
+        for dd in decls:
+            ptr = dd.child_by_field_name("declarator") if dd.type == "init_declarator" else dd
+            if ptr is None or ptr.type != "pointer_declarator":
+                continue
+            name = next((n for n in walk(ptr) if n.type == "identifier"), None)
+            if name is None:
+                continue
+            head = src.data[d.start_byte:decls[0].start_byte].decode()
+            star = src.data[ptr.start_byte:name.start_byte].decode()
+            out[text(src, name)] = " ".join(head.split()) + " " + " ".join(star.split()) + " "
+    return out
+
+
 def declare_at_first_assignment(src_text: str, path: str, kernel: str) -> str | None:
     """C89-style scalars (`int i, j; float m; ... i = blockIdx.x * blockDim.x + threadIdx.x;`,
     `for (j = 0; ...)`) declared where they are first given a value, so the row index, the
@@ -820,6 +952,7 @@ def simplify(src_text: str, path: str, kernel: str, limit: int = 12) -> tuple[st
         for name, fn in (("the running mean and variance as two passes", split_welford),
                          ("hold an element in a register", promote_elements),
                          ("forward a stored value", forward_stores), ("drop a dead store", drop_dead_stores),
+                         ("use a variable for its copy", propagate_copies),
                          ("start the max at its seed", unseed_max), ("online max and sum", fuse_online)):
             new = fn(src_text, path, kernel)
             if new is not None and new != src_text:
