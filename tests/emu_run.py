@@ -90,6 +90,8 @@ class Batch:
         parts = ['#include "kp_emu.h"']
         for i, (src, _) in enumerate(self.items):
             parts += [f"#undef {g}" for g in _GUARDS]
+            # C linkage would put every source's kernel under one name: each keeps its namespace's
+            src = re.sub(r'\bextern\s+"C"\s*(?=(__global__|__device__|template|static|inline|void)\b)', "", src)
             parts.append(f"namespace kp_s{i} {{\n#line 1 \"kernel{i}.cu\"\n{_dynamic_shared(src)}\n}}  // namespace kp_s{i}")
         table = ", ".join(f"+[](int c, char** v) {{ return kp_main(kp_s{i}::{k}, c, v); }}"
                           for i, (_, k) in enumerate(self.items))

@@ -786,3 +786,19 @@ def test_exponentials_read_back_through_another_pointer_are_recomputed_and_fused
     k = src.kernel("k")
     assert len(k.loops) == 2 and "y[i]" not in new
     compiles(new, "k")
+
+
+@pytest.mark.parametrize("head", [
+    "for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < N; i += blockDim.x * gridDim.x)",
+    "int stride = blockDim.x * gridDim.x;\n  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < N; i += stride)",
+    "int index = blockIdx.x * blockDim.x + threadIdx.x;\n  const size_t stride = (size_t)blockDim.x * gridDim.x;\n"
+    "  for (size_t i = index; i < N; i += stride)",
+])
+def test_grid_stride_loops_are_rows_whatever_names_their_start_and_step(head):
+    text = f"__global__ void k(float* out, const float* a, int N) {{\n  {head} {{ out[i] = 2.0f * a[i]; }}\n}}"
+    src, rk = rk_of(text)
+    assert rk is not None and rk.form == "loop" and rk.row == "i" and rk.ok, rk and rk.reasons
+    used = text.replace("out[i] = 2.0f * a[i];", "out[i] = 2.0f * a[i] + index;")
+    if "int index" in head:  # the start's name used in the body too: not only the loop's start
+        src, rk = rk_of(used)
+        assert rk is None or rk.form != "loop" or not rk.ok

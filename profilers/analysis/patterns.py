@@ -142,15 +142,16 @@ def row_kernel(src: SourceFile, k: Kernel) -> RowKernel | None:
     for i, s in enumerate(stmts):
         d = _row_decl(src, env, s)
         if d is not None:
-            found = (i, "decl", d)
-            break
-        if s.type == "for_statement":
-            lp = kl0.at(s)
-            if lp is not None and lp.var and lp.start is not None and lp.step_node is not None \
-                    and index_poly(src, lp.start, env.values_at(s.start_byte)) == GID_X \
-                    and index_poly(src, lp.step_node, {}) == GRID_STRIDE_X and lp.cmp == "<":
-                found = (i, "loop", (lp.var, lp.var_type or "int", lp.start))
+            j = _grid_stride_from(src, k, kl0, stmts, i, d[0])
+            if j is None:
+                found = (i, "decl", d)
                 break
+            aliases.add(d[0])  # `int index = gid; int stride = ...; for (i = index; ...; i += stride)`
+            continue
+        lp = _grid_stride(src, kl0, s)
+        if lp is not None:
+            found = (i, "loop", (lp.var, lp.var_type or "int", lp.start))
+            break
         if _mentions_builtins(src, s):
             names = _builtin_alias(src, k, s)
             if names is None:
@@ -198,6 +199,33 @@ def row_kernel(src: SourceFile, k: Kernel) -> RowKernel | None:
     rk.aliases = aliases
     _check(src, rk)
     return rk
+
+
+def _grid_stride(src: SourceFile, kl, s):
+    """s's LoopInfo when s is `for (v = <gid>; v < E; v += <blockDim.x * gridDim.x>)`, the start
+    and the step read with the values known there (`i += stride`); else None."""
+    if s.type != "for_statement":
+        return None
+    lp = kl.at(s)
+    values = kl.env.values_at(s.start_byte)
+    if lp is not None and lp.var and lp.start is not None and lp.step_node is not None and lp.cmp == "<" \
+            and index_poly(src, lp.start, values) == GID_X and index_poly(src, lp.step_node, values) == GRID_STRIDE_X:
+        return lp
+    return None
+
+
+def _grid_stride_from(src: SourceFile, k: Kernel, kl, stmts, i: int, name: str) -> int | None:
+    """The index of a grid-stride loop after stmts[i] (which declares name = gid) that name only
+    starts, with only declarations of the thread's position between; None otherwise."""
+    for j in range(i + 1, len(stmts)):
+        lp = _grid_stride(src, kl, stmts[j])
+        if lp is not None:
+            mentions = [n for n in walk(k.body) if n.type == "identifier" and src.node_text(n) == name
+                        and n.start_byte >= stmts[i].end_byte]
+            return j if all(lp.start.start_byte <= n.start_byte < lp.start.end_byte for n in mentions) else None
+        if not (_mentions_builtins(src, stmts[j]) and _builtin_alias(src, k, stmts[j]) is not None):
+            return None
+    return None
 
 
 def _builtin_alias(src: SourceFile, k: Kernel, s) -> set | None:
