@@ -284,3 +284,42 @@ def test_a_block_per_row_without_trees_lifts_and_a_lone_partial_is_refused():
                   size_env={"s": {"N": 64, "C": 768}}, scalar_params={"N": "N", "C": "C"})
     got, _ = plans(partial, ctx)
     assert not [p for p in got if p.name.startswith("row")]
+
+
+def test_rows_strided_over_the_grid_and_trees_that_pick_by_comparison_lift():
+    """`for (r = blockIdx.x; r < R; r += gridDim.x)` around the row lifts to a thread grid-stride
+    loop over the rows (no row count from the grid needed); a tree step written as a ternary or an
+    if that picks the larger is a max tree; one that picks the smaller with `>` is a min tree; a
+    thread leaving inside the loop over rows is refused."""
+    from kernelpro.optimizer.restructure.deteam import deteam_rows
+    from kernelpro.optimizer.restructure.text import Refuse
+    from kernelpro.profilers.source import parse_source
+    text = """__global__ void k(float* out, const float* x, int N, int C) {
+  __shared__ float red[128];
+  int tid = threadIdx.x;
+  for (int r = blockIdx.x; r < N; r += gridDim.x) {
+    float m = -INFINITY;
+    for (int i = tid; i < C; i += blockDim.x) m = fmaxf(m, x[r * C + i]);
+    red[tid] = m;
+    __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+      if (tid < s) red[tid] = red[tid + s] > red[tid] ? red[tid + s] : red[tid];
+      __syncthreads();
+    }
+    if (tid == 0) out[r] = red[0];
+    __syncthreads();
+  }
+}"""
+    src = parse_source(text)
+    new, trees = deteam_rows(src, src.kernel("k"), None)
+    assert trees == [("m", "max")]
+    assert "for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < N; r += blockDim.x * gridDim.x) {" in new
+    assert "out[r] = (m);" in new and "red" not in new and "tid" not in new
+    iffed = text.replace("if (tid < s) red[tid] = red[tid + s] > red[tid] ? red[tid + s] : red[tid];",
+                         "if (tid < s) { if (red[tid + s] > red[tid]) red[tid] = red[tid + s]; }")
+    assert deteam_rows(parse_source(iffed), parse_source(iffed).kernel("k"), None)[1] == [("m", "max")]
+    smaller = text.replace("? red[tid + s] : red[tid]", "? red[tid] : red[tid + s]")
+    assert deteam_rows(parse_source(smaller), parse_source(smaller).kernel("k"), None)[1] == [("m", "min")]
+    leaves = text.replace("    float m = -INFINITY;", "    if (tid != 0) return;\n    float m = -INFINITY;")
+    with pytest.raises(Refuse, match="leaves the loop over the rows"):
+        deteam_rows(parse_source(leaves), parse_source(leaves).kernel("k"), None)

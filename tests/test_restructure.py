@@ -802,3 +802,38 @@ def test_grid_stride_loops_are_rows_whatever_names_their_start_and_step(head):
     if "int index" in head:  # the start's name used in the body too: not only the loop's start
         src, rk = rk_of(used)
         assert rk is None or rk.form != "loop" or not rk.ok
+
+
+def test_void_helpers_inline_nested_calls_come_out_and_a_loop_left_in_a_call_blocks_the_teams():
+    """A void helper that loops over the row (writing it) is inlined where it is a statement; a
+    looping helper called inside an expression is first taken out into its own declaration, but not
+    from under `?:` (called only sometimes); a looping call left as written refuses the row plans
+    (every lane of a team would run all of it)."""
+    from kernelpro.optimizer.restructure.passes import inline_loop_helpers
+    text = """__device__ float sum_sq(const float* v, int n) {
+  float acc = 0.0f;
+  for (int i = 0; i < n; i++) acc += v[i] * v[i];
+  return acc;
+}
+__device__ void scale(float* dst, const float* src, float s, int n) {
+  for (int i = 0; i < n; i++) dst[i] = src[i] * s;
+}
+__global__ void k(float* out, float* rstd, const float* inp, int N, int C) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= N) return;
+  float r = rsqrtf(sum_sq(inp + row * C, C) / C + 1e-6f);
+  scale(out + row * C, inp + row * C, r, C);
+  rstd[row] = r;
+}"""
+    new = inline_loop_helpers(text, TEST_CU, "k")
+    body = new[new.index("__global__"):]
+    assert "sum_sq(inp" not in body and "scale(out" not in body, body
+    assert "float r = rsqrtf(kp_h1 / C + 1e-6f);" in body and "float* kp_scale2_dst = (out + row * C);" in body
+    compiles(new, "k")
+    src, rk = rk_of(new, "k")
+    assert rk.ok and len(rk.spread) == 2, rk.reasons
+    guarded = text.replace("rsqrtf(sum_sq(inp + row * C, C) / C + 1e-6f)", "C > 0 ? rsqrtf(sum_sq(inp + row * C, C)) : 0.0f")
+    new = inline_loop_helpers(guarded, TEST_CU, "k")
+    assert "? rsqrtf(sum_sq(inp + row * C, C))" in new
+    src, rk = rk_of(new, "k")
+    assert not rk.ok and any("calls sum_sq, a function that loops" in r for r in rk.reasons), rk.reasons

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from kernelpro.profilers.analysis.affine import atom, index_poly
-from kernelpro.profilers.analysis.loops import statements, text, unparen
+from kernelpro.profilers.analysis.loops import MAX, MIN, single_update, statements, text, unparen
 from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import Kernel, SourceFile, walk
 
@@ -229,6 +229,8 @@ def _tree_op(src: SourceFile, tree, shared: str, tid_names: set[str]) -> str:
                 ops.append("max")
             elif o == "=" and re.fullmatch(rf"(fminf|fmin|min)\({re.escape(shared)}\[\w+(\.\w)?\],{re.escape(shared)}\[\w+(\.\w)?\+\w+\]\)", r):
                 ops.append("min")
+            elif o == "=" and (pick := _picked(src, n, shared)) is not None:
+                ops.append(pick)
             else:
                 raise Refuse("the tree's step is not a sum, max or min of shared[tid] and shared[tid + s]")
     if len(ops) != 1:
@@ -269,6 +271,21 @@ def _without_thread_exit(src: SourceFile, s, tids: set[str]) -> str | None:
     return " || ".join(text(src, x) for x in kept)
 
 
+def _picked(src: SourceFile, n, shared: str) -> str | None:
+    """'max' or 'min' for a tree step that picks between shared[tid] and shared[tid + s] by a
+    comparison (`sh[tid] = sh[tid + s] > sh[tid] ? sh[tid + s] : sh[tid]`, or the assignment under
+    `if (sh[tid + s] > sh[tid])`), as the loops' reductions are recognised; else None."""
+    left = n.child_by_field_name("left")
+    got = single_update(src, text(src, left), n)
+    partner = rf"{re.escape(shared)}\[\w+(\.\w)?\+\w+\]"
+    holder = n.parent.parent if n.parent is not None else None
+    scope = n if unparen(n.child_by_field_name("right")).type == "conditional_expression" else holder
+    if got is None or got[0] not in (MAX, MIN) or scope is None or not any(
+            m.type == "subscript_expression" and re.fullmatch(partner, text(src, m).replace(" ", "")) for m in walk(scope)):
+        return None
+    return "max" if got[0] == MAX else "min"
+
+
 def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None) -> tuple[str, list[tuple[str, str]]]:
     """A block per row whose threads stride the row (`for (i = tid; i < C; i += blockDim.x)`) and
     meet in shared-memory trees, each result read back as `shared[0]` by every thread (a layer
@@ -285,8 +302,13 @@ def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None) -> tuple[
     if k.body is None:
         raise NotThisShape("no body")
     stmts = statements(k.body)
+    whole = stmts  # what the lifted code replaces
     env: dict = {}
     row, row_type, tids, bdims, shared = None, "int", {"threadIdx.x"}, {"blockDim.x"}, None
+    over = _rows_over_blocks(src, stmts)  # `for (r = blockIdx.x; r < R; r += gridDim.x) { the row }`
+    if over is not None:
+        i, row, row_type, bound = over
+        stmts = stmts[:i] + statements(stmts[i].child_by_field_name("body"))
     seq, trees, current, pending = [], [], None, None
     partials: dict[str, int] = {}  # accumulated in a strided loop, not yet stored for a tree: line
     ind = line_indent(src, stmts[0]) if stmts else "  "
@@ -366,6 +388,8 @@ def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None) -> tuple[
         if s.type == "if_statement":
             cnd = unparen(s.child_by_field_name("condition"))
             rest = _without_thread_exit(src, s, tids)
+            if rest is not None and over is not None:
+                raise Refuse(f"line {s.start_point[0] + 1}: a thread leaves the loop over the rows")
             if rest is not None:  # `if (tid != 0 || X) return;`: thread 0 does the row
                 if rest:
                     seq.append(f"if ({rest}) return;")
@@ -382,14 +406,44 @@ def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None) -> tuple[
         raise Refuse("partials stored with no tree after them")
     for var, line in partials.items():
         raise Refuse(f"line {line}: each thread accumulates its own part of `{var}` and no tree combines them")
-    if outputs_param is None:
+    if outputs_param is None and over is None:
         raise Refuse("the number of rows (the grid's x) is not a scalar parameter of the kernel")
     for acc, op in trees:
         init = _initial(src, stmts, acc)
         if op == "+" and (init is None or not re.fullmatch(r"0+(\.0*)?[fF]?|0?\.0+[fF]?", init)):
             raise Refuse(f"every thread starts `{acc}` at {init!r}: a sum over threads counts it once per thread")
-    parts = [f"{row_type} {row} = blockIdx.x * blockDim.x + threadIdx.x;", f"{ind}if ({row} < {outputs_param}) {{"]
+    if over is not None:  # one thread per row, the rows still strided by the grid
+        parts = [f"for ({row_type} {row} = blockIdx.x * blockDim.x + threadIdx.x; {row} < {bound}; "
+                 f"{row} += blockDim.x * gridDim.x) {{"]
+    else:
+        parts = [f"{row_type} {row} = blockIdx.x * blockDim.x + threadIdx.x;", f"{ind}if ({row} < {outputs_param}) {{"]
     parts += [f"{ind}  {p}" for p in seq]
     parts.append(f"{ind}}}")
-    new = span_text(src, 0, len(src.data), [(stmts[0].start_byte, stmts[-1].end_byte, "\n".join(parts))])
+    new = span_text(src, 0, len(src.data), [(whole[0].start_byte, whole[-1].end_byte, "\n".join(parts))])
     return new, trees
+
+
+def _rows_over_blocks(src: SourceFile, stmts) -> tuple[int, str, str, str] | None:
+    """(index, row, its type, the bound) of `for (T r = blockIdx.x; r < R; r += gridDim.x) {...}`
+    when it is the kernel's last statement (barriers aside) and only declarations come before it."""
+    for i, s in enumerate(stmts):
+        if s.type != "for_statement":
+            if s.type != "declaration":
+                return None
+            continue
+        init, cond, upd = (s.child_by_field_name(f) for f in ("initializer", "condition", "update"))
+        ds = init.children_by_field_name("declarator") if init is not None and init.type == "declaration" else []
+        if len(ds) != 1 or ds[0].type != "init_declarator" or cond is None or upd is None:
+            return None
+        var = text(src, ds[0].child_by_field_name("declarator"))
+        cond = unparen(cond)
+        if text(src, ds[0].child_by_field_name("value")).replace(" ", "") != "blockIdx.x" \
+                or cond.type != "binary_expression" or text(src, cond.child_by_field_name("operator")) != "<" \
+                or text(src, cond.child_by_field_name("left")) != var \
+                or upd.type != "assignment_expression" or text(src, upd.child_by_field_name("left")) != var \
+                or text(src, upd.child_by_field_name("operator")) != "+=" \
+                or text(src, upd.child_by_field_name("right")).replace(" ", "") != "gridDim.x" \
+                or not all(_SYNC.match(text(src, x)) for x in stmts[i + 1:]):
+            return None
+        return i, var, text(src, init.child_by_field_name("type")), text(src, cond.child_by_field_name("right"))
+    return None

@@ -662,11 +662,19 @@ def inline_loop_helpers(src_text: str, path: str, kernel: str) -> str | None:
     row mean in a helper) becomes f's statements in place, its parameters and locals renamed
     `kp_<f><n>_<name>`, then `T v = <f's returned expression>;`, so the row plans see and spread
     its loop (left as a call, every lane of a team would run the whole loop). Only helpers of
-    plain parameters, one `return` as the last statement, and no parameter assigned; None if none."""
-    src = parse_source(src_text, path)
-    k = src.kernel(kernel)
-    if k is None or k.body is None:
-        return None
+    plain parameters, one `return` as the last statement, and no parameter assigned; None if none.
+    A `void` helper that loops (a row scaled into the output) called as a statement is inlined the
+    same way, and a helper's call inside an expression (`rsqrtf(sum_sq(x, C) / C + eps)`) is first
+    taken out into a declaration of its own, where nothing makes the call conditional."""
+    hoisted = _hoist_helper_calls(src_text, path, kernel)
+    new = _inline_helpers(hoisted or src_text, path, kernel)
+    return new if new is not None else hoisted
+
+
+def _helpers(src: SourceFile, k) -> dict:
+    """name -> (parameters [(declaration, name)], body, return type) of the file's __device__
+    functions that loop: those returning a value with one `return e;` last, and `void` ones with no
+    `return` but a last `return;`; parameters plain and never assigned."""
     helpers = {}
     for f in walk(src.root):
         if f.type != "function_definition" or f == k.node or "__device__" not in text(src, f).split("(")[0]:
@@ -680,9 +688,14 @@ def inline_loop_helpers(src_text: str, path: str, kernel: str) -> str | None:
         if name is None or name.type != "identifier" or params is None or body is None:
             continue
         stmts = body.named_children
-        if not stmts or stmts[-1].type != "return_statement" or not stmts[-1].named_children or \
-                sum(1 for n in walk(body) if n.type == "return_statement") != 1 or \
-                not any(n.type in ("for_statement", "while_statement", "do_statement") for n in walk(body)):
+        rtype = text(src, f.child_by_field_name("type")) if f.child_by_field_name("type") is not None else ""
+        returns = [n for n in walk(body) if n.type == "return_statement"]
+        if not any(n.type in ("for_statement", "while_statement", "do_statement") for n in walk(body)):
+            continue
+        if rtype == "void":
+            if any(r.named_children for r in returns) or (returns and returns != [stmts[-1]]):
+                continue
+        elif not stmts or stmts[-1].type != "return_statement" or not stmts[-1].named_children or len(returns) != 1:
             continue
         ps = []
         for prm in params.named_children:
@@ -695,56 +708,121 @@ def inline_loop_helpers(src_text: str, path: str, kernel: str) -> str | None:
             ps.append((prm, text(src, pn)))
         if not ps or any(x in _writes_scalars(src, [body]) for _, x in ps):
             continue
-        helpers[text(src, name)] = (ps, body)
+        helpers[text(src, name)] = (ps, body, rtype)
+    return helpers
+
+
+def _hoist_helper_calls(src_text: str, path: str, kernel: str) -> str | None:
+    """A looping helper's call inside a statement's expression taken out: `T kp_hN = f(...);`
+    before the statement; not where the call sits under `?:`, `&&`, `||` or in a loop's header."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    helpers = {n: h for n, h in _helpers(src, k).items() if h[2] != "void"}
+    subs, count = [], 0
+    for call in walk(k.body):
+        fn = call.child_by_field_name("function") if call.type == "call_expression" else None
+        if fn is None or text(src, fn) not in helpers:
+            continue
+        up, ok = call.parent, True
+        while up is not None and not (up.type in ("declaration", "expression_statement")
+                                      and up.parent is not None and up.parent.type == "compound_statement"):
+            if up.type in ("conditional_expression", "for_statement", "while_statement", "do_statement", "if_statement") \
+                    or up.type == "binary_expression" and text(src, up.child_by_field_name("operator")) in ("&&", "||"):
+                ok = False  # evaluated sometimes, or many times
+            up = up.parent
+        if up is None or not ok:
+            continue
+        whole = up.type == "declaration" and len(up.children_by_field_name("declarator")) == 1 and \
+            up.children_by_field_name("declarator")[0].child_by_field_name("value") == call
+        if whole or any(a <= call.start_byte < b for a, b, _ in subs):
+            continue
+        count += 1
+        name = f"kp_h{count}"
+        subs.append((up.start_byte, up.start_byte,
+                     f"{helpers[text(src, fn)][2]} {name} = {text(src, call)};\n{line_indent(src, up)}"))
+        subs.append((call.start_byte, call.end_byte, name))
+    if not subs:
+        return None
+    subs.sort(key=lambda s: (s[0], s[1]))
+    return span_text(src, 0, len(src.data), subs)
+
+
+def _inline_helpers(src_text: str, path: str, kernel: str) -> str | None:
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    helpers = _helpers(src, k)
     subs, count = [], 0
     for d in walk(k.body):
+        if d.type == "expression_statement" and d.parent is not None and d.parent.type == "compound_statement" \
+                and d.named_children and d.named_children[0].type == "call_expression":
+            call = d.named_children[0]
+            fn = call.child_by_field_name("function")
+            if text(src, fn) in helpers and helpers[text(src, fn)][2] == "void":
+                count += 1
+                got = _inlined(src, d, call, fn, helpers[text(src, fn)], count, None)
+                if got is not None:
+                    subs.append((d.start_byte, d.end_byte, got))
+            continue
         decs = d.children_by_field_name("declarator") if d.type == "declaration" else []
         if len(decs) != 1 or decs[0].type != "init_declarator" or d.parent is None \
                 or d.parent.type != "compound_statement":
             continue
         call = decs[0].child_by_field_name("value")
         fn = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
-        if fn is None or text(src, fn) not in helpers:
-            continue
-        ps, body = helpers[text(src, fn)]
-        args = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
-        if len(args) != len(ps):
+        if fn is None or text(src, fn) not in helpers or helpers[text(src, fn)][2] == "void":
             continue
         count += 1
-        pre = f"kp_{text(src, fn)}{count}_"
-        # a parameter given a name or a number is that argument (parameters are never assigned)
-        direct = {x: text(src, a) for (_, x), a in zip(ps, args) if a.type in ("identifier", "number_literal")}
-        # a returned local of the declared type is the declared variable itself
-        ret = body.named_children[-1].named_children[0]
-        target = decs[0].child_by_field_name("declarator")
-        same = ret.type == "identifier" and target is not None and target.type == "identifier" and any(
-            n.type == "declaration" and text(src, n.child_by_field_name("type")) == text(src, d.child_by_field_name("type"))
-            and text(src, ret) in {text(src, c.child_by_field_name("declarator") or c)
-                                   for c in n.children_by_field_name("declarator")}
-            and not any(q.type == "type_qualifier" for q in n.children) for n in body.named_children)
-        if same:
-            direct[text(src, ret)] = text(src, target)
-        local = {x for _, x in ps} | declared_names(src, body)
-        renames = [(n.start_byte, n.end_byte, direct.get(text(src, n), pre + text(src, n))) for n in walk(body)
-                   if n.type == "identifier" and text(src, n) in local
-                   and not (n.parent is not None and n.parent.type == "field_expression"
-                            and n.parent.child_by_field_name("field") == n)]
-        ind = line_indent(src, d)
-        lines = [f"// kernelpro: {text(src, fn)}() inlined"]
-        for (prm, x), a in zip(ps, args):
-            if x in direct:
-                continue
-            pdecl = node_with(src, prm, [(n.start_byte, n.end_byte, pre + x) for n in walk(prm)
-                                         if n.type == "identifier" and text(src, n) == x])
-            lines.append(f"{pdecl} = ({text(src, a)});")
-        for s in body.named_children[:-1]:
-            lines.append(reindent(node_with(src, s, [r for r in renames if s.start_byte <= r[0] < s.end_byte]),
-                                  line_indent(src, s), ind))
-        if not same:
-            value = node_with(src, ret, [r for r in renames if ret.start_byte <= r[0] < ret.end_byte])
-            lines.append(f"{span_text(src, d.start_byte, call.start_byte)}({value});")
-        subs.append((d.start_byte, d.end_byte, f"\n{ind}".join(lines)))
+        got = _inlined(src, d, call, fn, helpers[text(src, fn)], count, decs[0])
+        if got is not None:
+            subs.append((d.start_byte, d.end_byte, got))
     return span_text(src, 0, len(src.data), subs) if subs else None
+
+
+def _inlined(src: SourceFile, d, call, fn, helper, count: int, dec) -> str | None:
+    """The text replacing statement d (`T v = f(...);`, or `f(...);` for a void helper, dec None)."""
+    ps, body, rtype = helper
+    args = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
+    if len(args) != len(ps):
+        return None
+    pre = f"kp_{text(src, fn)}{count}_"
+    # a parameter given a name or a number is that argument (parameters are never assigned)
+    direct = {x: text(src, a) for (_, x), a in zip(ps, args) if a.type in ("identifier", "number_literal")}
+    # a returned local of the declared type is the declared variable itself
+    ret = body.named_children[-1].named_children[0] if dec is not None else None
+    target = dec.child_by_field_name("declarator") if dec is not None else None
+    same = ret is not None and ret.type == "identifier" and target is not None and target.type == "identifier" and any(
+        n.type == "declaration" and text(src, n.child_by_field_name("type")) == text(src, d.child_by_field_name("type"))
+        and text(src, ret) in {text(src, c.child_by_field_name("declarator") or c)
+                               for c in n.children_by_field_name("declarator")}
+        and not any(q.type == "type_qualifier" for q in n.children) for n in body.named_children)
+    if same:
+        direct[text(src, ret)] = text(src, target)
+    local = {x for _, x in ps} | declared_names(src, body)
+    renames = [(n.start_byte, n.end_byte, direct.get(text(src, n), pre + text(src, n))) for n in walk(body)
+               if n.type == "identifier" and text(src, n) in local
+               and not (n.parent is not None and n.parent.type == "field_expression"
+                        and n.parent.child_by_field_name("field") == n)]
+    ind = line_indent(src, d)
+    lines = [f"// kernelpro: {text(src, fn)}() inlined"]
+    for (prm, x), a in zip(ps, args):
+        if x in direct:
+            continue
+        pdecl = node_with(src, prm, [(n.start_byte, n.end_byte, pre + x) for n in walk(prm)
+                                     if n.type == "identifier" and text(src, n) == x])
+        lines.append(f"{pdecl} = ({text(src, a)});")
+    last = body.named_children[-1] if body.named_children else None
+    keep = body.named_children[:-1] if last is not None and last.type == "return_statement" else body.named_children
+    for s in keep:
+        lines.append(reindent(node_with(src, s, [r for r in renames if s.start_byte <= r[0] < s.end_byte]),
+                              line_indent(src, s), ind))
+    if ret is not None and not same:
+        value = node_with(src, ret, [r for r in renames if ret.start_byte <= r[0] < ret.end_byte])
+        lines.append(f"{span_text(src, d.start_byte, call.start_byte)}({value});")
+    return f"\n{ind}".join(lines)
 
 
 def index_pointer_steps(src_text: str, path: str, kernel: str) -> str | None:

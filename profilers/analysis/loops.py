@@ -233,8 +233,9 @@ def _step(src, upd, out) -> None:
 # ---------------------------------------------------------------- reductions
 
 
-def _single_update(src: SourceFile, var: str, w) -> tuple[str, str | None] | None:
-    """(op, function) when the write node w is one associative update of var; else None."""
+def single_update(src: SourceFile, var: str, w) -> tuple[str, str | None] | None:
+    """(op, function) when the write node w is one associative update of var; else None. var may
+    be an element's text (`sh[tid]`) for the compare-and-pick spellings (`a > b ? a : b`, `if (a > b) x = a`)."""
     if w.type == "update_expression":
         return SUM, None
     op = text(src, w.child_by_field_name("operator"))
@@ -469,7 +470,7 @@ def analyze_loop(src: SourceFile, env: IndexEnv, n: ts.Node, accesses: list[Acce
                 info.carried[info.var] = "the loop variable is changed inside the body"
     pending = []
     for name, ws in writes.items():
-        ops = [_single_update(src, name, w) for w in ws]
+        ops = [single_update(src, name, w) for w in ws]
         if None in ops or len({o[0] for o in ops}) != 1 or _reads_outside_updates(src, body, name, ws):
             pending.append(name)
             continue

@@ -228,6 +228,23 @@ def _grid_stride_from(src: SourceFile, k: Kernel, kl, stmts, i: int, name: str) 
     return None
 
 
+def _looping_functions(src: SourceFile) -> set[str]:
+    """Names of the file's non-kernel functions whose body has a loop."""
+    out = set()
+    for f in walk(src.root):
+        if f.type != "function_definition" or "__global__" in src.node_text(f).split("(")[0]:
+            continue
+        d = f.child_by_field_name("declarator")
+        while d is not None and d.type != "function_declarator":
+            d = d.child_by_field_name("declarator")
+        name = d.child_by_field_name("declarator") if d is not None else None
+        body = f.child_by_field_name("body")
+        if name is not None and body is not None and any(
+                n.type in ("for_statement", "while_statement", "do_statement") for n in walk(body)):
+            out.add(src.node_text(name).split("::")[-1])
+    return out
+
+
 def _builtin_alias(src: SourceFile, k: Kernel, s) -> set | None:
     """The names `s` declares when it only names parts of the thread's position
     (`int tid = threadIdx.x, bid = blockIdx.x;`) and they are never assigned; else None."""
@@ -262,10 +279,14 @@ def _check(src: SourceFile, rk: RowKernel) -> None:
         if d.type == "declaration" and any(src.node_text(c) == "__shared__" for c in d.children):
             reasons.append(f"line {d.start_point[0] + 1}: the kernel already uses shared memory")
             break
+    looping = _looping_functions(src)
     for name, n in call_names(src, k.body):
         base = name.split("::")[-1].split(".")[-1]
         if base in SYNC or base.startswith("__shfl") or base.startswith("atomic") or "cooperative" in name:
             reasons.append(f"line {n.start_point[0] + 1}: {name} (threads already cooperate)")
+            break
+        if base in looping:  # a team's every lane would run the helper's whole loop
+            reasons.append(f"line {n.start_point[0] + 1} calls {base}, a function that loops (not inlined)")
             break
     # writes of the row variable
     for n in walk(k.body):
