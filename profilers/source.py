@@ -181,7 +181,7 @@ class SourceFile:
 
     def _function(self, n: ts.Node) -> None:
         quals = {c.type for c in n.children}
-        decl = _find_declarator(n)
+        decl = function_declarator(n)
         if decl is None:
             return
         name_node = decl.child_by_field_name("declarator")
@@ -425,7 +425,8 @@ def _walk(n: ts.Node):
         stack.extend(reversed(cur.children))
 
 
-def _find_declarator(fn: ts.Node) -> ts.Node | None:
+def function_declarator(fn: ts.Node) -> ts.Node | None:
+    """The function_declarator of a function definition (through pointers and references)."""
     d = fn.child_by_field_name("declarator")
     while d is not None and d.type != "function_declarator":
         d = d.child_by_field_name("declarator")

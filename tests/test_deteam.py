@@ -323,3 +323,52 @@ def test_rows_strided_over_the_grid_and_trees_that_pick_by_comparison_lift():
     leaves = text.replace("    float m = -INFINITY;", "    if (tid != 0) return;\n    float m = -INFINITY;")
     with pytest.raises(Refuse, match="leaves the loop over the rows"):
         deteam_rows(parse_source(leaves), parse_source(leaves).kernel("k"), None)
+
+
+WARP_ROW = """__global__ void k(float* out, const float* x, int N, int C) {
+  int lane = threadIdx.x & 31;
+  int warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  if (warp >= N) return;
+  float s = 0.0f;
+  for (int i = lane; i < C; i += 32) s += x[warp * C + i];
+  for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffff, s, o);
+  for (int i = lane; i < C; i += 32) out[warp * C + i] = x[warp * C + i] / s;
+  if (lane == 0) out[warp * C] += 0.0f;
+}"""
+
+
+def test_a_warp_per_row_lifts_to_one_thread_per_row_and_what_it_cannot_prove_is_refused():
+    """The warp index and the lane are known by their values (`& 31`, `>> 5`); the butterfly is the
+    accumulator; `if (lane == 0)` goes. Refused: a shuffle that combines otherwise than its loop
+    accumulates, a lane's partial no shuffle combines, a lane loop that does not step by 32, a
+    shuffle that is not a reduction. The row plans then take the lifted kernel, its rows the old
+    threads over 32."""
+    from kernelpro.optimizer.restructure.api import Context, plans
+    from kernelpro.optimizer.restructure.dewarp import dewarp_rows
+    from kernelpro.optimizer.restructure.text import Refuse
+    from kernelpro.profilers.source import parse_source
+
+    def lift(text):
+        src = parse_source(text)
+        return dewarp_rows(src, src.kernel("k"))
+
+    new, reds, strided = lift(WARP_ROW)
+    assert reds == [("s", "+")] and not strided
+    assert "int warp = blockIdx.x * blockDim.x + threadIdx.x;" in new and "__shfl" not in new and "lane" not in new
+    assert "for (int i = 0; i < C; i++) s += x[warp * C + i];" in new
+    ctx = Context(kernel="k", path="k.cu", launch={"grid": ["cdiv(N, 4)"], "block": [128]}, base_launch=None,
+                  size_env={"s": {"N": 64, "C": 1000}}, scalar_params={"N": "N", "C": "C"})
+    got, why = plans(WARP_ROW, ctx)
+    assert {p.name for p in got} >= {"row-warp", "row-block"}, why
+    built = next(p for p in got if p.name == "row-block").build(next(p for p in got if p.name == "row-block").space[0])
+    assert built.launch["grid"] == ["N"], built.launch  # a block per row: the old grid's 4 rows per block
+
+    maxed = WARP_ROW.replace("s += __shfl_xor_sync(0xffffffff, s, o);", "s = fmaxf(s, __shfl_xor_sync(0xffffffff, s, o));")
+    got, why = plans(maxed, ctx)
+    assert not [p for p in got if p.name.startswith("row")] and any("do not combine as its loop" in w for w in why), why
+    with pytest.raises(Refuse, match="each lane accumulates its own part of `s`"):
+        lift(WARP_ROW.replace("s += __shfl_xor_sync(0xffffffff, s, o);", "C += __shfl_xor_sync(0xffffffff, C, o);"))
+    with pytest.raises(Refuse, match="does not step by 32"):
+        lift(WARP_ROW.replace("i < C; i += 32) s +=", "i < C; i += 16) s +="))
+    with pytest.raises(Refuse, match="not a warp reduction"):
+        lift(WARP_ROW.replace("if (lane == 0) out[warp * C] += 0.0f;", "out[warp] = __shfl_sync(0xffffffff, s, 3);"))

@@ -23,7 +23,7 @@ from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import SourceFile, parse_source, walk
 
 from ..model import Candidate
-from . import columns, deteam, elementwise, gather, rows
+from . import columns, deteam, dewarp, elementwise, gather, rows
 from .launch import columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
 from .passes import (declare_at_first_assignment, index_pointer_steps, inline_loop_helpers, promote_elements,
                      rename_reassigned_pointers, simplify)
@@ -204,9 +204,10 @@ def _restricted_rk(text: str, ctx: Context) -> RowKernel | None:
     return row_kernel(src, src.kernel(ctx.kernel))
 
 
-def _rows_deteamed(text: str, ctx: Context) -> str | None:
-    """A block per row meeting in shared-memory trees as one thread per row (deteam.deteam_rows),
-    where every tree combines as the lifted loop reduces; None where that is not the shape."""
+def _rows_deteamed(text: str, ctx: Context) -> tuple[str, int] | None:
+    """A block per row (deteam.deteam_rows) or a warp per row (dewarp.dewarp_rows) as one thread per
+    row, where every tree or shuffle combines as the lifted loop reduces: (source, rows each block of
+    the old launch ran); None where that is not the shape."""
     src = parse_source(text, ctx.path)
     k = src.kernel(ctx.kernel)
     grid = list(ctx.launch.get("grid") or [])
@@ -214,10 +215,21 @@ def _rows_deteamed(text: str, ctx: Context) -> str | None:
         return None
     shared = "__shared__" in src.node_text(k.body)
     what = "a block per row with shared-memory trees" if shared else "a block per row"
+    per_block = 1
     try:
         canon, trees = deteam.deteam_rows(src, k, _outputs_param(ctx, grid[0]))
     except NotThisShape:
-        return None
+        try:
+            canon, trees, strided = dewarp.dewarp_rows(src, k)
+            what = "a warp per row with shuffles"
+            block = (ctx.launch.get("block") or [None])[0]
+            if not strided and (not isinstance(block, int) or block % 32):
+                raise Refuse("the launch's block is not a whole number of warps") from None
+            per_block = 1 if strided else block // 32
+        except NotThisShape:
+            return None
+        except Refuse as e:
+            raise Refuse(f"a warp per row with shuffles, but {e}") from None
     except Refuse as e:
         if not shared:  # most kernels that name blockIdx.x alone are other shapes: no word
             return None
@@ -230,16 +242,18 @@ def _rows_deteamed(text: str, ctx: Context) -> str | None:
     ops = {(r.var, r.op) for lp in k2.loops if (info := kl.at(lp.node)) is not None for r in info.reductions}
     for acc, op in trees:
         if (acc, TREE_OPS[op]) not in ops:
-            raise Refuse(f"a block per row with shared-memory trees, but the tree over `{acc}` ({op}) does not "
-                         "combine as its loop accumulates")
-    return canon
+            raise Refuse(f"{what}, but the {'shuffles' if 'warp' in what else 'tree'} over `{acc}` ({op}) do"
+                         f"{'' if 'warp' in what else 'es'} not combine as its loop accumulates")
+    return canon, per_block
 
 
 def row_plans(text: str, ctx: Context) -> list[Plan]:
-    lifted = _rows_deteamed(text, ctx)
-    if lifted is not None:  # one row per block before: the rows are the grid's x
+    got = _rows_deteamed(text, ctx)
+    lifted = per_old = None
+    if got is not None:  # per_old rows per block before: the rows are the grid's x times that
+        lifted, per_old = got
         text = lifted
-        ctx = replace(ctx, launch={**ctx.launch, "block": [1]})
+        ctx = replace(ctx, launch={**ctx.launch, "block": [per_old]})
     src0 = parse_source(text, ctx.path)
     k0 = src0.kernel(ctx.kernel)
     rk0 = row_kernel(src0, k0) if k0 is not None else None
@@ -316,9 +330,9 @@ def row_plans(text: str, ctx: Context) -> list[Plan]:
             if tb == 0:  # the block team's threads follow the row (_follow_row)
                 per = team.vec * int(knobs["per"])
                 threads = _team_threads(follow, per)
-                maker = rows_host(1, None, src.node_text(bound), per, rows_from_grid=lifted is not None)
+                maker = rows_host(1, None, src.node_text(bound), per, rows_from_grid=per_old == 1)
             else:
-                threads, maker = tb, rows_host(per_block, tb, rows_from_grid=lifted is not None)
+                threads, maker = tb, rows_host(per_block, tb, rows_from_grid=per_old == 1)
             new, notes = _host(new, ctx.path, ctx.kernel, maker)
             launch = dict(ctx.base_launch or {})
             launch.update(block=[threads], grid=[_grid_for(ctx, src, rk, grid, old_block, per_block)] + grid[1:])

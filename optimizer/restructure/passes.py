@@ -19,7 +19,7 @@ from kernelpro.profilers.analysis.affine import const, global_accesses, index_po
 from kernelpro.profilers.analysis.loops import (LoopInfo, ONLINE, MAX, MIN, SUM, analyze_kernel, declared_names, inside,
                                                 loop_start, may_alias, statements, text, unparen, uses)
 from kernelpro.profilers.analysis.patterns import RowKernel, row_kernel
-from kernelpro.profilers.source import SourceFile, parse_source, walk
+from kernelpro.profilers.source import SourceFile, function_declarator, parse_source, walk
 
 from .text import ident_subs, line_indent, node_with, reindent, span_text
 
@@ -679,9 +679,7 @@ def _helpers(src: SourceFile, k) -> dict:
     for f in walk(src.root):
         if f.type != "function_definition" or f == k.node or "__device__" not in text(src, f).split("(")[0]:
             continue
-        d = f.child_by_field_name("declarator")
-        while d is not None and d.type != "function_declarator":
-            d = d.child_by_field_name("declarator")
+        d = function_declarator(f)
         name = d.child_by_field_name("declarator") if d is not None else None
         params = d.child_by_field_name("parameters") if d is not None else None
         body = f.child_by_field_name("body")

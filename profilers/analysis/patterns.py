@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import tree_sitter as ts
 
-from ..source import Kernel, SourceFile, walk
+from ..source import Kernel, SourceFile, function_declarator, walk
 from .affine import IndexEnv, Poly, add, atom, coefficient, depends, index_poly, mul
 from .loops import SYNC, KernelLoops, LoopInfo, analyze_kernel, call_names, statements, text, unparen, uses
 
@@ -234,9 +234,7 @@ def _looping_functions(src: SourceFile) -> set[str]:
     for f in walk(src.root):
         if f.type != "function_definition" or "__global__" in src.node_text(f).split("(")[0]:
             continue
-        d = f.child_by_field_name("declarator")
-        while d is not None and d.type != "function_declarator":
-            d = d.child_by_field_name("declarator")
+        d = function_declarator(f)
         name = d.child_by_field_name("declarator") if d is not None else None
         body = f.child_by_field_name("body")
         if name is not None and body is not None and any(
