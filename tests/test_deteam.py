@@ -372,3 +372,44 @@ def test_a_warp_per_row_lifts_to_one_thread_per_row_and_what_it_cannot_prove_is_
         lift(WARP_ROW.replace("i < C; i += 32) s +=", "i < C; i += 16) s +="))
     with pytest.raises(Refuse, match="not a warp reduction"):
         lift(WARP_ROW.replace("if (lane == 0) out[warp * C] += 0.0f;", "out[warp] = __shfl_sync(0xffffffff, s, 3);"))
+
+
+def test_a_block_size_constant_steps_like_blockdim_and_two_arrays_reduce_in_one_tree():
+    """`#define BLOCK 128` (or a template parameter's default) is blockDim.x where the launch's block
+    is 128, not where it is 256; a sum and a sum of squares stored to two arrays and combined in one
+    tree loop are two trees; a tree loop that leaves one stored array uncombined is refused."""
+    from kernelpro.optimizer.restructure.deteam import deteam_rows
+    from kernelpro.optimizer.restructure.text import Refuse
+    from kernelpro.profilers.source import parse_source
+    text = """#define BLOCK 128
+__global__ void k(float* out, const float* x, int N, int C) {
+  __shared__ float s1[BLOCK];
+  __shared__ float s2[BLOCK];
+  int row = blockIdx.x, t = threadIdx.x;
+  float a = 0.0f, b = 0.0f;
+  for (int i = t; i < C; i += BLOCK) { float v = x[row * C + i]; a += v; b += v * v; }
+  s1[t] = a;
+  s2[t] = b;
+  __syncthreads();
+#pragma unroll
+  for (int s = BLOCK / 2; s > 0; s >>= 1) {
+    if (t < s) { s1[t] += s1[t + s]; s2[t] += s2[t + s]; }
+    __syncthreads();
+  }
+  if (t == 0) out[row] = s2[0] / C - (s1[0] / C) * (s1[0] / C);
+}"""
+
+    def lift(src_text, block):
+        src = parse_source(src_text)
+        return deteam_rows(src, src.kernel("k"), "N", block)
+
+    new, trees = lift(text, 128)
+    assert trees == [("a", "+"), ("b", "+")]
+    assert "out[row] = (b) / C - ((a) / C) * ((a) / C);" in new and "s1" not in new.split("__global__")[1]
+    with pytest.raises(Refuse, match="does not step by the block size"):
+        lift(text, 256)
+    templ = text.replace("#define BLOCK 128\n__global__", "template <int BLOCK = 128>\n__global__")
+    assert lift(templ, 128)[1] == [("a", "+"), ("b", "+")]
+    half = text.replace("s2[t] += s2[t + s];", "")
+    with pytest.raises(Refuse, match="each stored array exactly once"):
+        lift(half, 128)

@@ -217,7 +217,8 @@ def _rows_deteamed(text: str, ctx: Context) -> tuple[str, int] | None:
     what = "a block per row with shared-memory trees" if shared else "a block per row"
     per_block = 1
     try:
-        canon, trees = deteam.deteam_rows(src, k, _outputs_param(ctx, grid[0]))
+        block = (ctx.launch.get("block") or [None])[0]
+        canon, trees = deteam.deteam_rows(src, k, _outputs_param(ctx, grid[0]), block if isinstance(block, int) else None)
     except NotThisShape:
         try:
             canon, trees, strided = dewarp.dewarp_rows(src, k)

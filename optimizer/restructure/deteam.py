@@ -200,6 +200,23 @@ def deteam(src: SourceFile, k: Kernel, outputs_param: str | None) -> tuple[str, 
                  "loop_line": loop.start_point[0] + 1}
 
 
+def _position_names(src: SourceFile, s, env: dict) -> dict[str, str] | None:
+    """name -> 'row' (blockIdx.x), 'tid' (threadIdx.x) or 'bdim' (blockDim.x) for every variable the
+    declaration s declares, when each is one of those; None otherwise."""
+    if s.type != "declaration" or not s.children_by_field_name("declarator"):
+        return None
+    out = {}
+    for d in s.children_by_field_name("declarator"):
+        n, v = (d.child_by_field_name("declarator"), d.child_by_field_name("value")) if d.type == "init_declarator" else (d, None)
+        p = index_poly(src, v, env) if v is not None and n is not None and n.type == "identifier" else None
+        role = None if p is None else "row" if p == atom("blockIdx.x") else "tid" if p == atom("threadIdx.x") \
+            else "bdim" if p == atom("blockDim.x") else None
+        if role is None or (role == "row" and "row" in out.values()):
+            return None
+        out[src.node_text(n)] = role
+    return out
+
+
 def _initial(src: SourceFile, stmts, name: str) -> str | None:
     for s in stmts:
         if s.type != "declaration":
@@ -212,30 +229,38 @@ def _initial(src: SourceFile, stmts, name: str) -> str | None:
 
 def _tree_op(src: SourceFile, tree, shared: str, tid_names: set[str]) -> str:
     """'+', 'max', 'min' of a halving tree over shared[tid] and shared[tid + s]; else Refuse."""
+    return _tree_ops(src, tree, [shared], tid_names)[shared]
+
+
+def _tree_ops(src: SourceFile, tree, arrays: list[str], tid_names: set[str]) -> dict[str, str]:
+    """array -> '+', 'max' or 'min': a halving tree loop that combines each array[tid] with
+    array[tid + s] exactly once per step (several arrays reduced together: a sum and a sum of
+    squares); else Refuse."""
     body = tree.child_by_field_name("body")
-    ops = []
+    ops: dict[str, list[str]] = {a: [] for a in arrays}
     for n in walk(body):
         if n.type == "call_expression" and "syncthreads" not in src.node_text(n) and not src.node_text(n).startswith(("fmaxf", "fminf", "max", "min", "fmax", "fmin")):
             raise Refuse("the tree calls something other than a barrier or min/max")
         if n.type == "assignment_expression":
             left = text(src, n.child_by_field_name("left")).replace(" ", "")
-            if left not in {f"{shared}[{t}]" for t in tid_names}:
+            shared = next((a for a in arrays if left in {f"{a}[{t}]" for t in tid_names}), None)
+            if shared is None:
                 raise Refuse("the tree writes something other than shared[tid]")
             o = text(src, n.child_by_field_name("operator"))
             r = text(src, n.child_by_field_name("right")).replace(" ", "")
             if o == "+=" and re.fullmatch(rf"{re.escape(shared)}\[\w+(\.\w)?\+\w+\]", r):
-                ops.append("+")
+                ops[shared].append("+")
             elif o == "=" and re.fullmatch(rf"(fmaxf|fmax|max)\({re.escape(shared)}\[\w+(\.\w)?\],{re.escape(shared)}\[\w+(\.\w)?\+\w+\]\)", r):
-                ops.append("max")
+                ops[shared].append("max")
             elif o == "=" and re.fullmatch(rf"(fminf|fmin|min)\({re.escape(shared)}\[\w+(\.\w)?\],{re.escape(shared)}\[\w+(\.\w)?\+\w+\]\)", r):
-                ops.append("min")
+                ops[shared].append("min")
             elif o == "=" and (pick := _picked(src, n, shared)) is not None:
-                ops.append(pick)
+                ops[shared].append(pick)
             else:
                 raise Refuse("the tree's step is not a sum, max or min of shared[tid] and shared[tid + s]")
-    if len(ops) != 1:
-        raise Refuse("the tree does not combine exactly once per step")
-    return ops[0]
+    if any(len(v) != 1 for v in ops.values()):
+        raise Refuse("the tree does not combine each stored array exactly once per step")
+    return {a: v[0] for a, v in ops.items()}
 
 
 def _assigned_outside(src: SourceFile, body) -> set[str]:
@@ -286,7 +311,8 @@ def _picked(src: SourceFile, n, shared: str) -> str | None:
     return "max" if got[0] == MAX else "min"
 
 
-def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None) -> tuple[str, list[tuple[str, str]]]:
+def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None,
+                block: int | None = None) -> tuple[str, list[tuple[str, str]]]:
     """A block per row whose threads stride the row (`for (i = tid; i < C; i += blockDim.x)`) and
     meet in shared-memory trees, each result read back as `shared[0]` by every thread (a layer
     norm's mean and variance, a softmax's max and sum), as the one-thread-per-row program: the
@@ -298,18 +324,22 @@ def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None) -> tuple[
     stride it (`for (c = tid; c < C; c += blockDim.x) out[...] = ...`) and a block per row where
     one thread does the row (`if (tid != 0 || row >= N) return;`, or a block of one thread). A
     variable the threads accumulate in a strided loop must reach a tree: alone, each thread's
-    part is not the row's."""
+    part is not the row's. A constant equal to the launch's `block` (a `#define`, or a template
+    parameter's default) stands for blockDim.x; several arrays may be stored and reduced by one
+    tree loop (a sum and a sum of squares)."""
     if k.body is None:
         raise NotThisShape("no body")
     stmts = statements(k.body)
     whole = stmts  # what the lifted code replaces
     env: dict = {}
-    row, row_type, tids, bdims, shared = None, "int", {"threadIdx.x"}, {"blockDim.x"}, None
+    row, row_type, tids, shared = None, "int", {"threadIdx.x"}, None
+    bdims = {"blockDim.x"} | {n for n, v in _fixed_values(src, k).items() if block is not None and v == block}
+    arrays: list[str] = []  # the shared arrays
     over = _rows_over_blocks(src, stmts)  # `for (r = blockIdx.x; r < R; r += gridDim.x) { the row }`
     if over is not None:
         i, row, row_type, bound = over
         stmts = stmts[:i] + statements(stmts[i].child_by_field_name("body"))
-    seq, trees, current, pending = [], [], None, None
+    seq, trees, current, pending = [], [], {}, []  # current: array -> its tree's result; pending: stores
     partials: dict[str, int] = {}  # accumulated in a strided loop, not yet stored for a tree: line
     ind = line_indent(src, stmts[0]) if stmts else "  "
 
@@ -319,12 +349,14 @@ def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None) -> tuple[
 
     def broadcast(node) -> str:
         reads = [n for n in walk(node) if n.type == "subscript_expression"
-                 and text(src, n).replace(" ", "") == f"{shared}[0]"]
-        if reads and current is None:
-            raise Refuse(f"line {node.start_point[0] + 1} reads {shared}[0] before any tree")
-        out = span_text(src, node.start_byte, node.end_byte, [(n.start_byte, n.end_byte, f"({current})") for n in reads])
+                 and text(src, n).replace(" ", "") in {f"{a}[0]" for a in arrays}]
+        for n in reads:
+            if text(src, n).replace(" ", "")[:-3] not in current:
+                raise Refuse(f"line {node.start_point[0] + 1} reads {text(src, n)} before any tree")
+        out = span_text(src, node.start_byte, node.end_byte, [
+            (n.start_byte, n.end_byte, f"({current[text(src, n).replace(' ', '')[:-3]]})") for n in reads])
         left = [n for n in walk(node) if n.type == "subscript_expression" and n not in reads
-                and src.node_text(n.child_by_field_name("argument") or n) == shared]
+                and src.node_text(n.child_by_field_name("argument") or n) in arrays]
         if left or any(n.type == "identifier" and src.node_text(n) in (tids | bdims) for n in walk(node)) \
                 or re.search(r"\b(threadIdx|blockDim)\b", out):
             raise Refuse(f"line {node.start_point[0] + 1} uses the thread index, block size or shared array")
@@ -334,30 +366,39 @@ def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None) -> tuple[
         sh = _is_shared_decl(src, s)  # `__shared__ T a[N];` or `extern __shared__ T a[];`
         if sh:
             shared = sh
+            arrays.append(sh)
             continue
-        nv = _decl_one(src, s)
-        if nv and nv[0] is not None and nv[0].type == "identifier" and nv[1] is not None:
-            p = index_poly(src, nv[1], env)
-            if p == atom("blockIdx.x") and row is None:
-                row = src.node_text(nv[0])
-                t = s.child_by_field_name("type")
-                row_type = text(src, t) if t is not None else "int"
-                continue
-            if p == atom("threadIdx.x"):
-                tids.add(src.node_text(nv[0]))
-                continue
-            if p == atom("blockDim.x"):
-                bdims.add(src.node_text(nv[0]))
-                continue
-        if _SYNC.match(text(src, s)):
+        roles = _position_names(src, s, env)  # `int row = blockIdx.x, tid = threadIdx.x;`
+        if roles is not None and (row is None or "row" not in roles.values()):
+            for name, role in roles.items():
+                if role == "row":
+                    row, t = name, s.child_by_field_name("type")
+                    row_type = text(src, t) if t is not None else "int"
+                (tids if role == "tid" else bdims if role == "bdim" else set()).add(name)
             continue
+        if _SYNC.match(text(src, s)) or text(src, s).startswith("#pragma"):
+            continue  # barriers go, and hints for loops that the plans write anew
         if row is None:
             raise NotThisShape("no row index equal to blockIdx.x before the row's code")
-        if s.type == "for_statement" and pending is not None:  # the tree over the stored partials
-            trees.append((pending[0], _tree_op(src, s, shared, tids)))
-            current, pending = pending[1], None
+        e = s.named_children[0] if s.type == "expression_statement" and s.named_children else None
+        if e is not None and e.type == "assignment_expression" and arrays and \
+                text(src, e.child_by_field_name("left")).replace(" ", "") in {f"{a}[{t}]" for a in arrays for t in tids}:
+            stored = e.child_by_field_name("right")
+            acc = text(src, _uncast(src, stored))
+            if not re.fullmatch(r"[A-Za-z_]\w*", acc):
+                raise Refuse("a stored partial is not a variable")
+            arr = text(src, e.child_by_field_name("left").child_by_field_name("argument"))
+            pending.append((arr, acc, text(src, stored)))
+            partials.pop(acc, None)
             continue
-        if pending is not None:
+        if s.type == "for_statement" and pending:  # the tree over the stored partials
+            ops = _tree_ops(src, s, [a for a, _, _ in pending], tids)
+            for arr, acc, stored in pending:
+                trees.append((acc, ops[arr]))
+                current[arr] = stored
+            pending = []
+            continue
+        if pending:
             raise Refuse(f"line {s.start_point[0] + 1}: no tree after the partials' store")
         if s.type == "for_statement":
             init, cond, upd = (s.child_by_field_name(f) for f in ("initializer", "condition", "update"))
@@ -375,16 +416,6 @@ def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None) -> tuple[
                 seq.append(reindent(f"for ({text(src, init.child_by_field_name('type'))} {var} = 0; {broadcast(cond)}; "
                                     f"{var}++) {broadcast(body)}", line_indent(src, s), ind + "  "))
                 continue
-        e = s.named_children[0] if s.type == "expression_statement" and s.named_children else None
-        if e is not None and e.type == "assignment_expression" and shared is not None and \
-                text(src, e.child_by_field_name("left")).replace(" ", "") in {f"{shared}[{t}]" for t in tids}:
-            stored = e.child_by_field_name("right")
-            acc = text(src, _uncast(src, stored))
-            if not re.fullmatch(r"[A-Za-z_]\w*", acc):
-                raise Refuse("a stored partial is not a variable")
-            pending = (acc, text(src, stored))
-            partials.pop(acc, None)
-            continue
         if s.type == "if_statement":
             cnd = unparen(s.child_by_field_name("condition"))
             rest = _without_thread_exit(src, s, tids)
@@ -402,7 +433,7 @@ def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None) -> tuple[
         seq.append(reindent(broadcast(s), line_indent(src, s), ind + "  "))
     if row is None or (shared is not None and not trees):
         raise NotThisShape("not a block per row (with shared-memory trees, or none)")
-    if pending is not None:
+    if pending:
         raise Refuse("partials stored with no tree after them")
     for var, line in partials.items():
         raise Refuse(f"line {line}: each thread accumulates its own part of `{var}` and no tree combines them")
@@ -421,6 +452,20 @@ def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None) -> tuple[
     parts.append(f"{ind}}}")
     new = span_text(src, 0, len(src.data), [(whole[0].start_byte, whole[-1].end_byte, "\n".join(parts))])
     return new, trees
+
+
+def _fixed_values(src: SourceFile, k: Kernel) -> dict[str, int]:
+    """Names with a value known before any launch: the file's constants (`#define`, `constexpr`) and
+    the kernel's template parameters' defaults (`template <int BLOCK = 128>`)."""
+    out = dict(src.constants)
+    decl = k.node.parent
+    params = decl.child_by_field_name("parameters") if decl is not None and decl.type == "template_declaration" else None
+    for c in params.named_children if params is not None else []:
+        name, default = c.child_by_field_name("declarator"), c.child_by_field_name("default_value")
+        v = src.eval_int(default) if default is not None else None
+        if name is not None and v is not None:
+            out[text(src, name)] = v
+    return out
 
 
 def _rows_over_blocks(src: SourceFile, stmts) -> tuple[int, str, str, str] | None:
