@@ -362,6 +362,7 @@ def test_a_warp_per_row_lifts_to_one_thread_per_row_and_what_it_cannot_prove_is_
     assert {p.name for p in got} >= {"row-warp", "row-block"}, why
     built = next(p for p in got if p.name == "row-block").build(next(p for p in got if p.name == "row-block").space[0])
     assert built.launch["grid"] == ["N"], built.launch  # a block per row: the old grid's 4 rows per block
+    assert "spread the loop(s) on line 6, 8 over a block per row" in built.description, built.description
 
     maxed = WARP_ROW.replace("s += __shfl_xor_sync(0xffffffff, s, o);", "s = fmaxf(s, __shfl_xor_sync(0xffffffff, s, o));")
     got, why = plans(maxed, ctx)

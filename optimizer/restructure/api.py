@@ -204,10 +204,10 @@ def _restricted_rk(text: str, ctx: Context) -> RowKernel | None:
     return row_kernel(src, src.kernel(ctx.kernel))
 
 
-def _rows_deteamed(text: str, ctx: Context) -> tuple[str, int] | None:
+def _rows_deteamed(text: str, ctx: Context) -> tuple[str, int, list[int]] | None:
     """A block per row (deteam.deteam_rows) or a warp per row (dewarp.dewarp_rows) as one thread per
     row, where every tree or shuffle combines as the lifted loop reduces: (source, rows each block of
-    the old launch ran); None where that is not the shape."""
+    the old launch ran, the lines of the loops the team strode); None where that is not the shape."""
     src = parse_source(text, ctx.path)
     k = src.kernel(ctx.kernel)
     grid = list(ctx.launch.get("grid") or [])
@@ -215,13 +215,15 @@ def _rows_deteamed(text: str, ctx: Context) -> tuple[str, int] | None:
         return None
     shared = "__shared__" in src.node_text(k.body)
     what = "a block per row with shared-memory trees" if shared else "a block per row"
-    per_block = 1
+    per_block, lines = 1, []
     try:
         block = (ctx.launch.get("block") or [None])[0]
-        canon, trees = deteam.deteam_rows(src, k, _outputs_param(ctx, grid[0]), block if isinstance(block, int) else None)
+        canon, trees = deteam.deteam_rows(src, k, _outputs_param(ctx, grid[0]), block if isinstance(block, int) else None,
+                                          lines)
     except NotThisShape:
         try:
-            canon, trees, strided = dewarp.dewarp_rows(src, k)
+            lines.clear()
+            canon, trees, strided = dewarp.dewarp_rows(src, k, lines)
             what = "a warp per row with shuffles"
             block = (ctx.launch.get("block") or [None])[0]
             if not strided and (not isinstance(block, int) or block % 32):
@@ -245,14 +247,14 @@ def _rows_deteamed(text: str, ctx: Context) -> tuple[str, int] | None:
         if (acc, TREE_OPS[op]) not in ops:
             raise Refuse(f"{what}, but the {'shuffles' if 'warp' in what else 'tree'} over `{acc}` ({op}) do"
                          f"{'' if 'warp' in what else 'es'} not combine as its loop accumulates")
-    return canon, per_block
+    return canon, per_block, lines
 
 
 def row_plans(text: str, ctx: Context) -> list[Plan]:
     got = _rows_deteamed(text, ctx)
     lifted = per_old = None
     if got is not None:  # per_old rows per block before: the rows are the grid's x times that
-        lifted, per_old = got
+        lifted, per_old, team_lines = got
         text = lifted
         ctx = replace(ctx, launch={**ctx.launch, "block": [per_old]})
     src0 = parse_source(text, ctx.path)
@@ -282,7 +284,8 @@ def row_plans(text: str, ctx: Context) -> list[Plan]:
         if r is not None and rows.row_cache(r[2], r[1]) is not None:
             _, rk, src, done, restricted = r
     nrows = _largest(ctx, _grid_for(ctx, src, rk, grid, old_block, 1))
-    lines0 = _spread_lines(text, ctx, rk0, k0, rk)
+    # the loops as the text before the lift numbers them (the lift rewrote every line of the kernel)
+    lines0 = team_lines if lifted is not None and team_lines else _spread_lines(text, ctx, rk0, k0, rk)
     passes = "; ".join(dict.fromkeys(done))
     assumptions = (f"assumes {', '.join(restricted)} never overlap (adds __restrict__)",) if restricted else ()
     answers = tuple(r for r in ("uncoalesced-access",) if r in ctx.answers_present)

@@ -312,7 +312,7 @@ def _picked(src: SourceFile, n, shared: str) -> str | None:
 
 
 def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None,
-                block: int | None = None) -> tuple[str, list[tuple[str, str]]]:
+                block: int | None = None, lines: list[int] | None = None) -> tuple[str, list[tuple[str, str]]]:
     """A block per row whose threads stride the row (`for (i = tid; i < C; i += blockDim.x)`) and
     meet in shared-memory trees, each result read back as `shared[0]` by every thread (a layer
     norm's mean and variance, a softmax's max and sum), as the one-thread-per-row program: the
@@ -326,7 +326,7 @@ def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None,
     variable the threads accumulate in a strided loop must reach a tree: alone, each thread's
     part is not the row's. A constant equal to the launch's `block` (a `#define`, or a template
     parameter's default) stands for blockDim.x; several arrays may be stored and reduced by one
-    tree loop (a sum and a sum of squares)."""
+    tree loop (a sum and a sum of squares). `lines`, when given, receives the strided loops' lines."""
     if k.body is None:
         raise NotThisShape("no body")
     stmts = statements(k.body)
@@ -413,6 +413,8 @@ def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None,
                 if uses_team(body):
                     raise Refuse(f"line {s.start_point[0] + 1}: the loop's body uses the thread index or block size")
                 partials.update({v: s.start_point[0] + 1 for v in _assigned_outside(src, body)})
+                if lines is not None:  # the strided loops, as the caller's text numbers them
+                    lines.append(s.start_point[0] + 1)
                 seq.append(reindent(f"for ({text(src, init.child_by_field_name('type'))} {var} = 0; {broadcast(cond)}; "
                                     f"{var}++) {broadcast(body)}", line_indent(src, s), ind + "  "))
                 continue

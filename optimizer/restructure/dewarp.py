@@ -132,10 +132,10 @@ def _is_broadcast_assign(src: SourceFile, s, var: str) -> bool:
         and text(src, e.child_by_field_name("operator")) == "=" and _is_broadcast(src, unparen(e.child_by_field_name("right")), var)
 
 
-def dewarp_rows(src: SourceFile, k: Kernel) -> tuple[str, list[tuple[str, str]], bool]:
+def dewarp_rows(src: SourceFile, k: Kernel, lines: list[int] | None = None) -> tuple[str, list[tuple[str, str]], bool]:
     """(the kernel as one thread per row (the module's docstring), its reductions, whether its rows
     are strided over the grid); NotThisShape when it is not a warp per row, Refuse when it is but
-    something in it cannot be lifted."""
+    something in it cannot be lifted. `lines`, when given, receives the lane loops' lines."""
     if k.body is None or "__shfl" not in src.node_text(src.root):
         raise NotThisShape("no shuffles")
     names: dict[str, str] = {}  # int-valued locals declared from the thread's position
@@ -231,6 +231,8 @@ def dewarp_rows(src: SourceFile, k: Kernel) -> tuple[str, list[tuple[str, str]],
                 body = s.child_by_field_name("body")
                 from .deteam import _assigned_outside
                 partials.update({v: s.start_point[0] + 1 for v in _assigned_outside(src, body)})
+                if lines is not None:  # the lane loops, as the caller's text numbers them
+                    lines.append(s.start_point[0] + 1)
                 cond = s.child_by_field_name("condition")
                 seq.append(reindent(f"for ({text(src, init.child_by_field_name('type'))} {var} = 0; {plain(cond)}; {var}++) "
                                     f"{plain(body)}", line_indent(src, s), inner))
