@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import shutil
 
+import re
+
 import pytest
 from emu_run import Batch
 from suite_emu import SMALL, check, load_spec, refusals, run
@@ -414,3 +416,93 @@ __global__ void k(float* out, const float* x, int N, int C) {
     half = text.replace("s2[t] += s2[t + s];", "")
     with pytest.raises(Refuse, match="each stored array exactly once"):
         lift(half, 128)
+
+
+TREE_ROW = """__global__ void k(float* out, const float* in, int N, int C) {
+  __shared__ float sh[256];
+  int row = blockIdx.x, tid = threadIdx.x;
+  float s = 0.0f;
+  for (int i = tid; i < C; i += blockDim.x) s += in[row * C + i];
+  sh[tid] = s;
+  __syncthreads();
+  for (int st = blockDim.x / 2; st > 0; st >>= 1) {
+    if (tid < st) sh[tid] += sh[tid + st];
+    __syncthreads();
+  }
+  if (tid == 0) out[row] = sh[0];
+}"""
+
+
+@pytest.mark.parametrize("old,new,why", [
+    ("  if (tid == 0) out[row] = sh[0];", "  s = 0.0f;\n  for (int i = tid; i < C; i += blockDim.x) s += in[row * C + i] - sh[0];\n"
+     "  if (tid == 0) out[row] = sh[0];", "changes `s` outside the loop|own part of `s`"),  # the accumulator reused
+    ("  sh[tid] = s;", "  s = s * s;\n  sh[tid] = s;", "changes `s` outside the loop"),
+    ("  if (tid == 0) out[row] = sh[0];", "  if (tid == 0) out[row] = sh[0] + s;", "uses a thread's own `s`"),
+    ("  if (tid == 0) out[row] = sh[0];", "  if (tid == 0) sh[0] = sh[0] * 2.0f;\n  if (tid == 0) out[row] = sh[0];", "writes sh[0]"),
+    ("int st = blockDim.x / 2;", "int st = 16;", "half the block"),
+    ("st > 0;", "st > 1;", "halve its stride down to 1"),
+    ("sh[tid + st]", "sh[tid + 1]", "partner not at tid + st"),
+    ("if (tid < st) sh[tid] += sh[tid + st];", "sh[tid] += sh[tid + st];", "not under `if (tid < st)`"),
+    ("i < C; i += blockDim.x) s +=", "; i += blockDim.x) s +=", "end is not `i < E`"),
+])
+def test_tree_lifts_refuse_what_would_change_the_result(old, new, why):
+    """Reviewed cases: each rewrite of a correct block-per-row kernel that the lift must not take
+    as the same program."""
+    from kernelpro.optimizer.restructure.deteam import deteam_rows
+    from kernelpro.optimizer.restructure.text import Refuse
+    from kernelpro.profilers.source import parse_source
+    src = parse_source(TREE_ROW)
+    assert deteam_rows(src, src.kernel("k"), "N")[1] == [("s", "+")]
+    bad = TREE_ROW.replace(old, new)
+    assert bad != TREE_ROW
+    with pytest.raises(Refuse, match="|".join(re.escape(w) for w in why.split("|"))):
+        deteam_rows(parse_source(bad), parse_source(bad).kernel("k"), "N")
+
+
+def test_rows_strided_over_the_grid_refuse_a_return_in_the_row():
+    from kernelpro.optimizer.restructure.deteam import deteam_rows
+    from kernelpro.optimizer.restructure.text import Refuse
+    from kernelpro.profilers.source import parse_source
+    text = """__global__ void k(float* out, const float* in, const int* len, int N, int C) {
+  for (int row = blockIdx.x; row < N; row += gridDim.x) {
+    if (len[row] == 0) return;
+    for (int c = threadIdx.x; c < C; c += blockDim.x) out[row * C + c] = in[row * C + c];
+  }
+}"""
+    with pytest.raises(Refuse, match="leaves the loop over the rows"):
+        deteam_rows(parse_source(text), parse_source(text).kernel("k"), None)
+
+
+@pytest.mark.parametrize("old,new,why", [
+    ("int o = 16;", "int o = 8;", "no shuffle"),
+    ("__shfl_xor_sync(0xffffffff, s, o)", "__shfl_xor_sync(0xffffffff, s, o, 16)", "no shuffle"),
+    ("__shfl_xor_sync(0xffffffff, s, o)", "__shfl_xor_sync(0x0000ffff, s, o)", "no shuffle"),
+    ("__shfl_xor_sync(0xffffffff, s, o)", "__shfl_xor_sync(0xffffffff, s, 1)", "no shuffle"),
+    ("s += __shfl_xor_sync(0xffffffff, s, o);", "s += __shfl_xor_sync(0xffffffff, s, o) * 2.0f;", "no shuffle"),
+    ("__shfl_xor_sync(0xffffffff, s, o)", "__shfl_down_sync(0xffffffff, s, o)", "no broadcast follows"),
+    ("float s = 0.0f;", "float s = 1.0f;", "counts it once per lane"),
+    ("  for (int o = 16;", "  s = s * s;\n  for (int o = 16;", "outside the lane loops"),
+])
+def test_warp_lifts_refuse_what_would_change_the_result(old, new, why):
+    """A shuffle that is not a whole warp's reduction (a shorter butterfly, a width or mask below the
+    warp, a fixed offset, a scaled partner) is not taken as one; a reduction shuffled down reaches lane
+    0 only; a sum every lane starts at 1, or a part changed between its loop and its shuffle, differ
+    from the one thread's."""
+    from kernelpro.optimizer.restructure.dewarp import dewarp_rows
+    from kernelpro.optimizer.restructure.text import Refuse
+    from kernelpro.profilers.source import parse_source
+    text = WARP_ROW
+    bad = text.replace(old, new)
+    assert bad != text
+    with pytest.raises(Refuse, match=re.escape(why) if why != "no shuffle" else "not a warp reduction|no shuffle combines"):
+        dewarp_rows(parse_source(bad), parse_source(bad).kernel("k"))
+
+
+def test_a_copy_is_not_propagated_past_a_later_declaration_of_either_name():
+    from kernelpro.optimizer.restructure.passes import propagate_copies
+    text = """__global__ void k(float* out, const float* in, int row, int C) {
+  float b = in[row];
+  float a = b;
+  for (int i = 0; i < C; i++) { float b = in[row * C + i]; out[row * C + i] = a * b; }
+}"""
+    assert propagate_copies(text, "k.cu", "k") is None

@@ -232,10 +232,42 @@ def _tree_op(src: SourceFile, tree, shared: str, tid_names: set[str]) -> str:
     return _tree_ops(src, tree, [shared], tid_names)[shared]
 
 
-def _tree_ops(src: SourceFile, tree, arrays: list[str], tid_names: set[str]) -> dict[str, str]:
+def _halving(src: SourceFile, tree, bdims: set[str], tid_names: set[str]) -> str:
+    """The loop variable s of `for (s = B / 2; s > 0; s >>= 1)` (or `/= 2`, `>= 1`) with B the block
+    size, whose body combines only under `if (tid < s)` with partners at `tid + s`; else Refuse."""
+    init, cond, upd = (tree.child_by_field_name(f) for f in ("initializer", "condition", "update"))
+    ds = init.children_by_field_name("declarator") if init is not None and init.type == "declaration" else []
+    if len(ds) != 1 or ds[0].type != "init_declarator":
+        raise Refuse(f"line {tree.start_point[0] + 1}: the tree's loop does not declare its stride")
+    s = text(src, ds[0].child_by_field_name("declarator"))
+    start = text(src, ds[0].child_by_field_name("value")).replace(" ", "")
+    if start not in {f"{b}/2" for b in bdims} | {f"{b}>>1" for b in bdims} | {f"({b})/2" for b in bdims}:
+        raise Refuse(f"line {tree.start_point[0] + 1}: the tree does not start at half the block")
+    if cond is None or text(src, unparen(cond)).replace(" ", "") not in (f"{s}>0", f"{s}>=1", f"0<{s}") or upd is None \
+            or text(src, upd).replace(" ", "") not in (f"{s}>>=1", f"{s}/=2", f"{s}={s}/2", f"{s}={s}>>1"):
+        raise Refuse(f"line {tree.start_point[0] + 1}: the tree does not halve its stride down to 1")
+    guards = {f"{t}<{s}" for t in tid_names} | {f"{s}>{t}" for t in tid_names}
+    for n in walk(tree.child_by_field_name("body")):
+        if n.type == "subscript_expression" and "+" in text(src, n):
+            idx = text(src, n).replace(" ", "")
+            if not any(idx.endswith(f"[{t}+{s}]") or idx.endswith(f"[{s}+{t}]") for t in tid_names):
+                raise Refuse(f"line {n.start_point[0] + 1}: a tree partner not at tid + {s}")
+        if n.type == "assignment_expression":
+            up = n.parent
+            while up is not None and up != tree and not (
+                    up.type == "if_statement" and text(src, unparen(up.child_by_field_name("condition"))).replace(" ", "") in guards):
+                up = up.parent
+            if up is None or up == tree:
+                raise Refuse(f"line {n.start_point[0] + 1}: a tree step not under `if (tid < {s})`")
+    return s
+
+
+def _tree_ops(src: SourceFile, tree, arrays: list[str], tid_names: set[str], bdims: set[str] | None = None) -> dict[str, str]:
     """array -> '+', 'max' or 'min': a halving tree loop that combines each array[tid] with
     array[tid + s] exactly once per step (several arrays reduced together: a sum and a sum of
-    squares); else Refuse."""
+    squares); with bdims, its header and guard are checked too (_halving); else Refuse."""
+    if bdims is not None:
+        _halving(src, tree, bdims, tid_names)
     body = tree.child_by_field_name("body")
     ops: dict[str, list[str]] = {a: [] for a in arrays}
     for n in walk(body):
@@ -261,6 +293,31 @@ def _tree_ops(src: SourceFile, tree, arrays: list[str], tid_names: set[str]) -> 
     if any(len(v) != 1 for v in ops.values()):
         raise Refuse("the tree does not combine each stored array exactly once per step")
     return {a: v[0] for a, v in ops.items()}
+
+
+def _writes_of(src: SourceFile, node, name: str) -> list:
+    """The assignments and increments of the variable name under node."""
+    out = []
+    for n in walk(node):
+        target = n.child_by_field_name("left") if n.type == "assignment_expression" else \
+            n.child_by_field_name("argument") if n.type == "update_expression" else None
+        target = unparen(target) if target is not None else None
+        if target is not None and target.type == "identifier" and text(src, target) == name:
+            out.append(n)
+    return out
+
+
+def check_accumulators(src: SourceFile, body, accs: list[tuple[str, object]], loops: list, what: str) -> None:
+    """Each (accumulator, the statement that hands it to the team's combine) is written only inside the
+    team's strided loops before that statement, and never mentioned after it: the lift reads the
+    combined value where the kernel read it, so a partial used otherwise would change meaning."""
+    for acc, handoff in accs:
+        for w in _writes_of(src, body, acc):
+            if not any(lp.start_byte <= w.start_byte < lp.end_byte and lp.end_byte <= handoff.start_byte for lp in loops):
+                raise Refuse(f"line {w.start_point[0] + 1} changes `{acc}` outside the loop the {what} combines")
+        later = [n for n in walk(body) if n.type == "identifier" and text(src, n) == acc and n.start_byte >= handoff.end_byte]
+        if later:
+            raise Refuse(f"line {later[0].start_point[0] + 1} uses a thread's own `{acc}` after the {what}")
 
 
 def _assigned_outside(src: SourceFile, body) -> set[str]:
@@ -341,6 +398,7 @@ def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None,
         stmts = stmts[:i] + statements(stmts[i].child_by_field_name("body"))
     seq, trees, current, pending = [], [], {}, []  # current: array -> its tree's result; pending: stores
     partials: dict[str, int] = {}  # accumulated in a strided loop, not yet stored for a tree: line
+    strided, handoffs = [], []  # the strided loops; (accumulator, its store) of every tree
     ind = line_indent(src, stmts[0]) if stmts else "  "
 
     def uses_team(node) -> bool:  # the shared array's reads are broadcast()'s to check
@@ -351,6 +409,9 @@ def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None,
         reads = [n for n in walk(node) if n.type == "subscript_expression"
                  and text(src, n).replace(" ", "") in {f"{a}[0]" for a in arrays}]
         for n in reads:
+            if n.parent is not None and (n.parent.type == "update_expression" or n.parent.type == "assignment_expression"
+                                         and n.parent.child_by_field_name("left") == n):
+                raise Refuse(f"line {n.start_point[0] + 1} writes {text(src, n)}, the tree's result")
             if text(src, n).replace(" ", "")[:-3] not in current:
                 raise Refuse(f"line {node.start_point[0] + 1} reads {text(src, n)} before any tree")
         out = span_text(src, node.start_byte, node.end_byte, [
@@ -389,10 +450,11 @@ def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None,
                 raise Refuse("a stored partial is not a variable")
             arr = text(src, e.child_by_field_name("left").child_by_field_name("argument"))
             pending.append((arr, acc, text(src, stored)))
+            handoffs.append((acc, s))
             partials.pop(acc, None)
             continue
         if s.type == "for_statement" and pending:  # the tree over the stored partials
-            ops = _tree_ops(src, s, [a for a, _, _ in pending], tids)
+            ops = _tree_ops(src, s, [a for a, _, _ in pending], tids, bdims)
             for arr, acc, stored in pending:
                 trees.append((acc, ops[arr]))
                 current[arr] = stored
@@ -412,7 +474,13 @@ def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None,
                 body = s.child_by_field_name("body")
                 if uses_team(body):
                     raise Refuse(f"line {s.start_point[0] + 1}: the loop's body uses the thread index or block size")
+                if cond is None or unparen(cond).type != "binary_expression" or \
+                        text(src, unparen(cond).child_by_field_name("left")) != var or \
+                        text(src, unparen(cond).child_by_field_name("operator")) not in ("<", "<=") or \
+                        var in {text(src, n) for n in walk(unparen(cond).child_by_field_name("right"))}:
+                    raise Refuse(f"line {s.start_point[0] + 1}: the strided loop's end is not `{var} < E`")
                 partials.update({v: s.start_point[0] + 1 for v in _assigned_outside(src, body)})
+                strided.append(s)
                 if lines is not None:  # the strided loops, as the caller's text numbers them
                     lines.append(s.start_point[0] + 1)
                 seq.append(reindent(f"for ({text(src, init.child_by_field_name('type'))} {var} = 0; {broadcast(cond)}; "
@@ -439,6 +507,12 @@ def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None,
         raise Refuse("partials stored with no tree after them")
     for var, line in partials.items():
         raise Refuse(f"line {line}: each thread accumulates its own part of `{var}` and no tree combines them")
+    check_accumulators(src, k.body, handoffs, strided, "tree")
+    if over is not None:
+        leaving = [n for s in stmts[over[0]:] for n in walk(s) if n.type == "return_statement"
+                   or n.type == "break_statement" and not _in_inner_loop(n, s)]
+        if leaving:
+            raise Refuse(f"line {leaving[0].start_point[0] + 1}: a thread leaves the loop over the rows")
     if outputs_param is None and over is None:
         raise Refuse("the number of rows (the grid's x) is not a scalar parameter of the kernel")
     for acc, op in trees:
@@ -454,6 +528,18 @@ def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None,
     parts.append(f"{ind}}}")
     new = span_text(src, 0, len(src.data), [(whole[0].start_byte, whole[-1].end_byte, "\n".join(parts))])
     return new, trees
+
+
+def _in_inner_loop(n, top) -> bool:
+    """n sits in a loop or switch inside top, top included (a break there leaves that, not the row)."""
+    p = n.parent
+    while p is not None:
+        if p.type in ("for_statement", "while_statement", "do_statement", "switch_statement"):
+            return True
+        if p == top:
+            break
+        p = p.parent
+    return False
 
 
 def _fixed_values(src: SourceFile, k: Kernel) -> dict[str, int]:

@@ -25,6 +25,7 @@ import re
 from kernelpro.profilers.analysis.loops import MAX, MIN, single_update, statements, text, unparen
 from kernelpro.profilers.source import Kernel, SourceFile, function_declarator, parse_source, walk
 
+from .deteam import _assigned_outside, _initial, _writes_of
 from .text import NotThisShape, Refuse, line_indent, reindent, span_text
 
 _SHFL = re.compile(r"^__shfl_(xor|down)_sync$")
@@ -57,10 +58,21 @@ WARPS = tuple(gd * bd // 32 for bx, bd, tx, gd in _SAMPLES)
 LANE = tuple(tx % 32 for bx, bd, tx, gd in _SAMPLES)
 
 
-def _shuffle_loop(src: SourceFile, s, lanes: set[str]) -> tuple[str, str] | None:
-    """(variable, 'sum'/'max'/'min') of `for (o = 16; o > 0; o >>= 1) v = OP(v, __shfl_xor_sync(m, v, o));`
-    (or `__shfl_down_sync`, or `v += ...`); None for anything else."""
+def _shuffle_loop(src: SourceFile, s) -> tuple[str, str, bool] | None:
+    """(variable, '+'/'max'/'min', whether only lane 0 ends with the result) of a full warp's
+    reduction: `for (o = 16; o > 0; o >>= 1) v = OP(v, __shfl_xor_sync(0xffffffff, v, o));` (or
+    `/= 2`, `__shfl_down_sync`, `v += ...`), the offset the loop's variable, no width below 32;
+    None for anything else."""
     if s.type != "for_statement":
+        return None
+    init, cond, upd = (s.child_by_field_name(f) for f in ("initializer", "condition", "update"))
+    ds = init.children_by_field_name("declarator") if init is not None and init.type == "declaration" else []
+    if len(ds) != 1 or ds[0].type != "init_declarator" or cond is None or upd is None:
+        return None
+    o = text(src, ds[0].child_by_field_name("declarator"))
+    if _value(text(src, ds[0].child_by_field_name("value")), {}) != tuple(16 for _ in _SAMPLES) \
+            or text(src, unparen(cond)).replace(" ", "") not in (f"{o}>0", f"{o}>=1", f"0<{o}") \
+            or text(src, upd).replace(" ", "") not in (f"{o}>>=1", f"{o}/=2", f"{o}={o}/2", f"{o}={o}>>1"):
         return None
     body = s.child_by_field_name("body")
     stmts = statements(body) if body is not None and body.type == "compound_statement" else [body]
@@ -74,17 +86,19 @@ def _shuffle_loop(src: SourceFile, s, lanes: set[str]) -> tuple[str, str] | None
     if len(calls) != 1:
         return None
     args = calls[0].child_by_field_name("arguments").named_children
-    if len(args) < 3 or text(src, args[1]) != var:
+    mask = text(src, args[0]).rstrip("uU") if args else ""
+    if len(args) not in (3, 4) or text(src, args[1]) != var or text(src, args[2]) != o \
+            or not re.fullmatch(r"0[xX][fF]{8}", mask) or len(args) == 4 and _value(text(src, args[3]), {}) != tuple(32 for _ in _SAMPLES):
         return None
-    # the update with the shuffle read as the other operand: the loops' own recogniser
-    probe = text(src, w).replace(text(src, calls[0]), "kp_other")
-    p = parse_source(f"void f() {{ {probe}; }}")
-    node = next((n for n in walk(p.root) if n.type == "assignment_expression"), None)
-    got = single_update(p, var, node) if node is not None else None
-    if got is None:
+    probe = " ".join(text(src, w).replace(text(src, calls[0]), "kp_other").split())
+    v = re.escape(var)
+    forms = {"+": [rf"{v} \+= kp_other", rf"{v} = {v} \+ kp_other", rf"{v} = kp_other \+ {v}"],
+             "max": [rf"{v} = (fmaxf|fmax|max)\({v}, kp_other\)", rf"{v} = (fmaxf|fmax|max)\(kp_other, {v}\)"],
+             "min": [rf"{v} = (fminf|fmin|min)\({v}, kp_other\)", rf"{v} = (fminf|fmin|min)\(kp_other, {v}\)"]}
+    op = next((k for k, fs in forms.items() if any(re.fullmatch(f, probe) for f in fs)), None)
+    if op is None:
         return None
-    op = {MAX: "max", MIN: "min"}.get(got[0], "+" if got[0] == "sum" else None)
-    return (var, op) if op else None
+    return var, op, "down" in text(src, calls[0].child_by_field_name("function"))
 
 
 def _helper_reductions(src: SourceFile, k: Kernel) -> dict[str, str]:
@@ -104,7 +118,7 @@ def _helper_reductions(src: SourceFile, k: Kernel) -> dict[str, str]:
         stmts = statements(body)
         if v is None or len(stmts) not in (2, 3):
             continue
-        red = _shuffle_loop(src, stmts[0], set())
+        red = _shuffle_loop(src, stmts[0])
         ret = stmts[-1]
         if red is None or red[0] != v or ret.type != "return_statement" or not ret.named_children:
             continue
@@ -114,6 +128,8 @@ def _helper_reductions(src: SourceFile, k: Kernel) -> dict[str, str]:
         r = unparen(ret.named_children[0])
         if text(src, r) != v and not _is_broadcast(src, r, v):
             continue
+        if red[2] and not middle and not _is_broadcast(src, r, v):
+            continue  # shuffled down and not broadcast: only lane 0 holds the result
         out[text(src, d.child_by_field_name("declarator"))] = red[1]
     return out
 
@@ -186,7 +202,7 @@ def dewarp_rows(src: SourceFile, k: Kernel, lines: list[int] | None = None) -> t
     if not lanes:
         raise NotThisShape("no lane index")
     team = lanes | {"threadIdx.x", "blockDim.x", "gridDim.x", "blockIdx.x"}
-    seq, reds, partials = [], [], {}
+    seq, reds, partials, handoffs, lane_loops = [], [], {}, [], []
     ind = line_indent(src, stmts[0])
     inner = ind + "  " if over is not None else ind
 
@@ -199,6 +215,7 @@ def dewarp_rows(src: SourceFile, k: Kernel, lines: list[int] | None = None) -> t
                 if len(a) != 1 or a[0].type != "identifier":
                     raise Refuse(f"line {n.start_point[0] + 1}: a warp reduction of an expression")
                 reds.append((text(src, a[0]), helpers[text(src, n.child_by_field_name("function"))]))
+                handoffs.append((text(src, a[0]), n))
                 partials.pop(text(src, a[0]), None)
                 subs.append((n.start_byte, n.end_byte, f"({text(src, a[0])})"))
             elif n.type == "identifier" and text(src, n) in team | set(names) - {row} or \
@@ -211,9 +228,14 @@ def dewarp_rows(src: SourceFile, k: Kernel, lines: list[int] | None = None) -> t
     for s in body_stmts:
         if _SYNC.match(text(src, s)):
             continue
-        red = _shuffle_loop(src, s, lanes)
+        red = _shuffle_loop(src, s)
         if red is not None:
-            reds.append(red)
+            nxt = body_stmts[body_stmts.index(s) + 1] if body_stmts.index(s) + 1 < len(body_stmts) else None
+            if red[2] and (nxt is None or not _is_broadcast_assign(src, nxt, red[0])):
+                raise Refuse(f"line {s.start_point[0] + 1}: `{red[0]}` shuffled down reaches lane 0 only, "
+                             "and no broadcast follows")
+            reds.append(red[:2])
+            handoffs.append((red[0], s))
             partials.pop(red[0], None)
             continue
         e = s.named_children[0] if s.type == "expression_statement" and s.named_children else None
@@ -229,8 +251,12 @@ def dewarp_rows(src: SourceFile, k: Kernel, lines: list[int] | None = None) -> t
                         or _value(text(src, upd.child_by_field_name("right")), {}) != tuple(32 for _ in _SAMPLES):
                     raise Refuse(f"line {s.start_point[0] + 1}: a lane loop that does not step by 32")
                 body = s.child_by_field_name("body")
-                from .deteam import _assigned_outside
+                c = unparen(s.child_by_field_name("condition"))
+                if c is None or c.type != "binary_expression" or text(src, c.child_by_field_name("left")) != var \
+                        or text(src, c.child_by_field_name("operator")) not in ("<", "<="):
+                    raise Refuse(f"line {s.start_point[0] + 1}: the lane loop's end is not `{var} < E`")
                 partials.update({v: s.start_point[0] + 1 for v in _assigned_outside(src, body)})
+                lane_loops.append(s)
                 if lines is not None:  # the lane loops, as the caller's text numbers them
                     lines.append(s.start_point[0] + 1)
                 cond = s.child_by_field_name("condition")
@@ -245,6 +271,17 @@ def dewarp_rows(src: SourceFile, k: Kernel, lines: list[int] | None = None) -> t
         seq.append(reindent(plain(s), line_indent(src, s), inner))
     for var, line in partials.items():
         raise Refuse(f"line {line}: each lane accumulates its own part of `{var}` and no shuffle combines them")
+    # before its shuffle, a lane's part changes only in the lane loops (after it, every lane holds the
+    # whole row's value, as the lifted thread does)
+    for acc, handoff in handoffs:
+        for w in _writes_of(src, k.body, acc):
+            if w.start_byte < handoff.start_byte and not w.start_byte <= handoff.start_byte < w.end_byte and not any(
+                    lp.start_byte <= w.start_byte < lp.end_byte for lp in lane_loops):
+                raise Refuse(f"line {w.start_point[0] + 1} changes a lane's part of `{acc}` outside the lane loops")
+    for acc, op in reds:
+        init = _initial(src, body_stmts, acc)
+        if op == "+" and (init is None or not re.fullmatch(r"0+(\.0*)?[fF]?|0?\.0+[fF]?", init)):
+            raise Refuse(f"every lane starts `{acc}` at {init!r}: a sum over lanes counts it once per lane")
     if over is not None:
         head = [f"for ({rtype} {row} = blockIdx.x * blockDim.x + threadIdx.x; {row} < {over}; "
                 f"{row} += blockDim.x * gridDim.x) {{"] + [f"{inner}{p}" for p in seq] + [f"{ind}}}"]

@@ -161,6 +161,8 @@ def _plain_stores(src: SourceFile, lp: LoopInfo):
 
 
 def _forward_across(src: SourceFile, rk: RowKernel, la: LoopInfo, lb: LoopInfo) -> str | None:
+    if any(n.type in ("continue_statement", "break_statement", "return_statement", "goto_statement") for n in walk(la.body)):
+        return None  # an iteration may skip the store
     for s, sub, val, acc in _plain_stores(src, la):
         val = _definition(src, la, val)
         # the stored value must be recomputable after la: it reads no buffer A may be, and no
@@ -273,6 +275,16 @@ def drop_dead_stores(src_text: str, path: str, kernel: str) -> str | None:
 def _leaves_alone(src: SourceFile, rk: RowKernel, spread: list, t, array: str) -> bool:
     """Statement t touches no memory, or is a row loop that only reads arrays that cannot be `array`
     (a sum over the input between a store and the loop that overwrites it)."""
+    pointers = set(rk.env.pointers) | {p.name for p in rk.kernel.params if p.is_pointer}
+    def handed(call) -> bool:  # a pointer given to the call itself (not an element read for it)
+        args = call.child_by_field_name("arguments")
+        return args is not None and ("&" in text(src, args) or any(
+            n.type == "identifier" and text(src, n) in pointers and not (
+                n.parent is not None and n.parent.type == "subscript_expression" and n.parent.child_by_field_name("argument") == n)
+            for n in walk(args)))
+    if any(n.type == "pointer_expression" and text(src, n).startswith("*") for n in walk(t)) or any(
+            n.type == "call_expression" and handed(n) for n in walk(t)):
+        return False  # a read through a pointer, or a call given one: not provably apart
     if not any(n.type == "subscript_expression" and not unevaluated(n) for n in walk(t)):
         return True
     lc = next((lp for lp in spread if lp.node == t), None)
@@ -310,6 +322,20 @@ def _norm(p, var):
 # ---------------------------------------------------------------- copies
 
 
+def _declarators(src: SourceFile, node) -> list:
+    """The name nodes of every variable declared under node."""
+    out = []
+    for d in walk(node):
+        if d.type in ("declaration", "parameter_declaration"):
+            for dd in d.children_by_field_name("declarator"):
+                n = dd.child_by_field_name("declarator") if dd.type == "init_declarator" else dd
+                while n is not None and n.type not in ("identifier",):
+                    n = n.child_by_field_name("declarator")
+                if n is not None:
+                    out.append(n)
+    return out
+
+
 def propagate_copies(src_text: str, path: str, kernel: str) -> str | None:
     """`T a = b;` (or `= (b)`) with b a variable of the same declared type, a never written and b
     not written after it: a's mentions become b and the declaration goes (a block per row lifted
@@ -326,7 +352,7 @@ def propagate_copies(src_text: str, path: str, kernel: str) -> str | None:
                 name = dd.child_by_field_name("declarator") if dd.type == "init_declarator" else dd
                 if name is not None and name.type == "identifier":
                     types.setdefault(text(src, name), " ".join(text(src, d.child_by_field_name("type")).split()))
-    written = [(n, text(src, t)) for n in walk(k.body)
+    written = [(n, text(src, unparen(t))) for n in walk(k.body)
                for t in ([n.child_by_field_name("left")] if n.type == "assignment_expression" else
                          [n.child_by_field_name("argument")] if n.type in ("update_expression", "pointer_expression")
                          and (n.type != "pointer_expression" or text(src, n).startswith("&")) else [])
@@ -343,6 +369,8 @@ def propagate_copies(src_text: str, path: str, kernel: str) -> str | None:
             continue
         if any(w == a for _, w in written) or any(w == b and n.start_byte > d.end_byte for n, w in written):
             continue
+        if any(x.start_byte > d.end_byte and text(src, x) in (a, b) for x in _declarators(src, k.body)):
+            continue  # a later declaration of either name: a's mentions may mean another variable
         uses_a = [n for n in walk(d.parent) if n.type == "identifier" and text(src, n) == a and n.start_byte > d.end_byte]
         return span_text(src, 0, len(src.data), [_whole_lines(src, d)] + [(n.start_byte, n.end_byte, b) for n in uses_a])
     return None
@@ -732,6 +760,8 @@ def _hoist_helper_calls(src_text: str, path: str, kernel: str) -> str | None:
             up = up.parent
         if up is None or not ok:
             continue
+        if up.type == "declaration" and len(up.children_by_field_name("declarator")) > 1:
+            continue  # `float a = f(..), b = g(.., a)`: a call may read a name declared before it there
         whole = up.type == "declaration" and len(up.children_by_field_name("declarator")) == 1 and \
             up.children_by_field_name("declarator")[0].child_by_field_name("value") == call
         if whole or any(a <= call.start_byte < b for a, b, _ in subs):
@@ -907,6 +937,8 @@ def rename_reassigned_pointers(src_text: str, path: str, kernel: str) -> str | N
                 n.parent is not None and n.parent.type == "pointer_expression" and text(src, n.parent).startswith("&")
                 for n in later):
             continue
+        if any(n.type == "reference_declarator" for n in walk(k.body)):
+            continue  # a reference may hold the pointer's old value under another name
         fresh = next(f"{p}_{i}" for i in range(1, 100) if f"{p}_{i}" not in names)
         subs = [(s.start_byte, s.end_byte, f"{types[p]}{fresh} = {text(src, right)};")]
         subs += [(n.start_byte, n.end_byte, fresh) for n in later]
