@@ -215,18 +215,15 @@ def _rows_deteamed(text: str, ctx: Context) -> tuple[str, int, list[int]] | None
         return None
     shared = "__shared__" in src.node_text(k.body)
     what = "a block per row with shared-memory trees" if shared else "a block per row"
-    per_block, lines = 1, []
+    per_block, lines, block = 1, [], _old_block(ctx)
     try:
-        block = (ctx.launch.get("block") or [None])[0]
-        canon, trees = deteam.deteam_rows(src, k, _outputs_param(ctx, grid[0]), block if isinstance(block, int) else None,
-                                          lines)
+        canon, trees = deteam.deteam_rows(src, k, _outputs_param(ctx, grid[0]), block, lines)
     except NotThisShape:
         try:
             lines.clear()
             canon, trees, strided = dewarp.dewarp_rows(src, k, lines)
             what = "a warp per row with shuffles"
-            block = (ctx.launch.get("block") or [None])[0]
-            if not strided and (not isinstance(block, int) or block % 32):
+            if not strided and (block is None or block % 32):
                 raise Refuse("the launch's block is not a whole number of warps") from None
             per_block = 1 if strided else block // 32
         except NotThisShape:

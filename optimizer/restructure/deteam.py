@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from kernelpro.profilers.analysis.affine import atom, index_poly
-from kernelpro.profilers.analysis.loops import MAX, MIN, single_update, statements, text, unparen
+from kernelpro.profilers.analysis.loops import MAX, MIN, declared_names, single_update, statements, text, unparen, writes_in
 from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import Kernel, SourceFile, walk
 
@@ -297,14 +297,7 @@ def _tree_ops(src: SourceFile, tree, arrays: list[str], tid_names: set[str], bdi
 
 def _writes_of(src: SourceFile, node, name: str) -> list:
     """The assignments and increments of the variable name under node."""
-    out = []
-    for n in walk(node):
-        target = n.child_by_field_name("left") if n.type == "assignment_expression" else \
-            n.child_by_field_name("argument") if n.type == "update_expression" else None
-        target = unparen(target) if target is not None else None
-        if target is not None and target.type == "identifier" and text(src, target) == name:
-            out.append(n)
-    return out
+    return [n for v, n in writes_in(src, node) if v == name]
 
 
 def check_accumulators(src: SourceFile, body, accs: list[tuple[str, object]], loops: list, what: str) -> None:
@@ -322,16 +315,12 @@ def check_accumulators(src: SourceFile, body, accs: list[tuple[str, object]], lo
 
 def _assigned_outside(src: SourceFile, body) -> set[str]:
     """Plain variables a loop body assigns (=, op=, ++, --) that it does not declare."""
-    declared = {text(src, d.child_by_field_name("declarator") if d.type == "init_declarator" else d)
-                for n in walk(body) if n.type == "declaration" for d in n.children_by_field_name("declarator")}
-    out = set()
-    for n in walk(body):
-        target = n.child_by_field_name("left") if n.type == "assignment_expression" else \
-            n.child_by_field_name("argument") if n.type == "update_expression" else None
-        target = unparen(target) if target is not None else None
-        if target is not None and target.type == "identifier" and text(src, target) not in declared:
-            out.add(text(src, target))
-    return out
+    return {v for v, _ in writes_in(src, body)} - declared_names(src, body)
+
+
+def starts_at_zero(init: str | None) -> bool:
+    """A sum's initial value as written is zero (every thread or lane may start it there)."""
+    return init is not None and re.fullmatch(r"0+(\.0*)?[fF]?|0?\.0+[fF]?", init) is not None
 
 
 def _without_thread_exit(src: SourceFile, s, tids: set[str]) -> str | None:
@@ -389,7 +378,7 @@ def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None,
     stmts = statements(k.body)
     whole = stmts  # what the lifted code replaces
     env: dict = {}
-    row, row_type, tids, shared = None, "int", {"threadIdx.x"}, None
+    row, row_type, tids = None, "int", {"threadIdx.x"}
     bdims = {"blockDim.x"} | {n for n, v in _fixed_values(src, k).items() if block is not None and v == block}
     arrays: list[str] = []  # the shared arrays
     over = _rows_over_blocks(src, stmts)  # `for (r = blockIdx.x; r < R; r += gridDim.x) { the row }`
@@ -426,7 +415,6 @@ def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None,
     for s in stmts:
         sh = _is_shared_decl(src, s)  # `__shared__ T a[N];` or `extern __shared__ T a[];`
         if sh:
-            shared = sh
             arrays.append(sh)
             continue
         roles = _position_names(src, s, env)  # `int row = blockIdx.x, tid = threadIdx.x;`
@@ -501,7 +489,7 @@ def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None,
                 seq.append(reindent(broadcast(s.child_by_field_name("consequence")), line_indent(src, s), ind + "  "))
                 continue
         seq.append(reindent(broadcast(s), line_indent(src, s), ind + "  "))
-    if row is None or (shared is not None and not trees):
+    if row is None or (arrays and not trees):
         raise NotThisShape("not a block per row (with shared-memory trees, or none)")
     if pending:
         raise Refuse("partials stored with no tree after them")
@@ -517,7 +505,7 @@ def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None,
         raise Refuse("the number of rows (the grid's x) is not a scalar parameter of the kernel")
     for acc, op in trees:
         init = _initial(src, stmts, acc)
-        if op == "+" and (init is None or not re.fullmatch(r"0+(\.0*)?[fF]?|0?\.0+[fF]?", init)):
+        if op == "+" and not starts_at_zero(init):
             raise Refuse(f"every thread starts `{acc}` at {init!r}: a sum over threads counts it once per thread")
     if over is not None:  # one thread per row, the rows still strided by the grid
         parts = [f"for ({row_type} {row} = blockIdx.x * blockDim.x + threadIdx.x; {row} < {bound}; "

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import re
 
-from kernelpro.profilers.analysis.loops import MAX, MIN, single_update, statements, text, unparen
-from kernelpro.profilers.source import Kernel, SourceFile, function_declarator, parse_source, walk
+from kernelpro.profilers.analysis.loops import statements, text, unparen
+from kernelpro.profilers.source import Kernel, SourceFile, function_declarator, walk
 
-from .deteam import _assigned_outside, _initial, _writes_of
+from .deteam import _assigned_outside, _initial, _writes_of, starts_at_zero
 from .text import NotThisShape, Refuse, line_indent, reindent, span_text
 
 _SHFL = re.compile(r"^__shfl_(xor|down)_sync$")
@@ -280,7 +280,7 @@ def dewarp_rows(src: SourceFile, k: Kernel, lines: list[int] | None = None) -> t
                 raise Refuse(f"line {w.start_point[0] + 1} changes a lane's part of `{acc}` outside the lane loops")
     for acc, op in reds:
         init = _initial(src, body_stmts, acc)
-        if op == "+" and (init is None or not re.fullmatch(r"0+(\.0*)?[fF]?|0?\.0+[fF]?", init)):
+        if op == "+" and not starts_at_zero(init):
             raise Refuse(f"every lane starts `{acc}` at {init!r}: a sum over lanes counts it once per lane")
     if over is not None:
         head = [f"for ({rtype} {row} = blockIdx.x * blockDim.x + threadIdx.x; {row} < {over}; "

@@ -17,7 +17,7 @@ import re
 
 from kernelpro.profilers.analysis.affine import const, global_accesses, index_poly, subscript_parts, unevaluated
 from kernelpro.profilers.analysis.loops import (LoopInfo, ONLINE, MAX, MIN, SUM, analyze_kernel, declared_names, inside,
-                                                loop_start, may_alias, statements, text, unparen, uses)
+                                                loop_start, may_alias, statements, text, unparen, uses, writes_in)
 from kernelpro.profilers.analysis.patterns import RowKernel, row_kernel
 from kernelpro.profilers.source import SourceFile, function_declarator, parse_source, walk
 
@@ -322,20 +322,6 @@ def _norm(p, var):
 # ---------------------------------------------------------------- copies
 
 
-def _declarators(src: SourceFile, node) -> list:
-    """The name nodes of every variable declared under node."""
-    out = []
-    for d in walk(node):
-        if d.type in ("declaration", "parameter_declaration"):
-            for dd in d.children_by_field_name("declarator"):
-                n = dd.child_by_field_name("declarator") if dd.type == "init_declarator" else dd
-                while n is not None and n.type not in ("identifier",):
-                    n = n.child_by_field_name("declarator")
-                if n is not None:
-                    out.append(n)
-    return out
-
-
 def propagate_copies(src_text: str, path: str, kernel: str) -> str | None:
     """`T a = b;` (or `= (b)`) with b a variable of the same declared type, a never written and b
     not written after it: a's mentions become b and the declaration goes (a block per row lifted
@@ -352,11 +338,9 @@ def propagate_copies(src_text: str, path: str, kernel: str) -> str | None:
                 name = dd.child_by_field_name("declarator") if dd.type == "init_declarator" else dd
                 if name is not None and name.type == "identifier":
                     types.setdefault(text(src, name), " ".join(text(src, d.child_by_field_name("type")).split()))
-    written = [(n, text(src, unparen(t))) for n in walk(k.body)
-               for t in ([n.child_by_field_name("left")] if n.type == "assignment_expression" else
-                         [n.child_by_field_name("argument")] if n.type in ("update_expression", "pointer_expression")
-                         and (n.type != "pointer_expression" or text(src, n).startswith("&")) else [])
-               if t is not None]
+    written = [(n, v) for v, n in writes_in(src, k.body)] + [  # and whose address is taken
+        (n, text(src, unparen(n.child_by_field_name("argument")))) for n in walk(k.body)
+        if n.type == "pointer_expression" and text(src, n).startswith("&")]
     for d in walk(k.body):
         ds = d.children_by_field_name("declarator") if d.type == "declaration" else []
         if len(ds) != 1 or ds[0].type != "init_declarator" or d.parent is None or d.parent.type != "compound_statement":
@@ -369,7 +353,8 @@ def propagate_copies(src_text: str, path: str, kernel: str) -> str | None:
             continue
         if any(w == a for _, w in written) or any(w == b and n.start_byte > d.end_byte for n, w in written):
             continue
-        if any(x.start_byte > d.end_byte and text(src, x) in (a, b) for x in _declarators(src, k.body)):
+        if any(x.type == "declaration" and x.start_byte > d.end_byte and {a, b} & declared_names(src, x)
+               for x in walk(k.body)):
             continue  # a later declaration of either name: a's mentions may mean another variable
         uses_a = [n for n in walk(d.parent) if n.type == "identifier" and text(src, n) == a and n.start_byte > d.end_byte]
         return span_text(src, 0, len(src.data), [_whole_lines(src, d)] + [(n.start_byte, n.end_byte, b) for n in uses_a])

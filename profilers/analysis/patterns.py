@@ -277,12 +277,13 @@ def _check(src: SourceFile, rk: RowKernel) -> None:
         if d.type == "declaration" and any(src.node_text(c) == "__shared__" for c in d.children):
             reasons.append(f"line {d.start_point[0] + 1}: the kernel already uses shared memory")
             break
-    looping = _looping_functions(src)
+    looping = None  # the file's looping functions, found only if the kernel calls something
     for name, n in call_names(src, k.body):
         base = name.split("::")[-1].split(".")[-1]
         if base in SYNC or base.startswith("__shfl") or base.startswith("atomic") or "cooperative" in name:
             reasons.append(f"line {n.start_point[0] + 1}: {name} (threads already cooperate)")
             break
+        looping = _looping_functions(src) if looping is None else looping
         if base in looping:  # a team's every lane would run the helper's whole loop
             reasons.append(f"line {n.start_point[0] + 1} calls {base}, a function that loops (not inlined)")
             break
