@@ -5,7 +5,8 @@ the product's evaluator (correctness checked, L2 flushed, median time) in altern
 PyTorch's op is timed the same way (CUDA events, L2 flushed). A file's first line may give its
 launch: `// launch: {"grid": [...], "block": [...], "shared_bytes": "...", "flags": [...]}`; otherwise the
 family's best launch is used. Prints per size: µs, the fraction of the measured DRAM bandwidth
-(the spec's useful bytes), and the speed against PyTorch.
+(the spec's useful bytes), the speed as a fraction of a device copy moving the same bytes (what DRAM
+gives at that size), and the speed against PyTorch.
 
     python benchmarks/baseline_sweep.py --families softmax gelu [--dir scratch] --out sweep.json
 """
@@ -44,7 +45,7 @@ def main(argv=None) -> int:
     from kernelpro.profilers.runtime.worker import WorkerPool
     from kernelpro.profilers.source import parse_source
     from suite_run import measure
-    from suite_torch import time_torch
+    from suite_torch import time_copy, time_torch
 
     problem = gpu_problem()
     if problem:
@@ -79,8 +80,12 @@ def main(argv=None) -> int:
             entries[name] = (cu, spec, flags)
         measured = measure(entries, pool, args.repeats)
         torch_t = time_torch(fam, base)
-        row = {"torch_s": torch_t, "variants": {}}
-        print(f"== {fam}: PyTorch " + ", ".join(f"{s} {t * 1e6:.1f} us" for s, t in torch_t.items()), flush=True)
+        copy_t = time_copy(base)
+        row = {"torch_s": torch_t, "copy_s": copy_t, "variants": {}}
+        print(f"== {fam}: PyTorch " + ", ".join(f"{s} {t * 1e6:.1f} us" for s, t in torch_t.items())
+              + "; a copy of the same bytes " + ", ".join(
+                  f"{s} {t * 1e6:.1f} us ({base.bytes_moved(s) / t / dram * 100:.0f}% DRAM)" for s, t in copy_t.items()),
+              flush=True)
         for name in entries:
             m = measured[name]
             if "failure" in m:
@@ -92,7 +97,8 @@ def main(argv=None) -> int:
             cells = []
             for s, t in med.items():
                 frac = base.bytes_moved(s) / t / dram
-                cells.append(f"{s} {t * 1e6:7.1f} us {frac * 100:4.0f}% DRAM {torch_t[s] / t:5.2f}x torch")
+                cells.append(f"{s} {t * 1e6:7.1f} us {frac * 100:4.0f}% DRAM {copy_t[s] / t * 100:4.0f}% copy"
+                             f" {torch_t[s] / t:5.2f}x torch")
             print(f"  {name:24s} " + " | ".join(cells), flush=True)
         result["families"][fam] = row
         Path(args.out).write_text(json.dumps(result, indent=1))

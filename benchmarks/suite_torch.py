@@ -46,6 +46,23 @@ def _op(torch, family: str, spec, size: str):
     raise KeyError(f"no PyTorch op for family {family!r}")
 
 
+def _median_s(torch, fn, flush, reps: int) -> float:
+    """Median seconds of `fn` by CUDA events, the L2 flushed before each call, after 3 warm-ups."""
+    for _ in range(3):
+        fn()
+    torch.cuda.synchronize()
+    ts = []
+    for _ in range(reps):
+        flush.zero_()
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        fn()
+        b.record()
+        b.synchronize()
+        ts.append(a.elapsed_time(b) * 1e-3)
+    return statistics.median(ts)
+
+
 def time_torch(family: str, spec, reps: int = 30, compiled: bool = False) -> dict:
     """Median seconds per size of PyTorch's op (eager, or through torch.compile with `compiled`: the
     warm-up calls compile it, so compile time is not counted)."""
@@ -57,19 +74,24 @@ def time_torch(family: str, spec, reps: int = 30, compiled: bool = False) -> dic
         fn = _op(torch, family, spec, size)
         if compiled:
             fn = torch.compile(fn, dynamic=False)
-        for _ in range(3):
-            fn()
-        torch.cuda.synchronize()
-        ts = []
-        for _ in range(reps):
-            flush.zero_()
-            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            a.record()
-            fn()
-            b.record()
-            b.synchronize()
-            ts.append(a.elapsed_time(b) * 1e-3)
-        out[size] = statistics.median(ts)
+        out[size] = _median_s(torch, fn, flush, reps)
         del fn
+        torch.cuda.empty_cache()
+    return out
+
+
+def time_copy(spec, reps: int = 30) -> dict:
+    """Median seconds per size of a device-to-device copy moving the spec's useful bytes (half read,
+    half written): what DRAM gives at that many bytes, the reference a memory-bound kernel is held to."""
+    import torch
+
+    flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
+    out = {}
+    for size in spec.sizes:
+        half = max(1, int(spec.bytes_moved(size)) // 2)
+        src = torch.empty(half, dtype=torch.uint8, device="cuda")
+        dst = torch.empty_like(src)
+        out[size] = _median_s(torch, lambda: dst.copy_(src), flush, reps)
+        del src, dst
         torch.cuda.empty_cache()
     return out
