@@ -63,35 +63,38 @@ def _median_s(torch, fn, flush, reps: int) -> float:
     return statistics.median(ts)
 
 
-def time_torch(family: str, spec, reps: int = 30, compiled: bool = False) -> dict:
-    """Median seconds per size of PyTorch's op (eager, or through torch.compile with `compiled`: the
-    warm-up calls compile it, so compile time is not counted)."""
+def _time_sizes(spec, make, reps: int) -> dict:
+    """Median seconds per size of the call `make(torch, size)` returns (the L2 flushed before each call)."""
     import torch
 
     flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
     out = {}
     for size in spec.sizes:
-        fn = _op(torch, family, spec, size)
-        if compiled:
-            fn = torch.compile(fn, dynamic=False)
+        fn = make(torch, size)
         out[size] = _median_s(torch, fn, flush, reps)
         del fn
         torch.cuda.empty_cache()
     return out
 
 
+def time_torch(family: str, spec, reps: int = 30, compiled: bool = False) -> dict:
+    """Median seconds per size of PyTorch's op (eager, or through torch.compile with `compiled`: the
+    warm-up calls compile it, so compile time is not counted)."""
+
+    def make(torch, size):
+        fn = _op(torch, family, spec, size)
+        return torch.compile(fn, dynamic=False) if compiled else fn
+
+    return _time_sizes(spec, make, reps)
+
+
 def time_copy(spec, reps: int = 30) -> dict:
     """Median seconds per size of a device-to-device copy moving the spec's useful bytes (half read,
     half written): what DRAM gives at that many bytes, the reference a memory-bound kernel is held to."""
-    import torch
 
-    flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
-    out = {}
-    for size in spec.sizes:
-        half = max(1, int(spec.bytes_moved(size)) // 2)
-        src = torch.empty(half, dtype=torch.uint8, device="cuda")
+    def make(torch, size):
+        src = torch.empty(max(1, int(spec.bytes_moved(size)) // 2), dtype=torch.uint8, device="cuda")
         dst = torch.empty_like(src)
-        out[size] = _median_s(torch, lambda: dst.copy_(src), flush, reps)
-        del src, dst
-        torch.cuda.empty_cache()
-    return out
+        return lambda: dst.copy_(src)
+
+    return _time_sizes(spec, make, reps)
