@@ -24,10 +24,10 @@ SUITE = HERE / "suite"
 sys.path.insert(0, str(HERE))
 
 
-def variants(family: str, folder: Path | None) -> dict[str, Path]:
+def variants(family: str, folder: Path | None, only: list[str] | None = None) -> dict[str, Path]:
     out = {"best": SUITE / family / "best.cu"}
     if folder is not None and (folder / family).is_dir():
-        out.update({p.stem: p for p in sorted((folder / family).glob("*.cu"))})
+        out.update({p.stem: p for p in sorted((folder / family).glob("*.cu")) if not only or p.stem in only})
     return out
 
 
@@ -35,6 +35,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--families", nargs="*", default=None)
     ap.add_argument("--dir", default=None, help="folder with <family>/*.cu candidates")
+    ap.add_argument("--only", nargs="*", default=None, help="candidate stems of --dir (best.cu always)")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
@@ -62,7 +63,7 @@ def main(argv=None) -> int:
                 shutil.copy(f, work / f.name)
         base = load_spec(work / "best.kernelpro.toml")
         entries = {}
-        for name, path in variants(fam, Path(args.dir) if args.dir else None).items():
+        for name, path in variants(fam, Path(args.dir) if args.dir else None, args.only).items():
             text = path.read_text()
             cu = work / f"v_{name}.cu"
             cu.write_text(text)

@@ -51,6 +51,8 @@ OTHER = {"bias_grad": {"N": 37, "OC": 48}, "residual": {"N": 5003},
          "softmax": {"N": 3, "C": 50257}, "crossentropy": {"N": 3, "V": 50257},
          # wider than a warp's registers (1024) and more rows than one block of warps (8)
          "layernorm": {"N": 11, "C": 1028}}
+# more rows than a persistent grid (132 blocks, one per SM) has blocks, so blocks take several rows
+MANY = {"softmax": {"N": 270, "C": 1001}, "crossentropy": {"N": 270, "V": 1001}}
 
 
 def with_cluster(text: str) -> str | None:
@@ -116,6 +118,8 @@ def emulate(fam, spec, text, launch, env, tmp, timeout=120.0):
 
 def sizes(spec, family: str, spec_sizes: bool) -> dict:
     out = {"emu": SMALL[family], "other": OTHER[family]}
+    if family in MANY:
+        out["many"] = MANY[family]
     if spec_sizes:
         from kernelpro.profilers.runtime.spec import off_by_one_sizes
 
