@@ -67,9 +67,10 @@ def test_flush_leaves_l2_cold_and_clean():
     def probe_read():
         read(probe, np.uint64(words), sink, block=(256, 1, 1), grid=(grid, 1))
 
-    warm = _median_us(drv, probe_read, probe_read)
-    cold = _median_us(drv, probe_read, flush)
-    after_memset = _median_us(drv, probe_read, lambda: drv.memset_d32_async(dirty, 0, dirty_words, None))
+    # the same busy time before each (the flush, then what differs), so the clocks are alike
+    warm = _median_us(drv, probe_read, lambda: (flush(), probe_read()))  # the probe's lines in L2
+    cold = _median_us(drv, probe_read, lambda: (probe_read(), flush()))  # L2 clean, without them
+    after_memset = _median_us(drv, probe_read, lambda: (flush(), drv.memset_d32_async(dirty, 0, dirty_words, None)))
     print(f"read of {words * 16 >> 20} MB: warm L2 {warm:.1f} us, after the flush {cold:.1f} us, "
           f"after a memset {after_memset:.1f} us")
     assert cold > 1.1 * warm
