@@ -156,6 +156,18 @@ class Module:
         return Function(name, fake_kernels.KERNELS[name], self.cubin.kernel_params(mangled) or [], self)
 
 def module_from_file(path): return Module(path)
+
+class _PtxFunction:  # the timing's L2 flush (runner.L2_READ_PTX): reads, stores nothing, takes no time here
+    def __init__(self, name): self.name = name
+    def __call__(self, *args, grid=(1, 1), block=None, shared=0): _check()
+
+class _PtxModule:
+    def __init__(self, text): self.names = set(re.findall(r"\.entry\s+(\w+)", text))
+    def get_function(self, name):
+        if name not in self.names: raise LogicError("cuModuleGetFunction failed: named symbol not found")
+        return _PtxFunction(name)
+
+def module_from_buffer(buf): return _PtxModule(bytes(buf).decode())
 '''
 
 FAKE_NVML = r'''
