@@ -1,20 +1,23 @@
 // Row softmax, hand-written for sm_90: persistent, one block per SM (132 on the H200) walking rows
 // gridDim.x apart with the whole row in shared memory (201 KB at C 50257), as 16 KB chunks. One
 // producer warp copies them in with bulk copies (cp.async.bulk, TMA): a "full" mbarrier per chunk
-// counts its bytes, an "empty" one the 16 consumer warps done writing it out, and the producer starts
-// the next row's chunk b as soon as chunk b's empty barrier completes, so the next row is in flight
-// while this one is written and no registers hold loads. The consumers keep a running max and
-// rescaled sum (online softmax) as each chunk lands, meet once per row (a named barrier of 512), and
-// write from shared memory. Exponentials are one FFMA and one ex2 (exp(x - m) = 2^(x log2e - m log2e)),
-// and the write pass folds 1/sum into the exponent. In the CPU emulator (KP_EMULATOR_HOOKS), and for
+// counts its bytes, an "empty" one the 16 consumer warps done with it, and the producer starts the
+// next row's chunk b as soon as chunk b's empty barrier completes. The consumers keep a running max
+// and rescaled sum (online softmax) as each chunk lands; they copy the row's first 6 chunks (96 KB,
+// 12 float4 per thread) into registers and release them at once, so the next row's first 6 chunks
+// load while this row is still in its passes; the other chunks are released as the write pass is
+// done with them. The consumers meet once per row (a named barrier of 512) and write from registers
+// and shared memory. Exponentials are one FFMA and one ex2 (exp(x - m) = 2^(x log2e - m log2e)), and
+// the write pass folds 1/sum into the exponent. In the CPU emulator (KP_EMULATOR_HOOKS), and for
 // unaligned pointers or rows longer than the launch's shared memory, the consumers read DRAM twice
-// and the producer warp idles. (Earlier rewrites and the measurements that chose this one:
-// benchmarks/suite_variants/softmax and its README.)
+// and the producer warp idles. (The rewrites and measurements that chose this one:
+// benchmarks/suite_variants/softmax and its README; this is v9_hold6 there.)
 #include <cfloat>
 
 #define NC 512        // consumer threads (16 warps)
 #define NW (NC / 32)  // consumer warps
 #define CH 1024       // float4 per chunk (16 KB): two per consumer thread
+#define RH 6        // chunks of a row held in registers
 #define MAXCH 16      // chunk buffers: rows up to 16 x 16 KB (more than shared memory holds)
 
 __device__ __forceinline__ unsigned dyn_smem_bytes() {
@@ -152,9 +155,25 @@ softmax_forward(float* __restrict__ out, const float* __restrict__ inp, int N, i
     float4* yv = reinterpret_cast<float4*>(y + head);
     const int tc = t < NC ? t : nvec;  // the emulator's idle producer warp takes no element
     float m = -INFINITY, s = 0.0f;
+    float4 held[RH][2];  // chunks 0 .. RH-1 of the row (cached path)
+    (void)held;
     if (cached) {
 #ifndef KP_EMULATOR_HOOKS
-      for (int b = 0; b < nch; ++b) {
+#pragma unroll
+      for (int b = 0; b < RH; ++b) {
+        if (b < nch) {
+          wait_bar(&full[b], par);
+#pragma unroll
+          for (int u = 0; u < 2; ++u) {  // CH = 2 NC: two float4 of the chunk per thread
+            const int k = b * CH + tc + u * NC;
+            held[b][u] = k < nvec ? cache[k] : make_float4(0.f, 0.f, 0.f, 0.f);
+            if (k < nvec) online4(m, s, held[b][u]);
+          }
+          __syncwarp();
+          if (lane == 0) arrive(&empty[b]);  // in registers now: the next row's chunk b may land
+        }
+      }
+      for (int b = RH; b < nch; ++b) {
         wait_bar(&full[b], par);
         const int c1 = min(nvec, b * CH + CH);
 #pragma unroll 2
@@ -177,7 +196,14 @@ softmax_forward(float* __restrict__ out, const float* __restrict__ inp, int N, i
     for (int j = tail + t; j < C && t < NC; j += NC) y[j] = ex2(fmaf(x[j], L2E, o));
     if (cached) {
 #ifndef KP_EMULATOR_HOOKS
-      for (int b = 0; b < nch; ++b) {
+#pragma unroll
+      for (int b = 0; b < RH; ++b)
+#pragma unroll
+        for (int u = 0; u < 2; ++u) {
+          const int k = b * CH + tc + u * NC;
+          if (b < nch && k < nvec) __stcs(yv + k, scaled4(held[b][u], o));
+        }
+      for (int b = RH; b < nch; ++b) {
         const int c1 = min(nvec, b * CH + CH);
 #pragma unroll 2
         for (int k = b * CH + tc; k < c1; k += NC) {
