@@ -159,7 +159,12 @@ def module_from_file(path): return Module(path)
 
 class _PtxFunction:  # the timing's L2 flush (runner.L2_READ_PTX): reads, stores nothing, takes no time here
     def __init__(self, name): self.name = name
-    def __call__(self, *args, grid=(1, 1), block=None, shared=0): _check()
+    def __call__(self, *args, grid=(1, 1), block=None, shared=0):  # as runner.l2_flusher must call it
+        _check()
+        buf, n, sink = args
+        assert isinstance(buf, DeviceAllocation) and isinstance(sink, DeviceAllocation), args
+        assert isinstance(n, np.uint64) and 16 * int(n) <= buf.buf.size, (n, buf.buf.size)
+        assert len(block) == 3 and block[0] > 0 and grid[0] > 0, (block, grid)
 
 class _PtxModule:
     def __init__(self, text): self.names = set(re.findall(r"\.entry\s+(\w+)", text))

@@ -73,5 +73,7 @@ def test_flush_leaves_l2_cold_and_clean():
     after_memset = _median_us(drv, probe_read, lambda: (flush(), drv.memset_d32_async(dirty, 0, dirty_words, None)))
     print(f"read of {words * 16 >> 20} MB: warm L2 {warm:.1f} us, after the flush {cold:.1f} us, "
           f"after a memset {after_memset:.1f} us")
+    for a in (probe, sink, dirty):
+        a.free()
     assert cold > 1.1 * warm
     assert after_memset > 1.1 * cold

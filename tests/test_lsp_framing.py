@@ -57,6 +57,8 @@ def test_a_too_large_length_waits_while_the_body_may_still_arrive():
 
 def _read_message(proc, timeout: float):
     """One message from the server's stdout (raw framing), or None on timeout."""
+    if _READ_AHEAD:  # a previous read brought more than one message (a log line and a response)
+        return _READ_AHEAD.pop(0)
     end = time.monotonic() + timeout
     buf = _PARTIAL.pop() if _PARTIAL else b""  # the start of a message a previous read cut
     fd = proc.stdout.fileno()

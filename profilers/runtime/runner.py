@@ -381,15 +381,25 @@ def l2_flusher(dev):
     if _State.flush is None:
         l2 = dev.get_attribute(drv.device_attribute.L2_CACHE_SIZE) or (50 << 20)
         words = (2 * l2 + 15) // 16
-        buf = _alloc(drv, words * 16, "the L2 flush buffer")
-        sink = _alloc(drv, 4, "the L2 flush's sink")
-        drv.memset_d32(buf, 0, words * 4)
         try:
             mod = drv.module_from_buffer(L2_READ_PTX.encode())
+            fn = mod.get_function("kp_l2_read")
         except drv.Error as e:
             raise CudaFailure(cuda_reason(e, "loading the L2 flush kernel (PTX 7.0)", False)) from None
+        buf = _alloc(drv, words * 16, "the L2 flush buffer")
+        try:
+            sink = _alloc(drv, 4, "the L2 flush's sink")
+        except BaseException:
+            buf.free()
+            raise
+        try:
+            drv.memset_d32(buf, 0, words * 4)
+        except drv.Error as e:
+            buf.free()
+            sink.free()
+            raise CudaFailure(cuda_reason(e, "zeroing the L2 flush buffer", False)) from None
         grid = 4 * dev.get_attribute(drv.device_attribute.MULTIPROCESSOR_COUNT)
-        _State.flush = (buf, sink, mod, mod.get_function("kp_l2_read"), words, grid)
+        _State.flush = (buf, sink, mod, fn, words, grid)
     buf, sink, _mod, fn, words, grid = _State.flush
     n = np.uint64(words)
 
