@@ -95,6 +95,45 @@ inline __half __float2half(float f) { return __half(f); }
 
 // ------------------------------------------------------------------ vector types
 struct alignas(8) float2 { float x, y; };
+inline float2 make_float2(float x, float y);
+
+// bf16 and half pairs (cuda_bf16.h / cuda_fp16.h): storage, conversions and the pairwise
+// arithmetic, each lane computed in float and rounded once, as the single-value intrinsics above
+struct alignas(4) __nv_bfloat162 {
+  __nv_bfloat16 x, y;
+  __nv_bfloat162() = default;
+  __nv_bfloat162(__nv_bfloat16 a, __nv_bfloat16 b) : x(a), y(b) {}
+};
+typedef __nv_bfloat162 nv_bfloat162;
+inline __nv_bfloat162 make_bfloat162(__nv_bfloat16 a, __nv_bfloat16 b) { return {a, b}; }
+inline __nv_bfloat162 __halves2bfloat162(__nv_bfloat16 a, __nv_bfloat16 b) { return {a, b}; }
+inline __nv_bfloat162 __bfloat162bfloat162(__nv_bfloat16 a) { return {a, a}; }
+inline __nv_bfloat162 __floats2bfloat162_rn(float a, float b) { return {__nv_bfloat16(a), __nv_bfloat16(b)}; }
+inline __nv_bfloat162 __float2bfloat162_rn(float a) { return {__nv_bfloat16(a), __nv_bfloat16(a)}; }
+inline __nv_bfloat162 __float22bfloat162_rn(float2 f) { return {__nv_bfloat16(f.x), __nv_bfloat16(f.y)}; }
+inline float2 __bfloat1622float2(__nv_bfloat162 v) { return make_float2((float)v.x, (float)v.y); }
+inline float __low2float(__nv_bfloat162 v) { return (float)v.x; }
+inline float __high2float(__nv_bfloat162 v) { return (float)v.y; }
+inline __nv_bfloat16 __low2bfloat16(__nv_bfloat162 v) { return v.x; }
+inline __nv_bfloat16 __high2bfloat16(__nv_bfloat162 v) { return v.y; }
+inline __nv_bfloat162 __hadd2(__nv_bfloat162 a, __nv_bfloat162 b) { return {__hadd(a.x, b.x), __hadd(a.y, b.y)}; }
+inline __nv_bfloat162 __hsub2(__nv_bfloat162 a, __nv_bfloat162 b) { return {__hsub(a.x, b.x), __hsub(a.y, b.y)}; }
+inline __nv_bfloat162 __hmul2(__nv_bfloat162 a, __nv_bfloat162 b) { return {__hmul(a.x, b.x), __hmul(a.y, b.y)}; }
+inline __nv_bfloat162 __hfma2(__nv_bfloat162 a, __nv_bfloat162 b, __nv_bfloat162 c) {
+  return {__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)};
+}
+
+struct alignas(4) __half2 {
+  __half x, y;
+  __half2() = default;
+  __half2(__half a, __half b) : x(a), y(b) {}
+};
+typedef __half2 half2;
+inline __half2 __floats2half2_rn(float a, float b) { return {__half(a), __half(b)}; }
+inline __half2 __float22half2_rn(float2 f) { return {__half(f.x), __half(f.y)}; }
+inline float2 __half22float2(__half2 v) { return make_float2((float)v.x, (float)v.y); }
+inline float __low2float(__half2 v) { return (float)v.x; }
+inline float __high2float(__half2 v) { return (float)v.y; }
 struct alignas(16) float4 { float x, y, z, w; };
 struct alignas(8) int2 { int x, y; };
 struct alignas(16) int4 { int x, y, z, w; };
