@@ -161,10 +161,11 @@ class _PtxFunction:  # the timing's L2 flush (runner.L2_READ_PTX): reads, stores
     def __init__(self, name): self.name = name
     def __call__(self, *args, grid=(1, 1), block=None, shared=0):  # as runner.l2_flusher must call it
         _check()
-        buf, n, sink = args
-        assert isinstance(buf, DeviceAllocation) and isinstance(sink, DeviceAllocation), args
-        assert isinstance(n, np.uint64) and 16 * int(n) <= buf.buf.size, (n, buf.buf.size)
-        assert len(block) == 3 and block[0] > 0 and grid[0] > 0, (block, grid)
+        (params,) = args  # one packed buffer: (buf, n, sink), 8 bytes each
+        assert isinstance(params, np.void) and len(bytes(params)) == 24, args
+        buf, n, sink = struct.unpack("<QQQ", bytes(params))
+        assert 16 * n <= resolve(buf).size and resolve(sink).size >= 4, (n, resolve(buf).size)
+        assert len(block) == 3 and block[0] > 0 and len(grid) == 3 and grid[0] > 0, (block, grid)
 
 class _PtxModule:
     def __init__(self, text): self.names = set(re.findall(r"\.entry\s+(\w+)", text))

@@ -55,7 +55,8 @@ def test_flush_leaves_l2_cold_and_clean():
     dev = runner.ensure_context(0)
     drv = runner._drv()
     flush = runner.l2_flusher(dev)
-    _buf, _sink, _mod, read, _words, grid = runner._State.flush
+    read = drv.module_from_buffer(L2_READ_PTX.encode()).get_function("kp_l2_read")  # the probe: the same reader
+    grid = 4 * dev.get_attribute(drv.device_attribute.MULTIPROCESSOR_COUNT)
     l2 = dev.get_attribute(drv.device_attribute.L2_CACHE_SIZE)
     words = l2 // 4 // 16  # a quarter of the L2: warm, it is all hits
     probe = drv.mem_alloc(words * 16)

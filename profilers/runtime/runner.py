@@ -67,7 +67,7 @@ class _State:
     dev = None
     modules: dict = {}
     states: dict = {}  # module key -> ModuleState
-    flush = None  # (buffer, sink, module, function, 16-byte words, grid): see l2_flusher
+    flush = None  # (buffer, sink, module, function, packed parameters, grid): see l2_flusher
     info = None  # device_info, once
 
 
@@ -398,13 +398,14 @@ def l2_flusher(dev):
             buf.free()
             sink.free()
             raise CudaFailure(cuda_reason(e, "zeroing the L2 flush buffer", False)) from None
-        grid = 4 * dev.get_attribute(drv.device_attribute.MULTIPROCESSOR_COUNT)
-        _State.flush = (buf, sink, mod, fn, words, grid)
-    buf, sink, _mod, fn, words, grid = _State.flush
-    n = np.uint64(words)
+        # the parameters packed once, as Launcher passes a kernel's: (buf, n, sink), 8 bytes each
+        params = np.void(struct.pack("<QQQ", int(buf), words, int(sink)))
+        grid = (4 * dev.get_attribute(drv.device_attribute.MULTIPROCESSOR_COUNT), 1, 1)
+        _State.flush = (buf, sink, mod, fn, params, grid)
+    _buf, _sink, _mod, fn, params, grid = _State.flush
 
     def flush():
-        fn(buf, n, sink, block=(256, 1, 1), grid=(grid, 1))
+        fn(params, block=(256, 1, 1), grid=grid)
 
     return flush
 
