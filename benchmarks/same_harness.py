@@ -29,11 +29,13 @@ def main(argv=None) -> int:
     import numpy as np
     import torch
 
+    from suite_torch import l2_flusher
+
     def cdiv(a, b):
         return -(-a // b)
 
     P = lambda t: np.uint64(t.data_ptr())  # noqa: E731
-    flush = torch.zeros(64 << 20, dtype=torch.int32, device="cuda")
+    flush = l2_flusher(torch)
     result = {}
     for fam in args.families:
         meta = tomllib.loads((SUITE / fam / "family.toml").read_text())
@@ -68,7 +70,7 @@ def main(argv=None) -> int:
             times = {k: [] for k in ops}
             for _ in range(args.reps):
                 for k, f in ops.items():
-                    flush.sum()
+                    flush()
                     e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
                     e0.record()
                     f()

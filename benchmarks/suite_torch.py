@@ -47,6 +47,12 @@ def _op(torch, family: str, spec, size: str):
     raise KeyError(f"no PyTorch op for family {family!r}")
 
 
+def l2_flusher(torch):
+    """A call that flushes L2 clean: a read of 256 MB (every line evicted, dirty ones written back now),
+    as the product's evaluator does (profilers/runtime/runner.py l2_flusher)."""
+    return torch.zeros(64 << 20, dtype=torch.int32, device="cuda").sum
+
+
 def _median_s(torch, fn, flush, reps: int) -> float:
     """Median seconds of `fn` by CUDA events, the L2 flushed before each call, after 3 warm-ups."""
     for _ in range(3):
@@ -54,7 +60,7 @@ def _median_s(torch, fn, flush, reps: int) -> float:
     torch.cuda.synchronize()
     ts = []
     for _ in range(reps):
-        flush.sum()  # a read: every line evicted, dirty ones written back now, L2 left clean
+        flush()
         a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         a.record()
         fn()
@@ -68,7 +74,7 @@ def _time_sizes(spec, make, reps: int) -> dict:
     """Median seconds per size of the call `make(torch, size)` returns (the L2 flushed before each call)."""
     import torch
 
-    flush = torch.zeros(64 << 20, dtype=torch.int32, device="cuda")
+    flush = l2_flusher(torch)
     out = {}
     for size in spec.sizes:
         fn = make(torch, size)
