@@ -84,6 +84,11 @@ class KernelProServer(LanguageServer):
         self.closed = False
         self.gpu_reason: str | None = None  # why GPU actions cannot run here ("" when they can; None: unknown yet)
         self.bad_frames = 0
+        # workspace trust (docs/security.md): the client says whether the user trusts the folder
+        # (initializationOptions "trusted", false in VS Code's Restricted Mode; absent: trusted)
+        self.trusted = True
+        # a client over --tcp or a socket may be any local process: it may not name programs
+        self.remote_client = False
 
     # --- transport ---------------------------------------------------------
     def start_io(self, stdin=None, stdout=None):
