@@ -61,7 +61,7 @@ def setup(server: KernelProServer) -> None:
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
         code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.Source]))
-    def code_action(ls: KernelProServer, params: types.CodeActionParams):
+    async def code_action(ls: KernelProServer, params: types.CodeActionParams):
         uri = params.text_document.uri
         st = ls.docs.get(uri)
         if st is None:
@@ -79,7 +79,7 @@ def setup(server: KernelProServer) -> None:
             out.append(types.CodeAction(title=fix.get("title") or f"Fix {data.get('rule')}",
                                         kind=types.CodeActionKind.QuickFix, diagnostics=[d], is_preferred=True,
                                         edit=fix_edit(uri, fix, lines, doc.version, ls.encoding)))
-        kernel = _kernel_at(uri, doc, params.range.start.line + 1) if wanted(types.CodeActionKind.Source, only) else None
+        kernel = await _kernel_at(ls, uri, doc, params.range.start.line + 1) if wanted(types.CodeActionKind.Source, only) else None
         if kernel is not None and st.path.endswith(".cu"):
             args = [uri, kernel]
             out.append(types.CodeAction(title=f"Optimize this kernel ({kernel})", kind=types.CodeActionKind.Source,
@@ -94,7 +94,7 @@ def setup(server: KernelProServer) -> None:
         return out
 
 
-def _kernel_at(uri: str, doc, line: int) -> str | None:
-    src = parsed(uri, doc.version, doc.source)
+async def _kernel_at(ls: KernelProServer, uri: str, doc, line: int) -> str | None:
+    src = await parsed(ls, uri, doc.version, doc.source)
     k = src.kernel_at(line)
     return k.name if k else None

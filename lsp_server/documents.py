@@ -17,6 +17,8 @@ def setup(server: KernelProServer) -> None:
     @server.feature(types.INITIALIZE)
     def initialize(ls: KernelProServer, params: types.InitializeParams):
         opts = params.initialization_options
+        if isinstance(opts, dict) and opts.get("trusted") is False:
+            ls.trusted = False  # VS Code's Restricted Mode: no compile database, nothing run from the workspace
         if isinstance(opts, dict):
             ls.settings = ls.settings.updated(opts.get("settings", opts))
 
@@ -134,6 +136,11 @@ async def pull_configuration(ls: KernelProServer) -> None:
 def apply_settings(ls: KernelProServer, new) -> None:
     changed = new.profile_key() != ls.settings.profile_key()
     ls.settings = new
+    dropped = new.extra_flags()[3]
+    if dropped:
+        ls.show(f"KernelPro: extraFlags ignores {', '.join(dropped)}: only flags that change the generated code "
+                 "reach nvcc (no host compiler, output or dependency files)", types.MessageType.Warning,
+                 once="dropped:" + repr(dropped))
     ls.log("settings: " + ", ".join(f"{k}={'<hidden>' if _secret(k) else repr(v)}" for k, v in sorted(new.raw.items())))
     if changed:
         ls.generation += 1  # outdates every running profile

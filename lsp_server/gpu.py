@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
+import os
 from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
 
 from kernelpro.profilers.advice import Advice
+from kernelpro.profilers.children import child_env, python_command
 
 from . import convert
 from .lenses import find_spec, spec_path
@@ -49,7 +50,21 @@ def no_gpu(ls: KernelProServer, action: str, reason: str) -> dict[str, Any]:
     return {"ok": False, "reason": reason}
 
 
+def untrusted(ls: KernelProServer, action: str) -> dict[str, Any] | None:
+    """A refusal when the workspace is not trusted: GPU actions run the launch spec's Python
+    reference and build flags from the workspace, so they wait for the user's trust."""
+    if ls.trusted:
+        return None
+    ls.show(f"KernelPro: {action} runs code from this workspace (the launch spec's reference, its build flags); "
+            "trust the folder first (VS Code: Manage Workspace Trust). The static advice works in Restricted Mode.",
+            types.MessageType.Warning, once=f"untrusted:{action}")
+    return {"ok": False, "reason": "untrusted workspace"}
+
+
 async def profile_gpu(ls: KernelProServer, uri: str, kernel: str | None, quiet: bool = False) -> dict[str, Any]:
+    refused = untrusted(ls, "Profile on GPU")
+    if refused:
+        return refused
     problem = await gpu_reason(ls)
     if problem:
         return no_gpu(ls, "Profile on GPU", problem)
@@ -66,11 +81,12 @@ async def profile_gpu(ls: KernelProServer, uri: str, kernel: str | None, quiet: 
         ls.show(f"KernelPro: {Path(path).name} has unsaved changes; the GPU run measures the saved file "
                 "(save to include them)", types.MessageType.Warning)
     try:
-        opts = ls.settings.compile_options(path)
+        opts = ls.settings.compile_options(path, trusted=ls.trusted, roots=ls.roots)
     except ProjectError as e:
         ls.failed(f"KernelPro: {e}")
         return {"ok": False, "reason": str(e)}
-    argv = [sys.executable, "-m", "kernelpro.profilers.cli", "profile", path, "--run", "--json", "--arch", opts.arch]
+    argv = python_command("kernelpro.profilers.cli", "--parent", str(os.getpid()),
+                          "profile", path, "--run", "--json", "--arch", opts.arch)
     if kernel:
         argv += ["--kernel", kernel]
     if ls.settings.raw.get("nvccPath"):
@@ -82,8 +98,9 @@ async def profile_gpu(ls: KernelProServer, uri: str, kernel: str | None, quiet: 
     for f in opts.extra_flags:
         argv += [f"--flag={f}"]
     ls.status("profiling", f"GPU run of {kernel or Path(path).name}")
-    proc = await asyncio.create_subprocess_exec(*argv, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-                                                start_new_session=True)
+    proc = await asyncio.create_subprocess_exec(*argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+                                                stderr=asyncio.subprocess.PIPE, start_new_session=True,
+                                                cwd=os.path.expanduser("~"), env=child_env())
     out, err = await proc.communicate()
     ls.idle_status()
     if err:

@@ -1,6 +1,7 @@
 """Code lenses above each __global__: a one-line summary and the actions."""
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from lsprotocol import types
@@ -16,13 +17,13 @@ _parsed: dict[tuple[str, int | None], object] = {}
 
 def setup(server: KernelProServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
-    def code_lens(ls: KernelProServer, params: types.CodeLensParams):
+    async def code_lens(ls: KernelProServer, params: types.CodeLensParams):
         uri = params.text_document.uri
         st = ls.docs.get(uri)
         if st is None or not st.path.endswith(".cu"):
             return []
         doc = ls.workspace.get_text_document(uri)
-        src = parsed(uri, doc.version, doc.source)
+        src = await parsed(ls, uri, doc.version, doc.source)
         summaries = {k.name: k for k in st.report.kernels} if st.report else {}
         gpu = " (needs a GPU)" if ls.gpu_reason else ""
         opt = "" if ls.settings.raw.get("optimizerCommand") else gpu  # a custom optimizer may run elsewhere
@@ -45,12 +46,24 @@ def setup(server: KernelProServer) -> None:
         return out
 
 
-def parsed(uri: str, version: int | None, text: str):
+INLINE_PARSE_BYTES = 64 * 1024  # a larger text is parsed off the event loop (2 MB took 13-16 s)
+
+
+async def parsed(ls: KernelProServer, uri: str, version: int | None, text: str):
+    """The document's parse: the last profile's when it was of this text, else parsed here (a
+    small text) or in a worker thread, so a big file never blocks the event loop."""
     key = (uri, version)
     if key not in _parsed:
+        st = ls.docs.get(uri)
+        if st is not None and st.report is not None and st.report_text == text:
+            src = st.report.source
+        elif len(text) <= INLINE_PARSE_BYTES:
+            src = parse_source(text, uri)
+        else:
+            src = await asyncio.get_running_loop().run_in_executor(None, parse_source, text, uri)
         if len(_parsed) > 64:
             _parsed.clear()
-        _parsed[key] = parse_source(text, uri)
+        _parsed[key] = src
     return _parsed[key]
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from lsprotocol import types
 
+from kernelpro.profilers.children import child_env
 from kernelpro.profilers.contracts import Done, Evaluated, Event, NewBest, Start, Tuned
 from kernelpro.profilers.contracts import parse as parse_event
 
@@ -117,7 +118,7 @@ class OptimizerRun:
             self.proc = await asyncio.create_subprocess_exec(
                 *self.argv, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
                 stdin=asyncio.subprocess.DEVNULL, cwd=cwd, start_new_session=True,
-                limit=LINE_LIMIT)
+                limit=LINE_LIMIT, env=child_env())
         except OSError as e:
             return f"KernelPro: cannot start the optimizer ({self.argv[0]}): {e.strerror or e}", types.MessageType.Error
         if self.cancelled:  # cancelled while starting
@@ -175,8 +176,12 @@ async def start(ls: KernelProServer, uri: str, kernel: str) -> dict[str, Any]:
     elsewhere, nor with `optimize.workers`, whose Ray workers find their GPUs and say when there
     are none), then the launch spec (offered to be created); the optimizer checks the rest
     (git) and says so in its error event."""
-    from .gpu import ask_for_spec, gpu_reason, no_gpu
+    from .gpu import ask_for_spec, gpu_reason, no_gpu, untrusted
     from .lenses import find_spec
+
+    refused = untrusted(ls, "Optimize")
+    if refused:
+        return refused
 
     elsewhere = ls.settings.raw.get("optimizerCommand") or str(ls.settings.get("optimize.workers") or "").strip()
     reason = "" if elsewhere else await gpu_reason(ls)

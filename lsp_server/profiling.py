@@ -10,13 +10,14 @@ import asyncio
 import logging
 import os
 import signal
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Awaitable, Callable
 
-from kernelpro.profilers.compile import CompileError
+from kernelpro.profilers.compile import Cancelled, CompileError
 from kernelpro.profilers.profile import ProfileReport, profile_file
 from kernelpro.profilers.toolchain import ToolchainError, discover
 
@@ -37,6 +38,10 @@ class Snapshot:
     text: str
     generation: int  # settings generation: a settings change outdates every running snapshot
     settings: Settings
+    trusted: bool = True  # the workspace is trusted: its compile_commands.json may be read
+    roots: tuple[str, ...] = ()  # the workspace folders: no compile_commands.json is looked for above them
+    # set when a newer text of the file arrives or the server closes: its nvcc is killed
+    cancel: threading.Event = field(default_factory=threading.Event, compare=False, repr=False)
 
 
 @dataclass
@@ -44,7 +49,7 @@ class Outcome:
     snapshot: Snapshot
     report: ProfileReport | None = None
     problem: str | None = None  # why there is no report
-    kind: str = ""  # "toolchain", "too-large", "binary", "unreadable", "project", "internal"
+    kind: str = ""  # "toolchain", "too-large", "binary", "unreadable", "project", "internal", "cancelled"
     duration_s: float = 0.0
 
 
@@ -64,13 +69,15 @@ def run_static(snap: Snapshot) -> Outcome:
                        kind="binary")
     s = snap.settings
     try:
-        options = s.compile_options(snap.path)
+        options = s.compile_options(snap.path, trusted=snap.trusted, roots=snap.roots)
     except ProjectError as e:
         return Outcome(snap, problem=str(e), kind="project")
     try:
         tc = discover(s.toolchain_settings())
         tc.path("nvcc")
-        rep = profile_file(snap.path, options, text=snap.text, toolchain=tc, use_cache=s.use_cache)
+        rep = profile_file(snap.path, options, text=snap.text, toolchain=tc, use_cache=s.use_cache, cancel=snap.cancel)
+    except Cancelled:
+        return Outcome(snap, problem="cancelled: a newer text of the file is profiled instead", kind="cancelled")
     except ToolchainError as e:
         return Outcome(snap, problem=f"KernelPro cannot compile: {e}", kind="toolchain")
     except CompileError as e:
@@ -103,6 +110,7 @@ class Scheduler:
             return
         if snap.uri in self.running:
             self.waiting[snap.uri] = snap  # replaces an older waiting snapshot
+            self.running[snap.uri].cancel.set()  # and the running one is stale: its nvcc stops now
             return
         self._start(snap)
 
@@ -131,6 +139,8 @@ class Scheduler:
     def close(self) -> None:
         self.closed = True
         self.waiting.clear()
+        for snap in list(self.running.values()):
+            snap.cancel.set()
         self.pool.shutdown(wait=False, cancel_futures=True)
         kill_children()
 

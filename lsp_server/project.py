@@ -3,11 +3,15 @@
 CMake (`-DCMAKE_EXPORT_COMPILE_COMMANDS=ON`), Bear and Meson write a JSON list of
 `{"directory", "file", "command" | "arguments"}`. For a file, the database is the setting
 `compileCommands` (the file or its folder) when set, else the first `compile_commands.json`
-or `build/compile_commands.json` in the file's folder or a parent folder. The file's own entry
-gives its flags; a file without an entry borrows the flags of the entry nearest to it in the
-tree (clangd interpolates the same way). Only what changes the static profile is kept:
-include paths, defines, the architecture and the flags that change code generation; output,
-dependency, optimisation-level and host-compiler flags are dropped.
+or `build/compile_commands.json` in the file's folder or a parent folder up to the workspace
+folder that holds the file (never above it: a database in a parent of the workspace is
+somebody else's). The file's own entry gives its flags; a file without an entry borrows the
+flags of the entry nearest to it in the tree (clangd interpolates the same way), only from an
+entry in the same workspace folder. Only what changes the static profile is kept: include
+paths, defines, the architecture and the flags that change code generation; output,
+dependency, optimisation-level and host-compiler flags (`-ccbin`, `-Xcompiler`, `-MF`, ...)
+are dropped, and the settings' `extraFlags` pass through the same filter. Nothing a database
+names is ever run; its values reach nvcc only through profilers/safe_args.py.
 """
 from __future__ import annotations
 
@@ -49,13 +53,24 @@ _cache: dict[str, tuple[tuple, list[dict]]] = {}
 _lock = threading.Lock()
 
 
-def find_database(path: str, setting: str = "") -> Path | None:
-    """The compile_commands.json for `path`: the setting (a file or folder), else clangd's search."""
+def root_of(path: str, roots: tuple[str, ...] = ()) -> Path:
+    """The workspace folder holding `path` (the deepest), else the file's own folder."""
+    p = Path(path).resolve()
+    inside = [Path(r).resolve() for r in roots if p.is_relative_to(Path(r).resolve())]
+    return max(inside, key=lambda r: len(r.parts)) if inside else p.parent
+
+
+def find_database(path: str, setting: str = "", roots: tuple[str, ...] = ()) -> Path | None:
+    """The compile_commands.json for `path`: the setting (a file or folder), else clangd's search
+    from the file's folder up to its workspace folder (`roots`; without one, the file's folder)."""
     if setting:
         p = Path(os.path.expanduser(setting))
         p = p / "compile_commands.json" if p.is_dir() else p
         return p if p.is_file() else None
+    top = root_of(path, roots)
     for folder in Path(path).resolve().parents:
+        if not folder.is_relative_to(top):
+            break
         for name in NAMES:
             p = folder / name
             if p.is_file():
@@ -88,11 +103,14 @@ def _entries(db: Path) -> list[dict]:
     return out
 
 
-def _nearest(entries: list[dict], path: str) -> dict | None:
+def _nearest(entries: list[dict], path: str, top: Path | None = None) -> dict | None:
+    """The file's own entry, else the nearest entry under `top` (the workspace folder), else None."""
     exact = [e for e in entries if e["_file"] == path]
     if exact:
         return exact[0]
     parts = Path(path).parts
+    if top is not None:
+        entries = [e for e in entries if Path(e["_file"]).is_relative_to(top)]
 
     def score(e):
         common = 0
@@ -116,8 +134,10 @@ def _arch_of(flag: str) -> list[int]:
     return [int(n) for n in re.findall(r"(?:sm|compute)_(\d+)", flag)]
 
 
-def parse_command(argv: list[str], directory: str) -> tuple[str | None, list[str], list[str], list[str]]:
-    """(arch, include paths, defines, kept flags) of one compile command."""
+def parse_command(argv: list[str], directory: str, dropped: list[str] | None = None
+                  ) -> tuple[str | None, list[str], list[str], list[str]]:
+    """(arch, include paths, defines, kept flags) of one compile command; what it drops is
+    appended to `dropped` when given."""
     incs, defs, extra, archs = [], [], [], []
     absolute = lambda p: os.path.normpath(p if os.path.isabs(p) else os.path.join(directory, p))
     args = argv[1:]
@@ -160,20 +180,23 @@ def parse_command(argv: list[str], directory: str) -> tuple[str | None, list[str
                 extra.append(a)
                 i += 1
             else:
-                i += 2 if a in _TAKES_VALUE else 1
+                n = 2 if a in _TAKES_VALUE else 1
+                if dropped is not None:
+                    dropped.append(" ".join(args[i:i + n]))
+                i += n
     arch = f"sm_{max(archs)}" if archs else None
     return arch, incs, defs, extra
 
 
-def project_flags(path: str, setting: str = "") -> ProjectFlags | None:
+def project_flags(path: str, setting: str = "", roots: tuple[str, ...] = ()) -> ProjectFlags | None:
     """The flags for `path` from its project's compile_commands.json, or None without one."""
-    db = find_database(path, setting)
+    db = find_database(path, setting, roots)
     if db is None:
         if setting:
             raise ProjectError(f"compileCommands setting {setting!r}: no compile_commands.json there")
         return None
     entries = _entries(db)
-    e = _nearest(entries, os.path.normpath(str(Path(path).resolve())))
+    e = _nearest(entries, os.path.normpath(str(Path(path).resolve())), root_of(path, roots))
     if e is None:
         return None
     arch, incs, defs, extra = parse_command(_argv(e), e["_dir"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import signal
 import sys
 import threading
 from dataclasses import dataclass, field
@@ -142,6 +143,22 @@ class KernelProServer(LanguageServer):
         enc = self.workspace.position_encoding if self.protocol.client_capabilities else None
         return str(getattr(enc, "value", enc) or "utf-16")
 
+    @property
+    def roots(self) -> tuple[str, ...]:
+        """The workspace folders' paths (no compile_commands.json is looked for above them)."""
+        out: list[str] = []
+        try:
+            ws = self.workspace
+        except RuntimeError:  # before initialize
+            return ()
+        for f in list(getattr(ws, "folders", {}).values()):
+            p = to_fs_path(f.uri)
+            if p:
+                out.append(str(Path(p).absolute()))
+        if not out and getattr(ws, "root_path", None):
+            out.append(str(Path(ws.root_path).absolute()))
+        return tuple(out)
+
     def get_scheduler(self) -> Scheduler:
         if self.scheduler is None:
             self.scheduler = Scheduler(self.on_outcome)
@@ -216,7 +233,7 @@ class KernelProServer(LanguageServer):
                 self.publish(uri)
                 return
         st.inflight = key
-        snap = Snapshot(uri, st.path, None, text, self.generation, self.settings)
+        snap = Snapshot(uri, st.path, None, text, self.generation, self.settings, self.trusted, self.roots)
         self.get_scheduler().submit(snap)
         self.status("profiling", f"profiling {Path(st.path).name}")
 
@@ -317,4 +334,12 @@ def create_server() -> KernelProServer:
     server = KernelProServer()
     for module in (documents, hover, lenses, actions, hints):
         module.setup(server)
+    if threading.current_thread() is threading.main_thread():
+        # SIGTERM (an editor stopping the server, a session ending) ends it like `exit`: the read
+        # loop unwinds and close() kills the compiles and optimizers it started
+        signal.signal(signal.SIGTERM, _terminated)
     return server
+
+
+def _terminated(signum, frame):
+    raise SystemExit(128 + signum)

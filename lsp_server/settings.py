@@ -2,13 +2,15 @@
 from __future__ import annotations
 
 import copy
-import sys
+import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from kernelpro.profilers.children import python_command
 from kernelpro.profilers.compile import CompileOptions
 
-from .project import project_flags
+from .project import parse_command, project_flags
 
 DEFAULTS: dict[str, Any] = {
     "nvccPath": "",
@@ -80,24 +82,38 @@ class Settings:
     def use_cache(self) -> bool:
         return bool(self.raw.get("useCache", True))
 
-    def compile_options(self, path: str | None = None) -> CompileOptions:
-        """nvcc options for `path`: its project's compile_commands.json, then the settings on top
-        (an explicit `arch`, more include paths, defines and flags). Raises ProjectError."""
+    def compile_options(self, path: str | None = None, trusted: bool = True, roots: tuple[str, ...] = ()) -> CompileOptions:
+        """nvcc options for `path`: its project's compile_commands.json (only in a trusted
+        workspace, never above its folder), then the settings on top (an explicit `arch`, more
+        include paths, defines, and `extraFlags` through the database's filter). Raises ProjectError."""
         arch = str(self.raw.get("arch") or "auto")
-        incs, defs, flags = _strings(self.raw.get("includePaths")), _strings(self.raw.get("defines")), _strings(self.raw.get("extraFlags"))
-        proj = project_flags(path, str(self.raw.get("compileCommands") or "")) if path else None
+        x_incs, x_defs, flags, _dropped = self.extra_flags(path)
+        incs = _strings(self.raw.get("includePaths")) + x_incs
+        defs = _strings(self.raw.get("defines")) + x_defs
+        proj = project_flags(path, str(self.raw.get("compileCommands") or ""), roots) if path and trusted else None
         if proj is not None:
             incs, defs, flags = proj.include_paths + incs, proj.defines + defs, proj.extra_flags + flags
             if arch == "auto" and proj.arch:
                 arch = proj.arch
         return CompileOptions(arch="sm_90" if arch == "auto" else arch, include_paths=incs, defines=defs, extra_flags=flags)
 
+    def extra_flags(self, path: str | None = None) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], list[str]]:
+        """`extraFlags` through the compile database's filter: (include paths, defines, the flags
+        kept (what changes code generation), the flags dropped (host compiler, output and
+        dependency files, ...)); relative paths are relative to the file's folder."""
+        dropped: list[str] = []
+        folder = str(Path(path).parent) if path else os.getcwd()
+        _arch, incs, defs, kept = parse_command(["nvcc", *_strings(self.raw.get("extraFlags"))], folder, dropped)
+        return tuple(incs), tuple(defs), tuple(kept), dropped
+
     def toolchain_settings(self) -> dict[str, str]:
         nvcc = self.raw.get("nvccPath")
         return {"nvcc": str(nvcc)} if nvcc else {}
 
     def optimizer_argv(self, path: str, kernel: str) -> list[str]:
-        base = [str(x) for x in (self.raw.get("optimizerCommand") or [])] or [sys.executable, "-m", "kernelpro.optimizer"]
+        # the default child ends itself when this server dies (--parent); -P: no working directory on sys.path
+        base = [str(x) for x in (self.raw.get("optimizerCommand") or [])] or \
+            python_command("kernelpro.optimizer", "--parent", str(os.getpid()))
         argv = base + ["optimize", path, "--kernel", kernel,
                        "--budget", str(int(self.get("optimize.budget") or 20)),
                        "--objective", str(self.get("optimize.objective") or "time"), "--json-events"]

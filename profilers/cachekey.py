@@ -8,12 +8,13 @@ import hashlib
 import json
 import os
 import re
+import stat
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .toolchain import Toolchain, supported_archs
 
-FORMAT = 5  # bump when the cached layout or parsers change
+FORMAT = 6  # bump when the cached layout or parsers change
 _INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
 
 
@@ -93,23 +94,52 @@ def read_source(path: Path) -> str:
         raise CompileError(f"{path}: not UTF-8 text (byte {e.start})") from None
 
 
+MAX_HEADER_BYTES = 8 * 1024 * 1024  # one project header; a CUDA source is a few hundred KB at most
+MAX_HEADERS_BYTES = 64 * 1024 * 1024  # all of a file's project headers together
+
+
 def project_headers(path: Path, text: str, include_paths: tuple[str, ...]) -> list[Path]:
-    """Headers the file includes that resolve to files (not system headers), recursively."""
+    """Headers the file includes that resolve to files (not system headers), recursively.
+
+    Raises CompileError for an include that names something other than a regular file (a
+    device such as /dev/stdin or /dev/zero, a FIFO, a socket: the compiler would read it
+    forever or take the server's input) and for headers over the size limits."""
     seen: dict[Path, None] = {}
-    todo = [(path.parent, text)]
+    total = 0
+    todo = [(path, path.parent, text)]
     while todo:
-        here, body = todo.pop()
-        for kind, name in _INCLUDE.findall(body):
-            dirs = ([here] if kind == '"' else []) + [Path(p) for p in include_paths]
+        file, here, body = todo.pop()
+        for m in _INCLUDE.finditer(body):
+            kind, name = m.group(1), m.group(2)
+            if os.path.isabs(name):
+                dirs = [Path("/")]
+            else:
+                dirs = ([here] if kind == '"' else []) + [Path(p) for p in include_paths]
             for d in dirs:
+                try:
+                    st = (d / name).stat()  # follows links: /dev/stdin is a link to /proc/self/fd/0
+                except OSError:
+                    continue
                 cand = (d / name).resolve()
-                if cand.is_file() and cand not in seen:
-                    seen[cand] = None
-                    try:
-                        todo.append((cand.parent, cand.read_text(errors="replace")))
-                    except OSError:
-                        pass
+                if cand in seen:
                     break
+                where = f"{file}:{body.count(chr(10), 0, m.start()) + 1}"
+                if stat.S_ISDIR(st.st_mode):
+                    continue
+                if not stat.S_ISREG(st.st_mode):
+                    raise CompileError(f"{where}: #include {kind}{name}{'>' if kind == '<' else kind} names "
+                                       f"{d / name}{'' if cand == d / name else f' ({cand})'}, which is not a regular file (a device, FIFO or socket); KernelPro does not compile it")
+                total += st.st_size
+                if st.st_size > MAX_HEADER_BYTES or total > MAX_HEADERS_BYTES:
+                    raise CompileError(f"{where}: header {cand} is {st.st_size / 1e6:.1f} MB; KernelPro compiles files with "
+                                       f"headers of at most {MAX_HEADER_BYTES // 2**20} MB each, "
+                                       f"{MAX_HEADERS_BYTES // 2**20} MB together")
+                seen[cand] = None
+                try:
+                    todo.append((cand, cand.parent, cand.read_text(errors="replace")))
+                except OSError:
+                    pass
+                break
     return list(seen)
 
 

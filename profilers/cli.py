@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import signal
 import sys
 import threading
@@ -40,7 +41,8 @@ def add_compile_args(p: argparse.ArgumentParser) -> None:
 def _setup_toolchain(args):
     from .toolchain import discover
 
-    tc = discover({"nvcc": args.nvcc} if getattr(args, "nvcc", None) else None)
+    # the user's own command line: a relative --nvcc means their working directory
+    tc = discover({"nvcc": os.path.abspath(os.path.expanduser(args.nvcc))} if getattr(args, "nvcc", None) else None)
     for name in ("nvcc",):
         if name not in tc.tools:
             raise UsageError(tc.missing_message(name))
@@ -228,6 +230,12 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminated)
+    if argv[:1] == ["--parent"] and len(argv) > 1 and argv[1].isdigit():
+        # started by the language server: end as on SIGTERM when it dies (docs/security.md)
+        from .children import watch_parent
+
+        watch_parent(int(argv[1]), lambda: os.kill(os.getpid(), signal.SIGTERM))
+        argv = argv[2:]
     # commands of the layers above load only when asked for (they import more)
     plugins = not (argv and argv[0] in BUILTIN)
     parser = build_parser(plugins)

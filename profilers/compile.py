@@ -7,6 +7,7 @@ costs a read.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import json
 import os
 import re
@@ -14,6 +15,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 import weakref
 from dataclasses import dataclass, field
@@ -26,6 +28,9 @@ from .ptxas import KernelResources, parse_ptxas
 from .demangle import label, template_args
 from .sass import Instruction, parse_sass, unescape_path
 from .toolchain import Toolchain, ToolchainError, discover
+from .children import child_env, compile_memory_mb, limited
+from .safe_args import SafeArgs, compile_name, unmap
+from .safe_args import check as check_args
 
 
 @dataclass
@@ -77,7 +82,8 @@ class CompiledArtifact:
     # path in the cubin's line info to report as the source, and the cache entry to keep it in
     _sass_state: str = field(default="pending", repr=False)  # pending, done, failed
     _nvdisasm: str | None = field(default=None, repr=False)
-    _path_map: tuple[str, str] | None = field(default=None, repr=False)
+    # (path nvcc saw, the user's path): the compiled copy and the safe links (safe_args.py)
+    _path_maps: list = field(default_factory=list, repr=False)
     _cache_dir: str | None = field(default=None, repr=False)
     _timeout_s: float = field(default=60.0, repr=False)
 
@@ -98,8 +104,9 @@ class CompiledArtifact:
                 text = _disassemble_with(self._nvdisasm, Path(self.cubin), self._timeout_s)
             except ToolchainError as e:
                 self.notes.append(str(e))
-            if text and self._path_map:
-                text = text.replace(*self._path_map)
+            if text and self._path_maps:
+                src, *links = self._path_maps
+                text = unmap(text.replace(*src), links)
             if text and self._cache_dir:  # atomic, as the rest of the entry: readers see all or nothing
                 try:
                     fd, tmp = tempfile.mkstemp(prefix="sass.", dir=self._cache_dir)
@@ -169,8 +176,10 @@ def compile_cuda(
     text: str | None = None,
     toolchain: Toolchain | None = None,
     use_cache: bool = True,
+    cancel: threading.Event | None = None,
 ) -> CompiledArtifact:
-    """Compile `path` (or `text`, an unsaved buffer of that file) for options.arch."""
+    """Compile `path` (or `text`, an unsaved buffer of that file) for options.arch; raises
+    Cancelled when `cancel` is set while nvcc runs."""
     t0 = time.perf_counter()
     tc = toolchain or discover()
     nvcc = tc.path("nvcc")
@@ -185,20 +194,22 @@ def compile_cuda(
 
     work = Path(tempfile.mkdtemp(prefix="kernelpro-"))
     try:
-        on_disk = src_path.is_file() and _same(src_path, text)
-        if on_disk:
-            compile_path = src_path
-        else:
-            compile_path = work / src_path.name
-            compile_path.write_text(text)
+        # the source is compiled from a copy under a plain name in a private folder, and every
+        # other path through safe_args: no workspace string reaches nvcc's shell (docs/security.md)
+        safe = SafeArgs(work)
+        (work / "src").mkdir()
+        compile_path = work / "src" / compile_name(src_path)
+        compile_path.write_text(text)
         cubin = work / "kernel.cubin"
-        extra_inc = [] if on_disk else [f"-I{src_path.parent}"]
         lang = [] if src_path.suffix == ".cu" else ["-x", "cu"]  # .cuh and --force files
         keep = work / "keep"  # nvcc's intermediate files: the preprocessed device source tells which lines compiled
         keep.mkdir()
-        cmd = [nvcc, *options.flags(), *extra_inc, *lang, "-keep", f"-keep-dir={keep}", "-o", str(cubin), str(compile_path)]
-        rc, out = _run(cmd, options.timeout_s, cwd=str(src_path.parent if src_path.parent.is_dir() else work), tmpdir=work)
-        out = out.replace(str(compile_path), str(src_path)) if not on_disk else out
+        cmd = [nvcc, *_flags(options, safe), f"-I{safe.path(str(src_path.parent))}", *safe.header_flags(),
+               *lang, "-keep", f"-keep-dir={keep}", "-o", str(cubin), str(compile_path)]
+        check_args(cmd)
+        maps = [(str(compile_path), str(src_path))] + safe.links
+        rc, out = _run(limited(cmd), options.timeout_s, cwd=str(work), tmpdir=work, cancel=cancel)
+        out = unmap(out.replace(str(compile_path), str(src_path)), safe.links)
         lines = text.split("\n")
 
         def read_line(f, n):
@@ -209,21 +220,25 @@ def compile_cuda(
             except (OSError, IndexError):
                 return None
 
-        diags = parse_diagnostics(out, read_line) if rc != -1 else []
-        if rc == -1:
+        finished = rc >= 0  # nvcc exited by itself (not timed out, cancelled or killed)
+        diags = parse_diagnostics(out, read_line) if finished else []
+        if rc == _TIMEOUT:
             diags = [Diagnostic("error", f"compilation timed out after {options.timeout_s:g} s and was stopped", str(src_path), None, tool="nvcc")]
+        elif not finished:
+            diags = [Diagnostic("error", f"nvcc was stopped (signal {-rc}) before it finished", str(src_path), None, tool="nvcc")]
         ok = rc == 0 and cubin.is_file()
-        if rc not in (0, -1) and not any(d.severity == "error" for d in diags):
-            diags.append(Diagnostic("error", (out.strip().splitlines() or ["nvcc failed"])[-1], tool="nvcc"))
+        if rc > 0 and not any(d.severity == "error" for d in diags):
+            diags.append(Diagnostic("error", _failure_line(out, rc), tool="nvcc"))
         for d in diags:  # relative paths in messages are relative to the file's folder
             if d.file and not os.path.isabs(d.file):
                 d.file = str((src_path.parent / d.file).resolve())
         resources = parse_ptxas(out) if ok else {}
-        live = _live_lines(keep, {str(compile_path): str(src_path), **{str(h): str(h) for h in headers}}) if ok else {}
+        live = _live_lines(keep, {str(compile_path): str(src_path), **{str(h): str(h) for h in headers}},
+                           safe.links) if ok else {}
         art = _artifact(ok, src_path, options, cmd, diags, resources, None, headers, None, key, tc, [], live)
-        if not on_disk:
-            art._path_map = (str(compile_path), str(src_path))
-        if use_cache and rc != -1 and _store(cdir, art, cubin if ok else None, out):
+        art._path_maps = maps
+        # only a compile nvcc finished is kept: a killed, cancelled or timed-out one is tried again
+        if use_cache and finished and _store(cdir, art, cubin if ok else None, out):
             art.cubin = str(cdir / "kernel.cubin") if ok else None
             art._cache_dir = str(cdir)
         elif ok:  # uncached, or the cache could not be written: the cubin lives as long as the artifact
@@ -237,26 +252,62 @@ def compile_cuda(
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _same(p: Path, text: str) -> bool:
-    try:
-        return p.read_text(errors="replace") == text
-    except OSError:
-        return False
+def _flags(options: CompileOptions, safe: SafeArgs) -> list[str]:
+    """options.flags() with every path through a safe link and unsafe defines left to the header."""
+    base = options.arch.removeprefix("sm_")
+    out = ["-cubin", f"-gencode=arch=compute_{base},code=sm_{base}", "-lineinfo", "-Xptxas", "-v"]
+    out += [f"-I{safe.path(p)}" for p in options.include_paths]
+    for d in options.defines:
+        out += safe.define(d)
+    extra = list(options.extra_flags)
+    i = 0
+    while i < len(extra):
+        if extra[i] in ("-include", "--pre-include") and i + 1 < len(extra):
+            out += ["-include", safe.path(os.path.abspath(extra[i + 1]))]
+            i += 2
+        else:
+            out.append(extra[i])
+            i += 1
+    return out
 
 
-def _run(cmd: list[str], timeout: float, cwd: str, tmpdir: Path | None = None) -> tuple[int, str]:
-    """Run in its own process group, so a hung nvcc and its children (cicc, ptxas) all die on a
-    timeout, on Ctrl-C and on SIGTERM (the CLI turns it into SystemExit); with `tmpdir`, nvcc's
-    tmpxft_* files go there, to be removed with it."""
-    env = {**os.environ, "TMPDIR": str(tmpdir)} if tmpdir is not None else None
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            cwd=cwd, start_new_session=True, env=env)
+def _failure_line(out: str, rc: int) -> str:
+    last = (out.strip().splitlines() or [""])[-1]
+    if "out of memory" in out or rc == 137:
+        return f"nvcc ran out of its {compile_memory_mb()} MB memory limit (KERNELPRO_COMPILE_MEMORY_MB): {last}".rstrip(": ")
+    return last or f"nvcc failed (exit code {rc})"
+
+
+_TIMEOUT = -(10**6)  # _run's return code for a command stopped at its timeout
+
+
+class Cancelled(Exception):
+    """The compile was cancelled (a newer text of the file arrived, or the server is closing)."""
+
+
+def _run(cmd: list[str], timeout: float, cwd: str, tmpdir: Path | None = None,
+         cancel: threading.Event | None = None) -> tuple[int, str]:
+    """Run in its own process group with stdin from /dev/null, so a hung nvcc and its children
+    (cicc, ptxas) all die on a timeout, on `cancel`, on Ctrl-C and on SIGTERM (the CLI turns it
+    into SystemExit); with `tmpdir`, nvcc's tmpxft_* files go there, to be removed with it.
+    Returns (_TIMEOUT, "") at the timeout; raises Cancelled when `cancel` is set."""
+    env = child_env({"TMPDIR": str(tmpdir)} if tmpdir is not None else None)
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, cwd=cwd, start_new_session=True, env=env)
+    deadline = time.monotonic() + timeout
     try:
-        out, _ = proc.communicate(timeout=timeout)
-        return proc.returncode, out
-    except subprocess.TimeoutExpired:
-        _kill_group(proc)
-        return -1, ""
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                out, _ = proc.communicate(timeout=max(0.0, min(left, 0.2 if cancel is not None else left)))
+                return proc.returncode, out
+            except subprocess.TimeoutExpired:
+                if cancel is not None and cancel.is_set():
+                    _kill_group(proc)
+                    raise Cancelled() from None
+                if time.monotonic() >= deadline:
+                    _kill_group(proc)
+                    return _TIMEOUT, ""
     except BaseException:  # KeyboardInterrupt, SystemExit: take the whole group down with us
         _kill_group(proc)
         raise
@@ -267,11 +318,16 @@ def _kill_group(proc: subprocess.Popen) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
-    proc.communicate()
+    try:
+        proc.communicate()
+    except ValueError:  # the pipes were already read to the end
+        proc.wait()
 
 
 def _disassemble_with(nvdisasm: str, cubin: Path, timeout: float) -> str:
     rc, out = _run([nvdisasm, "-gi", "-c", str(cubin)], timeout, cwd=str(cubin.parent))
+    if rc == _TIMEOUT:
+        raise ToolchainError(f"nvdisasm did not finish within {timeout:g} s")
     if rc != 0:
         raise ToolchainError(f"nvdisasm failed on the cubin: {out.strip()[:300]}")
     return out
@@ -280,7 +336,7 @@ def _disassemble_with(nvdisasm: str, cubin: Path, timeout: float) -> str:
 _MARKER = re.compile(r'^# (\d+) "((?:[^"\\]|\\.)*)"[^\n]*\n', re.M)
 
 
-def _live_lines(keep: Path, wanted: dict[str, str]) -> dict[str, list[list[int]]]:
+def _live_lines(keep: Path, wanted: dict[str, str], links=()) -> dict[str, list[list[int]]]:
     """Lines of the wanted files (path as nvcc saw it -> path to report) that hold code after the
     preprocessor, as ranges, read from nvcc's preprocessed device source (`*.cpp1.ii`)."""
     ii = next(keep.glob("*.cpp1.ii"), None)
@@ -291,7 +347,7 @@ def _live_lines(keep: Path, wanted: dict[str, str]) -> dict[str, list[list[int]]
     lines: dict[str, set[int]] = {}
     marks = list(_MARKER.finditer(text))
     for i, m in enumerate(marks):
-        f = wanted.get(os.path.normpath(unescape_path(m.group(2))))
+        f = wanted.get(os.path.normpath(unmap(unescape_path(m.group(2)), links)))
         if f is None:
             continue
         end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
@@ -343,7 +399,7 @@ def _store(cdir: Path, art: CompiledArtifact, cubin: Path | None, log: str) -> b
         (tmp / "nvcc.log").write_text(log)
         meta = {"ok": art.ok, "command": art.command, "diagnostics": [d.to_json() for d in art.diagnostics],
                 "resources": {k.mangled: k.resources.to_json() for k in art.kernels}, "notes": art.notes,
-                "live_lines": art.live_lines, "compiled_as": art._path_map[0] if art._path_map else None}
+                "live_lines": art.live_lines, "path_maps": [list(m) for m in art._path_maps]}
         (tmp / "artifact.json").write_text(json.dumps(meta))
         if cdir.exists():
             shutil.rmtree(tmp, ignore_errors=True)
@@ -357,21 +413,59 @@ def _store(cdir: Path, art: CompiledArtifact, cubin: Path | None, log: str) -> b
 
 
 def _load(cdir, src_path, options, key, tc, headers) -> CompiledArtifact | None:
+    """The cached entry, or None; an entry of the wrong shape (hand-edited, truncated, from a
+    bug) is removed, so the compile that follows replaces it."""
     try:
         meta = json.loads((cdir / "artifact.json").read_text())
-    except (OSError, ValueError):
+    except FileNotFoundError:
         return None
+    except (OSError, ValueError):
+        meta = None
+    try:
+        art = _from_meta(meta, cdir, src_path, options, key, tc, headers)
+    except (TypeError, ValueError, KeyError, AttributeError):
+        shutil.rmtree(cdir, ignore_errors=True)
+        return None
+    art.cache_hit = True
+    art._cache_dir = str(cdir)
+    return art
+
+
+_TYPES = {"int": (int,), "str": (str,), "float": (int, float), "bool": (bool,)}
+
+
+def _typed(cls, d: dict):
+    """cls(**d) when every field holds its declared type (`int`, `str | None`, ...); else ValueError."""
+    if not isinstance(d, dict):
+        raise ValueError(f"{cls.__name__}: not an object")
+    for f in dataclasses.fields(cls):
+        if f.name not in d:
+            continue
+        v, kinds = d[f.name], [k.strip() for k in str(f.type).split("|")]
+        ok = (v is None and "None" in kinds) or any(isinstance(v, _TYPES.get(k, object)) and not
+                                                     (isinstance(v, bool) and k != "bool") for k in kinds)
+        if not ok:
+            raise ValueError(f"{cls.__name__}.{f.name}: {v!r} is not {f.type}")
+    return cls(**d)
+
+
+def _from_meta(meta, cdir, src_path, options, key, tc, headers) -> CompiledArtifact:
+    if not isinstance(meta, dict) or not isinstance(meta.get("ok"), bool):
+        raise ValueError("not a cache entry")
+    if meta["ok"] and not (cdir / "kernel.cubin").is_file():
+        raise ValueError("the cubin is missing")
+    diags = [_typed(Diagnostic, d) for d in meta["diagnostics"]]
+    res = {str(m): _typed(KernelResources, r) for m, r in meta["resources"].items()}
+    maps = [(str(a), str(b)) for a, b in meta.get("path_maps") or []]
+    live = meta.get("live_lines") or {}
+    notes = meta.get("notes") or []
+    if not isinstance(meta["command"], list) or not isinstance(live, dict) or not isinstance(notes, list):
+        raise ValueError("fields of the wrong type")
     try:
         sass_text = (cdir / "sass.txt").read_text()  # written by the first use of the SASS
     except OSError:
         sass_text = None
-    diags = [Diagnostic(**d) for d in meta["diagnostics"]]
-    res = {m: KernelResources(**r) for m, r in meta["resources"].items()}
     art = _artifact(meta["ok"], src_path, options, meta["command"], diags, res, sass_text, headers,
-                    str(cdir / "kernel.cubin") if meta["ok"] else None, key, tc, meta.get("notes", []),
-                    meta.get("live_lines", {}))
-    art.cache_hit = True
-    art._cache_dir = str(cdir)
-    if meta.get("compiled_as"):  # the SASS line info names the temporary file it was compiled as
-        art._path_map = (meta["compiled_as"], str(src_path))
+                    str(cdir / "kernel.cubin") if meta["ok"] else None, key, tc, [str(n) for n in notes], live)
+    art._path_maps = maps  # the SASS line info names the temporary copy and links it was compiled through
     return art

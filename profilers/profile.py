@@ -1,6 +1,7 @@
 """Static profile of one .cu file: compile, parse, run the static tools, build the report."""
 from __future__ import annotations
 
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -142,6 +143,7 @@ def profile_file(
     toolchain: Toolchain | None = None,
     use_cache: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    cancel: threading.Event | None = None,
 ) -> ProfileReport:
     """Compile, parse (the file and the project headers that define kernels), run the static tools.
 
@@ -154,7 +156,7 @@ def profile_file(
     # free then); the compile stays on the caller's thread so callers compiling in parallel
     # (the evaluator, the language server) are not funnelled through a shared pool
     preparing = _POOL.submit(lambda: (parse_source(text, str(p)), static_tools()))
-    art = compile_cuda(p, options, text=text, toolchain=toolchain, use_cache=use_cache)
+    art = compile_cuda(p, options, text=text, toolchain=toolchain, use_cache=use_cache, cancel=cancel)
     src, tools = preparing.result()
     notes = list(art.notes)
     if spec_blocks is None and not block:

@@ -112,7 +112,7 @@ def _probe_version(path: str) -> str:
     import subprocess  # only when a version is not cached yet: a warm command skips the import
 
     try:
-        r = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=20)
+        r = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError) as e:
         raise ToolchainError(f"{path} does not run: {e}") from None
     text = r.stdout + r.stderr
@@ -129,12 +129,15 @@ def _probe_version(path: str) -> str:
 def _candidates(name: str, settings: dict[str, str]) -> list[tuple[str, str]]:
     c: list[tuple[str, str]] = []
     if settings.get(name):
-        c.append((settings[name], f"setting {name}"))
+        # a setting may come from a workspace: a relative path would name a program inside it
+        given = os.path.expanduser(settings[name])
+        c.append((given if os.path.isabs(given) else "", f"setting {name} (an absolute path is required, not {settings[name]!r})"
+                  if not os.path.isabs(given) else f"setting {name}"))
     env = os.environ.get(f"KERNELPRO_{name.upper()}")
     if env:
         c.append((env, f"KERNELPRO_{name.upper()}"))
-    if name == "ptxas" and settings.get("nvcc"):  # ptxas lives beside a configured nvcc
-        c.append((str(Path(settings["nvcc"]).parent / "ptxas"), "beside the nvcc setting"))
+    if name == "ptxas" and settings.get("nvcc") and os.path.isabs(os.path.expanduser(settings["nvcc"])):  # beside a configured nvcc
+        c.append((str(Path(os.path.expanduser(settings["nvcc"])).parent / "ptxas"), "beside the nvcc setting"))
     for var in ("CUDA_HOME", "CUDA_PATH"):
         if os.environ.get(var):
             c.append((str(Path(os.environ[var]) / "bin" / name), var))
@@ -186,7 +189,7 @@ def _probe_archs(nvcc: str) -> list[str]:
     import subprocess
 
     try:
-        r = subprocess.run([nvcc, "--list-gpu-code"], capture_output=True, text=True, timeout=20)
+        r = subprocess.run([nvcc, "--list-gpu-code"], capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError) as e:
         raise ToolchainError(f"{nvcc} --list-gpu-code failed: {e}") from None
     base = [a for a in r.stdout.split() if re.fullmatch(r"sm_\d+", a)]
@@ -215,7 +218,7 @@ def _probe_includes(nvcc: str) -> list[str]:
 
     try:
         r = subprocess.run([nvcc, "--dryrun", "-x", "cu", "-c", os.devnull, "-o", os.devnull],
-                           capture_output=True, text=True, timeout=20)
+                           capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError) as e:
         raise ToolchainError(f"{nvcc} --dryrun failed: {e}") from None
     out: list[str] = []

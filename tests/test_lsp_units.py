@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -77,8 +78,9 @@ def test_settings_merge_and_argv():
     o = s.compile_options()
     assert o.defines == ("A=1",) and o.include_paths == ("inc", "other") and o.arch == "sm_90"
     argv = s.optimizer_argv("/a.cu", "k")
-    assert argv[:3] == [sys.executable, "-m", "kernelpro.optimizer"]
-    assert argv[3:] == ["optimize", "/a.cu", "--kernel", "k", "--budget", "7", "--objective", "time", "--json-events",
+    # -P: no working directory on sys.path; --parent: the child ends when this server dies
+    assert argv[:6] == [sys.executable, "-P", "-m", "kernelpro.optimizer", "--parent", str(os.getpid())]
+    assert argv[6:] == ["optimize", "/a.cu", "--kernel", "k", "--budget", "7", "--objective", "time", "--json-events",
                         "--llm-model", "m"]
     s2 = s.updated({"optimizerCommand": ["x"], "profileOn": "bogus", "typingDelayMs": "nope"})
     assert s2.optimizer_argv("/a.cu", "k")[0] == "x" and s2.profile_on == "save" and s2.typing_delay_s == 0.8

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..advice import Advice, Evidence, Severity
 from ..compile import CompiledArtifact, CompileOptions, compile_cuda
+from ..children import python_command
 from .worker import RunResult, WorkerPool, shared_pool
 
 NOISY_SPREAD = 0.05  # IQR/median above this: the timing is not trustworthy
@@ -485,8 +486,8 @@ def ncu_advice(cu_path, spec, art: CompiledArtifact, source_text, verdicts: dict
     job = build_job(spec, art, sizes=[size], timing=False, energy=False, check=False)
     work = Path(tempfile.mkdtemp(prefix="kernelpro-ncu-"))
     (work / "job.json").write_text(json.dumps(job))
-    target = [sys.executable, "-m", "kernelpro.profilers.runtime.runner", "--once", str(work / "job.json"),
-              "--out", str(work / "result.json")]
+    target = python_command("kernelpro.profilers.runtime.runner", "--once", str(work / "job.json"),
+                            "--out", str(work / "result.json"))
     verdict = verdicts[size].bound if size in verdicts else None
     res = ncu.profile_kernel(target, spec.kernel, work / "ncu", verdict=verdict, timeout_s=timeout_s)
     text = source_text if source_text is not None else Path(cu_path).read_text()

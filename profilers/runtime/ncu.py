@@ -25,6 +25,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..children import child_env
+
 DEFAULT_SECTIONS = (
     "SpeedOfLight", "MemoryWorkloadAnalysis", "MemoryWorkloadAnalysis_Tables", "Occupancy",
     "WarpStateStats", "SourceCounters", "LaunchStats", "ComputeWorkloadAnalysis",
@@ -583,7 +585,8 @@ def kernel_regex_for(name: str) -> str:
 
 def _run(cmd: list[str], timeout_s: float, cwd: str | None = None) -> str:
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, cwd=cwd, check=False)
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, cwd=cwd, check=False,
+                           stdin=subprocess.DEVNULL, env=child_env())
     except subprocess.TimeoutExpired:
         raise NcuError(f"{cmd[0]}: no answer after {timeout_s:.0f} s: {' '.join(cmd[:12])} ...") from None
     except OSError as e:

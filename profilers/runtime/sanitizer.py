@@ -20,6 +20,8 @@ import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from ..children import child_env
+
 TOOLS = ("memcheck", "racecheck", "initcheck")
 EXIT_CODE = 86  # --error-exitcode: set when the tool found an error
 PRINT_LIMIT = 20
@@ -66,7 +68,7 @@ def sanitizer_command(exe: str, tool: str, job_path: str, out_path: str, python:
     if tool not in TOOLS:
         raise ValueError(f"unknown Compute Sanitizer tool {tool!r} (known: {', '.join(TOOLS)})")
     return [exe, "--tool", tool, "--error-exitcode", str(EXIT_CODE), "--print-limit", str(PRINT_LIMIT),
-            "--show-backtrace", "no", python or sys.executable, "-m", "kernelpro.profilers.runtime.runner",
+            "--show-backtrace", "no", python or sys.executable, "-P", "-m", "kernelpro.profilers.runtime.runner",
             "--once", job_path, "--out", out_path]
 
 
@@ -122,7 +124,8 @@ def run_tool(exe: str, tool: str, job: dict, timeout_s: float = 180.0) -> Report
         (work / "job.json").write_text(json.dumps(job))
         cmd = sanitizer_command(exe, tool, str(work / "job.json"), str(work / "result.json"))
         try:
-            p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, start_new_session=True)
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, start_new_session=True,
+                               stdin=subprocess.DEVNULL, env=child_env())
         except subprocess.TimeoutExpired:
             return Report(tool, False, note=f"did not finish within {timeout_s:g} s")
         except OSError as e:

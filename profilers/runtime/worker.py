@@ -23,6 +23,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..children import python_command
+
 
 @dataclass
 class SizeResult:
@@ -82,7 +84,7 @@ class WorkerFailure(Exception):
 
 
 def default_command() -> list[str]:
-    return [sys.executable, "-m", "kernelpro.profilers.runtime.runner", "--serve"]
+    return python_command("kernelpro.profilers.runtime.runner", "--serve")
 
 
 class WorkerPool:
@@ -176,6 +178,7 @@ class WorkerPool:
             self._stderr = tempfile.TemporaryFile(prefix="kernelpro-worker-")
         env = dict(os.environ if self.env is None else self.env)
         env.setdefault("PYTHONUNBUFFERED", "1")
+        env["PYTHONSAFEPATH"] = "1"  # no working directory on the worker's sys.path (docs/security.md)
         try:
             self._proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                           stderr=self._stderr, bufsize=0, env=env, start_new_session=True)
