@@ -5,11 +5,13 @@ import * as path from 'path';
 import type { Disposable, Event, EventEmitter, TreeDataProvider, TreeItem, Uri } from 'vscode';
 import { CliError, Runner } from './cli';
 import { Candidate, CandidateRecord, candidateFile, fromRecord, git, isDirty, repoRoot, showFile } from './git';
+import { requireTrust } from './trust';
 import {
     createEventEmitter,
     createFileSystemWatcher,
     executeCommand,
     getWorkspaceFolders,
+    isWorkspaceTrusted,
     makeUri,
     showErrorMessage,
     showInformationMessage,
@@ -106,6 +108,7 @@ export class CandidatesProvider implements TreeDataProvider<Node>, Disposable {
     constructor(
         private readonly store: CandidateStore,
         private readonly roots: () => Promise<string[]> = workspaceRepos,
+        private readonly trusted: () => boolean = isWorkspaceTrusted,
     ) {}
 
     refresh(): void {
@@ -113,6 +116,9 @@ export class CandidatesProvider implements TreeDataProvider<Node>, Disposable {
     }
 
     async getChildren(node?: Node): Promise<Node[]> {
+        if (!this.trusted()) {
+            return []; // Restricted Mode: no git, no command line; the view's welcome text says why
+        }
         if (!node) {
             const roots = await this.roots();
             if (roots.length === 1) {
@@ -170,6 +176,9 @@ export class CandidatesProvider implements TreeDataProvider<Node>, Disposable {
 }
 
 export async function workspaceRepos(): Promise<string[]> {
+    if (!isWorkspaceTrusted()) {
+        return [];
+    }
     const roots = await Promise.all(getWorkspaceFolders().filter((f) => f.uri.scheme === 'file').map((f) => repoRoot(f.uri.fsPath)));
     return [...new Set(roots.filter((r): r is string => !!r))];
 }
@@ -239,6 +248,7 @@ async function guarded(what: string, action: () => Promise<Outcome>): Promise<Ou
 }
 
 export function showDiff(node: unknown): Promise<Outcome> {
+    if (!requireTrust('Show Diff of a candidate')) return Promise.resolve('refused'); // Restricted Mode
     const t = target(node);
     if (!t) return Promise.resolve('failed');
     const { root, candidate: c } = t;
@@ -252,6 +262,7 @@ export function showDiff(node: unknown): Promise<Outcome> {
 }
 
 export function checkout(node: unknown): Promise<Outcome> {
+    if (!requireTrust('Check Out of a candidate')) return Promise.resolve('refused'); // Restricted Mode
     const t = target(node);
     if (!t) return Promise.resolve('failed');
     const { root, candidate: c } = t;
@@ -269,6 +280,7 @@ export function checkout(node: unknown): Promise<Outcome> {
 }
 
 export function apply(store: CandidateStore, node: unknown): Promise<Outcome> {
+    if (!requireTrust('Apply of a candidate')) return Promise.resolve('refused'); // Restricted Mode
     const t = target(node);
     if (!t) return Promise.resolve('failed');
     const { root, candidate: c } = t;
@@ -296,6 +308,7 @@ export function apply(store: CandidateStore, node: unknown): Promise<Outcome> {
 }
 
 export function remove(store: CandidateStore, node: unknown): Promise<Outcome> {
+    if (!requireTrust('Delete of a candidate')) return Promise.resolve('refused'); // Restricted Mode
     const t = target(node);
     if (!t) return Promise.resolve('failed');
     const { root, candidate: c } = t;

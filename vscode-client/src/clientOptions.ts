@@ -4,7 +4,9 @@ import type { OutputChannel } from 'vscode';
 import type { Executable, LanguageClientOptions } from 'vscode-languageclient/node';
 import { isSpecFile, kernelAt, kernelFromSpec } from './kernels';
 import { SECTION, ServerInfo } from './manifest';
+import { pythonArgv, safeEnv } from './python';
 import { InitOptions } from './settings';
+import { commandTitle, requireTrust, TRUSTED_SERVER_COMMANDS } from './trust';
 
 // Commands the server registers (workspace/executeCommand), each taking [uri, kernelName].
 export const SERVER_COMMANDS = ['kernelpro.optimize', 'kernelpro.profileGpu', 'kernelpro.createSpec'] as const;
@@ -16,6 +18,9 @@ export const DOCUMENT_SELECTOR = [
     { scheme: 'file', pattern: '**/*.kernelpro.toml' },
 ];
 
+// `<python...> -P -m <module> <args>` over stdio, PYTHONSAFEPATH=1 in its environment (so
+// the optimizer and the other Python children it starts inherit it), in `cwd` (the home folder:
+// the server needs no working directory; workspace folders come through LSP).
 export function serverExecutable(
     interpreter: string[],
     info: ServerInfo,
@@ -26,11 +31,12 @@ export function serverExecutable(
     if (interpreter.length === 0) {
         throw new Error('KernelPro: no Python interpreter to start the server with');
     }
+    const { file, argv } = pythonArgv(interpreter, info.module, serverArgs);
     return {
-        command: interpreter[0],
-        args: [...interpreter.slice(1), '-m', info.module, ...serverArgs],
-        // transport omitted: stdio
-        options: { cwd, env },
+        command: file,
+        args: argv,
+        // transport omitted: stdio (stdin is the LSP channel)
+        options: { cwd, env: safeEnv(env) },
     };
 }
 
@@ -55,11 +61,15 @@ export function commandArguments(args: unknown[], editor: EditorContext | undefi
     return kernel === undefined ? [editor.uri] : [editor.uri, kernel];
 }
 
+// `refuse(command)` says why a command that runs the workspace's code cannot run here (Restricted
+// Mode) and returns true; by default it asks VS Code whether the workspace is trusted.
 export function clientOptions(
     initOptions: InitOptions,
     output: OutputChannel,
     activeEditor: () => EditorContext | undefined,
     warn: (message: string) => void,
+    refuse: (command: string) => boolean = (command) =>
+        TRUSTED_SERVER_COMMANDS.includes(command) && !requireTrust(commandTitle(command)),
 ): LanguageClientOptions {
     return {
         documentSelector: DOCUMENT_SELECTOR,
@@ -69,6 +79,9 @@ export function clientOptions(
         traceOutputChannel: output,
         middleware: {
             executeCommand: (command, args, next) => {
+                if (refuse(command)) {
+                    return undefined;
+                }
                 const full = commandArguments(args, activeEditor());
                 if (full === undefined) {
                     warn(`${command}: open a CUDA file (or launch spec) and put the cursor in a kernel first.`);

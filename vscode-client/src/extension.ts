@@ -1,20 +1,22 @@
 // Entry point: wires the server, status bar, commands and the candidates view.
-import type { ExtensionContext } from 'vscode';
+import type { Disposable, ExtensionContext } from 'vscode';
 import * as candidates from './candidates';
+import { CliError, jsonRunner, Runner } from './cli';
+import { ApiKeys, CLEAR_COMMAND, SECRET_PREFIX, SET_COMMAND } from './llmKey';
 import { loadManifest } from './manifest';
-import { jsonRunner } from './cli';
-import { onPythonInterpreterChanged, resolveInterpreter } from './python';
+import { onPythonInterpreterChanged, resolveInterpreter, WorkspaceInterpreters } from './python';
 import { SASS_SCHEME, SassDocument, SassView } from './sass';
 import { Server } from './server';
-import { affectsKernelpro } from './settings';
+import { affectsKernelpro, userSetting } from './settings';
 import { SHOW_LOG_COMMAND, StatusBar } from './status';
 import {
     createOutputChannel,
     createTreeView,
     getActiveTextEditor,
-    getConfiguration,
     getWorkspaceFolders,
+    isWorkspaceTrusted,
     onDidChangeConfiguration,
+    onDidGrantWorkspaceTrust,
     registerCommand,
     registerTextDocumentContentProvider,
     showWarningMessage,
@@ -26,13 +28,21 @@ export async function activate(context: ExtensionContext): Promise<void> {
     const manifest = loadManifest(context.extensionPath);
     const output = createOutputChannel(manifest.serverInfo.name);
     const status = new StatusBar();
-    server = new Server(manifest, output, status);
+    const interpreters = new WorkspaceInterpreters(context.globalState, () => {
+        output.appendLine('[client] the workspace\'s kernelpro.interpreter was allowed: restarting the server');
+        void server?.restart();
+    });
+    const keys = new ApiKeys(context.secrets, context.globalState);
+    server = new Server(manifest, output, status, interpreters, keys);
     const srv = server;
 
     const folder = () => getWorkspaceFolders()[0]?.uri;
-    const store = new candidates.CandidateStore(
-        jsonRunner(async () => (await resolveInterpreter(folder())).command, manifest.serverInfo.cli),
-    );
+    const log = (l: string) => output.appendLine(`[client] ${l}`);
+    const cli = jsonRunner(async () => (await resolveInterpreter(folder(), { log, workspace: interpreters })).command, manifest.serverInfo.cli);
+    // never in Restricted Mode: the command line runs git in the repository
+    const guardedCli: Runner = (args, cwd) =>
+        isWorkspaceTrusted() ? cli(args, cwd) : Promise.reject(new CliError('not in Restricted Mode: trust the folder first', 'restricted'));
+    const store = new candidates.CandidateStore(guardedCli);
     const provider = new candidates.CandidatesProvider(store);
     const sass = new SassView(async (uri) => {
         try {
@@ -42,11 +52,18 @@ export async function activate(context: ExtensionContext): Promise<void> {
         }
     });
     const refresh = () => provider.refresh();
+    let refWatchers: Disposable[] = [];
+    const watchRepos = () =>
+        candidates.workspaceRepos().then((roots) => {
+            refWatchers.forEach((d) => d.dispose());
+            refWatchers = candidates.watchRefs(roots, refresh);
+        });
     context.subscriptions.push(
         output,
         status,
         srv,
         provider,
+        { dispose: () => refWatchers.forEach((d) => d.dispose()) },
         createTreeView(candidates.VIEW_ID, provider),
         registerTextDocumentContentProvider(candidates.GIT_SCHEME, candidates.gitContentProvider),
         sass,
@@ -61,6 +78,8 @@ export async function activate(context: ExtensionContext): Promise<void> {
         }),
         registerCommand(SHOW_LOG_COMMAND, () => output.show(true)),
         registerCommand('kernelpro.restartServer', () => srv.restart()),
+        registerCommand(SET_COMMAND, () => keys.set()),
+        registerCommand(CLEAR_COMMAND, () => keys.clear()),
         registerCommand('kernelpro.candidates.refresh', refresh),
         registerCommand('kernelpro.candidates.showDiff', candidates.showDiff),
         registerCommand('kernelpro.candidates.checkout', async (n) => (await candidates.checkout(n)) === 'done' && refresh()),
@@ -72,14 +91,30 @@ export async function activate(context: ExtensionContext): Promise<void> {
                 void srv.restart();
             }
         }),
+        // a key set or cleared (here or in another window): the server's environment changes
+        context.secrets.onDidChange((e) => {
+            if (e.key.startsWith(SECRET_PREFIX)) {
+                output.appendLine('[client] LLM API key changed: restarting the server');
+                void srv.restart();
+            }
+        }),
+        // Restricted Mode -> trusted: the server starts again with `trusted: true` (and the
+        // workspace's restricted settings), the Candidates view lists
+        onDidGrantWorkspaceTrust(() => {
+            output.appendLine('[client] workspace trusted: restarting the server');
+            void srv.restart();
+            void watchRepos();
+            refresh();
+        }),
     );
     // kernelpro.optimize / profileGpu / createSpec are registered by vscode-languageclient
     // from the server's executeCommandProvider; clientOptions' middleware fills in
-    // [uri, kernel] when they are run from the palette.
+    // [uri, kernel] when they are run from the palette, and refuses Optimize and Profile on
+    // GPU in Restricted Mode.
 
-    candidates.workspaceRepos().then((roots) => context.subscriptions.push(...candidates.watchRefs(roots, refresh)));
+    void watchRepos();
     onPythonInterpreterChanged(() => {
-        if ((getConfiguration('kernelpro').get<string[]>('interpreter') ?? []).length === 0) {
+        if ((userSetting<unknown[]>('interpreter', [], folder()) ?? []).length === 0) {
             output.appendLine('[client] Python interpreter changed: restarting the server');
             void srv.restart();
         }

@@ -3,11 +3,12 @@ import * as os from 'os';
 import type { Disposable, OutputChannel } from 'vscode';
 import { ExecuteCommandRequest, LanguageClient, State } from 'vscode-languageclient/node';
 import { clientOptions, EditorContext, serverExecutable } from './clientOptions';
+import { ApiKeys, llmEnv } from './llmKey';
 import { Manifest, SECTION } from './manifest';
-import { resolveInterpreter } from './python';
-import { initializationOptions, stringList } from './settings';
+import { isTooOld, pythonVersion, resolveInterpreter, tooOldMessage, WorkspaceInterpreters } from './python';
+import { initializationOptions, stringList, userSetting } from './settings';
 import { bindStatus, StatusBar } from './status';
-import { getActiveTextEditor, getConfiguration, getWorkspaceFolders, showWarningMessage } from './vscodeapi';
+import { getActiveTextEditor, getWorkspaceFolders, isWorkspaceTrusted, showErrorMessage, showWarningMessage } from './vscodeapi';
 
 function activeEditor(): EditorContext | undefined {
     const editor = getActiveTextEditor();
@@ -27,6 +28,8 @@ export class Server implements Disposable {
         private readonly manifest: Manifest,
         private readonly output: OutputChannel,
         private readonly status: StatusBar,
+        private readonly interpreters?: WorkspaceInterpreters,
+        private readonly keys?: ApiKeys,
     ) {}
 
     get languageClient(): LanguageClient | undefined {
@@ -64,16 +67,28 @@ export class Server implements Disposable {
 
     private async doRestart(): Promise<void> {
         await this.stopClient();
+        const log = (l: string) => this.output.appendLine(`[client] ${l}`);
         const folder = getWorkspaceFolders()[0];
-        const interpreter = await resolveInterpreter(folder?.uri, (l) => this.output.appendLine(`[client] ${l}`));
-        const args = stringList(getConfiguration(SECTION, folder?.uri).get<unknown>('server.args'));
-        const cwd = folder?.uri.scheme === 'file' ? folder.uri.fsPath : os.homedir();
-        const exe = serverExecutable(interpreter.command, this.manifest.serverInfo, args, cwd, { ...process.env });
-        this.output.appendLine(`[client] interpreter (${interpreter.source}): ${interpreter.command.join(' ')}`);
-        this.output.appendLine(`[client] starting: ${[exe.command, ...(exe.args ?? [])].join(' ')} (cwd ${cwd})`);
+        const trusted = isWorkspaceTrusted();
+        const interpreter = await resolveInterpreter(folder?.uri, { log, workspace: this.interpreters });
+        // machine-scoped: only the User settings count, whatever a workspace file says
+        const args = stringList(userSetting<unknown>('server.args', [], folder?.uri));
+        const cwd = os.homedir();
+        const env = this.keys ? await this.keys.serverEnv(process.env) : llmEnv(process.env, undefined);
+        const exe = serverExecutable(interpreter.command, this.manifest.serverInfo, args, cwd, env);
+        log(`interpreter (${interpreter.source}): ${interpreter.command.join(' ')}`);
+        log(`starting: ${[exe.command, ...(exe.args ?? [])].join(' ')} (cwd ${cwd}, PYTHONSAFEPATH=1)`);
+        log(
+            trusted
+                ? 'workspace trusted'
+                : 'Restricted Mode: static advice only (no compile_commands.json, no Optimize, no Profile on GPU, no candidates)',
+        );
+        if (env.KERNELPRO_LLM_API_KEY) {
+            log(`LLM API key: for ${env.KERNELPRO_LLM_BASE_URL}`);
+        }
 
         const options = clientOptions(
-            initializationOptions(this.manifest.settings, folder?.uri),
+            initializationOptions(this.manifest.settings, folder?.uri, trusted),
             this.output,
             activeEditor,
             (m) => void showWarningMessage(m, false),
@@ -93,6 +108,15 @@ export class Server implements Disposable {
         try {
             await client.start();
         } catch (err) {
+            // -P (Python 3.11+) is the usual reason an older Python exits at once: say so
+            const version = await pythonVersion(interpreter.command);
+            if (isTooOld(version)) {
+                const message = tooOldMessage(interpreter.command, version);
+                this.status.update({ state: 'error', message });
+                log(message);
+                void showErrorMessage(message);
+                return;
+            }
             this.status.update({ state: 'error', message: `server failed to start: ${err}` });
             this.output.appendLine(
                 `[client] the server did not start: ${err}\n` +

@@ -9,6 +9,9 @@ export type KernelproSettings = { [key: string]: unknown };
 
 export interface InitOptions {
     settings: KernelproSettings;
+    // vscode.workspace.isTrusted: the server, when false, reads no compile_commands.json and
+    // refuses Optimize and Profile on GPU (the static advice still works)
+    trusted: boolean;
 }
 
 // "llm.baseUrl" -> {llm: {baseUrl: ...}}, the shape of workspace/configuration's answer.
@@ -39,8 +42,14 @@ export function readSettings(specs: SettingSpec[], scope?: ConfigurationScope): 
     return result;
 }
 
-export function initializationOptions(specs: SettingSpec[], scope?: ConfigurationScope): InitOptions {
-    return { settings: readSettings(specs, scope) };
+export function initializationOptions(specs: SettingSpec[], scope: ConfigurationScope | undefined, trusted: boolean): InitOptions {
+    return { settings: readSettings(specs, scope), trusted };
+}
+
+// A setting's value in the User settings only (a workspace's never counts), else `def`.
+export function userSetting<T>(key: string, def: T, scope?: ConfigurationScope): T {
+    const value = getConfiguration(SECTION, scope).inspect<T>(key)?.globalValue;
+    return value === undefined ? def : value;
 }
 
 export function affectsKernelpro(e: ConfigurationChangeEvent): boolean {

@@ -17,6 +17,16 @@ export function getWorkspaceFolders(): readonly vscode.WorkspaceFolder[] {
     return vscode.workspace.workspaceFolders ?? [];
 }
 
+// Workspace trust: false in Restricted Mode. Trust is only ever granted while a window lives
+// (taking it back reloads the window), so one event is enough.
+export function isWorkspaceTrusted(): boolean {
+    return vscode.workspace.isTrusted;
+}
+
+export function onDidGrantWorkspaceTrust(listener: () => unknown): vscode.Disposable {
+    return vscode.workspace.onDidGrantWorkspaceTrust(listener);
+}
+
 export function getExtension(id: string): vscode.Extension<unknown> | undefined {
     return vscode.extensions.getExtension(id);
 }
@@ -63,6 +73,11 @@ export function showInformationMessage(message: string, ...items: string[]): The
 
 export function showQuickPick(items: string[], placeHolder: string): Thenable<string | undefined> {
     return vscode.window.showQuickPick(items, { placeHolder });
+}
+
+// A one-line input; `password` hides what is typed (an API key).
+export function showInputBox(prompt: string, password: boolean): Thenable<string | undefined> {
+    return vscode.window.showInputBox({ prompt, password, ignoreFocusOut: true });
 }
 
 export function fileUri(fsPath: string): vscode.Uri {

@@ -19,9 +19,18 @@ export class FakeEmitter<T> {
 }
 
 export const state = {
-    settings: {} as Record<string, unknown>, // full keys: "kernelpro.arch"
+    settings: {} as Record<string, unknown>, // full keys: "kernelpro.arch"; the User settings (inspect's globalValue)
+    workspaceSettings: {} as Record<string, unknown>, // .code-workspace values (inspect's workspaceValue)
+    folderSettings: {} as Record<string, unknown>, // .vscode/settings.json values (inspect's workspaceFolderValue)
+    folders: [] as string[], // workspace folders (fsPaths)
+    trusted: true, // vscode.workspace.isTrusted
+    grantTrust: new FakeEmitter<void>(),
     extensions: {} as Record<string, any>,
     answers: [] as (string | undefined)[], // replies to showWarningMessage, in order
+    infoAnswers: [] as (string | undefined)[], // replies to showInformationMessage, in order
+    inputs: [] as (string | undefined)[], // replies to showInputBox, in order
+    inputPrompts: [] as { prompt: string; password: boolean }[],
+    picks: [] as (string | undefined)[], // replies to showQuickPick, in order
     messages: [] as { kind: string; message: string; items: string[] }[],
     commands: [] as { command: string; args: unknown[] }[],
     watchers: [] as { folder: string; glob: string; create: FakeEmitter<unknown>; change: FakeEmitter<unknown>; del: FakeEmitter<unknown> }[],
@@ -31,8 +40,17 @@ export const state = {
 
 export function reset(): void {
     state.settings = {};
+    state.workspaceSettings = {};
+    state.folderSettings = {};
+    state.folders = [];
+    state.trusted = true;
+    state.grantTrust = new FakeEmitter<void>();
     state.extensions = {};
     state.answers = [];
+    state.infoAnswers = [];
+    state.inputs = [];
+    state.inputPrompts = [];
+    state.picks = [];
     state.messages = [];
     state.commands = [];
     state.watchers = [];
@@ -43,11 +61,27 @@ export function reset(): void {
     sassState.highlights = [];
 }
 
+// Folder beats workspace beats user, as in VS Code (which also drops workspace values of
+// `machine` settings, and of restricted ones in Restricted Mode: the fake does not, so the code
+// under test must not rely on it).
 export function getConfiguration(section: string) {
+    const layer = (values: Record<string, unknown>, full: string) => (full in values ? values[full] : undefined);
     return {
         get<T>(key: string, def?: T): T | undefined {
             const full = `${section}.${key}`;
-            return (full in state.settings ? state.settings[full] : def) as T | undefined;
+            for (const values of [state.folderSettings, state.workspaceSettings, state.settings]) {
+                if (full in values) return values[full] as T;
+            }
+            return def;
+        },
+        inspect<T>(key: string) {
+            const full = `${section}.${key}`;
+            return {
+                key: full,
+                globalValue: layer(state.settings, full) as T | undefined,
+                workspaceValue: layer(state.workspaceSettings, full) as T | undefined,
+                workspaceFolderValue: layer(state.folderSettings, full) as T | undefined,
+            };
         },
     };
 }
@@ -57,7 +91,15 @@ export function onDidChangeConfiguration() {
 }
 
 export function getWorkspaceFolders() {
-    return [];
+    return state.folders.map((f, index) => ({ uri: fileUri(f), name: f.split('/').pop(), index }));
+}
+
+export function isWorkspaceTrusted() {
+    return state.trusted;
+}
+
+export function onDidGrantWorkspaceTrust(listener: () => unknown) {
+    return state.grantTrust.event(listener);
 }
 
 export function getExtension(id: string) {
@@ -112,11 +154,17 @@ export async function showWarningMessage(message: string, _modal: boolean, ...it
 
 export async function showInformationMessage(message: string, ...items: string[]) {
     record('info', message, items);
-    return undefined;
+    return state.infoAnswers.shift();
 }
 
-export async function showQuickPick() {
-    return undefined;
+export async function showQuickPick(items: string[], placeHolder: string) {
+    record('pick', placeHolder, items);
+    return state.picks.shift();
+}
+
+export async function showInputBox(prompt: string, password: boolean) {
+    state.inputPrompts.push({ prompt, password });
+    return state.inputs.shift();
 }
 
 export function fileUri(fsPath: string) {

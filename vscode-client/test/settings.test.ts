@@ -29,7 +29,7 @@ test('package.json fields the marketplace and VS Code need', () => {
     const commands = pkg.contributes.commands.map((c: { command: string }) => c.command);
     for (const c of ['kernelpro.optimize', 'kernelpro.profileGpu', 'kernelpro.createSpec', 'kernelpro.restartServer', 'kernelpro.showLog',
         'kernelpro.candidates.showDiff', 'kernelpro.candidates.checkout', 'kernelpro.candidates.apply', 'kernelpro.candidates.delete',
-        'kernelpro.candidates.refresh', 'kernelpro.showSass']) {
+        'kernelpro.candidates.refresh', 'kernelpro.showSass', 'kernelpro.setLlmApiKey', 'kernelpro.clearLlmApiKey']) {
         assert.ok(commands.includes(c), `command ${c} is contributed`);
     }
 });
@@ -72,8 +72,9 @@ test('initializationOptions carries the whole kernelpro section, nested like wor
     fake.state.settings['kernelpro.llm.model'] = 'gpt-x';
     fake.state.settings['kernelpro.optimize.budget'] = 5;
     fake.state.settings['kernelpro.profileOn'] = 'type';
-    const opts = initializationOptions(manifest.settings);
+    const opts = initializationOptions(manifest.settings, undefined, true);
     assert.deepEqual(opts, {
+        trusted: true,
         settings: {
             interpreter: [],
             server: { args: [] },
@@ -100,7 +101,7 @@ test('initializationOptions carries the whole kernelpro section, nested like wor
 });
 
 test('client options: selector, configuration sync, the same init options', () => {
-    const init = initializationOptions(manifest.settings);
+    const init = initializationOptions(manifest.settings, undefined, false);
     const out = fake.createOutputChannel('KernelPro') as any;
     const o = clientOptions(init, out, () => undefined, () => undefined);
     assert.deepEqual(o.documentSelector, DOCUMENT_SELECTOR);
@@ -112,15 +113,16 @@ test('client options: selector, configuration sync, the same init options', () =
     ]);
     assert.deepEqual(o.synchronize, { configurationSection: 'kernelpro' });
     assert.equal(o.initializationOptions, init);
+    assert.equal(init.trusted, false); // Restricted Mode: the server reads no compile_commands.json, runs nothing
     assert.equal(o.outputChannel, out);
 });
 
-test('server is started as <python> -m kernelpro.lsp_server <args> over stdio', () => {
-    const exe = serverExecutable(['/v/bin/python', '-X', 'dev'], manifest.serverInfo, ['--log-level', 'debug'], '/ws', { A: '1' });
+test('server is started as <python> -P -m kernelpro.lsp_server <args> over stdio, PYTHONSAFEPATH=1', () => {
+    const exe = serverExecutable(['/v/bin/python', '-X', 'dev'], manifest.serverInfo, ['--log-level', 'debug'], '/home/u', { A: '1' });
     assert.equal(exe.command, '/v/bin/python');
-    assert.deepEqual(exe.args, ['-X', 'dev', '-m', 'kernelpro.lsp_server', '--log-level', 'debug']);
+    assert.deepEqual(exe.args, ['-X', 'dev', '-P', '-m', 'kernelpro.lsp_server', '--log-level', 'debug']);
     assert.equal(exe.transport, undefined);
-    assert.deepEqual(exe.options, { cwd: '/ws', env: { A: '1' } });
+    assert.deepEqual(exe.options, { cwd: '/home/u', env: { A: '1', PYTHONSAFEPATH: '1' } });
     assert.throws(() => serverExecutable([], manifest.serverInfo, [], '/ws', {}), /no Python interpreter/);
 });
 
@@ -165,7 +167,7 @@ test('palette invocations of server commands get [uri, kernel under the cursor]'
     assert.deepEqual(commandArguments([], spec), ['file:///w/saxpy.kernelpro.toml', 'saxpy']);
 
     const warnings: string[] = [];
-    const o = clientOptions({ settings: {} }, {} as any, () => editor, (m) => warnings.push(m));
+    const o = clientOptions({ settings: {}, trusted: true }, {} as any, () => editor, (m) => warnings.push(m));
     const sent: unknown[][] = [];
     const next = (command: string, args: unknown[]) => {
         sent.push([command, ...args]);
@@ -174,7 +176,7 @@ test('palette invocations of server commands get [uri, kernel under the cursor]'
     assert.equal(await o.middleware!.executeCommand!('kernelpro.optimize', [], next), 'ok');
     assert.deepEqual(sent, [['kernelpro.optimize', 'file:///w/k.cu', 'matmul']]);
 
-    const none = clientOptions({ settings: {} }, {} as any, () => undefined, (m) => warnings.push(m));
+    const none = clientOptions({ settings: {}, trusted: true }, {} as any, () => undefined, (m) => warnings.push(m));
     assert.equal(await none.middleware!.executeCommand!('kernelpro.profileGpu', [], next), undefined);
     assert.equal(sent.length, 1);
     assert.match(warnings[0], /kernelpro.profileGpu: open a CUDA file/);
