@@ -23,11 +23,15 @@ Safety
     so an existing ref is never overwritten) and moves the notes ref by compare-and-swap
     in the same step. A run killed at any moment leaves at most unreferenced objects;
     a concurrent run that moved the notes ref makes the transaction fail and we retry.
-    Only ``apply_candidate`` writes into the working tree, and only the candidate's files.
+    Only ``apply_candidate`` writes into the working tree, and only the candidate's files:
+    branches may come from anyone (a fetch from a colleague or a shared repository), so
+    every path is checked as git's ``verify_path`` would on any platform, and against the
+    work tree's symbolic links, before the first file is written (see ``apply_candidate``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import math
@@ -36,6 +40,7 @@ import random
 import re
 import secrets
 import shutil
+import stat
 import tempfile
 import threading
 import time
@@ -61,6 +66,10 @@ class NotARepository(CandidateError):
 
 class UncommittedChanges(CandidateError):
     """apply: a file the candidate changes has edits that would be lost (use force)."""
+
+
+class UnsafeCandidate(CandidateError):
+    """apply: the candidate's tree holds a path or an entry that must never be written."""
 
 
 @dataclass
@@ -119,14 +128,25 @@ def check_repository(path) -> git.Repo:
 
 
 def sanitize_ref_component(name: str, fallback: str = "kernel") -> str:
-    """Turn a kernel name or run id into one valid ref-name component."""
-    s = re.sub(r"[^A-Za-z0-9._-]+", "-", str(name))
+    """Turn a kernel name or run id into one valid ref-name component.
+
+    A name that is already a valid component (``vecadd``, ``20250101-120000-ab12``) is kept
+    as it is. Any other is made readable (runs of other characters become ``-``) and gets
+    ``-`` and the first 8 hex digits of the SHA-256 of the original name, so that distinct
+    names (``ядро`` and ``内核``, ``a/b`` and ``a b``) never share a branch prefix.
+    """
+    original = str(name)
+    s = re.sub(r"[^A-Za-z0-9._-]+", "-", original)
     s = re.sub(r"\.{2,}", ".", s)
     s = s.strip(".-")
     while s.endswith(".lock"):
         s = s[: -len(".lock")].rstrip(".-")
     s = s[:100].rstrip(".-")
-    return s or fallback
+    s = s or fallback
+    if s != original:
+        digest = hashlib.sha256(original.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+        s = f"{s}-{digest}"
+    return s
 
 
 def new_run_id() -> str:
@@ -594,49 +614,200 @@ def show_candidate(repo_path, branch) -> dict:
     return {**asdict(rec), "message": message, "parent": parent, "diff": diff}
 
 
+# What git's verify_path() refuses on some platform (read-cache.c, path.c, compat/mingw.c):
+# .git in any letter case, its NTFS short name git~1, either with trailing dots or spaces or
+# an NTFS stream (":..."), .git with the code points HFS+ ignores, "." and "..", empty
+# components, backslashes, the characters and device names Windows does not allow.
+_NTFS_DOTGIT = re.compile(r"(?:\.git|git~1)[. ]*(?::.*)?", re.IGNORECASE | re.DOTALL)
+_HFS_IGNORED = dict.fromkeys([*range(0x200C, 0x2010), *range(0x202A, 0x202F),
+                              *range(0x206A, 0x2070), 0xFEFF])
+_WIN_DEVICE = re.compile(r"(?:aux|con|conin\$|conout\$|com[1-9]|lpt[0-9]|nul|prn) *(?:[.:].*)?",
+                         re.IGNORECASE | re.DOTALL)
+_WIN_CHARS = set('<>:"|?*') | {chr(c) for c in range(1, 32)}
+_REGULAR = ("100644", "100755")
+_MODE_WORDS = {"120000": "a symbolic link", "160000": "a submodule (gitlink)", "040000": "a directory"}
+
+
+def unsafe_path_reason(path: str) -> str | None:
+    """Why git would refuse to check out ``path`` on some platform, or None when it is fine."""
+    if not path:
+        return "the path is empty"
+    if path.startswith("/"):
+        return "it is an absolute path"
+    if "\\" in path:
+        return "it contains a backslash, a directory separator on Windows"
+    for comp in path.split("/"):
+        if comp == "":
+            return "it has an empty component (// or a trailing /)"
+        if comp in (".", ".."):
+            return f"it has a {comp!r} component"
+        if _NTFS_DOTGIT.fullmatch(comp):
+            return (f"its component {comp!r} names the .git directory (in any letter case, or as "
+                    f"Windows reads it: trailing dots or spaces, the short name git~1, a stream)")
+        if comp.translate(_HFS_IGNORED).lower() == ".git":
+            return f"its component {comp!r} names the .git directory on macOS (HFS+ ignores some code points)"
+        bad = sorted(set(comp) & _WIN_CHARS)
+        if bad:
+            return f"its component {comp!r} has a character Windows does not allow in file names ({ascii(bad[0])})"
+        if comp[-1] in ". ":
+            return f"its component {comp!r} ends in a dot or a space, which Windows drops"
+        if _WIN_DEVICE.fullmatch(comp):
+            return f"its component {comp!r} is a Windows device name"
+    return None
+
+
+def _changed_entries(repo: git.Repo, parent: str, sha: str) -> list[tuple[str, str, str, str, str]]:
+    """(path, old mode, new mode, old blob, new blob) for every path ``sha`` changes against
+    ``parent``, read from the raw trees (no rename detection, submodules as entries)."""
+    out = _raw(repo, "diff-tree", "-r", "-z", "--no-renames", "--no-abbrev",
+               "--ignore-submodules=none", parent, sha)
+    fields = out.split(b"\0")
+    entries = []
+    i = 0
+    while i + 1 < len(fields) and fields[i]:
+        meta = fields[i].decode("ascii", "replace").lstrip(":").split()
+        path = os.fsdecode(fields[i + 1])
+        old_mode, new_mode, old_blob, new_blob = meta[:4]
+        entries.append((path, old_mode, new_mode, old_blob, new_blob))
+        i += 2
+    return entries
+
+
+def _work_tree_problem(root: Path, rel: str) -> str | None:
+    """Why writing ``rel`` under ``root`` would leave the work tree (a symbolic link or a
+    non-directory among its parents, or a leaf that is not a regular file), or None."""
+    real_root = os.path.realpath(root)
+    cur = root
+    parts = rel.split("/")
+    for i, comp in enumerate(parts):
+        cur = cur / comp
+        try:
+            st = os.lstat(cur)
+        except FileNotFoundError:
+            break  # it and what lies under it will be created as plain directories and a file
+        shown = "/".join(parts[: i + 1])
+        last = i == len(parts) - 1
+        if stat.S_ISLNK(st.st_mode):
+            return (f"{shown!r} is a symbolic link in the work tree; a candidate never writes "
+                    f"{'through one' if not last else 'over one'}")
+        if not last and not stat.S_ISDIR(st.st_mode):
+            return f"its parent {shown!r} is not a directory"
+        if last and stat.S_ISDIR(st.st_mode):
+            return f"{cur} is a directory; cannot write the candidate's file there"
+        if last and not stat.S_ISREG(st.st_mode):
+            return f"{shown!r} is not a regular file in the work tree"
+        if not last:
+            real = os.path.realpath(cur)
+            if os.path.commonpath([real, real_root]) != real_root:
+                return f"its parent {shown!r} resolves outside the work tree ({real})"
+    return None
+
+
+def _check_candidate_paths(ref: str, root: Path, entries) -> None:
+    """Raise UnsafeCandidate naming every path of the candidate that apply must not write."""
+    problems = []
+    paths = [e[0] for e in entries]
+    seen = set()
+    for path, old_mode, new_mode, _ob, _nb in entries:
+        why = unsafe_path_reason(path)
+        if why is None:
+            for mode, where in ((new_mode, "tree"), (old_mode, "base")):
+                if mode != "000000" and mode not in _REGULAR:
+                    what = _MODE_WORDS.get(mode, f"an entry of mode {mode}")
+                    why = f"it is {what} in the candidate's {where}; a candidate only changes regular files"
+                    break
+        if why is None and path in seen:
+            why = "the candidate's tree lists it twice"
+        if why is None and any(p.startswith(path + "/") for p in paths):
+            why = "the candidate's tree has it both as a file and as a directory"
+        if why is None:
+            why = _work_tree_problem(root, path)
+        seen.add(path)
+        if why:
+            problems.append(f"{path!r}: {why}")
+    if problems:
+        raise UnsafeCandidate(
+            f"refusing to apply {ref[11:]}: " + "; ".join(problems) +
+            ". A candidate only changes regular files of the work tree (the kernel and its "
+            "launch spec); nothing was written. Delete the branch if you did not make it.")
+
+
 def apply_candidate(repo_path, branch, force=False) -> list[str]:
     """Write the candidate's changed files into the working tree; returns the paths.
 
+    Every changed path is checked first, as git's own ``verify_path`` would on any platform
+    (``.git`` in any case or spelling, ``..``, ``.``, empty components, backslashes, Windows
+    names), and against the work tree (no symbolic link among its parents or as the file
+    itself); only regular files may change (no symbolic links, submodules). Any of these
+    refuses the whole candidate with UnsafeCandidate before anything is written.
     A file is overwritten only if its working-tree content equals HEAD, the candidate's
-    base, or the candidate itself (so no edit is lost); otherwise CandidateError unless
+    base, or the candidate itself (so no edit is lost); otherwise UncommittedChanges unless
     ``force``. The index and HEAD are never touched.
     """
     repo = check_repository(repo_path)
     ref, sha = _resolve(repo, branch)
     parent = _git(repo, "rev-parse", sha + "^")
-    changed = [p for p in _git(repo, "diff", "--name-only", "--no-renames", "-z",
-                               parent, sha).split("\0") if p]
     root = Path(repo.working_tree_dir)
-    for rel in changed:
-        path = root / rel
-        if force or not path.exists():
-            continue
-        if path.is_dir():
-            raise CandidateError(f"{path} is a directory; cannot write the candidate's file there")
-        cur = _hash_blob(repo, path.read_bytes(), rel)
-        safe = {e[1] for c in ("HEAD", parent, sha) if (e := _tree_entry(repo, c, rel))}
-        if cur not in safe:
-            raise UncommittedChanges(
-                f"{path} has uncommitted changes that are neither in HEAD nor in the "
-                f"candidate's base {parent[:10]}; commit or stash them, or use --force "
-                f"to overwrite")
+    entries = _changed_entries(repo, parent, sha)
+    _check_candidate_paths(ref, root, entries)
+    if not force:
+        for rel, old_mode, _new_mode, old_blob, new_blob in entries:
+            path = root / rel
+            if not os.path.lexists(path):
+                continue
+            cur = _hash_blob(repo, path.read_bytes(), rel)
+            head = _tree_entry(repo, "HEAD", rel)
+            safe = {b for b in (old_blob, new_blob) if set(b) != {"0"}}
+            if head:
+                safe.add(head[1])
+            if cur not in safe:
+                raise UncommittedChanges(
+                    f"{path} has uncommitted changes that are neither in HEAD nor in the "
+                    f"candidate's base {parent[:10]}; commit or stash them, or use --force "
+                    f"to overwrite")
+    # read every blob before the first write, so a git failure leaves the work tree as it was
+    contents = {rel: (None if new_mode == "000000" else
+                      _raw(repo, "cat-file", "--filters", f"--path={rel}", new_blob))
+                for rel, _om, new_mode, _ob, new_blob in entries}
     written = []
-    for rel in changed:
+    for rel, _old_mode, new_mode, _ob, _nb in entries:
         path = root / rel
-        entry = _tree_entry(repo, sha, rel)
-        if entry is None:  # the candidate removed it
-            if path.exists():
+        data = contents[rel]
+        if data is None:  # the candidate removed it
+            if os.path.lexists(path):
                 path.unlink()
             written.append(str(path))
             continue
-        data = _raw(repo, "cat-file", "--filters", f"{sha}:{rel}")
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.kernelpro-tmp")
-        tmp.write_bytes(data)
-        os.chmod(tmp, 0o755 if entry[0] == "100755" else 0o644)
-        os.replace(tmp, path)
+        _write_new(path, data, 0o755 if new_mode == "100755" else 0o644)
         written.append(str(path))
     return written
+
+
+def _write_new(path: Path, data: bytes, mode: int) -> None:
+    """Replace ``path`` by a new file: a temporary file of a fresh name (O_EXCL, never a link
+    that is already there) beside it, then renamed over it."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    for _ in range(100):
+        tmp = path.with_name(f".{path.name}.kernelpro-{secrets.token_hex(4)}")
+        try:
+            fd = os.open(tmp, flags, 0o600)
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise CandidateError(f"cannot create a temporary file beside {path}")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 def delete_candidate(repo_path, branch) -> list[str]:
@@ -743,5 +914,6 @@ def _failed(e: CandidateError, as_json: bool) -> tuple[int, str]:
     if not as_json:
         return 1, f"error: {e}"
     kind = ("uncommitted" if isinstance(e, UncommittedChanges) else
+            "unsafe" if isinstance(e, UnsafeCandidate) else
             "not-a-repository" if isinstance(e, NotARepository) else "error")
     return 1, json.dumps({"ok": False, "error": str(e), "kind": kind})

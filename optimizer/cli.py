@@ -250,24 +250,35 @@ def cmd_memory(args) -> int:
     try:
         attempts = mem.attempts(kernel=args.kernel)[-args.limit:]
         lessons = mem.lessons_for(args.kernel or "", [], limit=args.limit)
+    except MemoryStoreError as e:
+        print(f"kernelpro: {e}", file=sys.stderr)
+        return 2
     finally:
         mem.close()
     if args.json:
         print(json.dumps({"attempts": [a.__dict__ for a in attempts], "lessons": [l.__dict__ for l in lessons]},
                          indent=2, default=str))
         return 0
+    # Every stored value is shown as the text it is: rich Text (no markup, so "[/]" or "[bold]" in
+    # a description prints as written) with control characters escaped (no terminal sequences).
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
+
+    def shown(value, limit: int | None = None) -> Text:
+        s = "" if value is None else str(value)
+        s = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in s)
+        return Text(s[:limit] if limit else s)
 
     c = Console(highlight=False)
     t = Table(title=f"last {len(attempts)} attempts", show_edge=False)
     for col in ("kernel", "what it tried", "answers", "outcome", "speedup"):
         t.add_column(col)
     for a in attempts:
-        t.add_row(a.kernel, a.description[:70], ",".join(a.answers), a.outcome,
-                  f"{a.speedup:.2f}x" if a.speedup else (a.failure or "")[:40])
+        t.add_row(shown(a.kernel), shown(a.description, 70), shown(",".join(a.answers)), shown(a.outcome),
+                  shown(f"{a.speedup:.2f}x") if a.speedup else shown(a.failure or "", 40))
     c.print(t)
-    c.print("\n[bold]lessons[/bold]")
+    c.print(Text("\nlessons", style="bold"))
     for l in lessons:
-        c.print(f"- [{l.outcome}] {l.text}")
+        c.print(Text.assemble("- ", shown(f"[{l.outcome}]"), " ", shown(l.text)))
     return 0

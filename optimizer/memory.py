@@ -188,6 +188,72 @@ def _resolve(path: str | Path) -> Path:
     return p
 
 
+# Reading back: the database lives in the workspace, which may be anyone's (a cloned repository
+# can carry a .kernelpro/memory.sqlite), so every stored value is taken as it comes: NULLs, wrong
+# types, text that is not JSON, bytes that are not UTF-8 become plain values of the right type.
+_COLUMNS = {
+    "attempts": {"id", "run_id", "kernel", "file", "candidate_key", "description", "answers", "origin", "outcome",
+                 "speedup", "failure", "numbers", "created"},
+    "lessons": {"id", "attempt_id", "kernel", "rules", "text", "outcome", "weight", "created"},
+}
+
+
+def _as_text(v) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, bytes):
+        return v.decode("utf-8", "replace")
+    return str(v)
+
+
+def _as_float(v, default: float | None = None) -> float | None:
+    if isinstance(v, bytes):
+        v = _as_text(v)
+    try:
+        f = float(v)
+    except (TypeError, ValueError, OverflowError):
+        return default
+    return f if math.isfinite(f) else default
+
+
+def _finite_json(o):
+    """JSON data with NaN and infinities as None (so it can be written back as strict JSON)."""
+    if isinstance(o, float):
+        return o if math.isfinite(o) else None
+    if isinstance(o, dict):
+        return {str(k): _finite_json(v) for k, v in o.items()}
+    if isinstance(o, list):
+        return [_finite_json(v) for v in o]
+    return o
+
+
+def _loads(v):
+    try:
+        return json.loads(_as_text(v))
+    except (ValueError, RecursionError):
+        return None
+
+
+def _as_list(v) -> list[str]:
+    """A stored JSON list of names; anything else is an empty list."""
+    data = _loads(v)
+    return [_as_text(x) for x in data if isinstance(x, (str, int, float))] if isinstance(data, list) else []
+
+
+def _as_dict(v) -> dict:
+    data = _loads(v)
+    return _finite_json(data) if isinstance(data, dict) else {}
+
+
+def _attempt_from_row(r) -> Attempt:
+    outcome, failure = _as_text(r[7]), (None if r[9] is None else _as_text(r[9]))
+    if outcome not in OUTCOMES:  # kept readable, as the failure text
+        failure = failure or f"unknown outcome {outcome!r}"
+        outcome = "failed"
+    return Attempt(_as_text(r[0]), _as_text(r[1]), _as_text(r[2]), _as_text(r[3]), _as_text(r[4]), _as_list(r[5]),
+                   _as_text(r[6]), outcome, _as_float(r[8]), failure, _as_dict(r[10]), _as_float(r[11], 0.0))
+
+
 class Memory:
     """Attempts and lessons in SQLite; give a file path or a workspace directory."""
 
@@ -199,9 +265,14 @@ class Memory:
             if self.path.parent.name == ".kernelpro" and not ignore.exists():
                 ignore.write_text("# KernelPro's search memory: local to this workspace\n*\n")
             self.conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+            self.conn.text_factory = lambda b: b.decode("utf-8", "replace")  # text that is not UTF-8 reads
             self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            # a workspace's database may be anyone's: its views and triggers call no function with side effects
+            self.conn.execute("PRAGMA trusted_schema = OFF")
             self._setup()
         except (sqlite3.DatabaseError, OSError) as e:
+            if getattr(self, "conn", None) is not None:
+                self.conn.close()
             raise MemoryStoreError(f"cannot open the search memory at {self.path}: {e}") from None
 
     def _setup(self, tries: int = 100) -> None:
@@ -210,6 +281,7 @@ class Memory:
         for i in range(tries):
             try:
                 self.conn.execute("PRAGMA journal_mode = WAL")
+                self._check_shape()
                 with self._write():
                     for stmt in filter(str.strip, SCHEMA.split(";")):
                         self.conn.execute(stmt)
@@ -218,6 +290,18 @@ class Memory:
                 if "locked" not in str(e) or i == tries - 1:
                     raise
                 time.sleep(0.05)
+
+    def _check_shape(self) -> None:
+        """Tables made elsewhere with other columns (or views) are refused at open, with their name."""
+        for table, columns in _COLUMNS.items():
+            kind = self.conn.execute("SELECT type FROM sqlite_master WHERE name = ?", (table,)).fetchone()
+            if kind is None:
+                continue  # made below
+            have = {row[1] for row in self.conn.execute(f"PRAGMA table_info({table})")}
+            missing = sorted(columns - have)
+            if kind[0] != "table" or missing:
+                what = f"is a {kind[0]}" if kind[0] != "table" else f"lacks the column(s) {', '.join(missing)}"
+                raise sqlite3.DatabaseError(f"its {table} {what}; it is not a memory KernelPro wrote")
 
     # a write transaction that takes the write lock at once (no deadlocking lock upgrades)
     class _Tx:
@@ -260,12 +344,16 @@ class Memory:
         """Most relevant first: same kernel with overlapping rules, then overlapping rules on other
         kernels, then the same kernel, then the rest; within a tier stronger, then newer, first."""
         want = set(rules)
-        rows = self.conn.execute(
-            "SELECT kernel, rules, text, outcome, weight, created FROM lessons ORDER BY id DESC LIMIT 20000"
-        ).fetchall()
+        rows = self._rows("SELECT kernel, rules, text, outcome, weight, created FROM lessons ORDER BY id DESC"
+                          " LIMIT 20000")
         ranked = []
         for k, r, text, outcome, weight, created in rows:
-            les = Lesson(k, json.loads(r), text, outcome, weight, created)
+            les = Lesson(_as_text(k), _as_list(r), _as_text(text), _as_text(outcome), _as_float(weight, 0.0),
+                         _as_float(created, 0.0))
+            if not les.text:
+                continue
+            k = les.kernel
+            weight, created = les.weight, les.created
             overlap = bool(want & set(les.rules))
             tier = 0 if (k == kernel and overlap) else 1 if overlap else 2 if k == kernel else 3
             ranked.append((tier, -weight, -created, les))
@@ -293,9 +381,14 @@ class Memory:
                " failure, numbers, created FROM attempts")
         if where:
             sql += " WHERE " + " AND ".join(where)
-        rows = self.conn.execute(sql + " ORDER BY id", args).fetchall()
-        return [Attempt(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7], r[8], r[9],
-                        json.loads(r[10]), r[11]) for r in rows]
+        rows = self._rows(sql + " ORDER BY id", args)
+        return [_attempt_from_row(r) for r in rows]
+
+    def _rows(self, sql: str, args=()) -> list:
+        try:
+            return self.conn.execute(sql, args).fetchall()
+        except sqlite3.DatabaseError as e:
+            raise MemoryStoreError(f"cannot read the search memory at {self.path}: {e}") from None
 
     def close(self):
         if self.conn is not None:

@@ -160,10 +160,13 @@ def test_names_are_sanitized(repo):
         s = c.sanitize_ref_component(name)
         assert subprocess.run(["git", "check-ref-format", f"refs/heads/kernelpro/{s}/r-1"]).returncode == 0, s
     store = c.CandidateStore(repo, repo / "k" / "vecadd.cu", run_id="run 1:..x")
-    assert store.run_id == "run-1-.x"
+    assert store.run_id == "run-1-.x-84fb521c"  # rewritten names carry a hash of the original
     rec = save(store, KERNEL + "// z\n", kernel="vec add<float>")
-    assert rec.branch == "kernelpro/vec-add-float/run-1-.x-1"
+    assert rec.branch == "kernelpro/vec-add-float-4c18bd5f/run-1-.x-84fb521c-1"
+    assert (rec.kernel, rec.run, rec.n) == ("vec-add-float-4c18bd5f", "run-1-.x-84fb521c", 1)
     assert [r.branch for r in c.list_candidates(repo, kernel="vec add<float>")] == [rec.branch]
+    assert [(r.kernel, r.run, r.n) for r in c.list_candidates(repo, kernel="vec add<float>")] == [
+        (rec.kernel, rec.run, rec.n)]
 
 
 def test_non_finite_values_become_null(repo):

@@ -1,6 +1,7 @@
 """The search memory: persistence, ranking, lesson text, concurrent writers."""
 from __future__ import annotations
 
+import json
 import multiprocessing as mp
 import sqlite3
 
@@ -168,3 +169,110 @@ def test_opening_waits_for_another_connection_to_let_go(tmp_path):
     m = Memory(db)
     assert m.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     m.close()
+
+
+# ----------------------------------------------------------------------------- a memory someone else wrote
+
+LOOSE_SCHEMA = """
+CREATE TABLE attempts (id INTEGER PRIMARY KEY, run_id, kernel, file, candidate_key, description, answers, origin,
+                       outcome, speedup, failure, numbers, created);
+CREATE TABLE lessons (id INTEGER PRIMARY KEY, attempt_id, kernel, rules, text, outcome, weight, created);
+"""
+ATTEMPT_COLS = ("run_id, kernel, file, candidate_key, description, answers, origin, outcome, speedup, failure, numbers,"
+                " created")
+
+
+def hostile_memory(root):
+    """A workspace memory as a cloned repository could carry it: columns without types or NOT NULL,
+    NULLs, numbers as text, text that is not JSON or not UTF-8, rich markup, terminal sequences."""
+    db = root / ".kernelpro" / "memory.sqlite"
+    db.parent.mkdir(parents=True)
+    con = sqlite3.connect(db, isolation_level=None)
+    con.executescript(LOOSE_SCHEMA)
+    ins = f"INSERT INTO attempts ({ATTEMPT_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+    con.execute(ins, ("r1", "[bold]k[/]", "k.cu", "ab", "[/] closes nothing [red]x", "not json {", "o", "improved",
+                      "fast", None, "[1, 2]", "yesterday"))
+    con.execute(ins, (None,) * 12)
+    con.execute(ins, (b"\xff\xfe", 7, 3.5, None, "desc", '{"a": 1}', None, "[bold]great[/bold]", float("inf"), None,
+                      '{"t": NaN, "u": [Infinity]}', None))
+    con.execute(f"INSERT INTO attempts ({ATTEMPT_COLS}) VALUES ('r2', CAST(x'6bff' AS TEXT), 'k.cu', 'cd', "
+                "'bell\x07 clear\x1b[2J title\x1b]0;pwned\x07 rlo\u202eevil', '[1, null, \"rule[/]\"]', 'o', "
+                "'regressed', 0.5, NULL, '{}', 2.0)")
+    con.execute("INSERT INTO lessons (attempt_id, kernel, rules, text, outcome, weight, created) VALUES (?,?,?,?,?,?,?)",
+                (1, None, "nope", "[/]lesson [bold]x", "[/]", "heavy", None))
+    con.execute("INSERT INTO lessons (attempt_id, kernel, rules, text, outcome, weight, created) VALUES (?,?,?,?,?,?,?)",
+                (2, "k", '["a"]', None, "improved", 1.0, 1.0))
+    con.execute("INSERT INTO lessons (attempt_id, kernel, rules, text, outcome, weight, created) VALUES (?,?,?,?,?,?,?)",
+                (3, "k", '["a", 5]', "ok lesson", "improved", 0.5, 1.0))
+    con.close()
+    return db
+
+
+def test_hostile_rows_read_as_plain_values(tmp_path):
+    hostile_memory(tmp_path)
+    with Memory(tmp_path) as m:
+        atts = m.attempts()
+        lessons = m.lessons_for("k", ["a"])
+    assert len(atts) == 4
+    a = atts[0]
+    assert (a.kernel, a.description, a.answers, a.speedup, a.numbers, a.created) == (
+        "[bold]k[/]", "[/] closes nothing [red]x", [], None, {}, 0.0)
+    nulls = atts[1]
+    assert (nulls.run_id, nulls.description, nulls.answers, nulls.outcome, nulls.numbers) == ("", "", [], "failed", {})
+    odd = atts[2]
+    assert odd.run_id == "\ufffd\ufffd" and odd.kernel == "7" and odd.file == "3.5" and odd.answers == []
+    assert odd.outcome == "failed" and "[bold]great[/bold]" in odd.failure and odd.speedup is None
+    assert odd.numbers == {"t": None, "u": [None]}
+    assert atts[3].kernel == "k\ufffd" and atts[3].answers == ["1", "rule[/]"] and atts[3].speedup == 0.5
+    for x in atts:
+        assert all(isinstance(getattr(x, f), str) for f in ("run_id", "kernel", "file", "description", "outcome"))
+    assert [les.text for les in lessons] == ["ok lesson", "[/]lesson [bold]x"]  # the NULL text is left out
+    assert lessons[0].rules == ["a", "5"] and lessons[1].rules == [] and lessons[1].weight == 0.0
+
+
+def _memory_cli(root, *args):
+    import os
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "kernelpro.optimizer", "memory", "--repo", str(root), *args],
+                          capture_output=True, text=True, env={**os.environ, "COLUMNS": "400"})
+
+
+def test_memory_command_prints_hostile_rows_literally(tmp_path):
+    hostile_memory(tmp_path)
+    r = _memory_cli(tmp_path)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    for literal in ("[bold]k[/]", "[/] closes nothing [red]x", "[/]lesson [bold]x", "- [improved] ok lesson",
+                    "- [[/]] [/]lesson", "rule[/]"):
+        assert literal in out, (literal, out)
+    assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out  # shown escaped, never sent
+    assert "\\x1b[2J" in out and "\\u202e" in out
+    r = _memory_cli(tmp_path, "--json")
+    assert r.returncode == 0, r.stderr
+
+    def no_constants(name):
+        raise AssertionError(f"{name} is not JSON")
+
+    data = json.loads(r.stdout, parse_constant=no_constants)
+    assert [a["description"] for a in data["attempts"]][0] == "[/] closes nothing [red]x"
+    assert data["attempts"][2]["numbers"] == {"t": None, "u": [None]}
+    assert sorted(les["text"] for les in data["lessons"]) == ["[/]lesson [bold]x", "ok lesson"]
+
+
+@pytest.mark.parametrize("schema, words", [
+    ("CREATE TABLE attempts (id INTEGER PRIMARY KEY, kernel);", "attempts lacks"),
+    ("CREATE VIEW lessons AS SELECT 1 AS x;", "lessons"),
+])
+def test_memory_of_another_shape_is_one_clear_line(tmp_path, schema, words):
+    db = tmp_path / ".kernelpro" / "memory.sqlite"
+    db.parent.mkdir(parents=True)
+    con = sqlite3.connect(db)
+    con.executescript(schema)
+    con.close()
+    with pytest.raises(MemoryStoreError, match=words):
+        Memory(tmp_path)
+    r = _memory_cli(tmp_path)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert r.stderr.startswith("kernelpro: cannot open the search memory") and words in r.stderr
