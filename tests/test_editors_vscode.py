@@ -112,9 +112,10 @@ def require_editors() -> None:
     require(shutil.which("node") is not None and shutil.which("npm") is not None, "node/npm")
 
 
-def run_vscode(tmp_path: Path, ws: Path, file: str, scenario: str, **env_extra: str) -> tuple[dict, Path]:
+def run_vscode(tmp_path: Path, ws: Path, file: str, scenario: str, trust: bool = False, **env_extra: str) -> tuple[dict, Path]:
     """Install the packaged client into a throw-away code-server, open `ws`, run the driver's
-    `scenario` on `file`; returns (result.json, the user-data folder with the logs)."""
+    `scenario` on `file`; returns (result.json, the user-data folder with the logs). With `trust`,
+    workspace trust is on and `ws` is not trusted: it opens in Restricted Mode, without asking."""
     data, ext, out = tmp_path / "data", tmp_path / "ext", tmp_path / "out"
     # code-server's sockets go in TMPDIR: a short private one (socket paths are limited to 107 bytes)
     sock_dir = tempfile.mkdtemp(prefix="kp-vscode-")
@@ -127,15 +128,19 @@ def run_vscode(tmp_path: Path, ws: Path, file: str, scenario: str, **env_extra: 
                            capture_output=True, text=True, timeout=120)
     assert p.returncode == 0 and list(ext.glob("kernelpro.kernelpro-*")), f"install failed:\n{p.stdout}\n{p.stderr}"
     (data / "User").mkdir(parents=True, exist_ok=True)
-    (data / "User" / "settings.json").write_text(json.dumps({**SETTINGS, "kernelpro.interpreter": [sys.executable]}))
+    user = {**SETTINGS, "kernelpro.interpreter": [sys.executable]}
+    if trust:
+        user.update({"security.workspace.trust.enabled": True, "security.workspace.trust.startupPrompt": "never",
+                     "security.workspace.trust.emptyWindow": False})
+    (data / "User" / "settings.json").write_text(json.dumps(user))
 
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     with open(tmp_path / "code-server.log", "w") as log:
         server = subprocess.Popen(
             [str(CODE_SERVER), *common, "--bind-addr", f"127.0.0.1:{port}", "--auth", "none", "--disable-telemetry",
-             "--disable-update-check", "--disable-workspace-trust", "--disable-getting-started-override",
-             "--ignore-last-opened", str(ws)],
+             "--disable-update-check", *([] if trust else ["--disable-workspace-trust"]),
+             "--disable-getting-started-override", "--ignore-last-opened", str(ws)],
             env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
@@ -261,3 +266,52 @@ def test_vscode_follows_a_checkout_and_shows_sass_beside_the_source(tmp_path):
     # the inlay hints: the global load and store widths at the end of their lines
     hints = {x.split("\u200a")[0].strip(): x.split("\u200a")[1].strip() for x in t["sass_source_lines"] if "\u200a" in x}
     assert hints.get("float v = x[i];") == "LDG.32", hints
+
+
+def test_vscode_restricted_mode_gives_static_advice_and_runs_nothing_of_the_workspace(tmp_path):
+    """A folder that is not trusted, whose .vscode/settings.json names a script as the interpreter, nvcc
+    and the optimizer, and whose root holds an argparse.py and a kernelpro/ package: Restricted Mode with
+    KernelPro limited, not off. The static diagnostics appear (the user's Python, nvcc from PATH), the
+    Optimize lens is refused with the reason and the palette has no Optimize; nothing of the
+    workspace runs. Trusted afterwards: the workspace's interpreter is asked about ("Keep mine"), the
+    server restarts with the user's, and still nothing of the workspace runs (nvccPath and
+    optimizerCommand are the user's settings only)."""
+    require_editors()
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    cu = ws / EXAMPLE.name
+    shutil.copy(EXAMPLE, cu)
+    marker = tmp_path / "pwned"
+    evil = ws / "tools" / "run.sh"
+    evil.parent.mkdir()
+    evil.write_text(f"#!/bin/sh\necho \"$0 $*\" >> '{marker}'\nexit 1\n")
+    evil.chmod(0o755)
+    touch = f"open({str(marker)!r}, 'a').write(__name__ + '\\n')\n"
+    (ws / "argparse.py").write_text(touch)
+    (ws / "kernelpro").mkdir()
+    (ws / "kernelpro" / "__init__.py").write_text(touch)
+    (ws / ".vscode").mkdir()
+    (ws / ".vscode" / "settings.json").write_text(json.dumps({
+        "kernelpro.interpreter": [str(evil)], "kernelpro.nvccPath": str(evil), "kernelpro.optimizerCommand": [str(evil)],
+        "kernelpro.server.args": ["--log-file", str(tmp_path / "ws-log.txt")],
+    }))
+    r, data = run_vscode(tmp_path, ws, cu.name, "restricted", trust=True, KP_INTERPRETER_ANSWER="Keep mine")
+    where = f"\nresult: {json.dumps(r, indent=1)[:8000]}\nlogs:\n{logs_of(data)}"
+    assert r["ok"], f"errors: {r['errors']}{where}"
+    t = r["texts"]
+    # Restricted Mode, and KernelPro in it: the static advice on the literal's line, the lens
+    assert t["restricted_indicator"], where
+    assert [row for row in t["problems_restricted"] if RULE in row], t["problems_restricted"]
+    assert any(re.search(r"\d+ regs", lens) for lens in t["code_lens_restricted"]), t["code_lens_restricted"]
+    # Optimize: refused by the client with the reason; gone from the palette, which keeps the static commands
+    assert any("Optimize is off in Restricted Mode" in n for n in t["optimize_notifications"]), t["optimize_notifications"]
+    palette = " | ".join(t["palette_restricted"])
+    assert "Show SASS" in palette and "Set LLM API key" in palette, palette
+    assert "Optimize Kernel" not in palette and "Profile Kernel on GPU" not in palette, palette
+    # trusted: asked before the workspace's interpreter is used; the answer kept the user's
+    assert any(f"This workspace sets kernelpro.interpreter to {evil}. Use it?" in q for q in t["interpreter_question"]), where
+    assert [row for row in t["problems_trusted"] if RULE in row], t["problems_trusted"]
+    assert "Optimize Kernel" in " | ".join(t["palette_trusted"]), t["palette_trusted"]
+    # and nothing the workspace named or planted ever ran
+    assert not marker.exists(), f"the workspace's code ran: {marker.read_text()}{where}"
+    assert not (tmp_path / "ws-log.txt").exists()  # server.args is the user's only

@@ -5,6 +5,11 @@
 //   stale-sass  `git checkout KP_BRANCH -- KP_FILE` outside the editor and wait for the Problems
 //               panel to follow (no save); then "KernelPro: Show SASS", check its headers against the
 //               source, move the cursor in each editor and read what lights up in the other
+//   restricted  a folder that is not trusted: read the Restricted Mode indicator, wait for the static
+//               diagnostics, click the Optimize lens and read the notification, list the KernelPro
+//               commands of the palette; then trust the folder (the trust editor's Trust button),
+//               read the question about the workspace's interpreter, answer KP_INTERPRETER_ANSWER,
+//               and wait for the diagnostics of the restarted server
 // Writes result.json + screenshots into KP_OUT; the pytest test asserts on them. Env:
 //   KP_URL            code-server URL, e.g. http://127.0.0.1:8080              (required)
 //   KP_FOLDER         workspace folder (absolute)                              (required)
@@ -18,6 +23,7 @@
 //   KP_TIMEOUT        seconds per UI state (default 60); KP_CHROMIUM (default /usr/bin/chromium)
 //   stale-sass: KP_BRANCH (the candidate branch), KP_AFTER (rule rows expected after the checkout),
 //               KP_SASS_LINE (1-based source line to put the cursor on)
+//   restricted: KP_INTERPRETER_ANSWER (the button to press on the interpreter question, "Keep mine")
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
@@ -239,6 +245,90 @@ async function scenarioStaleSass(page) {
   });
 }
 
+// the palette's entries for `query` (F1), then closes it
+async function paletteEntries(page, query) {
+  await quickInput(page, 'F1', query);
+  await page.waitForTimeout(800);
+  const rows = await page.$$eval('.quick-input-list .monaco-list-row', (els) => els.map((e) => e.getAttribute('aria-label') || e.innerText.trim()));
+  await page.keyboard.press('Escape');
+  return rows;
+}
+
+async function problemRows(page) {
+  return page.$$eval('.markers-panel .monaco-list-row', (els) => els.map((e) => e.innerText.trim()));
+}
+
+async function scenarioRestricted(page) {
+  const notes = '.notifications-toasts .notification-toast';
+  result.texts.restricted_indicator = await page.$$eval('.part.statusbar .statusbar-item, .monaco-workbench .banner',
+    (els) => els.map((e) => (e.getAttribute('aria-label') || e.innerText || '').trim()).filter((t) => /restricted/i.test(t))).catch(() => []);
+  await step('problems_restricted', async () => {
+    await page.keyboard.press('Control+Shift+M');
+    await page.waitForSelector('.markers-panel', { state: 'visible', timeout: 10000 });
+    result.texts.problems_restricted = await texts(page, '.markers-panel .monaco-list-row', RULE);
+  });
+  if (result.errors.length > 0) {  // KernelPro is off in Restricted Mode: nothing more to see
+    await shot(page, 'restricted');
+    return;
+  }
+  await step('lens_restricted', async () => {
+    result.texts.code_lens_restricted = await texts(page, '.monaco-editor .codelens-decoration', 'regs');
+  });
+  await shot(page, 'restricted');
+  // the Optimize lens runs the workspace's code: refused, with the reason
+  await step('optimize_refused', async () => {
+    const lens = page.locator('.monaco-editor .codelens-decoration a', { hasText: /^Optimize/ }).first();
+    await lens.click({ timeout: 15000 });
+    await page.waitForFunction((sel) => [...document.querySelectorAll(sel)].some((e) => /Restricted Mode/.test(e.innerText)),
+      notes, { timeout: 15000, polling: 100 });
+    result.texts.optimize_notifications = await notifications(page);
+  });
+  await shot(page, 'optimize_refused');
+  await page.keyboard.press('Escape');
+  await step('palette_restricted', async () => {
+    result.texts.palette_restricted = await paletteEntries(page, 'KernelPro: ');
+  });
+  result.texts.notifications_restricted = await notifications(page);
+  // close the toasts: the next question must be the only one
+  await page.$$eval('.notifications-toasts .codicon-notifications-clear, .notifications-toasts .codicon-close',
+    (els) => els.forEach((e) => e.click())).catch(() => {});
+
+  // trust the folder: the server restarts; the workspace's own interpreter is asked about first
+  await step('trusted', async () => {
+    await quickInput(page, 'F1', 'Workspaces: Manage Workspace Trust');
+    await page.keyboard.press('Enter');
+    const trust = page.locator('.workspace-trust-buttons .monaco-button', { hasText: /^Trust/ }).first();
+    await trust.click({ timeout: 15000 });
+    await page.waitForFunction(() => ![...document.querySelectorAll('.part.statusbar .statusbar-item')]
+      .some((e) => /restricted mode/i.test(e.getAttribute('aria-label') || e.innerText)), null, { timeout: 15000, polling: 100 });
+  });
+  await step('interpreter_question', async () => {
+    await page.waitForFunction((sel) => [...document.querySelectorAll(sel)].some((e) => /kernelpro\.interpreter/.test(e.innerText)),
+      notes, { timeout: TIMEOUT, polling: 100 });
+    result.texts.interpreter_question = (await notifications(page)).filter((t) => /kernelpro\.interpreter/.test(t));
+    await shot(page, 'interpreter_question');
+    const answer = env('KP_INTERPRETER_ANSWER', 'Keep mine');
+    const toast = page.locator(notes, { hasText: 'kernelpro.interpreter' }).first();
+    await toast.locator('.monaco-button', { hasText: answer }).first().click({ timeout: 10000 });
+  });
+  // back to the .cu file (the trust editor has the focus): the restarted server publishes again
+  await step('problems_trusted', async () => {
+    const file = env('KP_FILE');
+    await quickInput(page, 'Control+P', file);
+    await page.waitForSelector('.quick-input-list .monaco-list-row', { timeout: 15000 });
+    await page.keyboard.press('Enter');
+    await page.waitForSelector(`.tabs-container .tab.active[aria-label*="${file}"]`, { timeout: TIMEOUT });
+    await page.waitForTimeout(3000);
+    await page.keyboard.press('Control+Shift+M');
+    result.texts.problems_trusted = await texts(page, '.markers-panel .monaco-list-row', RULE);
+  });
+  await shot(page, 'trusted');
+  await step('palette_trusted', async () => {
+    result.texts.palette_trusted = await paletteEntries(page, 'KernelPro: ');
+  });
+  result.texts.notifications_trusted = await notifications(page);
+}
+
 let browser;
 try {
   browser = await chromium.launch({
@@ -263,8 +353,11 @@ try {
   await page.waitForSelector('.editor-instance .monaco-editor .view-lines .view-line', { timeout: TIMEOUT });
   mark('file_opened');
 
-  if (env('KP_SCENARIO', 'fix') === 'fix') {
+  const scenario = env('KP_SCENARIO', 'fix');
+  if (scenario === 'fix') {
     await scenarioFix(page);
+  } else if (scenario === 'restricted') {
+    await scenarioRestricted(page);
   } else {
     await scenarioStaleSass(page);
   }
