@@ -13,6 +13,7 @@ from typing import Any
 from lsprotocol import types
 
 from kernelpro.profilers.advice import _LOCAL_DOCS, DOCS_URL, Advice
+from kernelpro.profilers.cachekey import MAX_HEADER_BYTES, read_bounded
 from kernelpro.profilers.nvcc_diag import Diagnostic as CompilerMessage
 
 SOURCE = "kernelpro"
@@ -260,6 +261,6 @@ def _same_file(a: str | None, b: str | None) -> bool:
 
 def _read_lines(path: str) -> list[str]:
     try:
-        return Path(path).read_text(errors="replace").split("\n")
+        return read_bounded(path, MAX_HEADER_BYTES).decode(errors="replace").split("\n")
     except OSError:
         return []

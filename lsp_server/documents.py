@@ -7,7 +7,9 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from .profiling import is_cuda
+from kernelpro.profilers.cachekey import read_bounded
+
+from .profiling import MAX_BYTES, is_cuda
 from .server import DocState, KernelProServer, disk_stamp
 
 log = logging.getLogger(__name__)
@@ -20,7 +22,7 @@ def setup(server: KernelProServer) -> None:
         if isinstance(opts, dict) and opts.get("trusted") is False:
             ls.trusted = False  # VS Code's Restricted Mode: no compile database, nothing run from the workspace
         if isinstance(opts, dict):
-            ls.settings = ls.settings.updated(opts.get("settings", opts))
+            ls.settings = from_client(ls, ls.settings.updated(opts.get("settings", opts)))
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: KernelProServer, params: types.InitializedParams):
@@ -109,7 +111,7 @@ def reloaded(ls: KernelProServer, st: DocState) -> None:
     if stamp is None or stamp == st.disk or not is_cuda(st.path):
         return
     try:
-        disk = Path(st.path).read_bytes().decode("utf-8", errors="replace")
+        disk = read_bounded(st.path, MAX_BYTES).decode("utf-8", errors="replace")
     except OSError:
         return
     st.disk = stamp  # looked at: the next change reads the file only if it moves again
@@ -133,7 +135,23 @@ async def pull_configuration(ls: KernelProServer) -> None:
         apply_settings(ls, ls.settings.updated(res[0]))
 
 
+def from_client(ls: KernelProServer, new):
+    """Settings from a client over --tcp or --socket (any local process may be one) keep no program or
+    endpoint (settings.PROGRAM_KEYS): those are ignored, said once in a warning."""
+    if not ls.remote_client:
+        return new
+    new, ignored = new.without_programs()
+    if ignored and not getattr(ls, "told_programs", False):
+        ls.told_programs = True
+        msg = (f"KernelPro: ignored {', '.join(ignored)} from this client: over --tcp or --socket the settings may "
+               "not name programs or endpoints (nvcc comes from the server's KERNELPRO_NVCC, CUDA_HOME or PATH)")
+        log.warning(msg)
+        ls.log(msg, types.MessageType.Warning)
+    return new
+
+
 def apply_settings(ls: KernelProServer, new) -> None:
+    new = from_client(ls, new)
     changed = new.profile_key() != ls.settings.profile_key()
     ls.settings = new
     dropped = new.extra_flags()[3]

@@ -15,6 +15,7 @@ from typing import Any
 from lsprotocol import types
 
 from kernelpro.profilers.advice import Advice
+from kernelpro.profilers.cachekey import MAX_SOURCE_BYTES, read_bounded
 from kernelpro.profilers.children import child_env, python_command
 
 from . import convert
@@ -147,7 +148,7 @@ def keep_measured(ls: KernelProServer, uri: str, disk_text: str, data: dict) -> 
 def disk_state(buffer: str | None, path: str) -> tuple[str, str]:
     """("missing" | "unsaved" | "saved", the file's text): can the GPU run measure what is shown?"""
     try:
-        disk = Path(path).read_bytes().decode("utf-8", errors="replace")
+        disk = read_bounded(path, MAX_SOURCE_BYTES).decode("utf-8", errors="replace")
     except OSError:
         return "missing", ""
     if buffer is None:

@@ -23,7 +23,10 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from kernelpro.profilers.cachekey import read_bounded
+
 NAMES = ("compile_commands.json", "build/compile_commands.json")
+MAX_DATABASE_BYTES = 512 * 1024 * 1024  # a large CMake project writes tens of MB
 
 # flags kept as they are (with their value when it is attached with "=")
 _KEEP = re.compile(r"^--?(std|expt-relaxed-constexpr|expt-extended-lambda|extended-lambda|use_fast_math|ftz|prec-div|"
@@ -86,7 +89,7 @@ def _entries(db: Path) -> list[dict]:
         if hit and hit[0] == stamp:
             return hit[1]
     try:
-        data = json.loads(db.read_text(encoding="utf-8", errors="replace"))
+        data = json.loads(read_bounded(db, MAX_DATABASE_BYTES).decode("utf-8", errors="replace"))
     except (OSError, ValueError) as e:
         raise ProjectError(f"{db}: not a readable compile_commands.json ({e})") from None
     if not isinstance(data, list):

@@ -4,6 +4,7 @@ Kept apart from compile.py (nvcc, parsers) so a warm command can find a cache en
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -65,7 +66,7 @@ def compile_key(path: str | os.PathLike, options: CompileOptions, text: str | No
     for hp in headers:
         h.update(str(hp).encode())
         try:
-            h.update(hp.read_bytes())
+            h.update(read_bounded(hp, MAX_HEADER_BYTES))
         except OSError:
             pass
     return Keyed(src_path, options, text, headers, h.hexdigest()[:32])
@@ -77,13 +78,39 @@ def check_arch(arch: str, tc: Toolchain) -> None:
         raise CompileError(f"unknown architecture '{arch}': this nvcc builds for {', '.join(archs)}")
 
 
+MAX_SOURCE_BYTES = 16 * 1024 * 1024
+
+
+def read_bounded(path: str | os.PathLike, limit: int) -> bytes:
+    """A regular file's bytes, at most `limit` of them. A device, FIFO or socket (a file named
+    k.cu that links to /dev/zero, a FIFO left in a repository) or a larger file raises OSError
+    with a message that says which, instead of reading forever or filling memory."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO opens at once instead of waiting for a writer
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file (a device, FIFO or socket)")
+        if st.st_size > limit:
+            raise OSError(errno.EFBIG, f"{st.st_size / 1e6:.1f} MB, over the {limit / 1e6:.0f} MB limit")
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb") as f:
+            fd = -1
+            data = f.read(limit + 1)
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    if len(data) > limit:  # grew while read
+        raise OSError(errno.EFBIG, f"over the {limit / 1e6:.0f} MB limit")
+    return data
+
+
 def read_source(path: Path) -> str:
     if not path.exists():
         raise CompileError(f"{path}: no such file")
     if path.is_dir():
         raise CompileError(f"{path}: is a folder, not a CUDA source file")
     try:
-        data = path.read_bytes()
+        data = read_bounded(path, MAX_SOURCE_BYTES)
     except OSError as e:
         raise CompileError(f"{path}: cannot read it ({e.strerror or e})") from None
     if b"\0" in data[:8192]:
@@ -136,7 +163,7 @@ def project_headers(path: Path, text: str, include_paths: tuple[str, ...]) -> li
                                        f"{MAX_HEADERS_BYTES // 2**20} MB together")
                 seen[cand] = None
                 try:
-                    todo.append((cand, cand.parent, cand.read_text(errors="replace")))
+                    todo.append((cand, cand.parent, read_bounded(cand, MAX_HEADER_BYTES).decode(errors="replace")))
                 except OSError:
                     pass
                 break

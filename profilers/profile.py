@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .advice import Advice, sort_advice
+from .cachekey import MAX_HEADER_BYTES, read_bounded
 from .compile import CompiledArtifact, CompileOptions, compile_cuda, read_source
 from .nvcc_diag import Diagnostic
 from .scopes import run_static, sort_kernels
@@ -125,7 +126,7 @@ def header_sources(art: CompiledArtifact) -> list[SourceFile]:
     out = []
     for h in art.headers:
         try:
-            text = Path(h).read_text(errors="replace")
+            text = read_bounded(h, MAX_HEADER_BYTES).decode(errors="replace")
         except OSError:
             continue
         if "__global__" in text:

@@ -94,18 +94,23 @@ def cmake_project(root: Path) -> Path:
 
 def test_compile_commands_found_like_clangd(tmp_path):
     db = cmake_project(tmp_path)
-    f = project_flags(str(tmp_path / "src" / "k.cu"))
+    ws = (str(tmp_path),)  # the workspace folder: the search goes up to it, never above
+    assert project_flags(str(tmp_path / "src" / "k.cu")) is None  # no workspace: the file's folder only
+    assert project_flags(str(tmp_path / "src" / "k.cu"), roots=(str(tmp_path / "src"),)) is None
+    f = project_flags(str(tmp_path / "src" / "k.cu"), roots=ws)
     assert f.database == str(db) and f.entry == str(tmp_path / "src" / "k.cu")
     assert f.arch == "sm_90"
     assert f.include_paths == (str(tmp_path / "include"), "/opt/dep/include")
     assert f.defines == ("USE_FAST=1", "TILE=32", "NDEBUG")
     assert f.extra_flags == ("-std=c++17", "--expt-relaxed-constexpr")
     # a file without an entry borrows the nearest one's flags
-    assert project_flags(str(tmp_path / "src" / "other.cu")).defines == f.defines
+    assert project_flags(str(tmp_path / "src" / "other.cu"), roots=ws).defines == f.defines
     # the settings go on top; an explicit arch wins
-    opts = Settings.from_json({"defines": ["TILE=64"], "arch": "sm_80"}).compile_options(str(tmp_path / "src" / "k.cu"))
+    opts = Settings.from_json({"defines": ["TILE=64"], "arch": "sm_80"}).compile_options(str(tmp_path / "src" / "k.cu"), roots=ws)
     assert opts.arch == "sm_80" and opts.defines[-1] == "TILE=64" and "USE_FAST=1" in opts.defines
-    assert Settings.from_json({}).compile_options(str(tmp_path / "src" / "k.cu")).arch == "sm_90"
+    assert Settings.from_json({}).compile_options(str(tmp_path / "src" / "k.cu"), roots=ws).arch == "sm_90"
+    # an untrusted workspace's database is not read
+    assert "USE_FAST=1" not in Settings.from_json({}).compile_options(str(tmp_path / "src" / "k.cu"), trusted=False, roots=ws).defines
     assert project_flags(str(tmp_path.parent / "elsewhere.cu")) is None or tmp_path.parent == Path("/")
 
 

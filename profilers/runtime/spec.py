@@ -22,9 +22,10 @@ from typing import Any, Callable
 from kernelpro.profilers.runtime.correctness import BASE_RTOL, SMALLEST_NORMAL, Tolerance, default_tolerance
 from kernelpro.profilers.runtime.expr import FUNCTIONS, ExprError, parse_expr
 from kernelpro.profilers.source import Kernel, Param, SourceFile, parse_source
-from kernelpro.profilers.cachekey import CompileError, read_source
+from kernelpro.profilers.cachekey import CompileError, read_bounded, read_source
 
 SPEC_SUFFIX = ".kernelpro.toml"
+MAX_SPEC_BYTES = 1024 * 1024  # a launch spec is a few KB
 
 ITEMSIZE = {
     "float32": 4, "float16": 2, "bfloat16": 2, "float64": 8,
@@ -984,7 +985,7 @@ def load_spec(path: str | Path, source: SourceFile | None = None) -> LaunchSpec:
     """Read and validate a launch spec; `source` overrides the .cu file it names."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_bounded(path, MAX_SPEC_BYTES).decode("utf-8")
     except OSError as e:
         raise SpecError(str(path), None, f"cannot read the spec: {e.strerror or e}") from None
     except UnicodeDecodeError as e:
