@@ -312,6 +312,10 @@ def test_vscode_restricted_mode_gives_static_advice_and_runs_nothing_of_the_work
     assert any(f"This workspace sets kernelpro.interpreter to {evil}. Use it?" in q for q in t["interpreter_question"]), where
     assert [row for row in t["problems_trusted"] if RULE in row], t["problems_trusted"]
     assert "Optimize Kernel" in " | ".join(t["palette_trusted"]), t["palette_trusted"]
+    # the client's log: the server ran with -P from the home folder, first in Restricted Mode
+    log = "\n".join(p.read_text(errors="replace") for p in data.glob("logs/**/*KernelPro*.log"))
+    assert f"-P -m kernelpro.lsp_server (cwd {Path.home()}, PYTHONSAFEPATH=1)" in log, where
+    assert "Restricted Mode: static advice only" in log and "workspace trusted" in log, where
     # and nothing the workspace named or planted ever ran
     assert not marker.exists(), f"the workspace's code ran: {marker.read_text()}{where}"
     assert not (tmp_path / "ws-log.txt").exists()  # server.args is the user's only

@@ -206,6 +206,10 @@ export function gitUri(root: string, rev: string, file: string): Uri {
 
 export const gitContentProvider = {
     provideTextDocumentContent(uri: Uri): Promise<string> {
+        if (!isWorkspaceTrusted()) {
+            // a kernelpro-git: link in the workspace must not make us run git there
+            return Promise.resolve('// KernelPro: no git in Restricted Mode; trust the folder to see candidates\n');
+        }
         const { root, rev, file } = JSON.parse(uri.query) as { root: string; rev: string; file: string };
         return showFile(root, rev, file);
     },

@@ -26,9 +26,7 @@ export function git(cwd: string, args: string[], input?: string): Promise<string
                 }
             },
         );
-        if (input !== undefined) {
-            child.stdin?.end(input);
-        }
+        child.stdin?.end(input); // nothing else to read: no prompt can wait on it
     });
 }
 

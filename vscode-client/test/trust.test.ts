@@ -147,6 +147,10 @@ test('Restricted Mode: the Candidates view runs neither git nor the command line
     assert.equal(said.length, 4);
     assert.ok(said.every((m) => /is off in Restricted Mode/.test(m)), said.join('\n'));
 
+    // a kernelpro-git: document (a link anywhere) runs no git either
+    const doc = await cands.gitContentProvider.provideTextDocumentContent(cands.gitUri(ROOT, 'HEAD', 'package.json'));
+    assert.match(doc, /no git in Restricted Mode/);
+
     // once trusted, the same provider lists again
     fake.state.trusted = true;
     await provider.getChildren();
