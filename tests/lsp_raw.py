@@ -29,6 +29,7 @@ class RawLsp:
         self.responses: dict[int, dict] = {}
         self.lock = threading.Condition()
         self.next_id = 0
+        self.sent = 0  # messages written to the server
         self.closed = False
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=self._drain_stderr, daemon=True).start()
@@ -40,6 +41,7 @@ class RawLsp:
         try:
             self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
             self.proc.stdin.flush()
+            self.sent += 1
         except (BrokenPipeError, ValueError):
             pass
 

@@ -349,3 +349,40 @@ def test_the_servers_death_ends_its_compiles(tmp_path, sig):
     finally:
         if alive(pid):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_a_source_linked_to_a_device_is_refused(tmp_path):
+    link = tmp_path / "k.cu"
+    os.symlink("/dev/zero", link)
+    r = cli("profile", str(link), env={"KERNELPRO_CACHE_DIR": str(tmp_path / "cache")}, timeout=60)
+    assert r.returncode == 2 and "not a regular file" in r.stderr
+
+
+@pytest.mark.slow
+def test_a_big_parse_leaves_the_event_loop(tmp_path):
+    """Code lenses of a 1.5 MB file (thousands of kernels) are parsed in a worker thread: a
+    hover on another file, asked after the lenses, is answered before them."""
+    ws = _ws(tmp_path)
+    big = ws / "big.cu"
+    body = "".join(f"__global__ void k{i}(float* p) {{ p[threadIdx.x] = {i}.0f; }}\n" for i in range(24000))
+    big.write_text(body)
+    s = RawLsp(ws, settings={"profileOn": "save"}, env={"KERNELPRO_CACHE_DIR": str(tmp_path / "cache")})
+    try:
+        s.initialize(ws)
+        small = s.open(ws / "k.cu")
+        s.diagnostics(small)
+        s.open(big)
+        order: list[str] = []
+        import threading
+
+        lens = threading.Thread(target=lambda: (s.request("textDocument/codeLens", {"textDocument": {"uri": big.as_uri()}},
+                                                         timeout=300), order.append("lens")))
+        sent = s.sent
+        lens.start()
+        wait_for(lambda: s.sent > sent, 10, "the lens request to be sent")
+        s.hover(small, 4, 20, timeout=300)
+        order.append("hover")
+        lens.join(300)
+        assert order == ["hover", "lens"]
+    finally:
+        s.close()
