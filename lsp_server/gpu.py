@@ -86,18 +86,7 @@ async def profile_gpu(ls: KernelProServer, uri: str, kernel: str | None, quiet: 
     except ProjectError as e:
         ls.failed(f"KernelPro: {e}")
         return {"ok": False, "reason": str(e)}
-    argv = python_command("kernelpro.profilers.cli", "--parent", str(os.getpid()),
-                          "profile", path, "--run", "--json", "--arch", opts.arch)
-    if kernel:
-        argv += ["--kernel", kernel]
-    if ls.settings.raw.get("nvccPath"):
-        argv += ["--nvcc", str(ls.settings.raw["nvccPath"])]
-    for p in opts.include_paths:
-        argv += ["-I", p]
-    for d in opts.defines:
-        argv += ["-D", d]
-    for f in opts.extra_flags:
-        argv += [f"--flag={f}"]
+    argv = profile_argv(path, kernel, opts, ls.settings.toolchain_settings().get("nvcc"))
     ls.status("profiling", f"GPU run of {kernel or Path(path).name}")
     proc = await asyncio.create_subprocess_exec(*argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
                                                 stderr=asyncio.subprocess.PIPE, start_new_session=True,
@@ -120,6 +109,24 @@ async def profile_gpu(ls: KernelProServer, uri: str, kernel: str | None, quiet: 
     if not quiet:
         ls.show(f"KernelPro: GPU profile of {kernel or Path(path).name} done", types.MessageType.Info)
     return {"ok": True, "measured": rows, "unsaved": state == "unsaved", "findings": len(st.gpu) if st else 0}
+
+
+def profile_argv(path: str, kernel: str | None, opts, nvcc: str | None) -> list[str]:
+    """`kernelpro profile --run --json` as a child: -P (the working directory is not on sys.path),
+    --parent (it ends when this server dies), the compile options as flags."""
+    argv = python_command("kernelpro.profilers.cli", "--parent", str(os.getpid()),
+                          "profile", path, "--run", "--json", "--arch", opts.arch)
+    if kernel:
+        argv += ["--kernel", kernel]
+    if nvcc and os.path.isabs(nvcc):
+        argv += ["--nvcc", nvcc]
+    for p in opts.include_paths:
+        argv += ["-I", p]
+    for d in opts.defines:
+        argv += ["-D", d]
+    for f in opts.extra_flags:
+        argv += [f"--flag={f}"]
+    return argv
 
 
 def keep_measured(ls: KernelProServer, uri: str, disk_text: str, data: dict) -> None:

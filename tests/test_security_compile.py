@@ -386,3 +386,38 @@ def test_a_big_parse_leaves_the_event_loop(tmp_path):
         assert order == ["hover", "lens"]
     finally:
         s.close()
+
+
+STARTER = """
+import subprocess, sys, time
+from kernelpro.profilers.compile import CompileOptions
+from kernelpro.lsp_server.gpu import profile_argv
+argv = profile_argv(sys.argv[1], None, CompileOptions(), sys.argv[2])
+assert argv[1] == "-P" and "--parent" in argv
+argv.remove("--run")  # no GPU here: the static profile holds the child in the slow nvcc
+p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True)
+print(p.pid, flush=True)
+time.sleep(600)
+"""
+
+
+@pytest.mark.slow
+def test_a_cli_child_ends_when_the_server_is_killed(tmp_path):
+    """The GPU profile (and the optimizer, through the same `--parent`) started by a server that
+    is SIGKILLed: the child notices, ends like on SIGTERM and takes its nvcc with it."""
+    nvcc = fake_nvcc(tmp_path)
+    src = tmp_path / "k.cu"
+    src.write_text("// KP_SLOW\n" + KERNEL)
+    server = subprocess.Popen([sys.executable, "-P", "-c", STARTER, str(src), str(nvcc)], stdout=subprocess.PIPE,
+                              text=True, env={**os.environ, "KERNELPRO_CACHE_DIR": str(tmp_path / "cache")})
+    child = int(server.stdout.readline())
+    slow = int(wait_for(lambda: (tmp_path / "slow.pid").exists() and (tmp_path / "slow.pid").read_text().strip(),
+                        60, "the slow nvcc"))
+    server.kill()
+    server.wait()
+    try:
+        wait_for(lambda: not alive(child) and not alive(slow), 30, "the child and its nvcc to end")
+    finally:
+        for pid in (child, slow):
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
