@@ -25,8 +25,8 @@ def setup(server: KernelProServer) -> None:
         doc = ls.workspace.get_text_document(uri)
         src = await parsed(ls, uri, doc.version, doc.source)
         summaries = {k.name: k for k in st.report.kernels} if st.report else {}
-        gpu = " (needs a GPU)" if ls.gpu_reason else ""
-        opt = "" if ls.settings.raw.get("optimizerCommand") else gpu  # a custom optimizer may run elsewhere
+        gpu = " (trust the folder)" if not ls.trusted else " (needs a GPU)" if ls.gpu_reason else ""
+        opt = gpu if not ls.trusted or not ls.settings.raw.get("optimizerCommand") else ""  # a custom optimizer may run elsewhere
         out = []
         for k in src.kernels:
             line = max(k.start_line - 1, 0)

@@ -55,7 +55,7 @@ def test_neovim_diagnostics_hover_lens_and_quick_fix(tmp_path):
     env = dict(os.environ,
                XDG_CONFIG_HOME=str(xdg / "config"), XDG_DATA_HOME=str(xdg / "data"),
                XDG_STATE_HOME=str(xdg / "state"), XDG_CACHE_HOME=str(xdg / "cache"),
-               KP_CMD=json.dumps([sys.executable, "-m", "kernelpro.lsp_server"]), KP_FILE=str(cu), KP_OUT=str(out),
+               KP_CMD=json.dumps([sys.executable, "-P", "-m", "kernelpro.lsp_server"]), KP_FILE=str(cu), KP_OUT=str(out),
                KP_TIMEOUT="60", KP_FIX_CODE=RULE, KP_FIX_LINE=str(fix_line), KP_FIX_COL=str(fix_col),
                KP_HOVER_LINE=str(hover_line), KP_HOVER_COL=str(hover_col + 1))
     proc = subprocess.run([nvim, "--headless", "-n", "-i", "NONE", "-u", str(LUA)], cwd=ws, env=env,
@@ -139,7 +139,7 @@ def test_the_neovim_configuration_in_the_docs_works(tmp_path):
     block = re.search(r"## Neovim\n.*?```lua\n(.*?)```", text, re.S)
     assert block, "docs/editor.md has no Neovim configuration"
     config = tmp_path / "kernelpro.lua"
-    assert '"python3", "-m", "kernelpro.lsp_server"' in block.group(1)
+    assert '"python3", "-P", "-m", "kernelpro.lsp_server"' in block.group(1)  # -P: not the cwd on sys.path
     config.write_text(block.group(1).replace('"python3"', json.dumps(sys.executable)))
     runner = tmp_path / "run.lua"
     runner.write_text(RUN_DOC_CONFIG)

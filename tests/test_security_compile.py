@@ -162,6 +162,8 @@ def test_untrusted_workspace_ignores_its_compile_database_and_refuses_optimize(t
             s.initialize(ws, {"trusted": trusted})
             uri = s.open(ws / "k.cu")
             assert _has_error(s.diagnostics(uri)) is trusted  # the database's -DKP_BROKEN only when trusted
+            titles = [x["command"]["title"] for x in s.request("textDocument/codeLens", {"textDocument": {"uri": uri}})["result"]]
+            assert ("Optimize (trust the folder)" in titles) is not trusted, titles
             if not trusted:
                 r = s.request("workspace/executeCommand", {"command": "kernelpro.optimize", "arguments": [uri, "gelu"]})
                 assert r["result"] == {"ok": False, "reason": "untrusted workspace"}
