@@ -23,8 +23,12 @@ def register(sub) -> None:
     o.add_argument("--search", choices=("mcts", "greedy", "random"), default="mcts")
     o.add_argument("--seed", type=int, default=0)
     o.add_argument("--arch", default="sm_90")
-    o.add_argument("--llm-base-url", default=os.environ.get("KERNELPRO_LLM_BASE_URL"))
-    o.add_argument("--llm-model", default=os.environ.get("KERNELPRO_LLM_MODEL"))
+    o.add_argument("--llm-base-url", default=os.environ.get("KERNELPRO_LLM_BASE_URL"), metavar="URL",
+                   help="an OpenAI-compatible endpoint (default $KERNELPRO_LLM_BASE_URL); https, or plain http to "
+                        "this machine only. A key is sent only where it is bound: KERNELPRO_LLM_API_KEY to "
+                        "$KERNELPRO_LLM_BASE_URL, OPENAI_API_KEY to https://api.openai.com/v1")
+    o.add_argument("--llm-model", default=os.environ.get("KERNELPRO_LLM_MODEL"), metavar="NAME",
+                   help="the model to ask (default $KERNELPRO_LLM_MODEL); with --llm-base-url, the LLM proposes")
     o.add_argument("--feedback", choices=("advice", "raw", "none"), default="advice")
     o.add_argument("--max-branches", type=int, default=5,
                    help="branches a run keeps (default 5): a new best is always saved, the oldest superseded one goes")
@@ -90,6 +94,10 @@ def cmd_optimize(args) -> int:
             problem = str(e)
     elif problem is None and args.gpu_model:
         problem = "--gpu-model goes with --workers"
+    if problem is None and args.llm_base_url and args.llm_model:
+        from .llm.client import endpoint_problem
+
+        problem = endpoint_problem(args.llm_base_url)  # refused before any request
     jobs = None
     if problem is None:
         from .many import find_jobs

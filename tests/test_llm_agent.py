@@ -339,13 +339,17 @@ def test_api_key_never_logged_or_in_errors(fake_llm, caplog, monkeypatch):
 
 
 def test_api_key_from_environment(monkeypatch):
-    monkeypatch.delenv("KERNELPRO_LLM_API_KEY", raising=False)
-    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    assert LLMConfig("http://x/v1", "m").api_key == "not-needed"
+    """A key from the environment goes only to the endpoint it is bound to (tests/test_security_llm.py)."""
+    for var in ("KERNELPRO_LLM_API_KEY", "KERNELPRO_LLM_BASE_URL", "OPENAI_API_KEY"):
+        monkeypatch.delenv(var, raising=False)
+    assert LLMConfig("http://127.0.0.1:8000/v1", "m").api_key == "not-needed"
     monkeypatch.setenv("OPENAI_API_KEY", "from-openai")
-    assert LLMConfig("http://x/v1", "m").api_key == "from-openai"
+    assert LLMConfig("https://api.openai.com/v1", "m").api_key == "from-openai"
+    assert LLMConfig("http://127.0.0.1:8000/v1", "m").api_key == "not-needed"
     monkeypatch.setenv("KERNELPRO_LLM_API_KEY", "from-kernelpro")
-    assert LLMConfig("http://x/v1", "m").api_key == "from-kernelpro"
+    monkeypatch.setenv("KERNELPRO_LLM_BASE_URL", "http://127.0.0.1:8000/v1/")
+    assert LLMConfig("http://127.0.0.1:8000/v1", "m").api_key == "from-kernelpro"
+    assert LLMConfig("http://127.0.0.1:8001/v1", "m").api_key == "not-needed"
     assert LLMConfig("http://x/v1", "m", api_key="given").api_key == "given"
 
 

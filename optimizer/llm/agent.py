@@ -7,6 +7,10 @@ reported through on_event({"type": "llm_failure", ...}); propose() never raises.
 LLMError (the client has already retried) the rest of that propose() call is skipped.
 A rejected answer is sent back to the coder with the reason, up to attempts_per_call answers
 per proposal. Only the kernel's device code and declared launch part are used (see answer.py).
+
+Every source the model passes to a tool (any tool whose parameters have a "source" string) goes
+through the same check as its final answer (police.check_source) before the tool runs: a
+refused draft is not compiled, and the model gets the reason and the line instead.
 """
 from __future__ import annotations
 
@@ -20,6 +24,7 @@ from ..model import Candidate, Proposal
 from . import prompts
 from .splice import splice
 from .answer import Answer, BadAnswer, extract_answer
+from .police import check_source
 from .client import ChatClient, ChatResult, LLMError, ToolCall
 
 log = logging.getLogger(__name__)
@@ -79,6 +84,7 @@ class LLMProposer:
         self.check = check
         self.failures: list[dict] = []
         self.tokens_used = 0
+        self._reference: str | None = None  # the source the coder starts from (what it copies is the user's)
 
     # -- bookkeeping ---------------------------------------------------------------
     def _emit(self, event: dict) -> None:
@@ -157,6 +163,7 @@ class LLMProposer:
 
     def _code(self, node, ctx, plan: dict) -> Proposal | None:
         parent = node.candidate
+        self._reference = parent.source
         tool_defs = [t.to_openai() for t in self.tools.values()] or None
         messages = prompts.coder_messages(
             source=parent.source, kernel=self.kernel_name, strategy=plan["strategy"],
@@ -227,9 +234,19 @@ class LLMProposer:
             else:
                 if not isinstance(args, dict):
                     error = f"error: the arguments of {call.name} must be a JSON object"
+        if error is None and _takes_source(spec) and "source" in args:
+            if not isinstance(args["source"], str):
+                error = f"error: the 'source' of {call.name} must be a string (the whole .cu text)"
+            else:
+                try:  # the model's code is checked before any tool compiles it
+                    check_source(args["source"], self.project_dir, reference=self._reference)
+                except BadAnswer as exc:
+                    error = f"error: {call.name} did not run: the source was refused: {exc.reason}"
         if error is None:
             try:
                 text = str(spec.fn(args))
+            except BadAnswer as exc:
+                error = f"error: {call.name} did not run: the source was refused: {exc.reason}"
             except Exception as exc:
                 error = f"error: tool {call.name} failed: {type(exc).__name__}: {exc}"
         if error is not None:
@@ -239,6 +256,11 @@ class LLMProposer:
             text = text[:MAX_TOOL_CHARS] + f"\n... (truncated, {len(text)} characters in all)"
         self._emit({"type": "llm_tool", "name": call.name, "error": error is not None})
         return text
+
+
+def _takes_source(spec: ToolSpec) -> bool:
+    props = (spec.parameters or {}).get("properties") or {}
+    return isinstance(props, dict) and "source" in props
 
 
 def _empty_reason(res: ChatResult) -> str:

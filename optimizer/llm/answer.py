@@ -8,16 +8,13 @@ clear reason, so the model learns what is wanted and harnesses never reach the c
 - a fenced code block (```cuda, ```cu, ```cpp, ```c++, ```c or untagged) must hold a
   `__global__` kernel with the required name (renaming is rejected); the last block that
   defines it wins;
-- every function definition must be `__global__`, `__device__` or `__host__ __device__`
-  (templates, namespaces, struct methods and lambdas inside device code are fine;
-  `constexpr` functions are allowed, they are evaluated at compile time);
-- no host APIs: cudaMalloc*/cudaMemcpy*/cudaLaunch*/stream/event/graph calls, driver API
-  launches, `<<<...>>>` launches, malloc/free outside device functions, fopen, system,
-  popen, exec*, fork, dlopen, std::thread, pthreads, file streams;
-- inline `asm` is allowed: in a cubin build it can only be device PTX;
-- `#include` only from an allow-list of CUDA/C++ device headers, or quoted headers that
-  resolve to an existing file inside `project_dir` (no absolute paths, no escaping `..`,
-  symlinks are followed before the check); `#pragma` and `#define` are fine;
+- the code goes through police.check_source (the one check on everything the model writes, tool
+  inputs included): device functions only, no host APIs or host system functions, no
+  namespace-scope code, includes only of allow-listed toolkit headers or project files that
+  resolve inside the project and the toolkit, harmless pragmas only, no directive a macro could
+  build; all read on the preprocessor's view of the text (line splices, comments, digraphs);
+- inline `asm` is allowed in `__device__`/`__global__` functions: in a cubin build it can only be
+  device PTX;
 - the answer's size is bounded;
 - a ```json block may declare the launch part: keys "block", "grid", "shared_bytes" and
   "flags"; values are ints, lists of 1-3 ints, or strings of integer arithmetic over size
@@ -26,27 +23,19 @@ clear reason, so the model learns what is wanted and harnesses never reach the c
 from __future__ import annotations
 
 import ast
-import fnmatch
 import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import tree_sitter
-import tree_sitter_cuda
-
 from kernelpro.profilers.source import walk
 
-MAX_ANSWER_CHARS = 200_000
-
-ALLOWED_INCLUDES = (
-    "cuda_runtime.h", "cuda_fp16.h", "cuda_bf16.h", "cuda_fp8.h", "mma.h", "cuda_pipeline.h",
-    "cuda_awbarrier.h", "device_launch_parameters.h", "cooperative_groups.h",
-    "cooperative_groups/*", "cuda/pipeline", "cuda/barrier", "cuda/atomic", "cuda/annotated_ptr",
-    "cuda/std/*", "cub/*", "cute/*", "cutlass/*", "stdint.h", "cstdint", "stddef.h", "cstddef",
-    "math.h", "cmath", "float.h", "cfloat", "limits.h", "climits", "assert.h", "cassert",
-    "type_traits", "limits", "utility",
+from .lexer import LexError, lex
+from .police import (  # noqa: F401  (re-exported: the answer's API)
+    _PARSER, ALLOWED_INCLUDES, BadAnswer, _declarator_name, _quals, check_source, toolkit_include_dirs,
 )
+
+MAX_ANSWER_CHARS = 200_000
 
 ALLOWED_FLAGS = re.compile(
     r"^(-?-use_fast_math|-O[0-3]|-Xptxas=-O[0-3]|-lineinfo|-?-extra-device-vectorization|"
@@ -64,33 +53,6 @@ _THINK = re.compile(r"<think>.*?</think>", re.S | re.I)
 _COMMENT_OR_STRING = re.compile(
     r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S
 )
-_INCLUDE = re.compile(r"^[ \t]*#[ \t]*(include_next|include|import)\b[ \t]*(.*)$", re.M)
-
-_HOST_CALLS = [
-    (re.compile(r"\bcuda(Malloc|Memcpy|Memset|Free|Launch|Stream|Event|Graph|Host|SetDevice|"
-                r"DeviceSynchronize|DeviceReset|DeviceSet|FuncSet|Import|Ipc)\w*\s*\("),
-     "host CUDA runtime call"),
-    (re.compile(r"\bcu(Launch|Mem|Module|Ctx|Init|Stream|Event|Graph|Device)\w*\s*\("), "CUDA driver API call"),
-    (re.compile(r"<<<"), "kernel launch <<<...>>>"),
-    (re.compile(r"\b(fopen|freopen|fwrite|fread|system|popen|fork|vfork|dlopen|dlsym|"
-                r"execl|execlp|execle|execv|execvp|execvpe|pthread_create|getenv)\s*\("),
-     "host system call"),
-    (re.compile(r"\bstd\s*::\s*(thread|jthread|async|system|ofstream|ifstream|fstream)\b"),
-     "host library use"),
-]
-
-_DEVICE_QUALS = {"__global__", "__device__"}
-_ALLOC_FUNCS = {"malloc", "free", "calloc", "realloc"}
-
-_PARSER = tree_sitter.Parser(tree_sitter.Language(tree_sitter_cuda.language()))
-
-
-class BadAnswer(Exception):
-    """The answer cannot be used; `reason` says why in one line, for the model and the log."""
-
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
 
 
 @dataclass
@@ -131,6 +93,8 @@ def extract_answer(
             chosen = body
             break
     if chosen is None:
+        # code the parser cannot follow hides the kernel: the check says what is wrong with it first
+        check_source(code[-1][1], project_dir, reference=reference_source)
         others = ", ".join(found) or "none"
         raise BadAnswer(
             f"kernel '{kernel_name}' not found (the answer defines __global__: {others}); keep the kernel's name"
@@ -140,7 +104,7 @@ def extract_answer(
         from .splice import drop_copied_host_code
 
         source = drop_copied_host_code(source, reference_source)
-    check_source(source, project_dir)
+    check_source(source, project_dir, reference=reference_source)
     if reference_source is not None:
         _check_params(source, reference_source, kernel_name)
     launch, flags = None, None
@@ -164,106 +128,20 @@ def _strip_comments_and_strings(src: str) -> str:
     return _COMMENT_OR_STRING.sub(repl, src)
 
 
-def _strip_comments(src: str) -> str:
-    def repl(m: re.Match) -> str:
-        s = m.group(0)
-        return re.sub(r"[^\n]", " ", s) if s.startswith(("//", "/*")) else s
-
-    return _COMMENT_OR_STRING.sub(repl, src)
-
-
-def _declarator_name(fn) -> str:
-    decl = fn.child_by_field_name("declarator")
-    while decl is not None and decl.type != "function_declarator":
-        decl = decl.child_by_field_name("declarator")
-    if decl is None:
-        return "?"
-    name = decl.child_by_field_name("declarator")
-    return name.text.decode(errors="replace") if name is not None else "?"
-
-
-def _quals(fn) -> set[str]:
-    return {c.type for c in fn.children} | {
-        c.text.decode() for c in fn.children if c.type in ("storage_class_specifier", "type_qualifier")
-    }
-
-
 def _functions(src: str):
     tree = _PARSER.parse(src.encode())
     return tree, [n for n in walk(tree.root_node) if n.type == "function_definition"]
 
 
 def global_kernels(src: str) -> list[str]:
-    """Names of the `__global__` functions defined in src."""
+    """Names of the `__global__` functions defined in src (as the compiler sees it: line splices
+    and comments read as the preprocessor reads them)."""
+    try:
+        src = lex(src).code
+    except LexError:
+        pass  # the check refuses it with the reason
     _, fns = _functions(src)
     return [_declarator_name(f) for f in fns if "__global__" in _quals(f)]
-
-
-def check_source(source: str, project_dir: str | Path | None = None) -> None:
-    """Raise BadAnswer if the source has host code, host APIs or includes outside the allow-list."""
-    _check_includes(_strip_comments(source), project_dir)
-    bare = _strip_comments_and_strings(source)
-    for pattern, what in _HOST_CALLS:
-        m = pattern.search(bare)
-        if m:
-            line = bare.count("\n", 0, m.start()) + 1
-            raise BadAnswer(f"{what} '{m.group(0).rstrip('( ').strip()}' at line {line}: only device code is allowed")
-    tree, fns = _functions(bare)
-    device_bodies = []
-    for fn in fns:
-        q = _quals(fn)
-        line = fn.start_point[0] + 1
-        if q & _DEVICE_QUALS:
-            device_bodies.append((fn.start_byte, fn.end_byte))
-            continue
-        if "constexpr" in q or _inside(fn, device_bodies):
-            continue
-        name = _declarator_name(fn)
-        raise BadAnswer(
-            f"host function '{name}' at line {line}: only __global__/__device__ functions are allowed "
-            "(KernelPro launches the kernel itself)"
-        )
-    for n in walk(tree.root_node):
-        if n.type != "call_expression":
-            continue
-        f = n.child_by_field_name("function")
-        if f is not None and f.text.decode() in _ALLOC_FUNCS and not _inside(n, device_bodies):
-            raise BadAnswer(f"{f.text.decode()}() outside device code at line {n.start_point[0] + 1}")
-
-
-def _inside(node, spans) -> bool:
-    return any(a <= node.start_byte and node.end_byte <= b for a, b in spans)
-
-
-def _check_includes(src: str, project_dir: str | Path | None) -> None:
-    for m in _INCLUDE.finditer(src):
-        line = src.count("\n", 0, m.start()) + 1
-        directive, arg = m.group(1), m.group(2).strip()
-        if directive != "include":
-            raise BadAnswer(f"#{directive} at line {line} is not allowed")
-        sm = re.fullmatch(r"<([^<>]+)>", arg)
-        qm = re.fullmatch(r'"([^"]+)"', arg)
-        name = (sm or qm).group(1).strip() if (sm or qm) else None
-        if name is None:
-            raise BadAnswer(f"#include {arg} at line {line}: only <header> or \"header\" forms are allowed")
-        if ".." not in Path(name).parts and any(fnmatch.fnmatchcase(name, p) for p in ALLOWED_INCLUDES):
-            continue
-        if sm:
-            raise BadAnswer(f"#include <{name}> at line {line} is not an allowed device header")
-        _check_project_header(name, line, project_dir)
-
-
-def _check_project_header(name: str, line: int, project_dir) -> None:
-    if project_dir is None:
-        raise BadAnswer(f'#include "{name}" at line {line}: no project directory to resolve it in')
-    if Path(name).is_absolute() or name.startswith("~"):
-        raise BadAnswer(f'#include "{name}" at line {line}: absolute paths are not allowed')
-    root = Path(project_dir).resolve()
-    target = (root / name).resolve()
-    if not target.is_relative_to(root):
-        raise BadAnswer(f'#include "{name}" at line {line} resolves outside the project')
-    if not target.is_file():
-        raise BadAnswer(f'#include "{name}" at line {line}: no such file in the project')
 
 
 def _param_types(src: str, kernel_name: str) -> list[str] | None:
