@@ -116,11 +116,16 @@ def make_proposer(cfg: RunConfig, spec, memory: Memory, on_event, evaluator=None
     size_names = sorted({v for s in spec.sizes.values() for v in s})
     if cfg.llm_base_url and cfg.llm_model:
         from .llm import ChatClient, LLMConfig, LLMProposer
+        from .llm.client import LLMError
         from .llm_tools import make_tools
 
         measure = measure_text(evaluator, lambda: (None, ())) if evaluator is not None else None
         tools = make_tools(Path(cfg.file).resolve(), cfg.kernel, cfg.options, cfg.feedback, measure=measure)
-        return LLMProposer(ChatClient(LLMConfig(cfg.llm_base_url, cfg.llm_model, backoff_s=cfg.llm_backoff_s)), tools, cfg.kernel,
+        try:  # an endpoint refused before any request (plain http off loopback, credentials in the URL)
+            client = ChatClient(LLMConfig(cfg.llm_base_url, cfg.llm_model, backoff_s=cfg.llm_backoff_s))
+        except LLMError as e:
+            raise OptimizeError(str(e)) from None
+        return LLMProposer(client, tools, cfg.kernel,
                            feedback=cfg.feedback, project_dir=str(Path(cfg.file).resolve().parent),
                            memory_text=lambda rules: format_lessons(memory.lessons_for(cfg.kernel, rules)),
                            on_event=on_event)
