@@ -29,6 +29,10 @@ DEFAULTS: dict[str, Any] = {
     "optimizerCommand": [],  # empty: [python, -m, kernelpro.optimizer]
 }
 
+# settings that name a program to run or an endpoint to talk to: a client over --tcp or --socket may be
+# any local process, so the server ignores these when such a client sends them (Settings.without_programs)
+PROGRAM_KEYS = ("nvccPath", "optimizerCommand", "extraFlags", "compileCommands", "llm.baseUrl", "optimize.workers")
+
 
 def _merge(base: dict, extra: dict) -> dict:
     out = copy.deepcopy(base)
@@ -59,6 +63,19 @@ class Settings:
 
     def updated(self, data: Any) -> "Settings":
         return Settings(_merge(self.raw, data if isinstance(data, dict) else {}))
+
+    def without_programs(self) -> tuple["Settings", list[str]]:
+        """These settings with those of PROGRAM_KEYS back at their defaults, and the keys that were set."""
+        raw, ignored = copy.deepcopy(self.raw), []
+        for key in PROGRAM_KEYS:
+            *parents, leaf = key.split(".")
+            item, default = raw, DEFAULTS
+            for part in parents:
+                item, default = item.get(part) if isinstance(item, dict) else None, default[part]
+            if isinstance(item, dict) and leaf in item and item[leaf] != default[leaf]:
+                item[leaf] = copy.deepcopy(default[leaf])
+                ignored.append(key)
+        return Settings(raw), ignored
 
     def get(self, dotted: str) -> Any:
         item: Any = self.raw

@@ -150,7 +150,9 @@ def test_tcp_mode(tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "kernelpro.lsp_server", "--tcp", "--port", str(port)])
+    token = "test-token-" + "0123456789abcdef"  # --tcp admits only the client that sends it (test_security_listeners.py)
+    proc = subprocess.Popen([sys.executable, "-m", "kernelpro.lsp_server", "--tcp", "--port", str(port)],
+                            env={**os.environ, "KERNELPRO_LSP_TOKEN": token}, stderr=subprocess.DEVNULL)
     try:
         conn = None
         for _ in range(100):
@@ -161,7 +163,8 @@ def test_tcp_mode(tmp_path):
                 time.sleep(0.1)
         assert conn is not None, "the server did not listen"
         body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                           "params": {"processId": None, "rootUri": None, "capabilities": {}}}).encode()
+                           "params": {"processId": None, "rootUri": None, "capabilities": {},
+                                      "initializationOptions": {"token": token}}}).encode()
         conn.sendall(b"Content-Length: %d\r\n\r\n" % len(body) + body)
         data = b""
         while b"serverInfo" not in data or not data.rstrip().endswith(b"}"):

@@ -8,4 +8,5 @@ Nothing here imports Ray until a backend is started, so kernelpro works without 
 - workers.py: the `--workers` value, the GPU-model choice, importing Ray with a clear message
 - actor.py: the actor (one GPU, the runtime per kernel)
 - backend.py: the driver side (start or join Ray, the actors, the queue, results as futures)
+- local.py: the local instance: loopback only, token authentication with a fresh token
 """

@@ -10,6 +10,9 @@ A crash of the actor itself (its process killed, its node lost) costs the candid
 that one comes back as a failed Evaluation, Ray restarts the actor (up to MAX_RESTARTS times) and
 the others go on. Closing the backend kills the actors (each GPU worker process ends with its actor)
 and, when this backend started the local Ray instance, shuts it down, so no process outlives the command.
+
+A local instance (`--workers auto|N`) listens on 127.0.0.1 only and wants a token of its own (local.py);
+a cluster given by address is joined as it is (its authentication is the cluster's).
 """
 from __future__ import annotations
 
@@ -25,6 +28,7 @@ from pathlib import Path
 from ..evaluator import Static, spec_options, static_of
 from ..model import Candidate, Evaluation
 from .actor import GpuWorker, Job
+from .local import LocalInstance
 from .workers import Pick, Workers, WorkersError, gpus_per_worker, import_ray, pick_gpus, ray_address_problem, worker_count
 
 MAX_RESTARTS = 2  # an actor that died more often is not used again
@@ -61,6 +65,7 @@ class RayBackend:
         self.emit = emit or (lambda e: None)
         self.per_worker = gpus_per_worker() if per_worker is None else per_worker
         self.owns = False
+        self.local: LocalInstance | None = None  # the instance this backend started (local.py)
         self.actors: list = []
         self.infos: list[dict] = []
         self.deaths: list[int] = []
@@ -82,8 +87,13 @@ class RayBackend:
             kw = dict(include_dashboard=False, log_to_driver=False, namespace="kernelpro",
                       logging_level=logging.WARNING)
             try:
-                # "local": a new instance for this run, never a cluster that happens to run here
-                ray.init(address=workers.address or "local", **kw)
+                if workers.address:  # the user's cluster: its listeners and its authentication are its own
+                    ray.init(address=workers.address, **kw)
+                else:  # a new instance for this run, on loopback with a token of its own (local.py)
+                    self.local = LocalInstance(ray)
+                    self.local.start(**kw)
+            except WorkersError:
+                raise
             except Exception as e:
                 raise WorkersError(f"--workers {workers}: Ray did not start: {one_line(e)}") from None
             self.owns = True
@@ -312,7 +322,9 @@ class RayBackend:
             except Exception:
                 pass
         self.actors = []
-        if self.owns and ray.is_initialized():
+        if self.owns and self.local is not None:
+            self.local.stop()  # the instance, then the environment as it was
+        elif self.owns and ray.is_initialized():
             ray.shutdown()
         self.owns = False
 
