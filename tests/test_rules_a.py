@@ -248,13 +248,24 @@ def test_per_thread_param_stride():
     assert [a.line for a in adv] == [3]
 
 
+@pytest.mark.parametrize("body, stride", [
+    ("int lane = threadIdx.x % 32; out[lane * n] = in[threadIdx.x];", "n"),
+    ("int idx = blockIdx.x * blockDim.x + threadIdx.x; int i = idx / n, j = idx % n; out[idx] = in[j * n + i];", "n"),
+])
+def test_coalescing_follows_remainders_of_the_thread_index(body, stride):
+    # `j = idx % n` moves like idx between neighbouring lanes (the lane view of the shared analysis)
+    text = "__global__ void k(const float* in, float* out, int n) {\n  " + body + "\n}\n"
+    adv = coalescing(text)
+    assert len(adv) == 1 and f"moves {stride} elements" in adv[0].message
+
+
 @pytest.mark.parametrize("body", [
     "int i = threadIdx.x + blockIdx.x * blockDim.x; if (i < n) out[i] = in[i];",  # stride 1
     "out[threadIdx.y * n + blockIdx.x] = in[threadIdx.y * n];",  # threadIdx.y only
     "int i = threadIdx.x; out[f(i) * n] = in[i];",  # unknown call in the index
     "for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) out[i] = in[i];",
     "__shared__ float tile[32][33]; tile[threadIdx.x][0] = in[threadIdx.x]; out[threadIdx.x] = tile[0][threadIdx.x];",
-    "int lane = threadIdx.x % 32; out[lane * n] = in[threadIdx.x];",  # modulo: not followed
+    "int w = threadIdx.x / 32; out[w * n] = in[threadIdx.x];",  # a warp's quotient: the same for its lanes
     "int i = 0; if (n > 3) i = threadIdx.x * n; out[i] = in[threadIdx.x];",  # conditional reassignment
     "out[2 * threadIdx.x] = in[2 * threadIdx.x]; out[2 * threadIdx.x + 1] = in[2 * threadIdx.x + 1];",  # pairs
 ])

@@ -7,6 +7,12 @@ pointer offsets (`const float* x = in + row * C;`). A quotient or remainder that
 depend on threadIdx.x becomes an opaque atom; one that does makes the index unknown.
 The coefficient of threadIdx.x is the stride between neighbouring threads of a warp; the
 coefficient of a loop variable is the stride between iterations.
+
+The lane view (`build_env(..., lanes=True)`) follows a quotient or remainder of a
+thread-dependent value e by a uniform D too: `e / D` becomes an atom `floor(e / D)` taken as
+the same across a warp, and `e % D` becomes `e - D * floor(e / D)`, so `j = idx % N` moves by
+idx's stride between lanes (exact except in the warps that cross a multiple of D). Rules that
+ask how neighbouring lanes move (coalescing) use it; the transforms keep the strict view.
 """
 from __future__ import annotations
 
@@ -142,13 +148,17 @@ class IndexEnv:
     snapshots: list  # [(byte offset, {local int name: Poly or None})], in source order
     pointers: dict  # pointer name -> (param name, offset Poly)
     declared: dict  # name -> declared type text
+    lanes: bool = False  # the lane view (module docstring)
 
     def values_at(self, byte: int) -> dict:
         i = bisect.bisect_right([b for b, _ in self.snapshots], byte) - 1
         return self.snapshots[max(i, 0)][1]
 
     def poly(self, n: ts.Node | None) -> Poly | None:
-        return None if n is None else index_poly(self.src, n, self.values_at(n.start_byte))
+        if n is None:
+            return None
+        with lane_view(self.lanes):
+            return index_poly(self.src, n, self.values_at(n.start_byte))
 
     def element_type(self, array: str) -> str | None:
         """The declared element type text of a kernel pointer parameter ('floatX', 'const float')."""
@@ -164,7 +174,14 @@ def _is_index_type(types: TypeTable, type_text: str) -> bool:
     return types.is_int(type_text)
 
 
-def build_env(src: SourceFile, k: Kernel, types: TypeTable | None = None, keep=()) -> IndexEnv:
+def build_env(src: SourceFile, k: Kernel, types: TypeTable | None = None, keep=(), lanes: bool = False) -> IndexEnv:
+    with lane_view(lanes):
+        env = _build_env(src, k, types, keep)
+    env.lanes = lanes
+    return env
+
+
+def _build_env(src: SourceFile, k: Kernel, types: TypeTable | None = None, keep=()) -> IndexEnv:
     """Follow integer definitions (any spelling of an integer type, or `auto` with an integer
     value) and top-level `x = ...;` reassignments in source order.
 
@@ -429,6 +446,9 @@ def index_poly(src: SourceFile, n: ts.Node | None, values: dict) -> Poly | None:
             return mul(a, const(1 << b.get((), 0)))
         if not depends(a) and not depends(b):  # uniform across the warp: an opaque value
             return atom(f"({_operand(a)} {op} {_operand(b)})")
+        if _LANES[0] and op in ("/", "%") and not depends(b) and b and not (is_const(b) and b.get((), 0) <= 0):
+            q = atom(f"floor({_operand(a)} / {_operand(b)})")  # the same for the lanes of a warp
+            return q if op == "/" else add(a, mul(b, q), -1)
         return None
     if t == "subscript_expression":  # a value loaded from memory, uniform across the warp
         parts = subscript_parts(src, n)
@@ -440,7 +460,21 @@ def index_poly(src: SourceFile, n: ts.Node | None, values: dict) -> Poly | None:
     return None
 
 
-_MACRO_DEPTH = [0]  # expansions in progress (a macro naming itself is not expanded again)
+_MACRO_DEPTH = [0]
+_LANES = [False]  # the lane view is on (build_env(lanes=True) and what reads its env)
+
+
+class lane_view:
+    """Within it, index_poly follows thread-dependent quotients and remainders (lane view)."""
+
+    def __init__(self, on: bool = True):
+        self.on, self.old = on, False
+
+    def __enter__(self):
+        self.old, _LANES[0] = _LANES[0], self.on or _LANES[0]
+
+    def __exit__(self, *exc):
+        _LANES[0] = self.old  # expansions in progress (a macro naming itself is not expanded again)
 
 
 def _macro_poly(src: SourceFile, name: str, args, values: dict) -> Poly | None:
@@ -509,6 +543,11 @@ def unevaluated(n) -> bool:
 def global_accesses(env: IndexEnv, include_unknown: bool = False) -> list[Access]:
     """Accesses to kernel pointer parameters (through local pointers too); with include_unknown,
     also those whose index cannot be followed (index None), so that no access goes unseen."""
+    with lane_view(env.lanes):
+        return _global_accesses(env, include_unknown)
+
+
+def _global_accesses(env: IndexEnv, include_unknown: bool) -> list[Access]:
     out = []
     src = env.src
     if env.kernel.body is None:

@@ -98,7 +98,8 @@ def _stride_value(stride: Poly) -> tuple[int | None, str]:
     "coalescing",
     """Uncoalesced global memory accesses found in the source: for every global array index
     it computes the stride between neighbouring threads (the coefficient of threadIdx.x,
-    following local variables such as row = blockIdx.x*blockDim.x + threadIdx.x) and reports
+    following local variables such as row = blockIdx.x*blockDim.x + threadIdx.x, and quotients and
+    remainders of them such as j = idx % N) and reports
     the accesses whose stride is not one element (a[row * N + k], in[tid * n + i], naive
     transposes), with the 32-byte sectors a warp touches against the ideal. Use it for
     memory-bound kernels, transposes, and kernels where each thread walks its own row.""",
@@ -108,7 +109,7 @@ def _stride_value(stride: Poly) -> tuple[int | None, str]:
 def coalescing_tool(ctx: Context):
     out = []
     for k in ctx.source.kernels:
-        env = build_env(ctx.source, k)
+        env = build_env(ctx.source, k, lanes=True)  # `j = idx % N` moves like idx between lanes
         accs = global_accesses(env)
         seen = set()
         for a in accs:

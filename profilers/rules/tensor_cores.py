@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from ..advice import Evidence, Location, Severity
+from ..analysis.contraction import contractions
 from ..hunt.links import block_link
 from ..source import Kernel, Loop, SourceFile, walk
 from ..tools import Context, tool
@@ -84,9 +85,21 @@ def _products(src: SourceFile, stmt):
 
 
 def matmul_updates(src: SourceFile, k: Kernel, loop: Loop):
-    """Accumulations in `loop` that multiply A[..k..] by B[..k..] as in a matrix multiply."""
+    """Accumulations in `loop` that multiply A[..k..] by B[..k..] as in a matrix multiply: the
+    shared analysis's contractions (analysis/contraction.py: any spelling over kernel buffers),
+    then products of arrays the kernel holds itself (shared-memory or register tiles)."""
     if not loop.var:
         return []
+    f = contractions(src, k)
+    found = [(c.update, a.array, b.array, c.acc) for c in f.products if c.loop == loop.node for a, b in c.terms[:1]]
+    if found or any(r.line == loop.line for r in f.refused) or any(
+            loop.node.start_byte < c.loop.start_byte and c.loop.end_byte <= loop.node.end_byte for c in f.products):
+        return found  # recognised (or refused) here, or the product is a loop inside this one
+    return _local_updates(src, k, loop)
+
+
+def _local_updates(src: SourceFile, k: Kernel, loop: Loop):
+    """The syntactic match, for operands held in shared memory or registers (not kernel buffers)."""
     body = loop.node.child_by_field_name("body")
     if body is None:
         return []

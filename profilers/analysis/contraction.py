@@ -1,0 +1,700 @@
+"""Matrix products in any spelling: a loop over k whose body accumulates products of an operand
+indexed by (output row, k) and one indexed by (k, output column).
+
+`contractions(src, k)` finds every such loop of a kernel. The thread's coordinates (locals
+computed from threadIdx/blockIdx, quotients of them, loop variables around the k loop) stay
+atoms of the index polynomials (affine.py), so each access reads as `base + row*s_r + k*s_k`
+whatever the spelling: indices written out, pointers to rows (`const float* x = inp + bt*C`),
+transposed layouts (`b[j*K + k]`), a batch index shared by both operands and the output. The
+update may be `acc += a*b`, `acc = fmaf(a, b, acc)`, `c[i*N+j] += alpha*a*b`, a sum of several
+products, or go through locals (`float x = a[..]; acc += x * w;`). What the loop is not
+(a dependence besides the sum, an output that is an operand, an operand written in the loop,
+`acc = acc*x + y`) is a `Refusal` with its reason.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..source import Kernel, SourceFile, walk
+from .affine import Access, Poly, add, atom, atoms, mul, build_env, coefficient, global_accesses, index_poly, poly_text, without
+from .loops import analyze_loop, inside, text, unparen, uses
+from .types import table_for
+
+BUILTIN = ("threadIdx", "blockIdx")
+CONVERT = ("__half2float", "__bfloat162float", "float", "double", "static_cast<float>", "static_cast<double>",
+           "__ldg", "__low2float", "__high2float")
+FMA = ("fmaf", "fma", "__fmaf_rn", "__fma_rn")
+
+
+@dataclass
+class Operand:
+    array: str  # the pointer parameter
+    elem: str  # its element type as declared ("const float" -> "float")
+    index: Poly = field(repr=False)  # over coordinates, k and parameters
+    offset: str  # the index with every coordinate and k at 0 (C text)
+    k_stride: str  # elements between k and k + 1
+    strides: dict  # coordinate -> elements between it and it + 1 (C text)
+    nodes: list = field(repr=False, default_factory=list)  # the value nodes (casts included) in the update
+
+    @property
+    def contiguous(self) -> str | None:
+        """'k' or the coordinate with stride 1, None when no dimension is contiguous."""
+        if self.k_stride == "1":
+            return "k"
+        return next((c for c, s in self.strides.items() if s == "1"), None)
+
+
+@dataclass
+class Axis:
+    atoms: tuple  # the coordinate atoms that make it (one named local in most kernels)
+    extent: str | None  # its bound as C text (a guard `row < M`, a loop bound), None unknown
+    thread: str | None  # "x", "y", "z" (the thread index it comes from) or "loop"
+
+
+@dataclass
+class Contraction:
+    kernel: str
+    loop: object = field(repr=False)  # the k loop's node
+    k: str  # its variable
+    k_start: str
+    K: str  # the loop's end (C text, exclusive)
+    causal: bool  # the bound (or a mask) depends on the output's coordinates
+    row: Axis
+    col: Axis
+    batch: Axis | None
+    terms: list  # [(A operand, B operand)] summed in the update
+    out: Operand  # where the result is stored
+    accumulate: str  # "local" (a scalar or a register array), "global" (out[..] += in the loop)
+    acc: str  # the accumulator's text (`sum`, `c[i*N+j]`, `acc[m][n]`)
+    acc_type: str  # its type (the output's element type for the global kind)
+    init: str | None  # the accumulator's starting value as written (`0.0f`, `bias[o]`)
+    alpha: str | None  # a factor of every product or of the sum when stored
+    beta: str | None  # the factor of the output's old value in the store
+    bias: str | None  # a value added to the sum (its start or in the store)
+    mask: str | None  # a condition on the update inside the loop
+    per_thread: tuple  # (rows, columns) of outputs per thread
+    update: object = field(repr=False, default=None)  # the update statement's node
+    store: object = field(repr=False, default=None)  # the statement storing the output (local kind)
+    coords: dict = field(default_factory=dict)  # coordinate -> its definition as C text
+    lines: list = field(default_factory=list)  # the k loop, the update, the store
+    assumes: list = field(default_factory=list)  # pointer pairs assumed not to overlap
+
+    @property
+    def M(self) -> str | None:
+        return self.row.extent
+
+    @property
+    def N(self) -> str | None:
+        return self.col.extent
+
+    @property
+    def elem(self) -> str:
+        return self.terms[0][0].elem
+
+
+@dataclass
+class Refusal:
+    line: int  # the loop's line
+    reason: str
+
+
+@dataclass
+class Found:
+    products: list  # Contraction
+    refused: list  # Refusal
+
+
+def _elem(k: Kernel, array: str) -> str:
+    p = k.param(array)
+    t = p.base_type if p is not None else "float"
+    return " ".join(w for w in t.split() if w not in ("const", "volatile", "__restrict__")) or "float"
+
+
+def _mentions_builtin(src: SourceFile, n) -> bool:
+    return any(c.type == "field_expression" and text(src, c.child_by_field_name("argument")) in BUILTIN
+               for c in walk(n))
+
+
+def coordinates(src: SourceFile, k: Kernel) -> dict[str, str]:
+    """Locals that name a thread's position: name -> the thread indices they come from ("x", "yz", or
+    "" for one computed from other coordinates through a quotient)."""
+    out: dict[str, str] = {}
+    if k.body is None:
+        return out
+    for d in walk(k.body):
+        if d.type != "declaration" or (d.parent is not None and d.parent.type == "for_statement"):
+            continue
+        for dec in d.children_by_field_name("declarator"):
+            if dec.type != "init_declarator":
+                continue
+            name, value = dec.child_by_field_name("declarator"), dec.child_by_field_name("value")
+            if name is None or value is None or name.type != "identifier":
+                continue
+            axes = "".join(sorted({text(src, c)[-1] for c in walk(value) if c.type == "field_expression"
+                                   and text(src, c.child_by_field_name("argument")) == "threadIdx"}))
+            if not axes:  # a block's position only (`int b = blockIdx.z;`): "block z"
+                axes = "".join(sorted({"B" + text(src, c)[-1] for c in walk(value) if c.type == "field_expression"
+                                       and text(src, c.child_by_field_name("argument")) == "blockIdx"}))
+            if _mentions_builtin(src, value):
+                out[src.node_text(name)] = axes
+            elif any(c.type == "identifier" and src.node_text(c) in out for c in walk(value)):
+                via = [out[src.node_text(c)] for c in walk(value) if c.type == "identifier" and src.node_text(c) in out]
+                if any(c.type == "binary_expression" and text(src, c.child_by_field_name("operator")) in ("/", "%")
+                       for c in walk(value)):
+                    out[src.node_text(name)] = "".join(sorted(set("".join(via))))
+    return out
+
+
+def _coord_atoms(p: Poly, coords: set, loop_vars: set) -> set:
+    return {a for a in atoms(p) if a in coords or a in loop_vars or a.split(".")[0] in BUILTIN}
+
+
+def _value(src: SourceFile, n, privates: dict, depth: int = 0):
+    """n without casts, conversion calls and parentheses; a private local of the loop body read
+    as its initial value (`float x = a[..];`)."""
+    while n is not None:
+        if n.type == "parenthesized_expression" and n.named_children:
+            n = n.named_children[0]
+        elif n.type == "cast_expression":
+            n = n.child_by_field_name("value")
+        elif n.type == "call_expression" and text(src, n.child_by_field_name("function")) in CONVERT:
+            args = n.child_by_field_name("arguments")
+            if args is None or len(args.named_children) != 1:
+                return n
+            n = args.named_children[0]
+        elif n.type == "identifier" and src.node_text(n) in privates and depth < 4:
+            return _value(src, privates[src.node_text(n)], privates, depth + 1)
+        else:
+            return n
+    return n
+
+
+def _terms(src: SourceFile, e, sign: int = 1) -> list:
+    """The summands of e: [(sign, node)] through + and -."""
+    e = unparen(e)
+    if e is not None and e.type == "binary_expression" and text(src, e.child_by_field_name("operator")) in ("+", "-"):
+        op = text(src, e.child_by_field_name("operator"))
+        return _terms(src, e.child_by_field_name("left"), sign) + \
+            _terms(src, e.child_by_field_name("right"), sign if op == "+" else -sign)
+    return [(sign, e)]
+
+
+def _factors(src: SourceFile, e) -> list:
+    e = unparen(e)
+    if e is not None and e.type == "binary_expression" and text(src, e.child_by_field_name("operator")) == "*":
+        return _factors(src, e.child_by_field_name("left")) + _factors(src, e.child_by_field_name("right"))
+    return [e]
+
+
+def _products_along(src: SourceFile, e, var: str, privates: dict, by_node: dict) -> bool:
+    """e multiplies two accesses that move with var."""
+    for n in walk(e) if e is not None else ():
+        if n.type == "binary_expression" and text(src, n.child_by_field_name("operator")) == "*":
+            hits = 0
+            for f in _factors(src, n):
+                v = _value(src, f, privates)
+                a = by_node.get(v.id) if v is not None else None
+                hits += a is not None and a.index is not None and bool(coefficient(a.index, var))
+            if hits >= 2:
+                return True
+    return False
+
+
+def _update(src: SourceFile, w):
+    """(accumulator node, added expression node or [fma a, fma b]) of `acc += e`, `acc = acc + e`,
+    `acc = fmaf(a, b, acc)`; None for another shape."""
+    if w.type != "assignment_expression":
+        return None
+    op = text(src, w.child_by_field_name("operator"))
+    left, right = w.child_by_field_name("left"), unparen(w.child_by_field_name("right"))
+    acc = text(src, left)
+    if op == "+=":
+        return left, right
+    if op != "=" or right is None:
+        return None
+    if right.type == "call_expression" and text(src, right.child_by_field_name("function")) in FMA:
+        args = right.child_by_field_name("arguments").named_children
+        if len(args) == 3 and text(src, unparen(args[2])) == acc:
+            return left, [args[0], args[1]]
+        return None
+    if right.type == "binary_expression" and text(src, right.child_by_field_name("operator")) == "+":
+        a, b = right.child_by_field_name("left"), right.child_by_field_name("right")
+        for x, y in ((a, b), (b, a)):
+            if text(src, unparen(x)) == acc:
+                return left, y
+    return None
+
+
+def contractions(src: SourceFile, k: Kernel) -> Found:
+    """Every matrix-product loop of k, and why loops that multiply two operands along k are not
+    (kept per source and kernel: the rules and the transforms ask again)."""
+    memo = src.memo.setdefault("contractions", {})
+    key = (k.name, k.node.start_byte)
+    if key not in memo:
+        memo[key] = _contractions(src, k)
+    return memo[key]
+
+
+def _contractions(src: SourceFile, k: Kernel) -> Found:
+    found = Found([], [])
+    if k.body is None:
+        return found
+    coords = coordinates(src, k)
+    env = build_env(src, k, keep=set(coords))
+    plain = build_env(src, k)  # the coordinates' own values (thread indices)
+    accs = global_accesses(env, include_unknown=True)
+    by_node = {a.node.id: a for a in accs}
+    loop_vars = {lp.var for lp in k.loops if lp.var}
+    roots = _split_roots(src, k, coords)
+    if roots:
+        for a in accs:
+            for root, value in roots.items():
+                if a.index is not None and any(root in m for m in a.index):
+                    a.index = _subst(a.index, root, value)
+    refused = []
+    for lp in k.loops:
+        if not lp.var:
+            continue
+        got = _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp)
+        if isinstance(got, Contraction):
+            found.products.append(got)
+        elif isinstance(got, Refusal):
+            refused.append((lp.node, got))
+    found.refused = [r for n, r in refused if not any(inside(c.loop, n) for c in found.products)]
+    return found
+
+
+def _split_roots(src: SourceFile, k: Kernel, coords: dict) -> dict:
+    """root -> q * D + r where coordinates q = root / D and r = root % D both exist (one index split
+    into a row and a column)."""
+    quot, rem = {}, {}
+    for name in coords:
+        v = unparen(_coord_value(src, k, name))
+        if v is None or v.type != "binary_expression":
+            continue
+        op = text(src, v.child_by_field_name("operator"))
+        root, d = text(src, unparen(v.child_by_field_name("left"))), text(src, unparen(v.child_by_field_name("right")))
+        if root in coords and op in ("/", "%"):
+            (quot if op == "/" else rem)[(root, d)] = (name, v.child_by_field_name("right"))
+    out = {}
+    for key, (q, dnode) in quot.items():
+        if key in rem:
+            dp = index_poly(src, dnode, {})
+            if dp is not None:
+                out[key[0]] = add(mul(atom(q), dp), atom(rem[key][0]))
+    return out
+
+
+def _subst(p: Poly, name: str, value: Poly) -> Poly:
+    out: Poly = {}
+    for m, c in p.items():
+        term = {tuple(a for a in m if a != name): c}
+        for _ in range(m.count(name)):
+            term = mul(term, value)
+        out = add(out, term)
+    return out
+
+
+def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
+    info = analyze_loop(src, env, lp.node, accs)
+    body = info.body
+    if body is None or info.var is None:
+        return None
+    var = info.var
+    privates = {}
+    for d in walk(body):
+        if d.type == "declaration":
+            for dec in d.children_by_field_name("declarator"):
+                if dec.type == "init_declarator" and dec.child_by_field_name("declarator").type == "identifier":
+                    privates[text(src, dec.child_by_field_name("declarator"))] = dec.child_by_field_name("value")
+    updates = []
+    for w in walk(body):
+        u = _update(src, w) if w.type == "assignment_expression" else None
+        if u is None:
+            if w.type == "assignment_expression" and _products_along(src, w.child_by_field_name("right"), var, privates,
+                                                                     by_node):
+                left = text(src, w.child_by_field_name("left"))
+                if uses(src, w.child_by_field_name("right"), left.split("[")[0]) or "=" != text(
+                        src, w.child_by_field_name("operator")):
+                    return Refusal(lp.line, f"line {w.start_point[0] + 1} updates `{left}` in a way that is not a sum "
+                                            f"(a non-associative update such as acc = acc*x + y)")
+            continue
+        acc_node, added = u
+        pairs = added if isinstance(added, list) else None
+        terms = []
+        for sign, t in ([(1, None)] if pairs else _terms(src, added)):
+            fs = pairs if pairs else _factors(src, t)
+            ops, scale = [], []
+            for f in fs:
+                v = _value(src, f, privates)
+                a = by_node.get(v.id) if v is not None else None
+                if a is not None and a.index is not None and coefficient(a.index, var):
+                    ops.append((a, f))
+                else:
+                    scale.append(f)
+            terms.append((sign, ops, scale, t))
+        if any(len(ops) == 2 for _, ops, _, _ in terms):
+            updates.append((w, acc_node, terms))
+    if not updates:
+        return None
+    line = lp.line
+    if len(updates) > 1:
+        return Refusal(line, f"the loop on line {line} updates {len(updates)} sums of products; one is recognised")
+    w, acc_node, terms = updates[0]
+    if any(len(ops) != 2 for _, ops, _, _ in terms):
+        return Refusal(line, f"line {w.start_point[0] + 1} adds a term that is not a product of two operands along {var}")
+    if any(sign < 0 for sign, *_ in terms):
+        return Refusal(line, f"line {w.start_point[0] + 1} subtracts a product (only sums are recognised)")
+    acc = text(src, acc_node)
+    kind = "global" if acc_node.type == "subscript_expression" and acc_node.id in by_node else "local"
+    acc_name = text(src, _base(acc_node))
+    # the loop's other scalars and memory
+    others = {n: why for n, why in info.carried.items() if n != acc_name}
+    if others and not (set(others) == {acc} and isinstance(_update(src, w)[1], list)):
+        return Refusal(line, f"the loop on line {line} is not only a sum of products: " + "; ".join(others.values()))
+    fma_only = isinstance(_update(src, w)[1], list) and all(inside(u, w) for u in uses(src, body, acc))
+    if kind == "local" and fma_only:
+        others.pop(acc, None)
+    elif kind == "local" and acc_node.type == "identifier" and any(not inside(u, w) for u in uses(src, body, acc)):
+        return Refusal(line, f"`{acc}` is read inside the loop on line {line} besides its update (a loop-carried "
+                             "dependence other than the sum)")
+    elif kind == "local" and acc_node.type == "identifier" and not any(r.var == acc and r.op == "sum" for r in info.reductions):
+        return Refusal(line, f"`{acc}` is not updated as a sum on line {w.start_point[0] + 1} (a non-associative "
+                             "update such as acc = acc*x + y)")
+    if info.escapes:
+        return Refusal(line, f"the loop on line {line} has {', '.join(info.escapes)}")
+    operands = {a.array for _, ops, _, _ in terms for a, _ in ops}
+    for n in walk(body):  # writes through any spelling of an operand's pointer (casts included)
+        if n.type in ("assignment_expression", "update_expression"):
+            left = n.child_by_field_name("left") or n.child_by_field_name("argument")
+            names = {env.pointers.get(src.node_text(c), (src.node_text(c), None))[0] for c in walk(left)
+                     if c.type == "identifier"}
+            hit = sorted(names & operands)
+            if hit and left.type != "identifier":
+                return Refusal(line, f"line {n.start_point[0] + 1} writes {hit[0]}, an operand of the product, "
+                                     "inside the loop")
+    writes = [a for a in info.accesses if a.is_write]
+    for a in writes:
+        if a.array in operands:
+            return Refusal(line, f"line {a.line} writes {a.array}, an operand of the product, inside the loop")
+        if kind == "local":
+            return Refusal(line, f"line {a.line} writes {a.array} inside the loop")
+        if a.node.id != acc_node.id and text(src, a.node) != acc:
+            return Refusal(line, f"line {a.line} writes {a.array} inside the loop besides the sum")
+    outer = {lp2.var for lp2 in k.loops if lp2.var and lp2.node.start_byte < lp.node.start_byte
+             and lp.node.end_byte <= lp2.node.end_byte}
+    for name, _ in [(n, w2) for n, w2 in _scalar_writes(src, body) if n in coords or n in outer]:
+        return Refusal(line, f"`{name}` changes inside the loop")
+    # the output
+    store, out_acc = None, None
+    if kind == "global":
+        out_acc = by_node[acc_node.id]
+    else:
+        store, out_acc = _store(src, k, lp.node, acc_name, by_node)
+        if out_acc is None:
+            return Refusal(line, f"no store of `{acc_name}` to a kernel buffer after the loop on line {line}")
+    if out_acc.index is None:
+        return Refusal(line, f"the output {out_acc.array} has an index that cannot be followed")
+    if out_acc.array in operands:
+        return Refusal(line, f"the output {out_acc.array} is also an operand of the product (it aliases an operand)")
+    # roles: A shares the row with the output, B the column
+    cset = set(coords) | (loop_vars - {var})
+    oc = _coord_atoms(out_acc.index, cset, set())
+    pairs = []
+    row_atoms, col_atoms, batch_atoms = set(), set(), set()
+    for _, ops, _, _ in terms:
+        (a, fa), (b, fb) = ops
+        ca, cb = _coord_atoms(a.index, cset, set()), _coord_atoms(b.index, cset, set())
+        ra, rb = (ca & oc) - cb, (cb & oc) - ca
+        if not ra and rb and not ((cb & oc) - ca - rb):
+            pass
+        if (not ra or not rb):
+            if (ca - cb) & oc or (cb - ca) & oc:
+                pass
+            what = "a matrix-vector product" if (ra or rb) else "a dot product (one output)"
+            return Refusal(line, f"the loop on line {line} is {what}, not a matrix product: its operands do not "
+                                 f"share the output's row and column apart ({a.array}, {b.array})")
+        # A is the operand whose coordinates are the output's slower dimension
+        sa = _stride_of(out_acc.index, ra)
+        sb = _stride_of(out_acc.index, rb)
+        if _is_one(sa) and not _is_one(sb):
+            (a, fa), (b, fb), ra, rb = (b, fb), (a, fa), rb, ra
+        pairs.append(((a, fa), (b, fb)))
+        row_atoms |= ra
+        col_atoms |= rb
+        batch_atoms |= ca & cb & oc
+    if row_atoms & col_atoms:
+        return Refusal(line, "the products disagree on which coordinate is the row")
+    stray = _coord_atoms(out_acc.index, cset, set()) - row_atoms - col_atoms - batch_atoms
+    if stray:
+        return Refusal(line, f"the output's index uses {', '.join(sorted(stray))}, which no operand uses")
+    # the loop's range; a bound that uses the output's coordinates is causal
+    k_start = text(src, info.start) if info.start is not None else None
+    if not info.canonical or info.step != 1 or k_start is None or info.bound is None:
+        return Refusal(line, f"the loop on line {line} is not `for ({var} = S; {var} < K; {var}++)`")
+    bound = text(src, info.bound)
+    K = f"({bound}) + 1" if info.cmp == "<=" else bound
+    bound_atoms = _coord_atoms(env.poly(info.bound) or {}, cset | set(coords), set())
+    causal = bool(bound_atoms & (row_atoms | col_atoms)) or any(
+        c.type == "identifier" and src.node_text(c) in coords for c in walk(info.bound))
+    mask = _mask(src, w, body)
+    if mask is not None and _compares(src, mask, row_atoms | col_atoms, row_atoms | col_atoms | {var}):
+        causal = True
+    n = lp.node.parent
+    while n is not None and n != k.node:
+        if n.type == "if_statement" and _compares(src, n.child_by_field_name("condition"), row_atoms, col_atoms):
+            causal = True
+        n = n.parent
+    ops0 = [_operand(k, env, a, fa, var, row_atoms | col_atoms | batch_atoms) for (a, fa), _ in pairs]
+    ops1 = [_operand(k, env, b, fb, var, row_atoms | col_atoms | batch_atoms) for _, (b, fb) in pairs]
+    out = _operand(k, env, out_acc, out_acc.node, None, row_atoms | col_atoms | batch_atoms)
+    scales = {" * ".join(text(src, f) for f in scale) for _, _, scale, _ in terms}
+    alpha = next(iter(scales)) if len(scales) == 1 and next(iter(scales)) else None
+    init, beta, bias = None, None, None
+    acc_type = _elem(k, out_acc.array)
+    if kind == "local":
+        decl = _declaration(src, k, acc_name, lp.node)
+        if decl is not None:
+            acc_type, init = decl
+        salpha, beta, sbias = _epilogue(src, store, acc_name, out_acc, by_node)
+        alpha = " * ".join(x for x in (alpha, salpha) if x) or None
+        if init is not None and not _zero(init):
+            bias = init
+        bias = sbias or bias
+    guards = _guards(src, k, lp.node)
+    per_thread = _per_thread(src, k, w, row_atoms, col_atoms)
+    row = _axis(src, plain, coords, guards, row_atoms, k)
+    col = _axis(src, plain, coords, guards, col_atoms, k)
+    batch = _axis(src, plain, coords, guards, batch_atoms, k) if batch_atoms else None
+    assumes = sorted({tuple(sorted((out_acc.array, a))) for a in operands
+                      if not (k.param(a) and k.param(a).is_restrict) and not (k.param(out_acc.array)
+                                                                          and k.param(out_acc.array).is_restrict)})
+    lines = sorted({line, w.start_point[0] + 1} | ({store.start_point[0] + 1} if store is not None else set()))
+    return Contraction(
+        kernel=k.name, loop=lp.node, k=var, k_start=k_start, K=K, causal=causal, row=row, col=col, batch=batch,
+        terms=list(zip(ops0, ops1)), out=out, accumulate=kind, acc=acc, acc_type=acc_type, init=init, alpha=alpha,
+        beta=beta, bias=bias, mask=text(src, mask) if mask is not None else None, per_thread=per_thread,
+        update=w, store=store, coords={c: text(src, _coord_value(src, k, c)) for c in coords if _coord_value(src, k, c)},
+        lines=lines, assumes=[list(p) for p in assumes])
+
+
+def _base(n):
+    while n is not None and n.type in ("subscript_expression", "field_expression", "parenthesized_expression"):
+        n = n.child_by_field_name("argument") or (n.named_children[0] if n.named_children else None)
+    return n
+
+
+def _scalar_writes(src, body):
+    from .loops import writes_in
+    return writes_in(src, body)
+
+
+def _is_one(p) -> bool:
+    return p == {(): 1}
+
+
+def _stride_of(index: Poly, atoms_: set) -> Poly | None:
+    """The smallest stride of the index along any of atoms_ (its coefficient)."""
+    best = None
+    for a in sorted(atoms_):
+        c = coefficient(index, a)
+        if c and (best is None or len(c) < len(best) or c == {(): 1}):
+            best = c
+    return best
+
+
+def _operand(k: Kernel, env, a: Access, node, var, coord_atoms: set) -> Operand:
+    strides = {c: poly_text(coefficient(a.index, c) or {}) for c in sorted(coord_atoms) if coefficient(a.index, c)}
+    off = a.index
+    for c in list(coord_atoms) + ([var] if var else []):
+        off = without(off, c)
+    ks = poly_text(coefficient(a.index, var) or {}) if var else "0"
+    return Operand(a.array, _elem(k, a.array), a.index, poly_text(off), ks, strides, [node])
+
+
+def _coord_value(src: SourceFile, k: Kernel, name: str):
+    for d in walk(k.body):
+        if d.type == "init_declarator" and text(src, d.child_by_field_name("declarator")) == name:
+            return d.child_by_field_name("value")
+    return None
+
+
+def _declaration(src: SourceFile, k: Kernel, name: str, loop):
+    """(type, initial value text) of the accumulator's declaration before the loop."""
+    for d in walk(k.body):
+        if d.type != "declaration" or d.start_byte > loop.start_byte:
+            continue
+        for dec in d.children_by_field_name("declarator"):
+            n = dec.child_by_field_name("declarator") if dec.type == "init_declarator" else dec
+            while n is not None and n.type == "array_declarator":
+                n = n.child_by_field_name("declarator")
+            if n is not None and text(src, n) == name:
+                t = text(src, d.child_by_field_name("type"))
+                v = dec.child_by_field_name("value") if dec.type == "init_declarator" else None
+                return t, (text(src, v) if v is not None else None)
+    return None
+
+
+def _store(src: SourceFile, k: Kernel, loop, acc: str, by_node: dict):
+    """(statement, Access) of the first global write after the loop whose value uses acc."""
+    for n in walk(k.body):
+        if n.start_byte < loop.end_byte or n.type != "assignment_expression":
+            continue
+        left = n.child_by_field_name("left")
+        if left is not None and left.id in by_node and uses(src, n.child_by_field_name("right"), acc):
+            return n, by_node[left.id]
+    return None, None
+
+
+def _epilogue(src: SourceFile, store, acc: str, out: Access, by_node: dict):
+    """(alpha, beta, bias) of a store `out = alpha*acc + beta*out + bias`."""
+    alpha = beta = None
+    bias = []
+    right = store.child_by_field_name("right")
+    if text(src, store.child_by_field_name("operator")) != "=":
+        return None, None, None
+    for sign, t in _terms(src, right):
+        fs = _factors(src, t)
+        mine = [f for f in fs if text(src, unparen(f)) == acc]
+        old = [f for f in fs if f.type == "subscript_expression" and f.id in by_node
+               and by_node[f.id].array == out.array and by_node[f.id].index == out.index]
+        rest = " * ".join(text(src, f) for f in fs if f not in mine and f not in old)
+        if mine:
+            alpha = rest or None
+        elif old:
+            beta = rest or "1"
+        elif uses(src, t, acc):
+            return None, None, None
+        else:
+            bias.append(("-" if sign < 0 else "") + text(src, t))
+    return alpha, beta, " + ".join(bias) or None
+
+
+def _compares(src: SourceFile, cond, one: set, other: set) -> bool:
+    """cond compares a value of `one` coordinates with one of `other` (`t2 <= t`, `k <= i`)."""
+    for c in walk(cond) if cond is not None else ():
+        if c.type == "binary_expression" and text(src, c.child_by_field_name("operator")) in ("<", "<=", ">", ">="):
+            ls = {src.node_text(x) for x in walk(c.child_by_field_name("left")) if x.type == "identifier"}
+            rs = {src.node_text(x) for x in walk(c.child_by_field_name("right")) if x.type == "identifier"}
+            if (ls & one and rs & other and not (ls & other and rs & one and ls == rs)) or (rs & one and ls & other):
+                return ls != rs
+    return False
+
+
+def _zero(t: str) -> bool:
+    t = t.replace("{", "").replace("}", "").replace(",", " ")
+    if len(t.split()) > 1:
+        return all(_zero(x) for x in t.split())
+    return t.strip().rstrip("fFlL").replace(".", "").strip("0") == "" if t.strip() else True
+
+
+def _mask(src: SourceFile, w, body):
+    """The condition of an `if` (inside the loop) the update sits under, or of a `?:` around it."""
+    n = w.parent
+    while n is not None and n != body:
+        if n.type == "if_statement":
+            return n.child_by_field_name("condition")
+        n = n.parent
+    return None
+
+
+def _guards(src: SourceFile, k: Kernel, loop) -> dict[str, str]:
+    """coordinate text -> its bound, from `if (c < E ...)` around the loop and `if (c >= E ...) return;` before it."""
+    out: dict[str, str] = {}
+
+    def conds(c, neg):
+        c = unparen(c)
+        if c is None:
+            return
+        if c.type == "binary_expression":
+            op = text(src, c.child_by_field_name("operator"))
+            if op == ("||" if neg else "&&"):
+                conds(c.child_by_field_name("left"), neg)
+                conds(c.child_by_field_name("right"), neg)
+                return
+            left, right = unparen(c.child_by_field_name("left")), unparen(c.child_by_field_name("right"))
+            want = (">=", "<=") if neg else ("<", ">")
+            if op == want[0]:
+                out.setdefault(text(src, left), text(src, right))
+            elif op == want[1]:
+                out.setdefault(text(src, right), text(src, left))
+
+    n = loop.parent
+    while n is not None and n != k.node:
+        if n.type == "if_statement" and inside(loop, n.child_by_field_name("consequence")):
+            conds(n.child_by_field_name("condition"), False)
+        n = n.parent
+    for s in walk(k.body):
+        if s.type == "if_statement" and s.end_byte <= loop.start_byte:
+            cons = s.child_by_field_name("consequence")
+            st = [c for c in (cons.named_children if cons.type == "compound_statement" else [cons])]
+            if len(st) == 1 and st[0].type == "return_statement":
+                conds(s.child_by_field_name("condition"), True)
+    return out
+
+
+def _axis(src: SourceFile, plain, coords: dict, guards: dict, atoms_: set, k: Kernel) -> Axis:
+    names = tuple(sorted(atoms_))
+    extent = None
+    for a in names:
+        if a in guards:
+            extent = guards[a]
+            break
+        v = unparen(_coord_value(src, k, a)) if a in coords else None
+        if extent is None and v is not None and v.type == "binary_expression":  # i = idx / N, j = idx % N
+            op = text(src, v.child_by_field_name("operator"))
+            root, d = text(src, unparen(v.child_by_field_name("left"))), text(src, v.child_by_field_name("right"))
+            if op == "%":
+                extent = d
+            elif op == "/" and root in guards:
+                extent = f"({guards[root]}) / ({d})"
+    thread = None
+    if len(names) == 1 and names[0] in coords:
+        axes = coords[names[0]]
+        thread = axes if len(axes) == 1 else None
+        if len(axes) == 2 and axes[0] == "B":  # blockIdx.z alone: the grid's z is its extent
+            thread = "block " + axes[1]
+            extent = extent or f"gridDim.{axes[1]}"
+    elif any(a.startswith("threadIdx.") for a in names):
+        thread = next(a[-1] for a in names if a.startswith("threadIdx."))
+    elif names and all(a not in coords and "." not in a for a in names):
+        thread = "loop"
+        lp = next((lp for lp in k.loops if lp.var == names[0]), None)
+        if lp is not None and extent is None:
+            c = unparen(lp.node.child_by_field_name("condition"))
+            if c is not None and c.type == "binary_expression" and text(src, c.child_by_field_name("operator")) == "<":
+                extent = text(src, c.child_by_field_name("right"))
+    elif len(names) == 1 and names[0].startswith("blockIdx."):
+        thread = None
+        extent = extent or f"gridDim.{names[0][-1]}"
+    return Axis(names, extent, thread)
+
+
+def _per_thread(src: SourceFile, k: Kernel, update, row_atoms: set, col_atoms: set) -> tuple:
+    """Outputs per thread: the trip counts of constant loops around the update over a row or column
+    coordinate."""
+    rows = cols = 1
+    for lp in k.loops:
+        if not inside(update, lp.node):
+            continue
+        if lp.var in row_atoms and lp.trip_count:
+            rows *= lp.trip_count
+        if lp.var in col_atoms and lp.trip_count:
+            cols *= lp.trip_count
+    return rows, cols
+
+
+def recognise(src: SourceFile, kernel: str) -> Found:
+    k = src.kernel(kernel)
+    return contractions(src, k) if k is not None else Found([], [])
+
+
+def describe(c: Contraction) -> str:
+    """One line: C[b, i, j] = alpha * sum_k A[i, k] * B[k, j] + ... with the layouts."""
+    def lay(o: Operand, first: str) -> str:
+        cont = o.contiguous
+        return f"{o.array} ({'row-major' if cont == 'k' and first == 'A' or cont not in ('k', None) and first == 'B' else 'transposed' if cont else 'strided'})"
+    prods = " + ".join(f"{lay(a, 'A')}·{lay(b, 'B')}" for a, b in c.terms)
+    extra = "".join([f", alpha {c.alpha}" if c.alpha else "", f", beta {c.beta}" if c.beta else "",
+                     f", bias {c.bias}" if c.bias else "", ", batched" if c.batch else "", ", causal" if c.causal else ""])
+    return f"{c.out.array} = {prods} over {c.k} < {c.K}{extra}"

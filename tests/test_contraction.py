@@ -1,0 +1,133 @@
+"""The contraction recogniser (profilers/analysis/contraction.py) on matrix products in many
+spellings (tests/matmul/*.cu, each saying what it must be recognised as) and on loops that are
+not matrix products; the rules that read it (tensor cores, shared-memory tiles, coalescing)."""
+from __future__ import annotations
+
+import glob
+import os
+import re
+
+import pytest
+
+from kernelpro.profilers.analysis.contraction import contractions
+from kernelpro.profilers.rules.matmul_reuse import matmul_reuse
+from kernelpro.profilers.source import parse_source
+from kernelpro.profilers.tools import Context
+
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "matmul")
+FILES = sorted(glob.glob(os.path.join(HERE, "*.cu")))
+
+
+def found(text: str, path: str = "k.cu"):
+    src = parse_source(text, path)
+    return contractions(src, src.kernels[0])
+
+
+def test_there_are_enough_spellings():
+    assert len(FILES) >= 10
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: os.path.basename(p)[:-3])
+def test_each_spelling_is_one_matrix_product(path):
+    text = open(path).read()
+    want = re.search(r"// recognise: (.*)", text).group(1).split(", ")
+    f = found(text, path)
+    assert len(f.products) == 1 and not f.refused, f.refused
+    c = f.products[0]
+    assert c.K and c.k_start == "0"
+    if "tile 2x2" not in want:
+        assert c.M and c.N and c.per_thread == (1, 1)
+    for w in want:
+        if w.startswith("rows "):
+            assert c.row.thread == w.split()[1]
+        elif w.startswith("columns "):
+            assert c.col.thread == w.split()[1]
+        elif w == "alpha":
+            assert c.alpha == "alpha"
+        elif w == "beta":
+            assert c.beta == "beta"
+        elif w == "global":
+            assert c.accumulate == "global" and c.init is None
+        elif w == "bias":
+            assert "bias[" in c.bias
+        elif w == "transposed":  # B read along k contiguously: B is stored as Bᵀ
+            assert c.terms[0][1].k_stride == "1"
+        elif w == "two products":
+            assert len(c.terms) == 2 and [t[0].array for t in c.terms] == ["A", "B"]
+        elif w == "batch z":
+            assert c.batch.thread == "block z" and c.batch.extent == "gridDim.z"
+        elif w == "batch loop":
+            assert c.batch.thread == "loop" and c.batch.extent == "Bt"
+        elif w == "causal":
+            assert c.causal
+        elif w == "one index":  # r = idx / N, c = idx % N
+            assert c.out.strides == {"c": "1", "r": "N"} and c.N == "N"
+        elif w == "tile 2x2":
+            assert c.per_thread == (2, 2)
+        elif w == "bf16":
+            assert c.elem == "__nv_bfloat16" and c.acc_type == "float"
+        else:
+            raise AssertionError(f"unknown expectation {w!r}")
+    if "causal" not in want:
+        assert not c.causal
+
+
+def test_the_layouts_and_strides_are_expressions_of_the_parameters():
+    c = found(open(os.path.join(HERE, "bmm_z.cu")).read()).products[0]
+    a, b = c.terms[0]
+    assert (a.array, a.k_stride, a.strides) == ("A", "1", {"b": "K*M", "row": "K"})
+    assert (b.array, b.k_stride, b.strides) == ("B", "N", {"b": "K*N", "col": "1"})
+    assert c.out.strides == {"b": "M*N", "col": "1", "row": "N"} and c.out.contiguous == "col"
+    assert (c.M, c.N, c.K) == ("M", "N", "K") and c.row.thread == "y" and c.col.thread == "x"
+    lin = found(open(os.path.join(HERE, "linear_rowptr.cu")).read()).products[0]
+    assert lin.terms[0][0].strides == {"bt": "C"} and lin.terms[0][1].strides == {"oc": "C"}  # through row pointers
+    assert (lin.M, lin.N, lin.K) == ("BT", "OC", "C")
+
+
+NEG = """
+__global__ void mm(const float* a, const float* b, float* c, float* d, int M, int N, int K) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  int i = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i < M && j < N) {
+    float s = 0, t = 1;
+    for (int k = 0; k < K; k++) { BODY }
+    c[i*N+j] = s;
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("body, why", [
+    ("s += a[i*K+k] * b[k*N+j]; t = t * 0.5f + s;", "`t` is updated in a way that depends on the previous"),
+    ("s += a[i*K+k] * b[k*N+j]; d[k] = s;", "`s` is read inside the loop"),
+    ("s = s * a[i*K+k] + b[k*N+j] * a[i*K + k];", "not a sum (a non-associative update"),
+    ("s += a[i*K+k] * c[k*N+j];", "the output c is also an operand"),
+    ("s += a[i*K+k] * b[k*N+j]; ((float*)b)[k*N+j] = 0;", "writes b, an operand of the product, inside the loop"),
+    ("s += a[i*K+k] * b[k];", "a matrix-vector product"),
+    ("s += a[i*K+k] * b[k*N+j]; if (a[k] > 4) break;", "has break"),
+])
+def test_what_is_not_a_matrix_product_is_refused_with_a_reason(body, why):
+    f = found(NEG.replace("BODY", body))
+    assert not f.products and len(f.refused) == 1 and why in f.refused[0].reason, f.refused
+
+
+def test_a_product_of_one_operand_with_itself_is_still_one():
+    f = found(NEG.replace("BODY", "s += a[i*K+k] * a[k*N+j];"))
+    assert len(f.products) == 1 and [(x.array, y.array) for x, y in f.products[0].terms] == [("a", "a")]
+
+
+@pytest.mark.parametrize("name", ["gemm_global", "linear_rowptr", "gemm_flat", "attn_scores", "gemm_abt"])
+def test_the_shared_memory_tiles_rule_fires_on_every_recognised_spelling(name):
+    path = os.path.join(HERE, f"{name}.cu")
+    adv = matmul_reuse(Context(source=parse_source(open(path).read(), path), artifact=None))
+    assert len(adv) == 1 and "stage TILE x TILE tiles" in adv[0].remedy
+
+
+@pytest.mark.parametrize("name", ["gemm_global", "linear_rowptr"])
+def test_the_tensor_core_rule_fires_on_an_alpha_scaled_product_and_a_row_pointer_dot_product(name):
+    # the issue's two misses: `c[i*N+j] += alpha * a[..] * b[..]` and `v += x[i] * w[i]` (real nvcc, SASS)
+    from kernelpro.profilers.compile import CompileOptions
+    from kernelpro.profilers.profile import profile_file
+    rep = profile_file(os.path.join(HERE, f"{name}.cu"), CompileOptions(arch="sm_90"))
+    rules = {a.rule for a in rep.advice}
+    assert {"matmul-without-tensor-cores", "matmul-global-operands"} <= rules, rules
