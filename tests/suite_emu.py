@@ -23,6 +23,23 @@ SMALL = {
     "rmsnorm": {"N": 3, "C": 136},
     "bias_grad": {"N": 37, "OC": 45},
     "crossentropy": {"N": 3, "V": 1001},
+    # matrix products: no size a multiple of any tile (the tensor-core kernels take their scalar path)
+    "gemm_fp32": {"M": 37, "N": 45, "K": 29},
+    "gemm_aat": {"N": 37, "K": 29},
+    "gemm_chain": {"M": 37, "K": 29, "N": 45, "P": 19},
+    "attn_scores": {"H": 2, "T": 37, "D": 24},
+    "linear_bias": {"N": 37, "C": 29, "OC": 45},
+    "gemm_bf16": {"M": 37, "N": 45, "K": 29},
+}
+# a second emulator size for the matrix products: sizes whose vector paths (16-byte loads, cp.async)
+# run, still not multiples of the tiles, and more than one tile in each direction where it is cheap
+VECTOR = {
+    "gemm_fp32": {"M": 136, "N": 132, "K": 72},
+    "gemm_aat": {"N": 132, "K": 40},
+    "gemm_chain": {"M": 132, "K": 40, "N": 136, "P": 24},
+    "attn_scores": {"H": 2, "T": 136, "D": 32},
+    "linear_bias": {"N": 132, "C": 40, "OC": 136},
+    "gemm_bf16": {"M": 136, "N": 264, "K": 72},
 }
 
 
@@ -30,6 +47,14 @@ def _ev(expr, env):
     tree = ast.parse(str(expr).replace("/", "//") if "//" not in str(expr) else str(expr), mode="eval")
     return int(eval(compile(tree, "<e>", "eval"), {"__builtins__": {}},
                     {**env, "cdiv": lambda a, b: -(-a // b), "min": min, "max": max}))
+
+
+def _is_float(v) -> bool:
+    try:
+        float(v)
+    except (TypeError, ValueError):
+        return False
+    return not str(v).lstrip("+-").isdigit()
 
 
 def bf16_bits(a):
@@ -51,8 +76,8 @@ def inputs_for(spec, env, seed=0):
     rng = np.random.default_rng(seed)
     args, views, outs = [], {}, []
     for a in spec.args:
-        if a.value is not None:
-            args.append(_ev(a.value, env))
+        if a.value is not None:  # a float literal ("1.5") stays a float; sizes and counts are ints
+            args.append(float(a.value) if _is_float(a.value) else _ev(a.value, env))
             continue
         count = math.prod(_ev(s, env) for s in a.shape)
         dt = a.dtype
@@ -69,7 +94,7 @@ def inputs_for(spec, env, seed=0):
         else:
             f = rng.standard_normal(count).astype(np.float32)
             store = bf16_bits(f) if dt == "bfloat16" else f.astype(np.dtype(dt))
-        if not a.output:
+        if not a.output or a.fill:  # an in/out buffer's initial value is among the reference's inputs
             views[a.name] = bf16_float(store) if dt == "bfloat16" else store.copy()
         args.append(store)
     return args, views, outs
@@ -91,7 +116,10 @@ def reference(family: str, spec, views, env):
 
 
 def run(family: str, spec, source: str, launch: dict, env, workdir, seed=0, batch=None, index=0):
-    """{output name: float values} after running source (or the batch's index-th) at env."""
+    """{output name: float values} after running source (or the batch's index-th) at env. A spec with a
+    sequence of launches ([[launches]], scratch buffers) runs its steps in order (`run_steps`)."""
+    if len(spec.launches) > 1 or any(s.memset for s in spec.launches):
+        return run_steps(spec, source, env, workdir, seed)
     args, views, outs = inputs_for(spec, env, seed)
     grid = [_ev(g, env) for g in launch["grid"]]
     block = [_ev(b, env) for b in launch["block"]]
@@ -105,13 +133,68 @@ def run(family: str, spec, source: str, launch: dict, env, workdir, seed=0, batc
     return got, views
 
 
+def _store(dt):
+    return np.uint16 if dt == "bfloat16" else np.dtype(dt)
+
+
+def run_steps(spec, source: str, env, workdir, seed=0):
+    """The spec's [[launches]] in order at env: each kernel step gets its named buffers (arguments and
+    [[scratch]], the scratch poisoned with NaN unless filled with zeros) and scalars; memsets set bytes."""
+    args, views, outs = inputs_for(spec, env, seed)
+    bufs, scalars = {}, {}
+    for a, v in zip(spec.args, args):
+        (bufs if isinstance(v, np.ndarray) else scalars)[a.name] = v
+    for s in spec.scratch:
+        count = math.prod(_ev(d, env) for d in s.shape)
+        fill = 0 if s.fill == "zeros" else (0xFFFF if s.dtype == "bfloat16" else np.nan)
+        bufs[s.name] = np.full(count, fill, dtype=_store(s.dtype))
+    kernels = sorted({s.kernel for s in spec.launches if not s.memset})
+    batch = Batch([(source, k) for k in kernels], workdir)
+    for step in spec.launches:
+        if step.memset:
+            bufs[step.memset].view(np.uint8)[:] = step.memset_value
+            continue
+        names = list(step.args) or [a.name for a in spec.args]
+        call = [bufs[n] if n in bufs else scalars[n] if n in scalars else _ev(n, env) for n in names]
+        grid = [_ev(g, env) for g in step.grid]
+        block = [_ev(b, env) for b in step.block]
+        shared = _ev(step.shared_bytes, env) if step.shared_bytes not in (None, "", 0, "0") else 0
+        res = batch.run(kernels.index(step.kernel), call, grid, block, shared_bytes=shared)
+        for n, r in zip(names, res):
+            if n in bufs:
+                bufs[n] = r
+    got = {}
+    for _, name, dt in outs:
+        got[name] = bf16_float(bufs[name]) if dt == "bfloat16" else bufs[name].astype(np.float64)
+    return got, views
+
+
+def tolerance_at(spec, env) -> tuple[float, float, float]:
+    """(rtol, atol, atol_rms) of the spec at env, as the evaluator chooses them: the values given in
+    [tolerance], the defaults for the rest (rtol from the reduction length K, atol as rtol x rms(ref))."""
+    from kernelpro.profilers.runtime.correctness import BASE_RTOL, default_tolerance
+
+    floats = [a.dtype for a in spec.outputs if a.dtype in BASE_RTOL]
+    if not floats or set(spec.tolerance_given) == {"rtol", "atol"}:
+        return spec.rtol, spec.atol, 0.0
+    k = _ev(spec.reduction, env) if getattr(spec, "reduction", None) else 1
+    tol = default_tolerance(max(floats, key=lambda d: BASE_RTOL[d]), k,
+                            spec.rtol if "rtol" in spec.tolerance_given else None,
+                            spec.atol if "atol" in spec.tolerance_given else None)
+    return tol.rtol, tol.atol, tol.atol_rms
+
+
 def check(family: str, spec, got: dict, views, env, what: str):
     want = reference(family, spec, views, env)
-    rtol, atol = spec.rtol, spec.atol
+    rtol, atol, atol_rms = tolerance_at(spec, env)
     for name, w in want.items():
         g = got[name].reshape(-1)
         w = np.asarray(w, dtype=np.float64).reshape(-1)
-        bad = ~(np.abs(g - w) <= atol + rtol * np.abs(w))
+        fin = np.isfinite(w)
+        rms = float(np.sqrt(np.mean(w[fin] ** 2))) if fin.any() else 0.0
+        with np.errstate(invalid="ignore"):
+            ok = np.where(fin, np.abs(g - w) <= atol + atol_rms * rms + rtol * np.abs(w), g == w)
+        bad = ~ok
         assert not bad.any(), (f"{what}: {name} differs at {np.flatnonzero(bad)[:5]} "
                                f"(got {g[bad][:3]}, want {w[bad][:3]})")
 
