@@ -23,7 +23,7 @@ from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import SourceFile, parse_source, walk
 
 from ..model import Candidate
-from . import columns, deteam, dewarp, elementwise, gather, rows
+from . import columns, deteam, dewarp, elementwise, gather, matmul, rows
 from .launch import columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
 from .passes import (declare_at_first_assignment, index_pointer_steps, inline_loop_helpers, promote_elements,
                      rename_reassigned_pointers, simplify)
@@ -652,6 +652,85 @@ def column_plans(text: str, ctx: Context) -> list[Plan]:
     return [Plan("column", "split column reduction", answers, space, build, 0.75, assumptions)]
 
 
+# ---------------------------------------------------------------- matrix products
+
+
+def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
+    """A recognised matrix product: the coalescing remap, and shared-memory tiles with register tiles
+    (and why one of them does not apply)."""
+    src = parse_source(text, ctx.path)
+    try:
+        c = matmul.product(src, ctx.kernel)
+    except NotThisShape:
+        return [], []
+    except Refuse as e:
+        raise Refuse(f"a loop multiplies two operands along k, but {e}") from None
+    out, why = [], []
+    what = matmul.describe(c)
+    answers = tuple(r for r in ("matmul-without-tensor-cores", "matmul-global-operands", "uncoalesced-access")
+                    if r in ctx.answers_present)
+    grid = list(ctx.launch.get("grid") or [])
+    block = list(ctx.launch.get("block") or [])
+    if matmul.needs_remap(c):
+        if len(grid) < 2 or len(block) < 2:
+            why.append("the output's contiguous dimension comes from threadIdx.y, but the launch is not 2-D")
+        else:
+            def build_remap(knobs):
+                new = matmul.swap_xy(src, ctx.kernel)
+                launch = dict(ctx.base_launch or {})
+                launch.update(grid=[grid[1], grid[0]] + grid[2:], block=[block[1], block[0]] + block[2:])
+                desc = (f"coalescing remap of the matrix product ({what}): threadIdx.x on the output's contiguous "
+                        f"dimension `{c.out.contiguous}` (x and y exchanged in the kernel and its launch)")
+                return Candidate(source=new, launch=launch, flags=ctx.flags, description=desc,
+                                 answers=tuple(r for r in answers if r == "uncoalesced-access") or answers,
+                                 origin="builtin:matmul-coalesce", kind="structural", knobs=(), notes=())
+            out.append(Plan("matmul-coalesce", "coalescing remap", answers, [{}], build_remap, 0.8))
+    try:
+        coords = matmul.check_tiles(src, ctx.kernel, c)
+    except Refuse as e:
+        why.append(f"shared-memory tiles: {e}")
+        coords = None
+    if coords is not None:
+        table = {p: str(v) for p, v in ctx.scalar_params.items()}
+        g = matmul.grid_text(c, table, 1, 1, None)
+        if g is None:
+            why.append(f"shared-memory tiles: the output's size ({c.M} x {c.N}) is not in the spec's values of "
+                       "the kernel's parameters")
+        else:
+            acc = 8 if "double" in (c.acc_type + c.out.elem) else 4
+            m, n = _largest(ctx, in_terms_of(c.M, table) or "0"), _largest(ctx, in_terms_of(c.N, table) or "0")
+            nb = _largest(ctx, str(grid[2])) if c.batch is not None and len(grid) > 2 else 1
+            space = matmul.tile_space(len(c.terms), acc, m, n, nb, ctx.arch)
+            restricted = sorted({x for pair in c.assumes for x in pair})
+            assumptions = (f"assumes {', '.join(restricted)} never overlap (adds __restrict__: the output is "
+                           "written once, after the sums)",) if restricted else ()
+
+            def build_tiles(knobs):
+                bm, bn, bk, tm, tn, pad = (int(knobs[x]) for x in ("bm", "bn", "bk", "tm", "tn", "pad"))
+                threads = (bm // tm) * (bn // tn)
+                new = matmul.tile_body(src, ctx.kernel, c, coords, bm, bn, bk, tm, tn, pad)
+                if restricted:  # the sums are stored after every operand is read: said, and made __restrict__
+                    new = add_restrict(new, ctx.kernel)[0]
+                new, notes = matmul.host_launches(src, ctx.kernel, c, new, bm, bn, threads)
+                launch = dict(ctx.base_launch or {})
+                launch.update(grid=[f"cdiv({in_terms_of(c.N, table)}, {bn})", f"cdiv({in_terms_of(c.M, table)}, {bm})"]
+                              + ([grid[2]] if len(grid) > 2 else []), block=[threads])
+                desc = (f"shared-memory tiles for the matrix product ({what}): {bm} x {bn} outputs per block, "
+                        f"{bk}-deep slabs padded by {pad}, {tm} x {tn} outputs per thread in registers, "
+                        f"sums in {matmul._acc_type(c.acc_type)}")
+                return Candidate(source=new, launch=launch, flags=ctx.flags, description=desc, answers=answers,
+                                 origin="builtin:matmul-tiles", kind="structural", knobs=tuple(sorted(knobs.items())),
+                                 notes=assumptions + tuple(notes))
+            if space:
+                out.append(Plan("matmul-tiles", "shared-memory and register tiles", answers, space, build_tiles, 0.85,
+                                assumptions))
+            else:
+                why.append("shared-memory tiles: no tile setting fits the shared memory and registers")
+    if why and not out:
+        raise Refuse("; ".join(why))
+    return out, why
+
+
 def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     """Every structural plan that applies, and why the others did not."""
     out, why = [], []
@@ -665,9 +744,13 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
         if renamed is None:
             break
         text = renamed
-    for fn in (elementwise_plans, gather_plans, row_plans, column_plans):
+    for fn in (elementwise_plans, gather_plans, row_plans, column_plans, matmul_plans):
         try:
-            out += fn(text, ctx)
+            got = fn(text, ctx)
+            if isinstance(got, tuple):  # (plans, why the plan's other rewrites did not apply)
+                got, partly = got
+                why += [f"{fn.__name__.replace('_plans', '')}: {w}" for w in partly]
+            out += got
         except Refuse as e:
             why.append(f"{fn.__name__.replace('_plans', '')}: {e}")
     if not out and not why:  # no plan recognised any shape: say what they look for

@@ -149,10 +149,12 @@ def _coord_atoms(p: Poly, coords: set, loop_vars: set) -> set:
     return {a for a in atoms(p) if a in coords or a in loop_vars or a.split(".")[0] in BUILTIN}
 
 
-def _value(src: SourceFile, n, privates: dict, depth: int = 0):
+def _value(src: SourceFile, n, privates: dict, depth: int = 0, by_node: dict | None = None):
     """n without casts, conversion calls and parentheses; a private local of the loop body read
-    as its initial value (`float x = a[..];`)."""
+    as its initial value (`float x = a[..];`); an access (in by_node) as it is (`__ldg(&a[i])`)."""
     while n is not None:
+        if by_node is not None and n.id in by_node:
+            return n
         if n.type == "parenthesized_expression" and n.named_children:
             n = n.named_children[0]
         elif n.type == "cast_expression":
@@ -163,7 +165,7 @@ def _value(src: SourceFile, n, privates: dict, depth: int = 0):
                 return n
             n = args.named_children[0]
         elif n.type == "identifier" and src.node_text(n) in privates and depth < 4:
-            return _value(src, privates[src.node_text(n)], privates, depth + 1)
+            return _value(src, privates[src.node_text(n)], privates, depth + 1, by_node)
         else:
             return n
     return n
@@ -192,7 +194,7 @@ def _products_along(src: SourceFile, e, var: str, privates: dict, by_node: dict)
         if n.type == "binary_expression" and text(src, n.child_by_field_name("operator")) == "*":
             hits = 0
             for f in _factors(src, n):
-                v = _value(src, f, privates)
+                v = _value(src, f, privates, by_node=by_node)
                 a = by_node.get(v.id) if v is not None else None
                 hits += a is not None and a.index is not None and bool(coefficient(a.index, var))
             if hits >= 2:
@@ -326,7 +328,7 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
             fs = pairs if pairs else _factors(src, t)
             ops, scale = [], []
             for f in fs:
-                v = _value(src, f, privates)
+                v = _value(src, f, privates, by_node=by_node)
                 a = by_node.get(v.id) if v is not None else None
                 if a is not None and a.index is not None and coefficient(a.index, var):
                     ops.append((a, f))

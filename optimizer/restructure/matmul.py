@@ -1,0 +1,345 @@
+"""Matrix products (analysis/contraction.py) rewritten the way the SGEMM ladder goes: first the
+coalescing remap (threadIdx.x on the output's contiguous dimension), then shared-memory tiles
+with a register tile per thread.
+
+The tiled kernel keeps the signature. Each block computes a BM x BN tile of the output: BK-deep
+slabs of every operand go through padded shared memory (loaded along the operand's contiguous
+dimension, guarded for any M, N, K, converted to the accumulator type), each thread keeps TM x
+TN sums in registers. Then every output of the thread's tile runs the kernel's own code as
+written (a lambda: its guards, alpha/beta/bias epilogue and store), with its coordinates set
+and the k loop replaced by its update with the tile's sum in place of the product.
+"""
+from __future__ import annotations
+
+import re
+import textwrap
+
+from kernelpro.profilers.analysis.contraction import Contraction, contractions
+from kernelpro.profilers.analysis.affine import poly_c
+from kernelpro.profilers.analysis.loops import statements, text, unparen
+from kernelpro.profilers.source import SourceFile, walk
+
+from .launch import launch_sites, _call_args
+from .text import NotThisShape, Refuse, in_terms_of, span_text
+
+LOW = ("__nv_bfloat16", "nv_bfloat16", "__half", "half", "bfloat16")
+SWAP_HELPER = ("#ifndef KERNELPRO_SWAP_XY\n#define KERNELPRO_SWAP_XY\n// the launch's x and y exchanged "
+               "(KernelPro's coalescing remap)\nstatic __host__ __device__ inline dim3 kp_swap_xy(dim3 d) "
+               "{ return dim3(d.y, d.x, d.z); }\n#endif\n")
+XY = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
+
+
+def product(src: SourceFile, kernel: str) -> Contraction:
+    """The kernel's one matrix product; NotThisShape when it has none, Refuse with the reason."""
+    k = src.kernel(kernel)
+    if k is None:
+        raise NotThisShape("no kernel")
+    f = contractions(src, k)
+    if not f.products:
+        real = [r for r in f.refused if "not a matrix product" not in r.reason]  # dot products: other plans'
+        if real:
+            raise Refuse(real[0].reason)
+        raise NotThisShape("no matrix product")
+    if len(f.products) > 1:
+        raise Refuse(f"{len(f.products)} matrix products in one kernel (one is rewritten at a time)")
+    return f.products[0]
+
+
+# ---------------------------------------------------------------- coalescing remap
+
+
+def needs_remap(c: Contraction) -> bool:
+    """The output's contiguous dimension comes from threadIdx.y while its other one comes from x."""
+    cont = c.out.contiguous
+    axis = c.col if cont in c.col.atoms else c.row if cont in c.row.atoms else None
+    other = c.row if axis is c.col else c.col
+    return axis is not None and axis.thread == "y" and other.thread == "x"
+
+
+def swap_xy(src: SourceFile, kernel: str) -> str:
+    """The file with x and y exchanged in the kernel's thread indices and in its own launches."""
+    k = src.kernel(kernel)
+    for n in walk(k.body):
+        if n.type == "call_expression":
+            name = text(src, n.child_by_field_name("function"))
+            if "shfl" in name or "syncwarp" in name or "ballot" in name or "__activemask" in name:
+                raise Refuse(f"line {n.start_point[0] + 1}: {name} depends on which threads form a warp")
+    subs = []
+    for n in walk(k.body):
+        if n.type == "field_expression" and text(src, n.child_by_field_name("argument")) in XY:
+            f = n.child_by_field_name("field")
+            t = text(src, f)
+            if t in ("x", "y"):
+                subs.append((f.start_byte, f.end_byte, "y" if t == "x" else "x"))
+    for call, cfg, args, host in launch_sites(src, kernel):
+        if len(args) >= 2:
+            for a in args[:2]:
+                subs.append((a.start_byte, a.end_byte, f"kp_swap_xy({text(src, a)})"))
+    new = span_text(src, 0, len(src.data), subs)
+    at = _top_of(src, k)
+    return new[:at] + SWAP_HELPER + new[at:] if "kp_swap_xy(" in new[at:] else new
+
+
+def _top_of(src: SourceFile, k) -> int:
+    """Where to insert a helper: before the kernel's definition (and its template header)."""
+    n = k.node
+    while n.parent is not None and n.parent.type in ("template_declaration", "linkage_specification"):
+        n = n.parent
+    return n.start_byte
+
+
+# ---------------------------------------------------------------- shared-memory tiles
+
+
+def _acc_type(t: str) -> str:
+    """Sums in float for float, half and bf16 inputs; in double for double."""
+    return "double" if "double" in t else "float"
+
+
+def _names_ok(src: SourceFile, k, expr: str) -> bool:
+    params = {p.name for p in k.params}
+    return all(w in params or w in src.constants or w in src.macros or w in ("NULL", "nullptr", "size_t", "long",
+                                                                            "int", "unsigned", "gridDim")
+               or w in ("x", "y", "z") for w in re.findall(r"[A-Za-z_]\w*", expr))
+
+
+def check_tiles(src: SourceFile, kernel: str, c: Contraction) -> dict:
+    """Why the tiled rewrite does not apply (Refuse), else the names it needs."""
+    k = src.kernel(kernel)
+    if c.per_thread != (1, 1):
+        raise Refuse(f"each thread already computes {c.per_thread[0]} x {c.per_thread[1]} outputs")
+    if c.causal or c.mask:
+        raise Refuse("the k range depends on the output (a causal bound or mask); tiles need the same K for "
+                     "every output")
+    if c.batch is not None and c.batch.thread != "block z":
+        raise Refuse("the batch index is a loop inside the thread; the tiles take the batch from blockIdx.z")
+    for what, axis in (("row", c.row), ("column", c.col)):
+        if len(axis.atoms) != 1 or axis.thread not in ("x", "y") or axis.atoms[0] not in c.coords:
+            raise Refuse(f"the output's {what} is not one named index from threadIdx.x or .y "
+                         f"(`int row = blockIdx.y * blockDim.y + threadIdx.y;`)")
+        if axis.extent is None:
+            raise Refuse(f"no bound on the output's {what} (a guard such as `if (row < M && col < N)`)")
+    for e in (c.M, c.N, c.K, c.k_start):
+        if not _names_ok(src, k, e):
+            raise Refuse(f"the size `{e}` is not written in the kernel's parameters")
+    if "__shared__" in src.node_text(k.body):
+        raise Refuse("the kernel already uses shared memory")
+    if sum(1 for lp in k.loops) != 1:
+        raise Refuse("the kernel has loops besides the k loop")
+    body = c.loop.child_by_field_name("body")
+    upd = c.update.parent
+    for s in statements(body):
+        if s != upd and s.type != "declaration":
+            raise Refuse(f"line {s.start_point[0] + 1} does more in the k loop than the sum's update")
+    operands = {o.array for t in c.terms for o in t}
+    for n in walk(k.body):
+        if n.type in ("assignment_expression", "update_expression"):
+            left = unparen(n.child_by_field_name("left") or n.child_by_field_name("argument"))
+            if left is not None and left.type == "identifier" and src.node_text(left) in operands:
+                raise Refuse(f"line {n.start_point[0] + 1} moves the pointer {src.node_text(left)}")
+    coords = {c.row.atoms[0]: "kp_i", c.col.atoms[0]: "kp_j", c.k: "kp_k"}
+    if c.batch is not None:
+        coords[c.batch.atoms[0]] = "kp_b"
+    allowed = set(coords) | {"blockIdx.z"}
+    for a, b in c.terms:
+        for o in (a, b):
+            for m in o.index:
+                inner = [x for x in m if x in coords]
+                if len(inner) > 1:
+                    raise Refuse(f"{o.array}'s index multiplies two coordinates")
+                for x in m:
+                    if x not in coords and (x.split(".")[0] in XY - {"blockDim", "gridDim"} and x not in allowed):
+                        raise Refuse(f"{o.array}'s index uses {x}")
+                    if x not in coords and not x.startswith("(") and "." not in x and not _names_ok(src, k, x):
+                        raise Refuse(f"{o.array}'s index uses {x}, which is not a parameter")
+    # builtins outside the coordinates' declarations
+    decls = {name: _decl_of(src, k, name) for name in c.coords}
+    for n in walk(k.body):
+        if n.type == "field_expression" and text(src, n.child_by_field_name("argument")) in ("threadIdx", "blockIdx") \
+                and text(src, n) not in ("blockIdx.z",) and not any(
+                d is not None and d.start_byte <= n.start_byte < d.end_byte for d in decls.values()):
+            raise Refuse(f"line {n.start_point[0] + 1} uses {text(src, n)} besides the output's row and column")
+    return coords
+
+
+def _decl_of(src: SourceFile, k, name: str):
+    for d in walk(k.body):
+        if d.type == "init_declarator" and text(src, d.child_by_field_name("declarator")) == name:
+            return d
+    return None
+
+
+def tile_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: int, bn: int, bk: int, tm: int, tn: int,
+              pad: int) -> str:
+    """The kernel with its body replaced by the tiled product (the body as written runs per output)."""
+    k = src.kernel(kernel)
+    threads = (bm // tm) * (bn // tn)
+    acc = _acc_type(c.acc_type if c.accumulate == "local" else c.out.elem)
+    rename = {a: v for a, v in coords.items()}
+    ind = "    "
+    L = [f"{{  // kernelpro: {bm} x {bn} output tiles per block, {bk}-deep slabs of the operands in shared memory "
+         f"(+{pad} padding), {tm} x {tn} sums per thread",
+         f"{ind}const long long kp_M = (long long)({c.M}), kp_N = (long long)({c.N});",
+         f"{ind}const long long kp_K = (long long)({c.K}), kp_k0 = (long long)({c.k_start});"]
+    if c.batch is not None:
+        bval = c.coords.get(c.batch.atoms[0], "blockIdx.z")
+        L.append(f"{ind}const long long kp_b = (long long)({bval});")
+    L += [f"{ind}const int kp_tid = threadIdx.x, kp_tn = kp_tid % {bn // tn}, kp_tm = kp_tid / {bn // tn};",
+          f"{ind}const long long kp_i0 = (long long)blockIdx.y * {bm}, kp_j0 = (long long)blockIdx.x * {bn};"]
+    for t, (a, b) in enumerate(c.terms):
+        L += [f"{ind}__shared__ {acc} kp_As{t}[{bk}][{bm + pad}];",
+              f"{ind}__shared__ {acc} kp_Bs{t}[{bk}][{bn + pad}];",
+              f"{ind}{acc} kp_acc{t}[{tm}][{tn}];",
+              f"{ind}for (int m = 0; m < {tm}; ++m)",
+              f"{ind}  for (int n = 0; n < {tn}; ++n) kp_acc{t}[m][n] = ({acc})0;"]
+    L.append(f"{ind}for (long long kp_kt = kp_k0; kp_kt < kp_K; kp_kt += {bk}) {{")
+    i2, i3 = ind * 2, ind * 3
+    for t, (a, b) in enumerate(c.terms):
+        for o, sh, rows, coord, lim, base in ((a, f"kp_As{t}", bm, "kp_i", "kp_M", "kp_i0"),
+                                               (b, f"kp_Bs{t}", bn, "kp_j", "kp_N", "kp_j0")):
+            along_k = o.k_stride == "1"  # consecutive threads take consecutive k: coalesced
+            L.append(f"{i2}for (int kp_e = kp_tid; kp_e < {rows * bk}; kp_e += {threads}) {{  // {o.array}: "
+                     f"{'along k' if along_k else 'along its rows'}")
+            if along_k:
+                L.append(f"{i3}const int kp_kk = kp_e % {bk}, kp_r = kp_e / {bk};")
+            else:
+                L.append(f"{i3}const int kp_r = kp_e % {rows}, kp_kk = kp_e / {rows};")
+            idx = poly_c(o.index, rename)
+            L += [f"{i3}const long long {coord} = {base} + kp_r, kp_k = kp_kt + kp_kk;",
+                  f"{i3}{sh}[kp_kk][kp_r] = ({coord} < {lim} && kp_k < kp_K) ? ({acc})({o.array}[{idx}]) : ({acc})0;",
+                  f"{i2}}}"]
+    L += [f"{i2}__syncthreads();", f"{i2}#pragma unroll", f"{i2}for (int kp_kk = 0; kp_kk < {bk}; ++kp_kk) {{"]
+    for t in range(len(c.terms)):
+        L += [f"{i3}{acc} kp_a{t}[{tm}], kp_b{t}[{tn}];",
+              f"{i3}#pragma unroll", f"{i3}for (int m = 0; m < {tm}; ++m) kp_a{t}[m] = kp_As{t}[kp_kk][kp_tm + m * {bm // tm}];",
+              f"{i3}#pragma unroll", f"{i3}for (int n = 0; n < {tn}; ++n) kp_b{t}[n] = kp_Bs{t}[kp_kk][kp_tn + n * {bn // tn}];",
+              f"{i3}#pragma unroll", f"{i3}for (int m = 0; m < {tm}; ++m)", f"{i3}  #pragma unroll",
+              f"{i3}  for (int n = 0; n < {tn}; ++n) kp_acc{t}[m][n] += kp_a{t}[m] * kp_b{t}[n];"]
+    L += [f"{i2}}}", f"{i2}__syncthreads();", f"{ind}}}"]
+    # every output of the thread's tile runs the kernel's code as written
+    L += [f"{ind}for (int kp_m = 0; kp_m < {tm}; ++kp_m)", f"{ind}  for (int kp_n = 0; kp_n < {tn}; ++kp_n) {{",
+          f"{i2}const long long kp_i = kp_i0 + kp_tm + kp_m * {bm // tm}, kp_j = kp_j0 + kp_tn + kp_n * {bn // tn};",
+          f"{i2}if (kp_i >= kp_M || kp_j >= kp_N) continue;",
+          f"{i2}[&]() {{  // the kernel as written, for output (kp_i, kp_j), its k loop's sum given",
+          f"{i3}" + _replay(src, k, c, ind * 3), f"{i2}}}();", f"{ind}  }}", "}"]
+    return span_text(src, 0, k.body.start_byte) + "\n".join(L) + span_text(src, k.body.end_byte, len(src.data))
+
+
+def _replay(src: SourceFile, k, c: Contraction, ind: str) -> str:
+    subs = []
+    for name, value in ((c.row.atoms[0], "kp_i"), (c.col.atoms[0], "kp_j")):
+        d = _decl_of(src, k, name)
+        v = d.child_by_field_name("value")
+        subs.append((v.start_byte, v.end_byte, f"({value})"))
+    # a root split into the row and column (`r = idx / N, c = idx % N`): idx = r * N + c
+    for name, value in c.coords.items():
+        d = _decl_of(src, k, name)
+        if name in (c.row.atoms[0], c.col.atoms[0]) or (c.batch is not None and name == c.batch.atoms[0]):
+            continue
+        if d is None:
+            continue
+        split = _split_value(src, k, name, c)
+        if split is None:
+            raise Refuse(f"`{name}` is a thread index besides the output's row and column")
+        v = d.child_by_field_name("value")
+        subs.append((v.start_byte, v.end_byte, split))
+    # the k loop: its update, the tile's sum in place of each product
+    upd = c.update
+    inner = []
+    for t, (a, b) in enumerate(c.terms):
+        inner.append((a.nodes[0].start_byte, a.nodes[0].end_byte, f"kp_acc{t}[kp_m][kp_n]"))
+        inner.append((b.nodes[0].start_byte, b.nodes[0].end_byte, "1"))
+    stmt = upd.parent
+    line = span_text(src, stmt.start_byte, stmt.end_byte, inner)
+    subs.append((c.loop.start_byte, c.loop.end_byte, line))
+    body = textwrap.dedent(span_text(src, k.body.start_byte + 1, k.body.end_byte - 1, subs).strip("\n"))
+    return textwrap.indent(body, ind).strip()
+
+
+def _split_value(src: SourceFile, k, root: str, c: Contraction) -> str | None:
+    """`root` as the row and column give it back: rq * D + rr where the row is root / D and the
+    column root % D (or the other way round)."""
+    got = {}
+    for name in (c.row.atoms[0], c.col.atoms[0]):
+        d = _decl_of(src, k, name)
+        v = unparen(d.child_by_field_name("value")) if d is not None else None
+        if v is None or v.type != "binary_expression" or text(src, unparen(v.child_by_field_name("left"))) != root:
+            return None
+        got[text(src, v.child_by_field_name("operator"))] = (name, text(src, v.child_by_field_name("right")))
+    if set(got) != {"/", "%"} or got["/"][1] != got["%"][1]:
+        return None
+    q = "kp_i" if got["/"][0] == c.row.atoms[0] else "kp_j"
+    r = "kp_j" if q == "kp_i" else "kp_i"
+    return f"({q} * ({got['/'][1]}) + {r})"
+
+
+def grid_text(c: Contraction, table: dict, bm: int, bn: int, z: str | None) -> tuple[str, str] | None:
+    """(N tiles, M tiles) in the names of `table` (spec values or a launch's arguments)."""
+    n, m = in_terms_of(c.N, table), in_terms_of(c.M, table)
+    if n is None or m is None:
+        return None
+    return f"(((long long)({n}) + {bn - 1}) / {bn})", f"(((long long)({m}) + {bm - 1}) / {bm})"
+
+
+def host_launches(src: SourceFile, kernel: str, c: Contraction, text_: str, bm: int, bn: int,
+                  threads: int) -> tuple[str, list[str]]:
+    """The file's own launches of the kernel with the tiled grid and block."""
+    s2 = SourceFile(text_, src.path)
+    subs, notes = [], []
+    for call, cfg, args, host in launch_sites(s2, kernel):
+        if len(args) < 2:
+            continue
+        table = _call_args(s2, kernel, call)
+        g = grid_text(c, table, bm, bn, None)
+        if g is None:
+            notes.append(f"line {call.start_point[0] + 1}: launch {kernel} with grid (cdiv({c.N}, {bn}), cdiv({c.M}, "
+                         f"{bm}), the batch) and {threads} threads (its arguments could not be matched)")
+            continue
+        old = s2.node_text(args[0])
+        subs.append((args[0].start_byte, args[0].end_byte,
+                     f"dim3((unsigned){g[0]}, (unsigned){g[1]}, dim3({old}).z)"))
+        subs.append((args[1].start_byte, args[1].end_byte, str(threads)))
+    return (span_text(s2, 0, len(s2.data), subs) if subs else text_), notes
+
+
+def describe(c: Contraction) -> str:
+    from kernelpro.profilers.analysis.contraction import describe as d
+    return d(c)
+
+
+# ---------------------------------------------------------------- the knob space
+
+
+SHAPES = [(128, 128, 8, 8, 8), (64, 64, 8, 4, 4), (128, 64, 8, 8, 4), (64, 128, 8, 4, 8), (64, 64, 16, 4, 4),
+          (128, 128, 16, 8, 8), (32, 32, 16, 2, 2), (64, 32, 16, 4, 2), (32, 64, 16, 2, 4), (16, 16, 16, 1, 1)]
+
+
+def tile_space(terms: int, acc_bytes: int, m: float | None, n: float | None, batch: float | None,
+               arch: str = "sm_90", sms: int = 132) -> list[dict]:
+    """Tile settings the occupancy calculator admits (shared memory and an estimate of the registers
+    per block), ordered by a small model: loads saved per multiply-add (BM*BN/(BM+BN)) times the
+    share of the last wave that does work, for the largest size of the spec."""
+    from kernelpro.profilers.occupancy import occupancy
+
+    out = []
+    for bm, bn, bk, tm, tn in SHAPES:
+        threads = (bm // tm) * (bn // tn)
+        for pad in (4, 1, 0):
+            smem = terms * bk * (bm + bn + 2 * pad) * acc_bytes
+            regs = min(255, terms * tm * tn * (acc_bytes // 4) + tm + tn + 40)
+            if smem > 48 * 1024 or not 32 <= threads <= 1024:
+                continue
+            try:
+                occ = occupancy(arch, threads, regs, smem)
+            except Exception:
+                continue
+            per_sm = occ.blocks_per_sm
+            if not per_sm:
+                continue
+            tiles = (-(-(m or 4096) // bm)) * (-(-(n or 4096) // bn)) * (batch or 1)
+            slots = sms * per_sm
+            waves = -(-tiles // slots)
+            score = min(bm * bn / (bm + bn), 64) * (tiles / (waves * slots)) * (1.0 if pad == 4 else 0.97 if pad == 1 else 0.9)
+            out.append(({"bm": bm, "bn": bn, "bk": bk, "tm": tm, "tn": tn, "pad": pad}, score))
+    out.sort(key=lambda x: -x[1])
+    return [k for k, _ in out]

@@ -1,0 +1,129 @@
+"""The matrix-product rewrites (optimizer/restructure/matmul.py): the coalescing remap and
+shared-memory tiles with register tiles, on the spellings of tests/matmul, each candidate compiled
+with nvcc and run in the CPU emulator against numpy at sizes that are not multiples of the tiles
+(M=37, N=53, K=29, batch 3); and `kernelpro optimize --propose-only` listing them without a GPU."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from compile_batch import compile_each
+from emu_run import Batch
+
+from kernelpro.optimizer.restructure import api
+from kernelpro.profilers.compile import CompileOptions
+from kernelpro.profilers.source import parse_source
+
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "matmul")
+GXX = shutil.which("g++")
+M, N, K, NB = 37, 53, 29, 3
+BF16 = "bf16"
+
+
+def _bf16(a):
+    u = np.asarray(a, np.float32).view(np.uint32).astype(np.uint64)
+    return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def _f(b):
+    return (np.asarray(b, np.uint16).astype(np.uint32) << 16).view(np.float32)
+
+
+# file -> (launch grid, block, {array: shape}, {scalar: value}, output, reference(views) -> output)
+CASES = {
+    "gemm_xrows": (["cdiv(M, 16)", "cdiv(N, 16)"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
+                   {"M": M, "N": N, "K": K, "alpha": 1.5, "beta": -0.5}, "C",
+                   lambda v: 1.5 * v["A"] @ v["B"] - 0.5 * v["C"]),
+    "gemm_xcols": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"a": (M, K), "b": (K, N), "c": (M, N)},
+                   {"M": M, "N": N, "K": K}, "c", lambda v: v["a"] @ v["b"]),
+    "gemm_global": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"c": (M, N), "a": (M, K), "b": (K, N)},
+                    {"M": M, "N": N, "K": K, "alpha": 0.75}, "c", lambda v: v["c"] + 0.75 * v["a"] @ v["b"]),
+    "linear_rowptr": (["cdiv(BT, 8)", "cdiv(OC, 32)"], [8, 32],
+                      {"out": (M, N), "inp": (M, K), "weight": (N, K), "bias": (N,)},
+                      {"BT": M, "C": K, "OC": N}, "out", lambda v: v["inp"] @ v["weight"].T + v["bias"]),
+    "gemm_abt": (["cdiv(N, 32)", "cdiv(M, 8)"], [32, 8], {"a": (M, K), "b": (N, K), "c": (M, N)},
+                 {"M": M, "N": N, "K": K}, "c", lambda v: v["a"] @ v["b"].T),
+    "syr2k": (["cdiv(N, 16)", "cdiv(N, 16)"], [16, 16], {"A": (N, K), "B": (N, K), "C": (N, N)},
+              {"N": N, "K": K}, "C", lambda v: v["A"] @ v["B"].T + v["B"] @ v["A"].T),
+    "bmm_z": (["cdiv(N, 16)", "cdiv(M, 16)", "Bt"], [16, 16], {"A": (NB, M, K), "B": (NB, K, N), "C": (NB, M, N)},
+              {"M": M, "N": N, "K": K, "Bt": NB}, "C", lambda v: v["A"] @ v["B"]),
+    "gemm_flat": (["cdiv(M * N, 128)"], [128], {"A": (M, K), "B": (K, N), "C": (M, N)},
+                  {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
+    "gemm_bf16": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K, BF16), "B": (K, N, BF16), "C": (M, N, BF16)},
+                  {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
+}
+SMALL_TILES = {"bm": 32, "bn": 16, "bk": 8, "tm": 2, "tn": 2, "pad": 1}  # several blocks, tails in M, N and K
+
+
+def _ctx(name, text):
+    grid, block, arrays, scalars, out, ref = CASES[name]
+    k = parse_source(text).kernels[0]
+    env = {s: v for s, v in scalars.items() if not isinstance(v, float)}
+    return k, api.Context(kernel=k.name, path=os.path.join(HERE, f"{name}.cu"), launch={"grid": grid, "block": block},
+                          base_launch={"grid": grid, "block": block}, size_env={"small": env},
+                          scalar_params={p.name: p.name for p in k.params if not p.is_pointer})
+
+
+def _ev(e, env):
+    return int(eval(str(e).replace("/", "//"), {"cdiv": lambda a, b: -(-a // b)}, dict(env)))
+
+
+def _args(k, name, seed=0):
+    grid, block, arrays, scalars, out, ref = CASES[name]
+    rng = np.random.default_rng(seed)
+    args, views = [], {}
+    for p in k.params:
+        if p.is_pointer:
+            shape = arrays[p.name]
+            low = shape[-1] == BF16
+            shape = shape[:-1] if low else shape
+            x = rng.standard_normal(shape).astype(np.float32)
+            store = _bf16(x) if low else x
+            views[p.name] = _f(store) if low else x.astype(np.float64)
+            args.append(store.reshape(-1).copy())
+        else:
+            args.append(scalars[p.name])
+    return args, views
+
+
+def _want(name, views):
+    return np.asarray(CASES[name][5](views), np.float64)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_each_rewrite_compiles_and_computes_the_product(name, tmp_path):
+    text = open(os.path.join(HERE, f"{name}.cu")).read()
+    k, ctx = _ctx(name, text)
+    plans, why = api.plans(text, ctx)
+    names = [p.name for p in plans]
+    assert "matmul-tiles" in names, why
+    assert ("matmul-coalesce" in names) == (name in ("gemm_xrows", "linear_rowptr")), names
+    runs = [("as written", text, ctx.launch)]
+    for p in plans:
+        for knobs in ([p.space[0], SMALL_TILES] if p.name == "matmul-tiles" else [p.space[0]]):
+            c = p.build(knobs)
+            runs.append((c.description, c.source, c.launch))
+    problems = compile_each(ctx.path, [(k.name, src, ()) for _, src, _ in runs[1:]], CompileOptions(arch="sm_90"))
+    for (what, src, _), problem in zip(runs[1:], problems):
+        assert problem is None, f"{what}:\n" + "\n".join(problem)
+    batch = Batch([(src, k.name) for _, src, _ in runs], str(tmp_path))
+    env = {s: v for s, v in CASES[name][3].items()}
+    out = CASES[name][4]
+    idx = [p.name for p in k.params].index(out)
+    for i, (what, src, launch) in enumerate(runs):
+        args, views = _args(k, name)
+        res = batch.run(i, args, [_ev(g, env) for g in launch["grid"]], [_ev(b, env) for b in launch["block"]])
+        got = res[idx]
+        got = _f(got) if got.dtype == np.uint16 else got
+        want = _want(name, views).reshape(-1)
+        tol = 2e-2 if name == "gemm_bf16" else 1e-4
+        assert np.allclose(got.astype(np.float64), want, rtol=tol, atol=tol), f"{what}: max error " \
+            f"{np.max(np.abs(got - want))}"
