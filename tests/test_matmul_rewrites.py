@@ -127,3 +127,89 @@ def test_each_rewrite_compiles_and_computes_the_product(name, tmp_path):
         tol = 2e-2 if name == "gemm_bf16" else 1e-4
         assert np.allclose(got.astype(np.float64), want, rtol=tol, atol=tol), f"{what}: max error " \
             f"{np.max(np.abs(got - want))}"
+
+
+SPEC = """kernel = "sgemm_naive"
+
+[sizes]
+small = { M = 1000, N = 1200, K = 700 }
+large = { M = 4096, N = 4096, K = 4096 }
+
+[[args]]
+name = "M"
+value = "M"
+
+[[args]]
+name = "N"
+value = "N"
+
+[[args]]
+name = "K"
+value = "K"
+
+[[args]]
+name = "alpha"
+value = "1.5"
+
+[[args]]
+name = "A"
+dtype = "float32"
+shape = ["M * K"]
+fill = "randn"
+
+[[args]]
+name = "B"
+dtype = "float32"
+shape = ["K * N"]
+fill = "randn"
+
+[[args]]
+name = "beta"
+value = "0.5"
+
+[[args]]
+name = "C"
+dtype = "float32"
+shape = ["M * N"]
+fill = "randn"
+output = true
+
+[reference]
+python = "ref.py:gemm"
+
+[tolerance]
+rtol = 1e-3
+atol = 1e-3
+
+[launch]
+grid = ["cdiv(M, 16)", "cdiv(N, 16)"]
+block = [16, 16]
+"""
+REF = """def gemm(inputs, sizes):
+    M, N, K = sizes["M"], sizes["N"], sizes["K"]
+    a, b, c = (inputs[x] for x in ("A", "B", "C"))
+    return {"C": 1.5 * a.reshape(M, K) @ b.reshape(K, N) + 0.5 * c.reshape(M, N)}
+"""
+
+
+@pytest.mark.slow
+def test_propose_only_lists_the_matmul_rewrites_without_a_gpu(tmp_path):
+    shutil.copy(os.path.join(HERE, "gemm_xrows.cu"), tmp_path / "gemm.cu")
+    (tmp_path / "gemm.kernelpro.toml").write_text(SPEC)
+    (tmp_path / "ref.py").write_text(REF)
+    r = subprocess.run([sys.executable, "-m", "kernelpro.profilers.cli", "optimize", str(tmp_path / "gemm.cu"),
+                        "--kernel", "sgemm_naive", "--propose-only", "--json"], capture_output=True, text=True,
+                       env={**os.environ, "KERNELPRO_NO_GPU": "1"})
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    by = {c["origin"]: c for c in d["candidates"]}
+    assert {"builtin:matmul-coalesce", "builtin:matmul-tiles"} <= set(by), [c["origin"] for c in d["candidates"]]
+    remap, tiles = by["builtin:matmul-coalesce"], by["builtin:matmul-tiles"]
+    assert remap["compiles"] and tiles["compiles"]
+    assert remap["launch"]["grid"] == ["cdiv(N, 16)", "cdiv(M, 16)"] and "uncoalesced-access" in remap["answers"]
+    assert tiles["launch"]["block"] == [tiles["knobs"]["bm"] * tiles["knobs"]["bn"] //
+                                        (tiles["knobs"]["tm"] * tiles["knobs"]["tn"])]
+    assert {"matmul-without-tensor-cores", "matmul-global-operands"} <= set(tiles["answers"])
+    # the structural rewrites come before the local edits
+    kinds = [c["kind"] for c in d["candidates"]]
+    assert kinds.index("structural") == 0
