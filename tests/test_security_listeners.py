@@ -408,6 +408,10 @@ def test_the_local_ray_instance_listens_on_loopback_only_and_wants_its_token(tmp
         assert "gcs_server" in names and "raylet" in names and "GpuWorker" in names, (found, procs)
         wide = [(procs[pid][:80], addr) for pid, addr in found if addr[0] not in LOOPBACK]
         assert not wide, f"Ray processes listening beyond loopback: {wide}"
+        # Ray's session folders (its Unix sockets among them) are world-writable: they live in a private folder
+        private = Path(b.local.temp_dir)
+        assert stat.S_IMODE(private.stat().st_mode) == 0o700 and private.stat().st_uid == os.getuid()
+        assert any(str(private) in cmd for cmd in procs.values() if "raylet" in cmd), procs
 
         gcs = ray.get_runtime_context().gcs_address
         assert gcs.rsplit(":", 1)[0] == "127.0.0.1"
@@ -429,5 +433,6 @@ def test_the_local_ray_instance_listens_on_loopback_only_and_wants_its_token(tmp
         (stdout, stderr), rc = out["right"]
         assert rc == 0 and "CONNECTED" in stdout, (stdout, stderr[-2000:])  # the refusals were the token's
     assert not (home / ".ray").exists()  # the token was never written to Ray's shared default file
+    assert not private.exists()  # removed with the instance
     assert "RAY_AUTH_TOKEN" not in os.environ  # the environment is as it was
     assert not ray.is_initialized()

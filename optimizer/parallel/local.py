@@ -12,6 +12,11 @@ shared by every Ray instance of the user; the instance gets a fresh random token
 instead, which only this process and the Ray processes it starts (its children, which inherit the
 environment) hold. When the instance is shut down the environment is put back.
 
+Files. Ray makes its session folders (its Unix sockets, logs, spilled objects) writable by everyone
+under /tmp/ray, so another user could replace the raylet's socket; the instance's temp folder is a new
+folder inside a new private one (mode 0700, `tempfile.mkdtemp`; Ray makes the folder it is given
+writable by everyone too), removed when the instance is shut down.
+
 A cluster given by address (`--workers HOST:PORT`, `ray://HOST:PORT`) is the user's: its listeners and its
 authentication are the cluster's own, and nothing here touches them.
 """
@@ -20,6 +25,8 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import shutil
+import tempfile
 
 from .workers import INSTALL, WorkersError
 
@@ -62,6 +69,7 @@ class LocalInstance:
     def __init__(self, ray):
         self.ray = ray
         self.saved: dict[str, str | None] | None = None  # the auth variables before start
+        self.temp_dir: str | None = None  # private (0700); Ray's temp folder is inside it
 
     def start(self, **init_kw) -> None:
         ray = self.ray
@@ -76,11 +84,13 @@ class LocalInstance:
             _reload_auth()
             from ray._private import ray_constants
 
+            self.temp_dir = tempfile.mkdtemp(prefix="kp-ray-")  # short: Ray's socket paths must fit 107 bytes
             cluster = ray_constants.ENABLE_RAY_CLUSTER
             ray_constants.ENABLE_RAY_CLUSTER = False  # "127.0.0.1" stays the node's address
             try:
                 # "local": a new instance for this run, never a cluster that happens to run here
-                ray.init(address="local", _node_ip_address=LOOPBACK, **{**init_kw, "include_dashboard": False})
+                ray.init(address="local", _node_ip_address=LOOPBACK, _temp_dir=os.path.join(self.temp_dir, "r"),
+                         **{**init_kw, "include_dashboard": False})
             finally:
                 ray_constants.ENABLE_RAY_CLUSTER = cluster
             problem = self.problem()
@@ -105,6 +115,9 @@ class LocalInstance:
     def stop(self) -> None:
         if self.ray.is_initialized():
             self.ray.shutdown()
+        if self.temp_dir is not None:
+            shutil.rmtree(self.temp_dir, ignore_errors=True)
+            self.temp_dir = None
         if self.saved is not None:
             for k, v in self.saved.items():
                 if v is None:
