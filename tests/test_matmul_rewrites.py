@@ -58,7 +58,7 @@ CASES = {
     "gemm_bf16": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K, BF16), "B": (K, N, BF16), "C": (M, N, BF16)},
                   {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
 }
-SMALL_TILES = {"bm": 32, "bn": 16, "bk": 8, "tm": 2, "tn": 2, "pad": 1}  # several blocks, tails in M, N and K
+SMALL_TILES = {"bm": 32, "bn": 16, "bk": 8, "tm": 2, "tn": 2, "pad": 1, "vec": 4}  # several blocks, tails in M, N and K
 
 
 def _ctx(name, text):
@@ -108,7 +108,8 @@ def test_each_rewrite_compiles_and_computes_the_product(name, tmp_path):
     assert ("matmul-coalesce" in names) == (name in ("gemm_xrows", "linear_rowptr")), names
     runs = [("as written", text, ctx.launch)]
     for p in plans:
-        for knobs in ([p.space[0], SMALL_TILES] if p.name == "matmul-tiles" else [p.space[0]]):
+        tiles = [p.space[0], SMALL_TILES, {**SMALL_TILES, "vec": 1, "pad": 0}]
+        for knobs in (tiles if p.name == "matmul-tiles" else [p.space[0]]):
             c = p.build(knobs)
             runs.append((c.description, c.source, c.launch))
     problems = compile_each(ctx.path, [(k.name, src, ()) for _, src, _ in runs[1:]], CompileOptions(arch="sm_90"))

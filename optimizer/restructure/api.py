@@ -700,15 +700,16 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
             acc = 8 if "double" in (c.acc_type + c.out.elem) else 4
             m, n = _largest(ctx, in_terms_of(c.M, table) or "0"), _largest(ctx, in_terms_of(c.N, table) or "0")
             nb = _largest(ctx, str(grid[2])) if c.batch is not None and len(grid) > 2 else 1
-            space = matmul.tile_space(len(c.terms), acc, m, n, nb, ctx.arch)
+            space = matmul.tile_space(len(c.terms), acc, m, n, nb, ctx.arch, packs=matmul.packed(c))
             restricted = sorted({x for pair in c.assumes for x in pair})
             assumptions = (f"assumes {', '.join(restricted)} never overlap (adds __restrict__: the output is "
                            "written once, after the sums)",) if restricted else ()
 
             def build_tiles(knobs):
                 bm, bn, bk, tm, tn, pad = (int(knobs[x]) for x in ("bm", "bn", "bk", "tm", "tn", "pad"))
+                vec = int(knobs.get("vec", 1))
                 threads = (bm // tm) * (bn // tn)
-                new = matmul.tile_body(src, ctx.kernel, c, coords, bm, bn, bk, tm, tn, pad)
+                new = matmul.tile_body(src, ctx.kernel, c, coords, bm, bn, bk, tm, tn, pad, vec)
                 if restricted:  # the sums are stored after every operand is read: said, and made __restrict__
                     new = add_restrict(new, ctx.kernel)[0]
                 new, notes = matmul.host_launches(src, ctx.kernel, c, new, bm, bn, threads)
@@ -717,7 +718,8 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                               + ([grid[2]] if len(grid) > 2 else []), block=[threads])
                 desc = (f"shared-memory tiles for the matrix product ({what}): {bm} x {bn} outputs per block, "
                         f"{bk}-deep slabs padded by {pad}, {tm} x {tn} outputs per thread in registers, "
-                        f"sums in {matmul._acc_type(c.acc_type)}")
+                        f"sums in {matmul._acc_type(c.acc_type)}"
+                        + ("; tiles loaded 16 bytes at a time where aligned and in bounds" if vec > 1 else ""))
                 return Candidate(source=new, launch=launch, flags=ctx.flags, description=desc, answers=answers,
                                  origin="builtin:matmul-tiles", kind="structural", knobs=tuple(sorted(knobs.items())),
                                  notes=assumptions + tuple(notes))

@@ -170,7 +170,7 @@ def _decl_of(src: SourceFile, k, name: str):
 
 
 def tile_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: int, bn: int, bk: int, tm: int, tn: int,
-              pad: int) -> str:
+              pad: int, vec: int = 1) -> str:
     """The kernel with its body replaced by the tiled product (the body as written runs per output)."""
     k = src.kernel(kernel)
     threads = (bm // tm) * (bn // tn)
@@ -198,15 +198,43 @@ def tile_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: in
         for o, sh, rows, coord, lim, base in ((a, f"kp_As{t}", bm, "kp_i", "kp_M", "kp_i0"),
                                                (b, f"kp_Bs{t}", bn, "kp_j", "kp_N", "kp_j0")):
             along_k = o.k_stride == "1"  # consecutive threads take consecutive k: coalesced
-            L.append(f"{i2}for (int kp_e = kp_tid; kp_e < {rows * bk}; kp_e += {threads}) {{  // {o.array}: "
-                     f"{'along k' if along_k else 'along its rows'}")
-            if along_k:
-                L.append(f"{i3}const int kp_kk = kp_e % {bk}, kp_r = kp_e / {bk};")
-            else:
-                L.append(f"{i3}const int kp_r = kp_e % {rows}, kp_kk = kp_e / {rows};")
+            atom_ = c.row.atoms[0] if sh.startswith("kp_As") else c.col.atoms[0]
+            packs = vec > 1 and o.elem == "float" and acc == "float" and bk % vec == 0 and (
+                along_k or o.strides.get(atom_) == "1")
             idx = poly_c(o.index, rename)
-            L += [f"{i3}const long long {coord} = {base} + kp_r, kp_k = kp_kt + kp_kk;",
-                  f"{i3}{sh}[kp_kk][kp_r] = ({coord} < {lim} && kp_k < kp_K) ? ({acc})({o.array}[{idx}]) : ({acc})0;",
+            load = f"({coord} < {lim} && kp_k < kp_K) ? ({acc})({o.array}[{idx}]) : ({acc})0"
+            if not packs:
+                L.append(f"{i2}for (int kp_e = kp_tid; kp_e < {rows * bk}; kp_e += {threads}) {{  // {o.array}: "
+                         f"{'along k' if along_k else 'along its rows'}")
+                L.append(f"{i3}const int kp_kk = kp_e % {bk}, kp_r = kp_e / {bk};" if along_k else
+                         f"{i3}const int kp_r = kp_e % {rows}, kp_kk = kp_e / {rows};")
+                L += [f"{i3}const long long {coord} = {base} + kp_r, kp_k = kp_kt + kp_kk;",
+                      f"{i3}{sh}[kp_kk][kp_r] = {load};", f"{i2}}}"]
+                continue
+            # 16-byte loads: {vec} consecutive elements where they are in bounds and aligned, else one by one
+            i4 = i3 + "  "
+            last = f"kp_k + {vec - 1} < kp_K && {coord} < {lim}" if along_k else f"{coord} + {vec - 1} < {lim} && kp_k < kp_K"
+            step = "kp_kk + kp_v" if along_k else "kp_kk"
+            row_v = "kp_r" if along_k else "kp_r + kp_v"
+            L.append(f"{i2}for (int kp_e = kp_tid; kp_e < {rows * bk // vec}; kp_e += {threads}) {{  // {o.array}: "
+                     f"{'along k' if along_k else 'along its rows'}, {vec * 4}-byte loads")
+            L.append(f"{i3}const int kp_kk = (kp_e % {bk // vec}) * {vec}, kp_r = kp_e / {bk // vec};" if along_k else
+                     f"{i3}const int kp_r = (kp_e % {rows // vec}) * {vec}, kp_kk = kp_e / {rows // vec};")
+            L += [f"{i3}const long long {coord}_r = {base} + kp_r, kp_k_r = kp_kt + kp_kk;",
+                  f"{i3}{{",
+                  f"{i4}const long long {coord} = {coord}_r, kp_k = kp_k_r;",
+                  f"{i4}const float* kp_p = {o.array} + ({idx});",
+                  f"{i4}if ({last} && ((unsigned long long)(const void*)kp_p & 15) == 0) {{",
+                  f"{i4}  const float4 kp_q = *reinterpret_cast<const float4*>(kp_p);",
+                  f"{i4}  const float kp_w[4] = {{kp_q.x, kp_q.y, kp_q.z, kp_q.w}};",
+                  f"{i4}  for (int kp_v = 0; kp_v < 4; ++kp_v) {sh}[{step}][{row_v}] = kp_w[kp_v];",
+                  f"{i4}  continue;",
+                  f"{i4}}}",
+                  f"{i3}}}",
+                  f"{i3}for (int kp_v = 0; kp_v < {vec}; ++kp_v) {{",
+                  f"{i4}const long long {coord} = {coord}_r{'' if along_k else ' + kp_v'}, kp_k = kp_k_r{' + kp_v' if along_k else ''};",
+                  f"{i4}{sh}[{step}][{row_v}] = {load};",
+                  f"{i3}}}",
                   f"{i2}}}"]
     L += [f"{i2}__syncthreads();", f"{i2}#pragma unroll", f"{i2}for (int kp_kk = 0; kp_kk < {bk}; ++kp_kk) {{"]
     for t in range(len(c.terms)):
@@ -302,6 +330,11 @@ def host_launches(src: SourceFile, kernel: str, c: Contraction, text_: str, bm: 
     return (span_text(s2, 0, len(s2.data), subs) if subs else text_), notes
 
 
+def packed(c: Contraction) -> bool:
+    """Some operand can be read 16 bytes at a time (float elements, a contiguous dimension)."""
+    return any(o.elem == "float" and (o.k_stride == "1" or "1" in o.strides.values()) for t in c.terms for o in t)
+
+
 def describe(c: Contraction) -> str:
     from kernelpro.profilers.analysis.contraction import describe as d
     return d(c)
@@ -315,7 +348,7 @@ SHAPES = [(128, 128, 8, 8, 8), (64, 64, 8, 4, 4), (128, 64, 8, 8, 4), (64, 128, 
 
 
 def tile_space(terms: int, acc_bytes: int, m: float | None, n: float | None, batch: float | None,
-               arch: str = "sm_90", sms: int = 132) -> list[dict]:
+               arch: str = "sm_90", sms: int = 132, packs: bool = True) -> list[dict]:
     """Tile settings the occupancy calculator admits (shared memory and an estimate of the registers
     per block), ordered by a small model: loads saved per multiply-add (BM*BN/(BM+BN)) times the
     share of the last wave that does work, for the largest size of the spec."""
@@ -340,6 +373,8 @@ def tile_space(terms: int, acc_bytes: int, m: float | None, n: float | None, bat
             slots = sms * per_sm
             waves = -(-tiles // slots)
             score = min(bm * bn / (bm + bn), 64) * (tiles / (waves * slots)) * (1.0 if pad == 4 else 0.97 if pad == 1 else 0.9)
-            out.append(({"bm": bm, "bn": bn, "bk": bk, "tm": tm, "tn": tn, "pad": pad}, score))
+            for vec in ((4, 1) if packs else (1,)):
+                out.append(({"bm": bm, "bn": bn, "bk": bk, "tm": tm, "tn": tn, "pad": pad, "vec": vec},
+                            score * (1.0 if vec == 4 or not packs else 0.95)))
     out.sort(key=lambda x: -x[1])
     return [k for k, _ in out]
