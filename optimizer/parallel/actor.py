@@ -62,8 +62,8 @@ class GpuWorker:
         import ray
 
         try:
-            p = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=120,
-                               env=self.env)
+            p = subprocess.run([sys.executable, "-P", "-c", PROBE], capture_output=True, text=True, timeout=120,
+                               stdin=subprocess.DEVNULL, env=self.env)
             problem = p.stdout.strip() or (None if p.returncode == 0 else (p.stderr.strip().splitlines() or ["?"])[-1])
         except (OSError, subprocess.TimeoutExpired) as e:
             problem = f"the GPU probe failed: {e}"

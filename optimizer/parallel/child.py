@@ -11,25 +11,21 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
-import time
+
+from kernelpro.profilers import children
+from kernelpro.profilers.children import python_command
 
 
 def watch_parent(parent: int, period_s: float = 0.5) -> None:
+    """End at once (os._exit) when the actor that started this worker is gone."""
     if os.getppid() != parent:
         os._exit(1)
-
-    def run():
-        while True:
-            time.sleep(period_s)
-            if os.getppid() != parent:
-                os._exit(1)
-    threading.Thread(target=run, name="parent-watch", daemon=True).start()
+    children.watch_parent(parent, lambda: os._exit(1), period_s)
 
 
 def command() -> list[str]:
     """The worker's command line, for a worker started by this process (the actor)."""
-    return [sys.executable, "-m", "kernelpro.optimizer.parallel.child", "--parent", str(os.getpid()), "--serve"]
+    return python_command("kernelpro.optimizer.parallel.child", "--parent", str(os.getpid()), "--serve")
 
 
 if __name__ == "__main__":
