@@ -32,6 +32,7 @@ MAX_DATABASE_BYTES = 512 * 1024 * 1024  # a large CMake project writes tens of M
 _KEEP = re.compile(r"^--?(std|expt-relaxed-constexpr|expt-extended-lambda|extended-lambda|use_fast_math|ftz|prec-div|"
                    r"prec-sqrt|fmad|maxrregcount|default-stream|restrict|relocatable-device-code|rdc|"
                    r"Wno-deprecated-gpu-targets)(=.*)?$")
+_DEFINE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\([A-Za-z0-9_, ]*\))?(=.*)?$", re.S)
 _TAKES_VALUE = {"-o", "-x", "-MF", "-MT", "-MQ", "-ccbin", "--compiler-bindir", "-Xcompiler", "--compiler-options",
                 "-Xlinker", "--linker-options", "-Xptxas", "--ptxas-options", "-Xnvlink", "-Xfatbin", "-Xarchive",
                 "--options-file", "-optf", "-odir", "--output-directory", "-l", "-L", "--library", "--library-path",
@@ -177,9 +178,12 @@ def parse_command(argv: list[str], directory: str, dropped: list[str] | None = N
                 extra += ["-include", absolute(nxt)]
                 i += 2
             elif a in ("-std", "--std", "-maxrregcount", "--maxrregcount") and nxt is not None:
-                extra += [a, nxt]
+                if _plain(nxt):
+                    extra += [a, nxt]
+                elif dropped is not None:
+                    dropped.append(f"{a} {nxt}")
                 i += 2
-            elif _KEEP.match(a):
+            elif _KEEP.match(a) and _plain(a):
                 extra.append(a)
                 i += 1
             else:
@@ -188,7 +192,15 @@ def parse_command(argv: list[str], directory: str, dropped: list[str] | None = N
                     dropped.append(" ".join(args[i:i + n]))
                 i += n
     arch = f"sm_{max(archs)}" if archs else None
-    return arch, incs, defs, extra
+    bad = [d for d in defs if not _DEFINE.match(d)]  # -D$(...): not a macro name, never reaches nvcc
+    if dropped is not None:
+        dropped += [f"-D{d}" for d in bad]
+    return arch, incs, [d for d in defs if d not in bad], extra
+
+
+def _plain(flag: str) -> bool:
+    """A kept flag's text holds nothing nvcc's shell would read (paths and defines are made safe later)."""
+    return re.search(r'[$`"\\\x00-\x1f]', flag) is None
 
 
 def project_flags(path: str, setting: str = "", roots: tuple[str, ...] = ()) -> ProjectFlags | None:

@@ -117,7 +117,8 @@ def test_compile_database_values_and_file_name_over_stdio(tmp_path):
     name = ws / f"n`{cmd}`.cu"
     name.write_text(KERNEL)
     db = [{"directory": str(evil_dir), "file": str(ws / "k.cu"),
-           "arguments": ["nvcc", f"-I$({cmd})", f"-DX=$({cmd})", "-include", str(pre), "-c", str(ws / "k.cu")]},
+           "arguments": ["nvcc", f"-I$({cmd})", f"-DX=$({cmd})", "-include", str(pre), f"-std=c++17$({cmd})",
+                         f"-D$({cmd})=1", "-maxrregcount", f"`{cmd}`", "-c", str(ws / "k.cu")]},
           {"directory": str(evil_dir), "file": str(name), "command": f"nvcc -DY=`{cmd}` -c {name}"}]
     (ws / "compile_commands.json").write_text(json.dumps(db))
     s = RawLsp(ws, env=env)
