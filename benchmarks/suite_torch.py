@@ -1,10 +1,78 @@
 """PyTorch's own op for each suite family, timed like the kernels: CUDA events around one
 call, the L2 flushed between calls (a read of 256 MB, so it is cold and clean, as the product's
 evaluator leaves it: profilers/runtime/runner.py l2_flusher), median of the repetitions, at every size of the spec
-(eager, or compiled with torch.compile)."""
+(eager, or compiled with torch.compile).
+
+The matrix products run through cuBLAS under a precision policy, named beside every number they give:
+`fp32` (strict: torch.backends.cuda.matmul.allow_tf32 off), `tf32` (allow_tf32 on: fp32 operands rounded
+to TF32 on the tensor cores) and `bf16` (bf16 operands, fp32 accumulation). POLICIES lists each family's;
+the first is its default (what `time_torch` gives without `policy`)."""
 from __future__ import annotations
 
+import contextlib
 import statistics
+
+POLICIES = {
+    "gemm_fp32": ("fp32", "tf32"),
+    "gemm_aat": ("fp32", "tf32"),
+    "gemm_chain": ("fp32", "tf32"),
+    "attn_scores": ("fp32", "tf32"),
+    "linear_bias": ("fp32", "tf32"),
+    "gemm_bf16": ("bf16",),
+}
+
+
+def policies(family: str) -> tuple[str, ...]:
+    """The precision policies under which the family's PyTorch op is timed ("-" where it has no product)."""
+    return POLICIES.get(family, ("-",))
+
+
+@contextlib.contextmanager
+def precision(torch, policy: str):
+    """torch.backends.cuda.matmul.allow_tf32 on for "tf32", off for "fp32" and "bf16"; restored after."""
+    old = torch.backends.cuda.matmul.allow_tf32
+    torch.backends.cuda.matmul.allow_tf32 = policy == "tf32"
+    try:
+        yield
+    finally:
+        torch.backends.cuda.matmul.allow_tf32 = old
+
+
+def _matmul_op(torch, family: str, v: dict, randn):
+    """The cuBLAS call (through torch) computing the family's function, outputs preallocated."""
+    if family == "gemm_fp32":  # C = 1.5 A B + 0.5 C: cuBLAS's own alpha and beta
+        a, b, c = randn(v["M"], v["K"]), randn(v["K"], v["N"]), randn(v["M"], v["N"])
+        d = torch.empty_like(c)
+        return lambda: torch.addmm(c, a, b, beta=0.5, alpha=1.5, out=d)
+    if family == "gemm_aat":
+        a = randn(v["N"], v["K"])
+        c = torch.empty(v["N"], v["N"], device="cuda")
+        return lambda: torch.mm(a, a.t(), out=c)
+    if family == "gemm_chain":
+        a, b, c = randn(v["M"], v["K"]), randn(v["K"], v["N"]), randn(v["N"], v["P"])
+        t = torch.empty(v["M"], v["N"], device="cuda")
+        d = torch.empty(v["M"], v["P"], device="cuda")
+        return lambda: torch.mm(torch.mm(a, b, out=t), c, out=d)
+    if family == "attn_scores":  # one batched product with alpha = scale, then the causal mask in place
+        h, t_, d_ = v["H"], v["T"], v["D"]
+        q, k = randn(h, t_, d_), randn(h, t_, d_)
+        s = torch.empty(h, t_, t_, device="cuda")
+        upper = torch.ones(t_, t_, dtype=torch.bool, device="cuda").triu(1)
+
+        def scores():
+            s.baddbmm_(q, k.transpose(1, 2), beta=0.0, alpha=0.125)  # beta 0: s's old values are not read
+            return s.masked_fill_(upper, float("-inf"))
+
+        return scores
+    if family == "linear_bias":
+        x, w, b = randn(v["N"], v["C"]), randn(v["OC"], v["C"]), randn(v["OC"])
+        y = torch.empty(v["N"], v["OC"], device="cuda")
+        return lambda: torch.addmm(b, x, w.t(), out=y)
+    if family == "gemm_bf16":
+        a, b = randn(v["M"], v["K"], dtype=torch.bfloat16), randn(v["K"], v["N"], dtype=torch.bfloat16)
+        c = torch.empty(v["M"], v["N"], device="cuda", dtype=torch.bfloat16)
+        return lambda: torch.mm(a, b, out=c)
+    return None
 
 
 def _op(torch, family: str, spec, size: str):
@@ -16,6 +84,9 @@ def _op(torch, family: str, spec, size: str):
     def randn(*shape, dtype=torch.float32):
         return torch.randn(*shape, device=dev, generator=g, dtype=torch.float32).to(dtype)
 
+    mm = _matmul_op(torch, family, v, randn)
+    if mm is not None:
+        return mm
     if family == "gelu":
         x = randn(v["n"], dtype=torch.bfloat16)
         return lambda: F.gelu(x, approximate="tanh")
@@ -84,15 +155,20 @@ def _time_sizes(spec, make, reps: int) -> dict:
     return out
 
 
-def time_torch(family: str, spec, reps: int = 30, compiled: bool = False) -> dict:
+def time_torch(family: str, spec, reps: int = 30, compiled: bool = False, policy: str | None = None) -> dict:
     """Median seconds per size of PyTorch's op (eager, or through torch.compile with `compiled`: the
-    warm-up calls compile it, so compile time is not counted)."""
+    warm-up calls compile it, so compile time is not counted), under `policy` (default: the family's
+    first; see POLICIES)."""
+    import torch
+
+    policy = policy or policies(family)[0]
 
     def make(torch, size):
         fn = _op(torch, family, spec, size)
         return torch.compile(fn, dynamic=False) if compiled else fn
 
-    return _time_sizes(spec, make, reps)
+    with precision(torch, policy):
+        return _time_sizes(spec, make, reps)
 
 
 def time_copy(spec, reps: int = 30) -> dict:

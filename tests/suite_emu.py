@@ -119,7 +119,7 @@ def run(family: str, spec, source: str, launch: dict, env, workdir, seed=0, batc
     """{output name: float values} after running source (or the batch's index-th) at env. A spec with a
     sequence of launches ([[launches]], scratch buffers) runs its steps in order (`run_steps`)."""
     if len(spec.launches) > 1 or any(s.memset for s in spec.launches):
-        return run_steps(spec, source, env, workdir, seed)
+        return run_steps(spec, source, env, workdir, seed, launch)
     args, views, outs = inputs_for(spec, env, seed)
     grid = [_ev(g, env) for g in launch["grid"]]
     block = [_ev(b, env) for b in launch["block"]]
@@ -137,9 +137,13 @@ def _store(dt):
     return np.uint16 if dt == "bfloat16" else np.dtype(dt)
 
 
-def run_steps(spec, source: str, env, workdir, seed=0):
+def run_steps(spec, source: str, env, workdir, seed=0, launch: dict | None = None):
     """The spec's [[launches]] in order at env: each kernel step gets its named buffers (arguments and
-    [[scratch]], the scratch poisoned with NaN unless filled with zeros) and scalars; memsets set bytes."""
+    [[scratch]], the scratch poisoned with NaN unless filled with zeros) and scalars; memsets set bytes.
+    `launch` (a candidate's grid, block, shared_bytes) replaces those of every step of its kernel (default:
+    the spec's), as LaunchSpec.with_launch does."""
+    launch = dict(launch or {})
+    target = launch.pop("kernel", spec.kernel)
     args, views, outs = inputs_for(spec, env, seed)
     bufs, scalars = {}, {}
     for a, v in zip(spec.args, args):
@@ -156,9 +160,12 @@ def run_steps(spec, source: str, env, workdir, seed=0):
             continue
         names = list(step.args) or [a.name for a in spec.args]
         call = [bufs[n] if n in bufs else scalars[n] if n in scalars else _ev(n, env) for n in names]
-        grid = [_ev(g, env) for g in step.grid]
-        block = [_ev(b, env) for b in step.block]
-        shared = _ev(step.shared_bytes, env) if step.shared_bytes not in (None, "", 0, "0") else 0
+        conf = {"grid": step.grid, "block": step.block, "shared_bytes": step.shared_bytes}
+        if step.kernel == target:
+            conf.update({k: v for k, v in launch.items() if k in conf})
+        grid = [_ev(g, env) for g in conf["grid"]]
+        block = [_ev(b, env) for b in conf["block"]]
+        shared = _ev(conf["shared_bytes"], env) if conf["shared_bytes"] not in (None, "", 0, "0") else 0
         res = batch.run(kernels.index(step.kernel), call, grid, block, shared_bytes=shared)
         for n, r in zip(names, res):
             if n in bufs:

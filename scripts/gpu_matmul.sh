@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# GPU: the matrix-product families (issue 26) in one device call of under 10 minutes. Installs the wheels
+# and the package as scripts/gpu_suite.sh does, then, with benchmarks/matmul_sweep.py:
+#   1. every family's naive kernels, hand-written bests (strict fp32 SIMT, TF32 tensor cores, bf16 tensor
+#      cores) at every size with the product's evaluator (correctness against the reference, L2 flushed,
+#      median of REPEATS alternating rounds), and cuBLAS through torch under each precision policy
+#      (fp32: allow_tf32 off; tf32: on; bf16) timed with the same flush: $OUT/first.json;
+#   2. the bests and cuBLAS again in a fresh process (FRESH_REPEATS rounds): $OUT/fresh.json;
+#   3. the table (policy beside every number; the ratio to cuBLAS of the same policy from the fresh
+#      process): $OUT/table.md, printed last.
+# Usage on the device machine, from the repository root, `.gpuwheels` carried:
+#   bash scripts/gpu_matmul.sh
+#   REPEATS=2 FRESH_REPEATS=3 FAMILIES="gemm_fp32 gemm_bf16" bash scripts/gpu_matmul.sh
+# Each step has its own time limit (FIRST_T, FRESH_T seconds) so the call ends inside 10 minutes; a step cut
+# short keeps the families it finished (the JSON is written after each).
+set -u
+export PYTHONUNBUFFERED=1
+L=${OUT:-/tmp/matmul-out}; mkdir -p $L
+T0=$(date +%s)
+if [ ! -d /tmp/site/kernelpro ]; then
+  python3 -m pip install -q --no-index --no-deps --target /tmp/site .gpuwheels/*.whl >$L/pip.txt 2>&1 || { cat $L/pip.txt; exit 1; }
+fi
+python3 -m pip install -q --no-deps --no-build-isolation --upgrade --target /tmp/site . >>$L/pip.txt 2>&1 || { cat $L/pip.txt; exit 1; }
+export PYTHONPATH=/tmp/site
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.draw --format=csv > $L/gpu.txt 2>&1
+git rev-parse HEAD >> $L/gpu.txt 2>/dev/null
+git status --short benchmarks scripts >> $L/gpu.txt 2>/dev/null
+echo "setup: $(( $(date +%s) - T0 )) s" | tee -a $L/sweep.txt
+timeout ${FIRST_T:-330} python3 benchmarks/matmul_sweep.py --out $L/first.json --repeats ${REPEATS:-2} \
+  ${FAMILIES:+--families $FAMILIES} 2>&1 | tee -a $L/sweep.txt
+echo "first pass: $(( $(date +%s) - T0 )) s" | tee -a $L/sweep.txt
+timeout ${FRESH_T:-150} python3 benchmarks/matmul_sweep.py --out $L/fresh.json --repeats ${FRESH_REPEATS:-3} \
+  --kernels best best_tf32 ${FAMILIES:+--families $FAMILIES} 2>&1 | tee -a $L/sweep.txt
+echo "fresh process: $(( $(date +%s) - T0 )) s" | tee -a $L/sweep.txt
+if [ -f $L/fresh.json ]; then
+  python3 benchmarks/matmul_sweep.py --table $L/first.json $L/fresh.json --out $L/table.md
+else
+  python3 benchmarks/matmul_sweep.py --table $L/first.json --out $L/table.md
+fi
+tar -czf $L/matmul-logs.tar.gz -C $L pip.txt 2>/dev/null; rm -f $L/pip.txt
+echo "total: $(( $(date +%s) - T0 )) s"

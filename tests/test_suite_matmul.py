@@ -1,0 +1,174 @@
+"""The suite's matrix-product families (issue 26): their files and specs, every hand-written best (strict
+fp32 SIMT, TF32 and bf16 tensor cores) against the reference in the CPU emulator at sizes that are no
+multiple of any tile (the tensor cores' fragments through the emulator's exchange, which follows the PTX
+ISA's layouts), the TF32 kernels refused by the strict tolerance, cuBLAS's precision policies
+(suite_torch) and the GPU sweep's table (benchmarks/matmul_sweep.py, scripts/gpu_matmul.sh)."""
+from __future__ import annotations
+
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from suite_emu import SMALL, SUITE, VECTOR, check, load_spec, run
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import matmul_sweep  # noqa: E402
+import suite_check  # noqa: E402
+import suite_torch  # noqa: E402
+
+FAMILIES = matmul_sweep.FAMILIES
+FP32 = [f for f in FAMILIES if f != "gemm_bf16"]
+BESTS = sorted(p for f in FAMILIES for p in glob.glob(os.path.join(SUITE, f, "best*.cu")))
+GXX = __import__("shutil").which("g++")
+
+
+def ids(p):
+    return f"{os.path.basename(os.path.dirname(p))}/{os.path.basename(p)[:-3]}"
+
+
+def _base(spec):
+    from kernelpro.optimizer import spec_edit
+    return spec_edit.base_launch(spec)
+
+
+def test_every_matmul_family_has_naive_kernels_a_strict_best_and_a_tensor_core_one():
+    for fam in FAMILIES:
+        meta = tomllib.loads((Path(SUITE) / fam / "family.toml").read_text())
+        assert fam in SMALL and fam in VECTOR and fam in suite_check.CHECK_SIZES, fam
+        assert [s for s in meta["files"] if s.startswith("naive")], fam
+        assert "best" in meta["files"], fam
+        if fam in FP32:
+            # strict fp32: the default tolerance of float32 (no rtol given); TF32: its own, said in the spec
+            assert "tensor cores" not in meta["files"]["best"]["style"] and "strict float32" in meta["files"]["best"]["style"]
+            strict, tf32 = load_spec(fam, "best"), load_spec(fam, "best_tf32")
+            assert "rtol" not in strict.tolerance_given or strict.rtol <= 1e-4, fam
+            assert "TF32 admitted" in meta["files"]["best_tf32"]["style"] and tf32.rtol >= 1e-2, fam
+            assert "TF32 admitted" in (Path(SUITE) / fam / "best_tf32.kernelpro.toml").read_text()
+        else:
+            assert "mma.sync m16n8k16 bf16" in meta["files"]["best"]["style"]
+    gemm = tomllib.loads((Path(SUITE) / "gemm_fp32" / "family.toml").read_text())
+    assert {"naive", "naive_cols", "naive_global"} <= set(gemm["files"])  # x on rows, x on columns, alpha/beta in C
+    assert load_spec("gemm_fp32", "best").sizes["large"] == {"M": 4096, "N": 4096, "K": 4096}
+    assert load_spec("attn_scores", "best").sizes["large"] == {"H": 96, "T": 1024, "D": 64}
+    assert load_spec("linear_bias", "best").sizes["large"] == {"N": 8192, "C": 768, "OC": 3072}
+
+
+def test_the_chain_runs_as_a_sequence_of_launches_through_a_scratch_product():
+    for stem in ("naive", "naive_two", "best", "best_tf32"):
+        spec = load_spec("gemm_chain", stem)
+        assert len(spec.launches) == 2 and [s.name for s in spec.scratch] == ["T"], stem
+        assert spec.launches[0].args[0] == "T" and spec.launches[1].args[:2] == ("D", "T"), stem
+    text = (Path(SUITE) / "gemm_chain" / "best_tf32.kernelpro.toml").read_text()
+    assert text.count("[[launches]]") == 2 and text.count("[tolerance]") == 1 and "rtol = 2e-2" in text
+
+
+def test_references_run_at_the_check_sizes():
+    for fam in FAMILIES:
+        assert suite_check.check_reference(fam) is None, fam
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the emulator")
+@pytest.mark.parametrize("path", BESTS, ids=ids)
+def test_every_best_computes_the_reference_in_the_emulator(path, tmp_path):
+    """At SMALL (every tile ragged, the scalar load paths) and VECTOR (16-byte loads and cp.async, several
+    tiles and pipeline stages), against the reference under its own file's tolerance."""
+    fam, stem = os.path.basename(os.path.dirname(path)), os.path.basename(path)[:-3]
+    spec = load_spec(fam, stem)
+    text = open(path).read()
+    for env in (SMALL[fam], VECTOR[fam]):
+        got, views = run(fam, spec, text, _base(spec), dict(env), str(tmp_path))
+        check(fam, spec, got, views, dict(env), f"{fam}/{stem} at {env}")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the emulator")
+def test_a_tf32_kernel_fails_the_strict_tolerance(tmp_path):
+    """TF32 is never admitted silently: gemm_fp32's TF32 kernel is outside the strict fp32 tolerance."""
+    strict = load_spec("gemm_fp32", "best")
+    text = open(os.path.join(SUITE, "gemm_fp32", "best_tf32.cu")).read()
+    env = VECTOR["gemm_fp32"]
+    got, views = run("gemm_fp32", load_spec("gemm_fp32", "best_tf32"), text, _base(load_spec("gemm_fp32", "best_tf32")),
+                     dict(env), str(tmp_path))
+    check("gemm_fp32", load_spec("gemm_fp32", "best_tf32"), got, views, dict(env), "tf32 under its tolerance")
+    with pytest.raises(AssertionError, match="differs"):
+        check("gemm_fp32", strict, got, views, dict(env), "tf32 under the strict tolerance")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the emulator")
+def test_the_emulator_catches_a_wrong_fragment_layout(tmp_path):
+    """B's fragments loaded without ldmatrix's transpose: the emulated mma gives a wrong product."""
+    spec = load_spec("gemm_bf16", "best")
+    text = open(os.path.join(SUITE, "gemm_bf16", "best.cu")).read()
+    wrong = text.replace("ldsm_x4<true>(bfr[nj]", "ldsm_x4<false>(bfr[nj]")
+    assert wrong != text
+    env = VECTOR["gemm_bf16"]
+    got, views = run("gemm_bf16", spec, wrong, _base(spec), dict(env), str(tmp_path))
+    with pytest.raises(AssertionError, match="differs"):
+        check("gemm_bf16", spec, got, views, dict(env), "B not transposed")
+
+
+def test_cublas_policies_are_named_and_set_around_each_timing():
+    assert set(suite_torch.POLICIES) == set(FAMILIES)
+    for fam in FP32:
+        assert suite_torch.policies(fam) == ("fp32", "tf32")
+    assert suite_torch.policies("gemm_bf16") == ("bf16",) and suite_torch.policies("gelu") == ("-",)
+    torch = SimpleNamespace(backends=SimpleNamespace(cuda=SimpleNamespace(matmul=SimpleNamespace(allow_tf32="old"))))
+    for pol, want in (("tf32", True), ("fp32", False), ("bf16", False)):
+        with suite_torch.precision(torch, pol):
+            assert torch.backends.cuda.matmul.allow_tf32 is want
+        assert torch.backends.cuda.matmul.allow_tf32 == "old"
+
+
+def _fake_results():
+    fl = {"medium": 2e9, "large": 1.28e11}
+    row = {"flops": fl, "kernels": {
+        "naive": {"policy": "fp32", "times_s": {"medium": 2e-3, "large": 0.1}},
+        "best": {"policy": "fp32", "times_s": {"medium": 1e-4, "large": 3e-3}},
+        "best_tf32": {"policy": "tf32", "times_s": {"medium": 5e-5, "large": 1e-3}},
+        "broken": {"policy": "fp32", "failure": "wrong result: C differs"}},
+        "cublas": {"fp32": {"policy": "fp32", "times_s": {"medium": 8e-5, "large": 2.4e-3}},
+                   "tf32": {"policy": "tf32", "times_s": {"medium": 4e-5, "large": 6e-4}}}}
+    matmul_sweep.summarize("gemm_fp32", row)
+    return {"families": {"gemm_fp32": row}}
+
+
+def test_the_sweep_names_the_policy_of_every_number_and_compares_like_with_like():
+    assert matmul_sweep.policy_of("gemm_fp32", "best") == "fp32"
+    assert matmul_sweep.policy_of("gemm_fp32", "best_tf32") == "tf32"
+    assert matmul_sweep.policy_of("gemm_bf16", "best") == "bf16"
+    assert matmul_sweep.stems("gemm_fp32", ["naive", "best"]) == ["naive", "naive_cols", "naive_global", "best"]
+    res = _fake_results()
+    k = res["families"]["gemm_fp32"]["kernels"]
+    assert k["best"]["vs_cublas"] == {"medium": 0.8, "large": 0.8}  # against cuBLAS fp32
+    assert k["best_tf32"]["vs_cublas"] == {"medium": 0.8, "large": 0.6}  # against cuBLAS TF32
+    assert k["best"]["tflops"]["large"] == pytest.approx(42.67)
+    text = matmul_sweep.table(res)
+    assert text.splitlines()[0] == "| family | kernel | policy | size | µs | TFLOP/s | x cuBLAS (same policy) |"
+    assert "| gemm_fp32 | best_tf32 | tf32 | large | 1000.0 | 128.0 | 0.60x |" in text
+    assert "| gemm_fp32 | cuBLAS (tf32) | tf32 | large | 600.0 |" in text
+    assert "| gemm_fp32 | broken | fp32 | all | FAILED: wrong result: C differs |" in text
+    fresh = json.loads(json.dumps(res))
+    fresh["families"]["gemm_fp32"]["kernels"]["best"]["times_s"]["large"] = 2.4e-3
+    text = matmul_sweep.table(res, fresh)
+    assert "| gemm_fp32 | best | fp32 | large | 3000.0 | 2400.0 | 53.3 | 1.00x |" in text
+
+
+def test_gpu_script_runs_the_sweep_twice_inside_ten_minutes():
+    text = (ROOT / "scripts" / "gpu_matmul.sh").read_text()
+    assert subprocess.run(["bash", "-n", str(ROOT / "scripts" / "gpu_matmul.sh")]).returncode == 0
+    assert text.count("benchmarks/matmul_sweep.py --out") == 2 and "--kernels best best_tf32" in text
+    first = int(re.search(r"FIRST_T:-(\d+)", text).group(1))
+    fresh = int(re.search(r"FRESH_T:-(\d+)", text).group(1))
+    assert first + fresh + 90 <= 600  # room for the wheels' install and the table
