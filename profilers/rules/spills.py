@@ -67,7 +67,8 @@ def _local_arrays(ctx: Context, k) -> dict[str, str]:
 def _root_cause(ctx: Context, k, arrays: dict[str, str], lines: list[int]):
     """The access that puts an array in local memory: an index known only at run time, rather
     than a loop counter a full unroll would make constant; (node, array name, index node)."""
-    counters = {lp.var for lp in k.loops if lp.var and lp.trip_count}
+    counted = {lp.node.id: lp.var for lp in k.loops if lp.var and lp.trip_count}
+    constants = set(ctx.source.constants) | set(ctx.constants(k))
     best = None
     for n in nodes(k, "subscript_expression"):
         arg, idx = n.child_by_field_name("argument"), n.child_by_field_name("indices")
@@ -77,12 +78,24 @@ def _root_cause(ctx: Context, k, arrays: dict[str, str], lines: list[int]):
         if ctx.source.eval_int(inner) is not None:
             continue
         names = {ctx.source.node_text(x) for x in walk(inner) if x.type == "identifier"}
-        runtime = not names <= counters
+        # constant after a full unroll only when every name is a counted loop's counter *of a
+        # loop around this subscript* (a counter's name reused for a run-time value is not)
+        runtime = not names <= (_enclosing_counters(n, counted) | constants)
         line = n.start_point[0] + 1
         key = (not runtime, line not in lines, line)
         if best is None or key < best[0]:
             best = (key, n, ctx.source.node_text(arg), inner)
     return best[1:] if best else None
+
+
+def _enclosing_counters(n, counted: dict[int, str]) -> set[str]:
+    out = set()
+    p = n.parent
+    while p is not None:
+        if p.id in counted:
+            out.add(counted[p.id])
+        p = p.parent
+    return out
 
 
 def _local_memory(ctx: Context, k, r, local_lines: list[int], counts: dict[int, int]):
