@@ -58,8 +58,10 @@ def test_each_spelling_is_one_matrix_product(path):
             assert c.batch.thread == "block z" and c.batch.extent == "gridDim.z"
         elif w == "batch loop":
             assert c.batch.thread == "loop" and c.batch.extent == "Bt"
-        elif w == "causal":
-            assert c.causal
+        elif w == "causal":  # the k range depends on the row
+            assert c.causal and c.bound == {("t",): 1, (): 1}
+        elif w == "condition":  # an `if` comparing row and column around the loop
+            assert c.condition == "(t2 <= t)" and not c.causal
         elif w == "one index":  # r = idx / N, c = idx % N
             assert c.out.strides == {"c": "1", "r": "N"} and c.N == "N"
         elif w == "tile 2x2":

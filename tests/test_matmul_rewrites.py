@@ -55,6 +55,11 @@ CASES = {
               {"M": M, "N": N, "K": K, "Bt": NB}, "C", lambda v: v["A"] @ v["B"]),
     "gemm_flat": (["cdiv(M * N, 128)"], [128], {"A": (M, K), "B": (K, N), "C": (M, N)},
                   {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
+    "attn_av": (["cdiv(HS, 32)", "cdiv(T, 8)", "NH"], [32, 8], {"out": (NB, M, K), "att": (NB, M, M), "v": (NB, M, K)},
+                {"T": M, "HS": K, "NH": NB}, "out", lambda v: np.tril(v["att"]) @ v["v"]),
+    "attn_scores": (["cdiv(T, 32)", "cdiv(T, 8)", "NH"], [32, 8], {"att": (NB, M, M), "q": (NB, M, K), "k": (NB, M, K)},
+                    {"T": M, "HS": K, "NH": NB, "scale": 0.25}, "att",
+                    lambda v: np.where(np.tril(np.ones((M, M))) > 0, 0.25 * v["q"] @ np.swapaxes(v["k"], 1, 2), -np.inf)),
     "gemm_bf16": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K, BF16), "B": (K, N, BF16), "C": (M, N, BF16)},
                   {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
 }

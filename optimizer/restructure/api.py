@@ -686,10 +686,10 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                                  origin="builtin:matmul-coalesce", kind="structural", knobs=(), notes=())
             out.append(Plan("matmul-coalesce", "coalescing remap", answers, [{}], build_remap, 0.8))
     try:
-        coords = matmul.check_tiles(src, ctx.kernel, c)
+        coords, causal = matmul.check_tiles(src, ctx.kernel, c)
     except Refuse as e:
         why.append(f"shared-memory tiles: {e}")
-        coords = None
+        coords = causal = None
     if coords is not None:
         table = {p: str(v) for p, v in ctx.scalar_params.items()}
         g = matmul.grid_text(c, table, 1, 1, None)
@@ -709,7 +709,7 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                 bm, bn, bk, tm, tn, pad = (int(knobs[x]) for x in ("bm", "bn", "bk", "tm", "tn", "pad"))
                 vec = int(knobs.get("vec", 1))
                 threads = (bm // tm) * (bn // tn)
-                new = matmul.tile_body(src, ctx.kernel, c, coords, bm, bn, bk, tm, tn, pad, vec)
+                new = matmul.tile_body(src, ctx.kernel, c, coords, bm, bn, bk, tm, tn, pad, vec, causal)
                 if restricted:  # the sums are stored after every operand is read: said, and made __restrict__
                     new = add_restrict(new, ctx.kernel)[0]
                 new, notes = matmul.host_launches(src, ctx.kernel, c, new, bm, bn, threads)
@@ -719,7 +719,9 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                 desc = (f"shared-memory tiles for the matrix product ({what}): {bm} x {bn} outputs per block, "
                         f"{bk}-deep slabs padded by {pad}, {tm} x {tn} outputs per thread in registers, "
                         f"sums in {matmul._acc_type(c.acc_type)}"
-                        + ("; tiles loaded 16 bytes at a time where aligned and in bounds" if vec > 1 else ""))
+                        + ("; tiles loaded 16 bytes at a time where aligned and in bounds" if vec > 1 else "")
+                        + (f"; k stops at the bound of the block's last {causal}, each {causal}'s operand zero past "
+                           "its own" if causal else ""))
                 return Candidate(source=new, launch=launch, flags=ctx.flags, description=desc, answers=answers,
                                  origin="builtin:matmul-tiles", kind="structural", knobs=tuple(sorted(knobs.items())),
                                  notes=assumptions + tuple(notes))

@@ -108,9 +108,11 @@ def check_tiles(src: SourceFile, kernel: str, c: Contraction) -> dict:
     k = src.kernel(kernel)
     if c.per_thread != (1, 1):
         raise Refuse(f"each thread already computes {c.per_thread[0]} x {c.per_thread[1]} outputs")
-    if c.causal or c.mask:
-        raise Refuse("the k range depends on the output (a causal bound or mask); tiles need the same K for "
-                     "every output")
+    if c.mask:
+        raise Refuse(f"the update is masked in the k loop (`{c.mask}`)")
+    causal = None
+    if c.causal:  # k < bound(row): the row's operand is zero past its bound, loaded so
+        causal = _causal_axis(src, k, c)
     if c.batch is not None and c.batch.thread != "block z":
         raise Refuse("the batch index is a loop inside the thread; the tiles take the batch from blockIdx.z")
     for what, axis in (("row", c.row), ("column", c.col)):
@@ -119,7 +121,7 @@ def check_tiles(src: SourceFile, kernel: str, c: Contraction) -> dict:
                          f"(`int row = blockIdx.y * blockDim.y + threadIdx.y;`)")
         if axis.extent is None:
             raise Refuse(f"no bound on the output's {what} (a guard such as `if (row < M && col < N)`)")
-    for e in (c.M, c.N, c.K, c.k_start):
+    for e in (c.M, c.N, c.k_start) + (() if causal else (c.K,)):
         if not _names_ok(src, k, e):
             raise Refuse(f"the size `{e}` is not written in the kernel's parameters")
     if "__shared__" in src.node_text(k.body):
@@ -159,7 +161,27 @@ def check_tiles(src: SourceFile, kernel: str, c: Contraction) -> dict:
                 and text(src, n) not in ("blockIdx.z",) and not any(
                 d is not None and d.start_byte <= n.start_byte < d.end_byte for d in decls.values()):
             raise Refuse(f"line {n.start_point[0] + 1} uses {text(src, n)} besides the output's row and column")
-    return coords
+    return coords, causal
+
+
+def _causal_axis(src: SourceFile, k, c: Contraction) -> str:
+    """"row" or "col": the one coordinate the k loop's bound grows with (`t2 <= t`)."""
+    from kernelpro.profilers.analysis.affine import coefficient, depends
+
+    if c.bound is None:
+        raise Refuse("the k loop's bound depends on the output in a way that is not followed")
+    for what, axis in (("row", c.row), ("col", c.col)):
+        a = axis.atoms[0] if len(axis.atoms) == 1 else None
+        if a is None or not depends(c.bound, a):
+            continue
+        coef = coefficient(c.bound, a)
+        rest = {m: v for m, v in c.bound.items() if a not in m}
+        other = (c.row if what == "col" else c.col).atoms
+        if coef is None or list(coef) != [()] or coef[()] <= 0 or any(depends(c.bound, o) for o in other) \
+                or not all(_names_ok(src, k, x) for m in rest for x in m):
+            raise Refuse(f"the k loop's bound `{c.K}` is not a growing function of the output's {what}")
+        return what
+    raise Refuse(f"the k loop's bound `{c.K}` depends on the output in a way that is not followed")
 
 
 def _decl_of(src: SourceFile, k, name: str):
@@ -170,7 +192,7 @@ def _decl_of(src: SourceFile, k, name: str):
 
 
 def tile_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: int, bn: int, bk: int, tm: int, tn: int,
-              pad: int, vec: int = 1) -> str:
+              pad: int, vec: int = 1, causal: str | None = None) -> str:
     """The kernel with its body replaced by the tiled product (the body as written runs per output)."""
     k = src.kernel(kernel)
     threads = (bm // tm) * (bn // tn)
@@ -179,8 +201,16 @@ def tile_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: in
     ind = "    "
     L = [f"{{  // kernelpro: {bm} x {bn} output tiles per block, {bk}-deep slabs of the operands in shared memory "
          f"(+{pad} padding), {tm} x {tn} sums per thread",
-         f"{ind}const long long kp_M = (long long)({c.M}), kp_N = (long long)({c.N});",
-         f"{ind}const long long kp_K = (long long)({c.K}), kp_k0 = (long long)({c.k_start});"]
+         f"{ind}const long long kp_M = (long long)({c.M}), kp_N = (long long)({c.N});"]
+    if causal is None:
+        L.append(f"{ind}const long long kp_K = (long long)({c.K}), kp_k0 = (long long)({c.k_start});")
+    else:  # k runs to the bound of the block's last row (or column); each row's operand is zero past its own
+        atom_ = (c.row if causal == "row" else c.col).atoms[0]
+        last = "kp_M" if causal == "row" else "kp_N"
+        first = f"(long long)blockIdx.{'y' if causal == 'row' else 'x'} * {bm if causal == 'row' else bn}"
+        size = bm if causal == "row" else bn
+        L.append(f"{ind}const long long kp_last = {first} + {size - 1} < {last} ? {first} + {size - 1} : {last} - 1;")
+        L.append(f"{ind}const long long kp_K = {poly_c(c.bound, {atom_: 'kp_last'})}, kp_k0 = (long long)({c.k_start});")
     if c.batch is not None:
         bval = c.coords.get(c.batch.atoms[0], "blockIdx.z")
         L.append(f"{ind}const long long kp_b = (long long)({bval});")
@@ -202,7 +232,11 @@ def tile_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: in
             packs = vec > 1 and o.elem == "float" and acc == "float" and bk % vec == 0 and (
                 along_k or o.strides.get(atom_) == "1")
             idx = poly_c(o.index, rename)
-            load = f"({coord} < {lim} && kp_k < kp_K) ? ({acc})({o.array}[{idx}]) : ({acc})0"
+            mine = causal == ("row" if sh.startswith("kp_As") else "col")
+            kend = poly_c(c.bound, {(c.row if causal == "row" else c.col).atoms[0]: coord}) if mine else "kp_K"
+            load = f"({coord} < {lim} && kp_k < {kend}) ? ({acc})({o.array}[{idx}]) : ({acc})0"
+            if mine:
+                packs = False
             if not packs:
                 L.append(f"{i2}for (int kp_e = kp_tid; kp_e < {rows * bk}; kp_e += {threads}) {{  // {o.array}: "
                          f"{'along k' if along_k else 'along its rows'}")

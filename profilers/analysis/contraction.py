@@ -58,7 +58,9 @@ class Contraction:
     k: str  # its variable
     k_start: str
     K: str  # the loop's end (C text, exclusive)
-    causal: bool  # the bound (or a mask) depends on the output's coordinates
+    causal: bool  # the k range (its bound or a mask in the loop) depends on the output's coordinates
+    bound: Poly = field(repr=False)  # the loop's end (exclusive) over parameters and coordinates
+    condition: str | None  # an `if` around the loop comparing the row and column (`t2 <= t`)
     row: Axis
     col: Axis
     batch: Axis | None
@@ -436,16 +438,19 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
         return Refusal(line, f"the loop on line {line} is not `for ({var} = S; {var} < K; {var}++)`")
     bound = text(src, info.bound)
     K = f"({bound}) + 1" if info.cmp == "<=" else bound
-    bound_atoms = _coord_atoms(env.poly(info.bound) or {}, cset | set(coords), set())
+    bpoly = env.poly(info.bound)
+    if bpoly is not None and info.cmp == "<=":
+        bpoly = add(bpoly, {(): 1})
+    bound_atoms = _coord_atoms(bpoly or {}, cset | set(coords), set())
     causal = bool(bound_atoms & (row_atoms | col_atoms)) or any(
         c.type == "identifier" and src.node_text(c) in coords for c in walk(info.bound))
     mask = _mask(src, w, body)
     if mask is not None and _compares(src, mask, row_atoms | col_atoms, row_atoms | col_atoms | {var}):
         causal = True
-    n = lp.node.parent
+    n, condition = lp.node.parent, None
     while n is not None and n != k.node:
         if n.type == "if_statement" and _compares(src, n.child_by_field_name("condition"), row_atoms, col_atoms):
-            causal = True
+            condition = text(src, n.child_by_field_name("condition"))
         n = n.parent
     ops0 = [_operand(k, env, a, fa, var, row_atoms | col_atoms | batch_atoms) for (a, fa), _ in pairs]
     ops1 = [_operand(k, env, b, fb, var, row_atoms | col_atoms | batch_atoms) for _, (b, fb) in pairs]
@@ -473,7 +478,7 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
                                                                           and k.param(out_acc.array).is_restrict)})
     lines = sorted({line, w.start_point[0] + 1} | ({store.start_point[0] + 1} if store is not None else set()))
     return Contraction(
-        kernel=k.name, loop=lp.node, k=var, k_start=k_start, K=K, causal=causal, row=row, col=col, batch=batch,
+        kernel=k.name, loop=lp.node, k=var, k_start=k_start, K=K, causal=causal, bound=bpoly, condition=condition, row=row, col=col, batch=batch,
         terms=list(zip(ops0, ops1)), out=out, accumulate=kind, acc=acc, acc_type=acc_type, init=init, alpha=alpha,
         beta=beta, bias=bias, mask=text(src, mask) if mask is not None else None, per_thread=per_thread,
         update=w, store=store, coords={c: text(src, _coord_value(src, k, c)) for c in coords if _coord_value(src, k, c)},
@@ -698,5 +703,6 @@ def describe(c: Contraction) -> str:
         return f"{o.array} ({'row-major' if cont == 'k' and first == 'A' or cont not in ('k', None) and first == 'B' else 'transposed' if cont else 'strided'})"
     prods = " + ".join(f"{lay(a, 'A')}·{lay(b, 'B')}" for a, b in c.terms)
     extra = "".join([f", alpha {c.alpha}" if c.alpha else "", f", beta {c.beta}" if c.beta else "",
-                     f", bias {c.bias}" if c.bias else "", ", batched" if c.batch else "", ", causal" if c.causal else ""])
+                     f", bias {c.bias}" if c.bias else "", ", batched" if c.batch else "", ", causal" if c.causal else "",
+                     f", under {c.condition}" if c.condition else ""])
     return f"{c.out.array} = {prods} over {c.k} < {c.K}{extra}"

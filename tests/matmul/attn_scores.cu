@@ -1,7 +1,7 @@
 // launch: grid cdiv(T, 32), cdiv(T, 8), NH block 32, 8
 // sizes: NH T HS
 // reference: att = scale * q @ k.T (causal, masked to -inf above the diagonal)
-// recognise: causal, batch z, transposed
+// recognise: condition, batch z, transposed
 __global__ void attn_scores(float* att, const float* q, const float* k, int T, int HS, float scale) {
     int h = blockIdx.z;
     int t2 = blockIdx.x * blockDim.x + threadIdx.x;
