@@ -60,3 +60,67 @@ def test_local_memory_run_time_subscript_expression(tmp_path):
                           "        c[(int)(x[i] * nb) % 48] += 1;\n")
     (a,) = rule(profile(tmp_path, text), "local-memory")
     assert span(text, a) == "(int)(x[i] * nb) % 48"
+
+
+# --- 2. missing-restrict: in-place launches, existing const ---------------------------
+
+SMOOTH = """\
+__global__ void smooth(float* y, float* x, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i > 0 && i < n - 1) {
+        y[i] = 0.25f * x[i - 1] + 0.5f * x[i] + 0.25f * x[i + 1];
+        y[i] += x[i] * 0.001f;
+    }
+}
+
+void run(float* d, int n)
+{
+    smooth<<<(n + 255) / 256, 256>>>(LAUNCH_ARGS, n);
+}
+"""
+
+
+def test_restrict_not_advised_on_a_kernel_the_file_launches_in_place(tmp_path):
+    assert rule(profile(tmp_path, SMOOTH.replace("LAUNCH_ARGS", "d, d")), "missing-restrict") == []
+    assert rule(profile(tmp_path, SMOOTH.replace("LAUNCH_ARGS", "d + 1, (float*)d"), "b.cu"), "missing-restrict") == []
+    # two buffers: the advice stands
+    two = SMOOTH.replace("float* d, int n", "float* d, float* e, int n").replace("LAUNCH_ARGS", "d, e")
+    assert len(rule(profile(tmp_path, two, "c.cu"), "missing-restrict")) == 1
+
+
+STENCIL = """\
+__device__ float tap(const float* p, int i) { return p[i]; }
+
+__global__ void stencil(float* out, const float* in, const float* w, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i > 0 && i < n - 1) {
+        out[i] = w[0] * tap(in, i - 1) + w[1] * in[i] + w[2] * in[i + 1];
+        out[i] += w[0] * in[i];
+    }
+}
+
+void run(float* o, const float* x, const float* w, int n)
+{
+    stencil<<<(n + 255) / 256, 256>>>(o, x, w, n);
+}
+"""
+
+
+def test_restrict_fix_keeps_const_of_a_pointer_passed_to_a_helper(tmp_path):
+    """`in` goes to `tap(const float*, int)`: the fix must not make it `float* __restrict__ in`
+    (the helper call and the host's `const float*` argument would no longer compile)."""
+    from kernelpro.profilers.compile import compile_cuda
+    (a,) = rule(profile(tmp_path, STENCIL), "missing-restrict")
+    new = {e["new_text"] for e in a.fix["edits"]}
+    assert "const float* __restrict__ in" in new and "float* __restrict__ in" not in new
+    lines = STENCIL.split("\n")
+    for e in sorted(a.fix["edits"], key=lambda e: (e["line"], e["column"]), reverse=True):
+        assert e["line"] == e["end_line"]
+        ln = lines[e["line"] - 1]
+        lines[e["line"] - 1] = ln[:e["column"] - 1] + e["new_text"] + ln[e["end_column"] - 1:]
+    p = tmp_path / "fixed.cu"
+    p.write_text("\n".join(lines))
+    art = compile_cuda(p)
+    assert art.ok, [d.message for d in art.errors]

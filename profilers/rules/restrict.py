@@ -1,6 +1,8 @@
 """Read-only pointer parameters without `const ... __restrict__`."""
 from __future__ import annotations
 
+import re
+
 import tree_sitter as ts
 
 from ..advice import Evidence, Location, Severity
@@ -133,15 +135,45 @@ def restrict_tool(ctx: Context):
             if node is None or not simple_pointer(src, node):
                 continue
             kinds, lines = pointer_uses(src, k, p.name)
+            if p.is_const:  # a const pointee cannot be written through: a helper it goes to only reads it
+                kinds.discard("escape")
             if kinds & {"write", "escape"}:
                 written.append((p, node))
             elif "read" in kinds:
                 read_only.append((p, node, lines))
         bad = [(p, n, ln) for p, n, ln in read_only if not (p.is_const and p.is_restrict)]
+        if bad and _launched_aliased(src, k, [p for p, _ in written]):
+            continue  # the file itself passes one buffer as a written pointer and another: restrict would be wrong
         if not bad or (ctx.artifact is not None and not _matters(ctx, k, bad, by_line)):
             continue  # with a compile, only where the SASS shows it matters (a source-only context: the source)
         out.append(_advice(ctx, k, bad, [(p, n) for p, n in written if not p.is_restrict], written, by_line))
     return out
+
+
+def _buffer(arg: str) -> str:
+    """The buffer an argument points into: `d`, `(float*)d`, `d + n`, `&d[i]` -> `d`."""
+    t = re.sub(r"\(\s*(?:const\s+)?[A-Za-z_][\w:<>, ]*\*\s*\)", "", arg)  # C casts
+    t = re.sub(r"\b(?:reinterpret|static|const)_cast\s*<[^<>]*>", "", t)
+    t = t.replace("&", " ").replace("(", " ").replace(")", " ")
+    m = re.match(r"\s*([A-Za-z_][\w.]*(?:->\w+)*)", t)
+    return m.group(1) if m else arg.strip()
+
+
+def _launched_aliased(src: SourceFile, k: Kernel, written: list[Param]) -> bool:
+    """Whether a launch in the file passes the same buffer to a written pointer parameter and to
+    another pointer parameter (`k<<<g, b>>>(d, d, n)`, in place)."""
+    wnames = {p.name for p in written}
+    pointers = [i for i, p in enumerate(k.signature) if p.is_pointer]
+    for s in src.launch_sites:
+        if s.kernel != k.name or len(s.args) != len(k.signature):
+            continue
+        seen: dict[str, int] = {}
+        for i in pointers:
+            b = _buffer(s.args[i])
+            if b in seen and (k.signature[i].name in wnames or k.signature[seen[b]].name in wnames):
+                return True
+            seen.setdefault(b, i)
+    return False
 
 
 STORES = ("STG", "RED", "ATOM", "ATOMG", "REDG")
@@ -204,10 +236,10 @@ def _advice(ctx, k, bad, unrestricted_written, written, by_line):
     for p, node, _ in bad:
         edits.append(_edit(src, node, _decl(p, True)))
     for p, node in unrestricted_written:
-        edits.append(_edit(src, node, _decl(p, False)))
+        edits.append(_edit(src, node, _decl(p, p.is_const)))  # an existing const stays
     remedy = "declare " + ", ".join(f"`{_decl(p, True)}`" for p, _, _ in bad)
     if unrestricted_written:
-        remedy += (" and the written " + ", ".join(f"`{_decl(p, False)}`" for p, _ in unrestricted_written)
+        remedy += (" and the written " + ", ".join(f"`{_decl(p, p.is_const)}`" for p, _ in unrestricted_written)
                    + " (the compiler assumes no aliasing only when every pointer is __restrict__)")
     remedy += "; only when the buffers really never overlap"
     first = bad[0][1]
