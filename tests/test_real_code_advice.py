@@ -124,3 +124,72 @@ def test_restrict_fix_keeps_const_of_a_pointer_passed_to_a_helper(tmp_path):
     p.write_text("\n".join(lines))
     art = compile_cuda(p)
     assert art.ok, [d.message for d in art.errors]
+
+
+# --- 3. sync-in-divergent-branch: uniform branches, `else` ------------------------------
+
+def sync_findings(text: str):
+    from kernelpro.profilers.rules.sync_divergence import sync_divergence
+    from kernelpro.profilers.source import parse_source
+    from kernelpro.profilers.tools import Context
+    return sync_divergence(Context(source=parse_source(text, "/tmp/kp_issue29/sync.cu"), artifact=None))
+
+
+TWO_ROLES = """\
+__global__ void two_roles(const float* x, float* y, int n)
+{
+    __shared__ float s[256];
+    int warp = threadIdx.x / 32;
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (COND) {
+        s[threadIdx.x] = x[i] * 2.f;
+        __syncthreads();
+    } else {
+        s[threadIdx.x] = x[i];
+        __syncthreads();
+    }
+    y[i] = s[255 - threadIdx.x];
+}
+"""
+
+
+@pytest.mark.parametrize("cond", ["warp == 0", "threadIdx.x < 64", "(threadIdx.x >> 5) % 2 == 1", "warp < n"])
+def test_sync_both_sides_of_a_warp_uniform_branch_reach_a_barrier(cond):
+    assert sync_findings(TWO_ROLES.replace("COND", cond)) == []
+
+
+def test_sync_both_sides_of_a_lane_divergent_branch_still_an_error():
+    adv = sync_findings(TWO_ROLES.replace("COND", "threadIdx.x % 2 == 0"))
+    assert len(adv) == 2
+    # the `else` barrier is said to be in the `else`, not "inside `if`"
+    els = next(a for a in adv if a.line == line_of(TWO_ROLES, "s[threadIdx.x] = x[i];") + 1)
+    assert "in the `else` of `if (threadIdx.x % 2 == 0)`" in els.message
+    assert "inside" not in els.message
+    then = next(a for a in adv if a.line == 8)
+    assert "inside `if (threadIdx.x % 2 == 0)`" in then.message
+
+
+def test_sync_one_sided_warp_uniform_branch_is_an_error():
+    text = TWO_ROLES.replace("COND", "warp == 0").replace(
+        "        s[threadIdx.x] = x[i];\n        __syncthreads();\n", "        s[threadIdx.x] = x[i];\n")
+    (a,) = sync_findings(text)
+    assert a.line == 8
+
+
+def test_sync_under_a_shared_flag_is_block_uniform():
+    text = """\
+__global__ void gated(const float* x, float* y, int n)
+{
+    __shared__ int flag;
+    __shared__ float s[256];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (threadIdx.x == 0) flag = x[i] > 0.f;
+    __syncthreads();
+    if (flag) {
+        s[threadIdx.x] = x[i];
+        __syncthreads();
+        y[i] = s[255 - threadIdx.x];
+    }
+}
+"""
+    assert sync_findings(text) == []

@@ -8,6 +8,7 @@ kernel parameters and constants are block-uniform.
 from __future__ import annotations
 
 from ..advice import Evidence, Location, Severity
+from ..analysis.uniform import single_definitions, warp_uniform
 from ..source import Kernel, SourceFile, walk
 from ..tools import Context, tool
 from .common import advice_at, nodes
@@ -51,6 +52,8 @@ def tainted_vars(src: SourceFile, k: Kernel) -> dict[str, str]:
             left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
             if left is not None and right is not None and left.type == "identifier":
                 assigns.append((src.node_text(left), right))
+    shared = _shared_scalars(src, k)
+    assigns = [(name, val) for name, val in assigns if name not in shared]
     changed = True
     while changed:
         changed = False
@@ -61,6 +64,20 @@ def tainted_vars(src: SourceFile, k: Kernel) -> dict[str, str]:
                     taint[name] = why
                     changed = True
     return taint
+
+
+def _shared_scalars(src: SourceFile, k: Kernel) -> set[str]:
+    """`__shared__` variables that are not arrays: every thread reads the same value (a flag or a
+    total one thread stored before a barrier), so they are block-uniform whoever wrote them."""
+    out = set()
+    for d in walk(k.body):
+        if d.type == "declaration" and any(c.type == "type_qualifier" and src.node_text(c) == "__shared__"
+                                           for c in d.children):
+            for c in d.children_by_field_name("declarator"):
+                x = c.child_by_field_name("declarator") if c.type == "init_declarator" else c
+                if x is not None and x.type == "identifier":
+                    out.add(src.node_text(x))
+    return out
 
 
 def _base_name(src: SourceFile, decl) -> str | None:
@@ -95,20 +112,40 @@ def _condition(n):
     return None
 
 
-def _divergent_ancestor(src: SourceFile, k: Kernel, call, taint):
-    """The innermost enclosing branch or loop whose condition is thread-dependent."""
+def _barriers_in(src: SourceFile, n) -> int:
+    return sum(1 for c in walk(n) if c.type == "call_expression" and _barrier_name(src, c) is not None)
+
+
+def _both_sides_meet(src: SourceFile, stmt, cond, uniform) -> bool:
+    """An `if`/`else` each side of which reaches as many barriers, on a condition each warp takes
+    as a whole (`if (warp == 0) { ...; __syncthreads(); } else { ...; __syncthreads(); }`): every
+    thread of the block arrives at a barrier as often as the others."""
+    if stmt.type != "if_statement":
+        return False
+    then, alt = stmt.child_by_field_name("consequence"), stmt.child_by_field_name("alternative")
+    if then is None or alt is None:
+        return False
+    return _barriers_in(src, then) == _barriers_in(src, alt) and uniform(cond)
+
+
+def _divergent_ancestor(src: SourceFile, k: Kernel, call, taint, uniform=lambda cond: False):
+    """The innermost enclosing branch or loop whose condition is thread-dependent; (statement,
+    condition, why, whether the barrier is in the `else`)."""
     p, child = call.parent, call
     while p is not None and p != k.body:
         cond = _condition(p)
         if cond is not None and child != cond:  # a barrier in the condition itself is reached by all
             why = thread_dependence(src, cond, taint)
+            if why and _both_sides_meet(src, p, cond, uniform):
+                why = None
             if why is None and p.type == "for_statement":  # for (int i = tid; i < n; ...)
                 init = p.child_by_field_name("initializer")
                 why = thread_dependence(src, init, taint) if init is not None else None
                 if why is not None and not _uses_loop_var(src, cond, init):
                     why = None
             if why:
-                return p, cond, why
+                in_else = p.type == "if_statement" and child == p.child_by_field_name("alternative")
+                return p, cond, why, in_else
         p, child = p.parent, p
     return None
 
@@ -151,22 +188,27 @@ def sync_divergence(ctx: Context):
         if k.body is None:
             continue
         taint = tainted_vars(src, k)
+        defs = single_definitions(src, k.body)
+        threads = ctx.block(k.name).threads
+        uniform = lambda cond: warp_uniform(src, cond, defs, threads)  # noqa: E731
         for call in nodes(k, "call_expression"):
             name = _barrier_name(src, call)
             if name is None:
                 continue
             bline = call.start_point[0] + 1
-            hit = _divergent_ancestor(src, k, call, taint)
+            hit = _divergent_ancestor(src, k, call, taint, uniform)
             if hit is not None:
-                stmt, cond, why = hit
+                stmt, cond, why, in_else = hit
                 cline = cond.start_point[0] + 1
                 kind = {"if_statement": "if", "for_statement": "for", "while_statement": "while",
                         "do_statement": "do-while", "switch_statement": "switch"}.get(stmt.type, "?:")
                 ctext = " ".join(src.node_text(cond).split())
                 shown = f"for (...; {ctext}; ...)" if kind == "for" else f"{kind} {ctext}"
-                msg = (f"{name}() on line {bline} is inside `{shown}` (line {cline}), which depends on "
-                       f"{why}: threads that {'skip the branch' if kind in ('if', 'switch', '?:') else 'leave the loop early'}"
-                       " never reach the barrier (a hang or a race)")
+                where = f"in the `else` of `{shown}`" if in_else else f"inside `{shown}`"
+                skip = ("take the `if` side" if in_else else "skip the branch") if kind in ('if', 'switch', '?:') \
+                    else "leave the loop early"
+                msg = (f"{name}() on line {bline} is {where} (line {cline}), which depends on "
+                       f"{why}: threads that {skip} never reach the barrier (a hang or a race)")
                 rel = [Location(src.path, *_range(src, cond), message=f"thread-dependent condition ({why})")]
             else:
                 ex = _early_exit(src, k, call, taint)
