@@ -23,6 +23,8 @@ def register(sub) -> None:
     o.add_argument("--search", choices=("mcts", "greedy", "random"), default="mcts")
     o.add_argument("--seed", type=int, default=0)
     o.add_argument("--arch", default="sm_90")
+    o.add_argument("-I", dest="include", action="append", metavar="DIR", help="include path (as for profile)")
+    o.add_argument("-D", dest="define", action="append", metavar="NAME=VAL", help="preprocessor define (as for profile)")
     o.add_argument("--llm-base-url", default=os.environ.get("KERNELPRO_LLM_BASE_URL"), metavar="URL",
                    help="an OpenAI-compatible endpoint (default $KERNELPRO_LLM_BASE_URL); https, or plain http to "
                         "this machine only. A key is sent only where it is bound: KERNELPRO_LLM_API_KEY to "
@@ -64,9 +66,15 @@ def register(sub) -> None:
     m.set_defaults(func=cmd_memory)
 
 
-def cmd_optimize(args) -> int:
+def _options(args):
+    """The compile options of -I, -D and --arch, as `kernelpro profile` reads them."""
     from kernelpro.profilers.compile import CompileOptions
 
+    includes = tuple(os.path.abspath(os.path.expanduser(d)) for d in (getattr(args, "include", None) or ()))
+    return CompileOptions(arch=args.arch, include_paths=includes, defines=tuple(getattr(args, "define", None) or ()))
+
+
+def cmd_optimize(args) -> int:
     from .model import Budget
     from .run import OptimizeError, RunConfig, optimize
 
@@ -113,7 +121,7 @@ def cmd_optimize(args) -> int:
         return 2
     cfgs = [RunConfig(file=j.file, kernel=j.kernel, budget=budget,
                       objective=args.objective, strategy=args.search, seed=args.seed,
-                      options=CompileOptions(arch=args.arch), llm_base_url=args.llm_base_url,
+                      options=_options(args), llm_base_url=args.llm_base_url,
                       llm_model=args.llm_model, feedback=args.feedback, max_branches=args.max_branches,
                       energy=False if args.no_energy else None) for j in jobs]
     lock = threading.Lock()  # several searches and the Ray backend report from their own threads
@@ -186,8 +194,6 @@ def _optimize_many(cfgs, emit, workers, gpu_model) -> list:
 
 
 def cmd_propose_only(args) -> int:
-    from kernelpro.profilers.compile import CompileOptions
-
     from .propose import print_report, propose_only
     from .run import OptimizeError
 
@@ -201,11 +207,15 @@ def cmd_propose_only(args) -> int:
         if len(jobs) != 1:
             raise OptimizeError(f"--propose-only takes one kernel; {len(jobs)} were named "
                                 f"({', '.join(j.kernel for j in jobs)})")
-        rep = propose_only(jobs[0].file, jobs[0].kernel, CompileOptions(arch=args.arch))
+        rep = propose_only(jobs[0].file, jobs[0].kernel, _options(args))
     except OptimizeError as e:
         print(f"kernelpro: {e}", file=sys.stderr)
         return 2
     print_report(rep, args.json)
+    problem = rep.problem()
+    if problem:  # after the report (it shows the errors): the exit status and one line say it
+        print(f"kernelpro: {problem}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -242,25 +252,32 @@ def cmd_memory(args) -> int:
 
     from .memory import Memory, MemoryStoreError
 
-    if args.limit < 1:
-        print(f"kernelpro: --limit must be at least 1, got {args.limit}", file=sys.stderr)
+    def fail(message: str) -> int:  # one line on stderr, exit 2; with --json the error as JSON too
+        print(f"kernelpro: {message}", file=sys.stderr)
+        if args.json:
+            print(json.dumps({"ok": False, "error": message, "kind": "error"}))
         return 2
+
+    if args.limit < 1:
+        return fail(f"--limit must be at least 1, got {args.limit}")
     root = Path(args.repo).resolve()
     db = root / ".kernelpro" / "memory.sqlite"
     if not db.exists():
-        print(f"no search memory under {root} yet (it is written by `kernelpro optimize`)")
+        note = f"no search memory under {root} yet (it is written by `kernelpro optimize`)"
+        if args.json:
+            print(json.dumps({"attempts": [], "lessons": [], "note": note}, indent=2))
+        else:
+            print(note)
         return 0
     try:
         mem = Memory(root)
     except MemoryStoreError as e:
-        print(f"kernelpro: {e}", file=sys.stderr)
-        return 2
+        return fail(str(e))
     try:
         attempts = mem.attempts(kernel=args.kernel)[-args.limit:]
         lessons = mem.lessons_for(args.kernel or "", [], limit=args.limit)
     except MemoryStoreError as e:
-        print(f"kernelpro: {e}", file=sys.stderr)
-        return 2
+        return fail(str(e))
     finally:
         mem.close()
     if args.json:

@@ -33,6 +33,17 @@ class ProposeReport:
     proposed: list = field(default_factory=list)
     not_applied: list = field(default_factory=list)  # why structural plans did not apply
     notes: list = field(default_factory=list)
+    errors: list = field(default_factory=list)  # (line, message): the kernel as written does not compile
+
+    def problem(self) -> str | None:
+        """Why the command fails (exit 1): the kernel as written, or every candidate, does not compile."""
+        if self.errors:
+            line, msg = self.errors[0]
+            more = f" (and {len(self.errors) - 1} more)" if len(self.errors) > 1 else ""
+            return f"{self.file}:{line}: the kernel as written does not compile: {msg}{more}"
+        if self.proposed and all(p.compiled is not None for p in self.proposed):
+            return f"none of the {len(self.proposed)} candidates compiles"
+        return None
 
     def to_json(self) -> dict:
         return {
@@ -42,9 +53,11 @@ class ProposeReport:
                 "description": p.candidate.description, "origin": p.candidate.origin, "kind": p.candidate.kind,
                 "answers": list(p.candidate.answers), "prior": p.prior, "launch": p.candidate.launch,
                 "flags": list(p.candidate.flags), "knobs": dict(p.candidate.knobs), "notes": list(p.candidate.notes),
-                "compiles": p.compiled is None, "compile_error": p.compiled, "diff": p.diff}
+                "compiles": p.compiled is None, "compile_error": p.compiled, "diff": p.diff,
+                "source": p.candidate.source}
                 for p in self.proposed],
             "not_applied": self.not_applied, "notes": self.notes,
+            "errors": [{"line": ln, "message": m} for ln, m in self.errors],
         }
 
 
@@ -104,7 +117,8 @@ def propose_only(file: Path, kernel: str, options: CompileOptions, fold_helpers:
     inp = TransformInput(source=text, kernel=kernel, advice=advice, launch=dict(base_launch), flags=(),
                          size_names=size_names, resources={}, base_launch=None)
     out = ProposeReport(str(path), kernel, base_launch, spec_path, notes=notes,
-                        advice=[(a.rule, a.line, a.message) for a in advice])
+                        advice=[(a.rule, a.line, a.message) for a in advice],
+                        errors=[(e.line, e.message) for e in rep.errors])
     seen = set()
     for c, prior in prop.candidates(inp):
         if c.key() in seen:  # the proposer offers each source once per node
@@ -123,11 +137,13 @@ def print_report(rep: ProposeReport, as_json: bool) -> None:
     from rich.console import Console
     from rich.markup import escape
 
-    c = Console(highlight=False)
+    c = Console(highlight=False, soft_wrap=True)  # never wrapped: the diffs must apply with `patch`
     c.print(f"[bold]{escape(rep.file)}[/bold]: {len(rep.proposed)} candidate(s) for [bold]{escape(rep.kernel)}[/bold]"
             f" the first expansion would try, best first (nothing was run)")
     for n in rep.notes:
         c.print(f"[yellow]note:[/yellow] {escape(n)}")
+    for line, msg in rep.errors:
+        c.print(f"[red]error:[/red] {escape(rep.file)}:{line}: {escape(msg)}")
     if rep.advice:
         c.print("advice on the kernel as written: " + ", ".join(sorted({f'{r}' for r, _, _ in rep.advice})))
     for i, p in enumerate(rep.proposed, 1):

@@ -66,13 +66,17 @@ def cmd_profile(args) -> int:
         raise UsageError(str(e)) from None
     if args.kernel and not rep.kernels:
         raise UsageError(next((n for n in rep.notes if n.startswith("no kernel named")), f"no kernel named '{args.kernel}'"))
-    dyn = None
+    dyn = not_measured = None
     if args.run:
         dyn = _run_dynamic(args, rep)
-        if dyn is None:
-            return 2
+        if isinstance(dyn, str):  # the static report still prints; it says why nothing was measured
+            dyn, not_measured = None, dyn
+            print(f"kernelpro: nothing measured: {not_measured}", file=sys.stderr)
     if args.json:
         out = rep.to_json()
+        if not_measured is not None:
+            out["measured"] = None
+            out["not_measured"] = not_measured
         if dyn is not None:
             out["measured"] = dyn["measured"]
             out["measured_advice"] = [a.to_json() for a in dyn["advice"]]
@@ -83,6 +87,10 @@ def cmd_profile(args) -> int:
         from .report import print_report
 
         print_report(rep, dynamic=dyn)
+        if not_measured is not None:
+            print(f"\nnot measured (--run): {not_measured}")
+    if not_measured is not None:
+        return 2
     if not rep.ok:
         return 1
     return 0 if rep.analysed else 3
@@ -146,16 +154,14 @@ class _progress:
 
 
 def _run_dynamic(args, rep):
-    """--run: measured numbers and dynamic advice, through the GPU runtime."""
+    """--run: measured numbers and dynamic advice, through the GPU runtime; or why nothing can be measured."""
     try:
         from .runtime.measure import gpu_problem, measured_profile
     except ImportError as e:
-        print(f"kernelpro: the GPU runtime is not available ({e})", file=sys.stderr)
-        return None
+        return f"the GPU runtime is not available ({e})"
     problem = gpu_problem()
     if problem:
-        print(f"kernelpro: no GPU: {problem}", file=sys.stderr)
-        return None
+        return f"no GPU: {problem}"
     return measured_profile(rep, kernel=args.kernel)
 
 

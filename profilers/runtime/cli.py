@@ -12,6 +12,9 @@ def _fail(msg: str, code: int = 2) -> int:
     return code
 
 
+_fail_line = _fail
+
+
 # --- spec ---------------------------------------------------------------------------------------
 def register_spec(sub) -> None:
     p = sub.add_parser("spec", help="launch specs: make a kernel runnable (init, check)")
@@ -80,12 +83,17 @@ def register_bench(sub) -> None:
 def cmd_bench(args) -> int:
     from .measure import gpu_problem
 
+    def _fail(msg: str, kind: str = "error") -> int:  # with --json, the error as a JSON object too
+        if args.json:
+            print(json.dumps({"ok": False, "error": msg, "kind": kind}))
+        return _fail_line(msg)
+
     cu = Path(args.file)
     if not cu.is_file():
         return _fail(f"{cu}: no such file")
     problem = gpu_problem()
     if problem:
-        return _fail(f"no GPU: {problem}")
+        return _fail(f"no GPU: {problem}", "no-gpu")
     from ..compile import CompileOptions
     from .measure import measure_spec
     from .spec import SpecError, find_spec, load_spec

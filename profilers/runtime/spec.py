@@ -1058,12 +1058,24 @@ def load_reference(spec: LaunchSpec) -> Callable[[dict, dict], dict]:
         raise SpecError(str(spec.path), ref.get("line"),
                         f"{file.name} has no function {fn_name!r} (functions there: {', '.join(have) or 'none'})")
     outputs = {a.name: a for a in spec.outputs}
+    from .devarrays import reference_kind
+
+    kind = reference_kind(fn)  # a third parameter `xp` (or `torch`), as docs/launch-specs.md documents
 
     def reference(inputs: dict, sizes: dict) -> dict:
         import numpy as np
 
+        args = [{k: np.array(v, copy=True) for k, v in inputs.items()}, dict(sizes)]
+        if kind == "xp":  # on the host: numpy is the array module (the GPU runner passes CuPy)
+            args.append(np)
+        elif kind == "torch":
+            try:
+                import torch
+            except ImportError:
+                raise SpecError(str(file), None, f"{fn_name} takes `torch`, which is not installed") from None
+            args = [{k: torch.from_numpy(v) for k, v in args[0].items()}, args[1], torch]
         try:
-            got = fn({k: np.array(v, copy=True) for k, v in inputs.items()}, dict(sizes))
+            got = fn(*args)
         except Exception as e:  # noqa: BLE001
             raise SpecError(str(file), _where_in(e.__traceback__, file),
                             f"the reference raised {type(e).__name__}: {e}") from None
@@ -1115,6 +1127,28 @@ def _dims(text: str, src: SourceFile, names: set[str], site_line: int) -> list[s
         parts = [t]
     out = [_c_to_expr(p, src, names) for p in parts]
     return out if out and all(out) else None
+
+
+def _elements_per_thread(src: SourceFile, k) -> int:
+    """How many elements apart neighbouring threads write (`i = 4 * (blockIdx.x * blockDim.x + threadIdx.x)`
+    gives 4): the same constant stride on every write to a pointer parameter, else 1."""
+    try:
+        from ..analysis.affine import build_env, coefficient, global_accesses
+
+        env = build_env(src, k)
+        strides = set()
+        for a in global_accesses(env, include_unknown=True):
+            if not a.is_write:
+                continue
+            c = coefficient(a.index, "threadIdx.x") if a.index is not None else None
+            strides.add(c.get((), 0) if c is not None and set(c) <= {()} else None)
+    except Exception:  # noqa: BLE001 - a guess for a starting spec; one per thread is the fallback
+        return 1
+    if len(strides) == 1:
+        (c,) = strides
+        if isinstance(c, int) and 1 < c <= 64:
+            return c
+    return 1
 
 
 def _split_top(s: str) -> list[str]:
@@ -1218,19 +1252,27 @@ def init_spec(cu_path: str | Path, kernel: str | None, text: str | None = None) 
     if grid and block:
         lines.append(f"# from the launch at {cu.name}:{site.line}: <<<{site.grid}, {site.block}>>>")
     elif site is not None:
-        grid, block = [f"cdiv({first}, 256)"], ["256"]
+        per = _elements_per_thread(src, k)
+        grid, block = [f"cdiv({first}, {256 * per})"], ["256"]
         lines.append(f"# TODO: the launch at {cu.name}:{site.line} (<<<{site.grid}, {site.block}>>>) uses values "
-                     "that are not size variables; one thread per element assumed")
+                     "that are not size variables; " + (f"{per} elements per thread (its writes step by {per} between "
+                                                        "threads)" if per > 1 else "one thread per element assumed"))
     else:
-        grid, block = [f"cdiv({first}, 256)"], ["256"]
-        lines.append("# TODO: no launch of this kernel found in the file; one thread per element assumed")
+        per = _elements_per_thread(src, k)
+        grid, block = [f"cdiv({first}, {256 * per})"], ["256"]
+        lines.append("# TODO: no launch of this kernel found in the file; " + (
+            f"{per} elements per thread (its writes step by {per} between threads)" if per > 1
+            else "one thread per element assumed"))
+    out_names = [p.name or f"unnamed{i + 1}" for i, p in enumerate(_params(k)) if p.is_pointer and not p.is_const]
+    outs = ", ".join(f"{_q(n)}: ..." for n in out_names) or '"OUTPUT": ...'
     lines += [
         f"grid = [{', '.join(_q(g) for g in grid)}]",
         f"block = [{', '.join(b if b.isdigit() else _q(b) for b in block)}]",
         f"shared_bytes = {shared if shared.isdigit() else _q(shared)}  # dynamic shared memory",
         "",
         "# TODO: a reference is needed to check correctness; without one only NaN/unwritten outputs are caught.",
-        f"# {cu.stem}_ref.py: def reference(inputs, sizes): return {{\"out\": ...}}  (numpy arrays by arg name)",
+        f"# {cu.stem}_ref.py: def reference(inputs, sizes, xp): return {{{outs}}}  (arrays by arg name; "
+        "xp: numpy, or CuPy on the GPU)",
         "# [reference]",
         f"# python = {_q(cu.stem + '_ref.py:reference')}",
         "",
