@@ -111,10 +111,11 @@ def test_each_rewrite_compiles_and_computes_the_product(name, tmp_path):
     names = [p.name for p in plans]
     assert "matmul-tiles" in names, why
     assert ("matmul-coalesce" in names) == (name in ("gemm_xrows", "linear_rowptr")), names
+    assert ("matmul-wmma" in names) == (name == "gemm_bf16"), names  # 16-bit operands only
     runs = [("as written", text, ctx.launch)]
     for p in plans:
         tiles = [p.space[0], SMALL_TILES, {**SMALL_TILES, "vec": 1, "pad": 0}]
-        for knobs in (tiles if p.name == "matmul-tiles" else [p.space[0]]):
+        for knobs in (tiles if p.name == "matmul-tiles" else p.space[:3] if p.name == "matmul-wmma" else [p.space[0]]):
             c = p.build(knobs)
             runs.append((c.description, c.source, c.launch))
     problems = compile_each(ctx.path, [(k.name, src, ()) for _, src, _ in runs[1:]], CompileOptions(arch="sm_90"))

@@ -725,6 +725,32 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                 return Candidate(source=new, launch=launch, flags=ctx.flags, description=desc, answers=answers,
                                  origin="builtin:matmul-tiles", kind="structural", knobs=tuple(sorted(knobs.items())),
                                  notes=assumptions + tuple(notes))
+            try:
+                wt = matmul.check_wmma(c)
+            except Refuse as e:
+                why.append(f"tensor cores: {e}")
+                wt = None
+            if wt is not None and _arch_num(ctx.arch) >= 80:
+                wspace = [{"bm": bm, "bn": bn, "bk": bk} for bm, bn, bk in
+                          ((128, 64, 32), (64, 128, 32), (64, 64, 32), (64, 64, 16), (128, 64, 16))
+                          if 2 * bm * (bk + 8) + 2 * bk * (bn + 8) + 4 * bm * (bn + 4) <= 48 * 1024]
+
+                def build_wmma(knobs):
+                    bm, bn, bk = int(knobs["bm"]), int(knobs["bn"]), int(knobs["bk"])
+                    new = matmul.wmma_body(src, ctx.kernel, c, coords, bm, bn, bk, causal)
+                    if restricted:
+                        new = add_restrict(new, ctx.kernel)[0]
+                    threads = (bm // 32) * (bn // 32) * 32
+                    new, notes = matmul.host_launches(src, ctx.kernel, c, new, bm, bn, threads)
+                    launch = dict(ctx.base_launch or {})
+                    launch.update(grid=[f"cdiv({in_terms_of(c.N, table)}, {bn})", f"cdiv({in_terms_of(c.M, table)}, {bm})"]
+                                  + ([grid[2]] if len(grid) > 2 else []), block=[threads])
+                    desc = (f"tensor cores for the matrix product ({what}): WMMA 16x16x16 on {wt} operands with fp32 "
+                            f"sums, {bm} x {bn} outputs per block (32 x 32 per warp), {bk}-deep slabs in shared memory")
+                    return Candidate(source=new, launch=launch, flags=ctx.flags, description=desc, answers=answers,
+                                     origin="builtin:matmul-wmma", kind="structural",
+                                     knobs=tuple(sorted(knobs.items())), notes=assumptions + tuple(notes))
+                out.append(Plan("matmul-wmma", "tensor cores (WMMA)", answers, wspace, build_wmma, 0.9, assumptions))
             if space:
                 out.append(Plan("matmul-tiles", "shared-memory and register tiles", answers, space, build_tiles, 0.85,
                                 assumptions))

@@ -201,7 +201,39 @@ def tile_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: in
     ind = "    "
     L = [f"{{  // kernelpro: {bm} x {bn} output tiles per block, {bk}-deep slabs of the operands in shared memory "
          f"(+{pad} padding), {tm} x {tn} sums per thread",
-         f"{ind}const long long kp_M = (long long)({c.M}), kp_N = (long long)({c.N});"]
+        ]
+    L += _head(c, bm, bn, causal, ind)
+    L += [f"{ind}const int kp_tid = threadIdx.x, kp_tn = kp_tid % {bn // tn}, kp_tm = kp_tid / {bn // tn};",
+          f"{ind}const long long kp_i0 = (long long)blockIdx.y * {bm}, kp_j0 = (long long)blockIdx.x * {bn};"]
+    for t, (a, b) in enumerate(c.terms):
+        L += [f"{ind}__shared__ {acc} kp_As{t}[{bk}][{bm + pad}];",
+              f"{ind}__shared__ {acc} kp_Bs{t}[{bk}][{bn + pad}];",
+              f"{ind}{acc} kp_acc{t}[{tm}][{tn}];",
+              f"{ind}for (int m = 0; m < {tm}; ++m)",
+              f"{ind}  for (int n = 0; n < {tn}; ++n) kp_acc{t}[m][n] = ({acc})0;"]
+    L.append(f"{ind}for (long long kp_kt = kp_k0; kp_kt < kp_K; kp_kt += {bk}) {{")
+    i2, i3 = ind * 2, ind * 3
+    L += _loads(c, bm, bn, bk, threads, acc, rename, causal, vec, lambda a, x, y: f"{a}[{x}][{y}]", ind)
+    L += [f"{i2}__syncthreads();", f"{i2}#pragma unroll", f"{i2}for (int kp_kk = 0; kp_kk < {bk}; ++kp_kk) {{"]
+    for t in range(len(c.terms)):
+        L += [f"{i3}{acc} kp_a{t}[{tm}], kp_b{t}[{tn}];",
+              f"{i3}#pragma unroll", f"{i3}for (int m = 0; m < {tm}; ++m) kp_a{t}[m] = kp_As{t}[kp_kk][kp_tm + m * {bm // tm}];",
+              f"{i3}#pragma unroll", f"{i3}for (int n = 0; n < {tn}; ++n) kp_b{t}[n] = kp_Bs{t}[kp_kk][kp_tn + n * {bn // tn}];",
+              f"{i3}#pragma unroll", f"{i3}for (int m = 0; m < {tm}; ++m)", f"{i3}  #pragma unroll",
+              f"{i3}  for (int n = 0; n < {tn}; ++n) kp_acc{t}[m][n] += kp_a{t}[m] * kp_b{t}[n];"]
+    L += [f"{i2}}}", f"{i2}__syncthreads();", f"{ind}}}"]
+    # every output of the thread's tile runs the kernel's code as written
+    L += [f"{ind}for (int kp_m = 0; kp_m < {tm}; ++kp_m)", f"{ind}  for (int kp_n = 0; kp_n < {tn}; ++kp_n) {{",
+          f"{i2}const long long kp_i = kp_i0 + kp_tm + kp_m * {bm // tm}, kp_j = kp_j0 + kp_tn + kp_n * {bn // tn};",
+          f"{i2}if (kp_i >= kp_M || kp_j >= kp_N) continue;",
+          f"{i2}[&]() {{  // the kernel as written, for output (kp_i, kp_j), its k loop's sum given",
+          f"{i3}" + _replay(src, k, c, ind * 3), f"{i2}}}();", f"{ind}  }}", "}"]
+    return span_text(src, 0, k.body.start_byte) + "\n".join(L) + span_text(src, k.body.end_byte, len(src.data))
+
+
+def _head(c: Contraction, bm: int, bn: int, causal: str | None, ind: str) -> list[str]:
+    """The sizes, the k range (to the bound of the block's last row where it is causal), the batch."""
+    L = [f"{ind}const long long kp_M = (long long)({c.M}), kp_N = (long long)({c.N});"]
     if causal is None:
         L.append(f"{ind}const long long kp_K = (long long)({c.K}), kp_k0 = (long long)({c.k_start});")
     else:  # k runs to the bound of the block's last row (or column); each row's operand is zero past its own
@@ -214,15 +246,14 @@ def tile_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: in
     if c.batch is not None:
         bval = c.coords.get(c.batch.atoms[0], "blockIdx.z")
         L.append(f"{ind}const long long kp_b = (long long)({bval});")
-    L += [f"{ind}const int kp_tid = threadIdx.x, kp_tn = kp_tid % {bn // tn}, kp_tm = kp_tid / {bn // tn};",
-          f"{ind}const long long kp_i0 = (long long)blockIdx.y * {bm}, kp_j0 = (long long)blockIdx.x * {bn};"]
-    for t, (a, b) in enumerate(c.terms):
-        L += [f"{ind}__shared__ {acc} kp_As{t}[{bk}][{bm + pad}];",
-              f"{ind}__shared__ {acc} kp_Bs{t}[{bk}][{bn + pad}];",
-              f"{ind}{acc} kp_acc{t}[{tm}][{tn}];",
-              f"{ind}for (int m = 0; m < {tm}; ++m)",
-              f"{ind}  for (int n = 0; n < {tn}; ++n) kp_acc{t}[m][n] = ({acc})0;"]
-    L.append(f"{ind}for (long long kp_kt = kp_k0; kp_kt < kp_K; kp_kt += {bk}) {{")
+    return L
+
+
+def _loads(c: Contraction, bm: int, bn: int, bk: int, threads: int, acc: str, rename: dict, causal: str | None,
+           vec: int, at, ind: str) -> list[str]:
+    """Each operand's BK-deep slab into shared memory, along its contiguous dimension, guarded (and
+    zero past a causal bound); at(array, k, r) names a slab element."""
+    L = []
     i2, i3 = ind * 2, ind * 3
     for t, (a, b) in enumerate(c.terms):
         for o, sh, rows, coord, lim, base in ((a, f"kp_As{t}", bm, "kp_i", "kp_M", "kp_i0"),
@@ -243,7 +274,7 @@ def tile_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: in
                 L.append(f"{i3}const int kp_kk = kp_e % {bk}, kp_r = kp_e / {bk};" if along_k else
                          f"{i3}const int kp_r = kp_e % {rows}, kp_kk = kp_e / {rows};")
                 L += [f"{i3}const long long {coord} = {base} + kp_r, kp_k = kp_kt + kp_kk;",
-                      f"{i3}{sh}[kp_kk][kp_r] = {load};", f"{i2}}}"]
+                      f"{i3}{at(sh, 'kp_kk', 'kp_r')} = {load};", f"{i2}}}"]
                 continue
             # 16-byte loads: {vec} consecutive elements where they are in bounds and aligned, else one by one
             i4 = i3 + "  "
@@ -261,33 +292,19 @@ def tile_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: in
                   f"{i4}if ({last} && ((unsigned long long)(const void*)kp_p & 15) == 0) {{",
                   f"{i4}  const float4 kp_q = *reinterpret_cast<const float4*>(kp_p);",
                   f"{i4}  const float kp_w[4] = {{kp_q.x, kp_q.y, kp_q.z, kp_q.w}};",
-                  f"{i4}  for (int kp_v = 0; kp_v < 4; ++kp_v) {sh}[{step}][{row_v}] = kp_w[kp_v];",
+                  f"{i4}  for (int kp_v = 0; kp_v < 4; ++kp_v) {at(sh, step, row_v)} = kp_w[kp_v];",
                   f"{i4}  continue;",
                   f"{i4}}}",
                   f"{i3}}}",
                   f"{i3}for (int kp_v = 0; kp_v < {vec}; ++kp_v) {{",
                   f"{i4}const long long {coord} = {coord}_r{'' if along_k else ' + kp_v'}, kp_k = kp_k_r{' + kp_v' if along_k else ''};",
-                  f"{i4}{sh}[{step}][{row_v}] = {load};",
+                  f"{i4}{at(sh, step, row_v)} = {load};",
                   f"{i3}}}",
                   f"{i2}}}"]
-    L += [f"{i2}__syncthreads();", f"{i2}#pragma unroll", f"{i2}for (int kp_kk = 0; kp_kk < {bk}; ++kp_kk) {{"]
-    for t in range(len(c.terms)):
-        L += [f"{i3}{acc} kp_a{t}[{tm}], kp_b{t}[{tn}];",
-              f"{i3}#pragma unroll", f"{i3}for (int m = 0; m < {tm}; ++m) kp_a{t}[m] = kp_As{t}[kp_kk][kp_tm + m * {bm // tm}];",
-              f"{i3}#pragma unroll", f"{i3}for (int n = 0; n < {tn}; ++n) kp_b{t}[n] = kp_Bs{t}[kp_kk][kp_tn + n * {bn // tn}];",
-              f"{i3}#pragma unroll", f"{i3}for (int m = 0; m < {tm}; ++m)", f"{i3}  #pragma unroll",
-              f"{i3}  for (int n = 0; n < {tn}; ++n) kp_acc{t}[m][n] += kp_a{t}[m] * kp_b{t}[n];"]
-    L += [f"{i2}}}", f"{i2}__syncthreads();", f"{ind}}}"]
-    # every output of the thread's tile runs the kernel's code as written
-    L += [f"{ind}for (int kp_m = 0; kp_m < {tm}; ++kp_m)", f"{ind}  for (int kp_n = 0; kp_n < {tn}; ++kp_n) {{",
-          f"{i2}const long long kp_i = kp_i0 + kp_tm + kp_m * {bm // tm}, kp_j = kp_j0 + kp_tn + kp_n * {bn // tn};",
-          f"{i2}if (kp_i >= kp_M || kp_j >= kp_N) continue;",
-          f"{i2}[&]() {{  // the kernel as written, for output (kp_i, kp_j), its k loop's sum given",
-          f"{i3}" + _replay(src, k, c, ind * 3), f"{i2}}}();", f"{ind}  }}", "}"]
-    return span_text(src, 0, k.body.start_byte) + "\n".join(L) + span_text(src, k.body.end_byte, len(src.data))
+    return L
 
 
-def _replay(src: SourceFile, k, c: Contraction, ind: str) -> str:
+def _replay(src: SourceFile, k, c: Contraction, ind: str, sums: list[str] | None = None) -> str:
     subs = []
     for name, value in ((c.row.atoms[0], "kp_i"), (c.col.atoms[0], "kp_j")):
         d = _decl_of(src, k, name)
@@ -309,7 +326,7 @@ def _replay(src: SourceFile, k, c: Contraction, ind: str) -> str:
     upd = c.update
     inner = []
     for t, (a, b) in enumerate(c.terms):
-        inner.append((a.nodes[0].start_byte, a.nodes[0].end_byte, f"kp_acc{t}[kp_m][kp_n]"))
+        inner.append((a.nodes[0].start_byte, a.nodes[0].end_byte, sums[t] if sums else f"kp_acc{t}[kp_m][kp_n]"))
         inner.append((b.nodes[0].start_byte, b.nodes[0].end_byte, "1"))
     stmt = upd.parent
     line = span_text(src, stmt.start_byte, stmt.end_byte, inner)
@@ -412,3 +429,70 @@ def tile_space(terms: int, acc_bytes: int, m: float | None, n: float | None, bat
                             score * (1.0 if vec == 4 or not packs else 0.95)))
     out.sort(key=lambda x: -x[1])
     return [k for k, _ in out]
+
+
+# ---------------------------------------------------------------- tensor cores (WMMA)
+
+WMMA_TYPES = {"__nv_bfloat16": "__float2bfloat16", "nv_bfloat16": "__float2bfloat16", "__half": "__float2half",
+              "half": "__float2half"}
+
+
+def check_wmma(c: Contraction) -> str:
+    """The 16-bit element type both operands share (WMMA takes it with fp32 sums); Refuse otherwise."""
+    if len(c.terms) != 1:
+        raise Refuse("a sum of several products (tensor cores take one)")
+    a, b = c.terms[0]
+    if a.elem != b.elem or a.elem not in WMMA_TYPES:
+        raise Refuse(f"the operands are {a.elem} and {b.elem}: WMMA here takes bf16 or fp16 operands "
+                     "(fp32 through TF32 only where the tolerance admits it: not done yet)")
+    return a.elem
+
+
+def wmma_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: int, bn: int, bk: int,
+              causal: str | None = None) -> str:
+    """The kernel with its body replaced by a tensor-core product: BM x BN tiles per block, each warp
+    32 x 32 outputs as 2 x 2 WMMA 16x16x16 fragments (16-bit operands, fp32 sums), the operands'
+    slabs staged in padded shared memory, the sums put back through shared memory, then every output
+    runs the kernel's code as written."""
+    k = src.kernel(kernel)
+    t = check_wmma(c)
+    zero = f"{WMMA_TYPES[t]}(0.0f)"
+    warps_n = bn // 32
+    threads = (bm // 32) * warps_n * 32
+    ind, i2, i3 = "    ", "        ", "            "
+    L = [f"{{  // kernelpro: tensor cores: {bm} x {bn} tiles per block, 32 x 32 per warp as WMMA 16x16x16 "
+         f"fragments ({t} operands, fp32 sums), {bk}-deep slabs in shared memory"]
+    L += _head(c, bm, bn, causal, ind)
+    L += [f"{ind}const int kp_tid = threadIdx.x, kp_wm = (kp_tid / 32) / {warps_n}, kp_wn = (kp_tid / 32) % {warps_n};",
+          f"{ind}const long long kp_i0 = (long long)blockIdx.y * {bm}, kp_j0 = (long long)blockIdx.x * {bn};",
+          f"{ind}alignas(32) __shared__ {t} kp_As0[{bm}][{bk + 8}];  // (row, k), padded by 8",
+          f"{ind}alignas(32) __shared__ {t} kp_Bs0[{bk}][{bn + 8}];  // (k, column)",
+          f"{ind}alignas(32) __shared__ float kp_Cs[{bm}][{bn + 4}];",
+          f"{ind}nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> kp_f[2][2];",
+          f"{ind}for (int m = 0; m < 2; ++m)",
+          f"{ind}  for (int n = 0; n < 2; ++n) nvcuda::wmma::fill_fragment(kp_f[m][n], 0.0f);",
+          f"{ind}for (long long kp_kt = kp_k0; kp_kt < kp_K; kp_kt += {bk}) {{"]
+    loads = _loads(c, bm, bn, bk, threads, t, dict(coords), causal, 1,
+                   lambda a, x, y: f"{a}[{y}][{x}]" if a.startswith("kp_As") else f"{a}[{x}][{y}]", ind)
+    L += [ln.replace(f"({t})0", zero).replace(f"({t})(", f"({t})(") for ln in loads]
+    L += [f"{i2}__syncthreads();",
+          f"{i2}for (int kp_kk = 0; kp_kk < {bk}; kp_kk += 16) {{",
+          f"{i3}nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, {t}, nvcuda::wmma::row_major> kp_a[2];",
+          f"{i3}nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, {t}, nvcuda::wmma::row_major> kp_b[2];",
+          f"{i3}for (int m = 0; m < 2; ++m) nvcuda::wmma::load_matrix_sync(kp_a[m], &kp_As0[kp_wm * 32 + m * 16][kp_kk], {bk + 8});",
+          f"{i3}for (int n = 0; n < 2; ++n) nvcuda::wmma::load_matrix_sync(kp_b[n], &kp_Bs0[kp_kk][kp_wn * 32 + n * 16], {bn + 8});",
+          f"{i3}for (int m = 0; m < 2; ++m)",
+          f"{i3}  for (int n = 0; n < 2; ++n) nvcuda::wmma::mma_sync(kp_f[m][n], kp_a[m], kp_b[n], kp_f[m][n]);",
+          f"{i2}}}", f"{i2}__syncthreads();", f"{ind}}}",
+          f"{ind}for (int m = 0; m < 2; ++m)",
+          f"{ind}  for (int n = 0; n < 2; ++n)",
+          f"{ind}    nvcuda::wmma::store_matrix_sync(&kp_Cs[kp_wm * 32 + m * 16][kp_wn * 32 + n * 16], kp_f[m][n], "
+          f"{bn + 4}, nvcuda::wmma::mem_row_major);",
+          f"{ind}__syncthreads();",
+          f"{ind}for (int kp_e = kp_tid; kp_e < {bm * bn}; kp_e += {threads}) {{",
+          f"{i2}const long long kp_i = kp_i0 + kp_e / {bn}, kp_j = kp_j0 + kp_e % {bn};",
+          f"{i2}if (kp_i >= kp_M || kp_j >= kp_N) continue;",
+          f"{i2}[&]() {{  // the kernel as written, for output (kp_i, kp_j), its k loop's sum given",
+          f"{i3}" + _replay(src, k, c, i3, [f"kp_Cs[kp_e / {bn}][kp_e % {bn}]"]), f"{i2}}}();", f"{ind}}}", "}"]
+    text_ = span_text(src, 0, k.body.start_byte) + "\n".join(L) + span_text(src, k.body.end_byte, len(src.data))
+    return text_ if "#include <mma.h>" in text_ else "#include <mma.h>\n" + text_

@@ -299,3 +299,4 @@ template <class... P> int kp_main(void (*k)(P...), int argc, char** argv) {
 // headers a kernel file may include, included here once at global scope (the emulator's
 // stubs): a batch of kernel files compiled in namespaces then finds them all
 #include <cooperative_groups.h>
+#include <mma.h>
