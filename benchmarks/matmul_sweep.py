@@ -12,10 +12,11 @@ flush, median of 30) under each precision policy of the family. Every number car
 - `bf16`: bf16 operands, fp32 accumulation.
 
     python benchmarks/matmul_sweep.py --out first.json [--families gemm_fp32 ...] [--kernels naive best ...]
-        [--repeats 2] [--reps 30]
+        [--variants] [--repeats 2] [--reps 30]
     python benchmarks/matmul_sweep.py --table first.json [fresh.json] [--out table.md]
 
-`--kernels` takes file stems or `naive` (every naive*.cu). `--table` prints one row per family, kernel
+`--kernels` takes file stems or `naive` (every naive*.cu); `--variants` adds the bests built with other tile
+macros (VARIANTS: pipeline depth, k depth, tile width), each checked and timed like the files. `--table` prints one row per family, kernel
 and size: µs, TFLOP/s, the policy, the speed against cuBLAS under the same policy, and with a second
 JSON (the same kernels re-measured in a fresh process) that measurement beside the first, the ratio
 taken from the fresh one (scripts/gpu_matmul.sh runs both).
@@ -35,6 +36,26 @@ SUITE = HERE / "suite"
 sys.path.insert(0, str(HERE))
 
 FAMILIES = ("gemm_fp32", "gemm_aat", "gemm_chain", "attn_scores", "linear_bias", "gemm_bf16")
+
+
+# Tuning variants of the bests, measured beside them with `--variants`: a best file built with other tile
+# macros (-D) and the launch that goes with them (grid, shared_bytes), checked with that file's spec.
+# name -> (file stem, launch override, nvcc flags). Whichever is fastest on the GPU becomes the file's default.
+VARIANTS = {
+    "gemm_bf16": {
+        "best_s5": ("best", {"shared_bytes": "5 * (128 * 40 + 32 * 264) * 2"}, ["-DBG_STAGES=5"]),
+        "best_bk64_s3": ("best", {"shared_bytes": "3 * (128 * 72 + 64 * 264) * 2"}, ["-DBG_BK=64", "-DBG_STAGES=3"]),
+        "best_n128": ("best", {"grid": ["cdiv(N, 128)", "cdiv(M, 128)"], "shared_bytes": "4 * (128 * 40 + 32 * 136) * 2"},
+                      ["-DBG_NI=4"]),
+        "best_n128_bk64_s3": ("best", {"grid": ["cdiv(N, 128)", "cdiv(M, 128)"],
+                                       "shared_bytes": "3 * (128 * 72 + 64 * 136) * 2"},
+                              ["-DBG_NI=4", "-DBG_BK=64", "-DBG_STAGES=3"]),
+    },
+    "gemm_fp32": {
+        "best_tf32_s4": ("best_tf32", {"shared_bytes": "4 * (128 * 36 + 32 * 136) * 4"}, ["-DTC_STAGES=4"]),
+        "best_tf32_s2": ("best_tf32", {"shared_bytes": "2 * (128 * 36 + 32 * 136) * 4"}, ["-DTC_STAGES=2"]),
+    },
+}
 
 
 def policy_of(family: str, stem: str) -> str:
@@ -72,7 +93,8 @@ def summarize(fam: str, row: dict) -> None:
         c["tflops"] = {s: round(flops[s] / v / 1e12, 2) for s, v in t.items() if v}
 
 
-def measure_family(fam: str, kernels: list[str] | None, pool, repeats: int, reps: int, torch_on: bool) -> dict:
+def measure_family(fam: str, kernels: list[str] | None, pool, repeats: int, reps: int, torch_on: bool,
+                   variants: bool = False) -> dict:
     from kernelpro.profilers.runtime.spec import load_spec
     from suite_run import measure
     from suite_torch import policies, time_torch
@@ -83,15 +105,22 @@ def measure_family(fam: str, kernels: list[str] | None, pool, repeats: int, reps
             shutil.copy(f, work / f.name)
     names = stems(fam, kernels)
     entries = {s: (work / f"{s}.cu", load_spec(work / f"{s}.kernelpro.toml")) for s in names}
+    origin = {s: (s, []) for s in names}
+    for name, (stem, launch, flags) in (VARIANTS.get(fam, {}).items() if variants else ()):
+        entries[name] = (work / f"{stem}.cu", load_spec(work / f"{stem}.kernelpro.toml").with_launch(launch), tuple(flags))
+        origin[name] = (stem, list(flags))
     base = load_spec(work / "best.kernelpro.toml")
     row = {"sizes": {s: dict(v) for s, v in base.sizes.items()},
            "flops": {s: base.flops(s) for s in base.sizes}, "bytes": {s: base.bytes_moved(s) for s in base.sizes},
            "kernels": {}, "cublas": {}}
     t0 = time.monotonic()
     measured = measure(entries, pool, repeats)
-    for s in names:
+    for s in entries:
         m = measured[s]
-        rec = {"policy": policy_of(fam, s), "file": f"{fam}/{s}.cu"}
+        stem, flags = origin[s]
+        rec = {"policy": policy_of(fam, stem), "file": f"{fam}/{stem}.cu"}
+        if flags:
+            rec.update(variant_of=stem, flags=flags, launch=VARIANTS[fam][s][1])
         if "failure" in m:
             rec["failure"] = str(m["failure"])[:2000]
         else:
@@ -147,6 +176,7 @@ def main(argv=None) -> int:
     ap.add_argument("--kernels", nargs="*", default=None, help="file stems, or naive for every naive*.cu")
     ap.add_argument("--repeats", type=int, default=2, help="alternating rounds of the kernels")
     ap.add_argument("--reps", type=int, default=30, help="cuBLAS calls timed per size and policy")
+    ap.add_argument("--variants", action="store_true", help="also the tuning variants of the bests (VARIANTS)")
     ap.add_argument("--no-torch", action="store_true")
     ap.add_argument("--table", nargs="+", default=None, metavar="JSON", help="print the table of these results")
     ap.add_argument("--out", default=None)
@@ -185,15 +215,15 @@ def main(argv=None) -> int:
               "families": {}}
     for fam in fams:
         t0 = time.monotonic()
-        row = measure_family(fam, args.kernels, pool, args.repeats, args.reps, not args.no_torch)
+        row = measure_family(fam, args.kernels, pool, args.repeats, args.reps, not args.no_torch, args.variants)
         row["wall_s"] = round(time.monotonic() - t0, 1)
         result["families"][fam] = row
         Path(args.out).write_text(json.dumps(result, indent=1, default=str))
         for s, k in row["kernels"].items():
             if "failure" in k:
-                print(f"{fam:12s} {s:14s} {k['policy']:5s} FAILED: {k['failure'][:400]}", flush=True)
+                print(f"{fam:12s} {s:18s} {k['policy']:5s} FAILED: {k['failure'][:400]}", flush=True)
             else:
-                print(f"{fam:12s} {s:14s} {k['policy']:5s} " + " | ".join(
+                print(f"{fam:12s} {s:18s} {k['policy']:5s} " + " | ".join(
                     f"{z} {t * 1e6:9.1f} us {k['tflops'][z]:6.1f} TF/s"
                     + (f" {k['vs_cublas'][z]:.2f}x cuBLAS" if k["vs_cublas"].get(z) else "")
                     for z, t in k["times_s"].items()), flush=True)
@@ -201,7 +231,7 @@ def main(argv=None) -> int:
             if "failure" in c:
                 print(f"{fam:12s} cuBLAS({p}) FAILED: {c['failure']}", flush=True)
             else:
-                print(f"{fam:12s} cuBLAS({p:4s})        " + " | ".join(
+                print(f"{fam:12s} cuBLAS({p:4s})            " + " | ".join(
                     f"{z} {t * 1e6:9.1f} us {c['tflops'][z]:6.1f} TF/s" for z, t in c["times_s"].items()), flush=True)
         print(f"{fam}: {row['wall_s']} s", flush=True)
     pool.close()

@@ -4,8 +4,9 @@
 #   1. every family's naive kernels, hand-written bests (strict fp32 SIMT, TF32 tensor cores, bf16 tensor
 #      cores) at every size with the product's evaluator (correctness against the reference, L2 flushed,
 #      median of REPEATS alternating rounds), and cuBLAS through torch under each precision policy
-#      (fp32: allow_tf32 off; tf32: on; bf16) timed with the same flush: $OUT/first.json;
-#   2. the bests and cuBLAS again in a fresh process (FRESH_REPEATS rounds): $OUT/fresh.json;
+#      (fp32: allow_tf32 off; tf32: on; bf16) timed with the same flush, and the bests' tuning variants
+#      (matmul_sweep.VARIANTS: other tile macros, the same checks): $OUT/first.json;
+#   2. the bests, their variants and cuBLAS again in a fresh process (FRESH_REPEATS rounds): $OUT/fresh.json;
 #   3. the table (policy beside every number; the ratio to cuBLAS of the same policy from the fresh
 #      process): $OUT/table.md, printed last.
 # Usage on the device machine, from the repository root, `.gpuwheels` carried:
@@ -26,11 +27,11 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.draw --for
 git rev-parse HEAD >> $L/gpu.txt 2>/dev/null
 git status --short benchmarks scripts >> $L/gpu.txt 2>/dev/null
 echo "setup: $(( $(date +%s) - T0 )) s" | tee -a $L/sweep.txt
-timeout ${FIRST_T:-330} python3 benchmarks/matmul_sweep.py --out $L/first.json --repeats ${REPEATS:-2} \
+timeout ${FIRST_T:-330} python3 benchmarks/matmul_sweep.py --out $L/first.json --repeats ${REPEATS:-2} --variants \
   ${FAMILIES:+--families $FAMILIES} 2>&1 | tee -a $L/sweep.txt
 echo "first pass: $(( $(date +%s) - T0 )) s" | tee -a $L/sweep.txt
 timeout ${FRESH_T:-150} python3 benchmarks/matmul_sweep.py --out $L/fresh.json --repeats ${FRESH_REPEATS:-3} \
-  --kernels best best_tf32 ${FAMILIES:+--families $FAMILIES} 2>&1 | tee -a $L/sweep.txt
+  --kernels best best_tf32 --variants ${FAMILIES:+--families $FAMILIES} 2>&1 | tee -a $L/sweep.txt
 echo "fresh process: $(( $(date +%s) - T0 )) s" | tee -a $L/sweep.txt
 if [ -f $L/fresh.json ]; then
   python3 benchmarks/matmul_sweep.py --table $L/first.json $L/fresh.json --out $L/table.md

@@ -172,3 +172,31 @@ def test_gpu_script_runs_the_sweep_twice_inside_ten_minutes():
     first = int(re.search(r"FIRST_T:-(\d+)", text).group(1))
     fresh = int(re.search(r"FRESH_T:-(\d+)", text).group(1))
     assert first + fresh + 90 <= 600  # room for the wheels' install and the table
+
+
+VARIANTS = [(fam, name) for fam, vs in matmul_sweep.VARIANTS.items() for name in vs]
+
+
+@pytest.mark.parametrize("fam,name", VARIANTS, ids=[f"{f}/{n}" for f, n in VARIANTS])
+def test_every_tuning_variant_compiles_and_its_launch_validates(fam, name):
+    from kernelpro.profilers.compile import CompileOptions, compile_cuda
+
+    stem, launch, flags = matmul_sweep.VARIANTS[fam][name]
+    spec = load_spec(fam, stem).with_launch(launch)
+    art = compile_cuda(os.path.join(SUITE, fam, f"{stem}.cu"), CompileOptions(arch="sm_90", extra_flags=tuple(flags)))
+    assert art.ok and art.builds(spec.kernel), [d.message for d in art.errors]
+    shared = {s: spec.eval(spec.launches[0].shared_bytes, s) for s in spec.sizes}
+    assert all(48 * 1024 < v <= 227 * 1024 for v in shared.values()), shared  # within one SM's shared memory
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the emulator")
+@pytest.mark.parametrize("fam,name", VARIANTS, ids=[f"{f}/{n}" for f, n in VARIANTS])
+def test_every_tuning_variant_computes_the_reference_in_the_emulator(fam, name, tmp_path):
+    stem, launch, flags = matmul_sweep.VARIANTS[fam][name]
+    spec = load_spec(fam, stem)
+    defines = "".join(f"#define {f[2:].replace('=', ' ', 1)}\n" for f in flags if f.startswith("-D"))
+    text = defines + open(os.path.join(SUITE, fam, f"{stem}.cu")).read()
+    for env in (SMALL[fam], VECTOR[fam]):
+        got, views = run(fam, spec, text, {**_base(spec), **launch}, dict(env), str(tmp_path))
+        check(fam, spec, got, views, dict(env), f"{fam}/{name} at {env}")

@@ -82,7 +82,9 @@ __device__ __forceinline__ void mma_tf32(float (&d)[4], const unsigned (&a)[4], 
 #define TC_BM 128
 #define TC_BN 128
 #define TC_BK 32
+#ifndef TC_STAGES  // overridable at build time (-D) for tuning sweeps; shared_bytes must match
 #define TC_STAGES 3
+#endif
 #define TC_LDA 36
 #define TC_LDB_KN 136
 

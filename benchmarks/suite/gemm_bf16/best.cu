@@ -1,6 +1,6 @@
 // C = A B on bf16 operands with fp32 accumulation, hand-written for the tensor cores of sm_80 and later
 // (an sm_90 build: mma.sync, not Hopper's wgmma, which needs the sm_90a target the suite does not build).
-// A block of 8 warps computes 128 x 256 of C, each warp 64 x 64 (4 x 8 mma tiles of 16 x 8), BK = 32 in
+// By default a block of 8 warps computes 128 x 256 of C, each warp 64 x 64 (4 x 8 mma tiles of 16 x 8), BK = 32 in
 // a 4-stage cp.async pipeline; fragments come from shared memory through ldmatrix (B's transposed, since
 // B is K x N with N contiguous). Rows of the shared tiles are padded by 16 bytes (A: 40 bf16, B: 264), so
 // the 8 row addresses of each ldmatrix fall in 8 different bank groups. Sizes that are not multiples of 8
@@ -118,12 +118,23 @@ __device__ __forceinline__ void mma_bf16(float (&d)[4], const unsigned (&a)[4], 
 #endif
 }
 
-#define BG_BM 128
-#define BG_BN 256
+// The tile's shape, overridable at build time (-D) for tuning sweeps (benchmarks/matmul_sweep.py's variants):
+// BG_NI n8 tiles per warp (8: a warp 64 x 64, the block 128 x 256; 4: 64 x 32 and 128 x 128), BG_BK the
+// k depth of a stage (a multiple of 16), BG_STAGES the pipeline's stages. The launch must match:
+// grid (cdiv(N, BG_BN), cdiv(M, 128)), BG_STAGES * (128 * (BG_BK + 8) + BG_BK * (BG_BN + 8)) * 2 bytes.
+#ifndef BG_NI
+#define BG_NI 8
+#endif
+#ifndef BG_BK
 #define BG_BK 32
+#endif
+#ifndef BG_STAGES
 #define BG_STAGES 4
-#define BG_LDA 40   // BK + 8
-#define BG_LDB 264  // BN + 8
+#endif
+#define BG_BM 128
+#define BG_BN (4 * 8 * BG_NI)
+#define BG_LDA (BG_BK + 8)
+#define BG_LDB (BG_BN + 8)
 #define BG_A_ELEMS (BG_BM * BG_LDA)
 #define BG_STAGE_ELEMS (BG_BM * BG_LDA + BG_BK * BG_LDB)
 
@@ -134,9 +145,10 @@ __device__ __forceinline__ void bg_load_stage(bf16_t* st, const bf16_t* __restri
   bf16_t* As = st;
   bf16_t* Bs = st + BG_A_ELEMS;
   const int tid = threadIdx.x;
+  constexpr int ACH = BG_BK / 8, BCH = BG_BN / 8;  // 16-byte chunks per row of A's and B's tiles
 #pragma unroll
-  for (int i = 0; i < 2; ++i) {  // A: 128 rows x 4 chunks of 8
-    const int c = tid + i * 256, r = c / 4, k = (c % 4) * 8;
+  for (int i = 0; i < BG_BM * ACH / 256; ++i) {  // A: 128 rows x ACH chunks of 8
+    const int c = tid + i * 256, r = c / ACH, k = (c % ACH) * 8;
     bf16_t* dst = As + r * BG_LDA + k;
     const int gr = m0 + r, gk = k0 + k;
     if (vec) {
@@ -147,8 +159,8 @@ __device__ __forceinline__ void bg_load_stage(bf16_t* st, const bf16_t* __restri
     }
   }
 #pragma unroll
-  for (int i = 0; i < 4; ++i) {  // B: 32 rows x 32 chunks of 8
-    const int c = tid + i * 256, k = c / 32, n = (c % 32) * 8;
+  for (int i = 0; i < BG_BK * BCH / 256; ++i) {  // B: BK rows x BCH chunks of 8
+    const int c = tid + i * 256, k = c / BCH, n = (c % BCH) * 8;
     bf16_t* dst = Bs + k * BG_LDB + n;
     const int gk = k0 + k, gn = n0 + n;
     if (vec) {
@@ -168,11 +180,11 @@ __global__ void __launch_bounds__(256) gemm_bf16(bf16_t* __restrict__ C, const b
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int wm = warp / 4, wn = warp % 4;
   const bool vec = K % 8 == 0 && N % 8 == 0;
-  float acc[4][8][4];
+  float acc[4][BG_NI][4];
 #pragma unroll
   for (int i = 0; i < 4; ++i)
 #pragma unroll
-    for (int j = 0; j < 8; ++j)
+    for (int j = 0; j < BG_NI; ++j)
 #pragma unroll
       for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.f;
   const int steps = (K + BG_BK - 1) / BG_BK;
@@ -191,17 +203,17 @@ __global__ void __launch_bounds__(256) gemm_bf16(bf16_t* __restrict__ C, const b
     const bf16_t* Bs = As + BG_A_ELEMS;
 #pragma unroll
     for (int kk = 0; kk < BG_BK; kk += 16) {
-      unsigned af[4][4], bfr[4][4];
+      unsigned af[4][4], bfr[BG_NI / 2][4];
 #pragma unroll
       for (int mi = 0; mi < 4; ++mi)
         ldsm_x4<false>(af[mi], As + (wm * 64 + mi * 16 + lane % 16) * BG_LDA + kk + (lane / 16) * 8);
 #pragma unroll
-      for (int nj = 0; nj < 4; ++nj)  // n tiles 2nj and 2nj+1: {b0, b1} of each
-        ldsm_x4<true>(bfr[nj], Bs + (kk + lane % 8 + 8 * ((lane / 8) % 2)) * BG_LDB + wn * 64 + nj * 16 + 8 * (lane / 16));
+      for (int nj = 0; nj < BG_NI / 2; ++nj)  // n tiles 2nj and 2nj+1: {b0, b1} of each
+        ldsm_x4<true>(bfr[nj], Bs + (kk + lane % 8 + 8 * ((lane / 8) % 2)) * BG_LDB + wn * 8 * BG_NI + nj * 16 + 8 * (lane / 16));
 #pragma unroll
       for (int mi = 0; mi < 4; ++mi)
 #pragma unroll
-        for (int ni = 0; ni < 8; ++ni) mma_bf16(acc[mi][ni], af[mi], &bfr[ni / 2][(ni % 2) * 2]);
+        for (int ni = 0; ni < BG_NI; ++ni) mma_bf16(acc[mi][ni], af[mi], &bfr[ni / 2][(ni % 2) * 2]);
     }
   }
   cp_async_wait<0>();
@@ -210,10 +222,10 @@ __global__ void __launch_bounds__(256) gemm_bf16(bf16_t* __restrict__ C, const b
 #pragma unroll
   for (int mi = 0; mi < 4; ++mi)
 #pragma unroll
-    for (int ni = 0; ni < 8; ++ni)
+    for (int ni = 0; ni < BG_NI; ++ni)
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
-        const int r = m0 + wm * 64 + mi * 16 + g + h * 8, c = n0 + wn * 64 + ni * 8 + 2 * t;
+        const int r = m0 + wm * 64 + mi * 16 + g + h * 8, c = n0 + wn * 8 * BG_NI + ni * 8 + 2 * t;
         if (r >= M) continue;
         bf16_t* p = C + (size_t)r * N + c;
         if (vec2 && c + 1 < N) {
