@@ -80,17 +80,21 @@ def ratio(cublas_s: float | None, kernel_s: float | None) -> float | None:
     return round(cublas_s / kernel_s, 3) if cublas_s and kernel_s else None
 
 
+def _sig(x: float) -> float:
+    return float(f"{x:.4g}")
+
+
 def summarize(fam: str, row: dict) -> None:
     """Adds to each kernel its TFLOP/s per size and, against cuBLAS under its own policy, `vs_cublas`."""
     flops = row["flops"]
     for k in row["kernels"].values():
         t = k.get("times_s") or {}
-        k["tflops"] = {s: round(flops[s] / v / 1e12, 2) for s, v in t.items() if v}
+        k["tflops"] = {s: _sig(flops[s] / v / 1e12) for s, v in t.items() if v}
         cub = (row["cublas"].get(k["policy"]) or {}).get("times_s") or {}
         k["vs_cublas"] = {s: ratio(cub.get(s), v) for s, v in t.items()}
     for c in row["cublas"].values():
         t = c.get("times_s") or {}
-        c["tflops"] = {s: round(flops[s] / v / 1e12, 2) for s, v in t.items() if v}
+        c["tflops"] = {s: _sig(flops[s] / v / 1e12) for s, v in t.items() if v}
 
 
 def measure_family(fam: str, kernels: list[str] | None, pool, repeats: int, reps: int, torch_on: bool,

@@ -200,3 +200,81 @@ def test_every_tuning_variant_computes_the_reference_in_the_emulator(fam, name, 
     for env in (SMALL[fam], VECTOR[fam]):
         got, views = run(fam, spec, text, {**_base(spec), **launch}, dict(env), str(tmp_path))
         check(fam, spec, got, views, dict(env), f"{fam}/{name} at {env}")
+
+
+FAKE_SGEMM = '''
+
+def sgemm(args, grid, block):
+    """C = alpha A B + beta C; a block of 256 threads (the bests' tiles) runs 4x faster than the naive blocks."""
+    C, A, B = (x.view(np.float32) for x in args[:3])
+    M, N, K = (int(v) for v in args[3:6])
+    alpha, beta = (float(np.array(v, dtype=np.int32).view(np.float32)) for v in args[6:8])
+    c = C[:M * N].reshape(M, N)
+    c[:] = alpha * (A[:M * K].reshape(M, K) @ B[:K * N].reshape(K, N)) + beta * c
+    return 1e-9 * M * N * K / (4.0 if block[0] == 256 else 1.0)
+
+KERNELS["sgemm"] = sgemm
+'''
+
+SWEEP_DRIVER = """
+import sys
+from pathlib import Path
+sys.path.insert(0, {bench!r})
+import matmul_sweep
+matmul_sweep.SUITE = Path({suite!r})
+sys.exit(matmul_sweep.main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(__import__("shutil").which("cc") is None and __import__("shutil").which("gcc") is None,
+                    reason="needs a C compiler for the stand-in libcuda")
+def test_the_sweep_end_to_end_on_the_fake_gpu(tmp_path):
+    """matmul_sweep.py as gpu_matmul.sh runs it (every gemm_fp32 file and variant through the evaluator, checked
+    against the reference, then the table), on tests/fake_pycuda.py's GPU at tiny sizes; cuBLAS's failure
+    without torch is recorded, not hidden."""
+    import shutil
+
+    import fake_pycuda as fp
+
+    cc = shutil.which("cc") or shutil.which("gcc")
+    fake = tmp_path / "fake"
+    (fake / "pycuda").mkdir(parents=True)
+    (fake / "cuda.c").write_text("int cuInit(unsigned f) { return 0; }\n"
+                                 "int cuDeviceGetCount(int *n) { *n = 1; return 0; }\n")
+    subprocess.run([cc, "-shared", "-fPIC", "-o", str(fake / "libcuda.so.1"), str(fake / "cuda.c")], check=True)
+    (fake / "pycuda" / "__init__.py").write_text("")
+    (fake / "pycuda" / "driver.py").write_text(fp.FAKE_DRIVER)
+    (fake / "pycuda" / "fake_kernels.py").write_text(fp.FAKE_KERNELS + FAKE_SGEMM)
+    (fake / "pynvml.py").write_text(fp.FAKE_NVML)
+    suite = tmp_path / "suite" / "gemm_fp32"
+    suite.mkdir(parents=True)
+    sizes = {"small": "{ M = 33, N = 40, K = 24 }", "medium": "{ M = 64, N = 48, K = 32 }",
+             "large": "{ M = 70, N = 72, K = 40 }"}
+    for f in (Path(SUITE) / "gemm_fp32").iterdir():
+        text = f.read_text()
+        for name, v in sizes.items():
+            text = re.sub(rf"^{name} = \{{[^}}]*\}}", f"{name} = {v}", text, flags=re.M)
+        (suite / f.name).write_text(text)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(fake), os.environ.get("PYTHONPATH", "")]),
+           "LD_LIBRARY_PATH": os.pathsep.join([str(fake), os.environ.get("LD_LIBRARY_PATH", "")]),
+           "KERNELPRO_HOST_CHECKS": "1"}
+    script = tmp_path / "sweep.py"
+    script.write_text(SWEEP_DRIVER.format(bench=str(ROOT / "benchmarks"), suite=str(suite.parent)))
+    out = tmp_path / "first.json"
+    r = subprocess.run([sys.executable, str(script), "--out", str(out), "--families", "gemm_fp32", "--variants",
+                        "--repeats", "1"], env=env, capture_output=True, text=True, timeout=500)
+    assert r.returncode == 0, r.stdout + r.stderr
+    row = json.loads(out.read_text())["families"]["gemm_fp32"]
+    assert list(row["kernels"]) == ["naive", "naive_cols", "naive_global", "best", "best_tf32", "best_tf32_s4",
+                                    "best_tf32_s2"]
+    for name, k in row["kernels"].items():
+        assert "failure" not in k, (name, k.get("failure"))
+        assert set(k["times_s"]) == {"small", "medium", "large"} and k["tflops"]["large"] > 0
+    assert row["kernels"]["best_tf32"]["policy"] == "tf32" and row["kernels"]["best"]["policy"] == "fp32"
+    assert row["kernels"]["best_tf32_s4"]["flags"] == ["-DTC_STAGES=4"]
+    assert row["kernels"]["best"]["times_s"]["large"] < row["kernels"]["naive"]["times_s"]["large"]
+    assert set(row["cublas"]) == {"fp32", "tf32"}  # without torch here: each policy's failure, said
+    assert all("failure" in c or c["times_s"] for c in row["cublas"].values())
+    r = subprocess.run([sys.executable, str(script), "--table", str(out)], env=env, capture_output=True, text=True)
+    assert r.returncode == 0 and "| gemm_fp32 | best_tf32 | tf32 | large |" in r.stdout, r.stdout + r.stderr
