@@ -60,6 +60,16 @@ CASES = {
     "attn_scores": (["cdiv(T, 32)", "cdiv(T, 8)", "NH"], [32, 8], {"att": (NB, M, M), "q": (NB, M, K), "k": (NB, M, K)},
                     {"T": M, "HS": K, "NH": NB, "scale": 0.25}, "att",
                     lambda v: np.where(np.tril(np.ones((M, M))) > 0, 0.25 * v["q"] @ np.swapaxes(v["k"], 1, 2), -np.inf)),
+    "gemm_blockrow": (["M"], ["N"], {"A": (M, K), "B": (K, N), "C": (M, N)},
+                      {"M": M, "N": N, "K": K, "lda": K, "ldb": N, "ldc": N}, "C", lambda v: v["A"] @ v["B"]),
+    "gemm_tmpl": (["cdiv(n, 16)", "cdiv(n, 16)"], [16, 16], {"a": (N, N), "b": (N, N), "c": (N, N)}, {"n": N}, "c",
+                  lambda v: v["a"] @ v["b"]),
+    "linear_dinp": (["cdiv(B * T, 16)", "cdiv(C, 16)"], [16, 16],
+                    {"dinp": (M, K), "dout": (M, N), "weight": (N, K)}, {"B": 1, "T": M, "C": K, "OC": N}, "dinp",
+                    lambda v: v["dinp"] + v["dout"] @ v["weight"]),
+    "gemm_colmajor": (["cdiv(n, 16)", "cdiv(m, 16)"], [16, 16], {"A": (K, M), "B": (K, N), "C": (N, M)},
+                      {"m": M, "n": N, "k": K, "alpha": 2.0, "lda": M, "ldb": N, "beta": 0.5, "ldc": M}, "C",
+                      lambda v: (2.0 * v["A"].T @ v["B"] + 0.5 * v["C"].T).T),
     "gemm_bf16": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K, BF16), "B": (K, N, BF16), "C": (M, N, BF16)},
                   {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
 }
@@ -110,7 +120,8 @@ def test_each_rewrite_compiles_and_computes_the_product(name, tmp_path):
     plans, why = api.plans(text, ctx)
     names = [p.name for p in plans]
     assert "matmul-tiles" in names, why
-    assert ("matmul-coalesce" in names) == (name in ("gemm_xrows", "linear_rowptr")), names
+    assert ("matmul-coalesce" in names) == (name in ("gemm_xrows", "linear_rowptr", "linear_dinp", "gemm_colmajor")), \
+        names
     assert ("matmul-wmma" in names) == (name == "gemm_bf16"), names  # 16-bit operands only
     runs = [("as written", text, ctx.launch)]
     for p in plans:
@@ -121,7 +132,8 @@ def test_each_rewrite_compiles_and_computes_the_product(name, tmp_path):
     problems = compile_each(ctx.path, [(k.name, src, ()) for _, src, _ in runs[1:]], CompileOptions(arch="sm_90"))
     for (what, src, _), problem in zip(runs[1:], problems):
         assert problem is None, f"{what}:\n" + "\n".join(problem)
-    batch = Batch([(src, k.name) for _, src, _ in runs], str(tmp_path))
+    emu_name = k.name + ("<float>" if k.is_template else "")
+    batch = Batch([(src, emu_name) for _, src, _ in runs], str(tmp_path))
     env = {s: v for s, v in CASES[name][3].items()}
     out = CASES[name][4]
     idx = [p.name for p in k.params].index(out)

@@ -92,8 +92,12 @@ def _top_of(src: SourceFile, k) -> int:
 
 
 def _acc_type(t: str) -> str:
-    """Sums in float for float, half and bf16 inputs; in double for double."""
-    return "double" if "double" in t else "float"
+    """Sums in float for float, half and bf16 inputs; in double for double; a template parameter's
+    sums in that type."""
+    if "double" in t:
+        return "double"
+    known = ("float", "half", "bfloat16", "__half", "int", "long", "short", "char", "unsigned")
+    return t if t.isidentifier() and not any(w in t for w in known) else "float"
 
 
 def _names_ok(src: SourceFile, k, expr: str) -> bool:
@@ -116,8 +120,8 @@ def check_tiles(src: SourceFile, kernel: str, c: Contraction) -> dict:
     if c.batch is not None and c.batch.thread != "block z":
         raise Refuse("the batch index is a loop inside the thread; the tiles take the batch from blockIdx.z")
     for what, axis in (("row", c.row), ("column", c.col)):
-        if len(axis.atoms) != 1 or axis.thread not in ("x", "y") or axis.atoms[0] not in c.coords:
-            raise Refuse(f"the output's {what} is not one named index from threadIdx.x or .y "
+        if len(axis.atoms) != 1 or axis.atoms[0] not in c.coords:
+            raise Refuse(f"the output's {what} is not one named index of the thread's position "
                          f"(`int row = blockIdx.y * blockDim.y + threadIdx.y;`)")
         if axis.extent is None:
             raise Refuse(f"no bound on the output's {what} (a guard such as `if (row < M && col < N)`)")
