@@ -12,6 +12,11 @@
 # Usage on the device machine, from the repository root, `.gpuwheels` carried:
 #   bash scripts/gpu_matmul.sh
 #   REPEATS=2 FRESH_REPEATS=3 FAMILIES="gemm_fp32 gemm_bf16" bash scripts/gpu_matmul.sh
+# Estimated device time of the default call (from docs/gpu-validation.md's rates: about 1.5 s per kernel
+# evaluation at every size, more for the naive kernels at 4096^3, which run for 0.05 to 0.3 s per launch;
+# nvcc about 1 to 4 s per file there): the wheels and the package 60 s, the first pass (24 files and 6
+# variants, one round each, compiles included) about 150 s, the fresh pass (11 bests and 6 variants, 3
+# rounds) about 110 s, cuBLAS and the table 20 s: about 5.5 minutes, with the machine's start about 7.
 # Each step has its own time limit (FIRST_T, FRESH_T seconds) so the call ends inside 10 minutes; a step cut
 # short keeps the families it finished (the JSON is written after each).
 set -u
@@ -27,10 +32,10 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.draw --for
 git rev-parse HEAD >> $L/gpu.txt 2>/dev/null
 git status --short benchmarks scripts >> $L/gpu.txt 2>/dev/null
 echo "setup: $(( $(date +%s) - T0 )) s" | tee -a $L/sweep.txt
-timeout ${FIRST_T:-330} python3 benchmarks/matmul_sweep.py --out $L/first.json --repeats ${REPEATS:-2} --variants \
+timeout ${FIRST_T:-330} python3 benchmarks/matmul_sweep.py --out $L/first.json --repeats ${REPEATS:-1} --variants \
   ${FAMILIES:+--families $FAMILIES} 2>&1 | tee -a $L/sweep.txt
 echo "first pass: $(( $(date +%s) - T0 )) s" | tee -a $L/sweep.txt
-timeout ${FRESH_T:-150} python3 benchmarks/matmul_sweep.py --out $L/fresh.json --repeats ${FRESH_REPEATS:-3} \
+timeout ${FRESH_T:-170} python3 benchmarks/matmul_sweep.py --out $L/fresh.json --repeats ${FRESH_REPEATS:-3} \
   --kernels best best_tf32 --variants ${FAMILIES:+--families $FAMILIES} 2>&1 | tee -a $L/sweep.txt
 echo "fresh process: $(( $(date +%s) - T0 )) s" | tee -a $L/sweep.txt
 if [ -f $L/fresh.json ]; then
