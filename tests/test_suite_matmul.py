@@ -177,6 +177,7 @@ def test_gpu_script_runs_the_sweep_twice_inside_ten_minutes():
 VARIANTS = [(fam, name) for fam, vs in matmul_sweep.VARIANTS.items() for name in vs]
 
 
+@pytest.mark.slow  # nvcc: up to 7 s a variant on the 2-core machine
 @pytest.mark.parametrize("fam,name", VARIANTS, ids=[f"{f}/{n}" for f, n in VARIANTS])
 def test_every_tuning_variant_compiles_and_its_launch_validates(fam, name):
     from kernelpro.profilers.compile import CompileOptions, compile_cuda
