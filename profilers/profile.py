@@ -1,6 +1,7 @@
 """Static profile of one .cu file: compile, parse, run the static tools, build the report."""
 from __future__ import annotations
 
+import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -121,6 +122,69 @@ def resolve_blocks(src: SourceFile, block: int | None = None, spec_blocks: dict[
     return out
 
 
+def _int_arg(v: str) -> int | None:
+    m = re.fullmatch(r"\(?\s*(-?\d+)[uUlL]*\s*\)?", v.strip())
+    return int(m.group(1)) if m else None
+
+
+_BUILTIN_TYPES = {"float", "double", "int", "unsigned", "unsigned int", "long", "long long", "short", "char",
+                  "half", "__half", "__nv_bfloat16", "nv_bfloat16", "bool", "size_t", "int64_t", "uint32_t"}
+
+
+def _site_env(written: list[str], actual: tuple[str, ...], exact: bool) -> dict[str, int] | None:
+    """The names a launch's template arguments bind for one instantiation, or None when the
+    launch is of another instantiation (`k<float>` for `k<double>`, `k<128>` for `k<256>`)."""
+    if len(written) > len(actual):
+        return None
+    env: dict[str, int] = {}
+    for w, a in zip(written, actual):
+        w, a = " ".join(w.split()), " ".join(a.split())
+        wi, ai = _int_arg(w), _int_arg(a)
+        if w == a or (wi is not None and wi == ai):
+            continue
+        if exact or wi is not None or w in _BUILTIN_TYPES:
+            return None
+        if ai is not None and re.fullmatch(r"[A-Za-z_]\w*", w):
+            env[w] = ai  # a template parameter of the launching code: `scale<BLOCK>` in `run<128>`
+    return env
+
+
+def instantiation_blocks(art: CompiledArtifact, kernels: list[Kernel], sites: list[LaunchSite],
+                         hints: dict[str, BlockHint], sources: dict[str, SourceFile]) -> dict[str, BlockHint]:
+    """Block size per instantiation of a template kernel (keyed by its label, `scale<128>`): a
+    launch site of that instantiation, its block read with the template arguments bound
+    (`scale<BLOCK><<<g, BLOCK>>>` in `run<128>`), else `__launch_bounds__` of the instantiation."""
+    out: dict[str, BlockHint] = {}
+    if not art.ok:
+        return out
+    for k in kernels:
+        hint = hints.get(k.name)
+        if not k.is_template or hint is None or hint.origin in ("--block", "launch spec"):
+            continue
+        for b in art.builds(k.name):
+            args = b.template_args or ()
+            found = None
+            for exact in (True, False):
+                for site in sites:
+                    env = _site_env(site.template_args, args, exact) if site.kernel == k.name else None
+                    threads = site.threads_with(env) if env is not None else None
+                    if threads:
+                        where = "" if site.file in (None, k.file) else f" of {Path(site.file).name}"
+                        found = BlockHint(threads, f"launch site line {site.line}{where}")
+                        break
+                if found:
+                    break
+            src = sources.get(k.file)
+            if found is None and hint.origin in ("default", "__launch_bounds__") and k.launch_bounds_nodes and src:
+                bound = {name: _int_arg(a) for (_, name), a in zip(k.template_params, args) if _int_arg(a) is not None}
+                threads = src.eval_int(k.launch_bounds_nodes[0], bound)
+                if threads:
+                    found = BlockHint(threads, "__launch_bounds__")
+            if found is not None and found.threads != hint.threads:  # the same size: the kernel's hint stands
+                out[b.label] = found
+    return out
+
+
 def header_sources(art: CompiledArtifact) -> list[SourceFile]:
     """The project headers the file includes that define kernels, parsed."""
     out = []
@@ -168,8 +232,10 @@ def profile_file(
     scoped = sort_kernels(sources, art, kernel)
     every = [k for f in sources for k in f.kernels]
     sites = [s for f in sources for s in f.launch_sites]
-    ctx = Context(source=src, artifact=art, arch=options.arch,
-                  blocks=resolve_blocks(src, block, spec_blocks, every, sites))
+    blocks = resolve_blocks(src, block, spec_blocks, every, sites)
+    by_file = {f.path: f for f in sources}
+    blocks.update(instantiation_blocks(art, every, sites, blocks, by_file))
+    ctx = Context(source=src, artifact=art, arch=options.arch, blocks=blocks)
     kernels = [s for k in scoped.kernels for s in summaries(ctx, k)]
     if kernel is not None and not scoped.kernels and not scoped.switched_off:
         names = ", ".join(dict.fromkeys(k.name for k in every)) or "none"
@@ -212,7 +278,7 @@ def summaries(ctx: Context, k: Kernel) -> list[KernelSummary]:
 def summarize(ctx: Context, name: str, builds: list | None = None, instantiation: str | None = None,
               k: Kernel | None = None) -> KernelSummary:
     k = k or ctx.source.kernel(name)
-    hint = ctx.block(name)
+    hint = (ctx.blocks.get(instantiation) if instantiation else None) or ctx.block(name)
     s = KernelSummary(name=name, line=k.line if k else 0, block=hint.threads, block_origin=hint.origin,
                       instantiation=instantiation, file=k.file if k else ctx.path)
     if builds is None:

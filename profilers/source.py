@@ -62,6 +62,7 @@ class Kernel:
     signature: list[Param] = field(default_factory=list)  # every parameter in order, unnamed ones with name ""
     template_params: list[tuple[str, str]] = field(default_factory=list)  # ("type" | "value", name)
     file: str = ""  # the file that defines it
+    launch_bounds_nodes: list[ts.Node] = field(default_factory=list, repr=False)  # `__launch_bounds__(...)` arguments
 
     def param(self, name: str) -> Param | None:
         return next((p for p in self.params if p.name == name), None)
@@ -82,6 +83,15 @@ class LaunchSite:
     block_threads: int | None  # evaluated when the block expression is a constant
     args: list[str] = field(default_factory=list)  # the kernel's arguments as written
     file: str | None = None  # the file it is in
+    template_args: list[str] = field(default_factory=list)  # `k<float, BLOCK><<<...>>>`: ["float", "BLOCK"]
+    block_node: ts.Node | None = field(default=None, repr=False, compare=False)
+    source: "SourceFile | None" = field(default=None, repr=False, compare=False)
+
+    def threads_with(self, env: dict[str, int]) -> int | None:
+        """The block's threads with some names bound (a template parameter of the launching code)."""
+        if self.source is None or self.block_node is None:
+            return self.block_threads
+        return self.source.eval_threads(self.block_node, env)
 
 
 @dataclass
@@ -99,7 +109,8 @@ class SourceFile:
         self.lines = text.split("\n")
         self.tree = _parser().parse(_masked(self.data))
         self.root = self.tree.root_node
-        self.constants: dict[str, int] = {}
+        self.constants: dict[str, int] = {}  # #define, namespace-scope const, and (last wins) block-scope const
+        self._scoped: set[str] = set()  # names of const integers declared inside a block: looked up by scope
         self.macros: dict[str, tuple[tuple[str, ...], str]] = {}  # function-like: name -> (params, body)
         self.includes: list[Include] = []
         self.kernels: list[Kernel] = []
@@ -173,6 +184,8 @@ class SourceFile:
                             v = self.eval_int(val)
                             if v is not None:
                                 self.constants[self.node_text(nm)] = v
+                            if n.parent.type == "compound_statement":
+                                self._scoped.add(self.node_text(nm))
         for n in _walk(self.root):
             if n.type == "function_definition":
                 self._function(n)
@@ -192,9 +205,10 @@ class SourceFile:
             if "__device__" in quals:
                 self.device_functions.append(name)
             return
-        lb = None
+        lb, lb_nodes = None, []
         for c in n.children:
             if c.type == "launch_bounds":
+                lb_nodes = list(c.named_children)
                 vals = [self.eval_int(x) for x in c.named_children]
                 lb = tuple(v for v in vals if v is not None) or None
         params, signature = [], []
@@ -215,7 +229,7 @@ class SourceFile:
             params=params, launch_bounds=lb,
             is_template=parent is not None and parent.type == "template_declaration",
             node=n, body=n.child_by_field_name("body"), signature=[x for x in signature if x is not None],
-            template_params=self._template_params(parent), file=self.path,
+            template_params=self._template_params(parent), file=self.path, launch_bounds_nodes=lb_nodes,
         )
         if k.body is not None:
             k.loops = self._loops(k.body)
@@ -313,6 +327,7 @@ class SourceFile:
         if len(args) < 2:
             return
         name = self.node_text(fn).split("<")[0].split("::")[-1].strip()
+        targs = fn.child_by_field_name("arguments") if fn.type == "template_function" else None
         line, col, _, _ = self.pos(n)
         call_args = n.child_by_field_name("arguments")
         self.launch_sites.append(LaunchSite(
@@ -323,6 +338,8 @@ class SourceFile:
             block_threads=self.eval_threads(args[1]),
             args=[self.node_text(a) for a in call_args.named_children] if call_args is not None else [],
             file=self.path,
+            template_args=[" ".join(self.node_text(a).split()) for a in targs.named_children] if targs is not None else [],
+            block_node=args[1], source=self,
         ))
 
     # --- constant evaluation ---------------------------------------------
@@ -332,13 +349,19 @@ class SourceFile:
         t = n.type
         if t == "number_literal":
             return _int_literal(self.node_text(n))
-        if t == "identifier":
-            name = self.node_text(n)
+        if t in ("identifier", "type_descriptor", "type_identifier") and (t == "identifier" or _IDENT.match(self.node_text(n))):
+            name = self.node_text(n).strip()
             if env and name in env:
                 return env[name]
+            if name in self._scoped:
+                v = self._scoped_constant(name, n, env)
+                if v is not None:
+                    return v
             return self.constants.get(name)
         if t == "parenthesized_expression":
             return self.eval_int(n.named_children[0] if n.named_children else None, env)
+        if t == "parameter_declaration" and n.child_by_field_name("declarator") is None:
+            return self.eval_int(n.child_by_field_name("type"), env)
         if t == "unary_expression":
             v = self.eval_int(n.child_by_field_name("argument"), env)
             op = self.node_text(n.child_by_field_name("operator")) if n.child_by_field_name("operator") else ""
@@ -356,45 +379,70 @@ class SourceFile:
                 return None
         return None
 
-    def eval_threads(self, n: ts.Node) -> int | None:
+    def _scoped_constant(self, name: str, use: ts.Node, env: dict[str, int] | None) -> int | None:
+        """The const integer `name` declared in a block around `use`, before it: the nearest one
+        (`if (big) { const int BM = 128; ... } else { const int BM = 64; ... }`)."""
+        p, child = use.parent, use
+        while p is not None:
+            if p.type == "compound_statement":
+                for d in reversed(p.named_children):
+                    if d.start_byte >= child.start_byte or d.type != "declaration" or not _is_const_decl(self, d):
+                        continue
+                    for x in d.children_by_field_name("declarator"):
+                        nm = x.child_by_field_name("declarator") if x.type == "init_declarator" else None
+                        if nm is not None and nm.type == "identifier" and self.node_text(nm) == name:
+                            return self.eval_int(x.child_by_field_name("value"), env)
+            elif p.type in ("function_definition", "translation_unit"):
+                return None
+            p, child = p.parent, p
+        return None
+
+    def eval_threads(self, n: ts.Node, env: dict[str, int] | None = None) -> int | None:
         """Threads per block of a launch's block argument: N, CONST, dim3(x, y, z)."""
-        v = self.eval_int(n)
+        v = self.eval_int(n, env)
         if v is not None:
             return v
         if n.type in ("call_expression",) and self.node_text(n.child_by_field_name("function")) == "dim3":
             args = n.child_by_field_name("arguments")
-            vals = [self.eval_int(a) for a in args.named_children] if args is not None else []
+            vals = [self.eval_int(a, env) for a in args.named_children] if args is not None else []
             if vals and all(v is not None for v in vals):
                 prod = 1
                 for v in vals:
                     prod *= v
                 return prod
         if n.type == "identifier":
-            return self._dim3_variable(self.node_text(n), n)
+            return self._dim3_variable(self.node_text(n), n, env)
         return None
 
-    def _dim3_variable(self, name: str, use: ts.Node) -> int | None:
+    def _dim3_variable(self, name: str, use: ts.Node, env: dict[str, int] | None = None) -> int | None:
         """`dim3 block(16, 16);` declared before a launch in the same function."""
         fn = use.parent
         while fn is not None and fn.type != "function_definition":
             fn = fn.parent
         if fn is None:
             return None
+        found = None  # the last such declaration in a block around the use (not one of another branch)
         for d in _walk(fn):
-            if d.type == "declaration" and d.start_byte < use.start_byte and "dim3" in self.node_text(d.child_by_field_name("type") or d):
+            if d.type == "declaration" and d.start_byte < use.start_byte and "dim3" in self.node_text(d.child_by_field_name("type") or d) \
+                    and d.parent is not None and d.parent.start_byte <= use.start_byte < d.parent.end_byte:
                 for dd in d.children_by_field_name("declarator"):
                     nm = dd.child_by_field_name("declarator") if dd.type != "identifier" else dd
                     if nm is not None and self.node_text(nm) == name:
-                        args = dd.child_by_field_name("arguments") or dd.child_by_field_name("value")
-                        if args is None:
-                            return None
-                        vals = [self.eval_int(a) for a in args.named_children]
-                        if vals and all(v is not None for v in vals):
-                            prod = 1
-                            for v in vals:
-                                prod *= v
-                            return prod
-        return None
+                        found = dd
+        if found is None:
+            return None
+        # `dim3 block(BM);` with BM a name parses as a function declaration: its "parameters" are the sizes
+        args = found.child_by_field_name("arguments") or found.child_by_field_name("value") \
+            or (found.child_by_field_name("parameters") if found.type == "function_declarator" else None)
+        if args is None:
+            return None
+        vals = [self.eval_int(a, env) for a in args.named_children]
+        if not vals or any(v is None for v in vals):
+            return None
+        prod = 1
+        for v in vals:
+            prod *= v
+        return prod
 
 
 # CUDA attributes the grammar does not know; blanked (same length) for the parse only, so
@@ -439,6 +487,7 @@ def _is_const_decl(src: SourceFile, n: ts.Node) -> bool:
     return any(c.type in ("type_qualifier",) and src.node_text(c) in ("const", "constexpr") for c in n.children)
 
 
+_IDENT = re.compile(r"^\s*[A-Za-z_]\w*\s*$")
 _INT_RE = re.compile(r"^(0[xX][0-9a-fA-F]+|\d+)[uUlL]*$")
 
 

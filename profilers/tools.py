@@ -54,6 +54,10 @@ class Context:
         return self.source.path
 
     def block(self, kernel: str) -> BlockHint:
+        """The kernel's block size; for the instantiation being judged, that instantiation's own."""
+        inst = self.instantiation
+        if inst is not None and inst.kernel == kernel and inst.label in self.blocks:
+            return self.blocks[inst.label]
         return self.blocks.get(kernel) or BlockHint(DEFAULT_BLOCK, "default")
 
     def builds(self, kernel: Kernel) -> list[KernelBuild]:

@@ -193,3 +193,85 @@ __global__ void gated(const float* x, float* y, int n)
 }
 """
     assert sync_findings(text) == []
+
+
+# --- 4. block size: the launch's branch, template arguments, __launch_bounds__ -------------
+
+BRANCHES = """\
+__global__ void tile_sum(const float* a, float* c, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] * 2.f;
+}
+
+void launch(const float* a, float* c, int n, bool big)
+{
+    if (big) {
+        const unsigned BM = 128;
+        dim3 block(BM);
+        tile_sum<<<n / BM, block>>>(a, c, n);
+    } else {
+        const unsigned BM = 64;
+        dim3 block(BM);
+        tile_sum<<<n / BM, block>>>(a, c, n);
+    }
+}
+"""
+
+
+def test_block_size_read_with_the_constants_of_the_launch_branch(tmp_path):
+    from kernelpro.profilers.source import parse_source
+    src = parse_source(BRANCHES)
+    assert [s.block_threads for s in src.launch_sites] == [128, 64]
+    direct = BRANCHES.replace("dim3 block(BM);\n", "").replace(", block>>>", ", BM>>>")
+    assert [s.block_threads for s in parse_source(direct).launch_sites] == [128, 64]
+    (k,) = profile(tmp_path, BRANCHES).kernels
+    assert (k.block, k.block_origin) == (128, "launch site line 12")
+
+
+TEMPLATED = """\
+template <int BLOCK>
+__global__ void __launch_bounds__(BLOCK) scale(float* x, int n)
+{
+    int i = blockIdx.x * BLOCK + threadIdx.x;
+    if (i < n) x[i] *= 2.f;
+}
+
+template <int BLOCK>
+void run(float* x, int n)
+{
+    scale<BLOCK><<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(x, n);
+}
+template void run<128>(float*, int);
+
+template <int N>
+__global__ void __launch_bounds__(N) shift(float* x, int n)
+{
+    int i = blockIdx.x * N + threadIdx.x;
+    if (i < n) x[i] += 1.f;
+}
+template __global__ void shift<512>(float*, int);
+template __global__ void shift<64>(float*, int);
+
+template <typename T>
+__global__ void fill(T* x, T v, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] = v;
+}
+void fill_all(float* f, double* d, int n)
+{
+    fill<float><<<n / 96, 96>>>(f, 1.f, n);
+    fill<double><<<n / 32, 32>>>(d, 1.0, n);
+}
+"""
+
+
+def test_block_size_from_template_argument_and_launch_bounds(tmp_path):
+    r = profile(tmp_path, TEMPLATED)
+    got = {k.instantiation: (k.block, k.block_origin) for k in r.kernels}
+    assert got["scale<128>"] == (128, "launch site line 11")
+    assert got["shift<512>"] == (512, "__launch_bounds__") and got["shift<64>"] == (64, "__launch_bounds__")
+    assert got["fill<float>"] == (96, "launch site line 32") and got["fill<double>"] == (32, "launch site line 33")
+    occ = {k.instantiation: k.occupancy_text for k in r.kernels}
+    assert "64" in occ["shift<64>"] and "256" not in occ["shift<64>"]
