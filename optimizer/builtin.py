@@ -44,6 +44,7 @@ class BuiltinProposer:
         self.scalar_params = {a.name: a.value for a in getattr(spec, "args", []) if a.value is not None} \
             if spec is not None else {}
         self.structural = structural
+        self.tolerance = (spec.rtol, spec.atol) if spec is not None and hasattr(spec, "rtol") else None
         self.tuner = Tuner(arch=arch)
         self.plans_refused: dict[str, list[str]] = {}  # node candidate key -> why plans did not apply
         self._registers: dict[str, int | None] = {}
@@ -98,7 +99,7 @@ class BuiltinProposer:
         ctx = restructure.Context(kernel=self.kernel, path=self.path, launch=inp.launch, base_launch=inp.base_launch,
                                   size_env=self.size_env, arch=self.arch,
                                   answers_present=tuple(a.rule for a in inp.advice), flags=inp.flags,
-                                  scalar_params=self.scalar_params)
+                                  scalar_params=self.scalar_params, tolerance=self.tolerance)
         plans, why = restructure.plans(inp.source, ctx)
         out = []
         for plan in plans:

@@ -76,13 +76,13 @@ CASES = {
 SMALL_TILES = {"bm": 32, "bn": 16, "bk": 8, "tm": 2, "tn": 2, "pad": 1, "vec": 4}  # several blocks, tails in M, N and K
 
 
-def _ctx(name, text):
+def _ctx(name, text, tolerance=None):
     grid, block, arrays, scalars, out, ref = CASES[name]
     k = parse_source(text).kernels[0]
     env = {s: v for s, v in scalars.items() if not isinstance(v, float)}
     return k, api.Context(kernel=k.name, path=os.path.join(HERE, f"{name}.cu"), launch={"grid": grid, "block": block},
                           base_launch={"grid": grid, "block": block}, size_env={"small": env},
-                          scalar_params={p.name: p.name for p in k.params if not p.is_pointer})
+                          scalar_params={p.name: p.name for p in k.params if not p.is_pointer}, tolerance=tolerance)
 
 
 def _ev(e, env):
@@ -232,3 +232,38 @@ def test_propose_only_lists_the_matmul_rewrites_without_a_gpu(tmp_path):
     # the structural rewrites come before the local edits
     kinds = [c["kind"] for c in d["candidates"]]
     assert kinds.index("structural") == 0
+
+
+@pytest.mark.parametrize("tolerance, admitted", [((1e-2, 0.1), True), ((1e-2, 1e-3), False), ((1e-4, 0.1), False)])
+def test_tf32_only_where_the_spec_tolerance_admits_its_error_at_that_k(tolerance, admitted):
+    text = open(os.path.join(HERE, "gemm_xcols.cu")).read()
+    k, ctx = _ctx("gemm_xcols", text, tolerance)
+    plans, why = api.plans(text, ctx)
+    wmma = [p for p in plans if p.name == "matmul-wmma"]
+    assert bool(wmma) == admitted, why
+    if admitted:
+        c = wmma[0].build(wmma[0].space[0])
+        assert "TF32 admitted by the spec's tolerance (rtol 0.01, atol 0.1) at K = 29" in c.description
+        assert "precision::tf32" in c.source and "__float_to_tf32" in c.source
+    else:
+        assert any("does not admit TF32's error at K = 29" in w for w in why), why
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+def test_the_tf32_candidate_compiles_and_computes_the_product(tmp_path):
+    name = "gemm_abt"
+    text = open(os.path.join(HERE, f"{name}.cu")).read()
+    k, ctx = _ctx(name, text, (1e-2, 0.1))
+    plan = next(p for p in api.plans(text, ctx)[0] if p.name == "matmul-wmma")
+    cands = [plan.build(kn) for kn in plan.space[:2]]
+    problems = compile_each(ctx.path, [(k.name, c.source, ()) for c in cands], CompileOptions(arch="sm_90"))
+    assert problems == [None] * len(cands), problems
+    batch = Batch([(c.source, k.name) for c in cands], str(tmp_path))
+    env = CASES[name][3]
+    for i, c in enumerate(cands):
+        args, views = _args(k, name)
+        got = batch.run(i, args, [_ev(g, env) for g in c.launch["grid"]], [_ev(b, env) for b in c.launch["block"]])[2]
+        want = _want(name, views).reshape(-1)
+        err = np.abs(got - want)
+        assert 1e-4 < err.max() < 0.05, c.description  # TF32's rounding (fp32 alone is within 1e-5)

@@ -60,6 +60,7 @@ class Context:
     answers_present: tuple[str, ...] = ()  # rule ids the node's advice raises
     flags: tuple[str, ...] = ()
     scalar_params: dict = field(default_factory=dict)  # kernel scalar parameter -> its spec value expression
+    tolerance: tuple | None = None  # the spec's (rtol, atol): whether TF32's error is admitted
 
 
 def _arch_num(arch: str) -> int:
@@ -728,16 +729,22 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
             try:
                 wt = matmul.check_wmma(c)
             except Refuse as e:
-                why.append(f"tensor cores: {e}")
                 wt = None
+                kmax = _largest(ctx, in_terms_of(c.K, table) or "") if not causal else m
+                admitted = matmul.tf32_admits(c, ctx.tolerance, kmax)
+                if isinstance(admitted, str):
+                    why.append(f"tensor cores: {e}; TF32: {admitted}")
+                else:
+                    wt = "tf32"
             if wt is not None and _arch_num(ctx.arch) >= 80:
+                eb = 4 if wt == "tf32" else 2
                 wspace = [{"bm": bm, "bn": bn, "bk": bk} for bm, bn, bk in
-                          ((128, 64, 32), (64, 128, 32), (64, 64, 32), (64, 64, 16), (128, 64, 16))
-                          if 2 * bm * (bk + 8) + 2 * bk * (bn + 8) + 4 * bm * (bn + 4) <= 48 * 1024]
+                          ((128, 64, 32), (64, 128, 32), (64, 64, 32), (64, 64, 16), (128, 64, 16), (64, 128, 16))
+                          if eb * bm * (bk + 8) + eb * bk * (bn + 8) + 4 * bm * (bn + 4) <= 48 * 1024]
 
                 def build_wmma(knobs):
                     bm, bn, bk = int(knobs["bm"]), int(knobs["bn"]), int(knobs["bk"])
-                    new = matmul.wmma_body(src, ctx.kernel, c, coords, bm, bn, bk, causal)
+                    new = matmul.wmma_body(src, ctx.kernel, c, coords, bm, bn, bk, causal, tf32=wt == "tf32")
                     if restricted:
                         new = add_restrict(new, ctx.kernel)[0]
                     threads = (bm // 32) * (bn // 32) * 32
@@ -747,6 +754,9 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                                   + ([grid[2]] if len(grid) > 2 else []), block=[threads])
                     desc = (f"tensor cores for the matrix product ({what}): WMMA 16x16x16 on {wt} operands with fp32 "
                             f"sums, {bm} x {bn} outputs per block (32 x 32 per warp), {bk}-deep slabs in shared memory")
+                    if wt == "tf32":
+                        desc = desc.replace("16x16x16 on tf32 operands", "16x16x8 on fp32 operands rounded to TF32 "
+                                            "(10-bit mantissa)") + "; " + matmul.tf32_admits(c, ctx.tolerance, kmax)[1]
                     return Candidate(source=new, launch=launch, flags=ctx.flags, description=desc, answers=answers,
                                      origin="builtin:matmul-wmma", kind="structural",
                                      knobs=tuple(sorted(knobs.items())), notes=assumptions + tuple(notes))

@@ -452,15 +452,37 @@ def check_wmma(c: Contraction) -> str:
     return a.elem
 
 
+TF32_U = 2.0 ** -11  # TF32's unit roundoff (10-bit mantissa, rounded to nearest)
+
+
+def tf32_admits(c: Contraction, tolerance, kmax):
+    """(True, what to say) where the spec's tolerance admits TF32's error for sums of kmax products of
+    unit-scale values: a product's relative error up to 2u, summed as a random walk (3 sigma), against
+    atol (outputs near zero) and rtol; else the reason (a str)."""
+    a, b = c.terms[0] if len(c.terms) == 1 else (None, None)
+    if a is None or a.elem != "float" or b.elem != "float":
+        return "only for one product of float operands"
+    if tolerance is None or kmax is None:
+        return "no spec tolerance (or K) to check TF32's error against"
+    rtol, atol = tolerance
+    err = 3 * 2 * TF32_U * (kmax ** 0.5)
+    if atol < err or rtol < 4 * TF32_U:
+        return (f"the spec's tolerance (rtol {rtol:g}, atol {atol:g}) does not admit TF32's error at K = {kmax:g} "
+                f"(about {err:.2g} absolute, {4 * TF32_U:.1g} relative)")
+    return True, (f"TF32 admitted by the spec's tolerance (rtol {rtol:g}, atol {atol:g}) at K = {kmax:g}: "
+                  f"expected error about {err:.2g}")
+
+
 def wmma_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: int, bn: int, bk: int,
-              causal: str | None = None) -> str:
+              causal: str | None = None, tf32: bool = False) -> str:
     """The kernel with its body replaced by a tensor-core product: BM x BN tiles per block, each warp
     32 x 32 outputs as 2 x 2 WMMA 16x16x16 fragments (16-bit operands, fp32 sums), the operands'
     slabs staged in padded shared memory, the sums put back through shared memory, then every output
     runs the kernel's code as written."""
     k = src.kernel(kernel)
-    t = check_wmma(c)
-    zero = f"{WMMA_TYPES[t]}(0.0f)"
+    t = "float" if tf32 else check_wmma(c)
+    zero = "0.0f" if tf32 else f"{WMMA_TYPES[t]}(0.0f)"
+    kf, ft, pad = (8, "nvcuda::wmma::precision::tf32", 4) if tf32 else (16, t, 8)
     warps_n = bn // 32
     threads = (bm // 32) * warps_n * 32
     ind, i2, i3 = "    ", "        ", "            "
@@ -469,10 +491,10 @@ def wmma_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: in
     L += _head(c, bm, bn, causal, ind)
     L += [f"{ind}const int kp_tid = threadIdx.x, kp_wm = (kp_tid / 32) / {warps_n}, kp_wn = (kp_tid / 32) % {warps_n};",
           f"{ind}const long long kp_i0 = (long long)blockIdx.y * {bm}, kp_j0 = (long long)blockIdx.x * {bn};",
-          f"{ind}alignas(32) __shared__ {t} kp_As0[{bm}][{bk + 8}];  // (row, k), padded by 8",
-          f"{ind}alignas(32) __shared__ {t} kp_Bs0[{bk}][{bn + 8}];  // (k, column)",
+          f"{ind}alignas(32) __shared__ {t} kp_As0[{bm}][{bk + pad}];  // (row, k), padded",
+          f"{ind}alignas(32) __shared__ {t} kp_Bs0[{bk}][{bn + pad}];  // (k, column)",
           f"{ind}alignas(32) __shared__ float kp_Cs[{bm}][{bn + 4}];",
-          f"{ind}nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> kp_f[2][2];",
+          f"{ind}nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, {kf}, float> kp_f[2][2];",
           f"{ind}for (int m = 0; m < 2; ++m)",
           f"{ind}  for (int n = 0; n < 2; ++n) nvcuda::wmma::fill_fragment(kp_f[m][n], 0.0f);",
           f"{ind}for (long long kp_kt = kp_k0; kp_kt < kp_K; kp_kt += {bk}) {{"]
@@ -480,11 +502,17 @@ def wmma_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: in
                    lambda a, x, y: f"{a}[{y}][{x}]" if a.startswith("kp_As") else f"{a}[{x}][{y}]", ind)
     L += [ln.replace(f"({t})0", zero).replace(f"({t})(", f"({t})(") for ln in loads]
     L += [f"{i2}__syncthreads();",
-          f"{i2}for (int kp_kk = 0; kp_kk < {bk}; kp_kk += 16) {{",
-          f"{i3}nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, {t}, nvcuda::wmma::row_major> kp_a[2];",
-          f"{i3}nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, {t}, nvcuda::wmma::row_major> kp_b[2];",
-          f"{i3}for (int m = 0; m < 2; ++m) nvcuda::wmma::load_matrix_sync(kp_a[m], &kp_As0[kp_wm * 32 + m * 16][kp_kk], {bk + 8});",
-          f"{i3}for (int n = 0; n < 2; ++n) nvcuda::wmma::load_matrix_sync(kp_b[n], &kp_Bs0[kp_kk][kp_wn * 32 + n * 16], {bn + 8});",
+          f"{i2}for (int kp_kk = 0; kp_kk < {bk}; kp_kk += {kf}) {{",
+          f"{i3}nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, {kf}, {ft}, nvcuda::wmma::row_major> kp_a[2];",
+          f"{i3}nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, {kf}, {ft}, nvcuda::wmma::row_major> kp_b[2];",
+          f"{i3}for (int m = 0; m < 2; ++m) nvcuda::wmma::load_matrix_sync(kp_a[m], &kp_As0[kp_wm * 32 + m * 16][kp_kk], {bk + pad});",
+          f"{i3}for (int n = 0; n < 2; ++n) nvcuda::wmma::load_matrix_sync(kp_b[n], &kp_Bs0[kp_kk][kp_wn * 32 + n * 16], {bn + pad});"]
+    if tf32:  # the fp32 values rounded to TF32, as the instruction takes them
+        L += [f"{i3}for (int m = 0; m < 2; ++m)",
+              f"{i3}  for (int e = 0; e < kp_a[m].num_elements; ++e) kp_a[m].x[e] = nvcuda::wmma::__float_to_tf32(kp_a[m].x[e]);",
+              f"{i3}for (int n = 0; n < 2; ++n)",
+              f"{i3}  for (int e = 0; e < kp_b[n].num_elements; ++e) kp_b[n].x[e] = nvcuda::wmma::__float_to_tf32(kp_b[n].x[e]);"]
+    L += [
           f"{i3}for (int m = 0; m < 2; ++m)",
           f"{i3}  for (int n = 0; n < 2; ++n) nvcuda::wmma::mma_sync(kp_f[m][n], kp_a[m], kp_b[n], kp_f[m][n]);",
           f"{i2}}}", f"{i2}__syncthreads();", f"{ind}}}",

@@ -1,6 +1,7 @@
 // kp_emu stub of <mma.h>: nvcuda::wmma with each emulated thread holding a whole fragment (the
-// tile), so loads, mma_sync and fills compute what the warp's fragments would; a store is done by
-// lane 0 of the warp (the other lanes hold the same values). Enough for the tests' WMMA kernels.
+// tile, row by row in x[]), so loads, conversions, mma_sync and fills compute what the warp's
+// fragments would; a store is done by lane 0 of the warp (the other lanes hold the same values).
+// Enough for the tests' WMMA kernels (bf16, fp16 and TF32 operands, fp32 sums).
 #pragma once
 namespace nvcuda {
 namespace wmma {
@@ -9,49 +10,58 @@ struct matrix_b {};
 struct accumulator {};
 struct row_major {};
 struct col_major {};
+namespace precision { struct tf32 {}; }
 enum layout_t { mem_row_major, mem_col_major };
+inline float __float_to_tf32(float f) {  // round to nearest, 10-bit mantissa
+  unsigned u;
+  std::memcpy(&u, &f, 4);
+  u = (u + 0x1000u) & 0xFFFFE000u;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
 template <class Use, int M, int N, int K, class T, class Layout = void> struct fragment {
   static constexpr int R = std::is_same_v<Use, matrix_b> ? K : M;
   static constexpr int C = std::is_same_v<Use, matrix_a> ? K : N;
-  float v[R][C];
+  static constexpr int num_elements = R * C;
   static constexpr bool col = std::is_same_v<Layout, col_major>;
+  float x[R * C];
+  float& at(int r, int c) { return x[r * C + c]; }
+  float at(int r, int c) const { return x[r * C + c]; }
 };
 template <class U, int M, int N, int K, class T, class L, class V>
-inline void fill_fragment(fragment<U, M, N, K, T, L>& f, V x) {
-  for (auto& r : f.v)
-    for (auto& e : r) e = (float)x;
+inline void fill_fragment(fragment<U, M, N, K, T, L>& f, V v) {
+  for (auto& e : f.x) e = (float)v;
 }
 template <class U, int M, int N, int K, class T, class L, class P>
 inline void load_matrix_sync(fragment<U, M, N, K, T, L>& f, const P* p, unsigned ldm) {
   using F = fragment<U, M, N, K, T, L>;
   for (int r = 0; r < F::R; ++r)
-    for (int c = 0; c < F::C; ++c) f.v[r][c] = (float)(F::col ? p[c * ldm + r] : p[r * ldm + c]);
+    for (int c = 0; c < F::C; ++c) f.at(r, c) = (float)(F::col ? p[c * ldm + r] : p[r * ldm + c]);
 }
 template <int M, int N, int K, class T, class L, class P>
 inline void load_matrix_sync(fragment<accumulator, M, N, K, T, L>& f, const P* p, unsigned ldm, layout_t l) {
   for (int r = 0; r < M; ++r)
-    for (int c = 0; c < N; ++c) f.v[r][c] = (float)(l == mem_col_major ? p[c * ldm + r] : p[r * ldm + c]);
+    for (int c = 0; c < N; ++c) f.at(r, c) = (float)(l == mem_col_major ? p[c * ldm + r] : p[r * ldm + c]);
 }
 template <int M, int N, int K, class T, class L, class P>
 inline void store_matrix_sync(P* p, const fragment<accumulator, M, N, K, T, L>& f, unsigned ldm, layout_t l) {
   __syncwarp();
   if (kp_tid % 32 == 0)
     for (int r = 0; r < M; ++r)
-      for (int c = 0; c < N; ++c) (l == mem_col_major ? p[c * ldm + r] : p[r * ldm + c]) = (P)f.v[r][c];
+      for (int c = 0; c < N; ++c) (l == mem_col_major ? p[c * ldm + r] : p[r * ldm + c]) = (P)f.at(r, c);
   __syncwarp();
 }
 template <int M, int N, int K, class TA, class LA, class TB, class LB, class TC, class LC>
 inline void mma_sync(fragment<accumulator, M, N, K, TC, LC>& d, const fragment<matrix_a, M, N, K, TA, LA>& a,
                      const fragment<matrix_b, M, N, K, TB, LB>& b, const fragment<accumulator, M, N, K, TC, LC>& c) {
-  float out[M][N];
+  float out[M * N];
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j) {
-      float s = c.v[i][j];
-      for (int q = 0; q < K; ++q) s += a.v[i][q] * b.v[q][j];
-      out[i][j] = s;
+      float s = c.at(i, j);
+      for (int q = 0; q < K; ++q) s += a.at(i, q) * b.at(q, j);
+      out[i * N + j] = s;
     }
-  for (int i = 0; i < M; ++i)
-    for (int j = 0; j < N; ++j) d.v[i][j] = out[i][j];
+  for (int e = 0; e < M * N; ++e) d.x[e] = out[e];
 }
 }  // namespace wmma
 }  // namespace nvcuda
