@@ -80,13 +80,16 @@ __device__ __forceinline__ void mma_tf32(float (&d)[4], const unsigned (&a)[4], 
 // A's tile As[m][k] (K contiguous, rows padded to 36 floats: fragment loads conflict-free);
 // B's tile Bs[k][n] (rows padded to 136) when B is K x N, or Bs[n][k] like A's when B is N x K.
 #define TC_BM 128
-#define TC_BN 128
+#ifndef TC_NI  // n8 tiles per warp: 4 (a warp 64 x 32, the block 128 x 128) or 8 (64 x 64, 128 x 256)
+#define TC_NI 4
+#endif
+#define TC_BN (4 * 8 * TC_NI)
 #define TC_BK 32
 #ifndef TC_STAGES  // overridable at build time (-D) for tuning sweeps; shared_bytes must match
 #define TC_STAGES 3
 #endif
 #define TC_LDA 36
-#define TC_LDB_KN 136
+#define TC_LDB_KN (TC_BN + 8)
 
 template <bool B_NK>
 struct TcSmem {
@@ -114,7 +117,7 @@ __device__ __forceinline__ void tc_load_stage(float* st, const float* __restrict
     }
   }
 #pragma unroll
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < TC_BN * 8 / 256; ++i) {
     const int c = tid + i * 256;
     if (B_NK) {  // B is N x K: like A
       const int r = c / 8, k = (c % 8) * 4;
@@ -127,7 +130,7 @@ __device__ __forceinline__ void tc_load_stage(float* st, const float* __restrict
         for (int e = 0; e < 4; ++e) dst[e] = (gn < N && gk + e < K) ? B[(size_t)gn * K + gk + e] : 0.f;
       }
     } else {  // B is K x N: 32 rows x 32 chunks
-      const int k = c / 32, n = (c % 32) * 4;
+      const int k = c / (TC_BN / 4), n = (c % (TC_BN / 4)) * 4;
       float* dst = Bs + k * TC_LDB_KN + n;
       const int gk = k0 + k, gn = n0 + n;
       if (vec) {
@@ -142,7 +145,7 @@ __device__ __forceinline__ void tc_load_stage(float* st, const float* __restrict
 
 // acc[mi][ni][e]: row wm*64 + mi*16 + g + (e >= 2 ? 8 : 0), column wn*32 + ni*8 + 2t + (e & 1)
 template <bool B_NK>
-__device__ __forceinline__ void tc_mainloop(float (&acc)[4][4][4], float* smem, const float* __restrict__ A,
+__device__ __forceinline__ void tc_mainloop(float (&acc)[4][TC_NI][4], float* smem, const float* __restrict__ A,
                                             const float* __restrict__ B, int M, int N, int K, int m0, int n0) {
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
   const int wm = warp / 4, wn = warp % 4;
@@ -150,7 +153,7 @@ __device__ __forceinline__ void tc_mainloop(float (&acc)[4][4][4], float* smem, 
 #pragma unroll
   for (int i = 0; i < 4; ++i)
 #pragma unroll
-    for (int j = 0; j < 4; ++j)
+    for (int j = 0; j < TC_NI; ++j)
 #pragma unroll
       for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.f;
   const int steps = (K + TC_BK - 1) / TC_BK;
@@ -170,7 +173,7 @@ __device__ __forceinline__ void tc_mainloop(float (&acc)[4][4][4], float* smem, 
     const float* Bs = As + TcSmem<B_NK>::a_floats;
 #pragma unroll
     for (int kk = 0; kk < TC_BK; kk += 8) {
-      unsigned af[4][4], bf[4][2];
+      unsigned af[4][4], bf[TC_NI][2];
 #pragma unroll
       for (int mi = 0; mi < 4; ++mi) {
         const float* p = As + (wm * 64 + mi * 16 + g) * TC_LDA + kk + t;
@@ -180,8 +183,8 @@ __device__ __forceinline__ void tc_mainloop(float (&acc)[4][4][4], float* smem, 
         af[mi][3] = to_tf32(p[8 * TC_LDA + 4]);
       }
 #pragma unroll
-      for (int ni = 0; ni < 4; ++ni) {
-        const int n = wn * 32 + ni * 8 + g;
+      for (int ni = 0; ni < TC_NI; ++ni) {
+        const int n = wn * 8 * TC_NI + ni * 8 + g;
         if (B_NK) {
           bf[ni][0] = to_tf32(Bs[n * TC_LDA + kk + t]);
           bf[ni][1] = to_tf32(Bs[n * TC_LDA + kk + t + 4]);
@@ -193,7 +196,7 @@ __device__ __forceinline__ void tc_mainloop(float (&acc)[4][4][4], float* smem, 
 #pragma unroll
       for (int mi = 0; mi < 4; ++mi)
 #pragma unroll
-        for (int ni = 0; ni < 4; ++ni) mma_tf32(acc[mi][ni], af[mi], bf[ni]);
+        for (int ni = 0; ni < TC_NI; ++ni) mma_tf32(acc[mi][ni], af[mi], bf[ni]);
     }
   }
   cp_async_wait<0>();
@@ -202,7 +205,7 @@ __device__ __forceinline__ void tc_mainloop(float (&acc)[4][4][4], float* smem, 
 __device__ __forceinline__ int tc_row(int mi, int e) {
   return (threadIdx.x / 32 / 4) * 64 + mi * 16 + (threadIdx.x % 32) / 4 + (e >= 2 ? 8 : 0);
 }
-__device__ __forceinline__ int tc_col(int ni) { return (threadIdx.x / 32 % 4) * 32 + ni * 8 + 2 * (threadIdx.x % 4); }
+__device__ __forceinline__ int tc_col(int ni) { return (threadIdx.x / 32 % 4) * (8 * TC_NI) + ni * 8 + 2 * (threadIdx.x % 4); }
 // ---- end of the TF32 tile -------------------------------------------------------------------------
 
 // out (M x N) = a (M x K) b (K x N)
@@ -211,13 +214,13 @@ __global__ void __launch_bounds__(256) tiled_matmul(float* __restrict__ out, con
   extern __shared__ float4 smem4[];
   float* smem = reinterpret_cast<float*>(smem4);
   const int m0 = blockIdx.y * TC_BM, n0 = blockIdx.x * TC_BN;
-  float acc[4][4][4];
+  float acc[4][TC_NI][4];
   tc_mainloop<false>(acc, smem, a, b, M, N, K, m0, n0);
   const bool vec2 = N % 2 == 0;
 #pragma unroll
   for (int mi = 0; mi < 4; ++mi)
 #pragma unroll
-    for (int ni = 0; ni < 4; ++ni)
+    for (int ni = 0; ni < TC_NI; ++ni)
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         const int r = m0 + tc_row(mi, 2 * h), c = n0 + tc_col(ni);
