@@ -700,7 +700,14 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
         else:
             acc = 8 if "double" in (c.acc_type + c.out.elem) else 4
             m, n = _largest(ctx, in_terms_of(c.M, table) or "0"), _largest(ctx, in_terms_of(c.N, table) or "0")
-            nb = _largest(ctx, str(grid[2])) if c.batch is not None and len(grid) > 2 else 1
+            zgrid = ([grid[2]] if len(grid) > 2 else [])
+            if c.batch is not None and c.batch.thread == "loop":  # the batch loop becomes the grid's z
+                zt = in_terms_of(c.batch.extent, table)
+                if zt is None:
+                    raise Refuse(f"the batch count {c.batch.extent} is not in the spec's values of the kernel's "
+                                 "parameters")
+                zgrid = [zt]
+            nb = _largest(ctx, str(zgrid[0])) if zgrid else 1
             space = matmul.tile_space(len(c.terms), acc, m, n, nb, ctx.arch, packs=matmul.packed(c))
             restricted = sorted({x for pair in c.assumes for x in pair})
             assumptions = (f"assumes {', '.join(restricted)} never overlap (adds __restrict__: the output is "
@@ -716,7 +723,7 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                 new, notes = matmul.host_launches(src, ctx.kernel, c, new, bm, bn, threads)
                 launch = dict(ctx.base_launch or {})
                 launch.update(grid=[f"cdiv({in_terms_of(c.N, table)}, {bn})", f"cdiv({in_terms_of(c.M, table)}, {bm})"]
-                              + ([grid[2]] if len(grid) > 2 else []), block=[threads])
+                              + zgrid, block=[threads])
                 desc = (f"shared-memory tiles for the matrix product ({what}): {bm} x {bn} outputs per block, "
                         f"{bk}-deep slabs padded by {pad}, {tm} x {tn} outputs per thread in registers, "
                         f"sums in {matmul._acc_type(c.acc_type)}"
@@ -751,7 +758,7 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                     new, notes = matmul.host_launches(src, ctx.kernel, c, new, bm, bn, threads)
                     launch = dict(ctx.base_launch or {})
                     launch.update(grid=[f"cdiv({in_terms_of(c.N, table)}, {bn})", f"cdiv({in_terms_of(c.M, table)}, {bm})"]
-                                  + ([grid[2]] if len(grid) > 2 else []), block=[threads])
+                                  + zgrid, block=[threads])
                     desc = (f"tensor cores for the matrix product ({what}): WMMA 16x16x16 on {wt} operands with fp32 "
                             f"sums, {bm} x {bn} outputs per block (32 x 32 per warp), {bk}-deep slabs in shared memory")
                     if wt == "tf32":

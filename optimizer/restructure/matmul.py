@@ -117,8 +117,15 @@ def check_tiles(src: SourceFile, kernel: str, c: Contraction) -> dict:
     causal = None
     if c.causal:  # k < bound(row): the row's operand is zero past its bound, loaded so
         causal = _causal_axis(src, k, c)
-    if c.batch is not None and c.batch.thread != "block z":
-        raise Refuse("the batch index is a loop inside the thread; the tiles take the batch from blockIdx.z")
+    if c.batch is not None and c.batch.thread not in ("block z", "loop"):
+        raise Refuse("the batch index is neither blockIdx.z nor a loop around the product")
+    if c.batch is not None and c.batch.thread == "loop":
+        bl = batch_loop(src, k, c)
+        if bl is None:
+            raise Refuse(f"the batch loop over `{c.batch.atoms[0]}` is not `for (b = 0; b < B; b++)` around the k "
+                         "loop alone")
+        if k.param(c.batch.extent or "") is None and not _names_ok(src, k, c.batch.extent or "?"):
+            raise Refuse(f"the batch count `{c.batch.extent}` is not written in the kernel's parameters")
     for what, axis in (("row", c.row), ("column", c.col)):
         if len(axis.atoms) != 1 or axis.atoms[0] not in c.coords:
             raise Refuse(f"the output's {what} is not one named index of the thread's position "
@@ -130,7 +137,7 @@ def check_tiles(src: SourceFile, kernel: str, c: Contraction) -> dict:
             raise Refuse(f"the size `{e}` is not written in the kernel's parameters")
     if "__shared__" in src.node_text(k.body):
         raise Refuse("the kernel already uses shared memory")
-    if sum(1 for lp in k.loops) != 1:
+    if sum(1 for lp in k.loops) != 1 + (c.batch is not None and c.batch.thread == "loop"):
         raise Refuse("the kernel has loops besides the k loop")
     body = c.loop.child_by_field_name("body")
     upd = c.update.parent
@@ -186,6 +193,19 @@ def _causal_axis(src: SourceFile, k, c: Contraction) -> str:
             raise Refuse(f"the k loop's bound `{c.K}` is not a growing function of the output's {what}")
         return what
     raise Refuse(f"the k loop's bound `{c.K}` depends on the output in a way that is not followed")
+
+
+def batch_loop(src: SourceFile, k, c: Contraction):
+    """The loop over the batch around the k loop: `for (int b = 0; b < B; b++)`; None otherwise."""
+    from kernelpro.profilers.analysis.loops import _header
+
+    for lp in k.loops:
+        if lp.var == c.batch.atoms[0] and lp.node.start_byte < c.loop.start_byte and c.loop.end_byte <= lp.node.end_byte:
+            h = _header(src, lp.node)
+            if lp.node.type == "for_statement" and h["step"] == 1 and h["cmp"] == "<" and h["start"] is not None \
+                    and text(src, h["start"]) == "0" and h["declared"]:
+                return lp.node
+    return None
 
 
 def _decl_of(src: SourceFile, k, name: str):
@@ -247,7 +267,7 @@ def _head(c: Contraction, bm: int, bn: int, causal: str | None, ind: str) -> lis
         size = bm if causal == "row" else bn
         L.append(f"{ind}const long long kp_last = {first} + {size - 1} < {last} ? {first} + {size - 1} : {last} - 1;")
         L.append(f"{ind}const long long kp_K = {poly_c(c.bound, {atom_: 'kp_last'})}, kp_k0 = (long long)({c.k_start});")
-    if c.batch is not None:
+    if c.batch is not None:  # blockIdx.z as the kernel names it, or the grid's z for a batch loop
         bval = c.coords.get(c.batch.atoms[0], "blockIdx.z")
         L.append(f"{ind}const long long kp_b = (long long)({bval});")
     return L
@@ -335,6 +355,12 @@ def _replay(src: SourceFile, k, c: Contraction, ind: str, sums: list[str] | None
     stmt = upd.parent
     line = span_text(src, stmt.start_byte, stmt.end_byte, inner)
     subs.append((c.loop.start_byte, c.loop.end_byte, line))
+    if c.batch is not None and c.batch.thread == "loop":  # the batch loop runs this block's batch only
+        bl = batch_loop(src, k, c)
+        body = bl.child_by_field_name("body")
+        t = text(src, bl.child_by_field_name("initializer").child_by_field_name("type"))
+        subs.append((bl.start_byte, body.start_byte, f"{{ const {t} {c.batch.atoms[0]} = ({t})(kp_b); "))
+        subs.append((body.end_byte, body.end_byte, " }"))
     body = textwrap.dedent(span_text(src, k.body.start_byte + 1, k.body.end_byte - 1, subs).strip("\n"))
     return textwrap.indent(body, ind).strip()
 
@@ -379,8 +405,16 @@ def host_launches(src: SourceFile, kernel: str, c: Contraction, text_: str, bm: 
                          f"{bm}), the batch) and {threads} threads (its arguments could not be matched)")
             continue
         old = s2.node_text(args[0])
+        zs = f"dim3({old}).z"
+        if c.batch is not None and c.batch.thread == "loop":
+            z = in_terms_of(c.batch.extent, table)
+            if z is None:
+                notes.append(f"line {call.start_point[0] + 1}: launch {kernel} with the batch count {c.batch.extent} "
+                             "as the grid's z")
+                continue
+            zs = f"(unsigned)({z})"
         subs.append((args[0].start_byte, args[0].end_byte,
-                     f"dim3((unsigned){g[0]}, (unsigned){g[1]}, dim3({old}).z)"))
+                     f"dim3((unsigned){g[0]}, (unsigned){g[1]}, {zs})"))
         subs.append((args[1].start_byte, args[1].end_byte, str(threads)))
     return (span_text(s2, 0, len(s2.data), subs) if subs else text_), notes
 
