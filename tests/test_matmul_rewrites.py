@@ -55,6 +55,8 @@ CASES = {
               {"M": M, "N": N, "K": K, "Bt": NB}, "C", lambda v: v["A"] @ v["B"]),
     "gemm_loopbatch": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (NB, M, K), "B": (NB, K, N), "C": (NB, M, N)},
                        {"Bt": NB, "M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
+    "gemm_noguard": (["Width / 16", "Width / 16"], [16, 16], {"Md": (48, 48), "Nd": (48, 48), "Pd": (48, 48)},
+                     {"Width": 48}, "Pd", lambda v: v["Md"] @ v["Nd"]),  # the launch gives the size: a multiple of 16
     "gemm_flat": (["cdiv(M * N, 128)"], [128], {"A": (M, K), "B": (K, N), "C": (M, N)},
                   {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
     "attn_av": (["cdiv(HS, 32)", "cdiv(T, 8)", "NH"], [32, 8], {"out": (NB, M, K), "att": (NB, M, M), "v": (NB, M, K)},

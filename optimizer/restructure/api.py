@@ -686,6 +686,9 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                                  answers=tuple(r for r in answers if r == "uncoalesced-access") or answers,
                                  origin="builtin:matmul-coalesce", kind="structural", knobs=(), notes=())
             out.append(Plan("matmul-coalesce", "coalescing remap", answers, [{}], build_remap, 0.8))
+    for axis in (c.row, c.col):
+        if axis.extent is None:  # no guard: the extent the old launch covers, where a parameter equals it
+            axis.extent = _extent_from_launch(src, ctx, c, axis)
     try:
         coords, causal = matmul.check_tiles(src, ctx.kernel, c)
     except Refuse as e:
@@ -776,6 +779,59 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     if why and not out:
         raise Refuse("; ".join(why))
     return out, why
+
+
+def _extent_from_launch(src: SourceFile, ctx: Context, c, axis) -> str | None:
+    """For an output index the kernel never bounds: the number of values the old launch gives it
+    (its largest value + 1 over the grid and block), matched at every size of the spec to one of the
+    kernel's sizes (the k loop's bound, the strides, a scalar parameter); None where none matches."""
+    from kernelpro.profilers.analysis.affine import build_env
+
+    k = src.kernel(ctx.kernel)
+    if len(axis.atoms) != 1 or axis.atoms[0] not in c.coords or not ctx.size_env:
+        return None
+    env = build_env(src, k)
+    d = next((n for n in walk(k.body) if n.type == "init_declarator"
+              and src.node_text(n.child_by_field_name("declarator")) == axis.atoms[0]), None)
+    p = env.poly(d.child_by_field_name("value")) if d is not None else None
+    grid, block = list(ctx.launch.get("grid") or []), list(ctx.launch.get("block") or [])
+    if p is None:
+        return None
+    names = ["x", "y", "z"]
+    cands = [c.K] + [s for o in [c.out] + [x for t in c.terms for x in t] for s in o.strides.values()] + \
+        [x.name for x in k.params if not x.is_pointer]
+    table = {q: str(v) for q, v in ctx.scalar_params.items()}
+    for cand in dict.fromkeys(cands):
+        spec_expr = in_terms_of(cand, table)
+        if spec_expr is None:
+            continue
+        ok = True
+        for env_ in ctx.size_env.values():
+            vals = {}
+            for i, nm in enumerate(names):
+                g = _eval(str(grid[i]), env_) if i < len(grid) else 1
+                b = _eval(str(block[i]), env_) if i < len(block) else 1
+                if g is None or b is None:
+                    ok = False
+                    break
+                vals.update({f"blockIdx.{nm}": g - 1, f"threadIdx.{nm}": b - 1, f"blockDim.{nm}": b, f"gridDim.{nm}": g})
+            if not ok:
+                break
+            top = 0
+            for m, coef in p.items():
+                v = coef
+                for a in m:
+                    if a not in vals:
+                        return None
+                    v *= vals[a]
+                top += v
+            want = _eval(spec_expr, env_)
+            if want is None or top + 1 != want:
+                ok = False
+                break
+        if ok:
+            return cand
+    return None
 
 
 def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
