@@ -57,6 +57,8 @@ CASES = {
                        {"Bt": NB, "M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
     "gemm_noguard": (["Width / 16", "Width / 16"], [16, 16], {"Md": (48, 48), "Nd": (48, 48), "Pd": (48, 48)},
                      {"Width": 48}, "Pd", lambda v: v["Md"] @ v["Nd"]),  # the launch gives the size: a multiple of 16
+    "syrk_aat": (["cdiv(N, 32)", "cdiv(N, 8)"], [32, 8], {"A": (N, K), "C": (N, N)}, {"N": N, "K": K}, "C",
+                 lambda v: v["A"] @ v["A"].T),
     "gemm_flat": (["cdiv(M * N, 128)"], [128], {"A": (M, K), "B": (K, N), "C": (M, N)},
                   {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
     "attn_av": (["cdiv(HS, 32)", "cdiv(T, 8)", "NH"], [32, 8], {"out": (NB, M, K), "att": (NB, M, M), "v": (NB, M, K)},

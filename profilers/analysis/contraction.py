@@ -697,12 +697,16 @@ def recognise(src: SourceFile, kernel: str) -> Found:
 
 
 def describe(c: Contraction) -> str:
-    """One line: C[b, i, j] = alpha * sum_k A[i, k] * B[k, j] + ... with the layouts."""
-    def lay(o: Operand, first: str) -> str:
+    """One line: the output, each product's operands with the dimension each is contiguous along, the
+    range of k, the epilogue."""
+    def lay(o: Operand) -> str:
         cont = o.contiguous
-        return f"{o.array} ({'row-major' if cont == 'k' and first == 'A' or cont not in ('k', None) and first == 'B' else 'transposed' if cont else 'strided'})"
-    prods = " + ".join(f"{lay(a, 'A')}·{lay(b, 'B')}" for a, b in c.terms)
-    extra = "".join([f", alpha {c.alpha}" if c.alpha else "", f", beta {c.beta}" if c.beta else "",
-                     f", bias {c.bias}" if c.bias else "", ", batched" if c.batch else "", ", causal" if c.causal else "",
-                     f", under {c.condition}" if c.condition else ""])
+        along = "k" if cont == "k" else "the row" if cont in c.row.atoms else "the column" if cont in c.col.atoms \
+            else "the batch" if c.batch is not None and cont in c.batch.atoms else None
+        return f"{o.array} (contiguous along {along})" if along else f"{o.array} (strided)"
+    prods = " + ".join(f"{lay(a)}·{lay(b)}" for a, b in c.terms)
+    extra = "".join([f", scaled by {c.alpha}" if c.alpha else "", f", plus {c.beta} x the old output" if c.beta else "",
+                     f", plus {c.bias}" if c.bias else "", ", batched" if c.batch else "", ", causal" if c.causal else "",
+                     f", under {c.condition}" if c.condition else "", ", summed in memory" if c.accumulate == "global"
+                     else ""])
     return f"{c.out.array} = {prods} over {c.k} < {c.K}{extra}"
