@@ -189,7 +189,8 @@ def report_page(results: dict, mpl_version: str) -> str:
         body.append([
             f"`{r['family']}`", f"{r['naive_s'] * 1e6:.1f} µs" if r["naive_s"] else st["naive"] or "—",
             spread_text(r["optimizer"], r["optimizer_status"]), fx(r["best"], st["best"] or "—"),
-            fx(r["torch_eager"], st["torch_eager"] or "—"), fx(r["torch_compile"], st["torch_compile"] or "—"),
+            fx(r["torch_eager"], st["torch_eager"] or "—"), r["torch_policy"] or "—",
+            fx(r["torch_compile"], st["torch_compile"] or "—"),
             pct(r["fraction_of_best"]),
             " → ".join(ceiling_text(r["ceiling"][k]) for k in ("naive", "optimizer", "best")),
             " → ".join(f"{r['energy_j'][k] * 1e3:.1f}" if r["energy_j"][k] else "—" for k in ("naive", "optimizer")),
@@ -198,11 +199,12 @@ def report_page(results: dict, mpl_version: str) -> str:
             "not run" if llm_off else spread_text(r["llm"]),
         ])
     lines += table(["kernel", "naive (largest size)", "KernelPro, MCTS", "hand-written", "PyTorch eager",
-                    "torch.compile", "KernelPro / hand-written", "of the ceiling: naive → KernelPro → hand-written",
+                    "PyTorch's precision", "torch.compile", "KernelPro / hand-written", "of the ceiling: naive → KernelPro → hand-written",
                     "energy/launch mJ: naive → KernelPro", "evaluations", "search wall time (first run)", "LLM agent"], body)
     lines += ["", "KernelPro's column: the median over seeds of each run's best candidate's re-measured speedup [min–max]; "
               "the DRAM, energy and description columns are those of the median seed's run. A run that found nothing "
-              "2% faster than the naive kernel: 1.00x. Search wall time: the median over the family's first MCTS runs in a "
+              "2% faster than the naive kernel: 1.00x. PyTorch's precision: the policy its matrix product ran under (fp32: "
+              "strict, TF32 off; bf16), — where it has none. Search wall time: the median over the family's first MCTS runs in a "
               "device call (the later runs reuse their measurements). Fractions of the measured ceilings at the largest size: of the DRAM "
               "bandwidth, or of the FLOP rate (marked FLOP) where the kernel is compute-bound.", ""]
     lines += [f"- `{r['family']}`: {r['description']}" for r in rows if r["description"]]

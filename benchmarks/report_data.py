@@ -126,6 +126,9 @@ def family_row(name: str, fam: dict) -> dict:
         "optimizer": opt, "optimizer_status": runs_status(fam) if not opt else "", "best": best,
         "torch_eager": speedup(base.get("naive"), base.get("torch_eager")),
         "torch_compile": speedup(base.get("naive"), compiled),
+        # the precision PyTorch's op ran under (the matrix products: fp32 strict with TF32 off, or bf16)
+        "torch_policy": (base.get("torch_eager") or {}).get("policy") if (base.get("torch_eager") or {}).get("policy")
+        not in (None, "-") else None,
         "status": {**{k: "failed" if base.get("error") else status(base.get(k)) for k in ("naive", "best", "torch_eager")},
                    "torch_compile": "failed" if (fam.get("compile") or {}).get("error") else status(compiled)},
         "fraction_of_best": opt["median"] / best if opt and best else None,

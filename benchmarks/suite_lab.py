@@ -303,14 +303,16 @@ class GpuLab:
     def _torch(self, family: str, spec, compiled: bool) -> dict:
         from kernelpro.profilers.runtime.measure import _precision
 
-        from suite_torch import time_torch
+        from suite_torch import policies, time_torch
+        policy = policies(family)[0]  # the matrix products: cuBLAS's precision (fp32 strict, or bf16), said
         try:
             times = time_torch(family, spec, compiled=compiled)
         except Exception as e:  # torch missing, an op not in this version, no compiler for inductor: said
-            return {"failure": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:300]}
-        m = {"times_s": times}
+            return {"failure": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:300],
+                    "policy": policy}
+        m = {"times_s": times, "policy": policy}
         m.update(judge(times, {s: spec.bytes_moved(s) for s in spec.sizes}, {s: spec.flops(s) for s in spec.sizes},
-                       self.ceilings, _precision(spec), False, int(self.device.get("l2_bytes") or 0)))
+                       self.ceilings, _precision(spec), policy in ("tf32", "bf16"), int(self.device.get("l2_bytes") or 0)))
         return m
 
     def baseline(self, family: str) -> dict:
