@@ -279,3 +279,16 @@ def test_the_sweep_end_to_end_on_the_fake_gpu(tmp_path):
     assert all("failure" in c or c["times_s"] for c in row["cublas"].values())
     r = subprocess.run([sys.executable, str(script), "--table", str(out)], env=env, capture_output=True, text=True)
     assert r.returncode == 0 and "| gemm_fp32 | best_tf32 | tf32 | large |" in r.stdout, r.stdout + r.stderr
+
+
+def test_the_report_shows_the_precision_pytorch_ran_under():
+    import report_data as rd
+
+    def fam(policy):
+        eager = {"times_s": {"large": 1e-3}, **({"policy": policy} if policy else {})}
+        return {"largest": "large", "baseline": {"naive": {"times_s": {"large": 2e-3}}, "torch_eager": eager}, "runs": {}}
+
+    assert rd.family_row("gemm_bf16", fam("bf16"))["torch_policy"] == "bf16"
+    assert rd.family_row("gemm_fp32", fam("fp32"))["torch_policy"] == "fp32"
+    assert rd.family_row("gelu", fam("-"))["torch_policy"] is None
+    assert rd.family_row("gelu", fam(None))["torch_policy"] is None
