@@ -275,3 +275,168 @@ def test_block_size_from_template_argument_and_launch_bounds(tmp_path):
     assert got["fill<float>"] == (96, "launch site line 32") and got["fill<double>"] == (32, "launch site line 33")
     occ = {k.instantiation: k.occupancy_text for k in r.kernels}
     assert "64" in occ["shift<64>"] and "256" not in occ["shift<64>"]
+
+
+# --- 5. register-tiled products, strided accumulation, shared memory through a helper, float4 -----
+
+M5 = (Path(__file__).resolve().parent / "corpus" / "matmul" / "m5_register_tiled.cu").read_text()
+
+
+def _m5_variant(float4_tile: bool) -> str:
+    """The corpus's register-tiled SGEMM with its tile sizes computed in the kernel from the block
+    tile (`constexpr int TM = BM / 16;`), and optionally the tile kept in float4s."""
+    src = M5.replace("template <int BM, int BN, int BK, int TM, int TN>\n__global__ void __launch_bounds__((BM * BN) / (TM * TN))",
+                     "template <int BM, int BN, int BK>\n__global__ void __launch_bounds__(256)")
+    src = src.replace("    __shared__ float As[BK][BM];",
+                      "    constexpr int TM = BM / 16;\n    constexpr int TN = BN / 16;\n    __shared__ float As[BK][BM];")
+    src = src.replace("<128, 128, 8, 8, 8>", "<128, 128, 8>")
+    if float4_tile:
+        src = (src.replace("float acc[TM][TN] = {0.0f};", "float4 acc[TM][TN / 4];")
+               .replace("acc[m][n] += ra[m] * rb[n];", "{ float* a4 = &acc[m][n / 4].x; a4[n % 4] += ra[m] * rb[n]; }")
+               .replace("= acc[m][n];", "= (&acc[m][n / 4].x)[n % 4];"))
+    return src
+
+
+@pytest.mark.parametrize("float4_tile", [False, True])
+def test_low_occupancy_offers_no_cap_on_a_register_tiled_product(tmp_path, float4_tile):
+    (a,) = rule(profile(tmp_path, _m5_variant(float4_tile)), "low-occupancy")
+    assert a.fix is None and "register_cap" not in a.data
+    assert "register-bound by design" in a.message and "64 values" in a.message
+    assert "cap" not in a.remedy.split(";")[0] or "would spill" in a.remedy
+
+
+def test_product_tile_from_the_contraction_recogniser():
+    """A product on global operands whose thread computes a tile of outputs (2x4 here, fewer than
+    16 values) is a register tile: the recogniser's outputs per thread say so."""
+    from kernelpro.profilers.rules.occupancy_rule import product_tile, register_tile
+    from kernelpro.profilers.source import parse_source
+    src = parse_source("""\
+#define TM 2
+#define TN 4
+__global__ void gemm_rt(int M, int N, int K, const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C)
+{
+    int row0 = (blockIdx.y * blockDim.y + threadIdx.y) * TM;
+    int col0 = (blockIdx.x * blockDim.x + threadIdx.x) * TN;
+    float acc[TM][TN] = {};
+    for (int k = 0; k < K; ++k) {
+#pragma unroll
+        for (int m = 0; m < TM; ++m)
+#pragma unroll
+            for (int n = 0; n < TN; ++n)
+                acc[m][n] += A[(row0 + m) * K + k] * B[k * N + col0 + n];
+    }
+#pragma unroll
+    for (int m = 0; m < TM; ++m)
+#pragma unroll
+        for (int n = 0; n < TN; ++n)
+            C[(row0 + m) * N + col0 + n] = acc[m][n];
+}
+""")
+    k = src.kernels[0]
+    assert register_tile(src, k, dict(src.constants)) is None  # 8 values: below the array threshold
+    got = product_tile(src, k)
+    assert got is not None and got[1] >= 4 and "acc" in got[0]
+
+
+ROW_SUM = """\
+__global__ void row_sum(const float* x, const float* scale, float* out, int n)
+{
+    __shared__ float s[256];
+    const float* row = x + (size_t)blockIdx.x * n;
+    float sc = scale[blockIdx.x];
+    float sum = 0.f;
+    for (int i = threadIdx.x; i < n; i += blockDim.x) sum += row[i];
+    s[threadIdx.x] = sum;
+    __syncthreads();
+    for (int k = blockDim.x / 2; k > 0; k >>= 1) {
+        if (threadIdx.x < k) s[threadIdx.x] += s[threadIdx.x + k];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) out[blockIdx.x] = s[0] * sc;
+}
+void run(const float* x, const float* sc, float* o, int rows, int n) { row_sum<<<rows, 256>>>(x, sc, o, n); }
+"""
+
+
+def test_reduction_idle_threads_silent_after_a_strided_accumulation(tmp_path):
+    r = profile(tmp_path, ROW_SUM)
+    assert rule(r, "reduction-idle-threads") == [] and rule(r, "reduction-few-elements-per-thread") == []
+    assert rule(r, "block-reduction-barriers")  # the tree itself is still judged
+    one = ROW_SUM.replace("    for (int i = threadIdx.x; i < n; i += blockDim.x) sum += row[i];\n",
+                          "    sum = row[threadIdx.x];\n")
+    assert len(rule(profile(tmp_path, one, "one.cu"), "reduction-idle-threads")) == 1
+
+
+SHARED_HELPER = """\
+template <class T>
+struct SharedMemory {
+    __device__ inline operator T*() { extern __shared__ int __smem[]; return (T*)__smem; }
+};
+
+template <class T>
+__global__ void reduce1(const T* g_idata, T* g_odata, unsigned int n)
+{
+    T* sdata = SharedMemory<T>();
+    unsigned int tid = threadIdx.x;
+    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+    sdata[tid] = (i < n) ? g_idata[i] : 0;
+    __syncthreads();
+    for (unsigned int s = 1; s < blockDim.x; s *= 2) {
+        int index = 2 * s * tid;
+        if (index < blockDim.x) sdata[index] += sdata[index + s];
+        __syncthreads();
+    }
+    if (tid == 0) g_odata[blockIdx.x] = sdata[0];
+}
+
+template <class T>
+__global__ void reduce3(const T* g_idata, T* g_odata, unsigned int n)
+{
+    T* sdata = SharedMemory<T>();
+    unsigned int tid = threadIdx.x;
+    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+    sdata[tid] = (i < n) ? g_idata[i] : 0;
+    __syncthreads();
+    for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (tid < s) sdata[tid] += sdata[tid + s];
+        __syncthreads();
+    }
+    if (tid == 0) g_odata[blockIdx.x] = sdata[0];
+}
+
+void run(const float* x, float* o, unsigned n)
+{
+    reduce1<float><<<n / 256, 256, 256 * sizeof(float)>>>(x, o, n);
+    reduce3<float><<<n / 256, 256, 256 * sizeof(float)>>>(x, o, n);
+}
+"""
+
+
+def test_reduction_and_bank_rules_see_shared_memory_through_a_helper(tmp_path):
+    r = profile(tmp_path, SHARED_HELPER)
+    got = {(a.rule, a.kernel, a.line) for a in r.advice}
+    assert ("reduction-idle-threads", "reduce1", 12) in got
+    assert ("shared-bank-conflict", "reduce1", 16) in got
+    assert ("reduction-idle-threads", "reduce3", 28) in got
+    assert ("block-reduction-barriers", "reduce3", 30) in got
+
+
+FLOAT4_STORE = """\
+__global__ void stage(const float4* __restrict__ in, float* __restrict__ out, int n)
+{
+    __shared__ float buf[4096];
+    int t = threadIdx.x;
+    float4 v = in[blockIdx.x * blockDim.x + t];
+    *reinterpret_cast<float4*>(&buf[STRIDE * t]) = v;
+    __syncthreads();
+    out[blockIdx.x * 1024 + t] = buf[1023 - t];
+}
+void run(const float4* in, float* out, int n) { stage<<<n / 1024, 256>>>(in, out, n); }
+"""
+
+
+def test_bank_conflict_counts_a_float4_store_per_quarter_warp(tmp_path):
+    assert rule(profile(tmp_path, FLOAT4_STORE.replace("STRIDE", "4")), "shared-bank-conflict") == []
+    (a,) = rule(profile(tmp_path, FLOAT4_STORE.replace("STRIDE", "16"), "s16.cu"), "shared-bank-conflict")
+    assert a.message.startswith("4-way") and "write" in a.message
+    assert any(e.name == "access size" and e.value == 16 for e in a.evidence)

@@ -15,7 +15,7 @@ from math import gcd
 from ..advice import Evidence, Location, Severity
 from ..source import Kernel, SourceFile, walk
 from ..tools import Context, tool
-from .common import advice_at, nodes, shared_declarations
+from .common import advice_at, nodes, shared_declarations, shared_pointers
 from .unroll import macro_constants
 
 ELEMENT_BYTES = {
@@ -276,6 +276,10 @@ def shared_vectors(src: SourceFile, k: Kernel, type_of) -> dict[str, tuple[str, 
             ident = decl.child_by_field_name("declarator") if decl.type == "array_declarator" else None
             if eb is not None and ident is not None and ident.type == "identifier":
                 out[src.node_text(ident)] = (tt, eb)
+    for name, (_, tt) in shared_pointers(src, k).items():  # `T* s = SharedMemory<T>();`
+        eb = ELEMENT_BYTES.get(" ".join(type_of(tt).split()))
+        if eb is not None:
+            out.setdefault(name, (tt, eb))
     return out
 
 
@@ -373,8 +377,43 @@ def _companions(ev: Evaluator, loop, access, steps: int, lane0) -> dict[str, lis
     return out
 
 
-def vector_ways(ev: Evaluator, idx, eb: int, block, conds) -> tuple[int, int, int] | None:
-    """(ways, word stride between the first two active lanes, active lanes) of one warp access."""
+def cast_access(src: SourceFile, n) -> tuple[int, object] | None:
+    """(bytes, the access node) when `n` (`buf[4 * t]`) is reached through a cast of its address
+    to a wider type: `*reinterpret_cast<float4*>(&buf[4 * t]) = v`, `((float2*)&buf[i])[0]`."""
+    p = n.parent
+    if p is None or p.type != "pointer_expression" or not src.node_text(p).lstrip().startswith("&"):
+        return None
+    cur = p
+    while cur.parent is not None and cur.parent.type == "parenthesized_expression":
+        cur = cur.parent
+    up = cur.parent
+    ctype = None
+    if up is not None and up.type == "cast_expression":
+        t = up.child_by_field_name("type")
+        ctype, cur = (src.node_text(t) if t is not None else None), up
+    elif up is not None and up.type == "argument_list" and up.parent is not None and up.parent.type == "call_expression":
+        fn = up.parent.child_by_field_name("function")
+        text = src.node_text(fn) if fn is not None else ""
+        if text.replace(" ", "").startswith(("reinterpret_cast<", "static_cast<")):
+            ctype, cur = text[text.index("<") + 1:text.rindex(">")], up.parent
+    if ctype is None:
+        return None
+    base = " ".join(ctype.replace("const", " ").replace("volatile", " ").replace("*", " ").split())
+    width = ELEMENT_BYTES.get(base)
+    if width is None:
+        return None
+    while cur.parent is not None and cur.parent.type == "parenthesized_expression":
+        cur = cur.parent
+    up = cur.parent
+    if up is not None and (up.type == "subscript_expression" and up.child_by_field_name("argument") == cur
+                           or up.type == "pointer_expression" and src.node_text(up).lstrip().startswith("*")):
+        return width, up
+    return None
+
+
+def vector_ways(ev: Evaluator, idx, eb: int, block, conds, width: int | None = None) -> tuple[int, int, int] | None:
+    """(ways, word stride between the first two active lanes, active lanes) of one warp access
+    (of `width` bytes per lane when the element's address is cast to a wider type)."""
     results = []
     for uniform in (0, 13):
         words = []
@@ -390,7 +429,7 @@ def vector_ways(ev: Evaluator, idx, eb: int, block, conds) -> tuple[int, int, in
                 return None
         if len(words) < 2:
             return 1, 0, len(words)
-        results.append((conflict_ways(words, eb), words[1] - words[0], len(words)))
+        results.append((conflict_ways(words, width or eb), words[1] - words[0], len(words)))
     return results[0] if results[0] == results[1] else None
 
 
@@ -411,6 +450,7 @@ def vector_conflicts(ctx: Context, k: Kernel, env, block, origin, ev: Evaluator)
         if ix is None or not ix.named_children:
             continue
         idx = ix.named_children[0]
+        wide = cast_access(src, n)  # a 16-byte store through a float4 cast is served per quarter warp
         loop, conds = _enclosing(k, n)
         var, values = _iterations(ev, loop, lane0) if loop is not None else (None, [])
         along = _companions(ev, loop, n, len(values), lane0) if values else {}
@@ -419,7 +459,7 @@ def vector_conflicts(ctx: Context, k: Kernel, env, block, origin, ev: Evaluator)
             if var is not None:
                 ev.fixed[var] = v
             ev.fixed.update({name: vals[i] for name, vals in along.items()})
-            r = vector_ways(ev, idx, arrays[src.node_text(ident)][1], block, conds)
+            r = vector_ways(ev, idx, arrays[src.node_text(ident)][1], block, conds, wide[0] if wide else None)
             for name in [var, *along]:
                 ev.fixed.pop(name, None)
             if r is None:
@@ -432,19 +472,20 @@ def vector_conflicts(ctx: Context, k: Kernel, env, block, origin, ev: Evaluator)
             continue
         seen.add((line, src.node_text(ident)))
         out.append(_vector_advice(ctx, k, n, src.node_text(ident), arrays[src.node_text(ident)], worst, var,
-                                  block, origin))
+                                  block, origin, wide))
     return out
 
 
-def _vector_advice(ctx, k, n, name, elem, worst, var, block, origin):
+def _vector_advice(ctx, k, n, name, elem, worst, var, block, origin, wide=None):
     src = ctx.source
+    written = _is_write(wide[1] if wide else n)
     ways, stride, active, at = worst
     line = n.start_point[0] + 1
     shown = " ".join(src.node_text(n).split())
     when = f" (at {var} = {at}, the worst step of the loop)" if var is not None else ""
     return advice_at(
         ctx, "shared-bank-conflict", Severity.WARNING, k, n,
-        f"{ways}-way bank conflict on line {line}: the active lanes of a warp {'write' if _is_write(n) else 'read'} "
+        f"{ways}-way bank conflict on line {line}: the active lanes of a warp {'write' if written else 'read'} "
         f"{shown} {stride} words apart{when}, so each access is split into {ways} serialized wavefronts",
         f"let consecutive threads use consecutive words of {name}: in a tree reduction, sequential addressing "
         f"(thread t combines {name}[t] and {name}[t + s] while s halves) instead of an index that grows with "
@@ -453,6 +494,7 @@ def _vector_advice(ctx, k, n, name, elem, worst, var, block, origin):
          Evidence("word stride between lanes", stride, "4-byte words", "source"),
          Evidence("active lanes", active, "of the first warp", "source"),
          Evidence("element size", elem[1], "bytes", "source"),
+         *([Evidence("access size", wide[0], "bytes per lane (a cast of the address)", "source")] if wide else []),
          Evidence("block shape", "x".join(map(str, block)), origin, "launch")],
     )
 

@@ -37,15 +37,30 @@ def hidden_launch_bounds(src: SourceFile, k: Kernel) -> bool:
     return any(re.search(rf"\b{re.escape(m)}\b", head) for m in macros)
 
 
+_VECTOR = re.compile(r"(?:u?char|u?short|u?int|u?long|u?longlong|float|double)([1-4])")
+
+
+def _lanes(type_text: str) -> int:
+    """Scalars per element: 4 for float4, 2 for half2 or __nv_bfloat162, 1 otherwise."""
+    t = type_text.replace("const", "").strip()
+    m = _VECTOR.fullmatch(t)
+    if m:
+        return int(m.group(1))
+    return 2 if t in ("half2", "__half2", "nv_bfloat162", "__nv_bfloat162") else 1
+
+
 def register_tile(src: SourceFile, k: Kernel, env: dict[str, int]) -> tuple[str, int, int] | None:
-    """(declaration text, values, line) of the largest per-thread local array of >= TILE values."""
+    """(declaration text, values, line) of the largest per-thread local array of >= TILE values
+    (scalars: a `float4 acc[8][2]` keeps 64)."""
     best = None
     for d in nodes(k, "declaration"):
         if any(c.type in ("type_qualifier", "storage_class_specifier") and src.node_text(c) in ("__shared__", "static", "extern")
                for c in d.children):
             continue
+        t = d.child_by_field_name("type")
+        lanes = _lanes(src.node_text(t)) if t is not None else 1
         for decl in d.children_by_field_name("declarator"):
-            n, size = decl, 1
+            n, size = decl, lanes
             if n.type == "init_declarator":
                 n = n.child_by_field_name("declarator")
             if n is None or n.type != "array_declarator":
@@ -59,6 +74,20 @@ def register_tile(src: SourceFile, k: Kernel, env: dict[str, int]) -> tuple[str,
                 n = n.child_by_field_name("declarator")
             if size >= TILE and (best is None or size > best[1]):
                 best = (" ".join(src.node_text(d).split()), size, d.start_point[0] + 1)
+    return best
+
+
+def product_tile(src: SourceFile, k: Kernel) -> tuple[str, int, int] | None:
+    """A matrix product (the contraction recogniser) whose thread computes a register tile of
+    several outputs: (accumulator, outputs per thread, line of its update)."""
+    from ..analysis.contraction import contractions
+
+    best = None
+    for c in contractions(src, k).products:
+        rows, cols = c.per_thread
+        line = c.update.start_point[0] + 1 if c.update is not None else k.line
+        if rows * cols >= 2 and (best is None or rows * cols > best[1]):
+            best = (f"{c.acc}: {rows}x{cols} outputs of {c.out.array}", rows * cols, line)
     return best
 
 
@@ -161,7 +190,7 @@ def _registers(ctx: Context, k: Kernel, b, occ, hint, ev: list[Evidence], messag
     from .unroll import macro_constants
 
     blocks = occ.blocks_per_sm + 1
-    tile = register_tile(ctx.source, k, {**macro_constants(ctx.source), **ctx.constants(k)})
+    tile = register_tile(ctx.source, k, {**macro_constants(ctx.source), **ctx.constants(k)}) or product_tile(ctx.source, k)
     if tile is not None and b.resources.stack_bytes == 0:
         decl, size, line = tile
         ev.append(Evidence("register tile", f"{size} values ({decl}, line {line})", "per thread", "source"))

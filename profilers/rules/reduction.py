@@ -25,7 +25,7 @@ from ..advice import Evidence, Severity
 from ..hunt.links import block_link
 from ..source import Kernel, SourceFile, walk
 from ..tools import Context, tool
-from .common import advice_at, nodes, shared_declarations
+from .common import advice_at, nodes, shared_declarations, shared_pointers
 from .sync_divergence import LOOPS
 from .unroll import macro_constants
 
@@ -69,6 +69,8 @@ def _shared_arrays(src: SourceFile, k: Kernel) -> dict[str, str]:
             ident = decl.child_by_field_name("declarator") if decl.type == "array_declarator" else None
             if ident is not None and ident.type == "identifier":
                 out[src.node_text(ident)] = t
+    for name, (_, t) in shared_pointers(src, k).items():  # `T* s = SharedMemory<T>();`
+        out.setdefault(name, t)
     return out
 
 

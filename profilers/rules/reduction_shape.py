@@ -17,7 +17,7 @@ import re
 from ..advice import Evidence, Severity
 from ..source import Kernel, SourceFile, walk
 from ..tools import Context, tool
-from .common import advice_at, nodes, shared_declarations
+from .common import advice_at, nodes, shared_declarations, shared_pointers
 from .sync_divergence import LOOPS, tainted_vars, thread_dependence
 
 FEW = 8  # at most this many loads per thread without a loop: "few"
@@ -34,7 +34,7 @@ def shared_1d(src: SourceFile, k: Kernel) -> set[str]:
             ident = decl.child_by_field_name("declarator") if decl.type == "array_declarator" else None
             if ident is not None and ident.type == "identifier":
                 out.add(src.node_text(ident))
-    return out
+    return out | set(shared_pointers(src, k))  # `T* s = SharedMemory<T>();` too
 
 
 def tree_steps(src: SourceFile, k: Kernel, arrays: set[str]) -> list:
@@ -63,8 +63,42 @@ def _in_loop(n, stop) -> bool:
     return False
 
 
-def _global_pointers(k: Kernel) -> set[str]:
-    return {p.name for p in k.params if p.is_pointer}
+def _global_pointers(src: SourceFile, k: Kernel) -> set[str]:
+    """Pointer parameters and the local pointers made from them (`const float* row = x + r * n;`)."""
+    out = {p.name for p in k.params if p.is_pointer}
+    decls = []
+    for n in nodes(k, "init_declarator"):
+        d, v = n.child_by_field_name("declarator"), n.child_by_field_name("value")
+        if d is not None and d.type == "pointer_declarator" and v is not None:
+            ident = d.child_by_field_name("declarator")
+            if ident is not None and ident.type == "identifier":
+                decls.append((src.node_text(ident), {src.node_text(x) for x in walk(v) if x.type == "identifier"}))
+    changed = True
+    while changed:
+        changed = False
+        for name, uses in decls:
+            if name not in out and uses & out:
+                out.add(name)
+                changed = True
+    return out
+
+
+def _accumulated_in_loop(src: SourceFile, k: Kernel, value, before: int) -> bool:
+    """Whether `value` names a variable that a loop before `before` accumulates into
+    (`for (...) sum += row[i];` then `s[tid] = sum;`): the thread adds many elements first."""
+    names = {src.node_text(x) for x in walk(value) if x.type == "identifier"}
+    for n in nodes(k, "assignment_expression", "update_expression"):
+        if n.start_byte >= before or not _in_loop(n, k.body):
+            continue
+        target = n.child_by_field_name("left") if n.type == "assignment_expression" else n.child_by_field_name("argument")
+        if target is None or target.type != "identifier" or src.node_text(target) not in names:
+            continue
+        op = src.node_text(n.child_by_field_name("operator")) if n.type == "assignment_expression" else "++"
+        right = n.child_by_field_name("right") if n.type == "assignment_expression" else None
+        if op != "=" or (right is not None and src.node_text(target) in
+                         {src.node_text(x) for x in walk(right) if x.type == "identifier"}):
+            return True
+    return False
 
 
 def fill_loads(src: SourceFile, k: Kernel, arr: str, first_step) -> tuple[object, int, bool] | None:
@@ -80,17 +114,46 @@ def fill_loads(src: SourceFile, k: Kernel, arr: str, first_step) -> tuple[object
             fill = n
     if fill is None:
         return None
-    ptrs = _global_pointers(k)
-    loads, looped = 0, False
-    for n in nodes(k, "subscript_expression"):
-        if n.start_byte >= fill.end_byte:
-            break
-        base = n.child_by_field_name("argument")
-        if base is None or _squash(src, base) not in ptrs or _is_store(n):
-            continue
-        loads += 1
-        looped = looped or _in_loop(n, k.body)
+    ptrs = _global_pointers(src, k)
+    loads, looped = 0, _accumulated_in_loop(src, k, fill.child_by_field_name("right"), fill.start_byte)
+    for n in _feeding(src, k, fill):  # only what the stored value is made of, not an unrelated `scale[b]`
+        for x in walk(n):
+            if x.type != "subscript_expression":
+                continue
+            base = x.child_by_field_name("argument")
+            if base is None or _squash(src, base) not in ptrs or _is_store(x):
+                continue
+            loads += 1
+            looped = looped or _in_loop(x, k.body)
     return fill, loads, looped
+
+
+def _feeding(src: SourceFile, k: Kernel, fill) -> list:
+    """The expressions the value stored by `fill` is computed from: its right-hand side and the
+    values given before it to the variables it names (transitively)."""
+    right = fill.child_by_field_name("right")
+    if right is None:
+        return []
+    defs = []  # (name, value node) before the fill
+    for n in nodes(k, "init_declarator", "assignment_expression"):
+        if n.start_byte >= fill.start_byte:
+            continue
+        target = n.child_by_field_name("declarator" if n.type == "init_declarator" else "left")
+        value = n.child_by_field_name("value" if n.type == "init_declarator" else "right")
+        if target is not None and value is not None and target.type == "identifier":
+            defs.append((src.node_text(target), value))
+    out, names = [right], {src.node_text(x) for x in walk(right) if x.type == "identifier"}
+    taken: set[int] = set()
+    changed = True
+    while changed:
+        changed = False
+        for i, (name, value) in enumerate(defs):
+            if i not in taken and name in names:
+                taken.add(i)
+                out.append(value)
+                names |= {src.node_text(x) for x in walk(value) if x.type == "identifier"}
+                changed = True
+    return out
 
 
 def _is_store(n) -> bool:
