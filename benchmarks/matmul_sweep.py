@@ -53,12 +53,17 @@ VARIANTS = {
                               ["-DBG_NI=4", "-DBG_BK=64", "-DBG_STAGES=3"]),
     },
     "gemm_fp32": {
+        "best_warptile": ("best", {}, ["-DSG_WARPTILE=1"]),
         "best_tf32_s4": ("best_tf32", {"shared_bytes": "4 * (128 * 36 + 32 * 136) * 4"}, ["-DTC_STAGES=4"]),
         "best_tf32_s2": ("best_tf32", {"shared_bytes": "2 * (128 * 36 + 32 * 136) * 4"}, ["-DTC_STAGES=2"]),
         "best_tf32_n256": ("best_tf32", {"grid": ["cdiv(N, 256)", "cdiv(M, 128)"],
                                          "shared_bytes": "3 * (128 * 36 + 32 * 264) * 4"}, ["-DTC_NI=8"]),
     },
+    "attn_scores": {
+        "best_warptile": ("best", {}, ["-DSG_WARPTILE=1"]),
+    },
     "linear_bias": {
+        "best_warptile": ("best", {}, ["-DSG_WARPTILE=1"]),
         "best_tf32_n256": ("best_tf32", {"grid": ["cdiv(OC, 256)", "cdiv(N, 128)"],
                                          "shared_bytes": "3 * (128 * 36 + 256 * 36) * 4"}, ["-DTC_NI=8"]),
     },

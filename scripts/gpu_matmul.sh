@@ -14,9 +14,9 @@
 #   REPEATS=2 FRESH_REPEATS=3 FAMILIES="gemm_fp32 gemm_bf16" bash scripts/gpu_matmul.sh
 # Estimated device time of the default call (from docs/gpu-validation.md's rates: about 1.5 s per kernel
 # evaluation at every size, more for the naive kernels at 4096^3, which run for 0.05 to 0.3 s per launch;
-# nvcc about 1 to 4 s per file there): the wheels and the package 60 s, the first pass (24 files and 9
-# variants, one round each, compiles included) about 160 s, the fresh pass (11 bests and 9 variants, 3
-# rounds) about 120 s, cuBLAS and the table 20 s: about 6 minutes, with the machine's start about 7.5.
+# nvcc about 1 to 4 s per file there): the wheels and the package 60 s, the first pass (24 files and 12
+# variants, one round each, compiles included) about 170 s, the fresh pass (11 bests and 12 variants, 3
+# rounds) about 140 s, cuBLAS and the table 20 s: about 6.5 minutes, with the machine's start about 8.
 # The time limits bound it at 60 + 330 + 170 + 20 s whatever happens.
 # Each step has its own time limit (FIRST_T, FRESH_T seconds) so the call ends inside 10 minutes; a step cut
 # short keeps the families it finished (the JSON is written after each).

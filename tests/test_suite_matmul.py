@@ -187,7 +187,7 @@ def test_every_tuning_variant_compiles_and_its_launch_validates(fam, name):
     art = compile_cuda(os.path.join(SUITE, fam, f"{stem}.cu"), CompileOptions(arch="sm_90", extra_flags=tuple(flags)))
     assert art.ok and art.builds(spec.kernel), [d.message for d in art.errors]
     shared = {s: spec.eval(spec.launches[0].shared_bytes, s) for s in spec.sizes}
-    assert all(48 * 1024 < v <= 227 * 1024 for v in shared.values()), shared  # within one SM's shared memory
+    assert all(v <= 227 * 1024 for v in shared.values()), shared  # within one SM's shared memory
 
 
 @pytest.mark.slow

@@ -9,6 +9,12 @@
 // buffers and a register prefetch of the next tile: one barrier per step. Thread (tx, ty) of a
 // 16 x 16 grid holds rows ty*4 + {0..3} and 64 + ty*4 + {0..3}, columns tx*4 + {0..3} and 64 +
 // tx*4 + {0..3}: its 4 shared loads per k are float4, conflict-free (A broadcast in a warp).
+// SG_WARPTILE=1 (a build-time switch for tuning sweeps): each warp owns a 32 x 64 piece of the tile (lanes
+// 4 x 8, rows lr*4 and 16 + lr*4, columns lc*4 and 32 + lc*4 of it): 4 + 8 distinct float4 per warp and k
+// instead of 2 + 16, each 8-lane phase of a shared load one address or 128 contiguous bytes.
+#ifndef SG_WARPTILE
+#define SG_WARPTILE 0
+#endif
 #define SG_BM 128
 #define SG_BN 128
 #define SG_BK 8
@@ -63,13 +69,31 @@ __device__ __forceinline__ void sg_store(const SgTile& t, float (*As)[SG_LD], fl
   }
 }
 
-// acc[i][j]: row (i < 4 ? ty*4 + i : 64 + ty*4 + i - 4), column (j < 4 ? tx*4 + j : 64 + tx*4 + j - 4)
+// the tile row of a thread's accumulator row i (0..7) and the first tile column of its column quadrant h (0, 1)
+__device__ __forceinline__ int sg_row(int i) {
+#if SG_WARPTILE
+  const int w = threadIdx.x / 32, lr = threadIdx.x % 32 / 8;
+  return (w / 2) * 32 + (i < 4 ? 0 : 16) + lr * 4 + (i & 3);
+#else
+  return (i < 4 ? 0 : 64) + (threadIdx.x / 16) * 4 + (i & 3);
+#endif
+}
+__device__ __forceinline__ int sg_col(int h) {
+#if SG_WARPTILE
+  const int w = threadIdx.x / 32, lc = threadIdx.x % 8;
+  return (w % 2) * 64 + (h == 0 ? 0 : 32) + lc * 4;
+#else
+  return (h == 0 ? 0 : 64) + (threadIdx.x % 16) * 4;
+#endif
+}
+
+// acc[i][j]: tile row sg_row(i), tile column sg_col(j / 4) + j % 4
 template <bool B_NK>
 __device__ __forceinline__ void sg_mainloop(float (&acc)[8][8], const float* __restrict__ A,
                                             const float* __restrict__ B, int M, int N, int K, int m0, int n0) {
   __align__(16) __shared__ float As[2][SG_BK][SG_LD];
   __align__(16) __shared__ float Bs[2][SG_BK][SG_LD];
-  const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+  const int ar = sg_row(0), ar2 = sg_row(4), bc = sg_col(0), bc2 = sg_col(1);
   const bool vecA = K % 4 == 0;
   const bool vecB = B_NK ? K % 4 == 0 : N % 4 == 0;
 #pragma unroll
@@ -86,10 +110,10 @@ __device__ __forceinline__ void sg_mainloop(float (&acc)[8][8], const float* __r
     if (s + 1 < steps) sg_fetch<B_NK>(t, A, B, M, N, K, m0, n0, (s + 1) * SG_BK, vecA, vecB);
 #pragma unroll
     for (int k = 0; k < SG_BK; ++k) {
-      const float4 a0 = *reinterpret_cast<const float4*>(&As[cur][k][ty * 4]);
-      const float4 a1 = *reinterpret_cast<const float4*>(&As[cur][k][64 + ty * 4]);
-      const float4 b0 = *reinterpret_cast<const float4*>(&Bs[cur][k][tx * 4]);
-      const float4 b1 = *reinterpret_cast<const float4*>(&Bs[cur][k][64 + tx * 4]);
+      const float4 a0 = *reinterpret_cast<const float4*>(&As[cur][k][ar]);
+      const float4 a1 = *reinterpret_cast<const float4*>(&As[cur][k][ar2]);
+      const float4 b0 = *reinterpret_cast<const float4*>(&Bs[cur][k][bc]);
+      const float4 b1 = *reinterpret_cast<const float4*>(&Bs[cur][k][bc2]);
       const float a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
       const float b[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
 #pragma unroll
@@ -102,8 +126,6 @@ __device__ __forceinline__ void sg_mainloop(float (&acc)[8][8], const float* __r
   }
 }
 
-__device__ __forceinline__ int sg_row(int i) { return (i < 4 ? 0 : 64) + (threadIdx.x / 16) * 4 + (i & 3); }
-__device__ __forceinline__ int sg_col(int h) { return (h == 0 ? 0 : 64) + (threadIdx.x % 16) * 4; }
 // ---- end of the SIMT tile ---------------------------------------------------------------------------
 
 // the lower-triangle tile of linear index t: row tile bm, column tile bn <= bm
