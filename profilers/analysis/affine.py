@@ -17,6 +17,7 @@ ask how neighbouring lanes move (coalescing) use it; the transforms keep the str
 from __future__ import annotations
 
 import bisect
+import contextvars
 import re
 from dataclasses import dataclass
 
@@ -446,7 +447,7 @@ def index_poly(src: SourceFile, n: ts.Node | None, values: dict) -> Poly | None:
             return mul(a, const(1 << b.get((), 0)))
         if not depends(a) and not depends(b):  # uniform across the warp: an opaque value
             return atom(f"({_operand(a)} {op} {_operand(b)})")
-        if _LANES[0] and op in ("/", "%") and not depends(b) and b and not (is_const(b) and b.get((), 0) <= 0):
+        if _LANES.get() and op in ("/", "%") and not depends(b) and b and not (is_const(b) and b.get((), 0) <= 0):
             q = atom(f"floor({_operand(a)} / {_operand(b)})")  # the same for the lanes of a warp
             return q if op == "/" else add(a, mul(b, q), -1)
         return None
@@ -460,21 +461,21 @@ def index_poly(src: SourceFile, n: ts.Node | None, values: dict) -> Poly | None:
     return None
 
 
-_MACRO_DEPTH = [0]
-_LANES = [False]  # the lane view is on (build_env(lanes=True) and what reads its env)
+_MACRO_DEPTH = [0]  # expansions in progress (a macro naming itself is not expanded again)
+_LANES = contextvars.ContextVar("kp_lane_view", default=False)  # per thread: the language server profiles in threads
 
 
 class lane_view:
     """Within it, index_poly follows thread-dependent quotients and remainders (lane view)."""
 
     def __init__(self, on: bool = True):
-        self.on, self.old = on, False
+        self.on, self.token = on, None
 
     def __enter__(self):
-        self.old, _LANES[0] = _LANES[0], self.on or _LANES[0]
+        self.token = _LANES.set(self.on or _LANES.get())
 
     def __exit__(self, *exc):
-        _LANES[0] = self.old  # expansions in progress (a macro naming itself is not expanded again)
+        _LANES.reset(self.token)
 
 
 def _macro_poly(src: SourceFile, name: str, args, values: dict) -> Poly | None:
