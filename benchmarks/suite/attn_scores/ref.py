@@ -7,6 +7,5 @@ def attn_scores(inputs, sizes, xp):
     q = inputs["Q"].reshape(h, t, d).astype(xp.float64)
     k = inputs["K"].reshape(h, t, d).astype(xp.float64)
     s = 0.125 * (q @ k.transpose(0, 2, 1))
-    upper = xp.triu(xp.ones((t, t), dtype=bool), 1)
-    s[:, upper] = -xp.inf
-    return {"S": s.reshape(-1)}
+    upper = xp.arange(t)[None, :] > xp.arange(t)[:, None]  # column past row: masked
+    return {"S": xp.where(upper[None], -xp.inf, s).reshape(-1)}
