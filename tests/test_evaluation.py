@@ -434,7 +434,7 @@ def test_sanitizer_command_and_output():
 
     cmd = sz.sanitizer_command("/cuda/bin/compute-sanitizer", "racecheck", "/t/job.json", "/t/out.json", python="py")
     assert cmd == ["/cuda/bin/compute-sanitizer", "--tool", "racecheck", "--error-exitcode", "86", "--print-limit",
-                   "20", "--show-backtrace", "no", "py", "-m", "kernelpro.profilers.runtime.runner", "--once",
+                   "20", "--show-backtrace", "no", "py", "-P", "-m", "kernelpro.profilers.runtime.runner", "--once",
                    "/t/job.json", "--out", "/t/out.json"]
     with pytest.raises(ValueError):
         sz.sanitizer_command("x", "leakcheck", "a", "b")
