@@ -54,6 +54,8 @@ def test_each_spelling_is_one_matrix_product(path):
             assert c.terms[0][1].k_stride == "1"
         elif w == "two products":
             assert len(c.terms) == 2 and [t[0].array for t in c.terms] == ["A", "B"]
+        elif w.startswith("batch ") and w not in ("batch z", "batch loop"):  # digits of one flat index
+            assert c.batch.atoms == tuple(w.split()[1:]) and c.M == "T" and c.N == "T"
         elif w == "batch z":
             assert c.batch.thread == "block z" and c.batch.extent == "gridDim.z"
         elif w == "batch loop":
@@ -118,7 +120,7 @@ def test_a_product_of_one_operand_with_itself_is_still_one():
     assert len(f.products) == 1 and [(x.array, y.array) for x, y in f.products[0].terms] == [("a", "a")]
 
 
-@pytest.mark.parametrize("name", ["gemm_global", "linear_rowptr", "gemm_flat", "attn_scores", "gemm_abt"])
+@pytest.mark.parametrize("name", ["gemm_global", "linear_rowptr", "gemm_flat", "attn_scores", "gemm_abt", "attn_qk_flat"])
 def test_the_shared_memory_tiles_rule_fires_on_every_recognised_spelling(name):
     path = os.path.join(HERE, f"{name}.cu")
     adv = matmul_reuse(Context(source=parse_source(open(path).read(), path), artifact=None))

@@ -269,23 +269,42 @@ def _contractions(src: SourceFile, k: Kernel) -> Found:
 
 
 def _split_roots(src: SourceFile, k: Kernel, coords: dict) -> dict:
-    """root -> q * D + r where coordinates q = root / D and r = root % D both exist (one index split
-    into a row and a column)."""
-    quot, rem = {}, {}
+    """root -> its digits times their places, where coordinates split one index in mixed radix
+    (`c = idx % N, r = idx / N`; `t2 = idx % T, t = (idx / T) % T, b = idx / (T * T)`): the digits
+    must chain from place 1, each place the one before times its radix, up to a last quotient."""
+    digits: dict[str, list] = {}
     for name in coords:
         v = unparen(_coord_value(src, k, name))
         if v is None or v.type != "binary_expression":
             continue
         op = text(src, v.child_by_field_name("operator"))
-        root, d = text(src, unparen(v.child_by_field_name("left"))), text(src, unparen(v.child_by_field_name("right")))
-        if root in coords and op in ("/", "%"):
-            (quot if op == "/" else rem)[(root, d)] = (name, v.child_by_field_name("right"))
+        left, right = unparen(v.child_by_field_name("left")), v.child_by_field_name("right")
+        radix = index_poly(src, right, {}) if op == "%" else None
+        place = {(): 1}
+        if op == "%" and left is not None and left.type == "binary_expression" \
+                and text(src, left.child_by_field_name("operator")) == "/":
+            place = index_poly(src, left.child_by_field_name("right"), {})
+            left = unparen(left.child_by_field_name("left"))
+        elif op == "/":
+            place = index_poly(src, right, {})
+        elif op != "%":
+            continue
+        root = text(src, left) if left is not None else None
+        if root in coords and place is not None and (op == "/" or radix is not None):
+            digits.setdefault(root, []).append((place, radix, name))
     out = {}
-    for key, (q, dnode) in quot.items():
-        if key in rem:
-            dp = index_poly(src, dnode, {})
-            if dp is not None:
-                out[key[0]] = add(mul(atom(q), dp), atom(rem[key][0]))
+    for root, ds in digits.items():
+        value, place, used = {}, {(): 1}, 0
+        while True:
+            d = next((x for x in ds if x[0] == place), None)
+            if d is None:
+                break
+            value, used = add(value, mul(atom(d[2]), place)), used + 1
+            if d[1] is None:
+                break
+            place = mul(place, d[1])
+        if used == len(ds) and used >= 2:
+            out[root] = value
     return out
 
 
