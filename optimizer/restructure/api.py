@@ -697,18 +697,18 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     if coords is not None:
         table = {p: str(v) for p, v in ctx.scalar_params.items()}
         g = matmul.grid_text(c, table, 1, 1, None)
-        if g is None:
+        zt = in_terms_of(c.batch.extent or "?", table) if c.batch is not None and c.batch.thread == "loop" else ""
+        if zt is None:
+            why.append(f"shared-memory tiles: the batch count {c.batch.extent} is not in the spec's values of the "
+                       "kernel's parameters")
+        elif g is None:
             why.append(f"shared-memory tiles: the output's size ({c.M} x {c.N}) is not in the spec's values of "
                        "the kernel's parameters")
         else:
             acc = 8 if "double" in (c.acc_type + c.out.elem) else 4
             m, n = _largest(ctx, in_terms_of(c.M, table) or "0"), _largest(ctx, in_terms_of(c.N, table) or "0")
             zgrid = ([grid[2]] if len(grid) > 2 else [])
-            if c.batch is not None and c.batch.thread == "loop":  # the batch loop becomes the grid's z
-                zt = in_terms_of(c.batch.extent, table)
-                if zt is None:
-                    raise Refuse(f"the batch count {c.batch.extent} is not in the spec's values of the kernel's "
-                                 "parameters")
+            if zt:  # the batch loop becomes the grid's z
                 zgrid = [zt]
             nb = _largest(ctx, str(zgrid[0])) if zgrid else 1
             space = matmul.tile_space(len(c.terms), acc, m, n, nb, ctx.arch, packs=matmul.packed(c))
