@@ -6,22 +6,44 @@ from __future__ import annotations
 from lsprotocol import types
 
 from .convert import code_end, units
-from .server import KernelProServer
+from .state import KernelProServer
 
 GLOBAL = ("LDG", "STG")
 
 
 def line_facts(report) -> dict[int, str]:
-    """1-based line (of the profiled text) -> "2 LDL/STL · 3 FP64 · 2× LDG.32 · STG.128"."""
+    """1-based line (of the profiled text) -> "2 LDL/STL · 3 FP64 · 2× LDG.32 · STG.128". A template
+    compiled more than once: facts every instantiation shares are said once, those that differ
+    name their instantiation ("scale_add<double>: 3 FP64")."""
+    art = report.artifact
+    if art is None or not art.ok:
+        return {}
+    by_name: dict[str, list] = {}
+    for b in art.kernels:
+        by_name.setdefault(b.name, []).append(b)
+    parts: dict[int, list[str]] = {}
+    for builds in by_name.values():
+        if len(builds) == 1:
+            for ln, text in _facts(report, builds).items():
+                parts.setdefault(ln, []).append(text)
+            continue
+        each = [(b.label, _facts(report, [b])) for b in builds]
+        for ln in sorted({ln for _, f in each for ln in f}):
+            texts = [(lab, f.get(ln)) for lab, f in each]
+            if len({t for _, t in texts}) == 1:
+                parts.setdefault(ln, []).append(texts[0][1])
+            else:
+                parts.setdefault(ln, []).append(" | ".join(f"{lab}: {t}" for lab, t in texts if t))
+    return {ln: " · ".join(p) for ln, p in parts.items()}
+
+
+def _facts(report, builds) -> dict[int, str]:
     from kernelpro.profilers.rules.fp64 import is_fp64
     from kernelpro.profilers.rules.spills import LOCAL_OPS
     from kernelpro.profilers.rules.vector_loads import access_width
 
-    art = report.artifact
-    if art is None or not art.ok:
-        return {}
     counts: dict[int, dict[str, int]] = {}
-    for b in art.kernels:
+    for b in builds:
         for ins in b.sass:
             ln = ins.line_in(report.path)
             if ln is None:

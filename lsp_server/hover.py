@@ -14,7 +14,7 @@ from lsprotocol import types
 from kernelpro.profilers.profile import KernelSummary
 
 from .convert import _same_file, message_detail
-from .server import KernelProServer
+from .state import KernelProServer
 
 _SPECIAL = re.compile(r"([\\*_\[\]<>#|~])")
 
@@ -48,8 +48,7 @@ def setup(server: KernelProServer) -> None:
         doc = ls.workspace.get_text_document(params.text_document.uri)
         word = doc.word_at_position(params.position)
         parts = []
-        k = next((k for k in st.report.kernels if k.name == word), None)
-        if k is not None:
+        for k in (k for k in st.report.kernels if k.name == word):  # each instantiation of a template
             parts.append(kernel_markdown(k, st.measured.get(k.name)))
         here = []
         for old, advice in ((st.report_text, st.report.advice), (st.gpu_text, st.gpu_advice)):
@@ -68,7 +67,7 @@ def _num(v, unit: str = "") -> str:
 
 
 def kernel_markdown(k: KernelSummary, measured: dict[str, Any] | None = None) -> str:
-    out = [f"**KernelPro · {code(k.name)}**", ""]
+    out = [f"**KernelPro · {code(k.instantiation or k.name)}**", ""]
     if k.registers is None:
         out.append("not compiled (see the errors in this file)")
     else:

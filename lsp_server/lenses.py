@@ -9,7 +9,7 @@ from lsprotocol import types
 from kernelpro.profilers.profile import KernelSummary
 from kernelpro.profilers.source import parse_source
 
-from .server import KernelProServer
+from .state import KernelProServer
 from .watch import SPEC_SUFFIX
 
 _parsed: dict[tuple[str, int | None], object] = {}
@@ -24,7 +24,9 @@ def setup(server: KernelProServer) -> None:
             return []
         doc = ls.workspace.get_text_document(uri)
         src = await parsed(ls, uri, doc.version, doc.source)
-        summaries = {k.name: k for k in st.report.kernels} if st.report else {}
+        summaries: dict[str, list] = {}
+        for s in st.report.kernels if st.report else []:
+            summaries.setdefault(s.name, []).append(s)
         gpu = " (trust the folder)" if not ls.trusted else " (needs a GPU)" if ls.gpu_reason else ""
         opt = gpu if not ls.trusted or not ls.settings.raw.get("optimizerCommand") else ""  # a custom optimizer may run elsewhere
         out = []
@@ -33,7 +35,9 @@ def setup(server: KernelProServer) -> None:
             rng = types.Range(start=types.Position(line=line, character=0), end=types.Position(line=line, character=0))
             args = [uri, k.name]
             if st.report:
-                title = summary_line(summaries.get(k.name), st.measured.get(k.name))
+                rows = summaries.get(k.name) or [None]
+                title = " | ".join((f"{s.instantiation}: " if s is not None and s.instantiation and len(rows) > 1 else "")
+                                   + summary_line(s, st.measured.get(k.name)) for s in rows)
             elif st.problem:
                 title = "KernelPro: cannot profile (see Problems)"
             else:

@@ -27,7 +27,7 @@ def sass_document(report, path: str, kernel: str | None = None, line_map: LineMa
         out.append(f"// no SASS: {why}")
     for b in builds:
         r = b.resources
-        out += ["", f"// ==== {b.name} ({b.mangled}): {len(b.sass)} instructions, {r.registers} registers, "
+        out += ["", f"// ==== {b.label} ({b.mangled}): {len(b.sass)} instructions, {r.registers} registers, "
                     f"{r.stack_bytes} B stack, {r.spill_stores + r.spill_loads} B spilled"]
         for ln, run in line_runs(b.sass, report.path):
             here = None

@@ -63,7 +63,7 @@ def print_report(rep: ProfileReport, console: Console | None = None, dynamic: di
         for a in advice:
             loc = f"{_rel(a.file)}:{a.line}" + (f":{a.column}" if a.column else "")
             line = Text(f"{loc}: {a.severity.value} [{a.rule}]", style=_STYLE[a.severity])
-            if a.instantiation:
+            if a.instantiation and a.instantiation not in a.message:
                 line.append(f" in {a.instantiation}", style="bold")
             line.append(f" {a.message}", style="default")
             c.print(line)

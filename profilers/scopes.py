@@ -94,7 +94,10 @@ def _run(base: Context, src: SourceFile, tools: list[MicroTool], inst: Instantia
 
 
 def merge(k: Kernel, per: list[tuple[Instantiation, list[Advice]]]) -> list[Advice]:
-    """One finding for what every instantiation reports alike; the rest under their instantiation."""
+    """One finding per source place (rule, file, line, column) across the instantiations: under
+    the template's name when every instantiation reports it alike; otherwise the first
+    instantiation's finding, saying which instantiations have it (its message names them, its
+    evidence lists them), with a fix only when every one of them offers the same."""
     groups: dict[tuple, list[tuple[Instantiation, Advice]]] = {}
     for inst, advice in per:
         for a in advice:
@@ -104,13 +107,36 @@ def merge(k: Kernel, per: list[tuple[Instantiation, list[Advice]]]) -> list[Advi
     out = []
     for items in groups.values():
         texts = {_generic_text(a, inst.label, k.name) for inst, a in items}
+        labels = list(dict.fromkeys(inst.label for inst, _ in items))
         if len(per) > 1 and len(items) == len(per) and len(texts) == 1:
             a = _generic(items[0][1], items[0][0].label, k.name)
-            a.evidence.append(Evidence("instantiations", ", ".join(inst.label for inst, _ in items), "", "nvcc"))
+            a.evidence.append(Evidence("instantiations", ", ".join(labels), "", "nvcc"))
             out.append(a)
-        else:
-            out += [a for _, a in items]
+            continue
+        a = items[0][1]
+        if a.kernel != k.name:
+            out += [x for _, x in items]  # not this template's finding (a helper's): as reported
+            continue
+        if len({repr(x.fix) for _, x in items}) > 1:
+            a.fix = None  # the instantiations need different edits: none fits them all
+        if len(per) > 1:
+            a.message = _naming(a.message, labels, len(per))
+            a.instantiation = _shown(labels)
+            a.evidence.append(Evidence("instantiations", ", ".join(labels), f"{len(labels)} of {len(per)}", "nvcc"))
+        out.append(a)
     return out
+
+
+def _naming(message: str, labels: list[str], total: int) -> str:
+    """The message with the instantiations it describes said: `(in scale_add<float>)`."""
+    missing = [x for x in labels if x not in message]
+    if not missing:
+        return message
+    return f"{message} (in {_shown(labels)}{'' if len(labels) < total else ': every instantiation'})"
+
+
+def _shown(labels: list[str]) -> str:
+    return ", ".join(labels[:4]) + (f" and {len(labels) - 4} more" if len(labels) > 4 else "")
 
 
 def _swap(text: str, label: str, name: str) -> str:

@@ -440,3 +440,69 @@ def test_bank_conflict_counts_a_float4_store_per_quarter_warp(tmp_path):
     (a,) = rule(profile(tmp_path, FLOAT4_STORE.replace("STRIDE", "16"), "s16.cu"), "shared-bank-conflict")
     assert a.message.startswith("4-way") and "write" in a.message
     assert any(e.name == "access size" and e.value == 16 for e in a.evidence)
+
+
+# --- 6. templates: one finding per source place, naming the instantiations; T-safe literal fixes ----
+
+MANY = """\
+template <typename T, int UNROLL>
+__global__ void copy_scale(T* y, T* x, T a, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    for (int j = 0; j < UNROLL; ++j)
+        if (i * UNROLL + j < n) y[i * UNROLL + j] = a * x[i * UNROLL + j] + x[i];
+}
+template __global__ void copy_scale<float, 1>(float*, float*, float, int);
+template __global__ void copy_scale<float, 2>(float*, float*, float, int);
+template __global__ void copy_scale<double, 1>(double*, double*, double, int);
+template __global__ void copy_scale<double, 4>(double*, double*, double, int);
+template __global__ void copy_scale<int, 4>(int*, int*, int, int);
+"""
+
+
+def test_template_findings_one_per_source_place_naming_instantiations(tmp_path):
+    r = profile(tmp_path, MANY)
+    places = [(a.rule, a.line, a.column) for a in r.advice]
+    assert len(places) == len(set(places)), places
+    (a,) = rule(r, "missing-restrict")
+    labels = ["copy_scale<float, 1>", "copy_scale<float, 2>", "copy_scale<double, 1>", "copy_scale<double, 4>",
+              "copy_scale<int, 4>"]
+    ev = next(e for e in a.evidence if e.name == "instantiations")
+    assert all(label in ev.value for label in labels) and ev.unit == "5 of 5"
+    assert sum(label in a.message for label in labels) >= 4 and "every instantiation" in a.message
+    assert a.instantiation and a.instantiation.startswith("copy_scale<")
+
+
+SCALE_ADD = """\
+template <typename T>
+__global__ void scale_add(T* y, const T* x, T a, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = a * x[i] + y[i] * 0.3;
+}
+template __global__ void scale_add<float>(float*, const float*, float, int);
+template __global__ void scale_add<double>(double*, const double*, double, int);
+"""
+
+
+def test_literal_fix_on_a_template_type_keeps_the_double_instantiation(tmp_path):
+    r = profile(tmp_path, SCALE_ADD)
+    (a,) = rule(r, "fp64-in-float-kernel")
+    assert a.instantiation == "scale_add<float>" and "scale_add<float>" in a.message
+    (e,) = a.fix["edits"]
+    assert e["new_text"] == "T(0.3)" and span(SCALE_ADD, a) == "0.3"
+    assert "0.3f" not in e["new_text"] and "T(0.3)" in a.remedy
+
+
+def test_editor_views_name_the_instantiation(tmp_path):
+    from kernelpro.lsp_server.hints import line_facts
+    from kernelpro.lsp_server.hover import kernel_markdown
+    from kernelpro.lsp_server.sass_view import sass_document
+    r = profile(tmp_path, SCALE_ADD)
+    heads = [l for l in sass_document(r, r.path)["text"].split("\n") if l.startswith("// ====")]
+    assert sorted(h.split(" (")[0] for h in heads) == ["// ==== scale_add<double>", "// ==== scale_add<float>"]
+    facts = line_facts(r)[5]
+    assert "scale_add<float>: 4 FP64" in facts or ("scale_add<float>:" in facts and "FP64" in facts)
+    assert "scale_add<double>:" in facts
+    md = [kernel_markdown(k) for k in r.kernels]
+    assert any("scale_add<float>" in m for m in md) and any("scale_add<double>" in m for m in md)

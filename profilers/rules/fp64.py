@@ -308,8 +308,42 @@ def float_macros(src: SourceFile) -> dict[str, tuple[int, int, str]]:
     return out
 
 
+def template_type_of(src: SourceFile, k: Kernel, node: ts.Node) -> str | None:
+    """The kernel's type template parameter (`T`) the statement around `node` computes in: a
+    name it uses is declared with a type that mentions T (`T* y`, `T a`, `const T v`). A fix
+    there must keep T: `T(0.3)`, not `0.3f`, which would change the `double` instantiation."""
+    tparams = [name for kind, name in k.template_params if kind == "type"]
+    if not tparams:
+        return None
+    written = {p.name: p.type_text for p in k.params}
+    for d in nodes(k, "declaration"):
+        t = d.child_by_field_name("type")
+        for dec in d.children_by_field_name("declarator"):
+            n = dec
+            while n is not None and n.type != "identifier":
+                n = n.child_by_field_name("declarator")
+            if n is not None and t is not None:
+                written[src.node_text(n)] = src.node_text(t)
+    stmt = node
+    while stmt.parent is not None and not (stmt.type.endswith("_statement") or stmt.type == "declaration") \
+            and stmt != k.body:
+        stmt = stmt.parent
+    for x in walk(stmt):
+        text = src.node_text(x)
+        if x.type in ("type_identifier",) and text in tparams:
+            return text
+        if x.type == "identifier" and text in written:
+            hit = next((tp for tp in tparams if re.search(rf"\b{re.escape(tp)}\b", written[text])), None)
+            if hit:
+                return hit
+    return None
+
+
 def _advice(ctx, k, node, kind, ln, count, total, ratio, ev, name_k):
     src = ctx.source
+    tparam = template_type_of(src, k, node)
+    if tparam is not None and kind in ("macro", "literal"):
+        return _template_advice(ctx, k, node, kind, ln, count, total, ratio, ev, name_k, tparam)
     if kind == "macro":
         name = src.node_text(node)
         mline, mend, value = float_macros(src)[name]
@@ -345,4 +379,31 @@ def _advice(ctx, k, node, kind, ln, count, total, ratio, ev, name_k):
     remedy = f"call {short}f() with float arguments (for pow(x, 2) write x * x)"
     fix = {"title": f"Use {short}f", "edits": [{"line": line, "column": col, "end_line": line,
                                                 "end_column": end, "new_text": short + "f"}]}
+    if tparam is not None:  # `powf` would be wrong in the other instantiations of the template
+        remedy = (f"call {short}() with arguments of type {tparam} (for pow(x, 2) write x * x), so each "
+                  f"instantiation of {k.name} picks its own overload")
+        fix = None
+    return advice_at(ctx, "fp64-in-float-kernel", Severity.WARNING, k, node, msg, remedy, list(ev), fix=fix)
+
+
+def _template_advice(ctx, k, node, kind, ln, count, total, ratio, ev, name_k, tparam: str):
+    """A double literal (or macro) in an expression of the template's type T: the fix converts it
+    to T, `T(0.3)`, which is float in this instantiation and stays double in a `double` one."""
+    src = ctx.source
+    text = src.node_text(node)
+    line, col, _, end = src.pos(node)
+    bound = ctx.type_of(k, tparam)
+    what = f"the macro {text}" if kind == "macro" else f"the literal {text}"
+    expr = node.parent
+    while expr is not None and expr.type in ("parenthesized_expression", "unary_expression", "argument_list"):
+        expr = expr.parent
+    ctx_text = " ".join(src.node_text(expr).split()) if expr is not None else text
+    if len(ctx_text) > 60:
+        ctx_text = ctx_text[:57] + "..."
+    msg = (f"{what} on line {ln} is a double: it promotes `{ctx_text}` to FP64 in float kernel {name_k} "
+           f"({count} FP64 instructions on this line, {total} in the kernel; {tparam} is {bound} here); {ratio}")
+    remedy = (f"write {tparam}({text}) so the arithmetic stays in {tparam} in every instantiation of {k.name} "
+              f"({text}f would change the double ones)")
+    fix = {"title": f"Convert {text} to {tparam} ({tparam}({text}))",
+           "edits": [{"line": line, "column": col, "end_line": line, "end_column": end, "new_text": f"{tparam}({text})"}]}
     return advice_at(ctx, "fp64-in-float-kernel", Severity.WARNING, k, node, msg, remedy, list(ev), fix=fix)
