@@ -223,11 +223,29 @@ def test_long_rows_plan_the_shared_memory_row_first_and_say_what_the_launch_need
     cand = plan.build(first)
     # the outputs could overlap the row: __restrict__ is added and said, so that the row may be kept
     assert "add __restrict__" in cand.description and "the row kept in shared memory" in cand.description
-    assert cand.launch["shared_bytes"] == "min(4 * ((C)) + 16, 232448)"
+    assert cand.launch["shared_bytes"] == "min(4 * ((C)) + 16, 231936)"  # beside its static reduction buffers
     line = next(i for i, ln in enumerate(cand.source.split("\n"), 1) if "sm<<<" in ln)
     assert any(n.startswith(f"line {line}: ") and "cudaFuncSetAttribute(sm, cudaFuncAttributeMaxDynamicSharedMemorySize"
                in n for n in cand.notes), (line, cand.notes)
     compile_all([cand.source], "sm")
+
+
+def test_the_shared_memory_row_asks_for_what_fits_beside_the_static_shared_memory():
+    """Static and dynamic shared memory of a block share 227 KB: rows of 57,800 columns and longer
+    (the spec's and longer ones, which read global memory again) must still launch."""
+    from kernelpro.profilers.runtime.expr import evaluate
+
+    plan = _block_plan(SOFTMAX_HOST, 57800)
+    cand = plan.build(plan.space[0])
+    assert plan.space[0].get("cache") == 1
+    art = compile_cuda(TEST_CU, CompileOptions(arch="sm_90"), text=cand.source)
+    assert art.ok, "\n".join(d.message for d in art.errors)
+    (k,) = art.builds("sm")
+    assert k.resources.shared_bytes > 0  # the block reductions' buffers
+    for c in (57800, 58200, 100000):
+        dynamic = evaluate(cand.launch["shared_bytes"], {"C": c, "N": 1024})
+        assert dynamic + k.resources.shared_bytes <= 227 * 1024, (c, dynamic, k.resources.shared_bytes)
+        assert dynamic >= min(4 * c + 16, 227 * 1024 - 1024)  # and no less than the row where it fits
 
 
 def test_short_rows_keep_the_plain_block_plan():

@@ -339,7 +339,7 @@ def row_plans(text: str, ctx: Context) -> list[Plan]:
             launch = dict(ctx.base_launch or {})
             launch.update(block=[threads], grid=[_grid_for(ctx, src, rk, grid, old_block, per_block)] + grid[1:])
             if team.cache:
-                launch["shared_bytes"] = cache_bytes
+                launch["shared_bytes"] = rows.dynamic_row_bytes(cache_bytes, parse_source(new, ctx.path), ctx.kernel)
                 notes = tuple(notes) + _cache_notes(parse_source(new, ctx.path), ctx.kernel, launch["shared_bytes"])
             desc = rows.describe(rk, team).replace(
                 f"on line {', '.join(str(rl.info.node.start_point[0] + 1) for rl in rk.spread)}",
@@ -398,7 +398,7 @@ def _cache_bytes(ctx: Context, src: SourceFile, rk: RowKernel, elem: int) -> str
     row_bytes = _largest(ctx, cache.length)
     if row_bytes is None or row_bytes * elem + 1024 > MAX_DYNAMIC_SHARED:
         return None
-    return f"min({elem} * ({spec_len}) + 16, {MAX_DYNAMIC_SHARED})"
+    return f"{elem} * ({spec_len}) + 16"  # the build caps it beside the kernel's static shared memory
 
 
 def _destride(ctx: Context, src: SourceFile, rk: RowKernel, grid: list, old_block: int):

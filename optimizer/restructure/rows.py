@@ -510,3 +510,80 @@ def describe(rk: RowKernel, team: Team) -> str:
     return f"spread the loop(s) on line {lines} over {what}{vec}{red}"
 
 
+
+
+# ---------------------------------------------------------------- the static shared memory beside the row
+
+MAX_SHARED_PER_BLOCK = 227 * 1024  # sm_80/sm_90: static and dynamic shared memory of one block together
+_SIZEOF = {"char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "int8_t": 1, "uint8_t": 1,
+           "short": 2, "unsigned short": 2, "half": 2, "__half": 2, "__nv_bfloat16": 2, "nv_bfloat16": 2,
+           "int": 4, "unsigned": 4, "unsigned int": 4, "float": 4, "int32_t": 4, "uint32_t": 4, "half2": 4,
+           "__half2": 4, "__nv_bfloat162": 4, "double": 8, "long": 8, "long long": 8, "unsigned long long": 8,
+           "size_t": 8, "int64_t": 8, "uint64_t": 8, "float2": 8, "int2": 8, "float4": 16, "int4": 16,
+           "double2": 16, "uint4": 16}
+_UNKNOWN_SHARED = 1024  # a declaration whose size the source does not give (a template's): assumed this much
+_SHARED_DECL = re.compile(r"(?<![\w])__shared__\s+((?:[A-Za-z_][\w:]*\s+)*?[A-Za-z_][\w:<>]*)\s*([A-Za-z_]\w*)"
+                          r"\s*((?:\[[^\]]*\]\s*)*)(?:=[^;]*)?;")
+
+
+def _functions(src: SourceFile) -> dict[str, str]:
+    """Every function definition's name and text (overloads and template specialisations joined)."""
+    out: dict[str, str] = {}
+    for n in walk(src.root):
+        if n.type != "function_definition":
+            continue
+        d = n.child_by_field_name("declarator")
+        while d is not None and d.type != "function_declarator":
+            d = d.child_by_field_name("declarator")
+        name = d.child_by_field_name("declarator") if d is not None else None
+        if name is not None:
+            key = src.node_text(name).split("::")[-1]
+            out[key] = out.get(key, "") + "\n" + src.node_text(n)
+    return out
+
+
+def _shared_size(src: SourceFile, type_text: str, dims: str) -> int:
+    words = " ".join(w for w in type_text.split() if w not in ("const", "volatile", "static", "alignas", "__align__"))
+    elem = _SIZEOF.get(words.split("::")[-1])
+    total = elem if elem is not None else None
+    for d in re.findall(r"\[([^\]]*)\]", dims):
+        expr = re.sub(r"sizeof\s*\(\s*([^)]*?)\s*\)", lambda m: str(_SIZEOF.get(m.group(1), 8)), d)
+        for name, val in src.constants.items():
+            expr = re.sub(rf"\b{re.escape(name)}\b", str(val), expr)
+        if not re.fullmatch(r"[\d\s()+*/-]+", expr):
+            return _UNKNOWN_SHARED
+        try:
+            v = int(eval(expr.replace("/", "//"), {"__builtins__": {}}))  # digits and operators only
+        except Exception:  # noqa: BLE001
+            return _UNKNOWN_SHARED
+        total = v if total is None else total * v
+    return _UNKNOWN_SHARED if total is None else total
+
+
+def static_shared_bytes(src: SourceFile, kernel: str) -> int:
+    """An upper bound of the static shared memory of `kernel`: its `__shared__` declarations (not
+    `extern`) and those of the functions it calls, by name, transitively (the prelude's reductions
+    keep their partials in static buffers), each padded to 16 bytes (alignas); a size the source
+    does not give counts as 1 KB."""
+    funcs = _functions(src)
+    seen, todo, total = set(), [kernel], 0
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in funcs:
+            continue
+        seen.add(name)
+        body = funcs[name]
+        for m in _SHARED_DECL.finditer(body):
+            if re.search(r"\bextern\s+(?:__align__\s*\([^)]*\)\s*)?$", body[max(0, m.start() - 40):m.start()]):
+                continue
+            type_text = re.sub(r"(alignas|__align__)\s*\([^)]*\)", "", m.group(1))
+            total += -(-_shared_size(src, type_text, m.group(3)) // 16) * 16
+        todo += [w for w in set(re.findall(r"\b([A-Za-z_]\w*)\s*(?:<[^<>;{}]*>)?\s*\(", body)) if w in funcs]
+    return total
+
+
+def dynamic_row_bytes(row_bytes: str, src: SourceFile, kernel: str) -> str:
+    """The launch's dynamic shared bytes for a row kept in shared memory (a spec expression): the row,
+    but no more than fits beside the kernel's own static shared memory in one block; a longer row
+    reads global memory again (the kernel compares the row with what it was given)."""
+    return f"min({row_bytes}, {MAX_SHARED_PER_BLOCK - static_shared_bytes(src, kernel)})"
