@@ -6,7 +6,7 @@ from lsprotocol import types
 from . import gpu, optimize
 from .convert import SOURCE, fix_edit
 from .lenses import parsed
-from .server import KernelProServer
+from .state import KernelProServer
 
 
 def _args(ls: KernelProServer, args, name: str) -> tuple[str, str] | None:

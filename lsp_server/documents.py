@@ -10,7 +10,7 @@ from lsprotocol import types
 from kernelpro.profilers.cachekey import read_bounded
 
 from .profiling import MAX_BYTES, is_cuda
-from .server import DocState, KernelProServer, disk_stamp
+from .state import DocState, KernelProServer, disk_stamp
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from kernelpro.profilers.children import child_env, python_command
 from . import convert
 from .lenses import find_spec, spec_path
 from .project import ProjectError
-from .server import GPU_SOURCE, KernelProServer
+from .state import GPU_SOURCE, KernelProServer
 
 
 def gpu_problem() -> str | None:
@@ -101,6 +101,9 @@ async def profile_gpu(ls: KernelProServer, uri: str, kernel: str | None, quiet: 
         last = (err.decode(errors="replace").strip().splitlines() or [f"exit code {proc.returncode}"])[-1]
         ls.failed(f"KernelPro: the GPU profile of {Path(path).name} failed: {last}")
         return {"ok": False, "reason": "no JSON"}
+    if isinstance(data, dict) and data.get("not_measured"):  # the static report came, no measurement
+        ls.failed(f"KernelPro: the GPU profile of {Path(path).name} measured nothing: {data['not_measured']}")
+        return {"ok": False, "reason": str(data["not_measured"])}
     rows = measured_rows(data.get("measured"))
     if st is not None:
         st.measured.update(rows)

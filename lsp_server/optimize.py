@@ -20,7 +20,7 @@ from kernelpro.profilers.children import child_env
 from kernelpro.profilers.contracts import Done, Evaluated, Event, NewBest, Start, Tuned
 from kernelpro.profilers.contracts import parse as parse_event
 
-from .server import KernelProServer
+from .state import KernelProServer
 
 GRACE_S = 5.0
 LINE_LIMIT = 16 * 1024 * 1024  # one JSON event per line; asyncio's default 64 KiB is too small

@@ -1,0 +1,433 @@
+"""The KernelPro language server's state: documents, publishing, status, the stdio transport.
+
+The feature modules (documents, hover, lenses, actions, hints, gpu, optimize) import this module;
+it imports none of them. They are registered on a server by the entry point, `server.create_server`
+(as pygls's example servers and ruff's server do), which no module here imports."""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
+from pygls.uris import to_fs_path
+
+from kernelpro.profilers.profile import ProfileReport
+
+from . import convert
+from .linemap import LineMap
+from .profiling import Outcome, Scheduler, Snapshot, is_cuda
+from .settings import Settings
+
+log = logging.getLogger(__name__)
+NAME = "kernelpro"
+VERSION = "0.1.0"
+STATUS = "kernelpro/status"
+GPU_SOURCE = "kernelpro-gpu"  # diagnostics of the last GPU run, kept apart from the static ones
+COMMANDS = ("kernelpro.optimize", "kernelpro.profileGpu", "kernelpro.createSpec", "kernelpro.sass")
+
+
+@dataclass
+class DocState:
+    uri: str
+    path: str
+    dirty: bool = False  # the buffer may differ from the file (changed since open, save or reload)
+    disk: tuple | None = None  # (mtime_ns, size) of the file when the buffer last matched it
+    report: ProfileReport | None = None
+    report_text: str | None = None  # the text the report (and `static`) was computed on
+    report_generation: int = -1
+    static: list[types.Diagnostic] | None = None  # diagnostics on report_text (not yet mapped)
+    published_version: int | None = None
+    problem: str | None = None
+    inflight: tuple | None = None  # (text, generation) of the last snapshot sent to a worker
+    typing_timer: asyncio.TimerHandle | None = None
+    measured: dict[str, dict[str, Any]] = field(default_factory=dict)  # kernel -> measured row (GPU)
+    gpu_text: str | None = None  # the file's text the GPU run measured
+    gpu: list[types.Diagnostic] = field(default_factory=list)  # measured findings, on gpu_text
+    gpu_advice: list = field(default_factory=list)  # the same as Advice (for the hover)
+    gpu_lines: dict[int, str] = field(default_factory=dict)  # 1-based line -> measured counters, on gpu_text
+    facts: tuple | None = None  # (report, line -> SASS facts) for the inlay hints
+    _maps: dict = field(default_factory=dict)  # id(old text) -> (old, new, LineMap): the last map asked for
+
+    def line_map(self, old: str | None, new: str) -> LineMap | None:
+        if old is None:
+            return None
+        hit = self._maps.get(id(old))
+        if hit is None or hit[0] is not old or hit[1] is not new:
+            if len(self._maps) > 4:
+                self._maps.clear()
+            hit = self._maps[id(old)] = (old, new, LineMap(old, new))
+        return hit[2]
+
+
+_UNREAD = object()  # a message answered (or logged) where it failed to deserialize: nothing to handle
+MAX_DEPTH = 64  # LSP's own messages nest a dozen levels; deeper ones would reach Python's recursion limit
+# in code that walks them (cattrs, copy.deepcopy of settings, repr in a log line, json.dumps of an answer)
+
+
+def _too_deep(value, limit: int = MAX_DEPTH) -> bool:
+    """Whether a decoded JSON value nests more than `limit` arrays and objects (iteratively: no recursion)."""
+    stack = [(value, 0)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, dict):
+            items = v.values()
+        elif isinstance(v, list):
+            items = v
+        else:
+            continue
+        if d >= limit:
+            return True
+        stack.extend((x, d + 1) for x in items if isinstance(x, (dict, list)))
+    return False
+
+
+def _request_id(data) -> int | str | None:
+    """The id to answer a request with: its own where JSON-RPC allows one, else null."""
+    i = data.get("id") if isinstance(data, dict) else None
+    return i if isinstance(i, (int, str)) and not isinstance(i, bool) else None
+
+
+class KernelProProtocol(LanguageServerProtocol):
+    """pygls' protocol with answers where pygls only logs (LSP: every request gets a response):
+
+    - a request that fails to deserialize gets InvalidParams (-32602) when it is a well-formed
+      request whose params do not fit the method, else InvalidRequest (-32600); a RecursionError
+      while structuring (params nested too deeply) counts the same; a notification is logged;
+    - a message that is not JSON-RPC 2.0 (no or another `jsonrpc`) gets InvalidRequest when it
+      carries an id;
+    - `didChange` for a document that was never opened is logged and ignored (pygls raises a
+      KeyError, which its default error report shows to the user)."""
+
+    def structure_message(self, data):
+        if not isinstance(data, dict) or "jsonrpc" not in data:
+            return data  # a nested object (pygls structures only the top level), or handled below
+        try:
+            if _too_deep(data):
+                raise JsonRpcInvalidParams(message=f"nested more than {MAX_DEPTH} levels deep")
+            return super().structure_message(data)
+        except (JsonRpcException, RecursionError) as e:
+            method = data.get("method")
+            if "id" not in data or method is None:
+                log.warning("dropped a message that does not deserialize (%s): %s", type(e).__name__, method)
+                return _UNREAD
+            well_formed = (isinstance(method, str) and data.get("jsonrpc") == self.VERSION
+                           and _request_id(data) is not None)
+            why = f" ({e.message})" if isinstance(e, JsonRpcException) and e.message and e.message != e.MESSAGE else ""
+            error = (JsonRpcInvalidParams(message=f"Invalid Params: the params of {method} do not deserialize{why}")
+                     if well_formed else JsonRpcInvalidRequest(message="Invalid Request: not a JSON-RPC 2.0 request"))
+            log.warning("answered %s to a request that does not deserialize (%s)", error.CODE, method)
+            self._answer_error(_request_id(data), error)
+            return _UNREAD
+
+    def handle_message(self, message):
+        if message is _UNREAD:
+            return
+        if not isinstance(message, dict) and hasattr(message, "id") and not isinstance(getattr(message, "method", ""), str):
+            self._answer_error(_request_id({"id": message.id}),
+                               JsonRpcInvalidRequest(message="Invalid Request: the method must be a string"))
+            return
+        if isinstance(message, dict) or getattr(message, "jsonrpc", None) != self.VERSION:
+            raw = message if isinstance(message, dict) else {}
+            if "id" in raw and "method" in raw or not isinstance(message, dict) and hasattr(message, "method"):
+                self._answer_error(_request_id(raw) if raw else getattr(message, "id", None),
+                                   JsonRpcInvalidRequest(message="Invalid Request: not a JSON-RPC 2.0 request"))
+            log.warning("dropped a message that is not JSON-RPC 2.0: %.200r", message)
+            return
+        super().handle_message(message)
+
+    def _answer_error(self, msg_id, error: JsonRpcException) -> None:
+        try:
+            self._send_response(msg_id, error=error.to_response_error())
+        except Exception:  # noqa: BLE001 - an answer that cannot be written is logged, never raised
+            log.exception("could not answer an unreadable request")
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
+        from urllib.parse import unquote
+
+        uri = params.text_document.uri
+        if unquote(uri) not in self.workspace.text_documents:
+            msg = f"KernelPro: ignored a change to {uri}, which was not opened (no didOpen came for it)"
+            log.warning(msg)
+            try:
+                self._server.log(msg, types.MessageType.Warning)
+            except Exception:  # noqa: BLE001 - the log line is a courtesy
+                pass
+            return
+        yield from super().lsp_text_document__did_change(params)
+
+
+def disk_stamp(path: str) -> tuple | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size)
+
+
+class KernelProServer(LanguageServer):
+    def __init__(self):
+        super().__init__(NAME, VERSION, protocol_cls=KernelProProtocol,
+                         text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self.settings = Settings.from_json({})
+        self.generation = 0
+        self.docs: dict[str, DocState] = {}
+        self.scheduler: Scheduler | None = None
+        self.watcher = None
+        self.optimizer_runs: dict[str, Any] = {}  # progress token -> OptimizerRun
+        self.told: set[str] = set()  # messages shown once
+        self.state = "idle"
+        self.closed = False
+        self.gpu_reason: str | None = None  # why GPU actions cannot run here ("" when they can; None: unknown yet)
+        self.bad_frames = 0
+        # workspace trust (docs/security.md): the client says whether the user trusts the folder
+        # (initializationOptions "trusted", false in VS Code's Restricted Mode; absent: trusted)
+        self.trusted = True
+        # a client over --tcp or a socket may be any local process: it may not name programs
+        self.remote_client = False
+
+    # --- transport ---------------------------------------------------------
+    def start_io(self, stdin=None, stdout=None):
+        """stdio with a reader that recovers from malformed Content-Length headers (framing.py)."""
+        from pygls.io_ import StdoutWriter
+
+        from .framing import run_reader
+
+        self._stop_event = stop = threading.Event()
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        fd = (stdin or sys.stdin.buffer).fileno()
+
+        async def main():
+            loop = asyncio.get_running_loop()
+            chunks: asyncio.Queue[bytes] = asyncio.Queue()
+
+            def pump():  # a daemon thread, so a client that never closes stdin cannot hold the exit
+                while True:
+                    try:
+                        data = os.read(fd, 1 << 16)
+                    except OSError:
+                        data = b""
+                    loop.call_soon_threadsafe(chunks.put_nowait, data)
+                    if not data:
+                        return
+
+            threading.Thread(target=pump, name="kernelpro-stdin", daemon=True).start()
+            await run_reader(stop, chunks.get, self.protocol, self.on_bad_frame, log)
+
+        try:
+            asyncio.run(main())
+        except BrokenPipeError:
+            log.error("the client closed the connection")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
+
+    def on_bad_frame(self, bad) -> None:
+        self.bad_frames += 1
+        msg = f"KernelPro: dropped {bad.dropped} bytes of a malformed message ({bad.reason}); reading on from the next header"
+        log.warning(msg)
+        try:
+            self.log(msg, types.MessageType.Warning)
+        except Exception:  # no writer yet
+            pass
+
+    # --- helpers ---------------------------------------------------------
+    @property
+    def encoding(self) -> str:
+        enc = self.workspace.position_encoding if self.protocol.client_capabilities else None
+        return str(getattr(enc, "value", enc) or "utf-16")
+
+    @property
+    def roots(self) -> tuple[str, ...]:
+        """The workspace folders' paths (no compile_commands.json is looked for above them)."""
+        out: list[str] = []
+        try:
+            ws = self.workspace
+        except RuntimeError:  # before initialize
+            return ()
+        for f in list(getattr(ws, "folders", {}).values()):
+            p = to_fs_path(f.uri)
+            if p:
+                out.append(str(Path(p).absolute()))
+        if not out and getattr(ws, "root_path", None):
+            out.append(str(Path(ws.root_path).absolute()))
+        return tuple(out)
+
+    def get_scheduler(self) -> Scheduler:
+        if self.scheduler is None:
+            self.scheduler = Scheduler(self.on_outcome)
+        return self.scheduler
+
+    def doc_state(self, uri: str) -> DocState | None:
+        return self.docs.get(uri)
+
+    def path_of(self, uri: str) -> str:
+        p = to_fs_path(uri)
+        if p is None:  # untitled: or another scheme: profile from the buffer under a temp name
+            import tempfile
+
+            p = str(Path(tempfile.gettempdir()) / "kernelpro-untitled" / (Path(uri.split(":", 1)[-1]).name or "untitled.cu"))
+        return str(Path(p).absolute())
+
+    def text_of(self, uri: str) -> tuple[str, int | None]:
+        doc = self.workspace.get_text_document(uri)
+        return doc.source, doc.version
+
+    def log(self, message: str, kind: types.MessageType = types.MessageType.Log) -> None:
+        self.window_log_message(types.LogMessageParams(type=kind, message=message))
+
+    def show(self, message: str, kind: types.MessageType = types.MessageType.Info, once: str | None = None) -> None:
+        """window/showMessage; with `once`, only the first time for that key (later: the log)."""
+        if once is not None:
+            if once in self.told:
+                self.log(message, kind)
+                return
+            self.told.add(once)
+        self.window_show_message(types.ShowMessageParams(type=kind, message=message))
+        self.log(message, kind)
+
+    def status(self, state: str, message: str = "", percentage: float | None = None) -> None:
+        self.state = state
+        body: dict[str, Any] = {"state": state, "message": message}
+        if percentage is not None:
+            body["percentage"] = round(percentage, 1)
+        self.protocol.notify(STATUS, body)
+
+    def idle_status(self) -> None:
+        if self.optimizer_runs:
+            return
+        if self.scheduler is not None and self.scheduler.busy:
+            self.status("profiling", f"profiling {len(self.scheduler.running)} file(s)")
+        elif self.state != "error":
+            self.status("idle", "")
+
+    def failed(self, message: str) -> None:
+        """An action failed: say so once, then the status bar goes back to idle (the message stays in its tooltip)."""
+        self.show(message, types.MessageType.Error)
+        self.state = "idle"
+        if not self.optimizer_runs:
+            self.status("idle", message)
+
+    # --- profiling -------------------------------------------------------
+    def schedule(self, uri: str, text: str | None = None, force: bool = False) -> None:
+        """Profile a document's current text (or `text`, read from disk) in the background.
+
+        A text whose profile is known is published at once (mapped to nothing: it is the same
+        text); one already being profiled is not profiled twice unless `force`."""
+        st = self.docs.get(uri)
+        if st is None or self.closed or not is_cuda(st.path):
+            return
+        if text is None:
+            text, _ = self.text_of(uri)
+        key = (text, self.generation)
+        if not force:
+            if st.inflight == key:
+                return
+            if st.static is not None and st.report_text == text and st.report_generation == self.generation:
+                self.publish(uri)
+                return
+        st.inflight = key
+        snap = Snapshot(uri, st.path, None, text, self.generation, self.settings, self.trusted, self.roots)
+        self.get_scheduler().submit(snap)
+        self.status("profiling", f"profiling {Path(st.path).name}")
+
+    def on_outcome(self, out: Outcome) -> None:
+        snap = out.snapshot
+        st = self.docs.get(snap.uri)
+        if st is not None and st.inflight == (snap.text, snap.generation):
+            st.inflight = None
+        newer = self.scheduler is not None and snap.uri in self.scheduler.running
+        if st is None or snap.generation != self.generation or newer:
+            log.debug("dropped the profile of %s (closed, settings changed, or a newer one runs)", snap.uri)
+            self.idle_status()
+            return
+        lines = snap.text.split("\n")
+        diags: list[types.Diagnostic] = []
+        st.problem = out.problem
+        if out.report is None:
+            sev = types.DiagnosticSeverity.Information if out.kind == "too-large" else types.DiagnosticSeverity.Error
+            diags.append(types.Diagnostic(range=convert.line_range(lines, 1, 1, encoding=self.encoding),
+                                          message=out.problem or "not profiled", severity=sev, source=convert.SOURCE,
+                                          code=out.kind))
+            if out.kind in ("toolchain", "internal", "project"):
+                self.show(out.problem or "", types.MessageType.Error, once=out.problem)
+                if out.kind == "toolchain":
+                    self.status("error", out.problem or "")
+            st.report = None
+        else:
+            rep = out.report
+            st.report = rep
+            headers = rep.artifact.headers if rep.artifact else []
+            diags += convert.compiler_diagnostics(rep.diagnostics, snap.path, lines, rep.source.includes, headers, self.encoding)
+            diags += convert.advice_diagnostics([a for a in rep.advice if convert._same_file(a.file, snap.path)],
+                                                lines, snap.uri, self.encoding)
+            for note in rep.notes:
+                self.log(f"{Path(snap.path).name}: {note}")
+            self.log(f"profiled {Path(snap.path).name} in {out.duration_s:.2f} s: "
+                     f"{len(rep.advice)} advice, {len(rep.errors)} errors")
+            if self.state == "error":
+                self.state = "idle"
+        st.report_text, st.report_generation, st.static = snap.text, snap.generation, diags
+        self.publish(snap.uri)
+        self.idle_status()
+        self.refresh_lenses()
+
+    def publish(self, uri: str) -> None:
+        """Publish the static and the measured diagnostics, each moved onto the current text."""
+        st = self.docs.get(uri)
+        if st is None:
+            return
+        text, version = self.text_of(uri)
+        out: list[types.Diagnostic] = []
+        for old, diags in ((st.report_text, st.static or []), (st.gpu_text, st.gpu)):
+            m = st.line_map(old, text)
+            if m is not None:
+                out += [x for d in diags if (x := m.diagnostic(d, uri)) is not None]
+        st.published_version = version
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=out, version=version))
+
+    def clear_measured(self, uri: str) -> None:
+        """The file changed: the last GPU run's findings no longer describe it."""
+        st = self.docs.get(uri)
+        if st is not None and (st.gpu or st.gpu_lines):
+            st.gpu, st.gpu_advice, st.gpu_lines, st.gpu_text = [], [], {}, None
+            self.publish(uri)
+
+    def refresh_lenses(self) -> None:
+        caps = self.protocol.client_capabilities
+        ws = caps.workspace if caps else None
+        if ws and ws.code_lens and ws.code_lens.refresh_support:
+            self.protocol.send_request(types.WORKSPACE_CODE_LENS_REFRESH, None)
+        if ws and ws.inlay_hint and ws.inlay_hint.refresh_support:
+            self.protocol.send_request(types.WORKSPACE_INLAY_HINT_REFRESH, None)
+
+    def reprofile_all(self) -> None:
+        for uri in list(self.docs):
+            self.schedule(uri, force=True)
+
+    def close(self) -> None:
+        """Stop watching, end every child process (compiles, optimizers)."""
+        if self.closed:
+            return
+        self.closed = True
+        if self.watcher is not None:
+            self.watcher.stop()
+        for run in list(self.optimizer_runs.values()):
+            run.kill()
+        if self.scheduler is not None:
+            self.scheduler.close()
+        else:
+            from .profiling import kill_children
+
+            kill_children()
