@@ -57,6 +57,16 @@ def is_cuda(path: str) -> bool:
     return path.endswith(CUDA_SUFFIXES)
 
 
+def _step(snap: Snapshot, done: int, total: int) -> None:
+    """profile_file's progress, between chunks of kernels: a cancelled snapshot (a newer text, the
+    server closing) stops its analysis too, not only its compile, so `exit` does not wait for the
+    rules of a large file."""
+    if done == 0:
+        log.info("analysing %d kernel(s) of %s", total, Path(snap.path).name)
+    if snap.cancel.is_set():
+        raise Cancelled("the analysis was cancelled")
+
+
 def run_static(snap: Snapshot) -> Outcome:
     """The static profile of a snapshot; every failure becomes an Outcome with a problem."""
     t0 = time.perf_counter()
@@ -75,8 +85,10 @@ def run_static(snap: Snapshot) -> Outcome:
     try:
         tc = discover(s.toolchain_settings())
         tc.path("nvcc")
-        rep = profile_file(snap.path, options, text=snap.text, toolchain=tc, use_cache=s.use_cache, cancel=snap.cancel)
+        rep = profile_file(snap.path, options, text=snap.text, toolchain=tc, use_cache=s.use_cache, cancel=snap.cancel,
+                           progress=lambda done, total: _step(snap, done, total))
     except Cancelled:
+        log.info("the profile of %s was cancelled", Path(snap.path).name)
         return Outcome(snap, problem="cancelled: a newer text of the file is profiled instead", kind="cancelled")
     except ToolchainError as e:
         return Outcome(snap, problem=f"KernelPro cannot compile: {e}", kind="toolchain")
