@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from .advice import Advice, Evidence
+from .advice import Advice, Evidence, Location
 from .compile import CompiledArtifact
 from .source import Kernel, SourceFile
 from .tools import Context, Instantiation, MicroTool, run_tools
@@ -83,7 +83,38 @@ def run_static(base: Context, sources: list[SourceFile], tools: list[MicroTool],
         done += len(ks)
         if progress is not None:
             progress(done, total)
-    return [a for a in out if art is None or not art.ok or art.compiled(a.file, a.line)]
+    out = [a for a in out if art is None or not art.ok or art.compiled(a.file, a.line)]
+    return summarise(out)
+
+
+# rules whose findings, past this many in one file, become one summary (the same advice on every
+# element-wise kernel of a 3,000-line file is one piece of information, not a hundred)
+SUMMARISED = {"narrow-elementwise-access": 3}
+
+
+def summarise(advice: list[Advice]) -> list[Advice]:
+    """One finding per file for a rule of SUMMARISED that fires on more kernels than its limit: at
+    the first kernel, naming them all, the others as related locations."""
+    groups: dict[tuple[str, str], list[Advice]] = {}
+    for a in advice:
+        if a.rule in SUMMARISED:
+            groups.setdefault((a.rule, a.file), []).append(a)
+    drop: set[int] = set()
+    for (rule, file), items in groups.items():
+        if len(items) <= SUMMARISED[rule]:
+            continue
+        items.sort(key=lambda a: (a.line, a.column or 0))
+        first = items[0]
+        names = list(dict.fromkeys(a.instantiation or a.kernel or "?" for a in items))
+        shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+        first.message = (f"{len(items)} element-wise kernels of this file ({shown}) each move one narrow element "
+                         f"per access; here: {first.message}") if rule == "narrow-elementwise-access" else \
+            f"{len(items)} kernels of this file ({shown}): {first.message}"
+        first.related = [Location(a.file, a.line, a.column, a.end_line, a.end_column,
+                                  message=f"{a.instantiation or a.kernel}: the same") for a in items[1:]] + first.related
+        first.evidence.append(Evidence("kernels with this finding in the file", len(items), "", "source"))
+        drop |= {id(a) for a in items[1:]}
+    return [a for a in advice if id(a) not in drop]
 
 
 def _run(base: Context, src: SourceFile, tools: list[MicroTool], inst: Instantiation | None = None) -> list[Advice]:

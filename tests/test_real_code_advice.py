@@ -506,3 +506,63 @@ def test_editor_views_name_the_instantiation(tmp_path):
     assert "scale_add<double>:" in facts
     md = [kernel_markdown(k) for k in r.kernels]
     assert any("scale_add<float>" in m for m in md) and any("scale_add<double>" in m for m in md)
+
+
+# --- 7. narrow-elementwise-access: only memory-bound kernels, one summary per file ----------------
+
+def _elementwise_file(n: int) -> str:
+    ops = ["a * x[i]", "x[i] + a", "x[i] - a", "fmaxf(x[i], a)", "x[i] * x[i]", "a * x[i] + 1.0f", "fminf(x[i], a)",
+           "-x[i]"]
+    return "\n".join(f"__global__ void ew{j}(const float* __restrict__ x, float* __restrict__ y, float a, int n)\n"
+                     f"{{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) y[i] = {ops[j % len(ops)]};\n}}\n"
+                     for j in range(n))
+
+
+def test_narrow_elementwise_is_one_summary_per_file(tmp_path):
+    text = _elementwise_file(8)
+    (a,) = rule(profile(tmp_path, text), "narrow-elementwise-access")
+    assert a.kernel == "ew0" and a.message.startswith("8 element-wise kernels of this file")
+    assert "ew5 and 2 more" in a.message and len(a.related) == 7
+    assert {loc.message for loc in a.related} == {f"ew{j}: the same" for j in range(1, 8)}
+    assert sorted(loc.line for loc in a.related) == [line_of(text, f"void ew{j}(") + 3 for j in range(1, 8)]
+    few = _elementwise_file(2)
+    assert len(rule(profile(tmp_path, few, "few.cu"), "narrow-elementwise-access")) == 2
+
+
+def test_narrow_elementwise_silent_where_arithmetic_dominates(tmp_path):
+    chain = "".join("        v = __sinf(v * 1.0001f) * 0.5f + __expf(-v);\n" for _ in range(24))
+    heavy = f"""\
+__global__ void heavy(const float* __restrict__ x, float* __restrict__ y, int n)
+{{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {{
+        float v = x[i];
+{chain}        y[i] = v;
+    }}
+}}
+__global__ void light(const float* __restrict__ x, float* __restrict__ y, int n)
+{{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = 2.f * x[i];
+}}
+"""
+    adv = rule(profile(tmp_path, heavy), "narrow-elementwise-access")
+    assert [a.kernel for a in adv] == ["light"]
+    share = next(e for e in adv[0].evidence if e.name == "arithmetic time / memory time")
+    assert share.value <= 2.0
+    # a bf16 GELU (tanhf per element) is memory-bound enough: packing gained 2.5x on the suite's
+    gelu = profile(tmp_path, GELU_BF16, "gelu.cu")
+    assert [a.kernel for a in rule(gelu, "narrow-elementwise-access")] == ["gelu_forward"]
+
+
+GELU_BF16 = """\
+#include <cuda_bf16.h>
+__global__ void gelu_forward(__nv_bfloat16* y, const __nv_bfloat16* x, int n) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx < n) {
+    float v = __bfloat162float(x[idx]);
+    float inner = 0.7978845608f * (v + 0.044715f * v * v * v);
+    y[idx] = __float2bfloat16(0.5f * v * (1.0f + tanhf(inner)));
+  }
+}
+"""
