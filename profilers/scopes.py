@@ -150,9 +150,9 @@ def merge(k: Kernel, per: list[tuple[Instantiation, list[Advice]]]) -> list[Advi
             continue
         if len({repr(x.fix) for _, x in items}) > 1:
             a.fix = None  # the instantiations need different edits: none fits them all
+        a.message = _naming(a.message, labels, len(per))  # even a template's only build: say which it is
+        a.instantiation = _shown(labels)
         if len(per) > 1:
-            a.message = _naming(a.message, labels, len(per))
-            a.instantiation = _shown(labels)
             a.evidence.append(Evidence("instantiations", ", ".join(labels), f"{len(labels)} of {len(per)}", "nvcc"))
         out.append(a)
     return out
@@ -163,7 +163,8 @@ def _naming(message: str, labels: list[str], total: int) -> str:
     missing = [x for x in labels if x not in message]
     if not missing:
         return message
-    return f"{message} (in {_shown(labels)}{'' if len(labels) < total else ': every instantiation'})"
+    every = ": every instantiation" if len(labels) == total > 1 else ""
+    return f"{message} (in {_shown(labels)}{every})"
 
 
 def _shown(labels: list[str]) -> str:

@@ -566,3 +566,9 @@ __global__ void gelu_forward(__nv_bfloat16* y, const __nv_bfloat16* x, int n) {
   }
 }
 """
+
+
+def test_template_with_one_build_names_it(tmp_path):
+    one = "\n".join(l for l in MANY.split("\n") if not l.startswith("template __global__") or "<float, 1>" in l)
+    (a,) = rule(profile(tmp_path, one), "missing-restrict")
+    assert "copy_scale<float, 1>" in a.message and a.instantiation == "copy_scale<float, 1>"
