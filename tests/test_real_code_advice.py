@@ -572,3 +572,24 @@ def test_template_with_one_build_names_it(tmp_path):
     one = "\n".join(l for l in MANY.split("\n") if not l.startswith("template __global__") or "<float, 1>" in l)
     (a,) = rule(profile(tmp_path, one), "missing-restrict")
     assert "copy_scale<float, 1>" in a.message and a.instantiation == "copy_scale<float, 1>"
+
+
+def test_local_memory_init_loop_bound_by_a_template_argument(tmp_path):
+    """The zero-init loop's bound is a template argument (constant only in the instantiation): its
+    subscript is not the cause; the bin read from memory is."""
+    text = """\
+template <int NB>
+__global__ void histo(const float* x, int* out, int n, float scale)
+{
+    int c[NB];
+    for (int b = 0; b < NB; ++b) c[b] = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+        int bin = (int)(x[i] * scale) % NB;
+        c[bin] += 1;
+    }
+    for (int b = 0; b < NB; ++b) atomicAdd(&out[b], c[b]);
+}
+template __global__ void histo<48>(const float*, int*, int, float);
+"""
+    (a,) = rule(profile(tmp_path, text), "local-memory")
+    assert a.line == line_of(text, "c[bin] += 1") and span(text, a) == "bin"

@@ -67,8 +67,9 @@ def _local_arrays(ctx: Context, k) -> dict[str, str]:
 def _root_cause(ctx: Context, k, arrays: dict[str, str], lines: list[int]):
     """The access that puts an array in local memory: an index known only at run time, rather
     than a loop counter a full unroll would make constant; (node, array name, index node)."""
-    counted = {lp.node.id: lp.var for lp in k.loops if lp.var and lp.trip_count}
-    constants = set(ctx.source.constants) | set(ctx.constants(k))
+    env = ctx.constants(k)
+    counted = {lp.node.id: lp.var for lp in k.loops if lp.var and (lp.trip_count or _counted_with(ctx.source, lp, env))}
+    constants = set(ctx.source.constants) | set(env)
     best = None
     for n in nodes(k, "subscript_expression"):
         arg, idx = n.child_by_field_name("argument"), n.child_by_field_name("indices")
@@ -86,6 +87,25 @@ def _root_cause(ctx: Context, k, arrays: dict[str, str], lines: list[int]):
         if best is None or key < best[0]:
             best = (key, n, ctx.source.node_text(arg), inner)
     return best[1:] if best else None
+
+
+def _counted_with(src, lp, env: dict[str, int]) -> bool:
+    """A for loop whose start and bound are constants of the instantiation (`for (b = 0; b < NBINS;
+    ++b)` with NBINS a template argument): a full unroll makes its counter constant too."""
+    n = lp.node
+    if n.type != "for_statement" or not env:
+        return False
+    init, cond = n.child_by_field_name("initializer"), n.child_by_field_name("condition")
+    if init is None or cond is None or cond.type != "binary_expression":
+        return False
+    if init.type == "declaration":
+        d = next((c for c in init.children_by_field_name("declarator") if c.type == "init_declarator"), None)
+        start = d.child_by_field_name("value") if d is not None else None
+    elif init.type == "assignment_expression":
+        start = init.child_by_field_name("right")
+    else:
+        return False
+    return src.eval_int(start, env) is not None and src.eval_int(cond.child_by_field_name("right"), env) is not None
 
 
 def _enclosing_counters(n, counted: dict[int, str]) -> set[str]:
