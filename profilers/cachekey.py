@@ -118,7 +118,10 @@ def read_source(path: Path) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise CompileError(f"{path}: not UTF-8 text (byte {e.start})") from None
+        line = data.count(b"\n", 0, e.start) + 1
+        column = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        raise CompileError(f"{path}:{line}:{column}: not UTF-8 text (byte 0x{data[e.start]:02x} on line {line}; "
+                           "save the file as UTF-8)") from None
 
 
 MAX_HEADER_BYTES = 8 * 1024 * 1024  # one project header; a CUDA source is a few hundred KB at most

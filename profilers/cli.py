@@ -168,8 +168,10 @@ def _run_dynamic(args, rep):
 def cmd_rules(args) -> int:
     from .tools import load_builtin
 
-    for t in sorted(load_builtin().values(), key=lambda t: t.name):
-        print(f"{t.name:18} {t.kind:8} rules: {', '.join(t.rules)}")
+    tools = sorted(load_builtin().values(), key=lambda t: t.name)
+    wn, wk = max((len(t.name) for t in tools), default=0), max((len(t.kind) for t in tools), default=0)
+    for t in tools:  # columns as wide as their longest entry: every row lines up
+        print(f"{t.name:{wn}}  {t.kind:{wk}}  rules: {', '.join(t.rules)}")
         if args.verbose:
             print(f"    {t.description}\n")
     return 0

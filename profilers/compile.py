@@ -222,6 +222,9 @@ def compile_cuda(
 
         finished = rc >= 0  # nvcc exited by itself (not timed out, cancelled or killed)
         diags = parse_diagnostics(out, read_line) if finished else []
+        # a header profiled on its own is nvcc's main file: its `#pragma once` is right where it is
+        diags = [d for d in diags if not (d.severity == "warning" and d.message == "#pragma once in main file"
+                                          and d.file and Path(d.file).resolve() == src_path)]
         if rc == _TIMEOUT:
             diags = [Diagnostic("error", f"compilation timed out after {options.timeout_s:g} s and was stopped", str(src_path), None, tool="nvcc")]
         elif not finished:

@@ -36,6 +36,11 @@ UNLIMITED = 2**31 - 1  # INT_MAX, what cuda_occupancy.h reports for an unused re
 KB = 1024
 
 
+def percent(fraction: float) -> str:
+    """An occupancy as every report prints it (table, messages, evidence, hovers): 18.75%, 50%, 100%."""
+    return f"{fraction * 100:.4g}%"
+
+
 @dataclass(frozen=True)
 class ArchLimits:
     """Per-architecture hardware limits (one SM)."""
@@ -212,7 +217,7 @@ class Occupancy:
     next_shared_blocks: int | None = None  # blocks/SM at next_shared_bytes
 
     def explain(self) -> str:
-        pct = f"{self.occupancy * 100:.4g}%"
+        pct = percent(self.occupancy)
         head = f"{pct} occupancy ({self.active_warps} of {self.max_warps} warps), "
         blocks = f"{self.blocks_per_sm} block{'s' if self.blocks_per_sm != 1 else ''}"
         of = f"of {self.block_size} threads"
@@ -249,7 +254,7 @@ class Occupancy:
     def evidence(self) -> list[Evidence]:
         """The numbers behind explain(), for an Advice."""
         ev = [
-            Evidence("theoretical occupancy", round(self.occupancy * 100, 1), "%", "occupancy"),
+            Evidence("theoretical occupancy", round(self.occupancy * 100, 2), "%", "occupancy"),
             Evidence("active warps per SM", self.active_warps, "warps", "occupancy"),
             Evidence("max warps per SM", self.max_warps, "warps", "occupancy"),
             Evidence("blocks per SM", self.blocks_per_sm, "blocks", "occupancy"),

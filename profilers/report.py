@@ -42,11 +42,15 @@ def print_report(rep: ProfileReport, console: Console | None = None, dynamic: di
     if rep.errors:
         c.print(Text(f"{len(rep.errors)} compile error(s); no profile", style="bold red"))
     if rep.kernels and rep.ok:
-        t = Table(show_edge=False, pad_edge=False)
-        for col in ("kernel", "line", "regs", "spill st/ld B", "smem B", "stack B", "block", "occupancy", "limiter"):
-            t.add_column(col, justify="left" if col in ("kernel", "limiter") else "right")
+        t = Table(show_edge=False, pad_edge=False, caption="bytes: spills (stored/loaded), shared memory, stack",
+                  caption_justify="left")
+        for col in ("kernel", "line", "regs", "spills", "smem", "stack", "block", "occupancy", "limiter"):
+            # every header whole on an 80-column terminal: the kernel's name folds instead
+            t.add_column(col, justify="left" if col in ("kernel", "limiter") else "right",
+                         no_wrap=col not in ("kernel", "limiter"), overflow="fold",
+                         min_width=len(col) if col in ("kernel", "limiter") else None)
         for k in rep.kernels:
-            occ = "-" if k.occupancy is None else f"{k.occupancy * 100:.0f}%"
+            occ = "-" if k.occupancy is None else f"{k.occupancy * 100:.4g}%"  # as the messages say it: 18.75%
             file = getattr(k, "file", "") or rep.path
             t.add_row(getattr(k, "instantiation", None) or k.name,
                       str(k.line) if file == rep.path else f"{os.path.basename(file)}:{k.line}", _n(k.registers), f"{_n(k.spill_stores)}/{_n(k.spill_loads)}",

@@ -69,6 +69,8 @@ _MARKUP = re.compile(r"(?:[\\@](?:brief|file|param(?:\[[a-z,]+\])?|tparam|return
                      r"par|see|details|snippet|[{}]|name|ingroup|defgroup|addtogroup|p|c|b|a|e|ref)\b)|"
                      r"\.\. code-block::\s*\w*\+*|:(?:cpp:)?(?:func|class|struct|enum|enumerator|member|type|ref|sub):|"
                      r"[`*+=#]{2,}|[<>]sub[<>]")
+# what _MARKUP leaves: HTML tags (<sub>, </b>), any Doxygen command or alias (CUB's @rowmajor, @smemreuse)
+_MORE_MARKUP = re.compile(r"</?[A-Za-z][A-Za-z0-9]*\s*/?>|(?<![\w.])[\\@][A-Za-z]\w*\b")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _KEYWORDS = frozenset("""if else for while do return const constexpr static inline template typename class struct
     using namespace auto void int unsigned signed long short char bool float double true false nullptr sizeof
@@ -323,7 +325,11 @@ def clean_comment(block) -> str:
     if m and m.start() > 40:  # keep the description, drop the example code after it
         text = text[:m.start()]
     text = _MARKUP.sub(" ", text)
-    return " ".join(text.split())[:_MAX_DOC]
+    text = _MORE_MARKUP.sub(" ", text).replace("\\ ", " ")  # HTML tags, command aliases, RST's escaped space
+    words = text.split()
+    words = [w for i, w in enumerate(words) if w != "-" or (i + 1 < len(words) and words[i + 1] != "-")]
+    text = " ".join(words[:-1] if words and words[-1] == "-" else words)  # bullets left empty by the above
+    return re.sub(r" ([.,;:])(?=\s|$)", r"\1", text)[:_MAX_DOC]
 
 
 def _file_doc(lines: list[str]) -> str:

@@ -138,7 +138,10 @@ def _advice(ctx, k, env, a, accs, val, text, elem, sectors, ideal):
     unit = "element" if val == 1 else "elements"
     cond = "" if val is not None else f" (for {text} >= {max(1, 32 // elem)})"
     sub = _subscript(src, a.node)
-    what = f"{a.array}[{' '.join(src.node_text(sub[1]).split())}]" if sub else " ".join(src.node_text(a.node).split())
+    # the access as the source writes it (`inp_row[j]`), and the parameter it reaches when that differs
+    what = f"{sub[0]}[{' '.join(src.node_text(sub[1]).split())}]" if sub else " ".join(src.node_text(a.node).split())
+    if sub and sub[0] != a.array:
+        what += f" (in {a.array})"
     msg = (f"the {kind} {what} on line "
            f"{a.line} moves {text} {unit} between neighbouring threads: each warp touches {sectors} sectors "
            f"where {ideal} would do{cond}")

@@ -162,7 +162,7 @@ def occupancy_tool(ctx: Context):
             continue
         if occ.occupancy >= LOW:
             continue
-        ev = [Evidence("theoretical occupancy", round(occ.occupancy * 100, 1), "%", "occupancy"),
+        ev = [Evidence("theoretical occupancy", round(occ.occupancy * 100, 2), "%", "occupancy"),
               Evidence("active warps", occ.active_warps, f"of {occ.max_warps}", "occupancy"),
               Evidence("registers", r.registers, "per thread", "ptxas"),
               Evidence("shared memory", smem, "bytes per block", "ptxas"),
@@ -220,7 +220,7 @@ def _registers(ctx: Context, k: Kernel, b, occ, hint, ev: list[Evidence], messag
                 None, Severity.INFO, message)
     try:
         after = occupancy(ctx.arch, hint.threads, trial.registers, b.resources.shared_bytes + ctx.dynamic_shared.get(k.name, 0))
-        gained = f", {after.occupancy * 100:.0f}% occupancy"
+        gained = f", {after.occupancy * 100:.4g}% occupancy"
     except ValueError:
         gained = ""
     title = f"{'Set' if launch_bounds_node(ctx.source, k) is not None else 'Add'} {edit['new_text'].strip()}"

@@ -989,7 +989,9 @@ def load_spec(path: str | Path, source: SourceFile | None = None) -> LaunchSpec:
     except OSError as e:
         raise SpecError(str(path), None, f"cannot read the spec: {e.strerror or e}") from None
     except UnicodeDecodeError as e:
-        raise SpecError(str(path), None, f"not UTF-8 text (byte {e.start}); a launch spec is TOML") from None
+        line = e.object.count(b"\n", 0, e.start) + 1
+        raise SpecError(str(path), line, f"not UTF-8 text (byte 0x{e.object[e.start]:02x}); a launch spec is TOML, "
+                                         "save it as UTF-8") from None
     return _Loader(path, text, source).load()
 
 
