@@ -593,3 +593,29 @@ template __global__ void histo<48>(const float*, int*, int, float);
 """
     (a,) = rule(profile(tmp_path, text), "local-memory")
     assert a.line == line_of(text, "c[bin] += 1") and span(text, a) == "bin"
+
+
+def test_sync_else_if_chain_of_warp_roles():
+    text = """\
+__global__ void roles(const float* x, float* y, int n)
+{
+    __shared__ float s[256];
+    int warp = threadIdx.x >> 5;
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (warp == 0) {
+        s[threadIdx.x] = x[i];
+        __syncthreads();
+    } else if (warp < 4) {
+        s[threadIdx.x] = 2.f * x[i];
+        __syncthreads();
+    } else {
+        s[threadIdx.x] = 0.f;
+        __syncthreads();
+    }
+    y[i] = s[255 - threadIdx.x];
+}
+"""
+    assert sync_findings(text) == []
+    # one branch of the chain without its barrier: the others are errors again
+    broken = text.replace("        s[threadIdx.x] = 0.f;\n        __syncthreads();\n", "        s[threadIdx.x] = 0.f;\n")
+    assert {a.line for a in sync_findings(broken)} == {8, 11}

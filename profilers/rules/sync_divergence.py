@@ -116,6 +116,36 @@ def _barriers_in(src: SourceFile, n) -> int:
     return sum(1 for c in walk(n) if c.type == "call_expression" and _barrier_name(src, c) is not None)
 
 
+def _reached(src: SourceFile, n) -> int | None:
+    """How many barriers every path through statement `n` reaches, None when paths differ (or a
+    loop, switch or jump makes it unclear). `if (a) {..sync..} else if (b) {..sync..} else {..sync..}`: 1."""
+    if n is None:
+        return 0
+    t = n.type
+    if t == "if_statement":
+        then, alt = n.child_by_field_name("consequence"), n.child_by_field_name("alternative")
+        if alt is not None and alt.type == "else_clause":
+            alt = alt.named_children[-1] if alt.named_children else None
+        a, b = _reached(src, then), _reached(src, alt)
+        cond = _barriers_in(src, n.child_by_field_name("condition"))
+        return a + cond if a is not None and a == b else None
+    if t == "compound_statement":
+        total = 0
+        for c in n.named_children:
+            r = _reached(src, c)
+            if r is None:
+                return None
+            total += r
+        return total
+    count = _barriers_in(src, n)
+    if count and (t in LOOPS or t in ("switch_statement", "return_statement", "break_statement",
+                                       "continue_statement", "goto_statement")):
+        return None
+    if t in ("return_statement", "break_statement", "continue_statement", "goto_statement"):
+        return None  # a path that leaves early
+    return count
+
+
 def _both_sides_meet(src: SourceFile, stmt, cond, uniform) -> bool:
     """An `if`/`else` each side of which reaches as many barriers, on a condition each warp takes
     as a whole (`if (warp == 0) { ...; __syncthreads(); } else { ...; __syncthreads(); }`): every
@@ -125,7 +155,7 @@ def _both_sides_meet(src: SourceFile, stmt, cond, uniform) -> bool:
     then, alt = stmt.child_by_field_name("consequence"), stmt.child_by_field_name("alternative")
     if then is None or alt is None:
         return False
-    return _barriers_in(src, then) == _barriers_in(src, alt) and uniform(cond)
+    return _reached(src, stmt) is not None and uniform(cond)
 
 
 def _divergent_ancestor(src: SourceFile, k: Kernel, call, taint, uniform=lambda cond: False):
