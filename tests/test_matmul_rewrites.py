@@ -59,6 +59,8 @@ CASES = {
                      {"Width": 48}, "Pd", lambda v: v["Md"] @ v["Nd"]),  # the launch gives the size: a multiple of 16
     "syrk_aat": (["cdiv(N, 32)", "cdiv(N, 8)"], [32, 8], {"A": (N, K), "C": (N, N)}, {"N": N, "K": K}, "C",
                  lambda v: v["A"] @ v["A"].T),
+    "linear_heads": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"out": (M, N), "x": (M, 2 * K), "w": (K, N)},
+                     {"M": M, "N": N, "C": 2 * K, "NH": 2}, "out", lambda v: v["x"][:, :K] @ v["w"]),
     "gemm_flat": (["cdiv(M * N, 128)"], [128], {"A": (M, K), "B": (K, N), "C": (M, N)},
                   {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
     "attn_av": (["cdiv(HS, 32)", "cdiv(T, 8)", "NH"], [32, 8], {"out": (NB, M, K), "att": (NB, M, M), "v": (NB, M, K)},

@@ -132,7 +132,7 @@ def check_tiles(src: SourceFile, kernel: str, c: Contraction) -> dict:
                          f"(`int row = blockIdx.y * blockDim.y + threadIdx.y;`)")
         if axis.extent is None:
             raise Refuse(f"no bound on the output's {what} (a guard such as `if (row < M && col < N)`)")
-    for e in (c.M, c.N, c.k_start) + (() if causal else (c.K,)):
+    for e in (c.M, c.N, c.k_start) + (() if causal or _k_poly_ok(src, k, c) else (c.K,)):
         if not _names_ok(src, k, e):
             raise Refuse(f"the size `{e}` is not written in the kernel's parameters")
     if "__shared__" in src.node_text(k.body):
@@ -193,6 +193,22 @@ def _causal_axis(src: SourceFile, k, c: Contraction) -> str:
             raise Refuse(f"the k loop's bound `{c.K}` is not a growing function of the output's {what}")
         return what
     raise Refuse(f"the k loop's bound `{c.K}` depends on the output in a way that is not followed")
+
+
+def _k_poly_ok(src, k, c: Contraction) -> bool:
+    """The k loop's end followed to the kernel's parameters (through int locals): every atom of its
+    polynomial a parameter, a constant, or an opaque value of those (`(C / NH)`)."""
+    if c.bound is None:
+        return False
+    names = set(c.coords) | {c.k}
+    for m in c.bound:
+        for a in m:
+            words = set(re.findall(r"[A-Za-z_]\w*", a))
+            if words & names or "threadIdx" in a or "blockIdx" in a or "[" in a:
+                return False
+            if src is not None and not _names_ok(src, k, a):
+                return False
+    return True
 
 
 def batch_loop(src: SourceFile, k, c: Contraction):
@@ -259,7 +275,8 @@ def _head(c: Contraction, bm: int, bn: int, causal: str | None, ind: str) -> lis
     """The sizes, the k range (to the bound of the block's last row where it is causal), the batch."""
     L = [f"{ind}const long long kp_M = (long long)({c.M}), kp_N = (long long)({c.N});"]
     if causal is None:
-        L.append(f"{ind}const long long kp_K = (long long)({c.K}), kp_k0 = (long long)({c.k_start});")
+        kt = poly_c(c.bound) if _k_poly_ok(None, None, c) else f"(long long)({c.K})"  # a local such as hs = C / NH
+        L.append(f"{ind}const long long kp_K = {kt}, kp_k0 = (long long)({c.k_start});")
     else:  # k runs to the bound of the block's last row (or column); each row's operand is zero past its own
         atom_ = (c.row if causal == "row" else c.col).atoms[0]
         last = "kp_M" if causal == "row" else "kp_N"
