@@ -619,3 +619,19 @@ __global__ void roles(const float* x, float* y, int n)
     # one branch of the chain without its barrier: the others are errors again
     broken = text.replace("        s[threadIdx.x] = 0.f;\n        __syncthreads();\n", "        s[threadIdx.x] = 0.f;\n")
     assert {a.line for a in sync_findings(broken)} == {8, 11}
+
+
+def test_bank_conflict_2d_tile_float4_row_store_is_conflict_free(tmp_path):
+    text = """\
+__global__ void stage2d(const float4* __restrict__ in, float* __restrict__ out)
+{
+    __shared__ float tile[32][128];
+    int t = threadIdx.x;
+    *reinterpret_cast<float4*>(&tile[t / 32][4 * (t % 32)]) = in[blockIdx.x * blockDim.x + t];
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + t] = tile[t % 32][t / 32];
+}
+void run(const float4* in, float* out, int n) { stage2d<<<n / 256, 256>>>(in, out); }
+"""
+    adv = rule(profile(tmp_path, text), "shared-bank-conflict")
+    assert [a.line for a in adv] == [7]  # the column read is a conflict; the float4 row store is not

@@ -248,8 +248,9 @@ def conflict_ways(words_per_lane: list[int], elem_bytes: int) -> int:
     return worst
 
 
-def access_ways(ev: Evaluator, tile: SharedTile, a, b, block, cols: int) -> tuple[int, bool] | None:
-    """(ways, row index varies across the warp) for tile[a][b] with `cols` columns, or None."""
+def access_ways(ev: Evaluator, tile: SharedTile, a, b, block, cols: int, width: int | None = None) -> tuple[int, bool] | None:
+    """(ways, row index varies across the warp) for tile[a][b] with `cols` columns, or None (an
+    access of `width` bytes per lane when the element's address is cast to a wider type)."""
     results = []
     for uniform in (0, 13):
         try:
@@ -258,7 +259,7 @@ def access_ways(ev: Evaluator, tile: SharedTile, a, b, block, cols: int) -> tupl
         except Unknown:
             return None
         words = [(r * cols + c) * tile.elem_bytes // 4 for r, c in zip(rows, cs)]
-        results.append((conflict_ways(words, tile.elem_bytes), len(set(rows)) > 1))
+        results.append((conflict_ways(words, width or tile.elem_bytes), len(set(rows)) > 1))
     return results[0] if results[0] == results[1] else None
 
 
@@ -543,7 +544,8 @@ def bank_conflicts(ctx: Context):
             if not ia or not ib or not ia.named_children or not ib.named_children:
                 continue
             a, b = ia.named_children[0], ib.named_children[0]
-            res = access_ways(ev, tile, a, b, block, tile.cols)
+            wide = cast_access(src, n)
+            res = access_ways(ev, tile, a, b, block, tile.cols, wide[0] if wide else None)
             if res is None:
                 continue
             ways, column = res
@@ -553,7 +555,7 @@ def bank_conflicts(ctx: Context):
             if (line, tile.name) in seen:
                 continue
             seen.add((line, tile.name))
-            padded = access_ways(ev, tile, a, b, block, tile.cols + 1)
+            padded = access_ways(ev, tile, a, b, block, tile.cols + 1, wide[0] if wide else None)
             out.append(_advice(ctx, k, n, tile, ways, padded, block, origin, a))
     return out
 
