@@ -235,7 +235,7 @@ def profile_file(
     blocks = resolve_blocks(src, block, spec_blocks, every, sites)
     by_file = {f.path: f for f in sources}
     blocks.update(instantiation_blocks(art, every, sites, blocks, by_file))
-    ctx = Context(source=src, artifact=art, arch=options.arch, blocks=blocks)
+    ctx = Context(source=src, artifact=art, arch=options.arch, blocks=blocks, launch_sites=sites)
     kernels = [s for k in scoped.kernels for s in summaries(ctx, k)]
     if kernel is not None and not scoped.kernels and not scoped.switched_off:
         names = ", ".join(dict.fromkeys(k.name for k in every)) or "none"

@@ -48,6 +48,7 @@ class Context:
     measurement: Any = None  # dynamic tools: the runtime's measurement for the kernel
     notes: list[str] = field(default_factory=list)
     instantiation: Instantiation | None = None  # set: the one build the rules look at for that kernel
+    launch_sites: list = field(default_factory=list)  # every `<<<>>>` of the file and its headers (a header's kernel launched from the .cu)
 
     @property
     def path(self) -> str:

@@ -635,3 +635,12 @@ void run(const float4* in, float* out, int n) { stage2d<<<n / 256, 256>>>(in, ou
 """
     adv = rule(profile(tmp_path, text), "shared-bank-conflict")
     assert [a.line for a in adv] == [7]  # the column read is a conflict; the float4 row store is not
+
+
+def test_restrict_not_advised_on_a_header_kernel_the_cu_launches_in_place(tmp_path):
+    kernel = SMOOTH.split("\nvoid run")[0]
+    (tmp_path / "smooth.cuh").write_text("#pragma once\n" + kernel + "\n")
+    main = '#include "smooth.cuh"\nvoid run(float* d, int n) { smooth<<<(n + 255) / 256, 256>>>(d, d, n); }\n'
+    assert rule(profile(tmp_path, main, "main.cu"), "missing-restrict") == []
+    other = main.replace("float* d, int n", "float* d, float* e, int n").replace("(d, d, n)", "(d, e, n)")
+    assert len(rule(profile(tmp_path, other, "other.cu"), "missing-restrict")) == 1

@@ -142,7 +142,7 @@ def restrict_tool(ctx: Context):
             elif "read" in kinds:
                 read_only.append((p, node, lines))
         bad = [(p, n, ln) for p, n, ln in read_only if not (p.is_const and p.is_restrict)]
-        if bad and _launched_aliased(src, k, [p for p, _ in written]):
+        if bad and _launched_aliased(ctx.launch_sites or src.launch_sites, k, [p for p, _ in written]):
             continue  # the file itself passes one buffer as a written pointer and another: restrict would be wrong
         if not bad or (ctx.artifact is not None and not _matters(ctx, k, bad, by_line)):
             continue  # with a compile, only where the SASS shows it matters (a source-only context: the source)
@@ -159,12 +159,12 @@ def _buffer(arg: str) -> str:
     return m.group(1) if m else arg.strip()
 
 
-def _launched_aliased(src: SourceFile, k: Kernel, written: list[Param]) -> bool:
-    """Whether a launch in the file passes the same buffer to a written pointer parameter and to
-    another pointer parameter (`k<<<g, b>>>(d, d, n)`, in place)."""
+def _launched_aliased(sites: list, k: Kernel, written: list[Param]) -> bool:
+    """Whether a launch in the file (or one of its project headers) passes the same buffer to a
+    written pointer parameter and to another pointer parameter (`k<<<g, b>>>(d, d, n)`, in place)."""
     wnames = {p.name for p in written}
     pointers = [i for i, p in enumerate(k.signature) if p.is_pointer]
-    for s in src.launch_sites:
+    for s in sites:
         if s.kernel != k.name or len(s.args) != len(k.signature):
             continue
         seen: dict[str, int] = {}
