@@ -161,8 +161,9 @@ def print_report(rep: ProposeReport, as_json: bool) -> None:
             c.print(f"   flags: {' '.join(cand.flags)}")
         for n in cand.notes:
             c.print(f"   [yellow]note:[/yellow] {escape(n)}")
-        if p.diff:
-            c.print(escape(p.diff.rstrip("\n")), style="dim")
+        if p.diff:  # as it is (tabs, trailing spaces, long lines), so that it applies with `patch`
+            c.file.write(p.diff if p.diff.endswith("\n") else p.diff + "\n")
+            c.file.flush()
     if rep.not_applied:
         c.print("\n[bold]restructuring not applied[/bold]")
         for w in rep.not_applied:

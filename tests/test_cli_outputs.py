@@ -24,10 +24,10 @@ def run(*args, cwd=None):
 
 LONG = textwrap.dedent("""\
     __global__ void scale_with_a_rather_long_name(float* output_values, const float* input_values, float scale_factor, int n) {
-        int i = blockIdx.x * blockDim.x + threadIdx.x;
+    \tint i = blockIdx.x * blockDim.x + threadIdx.x;  \n\
         if (i < n) output_values[i] = input_values[i] * scale_factor + 0.5 * input_values[i] * input_values[i] * scale_factor;
     }
-    """)
+    """)  # a tab and trailing spaces in a context line: the diffs keep them
 
 
 def _diffs(text: str) -> list[str]:
