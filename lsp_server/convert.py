@@ -105,9 +105,12 @@ def advice_diagnostic(a: Advice, lines: list[str], uri: str, encoding: str = "ut
             related.append(types.DiagnosticRelatedInformation(
                 location=types.Location(uri=path, range=types.Range(start=pos, end=pos)),
                 message=f"building block: {link.title} ({link.detail})"))
+    message = short_message(a.message, a.line)
+    if a.instantiation and a.instantiation not in message:  # a template's finding says which instantiation
+        message += f" (in {a.instantiation})"
     return types.Diagnostic(
         range=rng,
-        message=short_message(a.message, a.line),
+        message=message,
         severity=SEVERITY.get(a.severity.value, types.DiagnosticSeverity.Information),
         code=a.rule,
         code_description=types.CodeDescription(href=rule_link(a.rule)),

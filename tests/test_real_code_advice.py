@@ -644,3 +644,11 @@ def test_restrict_not_advised_on_a_header_kernel_the_cu_launches_in_place(tmp_pa
     assert rule(profile(tmp_path, main, "main.cu"), "missing-restrict") == []
     other = main.replace("float* d, int n", "float* d, float* e, int n").replace("(d, d, n)", "(d, e, n)")
     assert len(rule(profile(tmp_path, other, "other.cu"), "missing-restrict")) == 1
+
+
+def test_editor_diagnostic_names_the_instantiation(tmp_path):
+    from kernelpro.lsp_server.convert import advice_diagnostic
+    r = profile(tmp_path, SCALE_ADD)
+    (a,) = rule(r, "fp64-in-float-kernel")
+    d = advice_diagnostic(a, SCALE_ADD.split("\n"), (tmp_path / "k.cu").as_uri())
+    assert "scale_add<float>" in d.message and len(d.message) < 200
