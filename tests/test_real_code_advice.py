@@ -652,3 +652,12 @@ def test_editor_diagnostic_names_the_instantiation(tmp_path):
     (a,) = rule(r, "fp64-in-float-kernel")
     d = advice_diagnostic(a, SCALE_ADD.split("\n"), (tmp_path / "k.cu").as_uri())
     assert "scale_add<float>" in d.message and len(d.message) < 200
+
+
+def test_sync_both_sides_of_a_branch_on_threadidx_y():
+    """A 32x8 block: each warp is one value of threadIdx.y, so `threadIdx.y % 2 == 0` is warp-uniform;
+    with a 16-wide block a warp holds two rows and it is not."""
+    text = TWO_ROLES.replace("COND", "threadIdx.y % 2 == 0") + (
+        "void run(const float* x, float* y, int n) { two_roles<<<n / 256, dim3(WIDTH, 256 / WIDTH)>>>(x, y, n); }\n")
+    assert sync_findings(text.replace("WIDTH", "32")) == []
+    assert len(sync_findings(text.replace("WIDTH", "16"))) == 2

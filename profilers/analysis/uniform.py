@@ -136,17 +136,22 @@ def single_definitions(src: SourceFile, body: ts.Node) -> dict[str, ts.Node]:
                                                                                   "update_expression")}
 
 
-def warp_uniform(src: SourceFile, cond: ts.Node, defs: dict[str, ts.Node], block_threads: int) -> bool:
-    """True when `cond` takes one value for all 32 lanes of each warp of a 1-D block of
-    `block_threads` threads, for every sample of the block-uniform names; False when it does not
-    or cannot be told."""
-    block = max(32, block_threads - block_threads % 32)
+def warp_uniform(src: SourceFile, cond: ts.Node, defs: dict[str, ts.Node], block_threads: int,
+                 shape: tuple[int, int, int] | None = None) -> bool:
+    """True when `cond` takes one value for all 32 lanes of each warp of a block of
+    `block_threads` threads (of `shape` (x, y, z) when known: threadIdx.y and .z then take their
+    values too; unknown, the block is 1-D and a condition on them is not judged), for every
+    sample of the block-uniform names; False when it does not or cannot be told."""
+    bx, by, bz = shape if shape and all(shape) else (max(32, block_threads - block_threads % 32), 0, 0)
+    block = bx * max(by, 1) * max(bz, 1)
     for sample in SAMPLES:
         for t in range(0, block, 32):
             seen = set()
             for lane in range(32):
                 tid = t + lane
-                env = {"threadIdx.x": tid, "blockDim.x": block, "blockDim.y": 1, "blockDim.z": 1}
+                env = {"threadIdx.x": tid % bx, "blockDim.x": bx, "blockDim.y": max(by, 1), "blockDim.z": max(bz, 1)}
+                if by:
+                    env.update({"threadIdx.y": (tid // bx) % by, "threadIdx.z": tid // (bx * by)})
                 try:
                     seen.add(bool(_Eval(src, defs, env, sample)(cond)))
                 except (_Unknown, RecursionError, ValueError, OverflowError):

@@ -220,7 +220,10 @@ def sync_divergence(ctx: Context):
         taint = tainted_vars(src, k)
         defs = single_definitions(src, k.body)
         threads = ctx.block(k.name).threads
-        uniform = lambda cond: warp_uniform(src, cond, defs, threads)  # noqa: E731
+        from .bank_conflicts import block_shape
+        from .unroll import macro_constants
+        shape, _ = block_shape(src, k, {**macro_constants(src), **ctx.constants(k)})
+        uniform = lambda cond: warp_uniform(src, cond, defs, threads, shape)  # noqa: E731
         for call in nodes(k, "call_expression"):
             name = _barrier_name(src, call)
             if name is None:
