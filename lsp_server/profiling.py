@@ -111,6 +111,7 @@ class Scheduler:
         self.running: dict[str, Snapshot] = {}
         self.waiting: dict[str, Snapshot] = {}
         self.tasks: set[asyncio.Task] = set()
+        self.futures: set = set()  # the pool's futures of the profiles running now
         self.closed = False
 
     @property
@@ -134,11 +135,15 @@ class Scheduler:
 
     async def _run(self, snap: Snapshot) -> None:
         loop = asyncio.get_running_loop()
+        fut = None
         try:
-            outcome = await loop.run_in_executor(self.pool, self.run, snap)
+            fut = self.pool.submit(self.run, snap)
+            self.futures.add(fut)
+            outcome = await asyncio.wrap_future(fut, loop=loop)
         except RuntimeError as e:  # pool shut down
             outcome = Outcome(snap, problem=str(e), kind="internal")
         finally:
+            self.futures.discard(fut)
             self.running.pop(snap.uri, None)
         nxt = self.waiting.pop(snap.uri, None)
         if nxt is not None and not self.closed:
@@ -147,6 +152,14 @@ class Scheduler:
             res = self.on_done(outcome)
             if asyncio.iscoroutine(res):
                 await res
+
+    def drain(self, timeout: float) -> bool:
+        """After close(): wait up to `timeout` s for the profiles in flight to stop (a cancelled compile
+        removes its temp folder; the analysis stops at its next chunk of kernels). True when none runs."""
+        from concurrent.futures import wait
+
+        pending = [f for f in list(self.futures) if not f.done()]
+        return not pending or not wait(pending, timeout).not_done
 
     def close(self) -> None:
         self.closed = True

@@ -108,3 +108,30 @@ def test_exit_during_the_analysis_cancels_it(tmp_path):
         assert s.proc.returncode == 0
     finally:
         s.close()
+
+
+def test_the_scheduler_does_not_hold_exit_for_a_profile_that_does_not_stop():
+    """A rules pass in flight (one chunk of many kernels) is not joined at exit: drain says it still runs,
+    and __main__ then ends the process instead of waiting for the pool's thread."""
+    import asyncio
+    import threading
+
+    from kernelpro.lsp_server.profiling import Outcome, Scheduler, Snapshot
+    from kernelpro.lsp_server.settings import Settings
+
+    started, release = threading.Event(), threading.Event()
+
+    def stuck(snap):
+        started.set()
+        release.wait(60)
+        return Outcome(snap, problem="released", kind="internal")
+
+    async def go():
+        sched = Scheduler(lambda out: None, run=stuck)
+        sched.submit(Snapshot("file:///x.cu", "/x.cu", 1, "", 0, Settings.from_json({})))
+        await asyncio.get_running_loop().run_in_executor(None, started.wait, 30)
+        sched.close()
+        assert sched.running and not sched.drain(0.2)  # still in its pass: not waited for
+        release.set()
+        assert sched.drain(30)  # and once it returns, nothing is left
+    asyncio.run(go())
