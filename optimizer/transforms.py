@@ -328,14 +328,19 @@ def _float_literals(inp: TransformInput) -> list[Candidate]:
         return []
     if not any(p.base_type == "float" for p in k.params) and "float" not in src.node_text(k.body):
         return []
+    from kernelpro.profilers.rules.fp64 import template_type_of
+
     edits, lits, calls = [], 0, 0
     for n in walk(k.body):
         if n.type == "number_literal" and _FLOAT_LIT.match(src.node_text(n)):
-            edits.append(_edit(src, n.end_byte, n.end_byte, "f"))
+            t = template_type_of(src, k, n)  # on a template's T: T(0.3), which stays double in T = double
+            edits.append(_edit(src, n.start_byte, n.end_byte, f"{t}({src.node_text(n)})") if t
+                         else _edit(src, n.end_byte, n.end_byte, "f"))
             lits += 1
         elif n.type == "call_expression":
             f = n.child_by_field_name("function")
-            if f is not None and f.type == "identifier" and src.node_text(f) in DOUBLE_MATH:
+            if f is not None and f.type == "identifier" and src.node_text(f) in DOUBLE_MATH \
+                    and template_type_of(src, k, n) is None:  # powf on a T would change T = double
                 edits.append(_edit(src, f.end_byte, f.end_byte, "f"))
                 calls += 1
     if not edits:

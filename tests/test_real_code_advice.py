@@ -661,3 +661,23 @@ def test_sync_both_sides_of_a_branch_on_threadidx_y():
         "void run(const float* x, float* y, int n) { two_roles<<<n / 256, dim3(WIDTH, 256 / WIDTH)>>>(x, y, n); }\n")
     assert sync_findings(text.replace("WIDTH", "32")) == []
     assert len(sync_findings(text.replace("WIDTH", "16"))) == 2
+
+
+def test_optimizer_float_literals_keep_a_template_type():
+    """The optimizer's float-literal candidate on a template: `T(0.3)` on T-typed arithmetic, `0.5f`
+    on float arithmetic, and `pow` on a T left as it is."""
+    from kernelpro.optimizer.transforms import TRANSFORMS, TransformInput
+    src = """\
+template <typename T>
+__global__ void mix(T* y, const T* x, float* f, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        y[i] = pow(x[i], 2) + y[i] * 0.3;
+        f[i] = f[i] * 0.5;
+    }
+}
+"""
+    t = next(t for t in TRANSFORMS if t.name == "float-literals")
+    (c,) = t.apply(TransformInput(src, "mix", [], {"block": [256], "grid": [1]}, (), ["n"], {}))
+    assert "y[i] * T(0.3)" in c.source and "f[i] * 0.5f" in c.source and "pow(x[i], 2)" in c.source
