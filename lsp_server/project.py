@@ -32,7 +32,7 @@ MAX_DATABASE_BYTES = 512 * 1024 * 1024  # a large CMake project writes tens of M
 _KEEP = re.compile(r"^--?(std|expt-relaxed-constexpr|expt-extended-lambda|extended-lambda|use_fast_math|ftz|prec-div|"
                    r"prec-sqrt|fmad|maxrregcount|default-stream|restrict|relocatable-device-code|rdc|"
                    r"Wno-deprecated-gpu-targets)(=.*)?$")
-_DEFINE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\([A-Za-z0-9_, ]*\))?(=.*)?$", re.S)
+_DEFINE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\([A-Za-z0-9_, ]*\))?(=[^\n\r]*)?\Z")  # one line; match() anchors the start
 _TAKES_VALUE = {"-o", "-x", "-MF", "-MT", "-MQ", "-ccbin", "--compiler-bindir", "-Xcompiler", "--compiler-options",
                 "-Xlinker", "--linker-options", "-Xptxas", "--ptxas-options", "-Xnvlink", "-Xfatbin", "-Xarchive",
                 "--options-file", "-optf", "-odir", "--output-directory", "-l", "-L", "--library", "--library-path",
