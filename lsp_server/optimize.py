@@ -190,7 +190,19 @@ async def start(ls: KernelProServer, uri: str, kernel: str) -> dict[str, Any]:
     path = ls.path_of(uri)
     if find_spec(path, kernel) is None:
         return await ask_for_spec(ls, uri, kernel, "Optimize")
-    run = OptimizerRun(ls, uri, kernel, ls.settings.optimizer_argv(path, kernel))
+    from .project import ProjectError
+
+    try:  # the file's compile options, as the static profile uses them: -I, -D and the architecture
+        opts = ls.settings.compile_options(path, trusted=ls.trusted, roots=ls.roots)
+    except ProjectError as e:
+        ls.failed(f"KernelPro: {e}")
+        return {"ok": False, "reason": str(e)}
+    argv = ls.settings.optimizer_argv(path, kernel) + ["--arch", opts.arch]
+    for inc in opts.include_paths:
+        argv += ["-I", inc]
+    for d in opts.defines:
+        argv += ["-D", d]
+    run = OptimizerRun(ls, uri, kernel, argv)
     ls.optimizer_runs[run.token] = run
     task = asyncio.ensure_future(run.run())
     task.add_done_callback(lambda t: t.cancelled() or t.exception() and ls.log(f"optimizer task failed: {t.exception()!r}", types.MessageType.Error))

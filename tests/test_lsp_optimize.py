@@ -41,6 +41,7 @@ async def client(lsp_client: LanguageClient, request):
         "optimizerCommand": [sys.executable, FAKE, "--pid-file", str(lsp_client.pid_file), *extra],
         "optimize": {"budget": 5, "objective": "energy"},
         "llm": {"baseUrl": "http://127.0.0.1:9/v1", "model": "test-model"},
+        "includePaths": [str(ws / "include")], "defines": ["KP_TEST=1"],
     })
     lsp_client.done = False
     yield
@@ -76,6 +77,10 @@ async def test_optimize_streams_progress_and_names_the_best(client: LanguageClie
                  ("--llm-model", "test-model"), ("--llm-base-url", "http://127.0.0.1:9/v1")]:
         assert argv[argv.index(a) + 1] == b
     assert "--json-events" in argv
+    # the file's compile options reach the optimizer as they reach the static profile (issue 29, item 13)
+    incs = (str(client.ws / "include"), str((client.ws / "include").resolve()))
+    assert argv[argv.index("-I") + 1] in incs and argv[argv.index("-D") + 1] == "KP_TEST=1", argv
+    assert argv[argv.index("--arch") + 1] == "sm_90"
     assert any("fake optimizer starting" in m.message for m in client.log_messages)  # stderr -> log
     states = [getattr(s, "state", None) for s in client.statuses]
     assert "optimizing" in states

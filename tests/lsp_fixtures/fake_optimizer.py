@@ -25,6 +25,9 @@ p.add_argument("--objective", default="time")
 p.add_argument("--json-events", action="store_true")
 p.add_argument("--llm-base-url")
 p.add_argument("--llm-model")
+p.add_argument("--arch")
+p.add_argument("-I", dest="include", action="append")
+p.add_argument("-D", dest="define", action="append")
 args = p.parse_args()
 
 with open(args.pid_file, "w") as f:
