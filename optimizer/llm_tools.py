@@ -58,7 +58,8 @@ def make_tools(path: Path, kernel: str, options: CompileOptions, feedback: str =
     project = Path(path).resolve().parent
     opts = tool_options(options, project)
 
-    def profile(args: dict):
+    def checked(args: dict) -> str:
+        """The draft in `source`, through the answer check (BadAnswer: not compiled, not run)."""
         src = args.get("source")
         if not isinstance(src, str) or not src.strip():
             raise ValueError("'source' must be the whole kernel file as a string")
@@ -66,8 +67,11 @@ def make_tools(path: Path, kernel: str, options: CompileOptions, feedback: str =
             reference = Path(path).read_text(errors="replace")
         except OSError:
             reference = None
-        check_source(src, project, reference=reference, include_paths=opts.include_paths)  # BadAnswer: not compiled
-        return profile_file(path, opts, text=src, kernel=kernel)
+        check_source(src, project, reference=reference, include_paths=opts.include_paths)
+        return src
+
+    def profile(args: dict):
+        return profile_file(path, opts, text=checked(args), kernel=kernel)
 
     def compile_and_resources(args: dict) -> str:
         rep = profile(args)
@@ -107,15 +111,7 @@ def make_tools(path: Path, kernel: str, options: CompileOptions, feedback: str =
         return "\n\n".join(h.text() for h in hits) or f"no building block matches {query!r}"
 
     def measure_on_gpu(args: dict) -> str:
-        src = args.get("source")
-        if not isinstance(src, str) or not src.strip():
-            raise ValueError("'source' must be the whole kernel file as a string")
-        try:
-            reference = Path(path).read_text(errors="replace")
-        except OSError:
-            reference = None
-        check_source(src, project, reference=reference, include_paths=opts.include_paths)
-        return measure(src)
+        return measure(checked(args))
 
     tools = [
         ToolSpec("compile_and_resources", "Compile the draft with nvcc for the target GPU and return registers, "
