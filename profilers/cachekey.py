@@ -31,9 +31,13 @@ class CompileOptions:
     extra_flags: tuple[str, ...] = ()
     timeout_s: float = 120.0
 
-    def flags(self) -> list[str]:
+    def base_flags(self) -> list[str]:
+        """The flags every compile gets: the cubin for the architecture, line info, the ptxas report."""
         base = self.arch.removeprefix("sm_")
-        out = ["-cubin", f"-gencode=arch=compute_{base},code=sm_{base}", "-lineinfo", "-Xptxas", "-v"]
+        return ["-cubin", f"-gencode=arch=compute_{base},code=sm_{base}", "-lineinfo", "-Xptxas", "-v"]
+
+    def flags(self) -> list[str]:
+        out = self.base_flags()
         out += [f"-I{p}" for p in self.include_paths]
         out += [f"-D{d}" for d in self.defines]
         out += list(self.extra_flags)

@@ -257,9 +257,7 @@ def compile_cuda(
 
 def _flags(options: CompileOptions, safe: SafeArgs) -> list[str]:
     """options.flags() with every path through a safe link and unsafe defines left to the header."""
-    base = options.arch.removeprefix("sm_")
-    out = ["-cubin", f"-gencode=arch=compute_{base},code=sm_{base}", "-lineinfo", "-Xptxas", "-v"]
-    out += [f"-I{safe.path(p)}" for p in options.include_paths]
+    out = options.base_flags() + [f"-I{safe.path(p)}" for p in options.include_paths]
     for d in options.defines:
         out += safe.define(d)
     extra = list(options.extra_flags)
