@@ -7,8 +7,8 @@ they come back here as they finish. Candidates waiting for an actor go in the or
 submitted, from every kernel job that shares the backend.
 
 A crash of the actor itself (its process killed, its node lost) costs the candidate it was measuring:
-that one comes back as a failed Evaluation, Ray restarts the actor (up to MAX_RESTARTS times) and
-the others go on. Closing the backend kills the actors (each GPU worker process ends with its actor)
+that one comes back as a failed Evaluation, Ray restarts the actor (up to MAX_RESTARTS times), it takes
+work again once it answers a ping, and the others go on. Closing the backend kills the actors (each GPU worker process ends with its actor)
 and, when this backend started the local Ray instance, shuts it down, so no process outlives the command.
 
 A local instance (`--workers auto|N`) listens on 127.0.0.1 only and wants a token of its own (local.py);
@@ -74,6 +74,7 @@ class RayBackend:
         self._new: list[_Task] = []
         self._compiling: dict = {}  # ObjectRef -> _Task
         self._running: dict = {}  # ObjectRef -> _Task
+        self._reviving: dict = {}  # ObjectRef of a ping -> the actor that died: free again once it answers
         self._ready: list = []  # heap of (seq, _Task): compiled, waiting for an actor
         self._free: list[int] = []  # idle actors, the longest idle first (work goes round the GPUs)
         self._seq = itertools.count()
@@ -236,7 +237,7 @@ class RayBackend:
                     continue
                 self._compiling[ref] = t
             self._assign()
-            refs = list(self._compiling) + list(self._running)
+            refs = list(self._compiling) + list(self._running) + list(self._reviving)
             if not refs:
                 self._wake.wait(0.05)
                 self._wake.clear()
@@ -245,11 +246,13 @@ class RayBackend:
             for ref in done:
                 if ref in self._compiling:
                     self._compiled(self._compiling.pop(ref), ref)
+                elif ref in self._reviving:
+                    self._revived(self._reviving.pop(ref), ref)
                 else:
                     with self._lock:
                         t = self._running.pop(ref)
-                    self._free.append(t.actor)
-                    self._measured(t, ref)
+                    if self._measured(t, ref):
+                        self._free.append(t.actor)
             self._assign()
 
     def _compiled(self, t: _Task, ref) -> None:
@@ -264,13 +267,34 @@ class RayBackend:
         t.static = st
         heapq.heappush(self._ready, (t.seq, t))
 
-    def _measured(self, t: _Task, ref) -> None:
-        ray, i = self.ray, t.actor
+    def _ping(self, i: int) -> None:
+        """Ask a restarting actor for its info: it takes work again only once it answers, so no candidate
+        goes to it while Ray has not yet seen it die (that one would be lost with it)."""
+        self._reviving[self.actors[i].info.options(concurrency_group=CONTROL).remote()] = i
+
+    def _revived(self, i: int, ref) -> None:
+        try:
+            self.infos[i] = self.ray.get(ref)
+        except self.ray.exceptions.RayActorError:
+            self.deaths[i] += 1
+            if self.deaths[i] <= MAX_RESTARTS:
+                self._ping(i)
+            else:
+                self.note(f"the GPU worker on {self.where(i)} did not come back; it is not used again")
+            return
+        self._free.append(i)
+
+    def _measured(self, t: _Task, ref) -> bool:
+        """Finish the task; True when its actor can take the next one at once."""
+        ray, i, died = self.ray, t.actor, False
         try:
             ev = ray.get(ref)
         except ray.exceptions.RayActorError as e:
+            died = True
             self.deaths[i] += 1
             gone = self.deaths[i] > MAX_RESTARTS
+            if not gone:
+                self._ping(i)
             ev = Evaluation(ok=False, failure=f"crash: the GPU worker on {self.where(i)} died while measuring it "
                                               f"({one_line(e)})", advice=t.static.advice,
                             resources=dict(t.static.resources))
@@ -282,6 +306,7 @@ class RayBackend:
         ev.resources["worker"] = self.where(i)
         self.per_actor[i] += 1
         self._finish(t, ev)
+        return not died
 
     def _assign(self) -> None:
         self._free = [i for i in self._free if self.deaths[i] <= MAX_RESTARTS]
