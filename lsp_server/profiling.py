@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Awaitable, Callable
 
+from kernelpro.profilers.cachekey import MAX_HEADER_BYTES, read_bounded
 from kernelpro.profilers.compile import Cancelled, CompileError
 from kernelpro.profilers.profile import ProfileReport, profile_file
 from kernelpro.profilers.toolchain import ToolchainError, discover
@@ -27,6 +28,7 @@ from .settings import Settings
 log = logging.getLogger(__name__)
 MAX_BYTES = 2 * 1024 * 1024
 CUDA_SUFFIXES = (".cu",)
+HEADER_SUFFIXES = (".cuh",)  # profiled on their own as nvcc's main file (`-x cu`), like `kernelpro profile`
 WATCHED_SUFFIXES = (".cu", ".cuh")
 
 
@@ -34,7 +36,7 @@ WATCHED_SUFFIXES = (".cu", ".cuh")
 class Snapshot:
     uri: str
     path: str
-    version: int | None
+    version: int | None  # the buffer's version the text was taken at; None: the file's text on disk
     text: str
     generation: int  # settings generation: a settings change outdates every running snapshot
     settings: Settings
@@ -51,10 +53,35 @@ class Outcome:
     problem: str | None = None  # why there is no report
     kind: str = ""  # "toolchain", "too-large", "binary", "unreadable", "project", "internal", "cancelled"
     duration_s: float = 0.0
+    # the text of each project header with kernels that the compiled file includes (resolved path -> text)
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 def is_cuda(path: str) -> bool:
+    """A translation unit of its own (.cu)."""
     return path.endswith(CUDA_SUFFIXES)
+
+
+def is_header(path: str) -> bool:
+    return path.endswith(HEADER_SUFFIXES)
+
+
+def is_profiled(path: str) -> bool:
+    """A file the server profiles when it is open: a .cu, or a .cuh compiled as its own translation unit."""
+    return is_cuda(path) or is_header(path)
+
+
+def header_texts(rep: ProfileReport) -> dict[str, str]:
+    """The project headers with kernels that a compiled profile analysed, read as the profile read them."""
+    out: dict[str, str] = {}
+    for h in rep.artifact.headers if rep.artifact is not None and rep.artifact.ok else []:
+        try:
+            text = read_bounded(h, MAX_HEADER_BYTES).decode(errors="replace")
+        except OSError:
+            continue
+        if "__global__" in text:
+            out[str(Path(h).resolve())] = text
+    return out
 
 
 def _step(snap: Snapshot, done: int, total: int) -> None:
@@ -97,7 +124,7 @@ def run_static(snap: Snapshot) -> Outcome:
     except Exception as e:  # a bug must not take the server down
         log.exception("profile of %s failed", snap.path)
         return Outcome(snap, problem=f"KernelPro internal error while profiling: {e!r}", kind="internal")
-    return Outcome(snap, report=rep, duration_s=time.perf_counter() - t0)
+    return Outcome(snap, report=rep, duration_s=time.perf_counter() - t0, headers=header_texts(rep))
 
 
 class Scheduler:

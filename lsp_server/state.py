@@ -25,7 +25,8 @@ from kernelpro.profilers.profile import ProfileReport
 
 from . import convert
 from .linemap import LineMap
-from .profiling import Outcome, Scheduler, Snapshot, is_cuda
+from .profiling import Outcome, Scheduler, Snapshot, is_header, is_profiled
+from .results import Known, Result, resolved, result_of
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -42,12 +43,10 @@ class DocState:
     path: str
     dirty: bool = False  # the buffer may differ from the file (changed since open, save or reload)
     disk: tuple | None = None  # (mtime_ns, size) of the file when the buffer last matched it
-    report: ProfileReport | None = None
-    report_text: str | None = None  # the text the report (and `static`) was computed on
-    report_generation: int = -1
-    static: list[types.Diagnostic] | None = None  # diagnostics on report_text (not yet mapped)
+    result: Result | None = None  # the profile shown: on result.text, moved onto the buffer's text
+    known: Known = field(default_factory=Known)  # the last profiles by text: a buffer back at one shows it at once
     published_version: int | None = None
-    problem: str | None = None
+    shown: tuple = ()  # the diagnostics (as computed, before moving) of the last publish
     inflight: tuple | None = None  # (text, generation) of the last snapshot sent to a worker
     typing_timer: asyncio.TimerHandle | None = None
     measured: dict[str, dict[str, Any]] = field(default_factory=dict)  # kernel -> measured row (GPU)
@@ -58,14 +57,31 @@ class DocState:
     facts: tuple | None = None  # (report, line -> SASS facts) for the inlay hints
     _maps: dict = field(default_factory=dict)  # id(old text) -> (old, new, LineMap): the last map asked for
 
-    def line_map(self, old: str | None, new: str) -> LineMap | None:
+    @property
+    def report(self) -> ProfileReport | None:
+        return self.result.report if self.result else None
+
+    @property
+    def report_text(self) -> str | None:
+        """The text the report (and `static`) was computed on."""
+        return self.result.text if self.result else None
+
+    @property
+    def static(self) -> list[types.Diagnostic] | None:
+        return self.result.static if self.result else None
+
+    @property
+    def problem(self) -> str | None:
+        return self.result.problem if self.result else None
+
+    def line_map(self, old: str | None, new: str, encoding: str = "utf-16") -> LineMap | None:
         if old is None:
             return None
         hit = self._maps.get(id(old))
-        if hit is None or hit[0] is not old or hit[1] is not new:
+        if hit is None or hit[0] is not old or hit[1] is not new or hit[2].encoding != encoding:
             if len(self._maps) > 4:
                 self._maps.clear()
-            hit = self._maps[id(old)] = (old, new, LineMap(old, new))
+            hit = self._maps[id(old)] = (old, new, LineMap(old, new, encoding))
         return hit[2]
 
 
@@ -323,22 +339,25 @@ class KernelProServer(LanguageServer):
     def schedule(self, uri: str, text: str | None = None, force: bool = False) -> None:
         """Profile a document's current text (or `text`, read from disk) in the background.
 
-        A text whose profile is known is published at once (mapped to nothing: it is the same
-        text); one already being profiled is not profiled twice unless `force`."""
+        A text whose profile is known is published at once (no profile); one already being
+        profiled is not profiled twice unless `force`."""
         st = self.docs.get(uri)
-        if st is None or self.closed or not is_cuda(st.path):
+        if st is None or self.closed or not is_profiled(st.path):
             return
+        version = None
         if text is None:
-            text, _ = self.text_of(uri)
+            text, version = self.text_of(uri)
         key = (text, self.generation)
         if not force:
             if st.inflight == key:
                 return
-            if st.static is not None and st.report_text == text and st.report_generation == self.generation:
-                self.publish(uri)
+            known = st.known.get(text, self.generation)
+            if known is not None:
+                if version is not None or text == self.text_of(uri)[0]:  # a disk text waits for the buffer
+                    self.show_result(st, known)
                 return
         st.inflight = key
-        snap = Snapshot(uri, st.path, None, text, self.generation, self.settings, self.trusted, self.roots)
+        snap = Snapshot(uri, st.path, version, text, self.generation, self.settings, self.trusted, self.roots)
         self.get_scheduler().submit(snap)
         self.status("profiling", f"profiling {Path(st.path).name}")
 
@@ -352,48 +371,97 @@ class KernelProServer(LanguageServer):
             log.debug("dropped the profile of %s (closed, settings changed, or a newer one runs)", snap.uri)
             self.idle_status()
             return
-        lines = snap.text.split("\n")
-        diags: list[types.Diagnostic] = []
-        st.problem = out.problem
+        result = result_of(out, snap.uri, self.encoding)
         if out.report is None:
-            sev = types.DiagnosticSeverity.Information if out.kind == "too-large" else types.DiagnosticSeverity.Error
-            diags.append(types.Diagnostic(range=convert.line_range(lines, 1, 1, encoding=self.encoding),
-                                          message=out.problem or "not profiled", severity=sev, source=convert.SOURCE,
-                                          code=out.kind))
             if out.kind in ("toolchain", "internal", "project"):
                 self.show(out.problem or "", types.MessageType.Error, once=out.problem)
                 if out.kind == "toolchain":
                     self.status("error", out.problem or "")
-            st.report = None
         else:
             rep = out.report
-            st.report = rep
-            headers = rep.artifact.headers if rep.artifact else []
-            diags += convert.compiler_diagnostics(rep.diagnostics, snap.path, lines, rep.source.includes, headers, self.encoding)
-            diags += convert.advice_diagnostics([a for a in rep.advice if convert._same_file(a.file, snap.path)],
-                                                lines, snap.uri, self.encoding)
+            st.known.add(result)
             for note in rep.notes:
                 self.log(f"{Path(snap.path).name}: {note}")
             self.log(f"profiled {Path(snap.path).name} in {out.duration_s:.2f} s: "
                      f"{len(rep.advice)} advice, {len(rep.errors)} errors")
             if self.state == "error":
                 self.state = "idle"
-        st.report_text, st.report_generation, st.static = snap.text, snap.generation, diags
-        self.publish(snap.uri)
+        buffer, _ = self.text_of(snap.uri)
+        if snap.version is None and snap.text != buffer:
+            # the file's new text on disk, which the buffer does not hold yet (Neovim reloads it later):
+            # kept for when it does; the buffer's findings stay as they are
+            log.debug("kept the profile of the disk text of %s until the buffer holds it", snap.uri)
+        else:
+            self.show_result(st, result)
         self.idle_status()
-        self.refresh_lenses()
 
-    def publish(self, uri: str) -> None:
-        """Publish the static and the measured diagnostics, each moved onto the current text."""
+    def show_result(self, st: DocState, result: Result) -> None:
+        """Make `result` the document's profile: publish it, and again the headers whose findings it changes."""
+        before = st.result
+        st.result = result
+        self.publish(st.uri)
+        if result is not before:
+            self.refresh_lenses()
+            self.publish_headers(before, result)
+
+    def edited(self, uri: str) -> None:
+        """The buffer changed: a text profiled before gets its result at once; otherwise the findings the
+        edit touched go (a quick fix takes its diagnostic with it), the others stay where the client put them."""
+        st = self.docs.get(uri)
+        if st is None or self.closed:
+            return
+        text, _ = self.text_of(uri)
+        known = st.known.get(text, self.generation)
+        if known is not None and known is not st.result:
+            self.show_result(st, known)
+        else:
+            self.publish(uri, only_if_changed=True)
+
+    def publish_headers(self, *results: Result | None) -> None:
+        """Publish the open headers whose findings the given results of an including file hold."""
+        paths = {p for r in results if r is not None for p in r.headers}
+        for uri, st in list(self.docs.items()):
+            if is_header(st.path) and resolved(st.path) in paths:
+                self.publish(uri)
+
+    def header_findings(self, st: DocState) -> list[tuple[str, list[types.Diagnostic]]]:
+        """A header's findings from the open files that include it and analysed it: (its text then, diagnostics)."""
+        path = resolved(st.path)
+        return [(f.text, f.diagnostics) for o in self.docs.values()
+                if o is not st and o.result is not None and (f := o.result.headers.get(path)) is not None]
+
+    def publish(self, uri: str, only_if_changed: bool = False) -> None:
+        """Publish the static and the measured diagnostics, each moved onto the current text.
+
+        A header shows what an open file that includes it found there (the kernels as that file launches
+        and instantiates them) when that was found on the header text of its own profile, else its own.
+        `only_if_changed`: not when the same diagnostics survive (the client moved them with the edit)."""
         st = self.docs.get(uri)
         if st is None:
             return
         text, version = self.text_of(uri)
+        static = [(st.report_text, st.static or [])]
+        if is_header(st.path):
+            borrowed = self.header_findings(st)
+            if borrowed and (st.result is None or any(t == st.report_text for t, _ in borrowed)):
+                static = borrowed
         out: list[types.Diagnostic] = []
-        for old, diags in ((st.report_text, st.static or []), (st.gpu_text, st.gpu)):
-            m = st.line_map(old, text)
-            if m is not None:
-                out += [x for d in diags if (x := m.diagnostic(d, uri)) is not None]
+        kept: list[types.Diagnostic] = []
+        seen: set = set()
+        for old, diags in static + [(st.gpu_text, st.gpu)]:
+            m = st.line_map(old, text, self.encoding)
+            if m is None:
+                continue
+            for d in diags:
+                x = m.diagnostic(d, uri)
+                key = (d.code, d.message, x.range.start.line, x.range.start.character) if x else None
+                if x is not None and key not in seen:
+                    seen.add(key)
+                    out.append(x)
+                    kept.append(d)
+        if only_if_changed and len(kept) == len(st.shown) and all(a is b for a, b in zip(kept, st.shown)):
+            return
+        st.shown = tuple(kept)
         st.published_version = version
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=out, version=version))
 

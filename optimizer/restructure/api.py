@@ -847,15 +847,23 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
         if renamed is None:
             break
         text = renamed
+    by_family: dict[str, list[Plan]] = {}
     for fn in (elementwise_plans, gather_plans, row_plans, column_plans, matmul_plans):
+        family = fn.__name__.replace('_plans', '')
         try:
             got = fn(text, ctx)
             if isinstance(got, tuple):  # (plans, why the plan's other rewrites did not apply)
                 got, partly = got
-                why += [f"{fn.__name__.replace('_plans', '')}: {w}" for w in partly]
-            out += got
+                why += [f"{family}: {w}" for w in partly]
+            by_family[family] = got
         except Refuse as e:
-            why.append(f"{fn.__name__.replace('_plans', '')}: {e}")
+            why.append(f"{family}: {e}")
+    if by_family.get("matmul") and by_family.get("row"):
+        # a matrix product's dot products share their operands across outputs: tiles reuse them, a warp or a
+        # block per dot product (the row rewrites) reads both operands once per output
+        why.append("row: " + ", ".join(p.name for p in by_family.pop("row")) + " not offered: this loop is a "
+                   "matrix product, whose outputs share operand rows and columns; the tiles reuse them")
+    out = [p for got in by_family.values() for p in got]
     if not out and not why:  # no plan recognised any shape: say what they look for
         why.append("no structural plan applies: they start from one thread per row, element or column "
                    "(an index blockIdx.x * blockDim.x + threadIdx.x, or a grid-stride loop) or a block per "
