@@ -9,7 +9,7 @@ from lsprotocol import types
 
 from kernelpro.profilers.cachekey import read_bounded
 
-from .profiling import MAX_BYTES, is_cuda
+from .profiling import MAX_BYTES, is_cuda, is_header, is_profiled
 from .state import DocState, KernelProServer, disk_stamp
 
 log = logging.getLogger(__name__)
@@ -47,9 +47,11 @@ def setup(server: KernelProServer) -> None:
         st = DocState(uri, ls.path_of(uri))
         st.disk = disk_stamp(st.path)
         ls.docs[uri] = st
-        if is_cuda(st.path) or params.text_document.language_id in ("cuda", "cuda-cpp") and not st.path.endswith(".cuh"):
-            if not is_cuda(st.path):
+        if is_profiled(st.path) or params.text_document.language_id in ("cuda", "cuda-cpp"):
+            if not is_profiled(st.path):
                 st.path += ".cu"
+            if is_header(st.path) and ls.header_findings(st):
+                ls.publish(uri)  # what an open file that includes it found there, until its own profile comes
             ls.schedule(uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
@@ -66,6 +68,7 @@ def setup(server: KernelProServer) -> None:
             st.typing_timer = loop.call_later(ls.settings.typing_delay_s, ls.schedule, st.uri)
         else:
             reloaded(ls, st)
+        ls.edited(st.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: KernelProServer, params: types.DidSaveTextDocumentParams):
@@ -93,6 +96,8 @@ def setup(server: KernelProServer) -> None:
         if st is not None and st.typing_timer is not None:
             st.typing_timer.cancel()
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
+        if st is not None:
+            ls.publish_headers(st.result)  # the headers it included show their own profile again
 
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: KernelProServer, *args):
@@ -108,7 +113,7 @@ def reloaded(ls: KernelProServer, st: DocState) -> None:
     it (a checkout, a candidate applied, another program): profile it like a save. One stat
     per change; the file is read only when its stamp moved since it was last looked at."""
     stamp = disk_stamp(st.path)
-    if stamp is None or stamp == st.disk or not is_cuda(st.path):
+    if stamp is None or stamp == st.disk or not is_profiled(st.path):
         return
     try:
         disk = read_bounded(st.path, MAX_BYTES).decode("utf-8", errors="replace")

@@ -10,7 +10,6 @@ import logging
 import os
 import sys
 import threading
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +20,8 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 from pygls.uris import to_fs_path
 
-from kernelpro.profilers.profile import ProfileReport
-
-from . import convert
-from .linemap import LineMap
 from .profiling import Outcome, Scheduler, Snapshot, is_header, is_profiled
-from .results import Known, Result, resolved, result_of
+from .results import DocState, Result, resolved, result_of
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -35,54 +30,6 @@ VERSION = "0.1.0"
 STATUS = "kernelpro/status"
 GPU_SOURCE = "kernelpro-gpu"  # diagnostics of the last GPU run, kept apart from the static ones
 COMMANDS = ("kernelpro.optimize", "kernelpro.profileGpu", "kernelpro.createSpec", "kernelpro.sass")
-
-
-@dataclass
-class DocState:
-    uri: str
-    path: str
-    dirty: bool = False  # the buffer may differ from the file (changed since open, save or reload)
-    disk: tuple | None = None  # (mtime_ns, size) of the file when the buffer last matched it
-    result: Result | None = None  # the profile shown: on result.text, moved onto the buffer's text
-    known: Known = field(default_factory=Known)  # the last profiles by text: a buffer back at one shows it at once
-    published_version: int | None = None
-    shown: tuple = ()  # the diagnostics (as computed, before moving) of the last publish
-    inflight: tuple | None = None  # (text, generation) of the last snapshot sent to a worker
-    typing_timer: asyncio.TimerHandle | None = None
-    measured: dict[str, dict[str, Any]] = field(default_factory=dict)  # kernel -> measured row (GPU)
-    gpu_text: str | None = None  # the file's text the GPU run measured
-    gpu: list[types.Diagnostic] = field(default_factory=list)  # measured findings, on gpu_text
-    gpu_advice: list = field(default_factory=list)  # the same as Advice (for the hover)
-    gpu_lines: dict[int, str] = field(default_factory=dict)  # 1-based line -> measured counters, on gpu_text
-    facts: tuple | None = None  # (report, line -> SASS facts) for the inlay hints
-    _maps: dict = field(default_factory=dict)  # id(old text) -> (old, new, LineMap): the last map asked for
-
-    @property
-    def report(self) -> ProfileReport | None:
-        return self.result.report if self.result else None
-
-    @property
-    def report_text(self) -> str | None:
-        """The text the report (and `static`) was computed on."""
-        return self.result.text if self.result else None
-
-    @property
-    def static(self) -> list[types.Diagnostic] | None:
-        return self.result.static if self.result else None
-
-    @property
-    def problem(self) -> str | None:
-        return self.result.problem if self.result else None
-
-    def line_map(self, old: str | None, new: str, encoding: str = "utf-16") -> LineMap | None:
-        if old is None:
-            return None
-        hit = self._maps.get(id(old))
-        if hit is None or hit[0] is not old or hit[1] is not new or hit[2].encoding != encoding:
-            if len(self._maps) > 4:
-                self._maps.clear()
-            hit = self._maps[id(old)] = (old, new, LineMap(old, new, encoding))
-        return hit[2]
 
 
 _UNREAD = object()  # a message answered (or logged) where it failed to deserialize: nothing to handle

@@ -11,7 +11,7 @@ from watchdog.observers import Observer
 
 from kernelpro.profilers.compile import CompileError, read_source
 
-from .profiling import is_cuda
+from .profiling import is_profiled
 
 log = logging.getLogger(__name__)
 SPEC_SUFFIX = ".kernelpro.toml"
@@ -71,7 +71,7 @@ def on_disk_change(server, path: str, kind: str) -> None:
         server._project_settle = asyncio.get_running_loop().call_later(PROJECT_SETTLE_S, server.reprofile_all)
         return
     for uri, st in list(server.docs.items()):
-        if not is_cuda(st.path):
+        if not is_profiled(st.path):
             continue
         if st.path == path or str(Path(st.path).resolve()) == resolved:
             if kind == "deleted":
