@@ -479,55 +479,6 @@ def _pad_shared(inp: TransformInput) -> list[Candidate]:
                   _present(inp, ("shared-bank-conflict",)), source=apply_edits(inp.source, edits))]
 
 
-# ---------------------------------------------------------------- 10. tiled transpose
-
-_ID = r"[A-Za-z_]\w*"
-_NAIVE_T = re.compile(
-    rf"^\{{int(?P<x>{_ID})=blockIdx\.x\*blockDim\.x\+threadIdx\.x;int(?P<y>{_ID})=blockIdx\.y\*blockDim\.y\+threadIdx\.y;"
-    rf"if\((?P=x)<(?P<w>{_ID})&&(?P=y)<(?P<h>{_ID})\)(?P<ob>\{{)?"
-    rf"(?P<out>{_ID})\[(?P=x)\*(?P=h)\+(?P=y)\]=(?P<inp>{_ID})\[(?P=y)\*(?P=w)\+(?P=x)\];(?(ob)\}})\}}$")
-_TILED_T = """{{
-  // 32x32 tile through shared memory (one word of padding per row), blocks of 32 x 8
-  __shared__ {t} kp_tile[32][33];
-  int {x} = blockIdx.x * 32 + threadIdx.x;
-  int {y} = blockIdx.y * 32 + threadIdx.y;
-  for (int kp_j = 0; kp_j < 32; kp_j += 8) {{
-    if ({x} < {w} && {y} + kp_j < {h}) kp_tile[threadIdx.y + kp_j][threadIdx.x] = {inp}[({y} + kp_j) * {w} + {x}];
-  }}
-  __syncthreads();
-  {x} = blockIdx.y * 32 + threadIdx.x;
-  {y} = blockIdx.x * 32 + threadIdx.y;
-  for (int kp_j = 0; kp_j < 32; kp_j += 8) {{
-    if ({x} < {h} && {y} + kp_j < {w}) {out}[({y} + kp_j) * {h} + {x}] = kp_tile[threadIdx.x][threadIdx.y + kp_j];
-  }}
-}}"""
-
-
-def _transpose(inp: TransformInput) -> list[Candidate]:
-    src = parse_source(inp.source)
-    k = _kernel(src, inp.kernel)
-    block = _ints(inp.launch.get("block"))
-    grid = list(inp.launch.get("grid") or [])
-    if k is None or block is None or len(block) != 2 or len(grid) < 2:
-        return []
-    m = _NAIVE_T.match("".join(src.node_text(k.body).split()))
-    if m is None:
-        return []
-    ptrs = {p.name: p for p in k.params if p.is_pointer}
-    ints = {p.name for p in k.params if not p.is_pointer and p.base_type in ("int", "unsigned", "unsigned int", "size_t")}
-    o, i = ptrs.get(m["out"]), ptrs.get(m["inp"])
-    if o is None or i is None or o.base_type != i.base_type or m["w"] not in ints or m["h"] not in ints:
-        return []
-    g0, g1 = rescale_grid(grid[0], block[0], 32), rescale_grid(grid[1], block[1], 32)
-    if g0 is None or g1 is None:
-        return []
-    body = _TILED_T.format(t=i.base_type, **{n: m[n] for n in ("x", "y", "w", "h", "out", "inp")})
-    text = apply_edits(inp.source, [_edit(src, k.body.start_byte, k.body.end_byte, body)])
-    launch = _with_launch(inp, block=[32, 8], grid=[g0, g1] + grid[2:])
-    return [_cand(inp, "transpose", "transpose through a padded 32x32 shared-memory tile",
-                  _present(inp, ("uncoalesced-access",)), source=text, launch=launch)]
-
-
 # ---------------------------------------------------------------- 7. compile flags
 
 
@@ -563,7 +514,6 @@ TRANSFORMS: list[Transform] = [
     Transform("fix-one", (), _advice_fix_parts, 0.15),
     Transform("restrict", ("missing-restrict",), _restrict, 0.35),
     Transform("float-literals", ("fp64-in-float-kernel",), _float_literals, 0.35),
-    Transform("transpose", ("uncoalesced-access",), _transpose, 0.35),
     Transform("pad-shared", ("shared-bank-conflict",), _pad_shared, 0.3),
     Transform("unroll", ("rolled-constant-loop",), _unroll, 0.25),
     Transform("launch-bounds", ("low-occupancy", "register-spill"), _launch_bounds, 0.2),

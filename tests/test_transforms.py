@@ -213,16 +213,6 @@ def test_pad_shared_tile():
     assert run("pad-shared", inp(odd, "tr")) == []
 
 
-def test_tiled_transpose():
-    launch = {"block": [32, 8], "grid": ["cdiv(w, 32)", "cdiv(h, 8)"]}
-    (c,) = run("transpose", inp(NAIVE_T, "transpose", [adv("uncoalesced-access", "transpose")], launch=launch))
-    assert c.launch == {"block": [32, 8], "grid": ["cdiv(w, 32)", "cdiv(h, 32)"]}
-    assert "__shared__ float kp_tile[32][33];" in c.source and "__syncthreads();" in c.source
-    compiles(c.source, kernel="transpose")
-    other = NAIVE_T.replace("in[y * width + x]", "in[y * width + x + 1]")
-    assert run("transpose", inp(other, "transpose", launch=launch)) == []
-
-
 def test_flag_transforms():
     low = adv("low-occupancy", "add", Severity.INFO, remedy="cap registers at 64 per thread with ...",
               data={"register_cap": 64})

@@ -17,13 +17,14 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from kernelpro.profilers.analysis.patterns import RowKernel, column_loop, is_elementwise, row_kernel, row_major_loops
+from kernelpro.profilers.analysis.copies import Refusal as CopyRefusal, copy_kernel
 from kernelpro.profilers.analysis.loops import analyze_kernel
 from kernelpro.profilers.analysis.patterns import accesses_in
 from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import SourceFile, parse_source, walk
 
 from ..model import Candidate
-from . import columns, deteam, dewarp, elementwise, gather, matmul, rows
+from . import columns, deteam, dewarp, elementwise, gather, matmul, permute, rows
 from .launch import columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
 from .passes import (declare_at_first_assignment, index_pointer_steps, inline_loop_helpers, promote_elements,
                      rename_reassigned_pointers, simplify)
@@ -653,6 +654,59 @@ def column_plans(text: str, ctx: Context) -> list[Plan]:
     return [Plan("column", "split column reduction", answers, space, build, 0.75, assumptions)]
 
 
+# ---------------------------------------------------------------- transposes and permutes
+
+
+def permute_plans(text: str, ctx: Context) -> list[Plan]:
+    """A copy whose load and store are contiguous along different thread dimensions: restaged through a
+    padded shared-memory tile (permute.py), its own index code kept."""
+    src = parse_source(text, ctx.path)
+    k = src.kernel(ctx.kernel)
+    if k is None or k.body is None:
+        return []
+    c = copy_kernel(src, k)
+    if isinstance(c, CopyRefusal):
+        if c.reason.startswith("not one load") or "uncoalesced-access" not in ctx.answers_present:
+            return []  # not a copy kernel at all, or nothing to fix: nothing to say
+        raise Refuse(c.reason)
+    if not c.transpose:
+        if c.load_along == c.store_along == "x":
+            return []  # both sides already contiguous along the lanes
+        bad = "load" if c.load_along is None else "store"
+        raise Refuse(f"line {getattr(c, bad).line}: the {bad} is contiguous along neither threadIdx.x nor "
+                     "threadIdx.y, so no order of the threads makes it contiguous")
+    try:
+        block = [int(b) for b in ctx.launch.get("block") or []]
+    except (TypeError, ValueError):
+        raise Refuse("the launch's block is not a number") from None
+    if len(block) < 2 or any(b != 1 for b in block[2:]) or block[0] * block[1] < 2:
+        raise Refuse("the launch's block is not two-dimensional")
+    grid = list(ctx.launch.get("grid") or [])
+    if len(grid) < 2:
+        raise Refuse("the launch's grid is not two-dimensional")
+    space = ([{"tile": 32}, {"tile": 64}] if c.uses_block_dims else []) + [{"tile": 0}]
+    answers = tuple(r for r in ("uncoalesced-access",) if r in ctx.answers_present)
+    bad = c.store if c.uncoalesced_side == "store" else c.load
+
+    def build(knobs):
+        tile = int(knobs["tile"]) or None
+        new, new_block, notes = permute.restage(src, k, c, (block[0], block[1]), tile)
+        launch = dict(ctx.base_launch or {})
+        launch.update(ctx.launch)
+        if tile:
+            launch["block"] = list(new_block)
+            launch["grid"] = [cover(grid[0], block[0], tile), cover(grid[1], block[1], tile)] + grid[2:]
+        tx, ty = (tile, tile) if tile else block[:2]
+        desc = (f"line {bad.line}: the {c.uncoalesced_side} of {bad.array} was strided between neighbouring threads; "
+                f"the copy goes through a padded {ty} x {tx + permute.PAD} shared-memory tile, loaded along "
+                f"threadIdx.{c.load_along} and stored along threadIdx.{c.store_along} (both contiguous)"
+                + (f"; blocks of {launch['block'][0]} x {launch['block'][1]}" if tile else ""))
+        return Candidate(source=new, launch=launch, flags=ctx.flags, description=desc, answers=answers,
+                         origin="builtin:transpose-tile", kind="structural", knobs=tuple(sorted(knobs.items())),
+                         notes=tuple(notes))
+    return [Plan("transpose-tile", "transpose through shared memory", answers, space, build, 0.8)]
+
+
 # ---------------------------------------------------------------- matrix products
 
 
@@ -848,7 +902,7 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
             break
         text = renamed
     by_family: dict[str, list[Plan]] = {}
-    for fn in (elementwise_plans, gather_plans, row_plans, column_plans, matmul_plans):
+    for fn in (elementwise_plans, gather_plans, row_plans, column_plans, matmul_plans, permute_plans):
         family = fn.__name__.replace('_plans', '')
         try:
             got = fn(text, ctx)

@@ -1,0 +1,117 @@
+"""Copy kernels: each thread moves one element from one array to another (a transpose, a permute, a
+gather with a scale), and the thread dimension each side is contiguous along.
+
+`copy_kernel(src, k)` reads a kernel whose only global accesses are one load and one store of the value
+loaded (casts, a scalar factor and other arithmetic of scalars allowed): `out[P] = alpha * in[Q];`
+under guards, indices in any spelling (locals, quotients, pointer offsets). The lane view of the
+affine analysis gives each side's stride between neighbouring threads along threadIdx.x and
+threadIdx.y; a transpose is a copy whose load is contiguous along one of them and whose store along the
+other. What is not such a kernel (a loop around the store, shared memory, a second load, an update
+`+=`) is a `Refusal` with its reason, so a plan that does not apply can say why.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..source import Kernel, SourceFile, walk
+from .affine import Access, build_env, coefficient, global_accesses, is_const
+
+LOOPS = ("for_statement", "while_statement", "do_statement")
+SIDE_EFFECTS = ("atomic", "__syncthreads", "__syncwarp", "__shfl", "cooperative_groups", "cg::", "printf", "asm",
+                "__stcs", "__stcg", "__stwb", "__stwt")
+
+
+@dataclass
+class Refusal:
+    kernel: str
+    reason: str
+
+
+@dataclass
+class Copy:
+    kernel: str
+    load: Access = field(repr=False)
+    store: Access = field(repr=False)
+    load_along: str | None  # "x" or "y": the thread dimension the load is contiguous along
+    store_along: str | None
+    uses_block_dims: bool  # the index code reads blockDim.x and blockDim.y (not a literal tile)
+
+    @property
+    def transpose(self) -> bool:
+        """One side contiguous along threadIdx.x, the other along threadIdx.y."""
+        return {self.load_along, self.store_along} == {"x", "y"}
+
+    @property
+    def uncoalesced_side(self) -> str:
+        """'load' or 'store': the side whose neighbouring threads (along threadIdx.x) are apart in memory."""
+        return "load" if self.load_along != "x" else "store"
+
+
+def _along(a: Access) -> str | None:
+    """The thread dimension along which neighbouring threads touch neighbouring elements."""
+    for dim in ("x", "y"):
+        c = coefficient(a.index, f"threadIdx.{dim}") if a.index is not None else None
+        if c is not None and is_const(c, 1):
+            return dim
+    return None
+
+
+def _address_only(src: SourceFile, n) -> bool:
+    """`&a[i]`: an address taken (for __ldg, say), not an access of its own."""
+    p = n.parent
+    while p is not None and p.type == "parenthesized_expression":
+        p = p.parent
+    return p is not None and p.type == "pointer_expression" and src.node_text(p).startswith("&")
+
+
+def _in_loop(n, body) -> bool:
+    p = n.parent
+    while p is not None and p != body:
+        if p.type in LOOPS:
+            return True
+        p = p.parent
+    return False
+
+
+def copy_kernel(src: SourceFile, k: Kernel) -> Copy | Refusal:
+    if k.body is None:
+        return Refusal(k.name, "no body")
+    text = src.node_text(k.body)
+    if "__shared__" in text:
+        return Refusal(k.name, "the kernel already stages data in shared memory")
+    if "threadIdx.z" in text:
+        return Refusal(k.name, "the kernel's threads have a third dimension (threadIdx.z)")
+    for word in SIDE_EFFECTS:
+        if word in text:
+            return Refusal(k.name, f"the kernel does more than move elements ({word.rstrip(':')} in its body)")
+    env = build_env(src, k, lanes=True)
+    accs = [a for a in global_accesses(env, include_unknown=True) if not _address_only(src, a.node)]
+    loads = [a for a in accs if not a.is_write]
+    stores = [a for a in accs if a.is_write]
+    both = sorted({a.array for a in loads} & {a.array for a in stores})
+    if both and len(stores) <= 2:
+        return Refusal(k.name, f"the kernel reads and writes the same array {both[0]} (in place): restaged, a "
+                               "thread could read an element another already overwrote")
+    if len(stores) != 1 or len(loads) != 1:
+        return Refusal(k.name, f"not one load copied to one store ({len(loads)} global loads, {len(stores)} stores)")
+    load, store = loads[0], stores[0]
+    if load.index is None or store.index is None:
+        return Refusal(k.name, "an index the analysis cannot follow")
+    assign = store.node.parent
+    if assign.type != "assignment_expression" or src.node_text(assign.child_by_field_name("operator")) != "=":
+        return Refusal(k.name, f"line {store.line}: the store is an update ({src.node_text(assign).split()[1]}), "
+                               "not a copy")
+    value = assign.child_by_field_name("right")
+    if not (value.start_byte <= load.node.start_byte and load.node.end_byte <= value.end_byte):
+        return Refusal(k.name, f"line {store.line}: the stored value is not computed from the load on line {load.line}")
+    if assign.parent is None or assign.parent.type != "expression_statement":
+        return Refusal(k.name, f"line {store.line}: the store is part of a larger expression")
+    for n in (load.node, store.node):
+        if _in_loop(n, k.body):
+            return Refusal(k.name, f"line {n.start_point[0] + 1}: the copy sits in a loop (several elements per "
+                                   "thread); only a copy of one element per thread is restaged")
+    for n in walk(k.body):
+        if n.type in LOOPS:
+            return Refusal(k.name, f"line {n.start_point[0] + 1}: a loop in the kernel")
+    return Copy(k.name, load, store, _along(load), _along(store),
+                "blockDim.x" in text and "blockDim.y" in text)
