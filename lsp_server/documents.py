@@ -47,6 +47,7 @@ def setup(server: KernelProServer) -> None:
         st = DocState(uri, ls.path_of(uri))
         st.disk = disk_stamp(st.path)
         ls.docs[uri] = st
+        ls.opened_doc(st)
         if is_profiled(st.path) or params.text_document.language_id in ("cuda", "cuda-cpp"):
             if not is_profiled(st.path):
                 st.path += ".cu"
@@ -97,6 +98,7 @@ def setup(server: KernelProServer) -> None:
             st.typing_timer.cancel()
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
         if st is not None:
+            ls.closed_doc(st)
             ls.publish_headers(st.result)  # the headers it included show their own profile again
 
     @server.feature(types.SHUTDOWN)

@@ -60,8 +60,21 @@ class LineMap:
         self.points: dict[int, LineEdit] = {}  # the same in code points (Advice fixes count those)
         if self.same:
             return
-        sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
+        # the lines before the first and after the last difference match as they are (an edit is
+        # usually in one place: the diff then runs on a few lines, not the file)
+        head = 0
+        while head < min(len(a), len(b)) and a[head] == b[head]:
+            head += 1
+        tail = 0
+        while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+            tail += 1
+        for k in range(head):
+            self.lines[k] = k
+        for k in range(1, tail + 1):
+            self.lines[len(a) - k] = len(b) - k
+        sm = difflib.SequenceMatcher(None, a[head:len(a) - tail], b[head:len(b) - tail], autojunk=False)
         for tag, i1, i2, j1, j2 in sm.get_opcodes():
+            i1, i2, j1, j2 = i1 + head, i2 + head, j1 + head, j2 + head
             if tag == "equal":
                 for k in range(i2 - i1):
                     self.lines[i1 + k] = j1 + k

@@ -10,6 +10,7 @@ import logging
 import os
 import sys
 import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from pygls.protocol.language_server import lsp_method
 from pygls.uris import to_fs_path
 
 from .profiling import Outcome, Scheduler, Snapshot, is_header, is_profiled
-from .results import DocState, Result, resolved, result_of
+from .results import DocState, Known, Result, resolved, result_of
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -149,6 +150,8 @@ class KernelProServer(LanguageServer):
         self.watcher = None
         self.optimizer_runs: dict[str, Any] = {}  # progress token -> OptimizerRun
         self.told: set[str] = set()  # messages shown once
+        # the results of documents closed lately (Neovim reloads a file as a close and an open)
+        self.closed_results: OrderedDict[str, Known] = OrderedDict()
         self.state = "idle"
         self.closed = False
         self.gpu_reason: str | None = None  # why GPU actions cannot run here ("" when they can; None: unknown yet)
@@ -428,8 +431,21 @@ class KernelProServer(LanguageServer):
             self.protocol.send_request(types.WORKSPACE_INLAY_HINT_REFRESH, None)
 
     def reprofile_all(self) -> None:
-        for uri in list(self.docs):
+        """Profile every open file again (the project's flags changed): no earlier result holds."""
+        self.closed_results.clear()
+        for uri, st in list(self.docs.items()):
+            st.known = Known()
             self.schedule(uri, force=True)
+
+    def closed_doc(self, st: DocState) -> None:
+        self.closed_results.pop(st.uri, None)
+        self.closed_results[st.uri] = st.known
+        while len(self.closed_results) > 8:
+            self.closed_results.popitem(last=False)
+
+    def opened_doc(self, st: DocState) -> None:
+        """A document opened again gets the results it had (a reload shows at once what is known)."""
+        st.known = self.closed_results.pop(st.uri, None) or st.known
 
     def close(self) -> None:
         """Stop watching, end every child process (compiles, optimizers)."""

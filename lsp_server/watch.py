@@ -12,6 +12,7 @@ from watchdog.observers import Observer
 from kernelpro.profilers.compile import CompileError, read_source
 
 from .profiling import is_profiled
+from .results import Known
 
 log = logging.getLogger(__name__)
 SPEC_SUFFIX = ".kernelpro.toml"
@@ -88,9 +89,13 @@ def on_disk_change(server, path: str, kind: str) -> None:
                 server.schedule(uri, text=text)
         elif path.endswith(SPEC_SUFFIX):
             if Path(path).parent == Path(st.path).parent and Path(path).name == Path(st.path).stem + SPEC_SUFFIX:
+                st.known = Known()  # the results of earlier texts used the old spec
                 server.schedule(uri, force=True)
         elif path.endswith((".cuh", ".h", ".hpp")) and _includes(st, resolved):
+            st.known = Known()  # and the old header
             server.schedule(uri, force=True)
+    if path.endswith((SPEC_SUFFIX, ".cuh", ".h", ".hpp")):
+        server.closed_results.clear()
 
 
 def _confirm_deleted(server, path: str) -> None:

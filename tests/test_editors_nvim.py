@@ -124,6 +124,10 @@ vim.api.nvim_create_autocmd('VimEnter', { once = true, nested = true, callback =
     result.diagnostics = vim.tbl_map(function(d) return { code = d.code, source = d.source, lnum = d.lnum } end,
       vim.diagnostic.get(0))
     result.clients = vim.tbl_map(function(c) return c.name end, vim.lsp.get_active_clients())
+    vim.cmd('edit ' .. vim.fn.fnameescape(os.getenv('KP_HEADER')))
+    vim.wait(60000, function() return #vim.diagnostic.get(0) > 0 end, 50)
+    result.header = vim.tbl_map(function(d) return { code = d.code, lnum = d.lnum, col = d.col } end, vim.diagnostic.get(0))
+    result.header_clients = #vim.lsp.buf_get_clients(0)
     result.ok = true
   end)
   if not ok2 then result.error = tostring(e) end
@@ -147,11 +151,13 @@ def test_the_neovim_configuration_in_the_docs_works(tmp_path):
     ws.mkdir()
     cu = ws / EXAMPLE.name
     shutil.copy(EXAMPLE, cu)
+    header = ws / "scale.cuh"
+    header.write_text(HEADER)
     out = tmp_path / "result.json"
     xdg = tmp_path / "xdg"
     env = dict(os.environ, XDG_CONFIG_HOME=str(xdg / "config"), XDG_DATA_HOME=str(xdg / "data"),
                XDG_STATE_HOME=str(xdg / "state"), XDG_CACHE_HOME=str(xdg / "cache"),
-               KP_OUT=str(out), KP_FILE=str(cu), KP_CONFIG=str(config))
+               KP_OUT=str(out), KP_FILE=str(cu), KP_CONFIG=str(config), KP_HEADER=str(header))
     proc = subprocess.run([nvim, "--headless", "-n", "-i", "NONE", "-u", str(runner)], cwd=ws, env=env,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=150)
     assert out.exists(), f"nvim wrote no result (rc={proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
@@ -160,3 +166,71 @@ def test_the_neovim_configuration_in_the_docs_works(tmp_path):
     assert r["clients"] == ["kernelpro"]
     fix_line, _ = find(cu.read_text(), LITERAL, "float inner")
     assert any(d["code"] == RULE and d["source"] == "kernelpro" and d["lnum"] == fix_line for d in r["diagnostics"]), r
+    # the configuration attaches to a .cuh too, whose kernel's findings show there (issue 29, item 8)
+    assert r["header_clients"] == 1
+    assert [(d["lnum"], d["col"]) for d in r["header"] if d["code"] == RULE] == [find(HEADER, "0.7")]
+
+
+VIEWS = ROOT / "tests" / "editors" / "nvim_views.lua"
+HEADER = """#pragma once
+__global__ void halve(float* x, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] = x[i] * 0.7;
+}
+"""
+
+
+def fp64_at(diags) -> list[tuple[int, int]]:
+    return sorted((d["range"]["start"]["line"], d["range"]["start"]["character"]) for d in diags if d.get("code") == RULE)
+
+
+def test_neovim_view_follows_quick_fix_undo_outside_change_and_header(tmp_path):
+    """Issue 29, items 8-10 in Neovim: a quick fix not saved takes its diagnostic with it and leaves the
+    other literal on its line; :undo brings the known result back without a profile; a file changed on
+    disk is profiled but its findings wait for the buffer to hold that text (:edit!); a .cuh opened on
+    its own shows its kernel's findings."""
+    nvim = require(shutil.which("nvim"), "Neovim (nvim)")
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    cu = ws / EXAMPLE.name
+    shutil.copy(EXAMPLE, cu)
+    text = cu.read_text()
+    header = ws / "scale.cuh"
+    header.write_text(HEADER)
+    fix_line, fix_col = find(text, LITERAL, "float inner")
+    other = find(text, "0.044715", "float inner")
+    disk = tmp_path / "disk.cu"
+    disk.write_text(text.replace("0.5 * v", "0.5f * v"))  # what another program writes
+    out = tmp_path / "result.json"
+    xdg = tmp_path / "xdg"
+    env = dict(os.environ, XDG_CONFIG_HOME=str(xdg / "config"), XDG_DATA_HOME=str(xdg / "data"),
+               XDG_STATE_HOME=str(xdg / "state"), XDG_CACHE_HOME=str(xdg / "cache"),
+               KP_CMD=json.dumps([sys.executable, "-P", "-m", "kernelpro.lsp_server"]), KP_FILE=str(cu),
+               KP_HEADER=str(header), KP_DISK=str(disk), KP_OUT=str(out), KP_TIMEOUT="60",
+               KP_FIX_LINE=str(fix_line), KP_FIX_COL=str(fix_col))
+    proc = subprocess.run([nvim, "--headless", "-n", "-i", "NONE", "-u", str(VIEWS)], cwd=ws, env=env,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=170)
+    assert out.exists(), f"nvim wrote no result (rc={proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+    r = json.loads(out.read_text())
+    assert r["ok"], f"errors: {r['errors']}\nnvim output: {proc.stdout}{proc.stderr}"
+
+    first = fp64_at(r["first"])
+    half = find(text, "0.5 * v", "y[i]")
+    assert (fix_line, fix_col) in first and other in first and half in first
+    # item 10: the disk text was profiled, but nothing replaced the buffer's findings before the reload
+    assert r["publishes_before_reload"] == 0
+    assert sorted((d["lnum"], d["col"]) for d in r["shown_before_reload"] if d["code"] == RULE) == first
+    reloaded = fp64_at(r["after_reload"])
+    on_disk = disk.read_text()
+    assert reloaded == sorted([find(on_disk, LITERAL, "float inner"), find(on_disk, "0.044715", "float inner"),
+                               find(on_disk, "1.0 +", "y[i]")])
+    assert sorted((d["lnum"], d["col"]) for d in r["shown_after_reload"] if d["code"] == RULE) == reloaded
+    # item 9: the quick fix takes its diagnostic with it; the other literal on the line keeps its finding,
+    # one character further right (after the `f`)
+    assert f"{LITERAL}f" in r["line_after_fix"]
+    assert fp64_at(r["after_fix"]) == [(other[0], other[1] + 1), find(on_disk, "1.0 +", "y[i]")]
+    # ... and :undo shows the reloaded text's result again, from what is known (no profile)
+    assert fp64_at(r["after_undo"]) == reloaded and not r["modified_after_undo"]
+    assert r["profiles_after_undo"] == r["profiles_before_undo"]
+    # item 8: the header's own kernel
+    assert fp64_at(r["header"]) == [find(HEADER, "0.7")]

@@ -36,6 +36,36 @@ def test_line_map_moves_unchanged_lines_and_drops_changed_ones():
     assert LineMap(old, old).diagnostic(on_changed, "u") is on_changed
 
 
+def _diag(line, start, end, fix_col=None):
+    data = {"fix": {"edits": [{"line": line + 1, "column": fix_col, "end_line": line + 1, "end_column": fix_col,
+                               "new_text": "f"}]}} if fix_col else None
+    return types.Diagnostic(range=types.Range(start=types.Position(line, start), end=types.Position(line, end)),
+                            message="m", data=data)
+
+
+def test_line_map_on_a_line_edited_in_place_drops_only_what_the_edit_touched():
+    old = "int a;\n  y = x * 2.0 + z * 0.7;\nint b;"
+    new = "int a;\n  y = x * 2.0f + z * 0.7;\nint b;"  # the quick fix of 2.0
+    m = LineMap(old, new)
+    first, second = _diag(1, 10, 13, 14), _diag(1, 20, 23, 24)
+    assert m.diagnostic(first, "u") is None  # its literal was edited (at its end: touched)
+    moved = m.diagnostic(second, "u")
+    assert (moved.range.start.character, moved.range.end.character) == (21, 24)
+    assert moved.data["fix"]["edits"][0]["column"] == 25  # its fix still lands after 0.7
+    assert m.line(1) is None  # the line's SASS facts and hovers still count it as changed
+    before = _diag(1, 2, 3)  # `y`, before the edit
+    assert m.diagnostic(before, "u").range == before.range
+    # a range across lines: an edit inside it (on its first line) touches it; one before it does not
+    span = types.Diagnostic(range=types.Range(start=types.Position(1, 6), end=types.Position(2, 3)), message="s")
+    assert m.diagnostic(span, "u") is None
+    late = types.Diagnostic(range=types.Range(start=types.Position(1, 20), end=types.Position(2, 3)), message="s")
+    assert m.diagnostic(late, "u").range == types.Range(start=types.Position(1, 21), end=types.Position(2, 3))
+    # UTF-16 columns: a non-BMP character before the edit counts two units
+    wide = LineMap("s = '😀'; v = 2.0 * 0.7;", "s = '😀'; v = 2.0f * 0.7;")
+    d = _diag(0, 20, 23)  # 0.7 in UTF-16 units
+    assert wide.diagnostic(d, "u").range.start.character == 21
+
+
 @pytest.mark.parametrize("message, line, short", [
     ("the literal 0.5 on line 13 is a double: it promotes `0.5 * v` to FP64", 13, "the literal 0.5 is a double"),
     ("the loop on line 17 is a matrix multiply (acc += A[..k..] * B[..k..], half inputs) computed on the FMA "

@@ -142,8 +142,15 @@ async def test_source_changed_on_disk_is_reprofiled_when_not_dirty(client: Langu
     diags = await diagnostics_for(client, uri, version=1)
     assert any(d.code == "fp64-in-float-kernel" for d in diags)
     mark = len(client.published)
-    path.write_text(path.read_text().replace("2.0 +", "2.0f +"))
-    diags = await diagnostics_for(client, uri, version=1, after=mark)
+    fixed = path.read_text().replace("2.0 +", "2.0f +")
+    path.write_text(fixed)
+    await wait_until(lambda: sum("profiled nonbmp.cu" in m.message for m in client.log_messages) >= 2, 30,
+                     "the disk text's profile")
+    # published when the editor reloads the buffer (a didChange to the disk text), not before
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=fixed)]))
+    diags = await diagnostics_for(client, uri, version=2, after=mark)
     assert not any(d.code == "fp64-in-float-kernel" for d in diags)
 
 
