@@ -45,30 +45,32 @@ async def gpu_reason(ls: KernelProServer) -> str:
     return ls.gpu_reason
 
 
-def no_gpu(ls: KernelProServer, action: str, reason: str) -> dict[str, Any]:
+def no_gpu(ls: KernelProServer, action: str, reason: str, quiet: bool = False) -> dict[str, Any]:
+    """Every click answers (a click that shows nothing looks broken); `quiet` (a run on save) says it once."""
     ls.show(f"KernelPro: {action} needs a GPU: {reason}. The static advice works without one.",
-            types.MessageType.Warning, once="no-gpu")
+            types.MessageType.Warning, once=f"no-gpu:{action}" if quiet else None)
     return {"ok": False, "reason": reason}
 
 
-def untrusted(ls: KernelProServer, action: str) -> dict[str, Any] | None:
+def untrusted(ls: KernelProServer, action: str, quiet: bool = False) -> dict[str, Any] | None:
     """A refusal when the workspace is not trusted: GPU actions run the launch spec's Python
-    reference and build flags from the workspace, so they wait for the user's trust."""
+    reference and build flags from the workspace, so they wait for the user's trust. Said at every
+    click; `quiet` (a run on save): once."""
     if ls.trusted:
         return None
     ls.show(f"KernelPro: {action} runs code from this workspace (the launch spec's reference, its build flags); "
             "trust the folder first (VS Code: Manage Workspace Trust). The static advice works in Restricted Mode.",
-            types.MessageType.Warning, once=f"untrusted:{action}")
+            types.MessageType.Warning, once=f"untrusted:{action}" if quiet else None)
     return {"ok": False, "reason": "untrusted workspace"}
 
 
 async def profile_gpu(ls: KernelProServer, uri: str, kernel: str | None, quiet: bool = False) -> dict[str, Any]:
-    refused = untrusted(ls, "Profile on GPU")
+    refused = untrusted(ls, "Profile on GPU", quiet)
     if refused:
         return refused
     problem = await gpu_reason(ls)
     if problem:
-        return no_gpu(ls, "Profile on GPU", problem)
+        return no_gpu(ls, "Profile on GPU", problem, quiet)
     st = ls.docs.get(uri)
     path = ls.path_of(uri)
     if find_spec(path, kernel) is None:

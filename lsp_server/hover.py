@@ -11,7 +11,8 @@ from typing import Any
 
 from lsprotocol import types
 
-from kernelpro.profilers.profile import KernelSummary
+from kernelpro.profilers.occupancy import limiter_words
+from kernelpro.profilers.profile import KernelSummary, ProfileReport
 
 from .convert import _same_file, message_detail
 from .state import KernelProServer
@@ -49,7 +50,7 @@ def setup(server: KernelProServer) -> None:
         word = doc.word_at_position(params.position)
         parts = []
         for k in (k for k in st.report.kernels if k.name == word):  # each instantiation of a template
-            parts.append(kernel_markdown(k, st.measured.get(k.name)))
+            parts.append(kernel_markdown(k, st.measured.get(k.name), no_machine_code(st.report, k.name)))
         here = []
         for old, advice in ((st.report_text, st.report.advice), (st.gpu_text, st.gpu_advice)):
             m = st.line_map(old, doc.source)
@@ -66,10 +67,21 @@ def _num(v, unit: str = "") -> str:
     return "?" if v is None else f"{v}{unit}"
 
 
-def kernel_markdown(k: KernelSummary, measured: dict[str, Any] | None = None) -> str:
+def no_machine_code(report: ProfileReport, kernel: str) -> str:
+    """Why a kernel has no registers to show, in the words of docs/editor.md."""
+    if not report.ok:
+        return "cannot profile (see Problems)"
+    src = report.source.kernel(kernel)
+    if src is not None and src.is_template:
+        return "no machine code: a template this file never instantiates (only the source rules ran)"
+    return "no machine code for it in this build (see the log)"
+
+
+def kernel_markdown(k: KernelSummary, measured: dict[str, Any] | None = None, missing: str = "") -> str:
+    """`missing`: why there is no machine code (`no_machine_code`), said when there are no registers."""
     out = [f"**KernelPro · {code(k.instantiation or k.name)}**", ""]
     if k.registers is None:
-        out.append("not compiled (see the errors in this file)")
+        out.append(md(missing or "no machine code"))
     else:
         spills = "0" if not (k.spill_stores or k.spill_loads) else f"{k.spill_stores} B stored / {k.spill_loads} B loaded"
         out += [
@@ -79,7 +91,7 @@ def kernel_markdown(k: KernelSummary, measured: dict[str, Any] | None = None) ->
             f"- shared memory: {_num(k.shared_bytes, ' B')} static",
         ]
         if k.occupancy is not None:
-            limit = f", limited by {md(k.occupancy_limiter or '?')}" if k.occupancy < 1 else ""
+            limit = f", limited by {md(limiter_words(k.occupancy_limiter or '?'))}" if k.occupancy < 1 else ""
             out.append(f"- occupancy: **{pct(k.occupancy)}**{limit}")
         if k.occupancy_text:
             out.append(f"  ({md(k.occupancy_text)})")

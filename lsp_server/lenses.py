@@ -27,6 +27,8 @@ def setup(server: KernelProServer) -> None:
         summaries: dict[str, list] = {}
         for s in st.report.kernels if st.report else []:
             summaries.setdefault(s.name, []).append(s)
+        from .hover import no_machine_code
+
         gpu = " (trust the folder)" if not ls.trusted else " (needs a GPU)" if ls.gpu_reason else ""
         opt = gpu if not ls.trusted or not ls.settings.raw.get("optimizerCommand") else ""  # a custom optimizer may run elsewhere
         out = []
@@ -36,8 +38,9 @@ def setup(server: KernelProServer) -> None:
             args = [uri, k.name]
             if st.report:
                 rows = summaries.get(k.name) or [None]
+                missing = no_machine_code(st.report, k.name)
                 title = " | ".join((f"{s.instantiation}: " if s is not None and s.instantiation and len(rows) > 1 else "")
-                                   + summary_line(s, st.measured.get(k.name)) for s in rows)
+                                   + summary_line(s, st.measured.get(k.name), missing) for s in rows)
             elif st.problem:
                 title = "KernelPro: cannot profile (see Problems)"
             else:
@@ -84,11 +87,12 @@ def find_spec(cu_path: str, kernel: str | None = None) -> Path | None:
     return find(cu_path, kernel)
 
 
-def summary_line(k: KernelSummary | None, measured: dict | None = None) -> str:
+def summary_line(k: KernelSummary | None, measured: dict | None = None, missing: str = "") -> str:
+    """`missing`: why there is no machine code (hover.no_machine_code), said when there are no registers."""
     from .hover import pct
 
     if k is None or k.registers is None:
-        return "KernelPro: not compiled"
+        return f"KernelPro: {missing or 'no machine code'}"
     spills = (k.spill_stores or 0) + (k.spill_loads or 0)
     occ = f"occupancy {pct(k.occupancy)}" if k.occupancy is not None else "occupancy ?"
     block = f"assumed block {k.block}" if k.block_origin == "default" else f"block {k.block}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kernelpro.profilers.sass import line_runs
+from kernelpro.profilers.sass import line_runs, without_padding
 
 from .linemap import LineMap
 
@@ -27,9 +27,10 @@ def sass_document(report, path: str, kernel: str | None = None, line_map: LineMa
         out.append(f"// no SASS: {why}")
     for b in builds:
         r = b.resources
-        out += ["", f"// ==== {b.label} ({b.mangled}): {len(b.sass)} instructions, {r.registers} registers, "
+        code = without_padding(b.sass)  # the NOPs after the last instruction are alignment, not code
+        out += ["", f"// ==== {b.label} ({b.mangled}): {len(code)} instructions, {r.registers} registers, "
                     f"{r.stack_bytes} B stack, {r.spill_stores + r.spill_loads} B spilled"]
-        for ln, run in line_runs(b.sass, report.path):
+        for ln, run in line_runs(code, report.path):
             here = None
             if ln is not None:
                 moved = ln - 1 if line_map is None else line_map.line(ln - 1)

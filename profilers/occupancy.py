@@ -174,6 +174,13 @@ def _blocks_by(lim: ArchLimits, block_size: int, registers: int, shared_bytes: i
 # on a tie the limiter named is the first of these (a tie with the warp or block cap
 # means the kernel is at that cap whatever else changes)
 _LIMITER_ORDER = ("block_size", "blocks_per_sm", "registers", "shared_memory")
+# how a sentence names each limiter ("limited by shared memory"), as Occupancy.explain does
+LIMITER_WORDS = {"registers": "registers", "shared_memory": "shared memory", "block_size": "warps per SM",
+                 "blocks_per_sm": "blocks per SM"}
+
+
+def limiter_words(limiter: str) -> str:
+    return LIMITER_WORDS.get(limiter, limiter.replace("_", " "))
 
 
 def _check(lim: ArchLimits, block_size: int, registers: int, shared_bytes: int) -> None:

@@ -95,6 +95,14 @@ def parse_sass(text: str) -> dict[str, list[Instruction]]:
     return out
 
 
+def without_padding(insns: list[Instruction]) -> list[Instruction]:
+    """The instructions without the NOPs that pad the kernel's code after its last instruction."""
+    end = len(insns)
+    while end and insns[end - 1].base == "NOP":
+        end -= 1
+    return insns[:end]
+
+
 def opcode_counts(insns: list[Instruction]) -> dict[str, int]:
     c: dict[str, int] = {}
     for i in insns:

@@ -57,6 +57,11 @@ async def test_header_opened_alone_is_profiled_as_its_own_unit(client: LanguageC
     assert fp64(diags) == [at(HEADER, "0.7")]
     assert not [d for d in diags if d.severity == types.DiagnosticSeverity.Error]
     assert not [d for d in diags if "pragma once" in d.message]
+    # the hover on the template says why it has no registers (not "not compiled")
+    row, col = at(HEADER, "twice")
+    h = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=row, character=col + 1)))
+    assert h is not None and "a template this file never instantiates" in h.contents.value, h
 
 
 @pytest.mark.asyncio

@@ -196,6 +196,13 @@ def test_sass_document_groups_by_source_line(spill_report):
         assert all(out[i].strip().startswith("/*") and out[i].endswith(";") for i in range(b["start"] + 1, b["end"] + 1))
     sass = "\n".join("\n".join(out[b["start"]:b["end"] + 1]) for b in blocks)
     assert "LDL" in sass or "STL" in sass  # the run-time index is where the local memory traffic is
+    # no trailing NOP padding (issue 29, item 11): the listing ends at the kernel's last instruction,
+    # and the header counts what is listed
+    (build,) = [b for b in spill_report.artifact.kernels if b.name == "bucket_counts"]
+    assert build.sass[-1].base == "NOP"  # nvdisasm printed the padding
+    listed = [t for t in out if t.strip().startswith("/*")]
+    assert " NOP " not in listed[-1] and listed[-1].split()[1] in ("BRA", "EXIT")
+    assert f": {len(listed)} instructions," in next(t for t in out if t.startswith("// ===="))
     # one line inserted above: the blocks name the moved lines
     moved = sass_document(spill_report, str(EX / "b_spill.cu"), "bucket_counts", LineMap(text, "// new\n" + text))
     assert [b["line"] for b in moved["blocks"]] == [b["line"] + 1 if b["line"] else None for b in doc["blocks"]]

@@ -81,7 +81,13 @@ async def test_compile_errors_at_their_lines(client: LanguageClient):
     # the server is alive: hover answers (nothing compiled, so no kernel numbers)
     h = await client.text_document_hover_async(types.HoverParams(
         text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=0, character=18)))
-    assert h is None or "not compiled" in h.contents.value
+    assert h is None or "cannot profile (see Problems)" in h.contents.value
+    # the lens says what docs/editor.md says it does for a file that does not compile (issue 29, item 11)
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    summaries = [lens.command.title for lens in lenses if lens.command.command == ""]
+    assert summaries and all(t == "KernelPro: cannot profile (see Problems)" for t in summaries), summaries
+    assert "`KernelPro: cannot profile (see Problems)` when the file cannot be compiled" in \
+        (Path(__file__).resolve().parents[1] / "docs" / "editor.md").read_text()
 
 
 @pytest.mark.asyncio

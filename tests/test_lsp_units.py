@@ -115,6 +115,22 @@ def test_measured_rows_in_hover_and_lens():
     assert measured_rows({"k": {"time_us": 1}}) == {} and measured_rows(None) == {}
 
 
+@pytest.mark.parametrize("limiter, words", [("shared_memory", "shared memory"), ("block_size", "warps per SM"),
+                                            ("blocks_per_sm", "blocks per SM")])
+def test_hover_names_the_limiter_in_words(limiter, words):
+    """Issue 29, item 11: "limited by shared_memory" read like an identifier (and escaped as shared\\_memory)."""
+    k = KernelSummary("k", 1, registers=32, occupancy=0.1875, occupancy_limiter=limiter, block=256)
+    text = kernel_markdown(k)
+    assert f"**18.75%**, limited by {words}" in text and "_" not in text.split("limited by")[1].split("\n")[0]
+
+
+def test_a_kernel_without_machine_code_says_why_in_the_documented_words():
+    nothing = KernelSummary("k", 1)
+    assert summary_line(nothing, None, "cannot profile (see Problems)") == "KernelPro: cannot profile (see Problems)"
+    assert "cannot profile (see Problems)" in kernel_markdown(nothing, None, "cannot profile (see Problems)")
+    assert "not compiled" not in summary_line(nothing) + kernel_markdown(nothing)
+
+
 def test_scheduler_keeps_only_the_newest_waiting_snapshot():
     started, gate = [], threading.Event()
 

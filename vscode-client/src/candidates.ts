@@ -4,12 +4,13 @@
 import * as path from 'path';
 import type { Disposable, Event, EventEmitter, TreeDataProvider, TreeItem, Uri } from 'vscode';
 import { CliError, Runner } from './cli';
-import { Candidate, CandidateRecord, candidateFile, fromRecord, git, isDirty, repoRoot, showFile } from './git';
+import { Candidate, CandidateRecord, candidateFiles, fromRecord, git, isDirty, repoRoot, showFile } from './git';
 import { requireTrust } from './trust';
 import {
     createEventEmitter,
     createFileSystemWatcher,
     executeCommand,
+    fileUri,
     getWorkspaceFolders,
     isWorkspaceTrusted,
     makeUri,
@@ -228,18 +229,25 @@ function target(node: unknown): { root: string; candidate: Candidate } | undefin
     return undefined;
 }
 
-async function fileOf(root: string, c: Candidate): Promise<string | undefined> {
-    const file = await candidateFile(root, c);
-    if (!file) {
+function inside(root: string, file: string): boolean {
+    const rel = path.relative(root, path.resolve(root, file));
+    return !!rel && rel !== '..' && !rel.startsWith('..' + path.sep) && !path.isAbsolute(rel);
+}
+
+// The files a candidate changes, its kernel first; undefined (said) when there is none or the note
+// names a file outside the repository.
+async function filesOf(root: string, c: Candidate): Promise<string[] | undefined> {
+    const files = await candidateFiles(root, c);
+    if (files.length === 0) {
         void showErrorMessage(`KernelPro: cannot tell which file ${c.branch} changes (no note and no changed file).`);
         return undefined;
     }
-    const rel = path.relative(root, path.resolve(root, file));
-    if (!rel || rel === '..' || rel.startsWith('..' + path.sep) || path.isAbsolute(rel)) {
-        void showErrorMessage(`KernelPro: ${c.branch}: file "${file}" in its note lies outside the repository ${root}.`);
+    const outside = files.find((f) => !inside(root, f));
+    if (outside !== undefined) {
+        void showErrorMessage(`KernelPro: ${c.branch}: file "${outside}" in its note lies outside the repository ${root}.`);
         return undefined;
     }
-    return file;
+    return files;
 }
 
 async function guarded(what: string, action: () => Promise<Outcome>): Promise<Outcome> {
@@ -257,10 +265,23 @@ export function showDiff(node: unknown): Promise<Outcome> {
     if (!t) return Promise.resolve('failed');
     const { root, candidate: c } = t;
     return guarded(`diff of ${c.branch}`, async () => {
-        const file = await fileOf(root, c);
-        if (!file) return 'failed';
-        const title = `${path.basename(file)} (${c.branch} ↔ parent)`;
-        await executeCommand('vscode.diff', gitUri(root, `${c.sha}^`, file), gitUri(root, c.sha, file), title);
+        const files = await filesOf(root, c);
+        if (!files) return 'failed';
+        const diff = (file: string) => [gitUri(root, `${c.sha}^`, file), gitUri(root, c.sha, file)];
+        if (files.length === 1) {
+            await executeCommand('vscode.diff', ...diff(files[0]), `${path.basename(files[0])} (${c.branch} ↔ parent)`);
+            return 'done';
+        }
+        // the kernel and its launch spec, as Apply writes them: one multi-file diff (VS Code 1.85+),
+        // else one diff tab per file, the kernel's last so that it is the one in front
+        try {
+            const resources = files.map((f) => [fileUri(path.join(root, f)), ...diff(f)]);
+            await executeCommand('vscode.changes', `${c.branch} ↔ parent (${files.length} files)`, resources);
+        } catch {
+            for (const f of [...files.slice(1), files[0]]) {
+                await executeCommand('vscode.diff', ...diff(f), `${path.basename(f)} (${c.branch} ↔ parent)`, { preview: false });
+            }
+        }
         return 'done';
     });
 }

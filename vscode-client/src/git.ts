@@ -120,15 +120,14 @@ export function parseNote(text: string): CandidateNote | string {
     return { ...d, kernel: d.kernel, speedup: d.speedup, file: d.file, energy_j: energy, objective: typeof d.objective === 'string' ? d.objective : 'time' };
 }
 
-// The file a candidate changes: its note's "file", else the first file the tip commit touches.
-export async function candidateFile(root: string, c: Candidate): Promise<string | undefined> {
-    if (c.note?.file) {
-        return c.note.file;
-    }
+// Every file the candidate's commit changes (what Apply writes: the kernel and its launch spec),
+// the kernel first: its note's "file", else the first CUDA file.
+export async function candidateFiles(root: string, c: Candidate): Promise<string[]> {
     const files = (await git(root, ['diff-tree', '--no-commit-id', '--name-only', '-r', '--root', c.sha]))
         .split('\n')
         .filter((f) => f);
-    return files.find((f) => /\.(cu|cuh)$/.test(f)) ?? files[0];
+    const first = c.note?.file ?? files.find((f) => /\.(cu|cuh)$/.test(f)) ?? files[0];
+    return first === undefined ? [] : [first, ...files.filter((f) => f !== first)];
 }
 
 // Content of `file` at `rev`; '' when the file does not exist there.

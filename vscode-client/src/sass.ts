@@ -88,7 +88,8 @@ export class SassView implements Disposable {
         }
     }
 
-    // The cursor moved to `line` (0-based) of `editor`: highlight the matching lines of the other side.
+    // The cursor moved to `line` (0-based) of `editor`: highlight the matching lines on both sides
+    // and scroll the other side to them; the side clicked in stays where it is.
     follow(editor: TextEditor, line: number): void {
         const uri = editor.document.uri;
         if (uri.scheme === SASS_SCHEME) {
@@ -96,9 +97,9 @@ export class SassView implements Disposable {
             const src = doc?.blocks ? sourceLineOf(doc.blocks, line) : undefined;
             const target = visibleTextEditors().find((e) => e.document.uri.toString() === uri.query);
             if (!doc?.blocks || !target) return;
-            highlightLines(target, this.highlight, src === undefined ? [] : [[src - 1, src - 1]]);
+            highlightLines(target, this.highlight, src === undefined ? [] : [[src - 1, src - 1]], true);
             const spans = src === undefined ? [] : sassSpans(doc.blocks, src);
-            highlightLines(editor, this.highlight, spans);
+            highlightLines(editor, this.highlight, spans, false);
             return;
         }
         const key = this.sassUri(uri).toString();
@@ -106,8 +107,8 @@ export class SassView implements Disposable {
         const target = visibleTextEditors().find((e) => e.document.uri.toString() === key);
         if (!doc?.blocks || !target) return;
         const spans = sassSpans(doc.blocks, line + 1);
-        highlightLines(target, this.highlight, spans);
-        highlightLines(editor, this.highlight, spans.length > 0 ? [[line, line]] : []);
+        highlightLines(target, this.highlight, spans, true);
+        highlightLines(editor, this.highlight, spans.length > 0 ? [[line, line]] : [], false);
     }
 
     dispose(): void {

@@ -146,11 +146,17 @@ export function createHighlight(): vscode.TextEditorDecorationType {
     });
 }
 
-// Highlights lines [start, end] (0-based, inclusive) of `editor` and reveals the first range.
-export function highlightLines(editor: vscode.TextEditor, type: vscode.TextEditorDecorationType, spans: [number, number][]): void {
+// Highlights lines [start, end] (0-based, inclusive) of `editor`; with `reveal`, scrolls the first
+// range into view (never in the editor the user is clicking in: that would move the click away).
+export function highlightLines(
+    editor: vscode.TextEditor,
+    type: vscode.TextEditorDecorationType,
+    spans: [number, number][],
+    reveal: boolean,
+): void {
     const ranges = spans.map(([a, b]) => new vscode.Range(a, 0, b, 0));
     editor.setDecorations(type, ranges);
-    if (ranges.length > 0) {
+    if (reveal && ranges.length > 0) {
         editor.revealRange(ranges[0], vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     }
 }

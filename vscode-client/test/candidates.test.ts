@@ -194,6 +194,31 @@ test('show diff: the candidate file at the tip against its parent', async () => 
     assert.equal(await cands.gitContentProvider.provideTextDocumentContent(r2), FAST + '// 10\n');
 });
 
+test('show diff of a candidate that changes its launch spec too: both files, as Apply writes them', async () => {
+    const c = (await byBranch()).get('kernelpro/saxpy/run3-1')!;
+    assert.equal(await cands.showDiff(node(c)), 'done');
+    const call = fake.state.commands[0];
+    assert.equal(call.command, 'vscode.changes');
+    const [title, resources] = call.args as [string, { scheme: string; path: string; query: string }[][]];
+    assert.match(title, /kernelpro\/saxpy\/run3-1/);
+    assert.deepEqual(resources.map((r) => r[0].path), [path.join(repo, 'kernels/saxpy.cu'), path.join(repo, 'kernels/saxpy.kernelpro.toml')]);
+    const [, left, right] = resources[1];
+    assert.equal(await cands.gitContentProvider.provideTextDocumentContent(left as any), SPEC);
+    assert.equal(await cands.gitContentProvider.provideTextDocumentContent(right as any), SPEC.replace('1024', '4096'));
+    assert.equal(await cands.gitContentProvider.provideTextDocumentContent(resources[0][2] as any), FAST + '// spec\n');
+
+    // a VS Code without the multi-file diff: one diff per file, the kernel's opened last (in front)
+    fake.state.missingCommands = ['vscode.changes'];
+    assert.equal(await cands.showDiff(node(c)), 'done');
+    const diffs = fake.state.commands.slice(1);
+    assert.deepEqual(diffs.map((d) => d.command), ['vscode.diff', 'vscode.diff']);
+    assert.deepEqual(diffs.map((d) => d.args[2]), [
+        'saxpy.kernelpro.toml (kernelpro/saxpy/run3-1 ↔ parent)',
+        'saxpy.cu (kernelpro/saxpy/run3-1 ↔ parent)',
+    ]);
+    assert.equal(await cands.gitContentProvider.provideTextDocumentContent(diffs[0].args[1] as any), SPEC.replace('1024', '4096'));
+});
+
 test('checkout refuses on a dirty working tree', async () => {
     const c = (await byBranch()).get('kernelpro/saxpy/run1-1')!;
     write('kernels/saxpy.cu', BASE + '// my edit\n');

@@ -33,6 +33,7 @@ export const state = {
     picks: [] as (string | undefined)[], // replies to showQuickPick, in order
     messages: [] as { kind: string; message: string; items: string[] }[],
     commands: [] as { command: string; args: unknown[] }[],
+    missingCommands: [] as string[], // executeCommand rejects these, as an older VS Code would
     watchers: [] as { folder: string; glob: string; create: FakeEmitter<unknown>; change: FakeEmitter<unknown>; del: FakeEmitter<unknown> }[],
     statusItems: [] as any[],
     activeEditor: undefined as any,
@@ -53,6 +54,7 @@ export function reset(): void {
     state.picks = [];
     state.messages = [];
     state.commands = [];
+    state.missingCommands = [];
     state.watchers = [];
     state.statusItems = [];
     state.activeEditor = undefined;
@@ -130,6 +132,9 @@ export function registerCommand() {
 }
 
 export async function executeCommand(command: string, ...args: unknown[]) {
+    if (state.missingCommands.includes(command)) {
+        throw new Error(`command '${command}' not found`);
+    }
     state.commands.push({ command, args });
     return undefined;
 }
@@ -203,7 +208,7 @@ export async function openFile() {}
 export const sassState = {
     opened: [] as any[],
     editors: [] as any[],
-    highlights: [] as { editor: any; spans: [number, number][] }[],
+    highlights: [] as { editor: any; spans: [number, number][]; reveal: boolean }[],
     selection: new FakeEmitter<any>(),
     diagnostics: new FakeEmitter<any>(),
 };
@@ -231,6 +236,6 @@ export function createHighlight() {
     return { dispose() {} };
 }
 
-export function highlightLines(editor: any, _type: unknown, spans: [number, number][]) {
-    sassState.highlights.push({ editor, spans });
+export function highlightLines(editor: any, _type: unknown, spans: [number, number][], reveal: boolean) {
+    sassState.highlights.push({ editor, spans, reveal });
 }

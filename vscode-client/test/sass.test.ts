@@ -43,10 +43,20 @@ test('the view fetches from the server and keeps the cursors in step', async () 
         [(sass as any).id, [[5, 9], [13, 14]]],
         ['source', [[6, 6]]],
     ]);
+    // the side the cursor moved in is not scrolled; the other side is
+    assert.deepEqual(fake.sassState.highlights.map((h) => h.reveal), [true, false]);
     // cursor on a SASS line of line 8's block: source line 8 lights up, and its block
     fake.sassState.highlights.length = 0;
     fake.sassState.selection.fire({ textEditor: sass, selections: [{ active: { line: 11 } }] });
     assert.deepEqual(fake.sassState.highlights.map((h) => h.spans), [[[7, 7]], [[10, 12]]]);
+    // a click in the second block of line 7 lights both blocks, and the SASS pane stays on the click
+    // (revealing the first block would scroll the clicked instruction away)
+    fake.sassState.highlights.length = 0;
+    fake.sassState.selection.fire({ textEditor: sass, selections: [{ active: { line: 14 } }] });
+    assert.deepEqual(fake.sassState.highlights.map((h) => [h.spans, h.reveal]), [
+        [[[6, 6]], true],
+        [[[5, 9], [13, 14]], false],
+    ]);
 
     // a new publish for the file refetches its SASS document
     let refreshed = 0;
