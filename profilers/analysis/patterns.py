@@ -369,8 +369,10 @@ def row_major_loops(rk: RowKernel) -> list[RowLoop]:
 
 
 def column_loop(rk: RowKernel) -> RowLoop | None:
-    """One spread reduction loop whose accesses are contiguous across rows (row coefficient 1)
-    and strided in the loop variable: a thread-per-column reduction."""
+    """One spread reduction loop that reads a column: an access contiguous across the threads (row
+    coefficient 1) and strided in the loop variable, a thread-per-column reduction. Beside it the
+    loop may read a vector every column shares (`x[i]`, the same for every thread: a column
+    matrix-vector product) and per-column values (`mean[j]`, the same in every iteration)."""
     if len(rk.loops) != 1 or rk.loops[0].kind != "spread" or not rk.loops[0].info.reductions:
         return None
     lp = rk.loops[0]
@@ -378,7 +380,7 @@ def column_loop(rk: RowKernel) -> RowLoop | None:
     accs = lp.info.accesses
     if not accs or any(a.is_write for a in accs):
         return None
-    row_values = rk.env.values_at(rk.row_decl.end_byte + 1)
+    columns = 0
     for a in accs:
         idx = a.index
         if idx is None:  # an index not followed (an unexpanded macro, say)
@@ -387,7 +389,14 @@ def column_loop(rk: RowKernel) -> RowLoop | None:
         if c_row is None:  # the row variable was substituted: look for the thread index instead
             c_row = coefficient(idx, "threadIdx.x")
         c_var = coefficient(idx, var)
-        if c_row != {(): 1} or not c_var or c_var == {(): 1}:
+        if c_row is None or c_var is None:
             return None
-    del row_values
-    return lp
+        if c_row == {(): 1} and c_var and c_var != {(): 1}:
+            columns += 1  # down a column
+        elif not c_row and not depends(idx, rk.row) and not depends(idx, "threadIdx.x"):
+            continue  # shared by every column (a vector along the rows)
+        elif c_row == {(): 1} and not c_var:
+            continue  # the column's own value, the same in every row
+        else:
+            return None
+    return lp if columns else None
