@@ -233,7 +233,7 @@ def test_vscode_follows_a_checkout_and_shows_sass_beside_the_source(tmp_path):
     fixed = (ROOT / "examples" / "a_fp64_literal_fixed.cu").read_text()
     sass_line, _ = position(fixed, "float inner", "float inner")
     r, data = run_vscode(tmp_path, ws, cu.name, "stale-sass", KP_BRANCH=branch, KP_AFTER="0",
-                         KP_SASS_LINE=str(sass_line))
+                         KP_SASS_LINE=str(sass_line), KP_SASS_CLICK="STG.E desc")
     where = f"\nresult: {json.dumps(r, indent=1)[:8000]}\nlogs:\n{logs_of(data)}"
     if os.environ.get("KERNELPRO_SASS_SCREENSHOT") and r["screenshots"].get("sass"):
         shutil.copy(r["screenshots"]["sass"], os.environ["KERNELPRO_SASS_SCREENSHOT"])
@@ -263,6 +263,11 @@ def test_vscode_follows_a_checkout_and_shows_sass_beside_the_source(tmp_path):
     other = int(re.match(rf"// {re.escape(cu.name)}:(\d+)", t["sass_other"]).group(1))
     assert other != sass_line
     assert code(t["source_lit_after"]) == [source[other - 1].strip()], (t["sass_other"], t["source_lit_after"])
+    # a click on the store at the SASS's end (its line's first run is far above): the clicked instruction
+    # stays in view, and its source line lights up (issue 29, item 11)
+    assert any("STG.E desc" in x for x in t["sass_click_visible"]), t["sass_click_visible"]
+    store = position(t["source_file"], "y[i] =", "y[i] =")[0]
+    assert code(t["sass_click_source_lit"]) == [source[store - 1].strip()], t["sass_click_source_lit"]
     # the inlay hints: the global load and store widths at the end of their lines
     hints = {x.split("\u200a")[0].strip(): x.split("\u200a")[1].strip() for x in t["sass_source_lines"] if "\u200a" in x}
     assert hints.get("float v = x[i];") == "LDG.32", hints

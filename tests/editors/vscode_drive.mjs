@@ -22,7 +22,8 @@
 //   KP_FIX_TEXT       text on the fixed line (to read it back after the edit)
 //   KP_TIMEOUT        seconds per UI state (default 60); KP_CHROMIUM (default /usr/bin/chromium)
 //   stale-sass: KP_BRANCH (the candidate branch), KP_AFTER (rule rows expected after the checkout),
-//               KP_SASS_LINE (1-based source line to put the cursor on)
+//               KP_SASS_LINE (1-based source line to put the cursor on), KP_SASS_CLICK (the text of an
+//               instruction near the SASS's end whose source line has an earlier run)
 //   restricted: KP_INTERPRETER_ANSWER (the button to press on the interpreter question, "Keep mine")
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -237,6 +238,19 @@ async function scenarioStaleSass(page) {
     await page.waitForTimeout(800);
     result.texts.source_lit_after = await highlighted(page, 0);
     result.texts.sass_lit_after = await highlighted(page, 1);
+  });
+  // the end of the SASS, a click on an instruction of a run whose source line has an earlier run
+  // higher up: the pane stays where it is (revealing the line's first run scrolled the click away)
+  await step('sass_click_stays', async () => {
+    await page.keyboard.press('Control+End');
+    await page.waitForTimeout(500);
+    const want = env('KP_SASS_CLICK');
+    const line = page.locator('.editor-group-container').nth(1).locator('.view-line', { hasText: want }).first();
+    const box = await line.boundingBox();
+    await page.mouse.click(box.x + 60, box.y + box.height / 2);
+    await page.waitForTimeout(800);
+    result.texts.sass_click_visible = await visibleText(page, 1);
+    result.texts.sass_click_source_lit = await highlighted(page, 0);
   });
   await step('sass_top', async () => {  // the document's first lines
     await page.keyboard.press('Control+Home');
