@@ -654,6 +654,86 @@ def column_plans(text: str, ctx: Context) -> list[Plan]:
     return [Plan("column", "split column reduction", answers, space, build, 0.75, assumptions)]
 
 
+# ---------------------------------------------------------------- x and y exchanged
+
+
+def coalesce_plans(text: str, ctx: Context) -> list[Plan]:
+    """A two-dimensional kernel whose accesses are contiguous along threadIdx.y and strided along
+    threadIdx.x (the row on x, as a [row][col] loop nest read as x, y): x and y exchanged in the kernel and
+    its launches, so neighbouring lanes touch neighbouring elements."""
+    from kernelpro.profilers.analysis.affine import build_env, coefficient, global_accesses, is_const
+
+    src = parse_source(text, ctx.path)
+    k = src.kernel(ctx.kernel)
+    if k is None or k.body is None or "threadIdx.y" not in src.node_text(k.body):
+        return []
+    env = build_env(src, k, lanes=True)
+    along = {"x": [], "y": [], "other": []}
+    for a in global_accesses(env, include_unknown=True):
+        cx = coefficient(a.index, "threadIdx.x") if a.index is not None else None
+        cy = coefficient(a.index, "threadIdx.y") if a.index is not None else None
+        if cx is not None and (is_const(cx, 1) or not cx):
+            along["x"].append(a)  # contiguous or the same across the lanes: nothing to gain
+        elif cy is not None and is_const(cy, 1):
+            along["y"].append(a)
+        else:
+            along["other"].append(a)
+    if not along["y"] or len(along["y"]) <= len(along["x"]) + len(along["other"]):
+        return []
+    block = ctx.launch.get("block") or []
+    grid = list(ctx.launch.get("grid") or [])
+    if len(block) < 2 or len(grid) < 2:
+        raise Refuse("the launch's block and grid are not two-dimensional")
+    lines = sorted({a.line for a in along["y"]})
+    answers = tuple(r for r in ("uncoalesced-access",) if r in ctx.answers_present)
+
+    body = src.node_text(k.body)
+    try:
+        bx, by = int(block[0]), int(block[1])
+    except (TypeError, ValueError):
+        bx = by = None
+    # the block's shape is free where the kernel reads blockDim (no literal tile): 32 lanes along the row
+    free = bx is not None and "blockDim.x" in body and "blockDim.y" in body and bx * by % 32 == 0 and by != 32
+    space = ([{"reblock": 1}] if free else []) + [{"reblock": 0}]
+
+    def build(knobs):
+        new = matmul.swap_xy(src, ctx.kernel)
+        launch = dict(ctx.base_launch or {})
+        launch.update(ctx.launch)
+        launch["grid"] = [grid[1], grid[0]] + grid[2:]
+        launch["block"] = [block[1], block[0]] + list(block[2:])
+        if knobs.get("reblock"):
+            ny = bx * by // 32
+            launch["grid"] = [cover(grid[1], by, 32), cover(grid[0], bx, ny)] + grid[2:]
+            launch["block"] = [32, ny] + list(block[2:])
+            if "<<<" in new:
+                new = _swap_launches_reblocked(new, ctx.path, ctx.kernel, ny)
+        nb = launch["block"]
+        return Candidate(source=new, launch=launch, flags=ctx.flags, answers=answers,
+                         description=f"x and y exchanged: the accesses on line {', '.join(map(str, lines))} were "
+                                     "contiguous along threadIdx.y and strided along threadIdx.x (lanes); now the "
+                                     f"lanes move along the contiguous dimension; blocks of {nb[0]} x {nb[1]}",
+                         origin="builtin:coalesce-xy", kind="structural", knobs=tuple(sorted(knobs.items())),
+                         notes=())
+    return [Plan("coalesce-xy", "x and y exchanged", answers, space, build, 0.8)]
+
+
+def _swap_launches_reblocked(text: str, path: str, kernel: str, ny: int) -> str:
+    """The file's own launches after swap_xy (`kp_swap_xy(G), kp_swap_xy(B)`) given blocks of 32 x ny
+    covering the same threads."""
+    s2 = parse_source(text, path)
+    subs = []
+    for call, cfg, args, host in launch_sites(s2, kernel):
+        if len(args) < 2:
+            continue
+        g, b = s2.node_text(args[0]), s2.node_text(args[1])
+        subs.append((args[0].start_byte, args[0].end_byte,
+                     f"dim3((dim3({g}).x * dim3({b}).x + 31) / 32, (dim3({g}).y * dim3({b}).y + {ny - 1}) / {ny}, "
+                     f"dim3({g}).z)"))
+        subs.append((args[1].start_byte, args[1].end_byte, f"dim3(32, {ny})"))
+    return span_text(s2, 0, len(s2.data), subs) if subs else text
+
+
 # ---------------------------------------------------------------- transposes and permutes
 
 
@@ -902,7 +982,8 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
             break
         text = renamed
     by_family: dict[str, list[Plan]] = {}
-    for fn in (elementwise_plans, gather_plans, row_plans, column_plans, matmul_plans, permute_plans):
+    for fn in (elementwise_plans, gather_plans, row_plans, column_plans, matmul_plans, permute_plans,
+               coalesce_plans):
         family = fn.__name__.replace('_plans', '')
         try:
             got = fn(text, ctx)
@@ -917,6 +998,8 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
         # block per dot product (the row rewrites) reads both operands once per output
         why.append("row: " + ", ".join(p.name for p in by_family.pop("row")) + " not offered: this loop is a "
                    "matrix product, whose outputs share operand rows and columns; the tiles reuse them")
+    if by_family.get("matmul") and by_family.get("coalesce"):
+        by_family.pop("coalesce")  # the matrix product's own remap (matmul-coalesce) does it
     out = [p for got in by_family.values() for p in got]
     if not out and not why:  # no plan recognised any shape: say what they look for
         why.append("no structural plan applies: they start from one thread per row, element or column "
