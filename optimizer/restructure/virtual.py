@@ -1,0 +1,132 @@
+"""A kernel's body run for a *virtual* thread: the shared step of the restaging rewrites (permute.py,
+stencil.py).
+
+`roles_helper` turns a kernel whose only side effect is one store into a `__device__` function
+`kp_roles_<kernel>(params..., kp_vx, kp_vy, kp_phase, kp_val, kp_addr, kp_dst, kp_out)` that runs the old
+body with threadIdx.x and threadIdx.y replaced by (kp_vx, kp_vy). It returns false where the old thread
+would store nothing (its guards, its returns), else true with
+- phase false: kp_addr[i] the address the old thread reads at its i-th staged load (no memory is read);
+- phase true: kp_dst the address it stores to and kp_out the value, computed with kp_val[i] in place of
+  the i-th staged load (other loads, of values only, are read as written).
+So a rewrite can first learn what each old thread reads, stage those elements in shared memory in any
+order, and then let any thread compute any old thread's store from the staged values.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kernelpro.profilers.source import Kernel, SourceFile, walk
+
+from .text import Refuse, span_text
+
+
+@dataclass
+class Staged:
+    """The loads a rewrite stages (their nodes, in order) and the store it keeps."""
+    loads: list  # tree-sitter nodes of the staged loads (subscripts or __ldg calls)
+    store: object  # the store's subscript node (the left side of `=`)
+    others: list  # loads read as written in the value (not staged)
+
+
+def elem_type(k: Kernel, array: str) -> str:
+    """A pointer parameter's element type as written, without qualifiers."""
+    p = k.param(array)
+    t = re.sub(r"\b(const|volatile|__restrict__|__restrict|restrict)\b|\*", " ", p.type_text)
+    return " ".join(t.split())
+
+
+def template_parts(src: SourceFile, k: Kernel) -> tuple[str, str, object]:
+    """(`template <...>` line, the helper's template arguments `<T, N>`, the declaration node to insert
+    before): empty for a plain kernel."""
+    node = k.node
+    while node.parent is not None and node.parent.type in ("template_declaration", "linkage_specification"):
+        node = node.parent
+    if not k.is_template:
+        return "", "", node
+    t = k.node.parent
+    while t is not None and t.type != "template_declaration":
+        t = t.parent
+    if t is None:
+        raise Refuse("a template kernel whose template declaration was not found")
+    return (f"template {src.node_text(t.child_by_field_name('parameters'))}\n",
+            "<" + ", ".join(n for _, n in k.template_params) + ">", node)
+
+
+def _param_list(src: SourceFile, k: Kernel) -> str:
+    for n in walk(k.node):
+        if n.type == "parameter_list":
+            return src.node_text(n)[1:-1].strip()
+    raise Refuse("the kernel's parameter list was not found")
+
+
+def _address(src: SourceFile, n, subs) -> str:
+    if n.type == "call_expression":  # __ldg(p) and the like: p is the address
+        a = n.child_by_field_name("arguments").named_children[0]
+        return span_text(src, a.start_byte, a.end_byte, subs)
+    return f"&({span_text(src, n.start_byte, n.end_byte, subs)})"
+
+
+def roles_helper(src: SourceFile, k: Kernel, staged: Staged, load_t: str, store_t: str,
+                 block_dims: tuple[int, int] | None = None) -> str:
+    """The helper's definition; block_dims replaces blockDim.x/y (a virtual block of another shape)."""
+    if any(not p.name for p in k.signature):
+        raise Refuse("an unnamed kernel parameter")
+    subs = []
+    for n in walk(k.body):
+        t = src.node_text(n)
+        if n.type == "field_expression" and t in ("threadIdx.x", "threadIdx.y"):
+            subs.append((n.start_byte, n.end_byte, "kp_v" + t[-1]))
+        elif block_dims and n.type == "field_expression" and t in ("blockDim.x", "blockDim.y"):
+            subs.append((n.start_byte, n.end_byte, f"{block_dims[0] if t.endswith('x') else block_dims[1]}u"))
+        elif n.type == "return_statement" and not n.named_children:
+            subs.append((n.start_byte, n.end_byte, "return false;"))
+
+    def inside(n, outer):
+        return outer.start_byte <= n.start_byte and n.end_byte <= outer.end_byte
+
+    assign = staged.store.parent
+    stmt = assign.parent
+    value = assign.child_by_field_name("right")
+    # in the value: staged loads from kp_val; outside it (locals of values): staged address or value by phase
+    val_subs = [s for s in subs if inside_range(s, value)]
+    for i, n in enumerate(staged.loads):
+        if inside(n, value):
+            val_subs.append((n.start_byte, n.end_byte, f"kp_val[{i}]"))
+    value_text = span_text(src, value.start_byte, value.end_byte, val_subs)
+    addr_set = " ".join(f"kp_addr[{i}] = {_address(src, n, subs)};" for i, n in enumerate(staged.loads)
+                        if inside(n, value))
+    dst = _address(src, staged.store, subs)
+    body_subs = [s for s in subs if not (stmt.start_byte <= s[0] < stmt.end_byte)]
+    for i, n in enumerate(staged.loads):
+        if not inside(n, value):  # a local computed from a staged load before the store
+            body_subs.append((n.start_byte, n.end_byte,
+                              f"(kp_phase ? kp_val[{i}] : (kp_addr[{i}] = {_address(src, n, subs)}, {load_t}()))"))
+    for n in staged.others:
+        if not inside(n, value):
+            body_subs.append((n.start_byte, n.end_byte,
+                              f"(kp_phase ? {span_text(src, n.start_byte, n.end_byte, subs)} : 0)"))
+    body_subs.append((stmt.start_byte, stmt.end_byte,
+                      f"{{ {addr_set} kp_dst = {dst}; if (kp_phase) kp_out = {value_text}; return true; }}"))
+    body = span_text(src, k.body.start_byte, k.body.end_byte, sorted(body_subs))
+    body = body[:body.rstrip().rfind("}")].rstrip() + "\n  return false;\n}"
+    tmpl, _, _ = template_parts(src, k)
+    return (f"{tmpl}static __device__ __forceinline__ bool kp_roles_{k.name}({_param_list(src, k)}, int kp_vx, "
+            f"int kp_vy, bool kp_phase, const {load_t}* kp_val, const {load_t}** kp_addr, {store_t}*& kp_dst, "
+            f"{store_t}& kp_out)\n{body}\n\n")
+
+
+def inside_range(sub, node) -> bool:
+    return node.start_byte <= sub[0] and sub[1] <= node.end_byte
+
+
+def call(src: SourceFile, k: Kernel, vx: str, vy: str, phase: str) -> str:
+    """A call of the helper for virtual thread (vx, vy), with kp_val, kp_addr, kp_dst, kp_out in scope."""
+    _, targs, _ = template_parts(src, k)
+    args = ", ".join(p.name for p in k.signature)
+    return f"kp_roles_{k.name}{targs}({args}, {vx}, {vy}, {phase}, kp_val, kp_addr, kp_dst, kp_out)"
+
+
+def insert_before(src: SourceFile, k: Kernel) -> int:
+    """Where the helper goes: before the kernel's definition (its template header included)."""
+    return template_parts(src, k)[2].start_byte
