@@ -200,8 +200,14 @@ def test_vscode_squiggle_problems_lens_hover_and_quick_fix(tmp_path):
     assert "gelu" in hover and re.search(r"registers: \d+ per thread", hover) and "occupancy" in hover, hover
     # Ctrl+. at the literal offers the fix that appends f
     assert any(f"Make {LITERAL} a float literal ({LITERAL}f)" in a for a in t["code_actions"]), t["code_actions"]
-    # choosing it edits the buffer; after Ctrl+S the server re-publishes without that diagnostic
+    # choosing it edits the buffer, and its diagnostic goes at once, before any save (issue 29, item 9);
+    # the other literal on that line keeps its own
     assert f"{LITERAL}f *" in t["fixed_line"], t["fixed_line"]
+    assert t["unchanged_on_disk"]
+    unsaved = [row for row in t["problems_unsaved"] if RULE in row]
+    assert len(unsaved) == len(rows) - 1 and not any(f"Ln {fix_line}, Col {fix_col}]" in row for row in unsaved), unsaved
+    assert any("0.044715" in row for row in unsaved), unsaved
+    # after Ctrl+S the saved text's profile agrees
     assert cu.read_text() == text.replace(f"{LITERAL} *", f"{LITERAL}f *", 1) != text
     after = [row for row in t["problems_after"] if RULE in row]
     assert len(after) == len(rows) - 1 and not any(f"Ln {fix_line}, Col {fix_col}]" in row for row in after), after

@@ -125,20 +125,33 @@ async function scenarioFix(page) {
   });
   await shot(page, 'quick_fix');
 
-  // apply it (Enter on the focused fix), save, and wait for the re-published Problems list
+  // apply it (Enter on the focused fix): the Problems list is one shorter before any save (the edit
+  // took its diagnostic); then save, and the saved text's profile keeps it so
   await step('fix_applied', async () => {
     if (!result.texts.code_actions) throw new Error('no quick-fix menu');
     const before = result.texts.problems.filter((t) => t.includes(RULE)).length;
+    const rowsAre = (n) => page.waitForFunction(([r, k]) => {
+      const rows = [...document.querySelectorAll('.markers-panel .monaco-list-row')].map((e) => e.innerText);
+      return rows.filter((t) => t.includes(r)).length === k;
+    }, [RULE, n], { timeout: TIMEOUT, polling: 100 });
+    const disk = path.join(env('KP_FOLDER'), env('KP_FILE'));
+    const saved = fs.readFileSync(disk, 'utf8');
     await page.keyboard.press('Enter');
     await page.waitForTimeout(300);
     result.texts.fixed_line = await page.$$eval('.editor-instance .view-line', (ls, n) =>
       ls.map((l) => l.innerText.replace(/\u00a0/g, ' ')).find((t) => t.includes(n)), env('KP_FIX_TEXT'));
+    await rowsAre(before - 1);
+    result.texts.problems_unsaved = await problemRows(page);
+    result.texts.unchanged_on_disk = fs.readFileSync(disk, 'utf8') === saved;
     await page.keyboard.press('Control+S');
-    await page.waitForFunction(([r, n]) => {
-      const rows = [...document.querySelectorAll('.markers-panel .monaco-list-row')].map((e) => e.innerText);
-      return rows.filter((t) => t.includes(r)).length === n;
-    }, [RULE, before - 1], { timeout: TIMEOUT, polling: 100 });
-    result.texts.problems_after = await page.$$eval('.markers-panel .monaco-list-row', (els) => els.map((e) => e.innerText.trim()));
+    const t0 = Date.now();
+    while (fs.readFileSync(disk, 'utf8') === saved) {
+      if (Date.now() - t0 > TIMEOUT) throw new Error('the file was not saved');
+      await page.waitForTimeout(100);
+    }
+    await page.waitForTimeout(2000); // the saved text's profile
+    await rowsAre(before - 1);
+    result.texts.problems_after = await problemRows(page);
   });
 
 }
