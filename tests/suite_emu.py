@@ -84,8 +84,7 @@ def inputs_for(spec, env, seed=0):
         if a.output:
             outs.append((len(args), a.name, dt))
         if a.output and not a.fill:
-            store = np.full(count, 0xFFFF if dt == "bfloat16" else np.nan,
-                            dtype=np.uint16 if dt == "bfloat16" else np.dtype(dt))
+            store = _poisoned(count, dt)
         elif a.fill == "zeros":
             store = np.zeros(count, dtype=np.uint16 if dt == "bfloat16" else np.dtype(dt))
         elif (a.fill or "").startswith("randint"):
@@ -98,6 +97,20 @@ def inputs_for(spec, env, seed=0):
             views[a.name] = bf16_float(store) if dt == "bfloat16" else store.copy()
         args.append(store)
     return args, views, outs
+
+
+def _poisoned(count, dt, fill=None):
+    """A buffer of `count` elements of dtype dt: `fill`, else poison (NaN; integers every byte 0xFF, as the
+    evaluator poisons them)."""
+    if fill is not None:
+        return np.full(count, fill, dtype=_store(dt))
+    if dt == "bfloat16":
+        return np.full(count, 0xFFFF, dtype=np.uint16)
+    if np.dtype(dt).kind == "f":
+        return np.full(count, np.nan, dtype=np.dtype(dt))
+    out = np.empty(count, dtype=np.dtype(dt))
+    out.view(np.uint8)[:] = 0xFF
+    return out
 
 
 def _vocab(env, hi):
@@ -150,8 +163,7 @@ def run_steps(spec, source: str, env, workdir, seed=0, launch: dict | None = Non
         (bufs if isinstance(v, np.ndarray) else scalars)[a.name] = v
     for s in spec.scratch:
         count = math.prod(_ev(d, env) for d in s.shape)
-        fill = 0 if s.fill == "zeros" else (0xFFFF if s.dtype == "bfloat16" else np.nan)
-        bufs[s.name] = np.full(count, fill, dtype=_store(s.dtype))
+        bufs[s.name] = _poisoned(count, s.dtype, 0 if s.fill == "zeros" else None)
     kernels = sorted({s.kernel for s in spec.launches if not s.memset})
     batch = Batch([(source, k) for k in kernels], workdir)
     for step in spec.launches:
