@@ -492,7 +492,11 @@ _INT_RE = re.compile(r"^(0[xX][0-9a-fA-F]+|\d+)[uUlL]*$")
 
 
 def _int_literal(s: str) -> int | None:
-    m = _INT_RE.match(s.strip())
+    s = s.strip()
+    if s.startswith("-"):  # tree-sitter reads `-1` as one literal in some places
+        v = _int_literal(s[1:])
+        return None if v is None else -v
+    m = _INT_RE.match(s)
     return int(m.group(1), 0) if m else None
 
 

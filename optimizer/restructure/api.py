@@ -19,12 +19,13 @@ from typing import Callable
 from kernelpro.profilers.analysis.patterns import RowKernel, column_loop, is_elementwise, row_kernel, row_major_loops
 from kernelpro.profilers.analysis.copies import Refusal as CopyRefusal, copy_kernel
 from kernelpro.profilers.analysis.loops import analyze_kernel
+from kernelpro.profilers.analysis.stencils import Refusal as StencilRefusal, stencil as find_stencil
 from kernelpro.profilers.analysis.patterns import accesses_in
 from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import SourceFile, parse_source, walk
 
 from ..model import Candidate
-from . import columns, deteam, dewarp, elementwise, gather, matmul, permute, rows
+from . import columns, deteam, dewarp, elementwise, gather, matmul, permute, rows, stencil, taps
 from .launch import columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
 from .passes import (declare_at_first_assignment, index_pointer_steps, inline_loop_helpers, promote_elements,
                      rename_reassigned_pointers, simplify)
@@ -787,6 +788,53 @@ def permute_plans(text: str, ctx: Context) -> list[Plan]:
     return [Plan("transpose-tile", "transpose through shared memory", answers, space, build, 0.8)]
 
 
+# ---------------------------------------------------------------- stencils
+
+
+def stencil_plans(text: str, ctx: Context) -> list[Plan]:
+    """A point computed from fixed neighbours in one array: the neighbours staged once per block in a
+    shared-memory tile with a halo (stencil.py)."""
+    src = parse_source(text, ctx.path)
+    k = src.kernel(ctx.kernel)
+    if k is None or k.body is None:
+        return []
+    st = find_stencil(src, k)
+    unrolled = None
+    if isinstance(st, StencilRefusal) and "a loop in the kernel" in st.reason:
+        unrolled = taps.unroll_taps(text, ctx.path, ctx.kernel)  # loops over the taps written out
+        if unrolled is not None:
+            src = parse_source(unrolled, ctx.path)
+            k = src.kernel(ctx.kernel)
+            st = find_stencil(src, k)
+    if isinstance(st, StencilRefusal):
+        body = src.node_text(k.body)
+        if body.count("[") < 3 or st.reason.startswith("no array is read"):
+            return []  # not a stencil at all: nothing to say
+        raise Refuse(st.reason)
+    try:
+        block = [int(b) for b in ctx.launch.get("block") or []]
+    except (TypeError, ValueError):
+        raise Refuse("the launch's block is not a number") from None
+    if len(block) < 2 or any(b != 1 for b in block[2:]):
+        raise Refuse("the launch's block is not two-dimensional")
+    left, right, below, above = st.halo
+    cells = (block[0] + left + right) * (block[1] + below + above)
+    lines = sorted({a.line for a, _, _ in st.points})
+    answers = tuple(r for r in ("uncoalesced-access", "memory-bound") if r in ctx.answers_present)
+
+    def build(knobs):
+        new = stencil.restage(src, k, st, (block[0], block[1]))
+        return Candidate(source=new, launch=dict(ctx.base_launch or {}, **ctx.launch), flags=ctx.flags,
+                         answers=answers, origin="builtin:stencil-tile", kind="structural", knobs=(), notes=(),
+                         description=(f"the loops over the taps written out; the {len(st.points)} neighbour "
+                                      f"loads of {st.array}" if unrolled else
+                                      f"the {len(st.points)} neighbour loads of {st.array} on line "
+                                      f"{', '.join(map(str, lines))}") + f" from a shared-memory tile of {block[0]} x "
+                                     f"{block[1]} with its halo ({cells} elements per block, each read from global "
+                                     f"memory once instead of up to {len({(d, e) for _, d, e in st.points})} times)")
+    return [Plan("stencil-tile", "stencil through a shared-memory tile with a halo", answers, [{}], build, 0.75)]
+
+
 # ---------------------------------------------------------------- matrix products
 
 
@@ -983,7 +1031,7 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
         text = renamed
     by_family: dict[str, list[Plan]] = {}
     for fn in (elementwise_plans, gather_plans, row_plans, column_plans, matmul_plans, permute_plans,
-               coalesce_plans):
+               coalesce_plans, stencil_plans):
         family = fn.__name__.replace('_plans', '')
         try:
             got = fn(text, ctx)

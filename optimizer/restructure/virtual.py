@@ -5,7 +5,8 @@ stencil.py).
 `kp_roles_<kernel>(params..., kp_vx, kp_vy, kp_phase, kp_val, kp_addr, kp_dst, kp_out)` that runs the old
 body with threadIdx.x and threadIdx.y replaced by (kp_vx, kp_vy). It returns false where the old thread
 would store nothing (its guards, its returns), else true with
-- phase false: kp_addr[i] the address the old thread reads at its i-th staged load (no memory is read);
+- phase false: kp_addr[i] the address the old thread reads at its i-th staged load, null where it does
+  not read it (no memory is read);
 - phase true: kp_dst the address it stores to and kp_out the value, computed with kp_val[i] in place of
   the i-th staged load (other loads, of values only, are read as written).
 So a rewrite can first learn what each old thread reads, stage those elements in shared memory in any
@@ -110,6 +111,8 @@ def roles_helper(src: SourceFile, k: Kernel, staged: Staged, load_t: str, store_
                       f"{{ {addr_set} kp_dst = {dst}; if (kp_phase) kp_out = {value_text}; return true; }}"))
     body = span_text(src, k.body.start_byte, k.body.end_byte, sorted(body_subs))
     body = body[:body.rstrip().rfind("}")].rstrip() + "\n  return false;\n}"
+    # a staged load under its own condition leaves its address null where the old thread skips it
+    body = "{\n  " + " ".join(f"kp_addr[{i}] = nullptr;" for i in range(len(staged.loads))) + body[1:]
     tmpl, _, _ = template_parts(src, k)
     return (f"{tmpl}static __device__ __forceinline__ bool kp_roles_{k.name}({_param_list(src, k)}, int kp_vx, "
             f"int kp_vy, bool kp_phase, const {load_t}* kp_val, const {load_t}** kp_addr, {store_t}*& kp_dst, "

@@ -1,0 +1,65 @@
+"""Stencils through a shared-memory tile with a halo, whatever their index spelling.
+
+The block's threads first stage every element some thread of the block reads at the neighbours
+(profilers/analysis/stencils.py) in a shared-memory tile of the block's shape plus the halo: slot p holds
+what old thread q = p - d reads at offset d, for the first offset d whose thread q is in the block and
+passes its guards (virtual.py runs the old body for q to learn that and the address; nothing is read that
+the kernel as written would not read). After one barrier each thread computes its own point from the
+tile: every staged load comes from shared memory, each input element from global memory once per block
+instead of once per neighbour.
+"""
+from __future__ import annotations
+
+from kernelpro.profilers.analysis.stencils import Stencil
+from kernelpro.profilers.source import Kernel, SourceFile
+
+from . import virtual
+from .text import span_text
+
+
+def body(src: SourceFile, k: Kernel, st: Stencil, tx: int, ty: int) -> str:
+    t = virtual.elem_type(k, st.array)
+    out_t = virtual.elem_type(k, st.store.array)
+    left, right, below, above = st.halo
+    ex, ey = tx + left + right, ty + below + above
+    n = len(st.points)
+    # slot (px, py) relative to the block's first thread: which old thread reads it, offset (0, 0) first
+    order = sorted(range(n), key=lambda i: (abs(st.points[i][1]) + abs(st.points[i][2]), i))
+    seen, tries = set(), []
+    for i in order:
+        _, dx, dy = st.points[i]
+        if (dx, dy) in seen:
+            continue
+        seen.add((dx, dy))
+        qx, qy = f"kp_px - ({dx})", f"kp_py - ({dy})"
+        tries.append(f"if ({qx} >= 0 && {qx} < {tx} && {qy} >= 0 && {qy} < {ty} && "
+                     f"{virtual.call(src, k, qx, qy, 'false')} && kp_addr[{i}]) kp_halo[kp_s] = *kp_addr[{i}];")
+    staged = "\n      else ".join(tries)
+    reads = "\n  ".join(f"kp_val[{i}] = kp_tile[threadIdx.y + {below + dy}][threadIdx.x + {left + dx}];"
+                        for i, (_, dx, dy) in enumerate(st.points))
+    return f"""{{
+  // the stencil's neighbours staged once per block: a {tx} x {ty} tile with a halo of {left}/{right} elements
+  // and {below}/{above} rows, each element read from global memory once
+  __shared__ {t} kp_halo[{ey * ex}];
+  {t} (*kp_tile)[{ex}] = reinterpret_cast<{t} (*)[{ex}]>(kp_halo);
+  {t} kp_val[{n}];
+  const {t}* kp_addr[{n}];
+  {out_t}* kp_dst;
+  {out_t} kp_out;
+  for (int kp_s = threadIdx.x + {tx} * threadIdx.y; kp_s < {ex * ey}; kp_s += {tx * ty}) {{
+    const int kp_px = kp_s % {ex} - {left}, kp_py = kp_s / {ex} - {below};
+    {staged}
+  }}
+  __syncthreads();
+  {reads}
+  if ({virtual.call(src, k, "threadIdx.x", "threadIdx.y", "true")}) *kp_dst = kp_out;
+}}"""
+
+
+def restage(src: SourceFile, k: Kernel, st: Stencil, block: tuple[int, int]) -> str:
+    staged = virtual.Staged(loads=[a.node for a, _, _ in st.points], store=st.store.node,
+                            others=[a.node for a in st.others])
+    helper = virtual.roles_helper(src, k, staged, virtual.elem_type(k, st.array), virtual.elem_type(k, st.store.array))
+    at = virtual.insert_before(src, k)
+    return span_text(src, 0, len(src.data), [(at, at, helper),
+                                             (k.body.start_byte, k.body.end_byte, body(src, k, st, *block))])

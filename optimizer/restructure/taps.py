@@ -1,0 +1,124 @@
+"""Loops over a stencil's taps written out: `for (dy = -1; dy <= 1; dy++)` with constant bounds and a few
+iterations becomes one block per value (`{ const int dy = -1; ... }`), so every neighbour load has a
+constant offset the stencil analysis can read. A `continue` jumps past its copy; a loop that breaks or
+returns is left as it is."""
+from __future__ import annotations
+
+from kernelpro.profilers.analysis.affine import build_env
+from kernelpro.profilers.analysis.loops import analyze_loop
+from kernelpro.profilers.source import parse_source, walk
+
+from .text import ident_subs, span_text
+
+LOOPS = ("for_statement", "while_statement", "do_statement")
+MAX_TAPS = 9  # iterations of one loop written out
+
+
+def _values(src, info) -> list[int] | None:
+    if info.form != "for" or info.var is None or info.step is None or info.step <= 0:
+        return None
+    start, bound = src.eval_int(info.start), src.eval_int(info.bound)
+    if start is None or bound is None or info.cmp not in ("<", "<=", "!="):
+        return None
+    end = bound + 1 if info.cmp == "<=" else bound
+    vals = list(range(start, end, info.step))
+    return vals if 0 < len(vals) <= MAX_TAPS else None
+
+
+def _declared(src, body) -> set[str]:
+    out = set()
+    for d in walk(body):
+        if d.type == "declaration":
+            for x in d.children_by_field_name("declarator"):
+                while x is not None and x.type != "identifier":
+                    x = x.child_by_field_name("declarator")
+                if x is not None:
+                    out.add(src.node_text(x))
+    return out
+
+
+def unroll_taps(text: str, path: str, kernel: str) -> str | None:
+    """The text with every innermost constant loop over taps written out (nests too); None if none."""
+    changed, serial = False, 0
+    for _ in range(6):
+        src = parse_source(text, path)
+        k = src.kernel(kernel)
+        if k is None or k.body is None:
+            return None
+        env = build_env(src, k)
+        target = None
+        for n in walk(k.body):
+            if n.type != "for_statement":
+                continue
+            body = n.child_by_field_name("body")
+            if body is None or any(m.type in LOOPS for m in walk(body)) or "[" not in src.node_text(body):
+                continue
+            info = analyze_loop(src, env, n)
+            if any(e in ("break", "return", "goto") for e in info.escapes) or any(
+                    e.startswith("barrier") for e in info.escapes):
+                continue
+            vals = _values(src, info)
+            if vals is not None and info.declared_in_header:
+                target = (n, info, vals, body)
+                break
+        if target is None:
+            break
+        n, info, vals, body = target
+        conts = [c for c in walk(body) if c.type == "continue_statement"]
+        copies = []
+        for v in vals:
+            label = f"kp_tap{serial}"
+            serial += 1
+            renames = []  # each copy's own locals get names of their own (one definition per name)
+            for name in _declared(src, body):
+                renames += ident_subs(src, body, name, f"{name}_{label}")
+            inner = span_text(src, body.start_byte, body.end_byte,
+                              [(c.start_byte, c.end_byte, f"goto {label};") for c in conts]
+                              + ident_subs(src, body, info.var, f"({v})") + renames)
+            if body.type != "compound_statement":
+                inner = "{ " + inner + " }"
+            t = info.var_type or "int"
+            copies.append(f"{{ const {t} {info.var} = {v}; {inner} }}" + (f" {label}:;" if conts else ""))
+        text = fold(span_text(src, 0, len(src.data), [(n.start_byte, n.end_byte, "\n".join(copies))]), path, kernel)
+        changed = True
+    return text if changed else None
+
+
+def _c_int(src, n) -> int | None:
+    """An integer expression of literals only, with C's rules (division truncates toward zero)."""
+    t = n.type
+    if t == "number_literal":
+        return src.eval_int(n)
+    if t == "parenthesized_expression" and len(n.named_children) == 1:
+        return _c_int(src, n.named_children[0])
+    if t == "unary_expression" and src.node_text(n.child_by_field_name("operator")) in ("-", "+"):
+        v = _c_int(src, n.child_by_field_name("argument"))
+        return None if v is None else (-v if src.node_text(n.child_by_field_name("operator")) == "-" else v)
+    if t == "binary_expression":
+        a, b = _c_int(src, n.child_by_field_name("left")), _c_int(src, n.child_by_field_name("right"))
+        op = src.node_text(n.child_by_field_name("operator"))
+        if a is None or b is None:
+            return None
+        if op in ("/", "%"):
+            if b == 0:
+                return None
+            q = abs(a) // abs(b) * (1 if (a >= 0) == (b > 0) else -1)
+            return q if op == "/" else a - b * q
+        return {"+": a + b, "-": a - b, "*": a * b}.get(op)
+    return None
+
+
+def fold(text: str, path: str, kernel: str) -> str:
+    """Integer expressions of literals in the kernel replaced by their values (`(2) / 3 - 1` -> `-1`)."""
+    src = parse_source(text, path)
+    k = src.kernel(kernel)
+    subs, stack = [], [k.body] if k is not None and k.body is not None else []
+    while stack:
+        n = stack.pop()
+        if n.type in ("binary_expression", "parenthesized_expression") and "." not in src.node_text(n):
+            v = _c_int(src, n)
+            if v is not None:
+                subs.append((n.start_byte, n.end_byte, f"({v})"))
+                continue
+        stack.extend(n.children)
+    return span_text(src, 0, len(src.data), subs) if subs else text

@@ -1,0 +1,114 @@
+"""Stencils: each thread stores one point computed from neighbours of it in one array at fixed offsets.
+
+`stencil(src, k)` reads a kernel with two-dimensional thread indices whose one store (not in a loop) is
+computed from loads of one input array at the thread's point plus constant offsets: `in[(i-1)*W + j]`,
+`in[idx + W]`, in any spelling the affine analysis follows. Each load's offset from the first is
+(dx, dy) in threads: dx elements along threadIdx.x (stride 1) and dy rows along threadIdx.y (the
+array's row stride, the same for every load). Loads at other offsets (a third dimension, say) and loads
+of other arrays (weights) may feed the value and are left as they are. What is not such a kernel is a
+`Refusal` with its reason (an in-place update that would read updated neighbours, a loop, one
+dimension of threads).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..source import Kernel, SourceFile, walk
+from .affine import Access, add, build_env, coefficient, global_accesses, is_const
+
+LOOPS = ("for_statement", "while_statement", "do_statement")
+SIDE_EFFECTS = ("__shared__", "__syncthreads", "atomic", "__shfl", "cooperative_groups", "cg::", "asm", "printf")
+MAX_HALO = 4  # the largest offset read as a neighbour (rows or elements)
+
+
+@dataclass
+class Refusal:
+    kernel: str
+    reason: str
+
+
+@dataclass
+class Stencil:
+    kernel: str
+    array: str  # the input read at the neighbours
+    store: Access = field(repr=False)
+    points: list = field(repr=False)  # [(Access, dx, dy)]: the staged loads, offsets from the first
+    others: list = field(repr=False)  # other loads of values (weights, a third dimension's neighbours)
+
+    @property
+    def halo(self) -> tuple[int, int, int, int]:
+        """(left, right, below, above): how far the loads reach beyond the first one's point."""
+        xs = [dx for _, dx, _ in self.points]
+        ys = [dy for _, _, dy in self.points]
+        return -min(xs + [0]), max(xs + [0]), -min(ys + [0]), max(ys + [0])
+
+
+def _offset(diff, row) -> tuple[int, int] | None:
+    """(dx, dy) with diff == dx + dy * row, small ones only."""
+    if is_const(diff):
+        c = diff.get((), 0)
+        return (c, 0) if abs(c) <= MAX_HALO else None
+    for dy in range(-MAX_HALO, MAX_HALO + 1):
+        if dy == 0:
+            continue
+        rest = add(diff, {m: c * dy for m, c in row.items()}, -1)
+        if is_const(rest) and abs(rest.get((), 0)) <= MAX_HALO:
+            return rest.get((), 0), dy
+    return None
+
+
+def stencil(src: SourceFile, k: Kernel) -> Stencil | Refusal:
+    if k.body is None:
+        return Refusal(k.name, "no body")
+    body = src.node_text(k.body)
+    if "threadIdx.y" not in body:
+        return Refusal(k.name, "one dimension of threads: the neighbours above and below are not threads of the "
+                               "block (a 2-D launch is needed for a tile with a halo)")
+    if "threadIdx.z" in body:
+        return Refusal(k.name, "three dimensions of threads")
+    for w in SIDE_EFFECTS:
+        if w in body:
+            return Refusal(k.name, f"the kernel does more than compute one point ({w.rstrip(':')} in its body)")
+    for n in walk(k.body):
+        if n.type in LOOPS:
+            return Refusal(k.name, f"line {n.start_point[0] + 1}: a loop in the kernel")
+    env = build_env(src, k)
+    accs = [a for a in global_accesses(env, include_unknown=True)]
+    stores = [a for a in accs if a.is_write]
+    loads = [a for a in accs if not a.is_write]
+    if len(stores) != 1:
+        return Refusal(k.name, f"{len(stores)} stores (one point per thread is restaged)")
+    store = stores[0]
+    assign = store.node.parent
+    if assign.type != "assignment_expression" or src.node_text(assign.child_by_field_name("operator")) != "=" \
+            or assign.parent is None or assign.parent.type != "expression_statement":
+        return Refusal(k.name, f"line {store.line}: the store is not a plain `=`")
+    by_array: dict[str, list[Access]] = {}
+    for a in loads:
+        if a.index is None:
+            return Refusal(k.name, f"line {a.line}: an index the analysis cannot follow")
+        by_array.setdefault(a.array, []).append(a)
+    if store.array in by_array:
+        return Refusal(k.name, f"the kernel reads and writes {store.array}: an in-place stencil reads neighbours "
+                               "that other threads update, so staging them would change its result")
+    best = None
+    for array, group in by_array.items():
+        first = group[0]
+        row = coefficient(first.index, "threadIdx.y")
+        if row is None or not row or is_const(row, 1) or coefficient(first.index, "threadIdx.x") != {(): 1}:
+            continue
+        pts, rest = [], []
+        for a in group:
+            if coefficient(a.index, "threadIdx.x") != {(): 1} or coefficient(a.index, "threadIdx.y") != row:
+                rest.append(a)
+                continue
+            off = _offset(add(a.index, first.index, -1), row)
+            (pts if off is not None else rest).append((a, *off) if off is not None else a)
+        if len({(dx, dy) for _, dx, dy in pts}) >= 3 and (best is None or len(pts) > len(best[1])):
+            best = (array, pts, rest)
+    if best is None:
+        return Refusal(k.name, "no array is read at three or more neighbouring points of the thread's own "
+                               "(offsets along threadIdx.x and threadIdx.y)")
+    array, pts, rest = best
+    others = rest + [a for arr, g in by_array.items() if arr != array for a in g]
+    return Stencil(k.name, array, store, pts, others)

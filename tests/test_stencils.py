@@ -1,0 +1,101 @@
+"""Stencils through a shared-memory tile with a halo (profilers/analysis/stencils.py,
+optimizer/restructure/stencil.py, taps.py): the suite's 2-D stencil and 3x3 convolutions (loops over the
+taps, zero padding, a filter in constant memory) and the spellings of tests/stencils/ get the tile,
+compiled with nvcc and run in the CPU emulator at sizes off the block against the kernel as written;
+an in-place sweep and a one-dimensional launch get none and say why."""
+from __future__ import annotations
+
+import os
+import shutil
+
+import numpy as np
+import pytest
+
+from compile_batch import compile_each
+from emu_run import Batch
+
+from kernelpro.optimizer.restructure import api, taps
+from kernelpro.profilers.analysis.stencils import Refusal, Stencil, stencil
+from kernelpro.profilers.compile import CompileOptions
+from kernelpro.profilers.source import parse_source
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+SUITE = os.path.join(os.path.dirname(TESTS), "benchmarks", "suite")
+GXX = shutil.which("g++")
+H, W, D = 37, 45, 5
+
+# name -> (path, kernel, grid, block, {array: shape}, scalars, output)
+CASES = {
+    "stencil2d": (os.path.join(SUITE, "stencil2d", "naive.cu"), "stencil2d", ["cdiv(W, 32)", "cdiv(H, 8)"], [32, 8],
+                  {"out": (H, W), "inp": (H, W)}, {"H": H, "W": W}, "out"),
+    "conv_loops": (os.path.join(SUITE, "conv3x3", "naive.cu"), "conv3x3", ["cdiv(W, 16)", "cdiv(H, 16)"], [16, 16],
+                   {"out": (H, W), "inp": (H, W)}, {"H": H, "W": W}, "out"),
+    "conv_const": (os.path.join(SUITE, "conv3x3", "naive_const.cu"), "conv3x3", ["cdiv(W, 32)", "cdiv(H, 4)"], [32, 4],
+                   {"out": (H, W), "inp": (H, W)}, {"H": H, "W": W}, "out"),
+    "jacobi": (os.path.join(TESTS, "stencils", "jacobi_literal.cu"), "jacobi", ["cdiv(n, 16)", "cdiv(n, 16)"], [16, 16],
+               {"u": (H, H), "un": (H, H), "f": (H, H)}, {"n": H, "h2": 0.01}, "un"),
+    "heat3d": (os.path.join(TESTS, "stencils", "heat3d_z.cu"), "heat3d", ["cdiv(nx, 32)", "cdiv(ny, 4)", "nz"], [32, 4],
+               {"out": (D, H, W), "in": (D, H, W)}, {"nx": W, "ny": H, "nz": D}, "out"),
+}
+
+
+def _ev(e, env):
+    return int(eval(str(e).replace("/", "//"), {"cdiv": lambda a, b: -(-a // b)}, dict(env)))
+
+
+def _ctx(path, kernel, grid, block):
+    return api.Context(kernel=kernel, path=path, launch={"grid": grid, "block": block},
+                       base_launch={"grid": grid, "block": block}, size_env={})
+
+
+def test_the_analysis_reads_offsets_and_halo():
+    src = parse_source(open(CASES["stencil2d"][0]).read())
+    st = stencil(src, src.kernels[0])
+    assert isinstance(st, Stencil) and st.array == "inp"
+    assert sorted((dx, dy) for _, dx, dy in st.points) == [(-1, 0), (0, -1), (0, 0), (0, 1), (1, 0)]
+    assert st.halo == (1, 1, 1, 1)
+    path = CASES["heat3d"][0]
+    src = parse_source(open(path).read())
+    st = stencil(src, src.kernels[0])
+    assert len(st.points) == 6 and len(st.others) == 2  # the two other planes stay global loads
+    text = taps.unroll_taps(open(CASES["conv_const"][0]).read(), CASES["conv_const"][0], "conv3x3")
+    src = parse_source(text)
+    st = stencil(src, src.kernels[0])
+    assert isinstance(st, Stencil) and len({(dx, dy) for _, dx, dy in st.points}) == 9
+
+
+@pytest.mark.parametrize("name,why", [("n_inplace", "in-place"), ("flat", "one dimension of threads")])
+def test_no_tile_where_it_would_change_the_result_or_has_no_rows(name, why):
+    path = os.path.join(TESTS, "stencils", "n_inplace.cu") if name == "n_inplace" else \
+        os.path.join(SUITE, "stencil2d", "naive_flat.cu")
+    text = open(path).read()
+    k = parse_source(text).kernels[0]
+    plans, said = api.plans(text, _ctx(path, k.name, ["cdiv(n, 32)", "cdiv(n, 8)"], [32, 8]))
+    assert "stencil-tile" not in [p.name for p in plans]
+    assert any(w.startswith("stencil:") and why in w for w in said), said
+    assert isinstance(stencil(parse_source(text), k), Refusal)
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_each_tile_compiles_and_computes_what_the_kernel_computes(name, tmp_path):
+    path, kernel, grid, block, arrays, scalars, out = CASES[name]
+    text = open(path).read()
+    ctx = _ctx(path, kernel, grid, block)
+    plans, why = api.plans(text, ctx)
+    plan = next((p for p in plans if p.name == "stencil-tile"), None)
+    assert plan is not None, why
+    c = plan.build(plan.space[0])
+    assert c.kind == "structural" and c.launch["block"] == block
+    (problem,) = compile_each(path, [(kernel, c.source, ())], CompileOptions(arch="sm_90"))
+    assert problem is None, "\n".join(problem)
+    batch = Batch([(text, kernel), (c.source, kernel)], str(tmp_path))
+    k = parse_source(text).kernel(kernel)
+    idx = [p.name for p in k.params].index(out)
+    got = []
+    for i in range(2):
+        rng = np.random.default_rng(11)
+        args = [rng.standard_normal(arrays[p.name]).astype(np.float32).reshape(-1) if p.name in arrays
+                else scalars[p.name] for p in k.params]
+        got.append(batch.run(i, args, [_ev(g, scalars) for g in grid], block)[idx])
+    assert np.array_equal(got[0], got[1]), f"{np.sum(got[0] != got[1])} of {got[0].size} points differ"
