@@ -42,6 +42,14 @@ CHECK_SIZES = {
     "attn_scores": {"H": 2, "T": 5, "D": 3},
     "linear_bias": {"N": 5, "C": 3, "OC": 7},
     "gemm_bf16": {"M": 5, "N": 7, "K": 3},
+    "stencil2d": {"H": 5, "W": 7},
+    "stencil3d": {"D": 4, "H": 5, "W": 6},
+    "conv3x3": {"H": 5, "W": 7},
+    "transpose": {"H": 5, "W": 7},
+    "permute4d": {"B": 2, "N": 3, "H": 4, "d": 5},
+    "colmatvec": {"M": 5, "N": 7},
+    "sum": {"n": 1003},
+    "scan": {"n": 1003},
 }
 
 # families whose outputs hold infinities by design (the masked attention scores: -inf above the diagonal)

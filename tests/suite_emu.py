@@ -30,6 +30,17 @@ SMALL = {
     "attn_scores": {"H": 2, "T": 37, "D": 24},
     "linear_bias": {"N": 37, "C": 29, "OC": 45},
     "gemm_bf16": {"M": 37, "N": 45, "K": 29},
+    # stencils, transposes, column products, reductions and scans (issue 27): ragged against every tile,
+    # the contiguous extent a multiple of 4 where a best has a 16-byte path (its scalar paths run at
+    # test_suite_kernels.BEST_RAGGED)
+    "stencil2d": {"H": 37, "W": 132},
+    "stencil3d": {"D": 5, "H": 10, "W": 68},
+    "conv3x3": {"H": 37, "W": 132},
+    "transpose": {"H": 68, "W": 36},
+    "permute4d": {"B": 2, "N": 7, "H": 3, "d": 12},
+    "colmatvec": {"M": 37, "N": 36},
+    "sum": {"n": 4099},
+    "scan": {"n": 5003},
 }
 # a second emulator size for the matrix products: sizes whose vector paths (16-byte loads, cp.async)
 # run, still not multiples of the tiles, and more than one tile in each direction where it is cheap

@@ -27,6 +27,23 @@ MATMUL_HERE = ("gemm_fp32/naive_global",)
 RESTRUCTURED = [p for p in NAIVE if os.path.basename(os.path.dirname(p)) not in MATMUL
                 or f"{os.path.basename(os.path.dirname(p))}/{os.path.basename(p)[:-3]}" in MATMUL_HERE]
 ALL = sorted(glob.glob(os.path.join(SUITE, "*", "*.cu")))
+# issue 27's families (stencils, transposes, column products, reductions, scans): the optimizer has no
+# structural plan for most of their naive kernels yet. Such a kernel is still checked as written, then
+# the test is an expected failure naming the plans' refusals; once a plan applies, its candidates are
+# checked like every other family's.
+PLANS_PENDING = ("stencil2d", "stencil3d", "conv3x3", "transpose", "permute4d", "colmatvec", "sum", "scan")
+# the bests of those families at a second emulator size: their scalar paths (the contiguous extent not a
+# multiple of 4), tiles cut by every edge, more than one tile, strip or block in each direction
+BEST_RAGGED = {
+    "stencil2d": {"H": 70, "W": 517},
+    "stencil3d": {"D": 9, "H": 19, "W": 131},
+    "conv3x3": {"H": 70, "W": 517},
+    "transpose": {"H": 37, "W": 45},
+    "permute4d": {"B": 2, "N": 5, "H": 3, "d": 13},
+    "colmatvec": {"M": 150, "N": 261},
+    "sum": {"n": 7},
+    "scan": {"n": 12289},
+}
 GXX = __import__("shutil").which("g++")
 
 
@@ -68,6 +85,10 @@ def test_naive_kernel_and_its_restructured_candidates_compute_the_reference(path
     spec = load_spec(family, stem)
     env = SMALL[family]
     text, base, prop, cands = _structural(path, spec)
+    if not cands and family in PLANS_PENDING:
+        got, views = run(family, spec, text, base, env, str(tmp_path))
+        check(family, spec, got, views, env, f"{stem} as written")
+        pytest.xfail(f"no structural plan yet for {family}/{stem} (issue 27): {prop.plans_refused}")
     assert cands, f"no structural candidate for {family}/{stem}: {prop.plans_refused}"
     runs = [(f"{stem} as written", text, base)]
     for c, _ in cands:
@@ -100,3 +121,15 @@ def test_hand_written_best_computes_the_reference(family, tmp_path):
     text = open(os.path.join(SUITE, family, "best.cu")).read()
     got, views = run(family, spec, text, spec_edit.base_launch(spec), SMALL[family], str(tmp_path))
     check(family, spec, got, views, SMALL[family], f"{family}/best")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the emulator")
+@pytest.mark.parametrize("family", sorted(BEST_RAGGED))
+def test_hand_written_best_at_a_ragged_size(family, tmp_path):
+    spec = load_spec(family, "best")
+    from kernelpro.optimizer import spec_edit
+    text = open(os.path.join(SUITE, family, "best.cu")).read()
+    env = BEST_RAGGED[family]
+    got, views = run(family, spec, text, spec_edit.base_launch(spec), env, str(tmp_path))
+    check(family, spec, got, views, env, f"{family}/best at {env}")
