@@ -6,7 +6,12 @@ evaluator leaves it: profilers/runtime/runner.py l2_flusher), median of the repe
 The matrix products run through cuBLAS under a precision policy, named beside every number they give:
 `fp32` (strict: torch.backends.cuda.matmul.allow_tf32 off), `tf32` (allow_tf32 on: fp32 operands rounded
 to TF32 on the tensor cores) and `bf16` (bf16 operands, fp32 accumulation). POLICIES lists each family's;
-the first is its default (what `time_torch` gives without `policy`)."""
+the first is its default (what `time_torch` gives without `policy`).
+
+The stencils' op is the interior's arithmetic on slices, a new (H-2) x (W-2) (x (D-2)) tensor not copied
+into out's interior (eager: a kernel per operation; torch.compile fuses them into one); the 3x3
+convolution is F.conv2d with padding 1 (every point, as the kernels) through cuDNN with its TF32 off
+(strict fp32, as the kernel); the column product y = x A is cuBLAS's gemv through torch.matmul (no TF32)."""
 from __future__ import annotations
 
 import contextlib
@@ -115,6 +120,36 @@ def _op(torch, family: str, spec, size: str):
         x = randn(v["N"], v["V"])
         t = torch.randint(0, v["V"], (v["N"],), device=dev, generator=g)
         return lambda: F.cross_entropy(x, t, reduction="none")
+    if family == "stencil2d":
+        x = randn(v["H"], v["W"])
+        return lambda: 0.6 * x[1:-1, 1:-1] + 0.1 * (x[:-2, 1:-1] + x[2:, 1:-1] + x[1:-1, :-2] + x[1:-1, 2:])
+    if family == "stencil3d":
+        x = randn(v["D"], v["H"], v["W"])
+        c = (slice(1, -1),) * 3
+        return lambda: 0.4 * x[c] + 0.1 * (x[:-2, 1:-1, 1:-1] + x[2:, 1:-1, 1:-1] + x[1:-1, :-2, 1:-1]
+                                           + x[1:-1, 2:, 1:-1] + x[1:-1, 1:-1, :-2] + x[1:-1, 1:-1, 2:])
+    if family == "conv3x3":
+        x = randn(1, 1, v["H"], v["W"])
+        w = torch.tensor([[0.0625, 0.125, -0.0625], [0.25, 0.5, 0.125], [-0.125, 0.25, 0.0625]],
+                         device=dev).reshape(1, 1, 3, 3)
+        torch.backends.cudnn.allow_tf32 = False  # strict fp32 (the suite's only cuDNN call)
+        return lambda: F.conv2d(x, w, padding=1)
+    if family == "transpose":
+        x = randn(v["H"], v["W"])
+        return lambda: x.t().contiguous()
+    if family == "permute4d":
+        x = randn(v["B"], v["N"], v["H"], v["d"])
+        return lambda: x.permute(0, 2, 1, 3).contiguous()
+    if family == "colmatvec":
+        a, x = randn(v["M"], v["N"]), randn(v["M"])
+        y = torch.empty(v["N"], device=dev)
+        return lambda: torch.matmul(x, a, out=y)
+    if family == "sum":
+        x = randn(v["n"])
+        return lambda: torch.sum(x)
+    if family == "scan":
+        x = torch.randint(0, 16, (v["n"],), device=dev, generator=g, dtype=torch.int32)
+        return lambda: torch.cumsum(x, 0, dtype=torch.int32)
     raise KeyError(f"no PyTorch op for family {family!r}")
 
 
