@@ -424,6 +424,13 @@ def index_poly(src: SourceFile, n: ts.Node | None, values: dict) -> Poly | None:
                 name = name[name.index("<") + 1:-1].strip()
             if table_for(src).is_int(name):
                 return index_poly(src, args.named_children[0], values)
+        if _NOTES.get() is not None and fn is not None and args is not None and len(args.named_children) == 2:
+            op = src.node_text(fn).strip().rsplit("::", 1)[-1]  # recording(): min and max of ints as atoms
+            if op in ("min", "max", "umin", "umax", "llmin", "llmax"):
+                a, b = (index_poly(src, x, values) for x in args.named_children)
+                if a is not None and b is not None:
+                    op = op[-3:]
+                    return _noted(f"({op}({poly_text(a)}, {poly_text(b)}))", op, a, b)
         return None
     if t == "unary_expression":
         op = src.node_text(n.child_by_field_name("operator"))
@@ -446,19 +453,50 @@ def index_poly(src: SourceFile, n: ts.Node | None, values: dict) -> Poly | None:
         if op == "<<" and list(b) in ([()], []):
             return mul(a, const(1 << b.get((), 0)))
         if not depends(a) and not depends(b):  # uniform across the warp: an opaque value
-            return atom(f"({_operand(a)} {op} {_operand(b)})")
+            return _noted(f"({_operand(a)} {op} {_operand(b)})", op, a, b)
         if _LANES.get() and op in ("/", "%") and not depends(b) and b and not (is_const(b) and b.get((), 0) <= 0):
-            q = atom(f"floor({_operand(a)} / {_operand(b)})")  # the same for the lanes of a warp
+            q = _noted(f"floor({_operand(a)} / {_operand(b)})", "floor", a, b)  # the same for the lanes of a warp
             return q if op == "/" else add(a, mul(b, q), -1)
         return None
     if t == "subscript_expression":  # a value loaded from memory, uniform across the warp
         parts = subscript_parts(src, n)
         if parts is not None:
             i = index_poly(src, parts[1], values)
-            if i is not None and not depends(i):
-                return atom(f"({parts[0]}[{poly_text(i)}])")
+            if i is not None and (not depends(i) or _NOTES.get() is not None and _NOTES.get().loads):
+                return _noted(f"({parts[0]}[{poly_text(i)}])", "load", parts[0], i)
         return None
     return None
+
+
+_NOTES = contextvars.ContextVar("kp_atom_notes", default=None)  # recording(): what each opaque atom stands for
+
+
+def _noted(name: str, op: str, a, b) -> Poly:
+    """atom(name), and within recording() what it stands for: (op, a, b)."""
+    rec = _NOTES.get()
+    if rec is not None:
+        rec.notes.setdefault(name, (op, a, b))
+    return atom(name)
+
+
+class recording:
+    """Within it, index_poly notes what each opaque atom it makes stands for, in `notes`: name ->
+    (op, a, b), op one of the C operators of a uniform quotient or remainder (`(a / b)`), "floor" (a
+    lane view quotient), "min" or "max" (of two ints: only within recording) or "load" (a value read
+    from memory: a is the array, b the index). With
+    loads=True a value read at a thread-dependent index is an atom too (a gather's index)."""
+
+    def __init__(self, loads: bool = False):
+        self.notes: dict = {}
+        self.loads = loads
+        self.token = None
+
+    def __enter__(self):
+        self.token = _NOTES.set(self)
+        return self.notes
+
+    def __exit__(self, *exc):
+        _NOTES.reset(self.token)
 
 
 _MACRO_DEPTH = [0]  # expansions in progress (a macro naming itself is not expanded again)

@@ -19,44 +19,69 @@ _fail_line = _fail
 def register_spec(sub) -> None:
     p = sub.add_parser("spec", help="launch specs: make a kernel runnable (init, check)")
     ss = p.add_subparsers(dest="spec_command", metavar="ACTION")
-    i = ss.add_parser("init", help="write <stem>.kernelpro.toml from the kernel's signature")
-    i.add_argument("file", help="the .cu file")
+    i = ss.add_parser("init", help="infer <stem>.kernelpro.toml from the kernel and its host code, with the kernel "
+                                   "as it is now as the reference")
+    i.add_argument("file", help="the .cu file (or a header; the .cu files beside it that include it are read too)")
     i.add_argument("--kernel", help="the __global__ function (default: the file's only kernel)")
-    i.add_argument("--force", action="store_true", help="overwrite an existing spec")
+    i.add_argument("--force", action="store_true", help="overwrite an existing spec (and its reference snapshot)")
+    i.add_argument("--reference", metavar="FILE.py:FUNCTION",
+                   help="a Python reference instead of the kernel as it is now (no snapshot is made)")
+    i.add_argument("--json", action="store_true", help="print what was inferred, and where each value came from, "
+                                                       "as JSON")
     i.set_defaults(func=cmd_spec_init)
-    c = ss.add_parser("check", help="validate a spec against its kernel's signature")
+    c = ss.add_parser("check", help="validate a spec against its kernel: signature, reference, memory, and what "
+                                    "the analysis proves about reads past a buffer and unwritten outputs")
     c.add_argument("spec", help="the .kernelpro.toml file")
+    c.add_argument("--json", action="store_true", help="errors and warnings as JSON")
     c.set_defaults(func=cmd_spec_check)
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
 
 
 def cmd_spec_init(args) -> int:
-    from .spec import SPEC_SUFFIX, SpecError, init_spec
+    from .infer import InferError, infer_spec, summary, write_spec
 
     cu = Path(args.file)
-    if not cu.exists():
+    if not cu.is_file():
         return _fail(f"{cu}: no such file")
-    out = cu.with_name(cu.stem + SPEC_SUFFIX)
     try:
-        text = init_spec(cu, args.kernel)
-    except SpecError as e:
-        return _fail(str(e))
-    if out.exists() and not args.force:
-        return _fail(f"{out} exists; pass --force to overwrite it")
-    out.write_text(text)
-    print(f"wrote {out}: edit the shapes, sizes and reference, then run `kernelpro spec check {out}`")
+        plan = infer_spec(cu, args.kernel, python_reference=args.reference)
+    except InferError as e:
+        return _fail(f"{cu}: {e}")
+    try:
+        write_spec(plan, force=args.force)
+    except FileExistsError:
+        return _fail(f"{plan.spec_path} exists; pass --force to overwrite it")
+    except OSError as e:
+        return _fail(f"cannot write {plan.spec_path}: {e.strerror or e}")
+    if args.json:
+        print(json.dumps({**plan.to_json(), "written": True}, indent=2))
+        return 0
+    print(summary(plan))
+    print(f"check it with `kernelpro spec check {plan.spec_path}`")
     return 0
 
 
 def cmd_spec_check(args) -> int:
     from .spec import SpecError, load_spec
+    from .speccheck import check_spec
 
     try:
         spec = load_spec(args.spec)
     except SpecError as e:
+        if args.json:
+            print(json.dumps({"ok": False, "errors": [str(e)], "warnings": []}))
         return _fail(str(e))
-    for w in spec.warnings:
+    errors, warnings = check_spec(spec)
+    warnings = list(spec.warnings) + warnings
+    if args.json:
+        print(json.dumps({"ok": not errors, "errors": errors, "warnings": warnings}, indent=2))
+        return 1 if errors else 0
+    for w in warnings:
         print(f"{args.spec}: warning: {w}", file=sys.stderr)
+    for e in errors:
+        print(f"{args.spec}: error: {e}", file=sys.stderr)
+    if errors:
+        return 1
     steps = ", ".join(s.kernel for s in spec.launches)
     print(f"{args.spec}: OK ({spec.kernel}; sizes {', '.join(spec.sizes)}; launches {steps})")
     return 0

@@ -880,9 +880,10 @@ class _Loader:
             if key not in REFERENCE_KEYS:
                 raise self.err(f"[reference]: unknown key {key!r} (allowed: {', '.join(REFERENCE_KEYS)})",
                                "reference", 0, key)
-        if ("python" in r) == ("kernel" in r):
-            raise self.err('[reference] needs exactly one of python = "FILE.py:FUNCTION" or kernel = "NAME"',
-                           "reference")
+        if "python" not in r and "kernel" not in r:
+            raise self.err('[reference] needs python = "FILE.py:FUNCTION" or kernel = "NAME"', "reference")
+        if "python" in r and "kernel" in r:
+            spec.warnings.append("[reference] gives python and kernel: the Python reference is used")
         if "python" in r:
             p = r["python"]
             if not isinstance(p, str) or not p.strip():
@@ -1098,192 +1099,14 @@ def load_reference(spec: LaunchSpec) -> Callable[[dict, dict], dict]:
 
 # --- init -----------------------------------------------------------------------------
 
-def _c_to_expr(text: str, src: SourceFile, names: set[str]) -> str | None:
-    """A C grid/block component as a spec expression, if it uses only constants and size names."""
-    t = text.strip()
-    for name, val in src.constants.items():
-        t = re.sub(rf"\b{re.escape(name)}\b", str(val), t)
-    t = re.sub(r"\b(\d+)[uUlL]+\b", r"\1", t)
-    t = re.sub(r"\((?:unsigned|int|unsigned int|size_t)\)", "", t)
-    t = re.sub(r"(?<![/])/(?![/])", "//", t)
-    try:
-        e = parse_expr(t)
-    except ExprError:
-        return None
-    return e.text if e.names <= names else None
-
-
-def _dims(text: str, src: SourceFile, names: set[str], site_line: int) -> list[str] | None:
-    t = text.strip()
-    m = re.fullmatch(r"dim3\s*\((.*)\)", t, re.S)
-    if m is None and re.fullmatch(r"[A-Za-z_]\w*", t) and t not in src.constants:
-        # a dim3 variable declared before the launch: dim3 grid(a, b);  or dim3 grid = dim3(a, b);
-        before = "\n".join(src.lines[: site_line])
-        decls = re.findall(rf"dim3\s+{re.escape(t)}\s*(?:\(|=\s*dim3\s*\(|\{{)(.*?)[\)\}}]\s*;", before, re.S)
-        if not decls:
-            return None
-        parts = _split_top(decls[-1])
-    elif m is not None:
-        parts = _split_top(m.group(1))
-    else:
-        parts = [t]
-    out = [_c_to_expr(p, src, names) for p in parts]
-    return out if out and all(out) else None
-
-
-def _elements_per_thread(src: SourceFile, k) -> int:
-    """How many elements apart neighbouring threads write (`i = 4 * (blockIdx.x * blockDim.x + threadIdx.x)`
-    gives 4): the same constant stride on every write to a pointer parameter, else 1."""
-    try:
-        from ..analysis.affine import build_env, coefficient, global_accesses
-
-        env = build_env(src, k)
-        strides = set()
-        for a in global_accesses(env, include_unknown=True):
-            if not a.is_write:
-                continue
-            c = coefficient(a.index, "threadIdx.x") if a.index is not None else None
-            strides.add(c.get((), 0) if c is not None and set(c) <= {()} else None)
-    except Exception:  # noqa: BLE001 - a guess for a starting spec; one per thread is the fallback
-        return 1
-    if len(strides) == 1:
-        (c,) = strides
-        if isinstance(c, int) and 1 < c <= 64:
-            return c
-    return 1
-
-
-def _split_top(s: str) -> list[str]:
-    parts, depth, cur = [], 0, []
-    for ch in s:
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    parts.append("".join(cur))
-    return [p for p in (x.strip() for x in parts) if p]
-
-
-def _q(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
 
 def init_spec(cu_path: str | Path, kernel: str | None, text: str | None = None) -> str:
-    """A starting spec for `kernel` (None: the file's only kernel) from its signature."""
-    cu = Path(cu_path)
-    if text is None:
-        try:
-            text = read_source(cu)
-        except CompileError as e:
-            raise SpecError(str(cu), None, str(e).removeprefix(f"{cu}: ")) from None
-    src = parse_source(text, str(cu))
-    if kernel is None:
-        if len(src.kernels) != 1:
-            have = ", ".join(x.name for x in src.kernels)
-            raise SpecError(str(cu), None, f"{len(src.kernels)} kernels here ({have}): name one with --kernel"
-                            if src.kernels else "no __global__ kernel in this file")
-        kernel = src.kernels[0].name
-    k = src.kernel(kernel)
-    if k is None:
-        have = ", ".join(x.name for x in src.kernels) or "none"
-        raise SpecError(str(cu), None, f"kernel {kernel!r} is not in {cu} (kernels there: {have})")
-    def var(name: str) -> str:
-        return name if name.isidentifier() and name not in FUNCTIONS and not keyword.iskeyword(name) else name + "_"
+    """The text of the spec inferred for `kernel` (None: the file's only kernel): shapes, sizes and launch, each
+    value saying where it came from (runtime/infer.py), without a reference. `kernelpro spec init` uses
+    `infer.infer_spec` and `infer.write_spec`, which add the kernel as it is now as the reference (a snapshot)."""
+    from .infer import InferError, infer_spec
 
-    int_scalars = [p.name for p in k.params if not p.is_pointer and (ctype_dtype(p.base_type) or ("", 0))[0]
-                   not in FLOAT_DTYPES + ("",)]
-    size_vars = [var(n) for n in int_scalars] or ["n"]
-    nv = len(size_vars)
-    small_v, large_v = {1: (1 << 20, 1 << 24), 2: (1024, 4096)}.get(nv, (256, 2048))
-    first = size_vars[0]
-    lines = [
-        f"# Launch spec for {k.name} in {cu.name} (generated by `kernelpro spec init`; see docs/launch-specs.md).",
-        "# Edit the shapes, sizes and launch to match how the kernel is really called, then run",
-        f"# `kernelpro spec check {cu.stem}{SPEC_SUFFIX}`.",
-        f"kernel = {_q(k.name)}",
-        "",
-        "# Problem sizes: every variable used by a shape, value or launch expression must be defined in each size.",
-        "[sizes]",
-        f"small = {{ {', '.join(f'{v} = {small_v}' for v in size_vars)} }}",
-        f"large = {{ {', '.join(f'{v} = {large_v}' for v in size_vars)} }}",
-    ]
-    for i, p in enumerate(_params(k)):
-        mapped = ctype_dtype(p.base_type)
-        lines += ["", "[[args]]", f"name = {_q(p.name or f'unnamed{i + 1}')}"
-                  + ("  # an unnamed parameter: any name, at its place" if not p.name else "")]
-        if p.is_pointer:
-            dtype, width = mapped or ("float32", 1)
-            shape = [first] + ([str(width)] if width > 1 else [])
-            if mapped is None:
-                lines.append(f"# TODO: {p.type_text!r} has no known dtype; float32 is a guess")
-            lines.append(f"dtype = {_q(dtype)}" + (f"  # {p.base_type} = {dtype} x {width}" if width > 1 else ""))
-            lines.append(f"shape = [{', '.join(_q(s) if not s.isdigit() else s for s in shape)}]"
-                         f"  # TODO: the real shape, e.g. [\"M\", \"K\"]")
-            if p.is_const:
-                fill = "randn" if dtype in FLOAT_DTYPES else "randint:0:16"
-                lines.append(f"fill = {_q(fill)}  # randn | rand | randint:LO:HI | ones | arange")
-            else:
-                lines.append("output = true  # poisoned before each run and checked after; remove if the kernel only reads it")
-        else:
-            dtype = mapped[0] if mapped else None
-            if dtype is None:
-                lines.append(f"dtype = \"float32\"  # TODO: {p.type_text!r} has no known dtype")
-                dtype = "float32"
-            if dtype in FLOAT_DTYPES:
-                lines.append('value = "1.0"  # TODO: the scalar to pass')
-            else:
-                lines.append(f"value = {_q(var(p.name)) if p.name else _q('0')}  # an expression of the size variables")
-    site = next((s for s in src.launch_sites if s.kernel == k.name), None)
-    names = set(size_vars)
-    grid = block = None
-    shared = "0"
-    if site is not None:
-        # the caller's names for the kernel's size arguments: f<<<(N + 255) / 256, 256>>>(x, N) -> n
-        rename = {a: var(p.name) for a, p in zip(site.args, k.params) if a.isidentifier() and var(p.name) in names}
-        host = lambda t: re.sub(r"\b[A-Za-z_]\w*\b", lambda m: rename.get(m.group(0), m.group(0)), t)  # noqa: E731
-        grid = _dims(host(site.grid), src, names, site.line)
-        block = _dims(host(site.block), src, names, site.line)
-        if site.shared:
-            shared = _c_to_expr(host(site.shared), src, names) or "0"
-    lines += ["", "[launch]"]
-    if grid and block:
-        lines.append(f"# from the launch at {cu.name}:{site.line}: <<<{site.grid}, {site.block}>>>")
-    elif site is not None:
-        per = _elements_per_thread(src, k)
-        grid, block = [f"cdiv({first}, {256 * per})"], ["256"]
-        lines.append(f"# TODO: the launch at {cu.name}:{site.line} (<<<{site.grid}, {site.block}>>>) uses values "
-                     "that are not size variables; " + (f"{per} elements per thread (its writes step by {per} between "
-                                                        "threads)" if per > 1 else "one thread per element assumed"))
-    else:
-        per = _elements_per_thread(src, k)
-        grid, block = [f"cdiv({first}, {256 * per})"], ["256"]
-        lines.append("# TODO: no launch of this kernel found in the file; " + (
-            f"{per} elements per thread (its writes step by {per} between threads)" if per > 1
-            else "one thread per element assumed"))
-    out_names = [p.name or f"unnamed{i + 1}" for i, p in enumerate(_params(k)) if p.is_pointer and not p.is_const]
-    outs = ", ".join(f"{_q(n)}: ..." for n in out_names) or '"OUTPUT": ...'
-    lines += [
-        f"grid = [{', '.join(_q(g) for g in grid)}]",
-        f"block = [{', '.join(b if b.isdigit() else _q(b) for b in block)}]",
-        f"shared_bytes = {shared if shared.isdigit() else _q(shared)}  # dynamic shared memory",
-        "",
-        "# TODO: a reference is needed to check correctness; without one only NaN/unwritten outputs are caught.",
-        f"# {cu.stem}_ref.py: def reference(inputs, sizes, xp): return {{{outs}}}  (arrays by arg name; "
-        "xp: numpy, or CuPy on the GPU)",
-        "# [reference]",
-        f"# python = {_q(cu.stem + '_ref.py:reference')}",
-        "",
-        "# [tolerance]   # defaults by output dtype: float32 rtol 1e-4 atol 1e-6, float16 1e-2 / 1e-3",
-        "# rtol = 1e-4",
-        "# atol = 1e-6",
-        "",
-        "# [cost]        # for the roofline; default bytes = inputs read once + outputs written once",
-        f"# bytes = \"4 * {first}\"",
-        f"# flops = {_q(first)}",
-    ]
-    return "\n".join(lines) + "\n"
+    try:
+        return infer_spec(cu_path, kernel, text).toml(reference=False)
+    except InferError as e:
+        raise SpecError(str(cu_path), None, str(e).removeprefix(f"{cu_path}: ")) from None

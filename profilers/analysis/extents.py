@@ -1,0 +1,975 @@
+"""How far a kernel reads and writes each pointer: bounds of affine indices under guards and loops.
+
+Every access's index is a polynomial over atoms (affine.py, lane view, so `idx / N` and `idx % N`
+are followed, with `recording` noting what each opaque atom stands for). The conditions around an
+access become bounds `q <= u`: `q` the part in variable atoms (thread and block indices, loop
+counters, quotients of them, values read from memory), `u` the part in size atoms (parameters,
+blockDim, gridDim, constants). The highest index is bounded by writing the index as a sum of
+bounded parts (`reach`): `A[row * K + k]` under `row < M` and `k < K` is at most
+`K * (M - 1) + (K - 1)`, so A holds M * K elements, and its strides K and 1 give the shape [M, K].
+
+Bounds come from `if` conditions (an `else` negates them), `?:`, `&&`, loop conditions, early exits
+(`if (i >= n) return;`), and the launch itself (`threadIdx.x < blockDim.x`, `blockIdx.x <
+gridDim.x`), the launch's only where the guards leave an index unbounded (`uses_grid`).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import tree_sitter as ts
+
+from ..source import Kernel, SourceFile, walk
+from .affine import (IndexEnv, Poly, _updates, add, atom, atoms, build_env, const, global_accesses, mul,
+                     poly_text, recording, subscript_parts)
+from .types import table_for, words
+
+DIMS = "xyz"
+THREADS = tuple(f"threadIdx.{d}" for d in DIMS)
+BLOCKS = tuple(f"blockIdx.{d}" for d in DIMS)
+BLOCK_DIMS = tuple(f"blockDim.{d}" for d in DIMS)
+GRID_DIMS = tuple(f"gridDim.{d}" for d in DIMS)
+ATOMICS = ("atomicAdd", "atomicSub", "atomicMax", "atomicMin", "atomicExch", "atomicCAS", "atomicAnd",
+           "atomicOr", "atomicXor", "atomicInc", "atomicDec")
+_FLIP = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+_MAX_RESULTS = 48
+
+
+# --- atoms ---------------------------------------------------------------------------------------
+@dataclass
+class Atoms:
+    """What the atoms of a kernel's polynomials are: variable (differs between threads or iterations)
+    or size (the same for the whole launch), their signs, and their values at given sizes."""
+    notes: dict  # opaque atom -> (op, a, b), from affine.recording
+    stepped: dict  # loop counter -> +1 / -1 (the sign of its steps)
+
+    def is_var(self, a: str) -> bool:
+        if a.startswith(("threadIdx.", "blockIdx.")) or a in self.stepped:
+            return True
+        note = self.notes.get(a)
+        if note is None:
+            return False
+        op, x, y = note
+        if op in ("load", "floor"):
+            return True
+        return any(self.is_var(b) for p in (x, y) if isinstance(p, dict) for b in atoms(p))
+
+    def var_part(self, p: Poly) -> Poly:
+        return {m: c for m, c in p.items() if any(self.is_var(a) for a in m)}
+
+    def size_part(self, p: Poly) -> Poly:
+        return {m: c for m, c in p.items() if not any(self.is_var(a) for a in m)}
+
+    def sign(self, a: str) -> int | None:
+        if a in self.stepped:
+            return self.stepped[a]
+        note = self.notes.get(a)
+        if note is not None and note[0] == "load":
+            return None
+        return 1  # thread and block indices, sizes, quotients and remainders of indices
+
+    def nonpositive(self, m: tuple, c: int) -> bool:
+        """The term c * m is <= 0 wherever the atoms have their signs."""
+        s = 1 if c > 0 else -1
+        for a in m:
+            g = self.sign(a)
+            if g is None:
+                return False
+            s *= g
+        return s < 0
+
+    def value(self, a: str, env: dict):
+        """The atom's value with the size atoms in env (None where it is not a size or not given)."""
+        if a in env:
+            return env[a]
+        note = self.notes.get(a)
+        if note is None:
+            return None
+        op, x, y = note
+        if op == "load":
+            return None
+        vx, vy = self.eval(x, env), self.eval(y, env)
+        if vx is None or vy is None:
+            return None
+        try:
+            if op in ("/", "floor"):
+                return _cdiv_trunc(vx, vy) if op == "/" else vx // vy
+            if op == "%":
+                return vx - vy * _cdiv_trunc(vx, vy)
+            return {"min": min, "max": max}[op](vx, vy) if op in ("min", "max") else \
+                {"<<": lambda: vx << vy, ">>": lambda: vx >> vy, "&": lambda: vx & vy, "|": lambda: vx | vy,
+                 "^": lambda: vx ^ vy}[op]()
+        except (KeyError, ZeroDivisionError, ValueError, TypeError):
+            return None
+
+    def eval(self, p: Poly, env: dict):
+        total = 0
+        for m, c in p.items():
+            v = c
+            for a in m:
+                x = self.value(a, env)
+                if x is None:
+                    return None
+                v *= x
+            total += v
+        return total
+
+
+def _cdiv_trunc(a: int, b: int) -> int:
+    """C's integer division (toward zero)."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+# --- bounds --------------------------------------------------------------------------------------
+@dataclass
+class Bound:
+    """q <= u: q over variable atoms, u over size atoms."""
+    q: Poly
+    u: Poly
+    text: str  # the condition as written (negated where an else or an exit negates it)
+    line: int
+    kind: str  # guard, loop, block (threadIdx < blockDim), grid (blockIdx < gridDim), derived
+
+
+def _unparen(n):
+    while n is not None and n.type in ("parenthesized_expression", "condition_clause") and n.named_children:
+        n = n.child_by_field_name("value") if n.type == "condition_clause" and n.child_by_field_name("value") \
+            else n.named_children[0]
+    return n
+
+
+class Facts:
+    """The bounds and accesses of one kernel (see the module docstring)."""
+
+    def __init__(self, src: SourceFile, k: Kernel):
+        src = with_defines(src)
+        self.src, self.kernel = src, k
+        self.rec = recording(loads=True)
+        with self.rec:
+            self.env: IndexEnv = build_env(src, k, lanes=True)
+        self.atoms = Atoms(self.rec.notes, _steps(src, k))
+        self.types = table_for(src)
+
+    def poly(self, n) -> Poly | None:
+        with self.rec:
+            return self.env.poly(n)
+
+    def text(self, n) -> str:
+        return " ".join(self.src.node_text(n).split())
+
+    # conditions -> bounds
+    def comparisons(self, cond, negate: bool = False) -> list[Bound]:
+        c = _unparen(cond)
+        if c is None:
+            return []
+        if c.type == "unary_expression" and self.src.node_text(c.child_by_field_name("operator")) == "!":
+            return self.comparisons(c.child_by_field_name("argument"), not negate)
+        if c.type != "binary_expression":
+            return []
+        op = self.src.node_text(c.child_by_field_name("operator"))
+        left, right = c.child_by_field_name("left"), c.child_by_field_name("right")
+        if op in ("&&", "||"):
+            if (op == "&&") != negate:  # a conjunction: every part holds
+                return self.comparisons(left, negate) + self.comparisons(right, negate)
+            return []
+        if op not in _FLIP:
+            return []
+        if negate:
+            op = _FLIP[op]
+        text = f"{self.text(left)} {op} {self.text(right)}"
+        line = c.start_point[0] + 1
+        out = []
+        for lp in self._sides(left, op in ("<", "<=")):
+            for rp in self._sides(right, op in (">", ">=")):
+                out += self._bounds(lp, op, rp, text, line)
+        return out
+
+    def _sides(self, n, upper: bool) -> list[Poly]:
+        """A comparison operand's polynomials: `min(a, b)` on the upper side is both a and b."""
+        m = _unparen(n)
+        if m is not None and m.type == "call_expression":
+            fn = self.src.node_text(m.child_by_field_name("function")).strip().rsplit("::", 1)[-1]
+            args = m.child_by_field_name("arguments")
+            if fn in (("min", "umin", "fminf", "fmin") if upper else ("max", "umax", "fmaxf", "fmax")) \
+                    and args is not None and len(args.named_children) == 2:
+                ps = [self.poly(a) for a in args.named_children]
+                return [p for p in ps if p is not None]
+        p = self.poly(n)
+        return [p] if p is not None else []
+
+    def _bounds(self, lp: Poly, op: str, rp: Poly, text: str, line: int) -> list[Bound]:
+        d = add(lp, rp, -1)  # lp - rp
+        forms = {"<": [(d, -1)], "<=": [(d, 0)], ">": [(mul(d, const(-1)), -1)], ">=": [(mul(d, const(-1)), 0)],
+                 "==": [(d, 0), (mul(d, const(-1)), 0)]}.get(op, [])
+        out = []
+        for e, c in forms:
+            q = self.atoms.var_part(e)
+            if q:
+                out.append(Bound(q, add(const(c), self.atoms.size_part(e), -1), text, line, "guard"))
+        return out
+
+    def guards(self, node) -> list[Bound]:
+        """The bounds that hold wherever `node` runs: its ifs, loops, `?:`, `&&` and earlier exits."""
+        out: list[Bound] = []
+        child, p = node, node.parent
+        body = self.kernel.body
+        while p is not None and child != body:
+            t = p.type
+            if t == "if_statement":
+                if child == p.child_by_field_name("consequence"):
+                    out += self.comparisons(p.child_by_field_name("condition"))
+                elif child == p.child_by_field_name("alternative"):
+                    out += self.comparisons(p.child_by_field_name("condition"), negate=True)
+            elif t in ("for_statement", "while_statement"):
+                if child in (p.child_by_field_name("body"), p.child_by_field_name("update")):
+                    out += [Bound(b.q, b.u, b.text, b.line, "loop")
+                            for b in self.comparisons(p.child_by_field_name("condition"))]
+            elif t == "conditional_expression":
+                if child == p.child_by_field_name("consequence"):
+                    out += self.comparisons(p.child_by_field_name("condition"))
+                elif child == p.child_by_field_name("alternative"):
+                    out += self.comparisons(p.child_by_field_name("condition"), negate=True)
+            elif t == "binary_expression" and child == p.child_by_field_name("right"):
+                op = self.src.node_text(p.child_by_field_name("operator"))
+                if op in ("&&", "||"):
+                    out += self.comparisons(p.child_by_field_name("left"), negate=op == "||")
+            elif t == "compound_statement":
+                for s in p.named_children:
+                    if s.start_byte >= child.start_byte:
+                        break
+                    if s.type == "if_statement" and s.child_by_field_name("alternative") is None \
+                            and _exits(s.child_by_field_name("consequence")):
+                        out += self.comparisons(s.child_by_field_name("condition"), negate=True)
+            child, p = p, p.parent
+        return out
+
+    def launch_bounds(self) -> tuple[list[Bound], list[Bound]]:
+        """(threadIdx.d <= blockDim.d - 1, blockIdx.d <= gridDim.d - 1) for every dimension."""
+        blk = [Bound(atom(t), add(atom(b), const(-1)), f"{t} < {b}", 0, "block") for t, b in zip(THREADS, BLOCK_DIMS)]
+        grd = [Bound(atom(t), add(atom(g), const(-1)), f"{t} < {g}", 0, "grid") for t, g in zip(BLOCKS, GRID_DIMS)]
+        return blk, grd
+
+    def derived(self, bounds: list[Bound]) -> list[Bound]:
+        """Bounds the opaque atoms bring: a remainder below its divisor, a quotient times its divisor at most
+        the dividend, the dividend's bound from the quotient's, the loop counters that step down."""
+        out = []
+        A = self.atoms
+        for name, (op, x, y) in list(A.notes.items()):
+            if op in ("%",) and isinstance(y, dict) and not A.var_part(y) and A.is_var(name):
+                out.append(Bound(atom(name), add(y, const(-1)), f"{name} < {poly_text(y)}", 0, "derived"))
+            if op in ("/", "floor") and isinstance(y, dict) and not A.var_part(y) and A.is_var(name):
+                f = atom(name)
+                vx = A.var_part(x)
+                if not vx:
+                    continue
+                # x - y*f <= y - 1 (the remainder) and y*f - x <= 0
+                r = add(x, mul(y, f), -1)
+                out.append(Bound(A.var_part(r), add(add(y, const(-1)), A.size_part(r), -1), f"{name} remainder", 0,
+                                 "derived"))
+                out.append(Bound(mul(A.var_part(r), const(-1)), A.size_part(r), f"{name} quotient", 0, "derived"))
+                for b in bounds:  # f <= U  =>  x <= y*U + y - 1
+                    if b.q == f:
+                        u = add(add(mul(y, b.u), y), const(-1))
+                        out.append(Bound(vx, add(u, A.size_part(x), -1), b.text, b.line, "derived"))
+            if op == "min" and A.is_var(name):
+                for side in (x, y):
+                    e = add(atom(name), side, -1)
+                    out.append(Bound(A.var_part(e), mul(A.size_part(e), const(-1)), name, 0, "derived"))
+            if op == "max" and A.is_var(name):
+                for v, other in ((x, y), (y, x)):  # max(i - 1, 0): at most i - 1 (taken as above 0 at its top)
+                    if A.var_part(v) and not A.var_part(other):
+                        e = add(atom(name), v, -1)
+                        out.append(Bound(A.var_part(e), mul(A.size_part(e), const(-1)), name, 0, "derived"))
+        for name, s in A.stepped.items():
+            if s < 0:
+                out.append(Bound(atom(name), {}, f"{name} steps down", 0, "loop"))
+        return out
+
+
+def with_defines(src: SourceFile) -> SourceFile:
+    """The file with its object-like `#define`s of integer expressions among the constants
+    (`#define PER_LANE (COLS / 32)`), as a view sharing the parse."""
+    extra = {}
+    for n in walk(src.root):
+        if n.type != "preproc_def":
+            continue
+        name, value = n.child_by_field_name("name"), n.child_by_field_name("value")
+        if name is None or value is None or src.node_text(name) in src.constants:
+            continue
+        text = src.node_text(value).strip()
+        if not text or any(c in text for c in "\"{}\";"):
+            continue
+        probe = SourceFile(f"int kp_x = {text};")
+        probe.constants = {**src.constants, **extra}
+        d = next((x for x in walk(probe.root) if x.type == "init_declarator"), None)
+        v = probe.eval_int(d.child_by_field_name("value")) if d is not None else None
+        if v is not None:
+            extra[src.node_text(name)] = v
+    if not extra:
+        return src
+    view = src.view(src.kernels)
+    view.constants = {**src.constants, **extra}
+    return view
+
+
+def _exits(n) -> bool:
+    """The statement always leaves the block: return, continue or break (a block ending in one)."""
+    if n is None:
+        return False
+    if n.type in ("return_statement", "continue_statement", "break_statement"):
+        return True
+    if n.type == "compound_statement":
+        kids = [c for c in n.named_children if c.type != "comment"]
+        return bool(kids) and _exits(kids[-1])
+    return False
+
+
+def _steps(src: SourceFile, k: Kernel) -> dict[str, int]:
+    """Loop counters stepped by uniform amounts (affine's view of them), with their step's sign."""
+    stepped, _, _ = _updates(src, k)
+    out = {}
+    if k.body is None:
+        return out
+    for name in stepped:
+        sign = None
+        for n in walk(k.body):
+            if n.type == "update_expression":
+                arg = n.child_by_field_name("argument")
+                if arg is None or src.node_text(arg) != name:
+                    continue
+                s = 1 if "++" in src.node_text(n) else -1
+            elif n.type == "assignment_expression":
+                left = n.child_by_field_name("left")
+                if left is None or src.node_text(left) != name:
+                    continue
+                op = src.node_text(n.child_by_field_name("operator"))
+                right = n.child_by_field_name("right")
+                if op in ("+=", "-="):
+                    t = src.node_text(right).strip()
+                    s = -1 if (op == "-=") != t.startswith("-") else 1
+                elif op == "=":
+                    t = src.node_text(right).replace(" ", "")
+                    s = -1 if t.startswith(f"{name}-") else 1
+                else:
+                    continue
+            else:
+                continue
+            sign = s if sign in (None, s) else 0
+        if sign:
+            out[name] = sign
+    return out
+
+
+# --- the highest index ---------------------------------------------------------------------------
+@dataclass
+class Term:
+    """One bounded part of an index: mult * q with q <= u."""
+    mult: Poly
+    bound: Bound
+
+
+@dataclass
+class Reach:
+    """An upper bound of an index: index <= sum(mult * u) + rest, so `end` = that + 1 elements."""
+    end: Poly
+    terms: list[Term]
+    rest: Poly
+
+    @property
+    def uses_grid(self) -> bool:
+        return any(t.bound.kind == "grid" for t in self.terms)
+
+
+def _divides(small: tuple, big: tuple) -> tuple | None:
+    rest = list(big)
+    for a in small:
+        if a not in rest:
+            return None
+        rest.remove(a)
+    return tuple(rest)
+
+
+def reach(p: Poly, bounds: list[Bound], A: Atoms, sample: dict, depth: int = 7) -> Reach | None:
+    """The smallest upper bound (at `sample`) of p found by writing it as bounded parts; None: unbounded."""
+    found: list[tuple[Poly, list[Term]]] = []
+    _search(p, bounds, A, depth, [], found)
+    if not found:
+        return None
+
+    def key(f):
+        v = A.eval(f[0], sample)
+        return (v if v is not None else math.inf, sum(t.bound.kind == "grid" for t in f[1]), len(f[1]))
+    best, terms = min(found, key=key)
+    rest = dict(best)
+    for t in terms:
+        rest = add(rest, mul(t.mult, t.bound.u), -1)
+    return Reach(add(best, const(1)), terms, rest)
+
+
+def _search(p: Poly, bounds: list[Bound], A: Atoms, depth: int, terms: list, found: list) -> None:
+    if len(found) >= _MAX_RESULTS:
+        return
+    var = A.var_part(p)
+    pos = [m for m, c in var.items() if not A.nonpositive(m, c)]
+    if not pos:
+        found.append((A.size_part(p), list(terms)))
+        pos = list(var)  # what is left is at most 0; a bound on it may still tighten the result
+    if depth == 0 or not pos:
+        return
+    target = max(pos, key=lambda m: (len(m), m))
+    for i, b in enumerate(bounds):
+        for t, ct in b.q.items():
+            if not any(A.is_var(a) for a in t):
+                continue
+            mono = _divides(t, target)
+            if mono is None or any(A.is_var(a) for a in mono) or p[target] % ct:
+                continue
+            k = p[target] // ct
+            if k <= 0:
+                continue
+            mult = {mono: k}
+            rest = add(p, mul(mult, b.q), -1)
+            before = len(found)
+            _search(rest, bounds[:i] + bounds[i + 1:], A, depth - 1, terms + [Term(mult, b)], found)
+            for j in range(before, len(found)):
+                found[j] = (add(found[j][0], mul(mult, b.u)), found[j][1])
+            if len(found) >= _MAX_RESULTS:
+                return
+
+
+# --- accesses ------------------------------------------------------------------------------------
+@dataclass
+class Use:
+    """One access of a pointer parameter: its element index, how many elements it touches from there
+    (a float4 access through a float pointer: 4), whether it reads and writes, and its bounds."""
+    array: str
+    index: Poly | None
+    width: int
+    read: bool
+    write: bool
+    plain_write: bool  # `a[i] = v` (no read of a[i] in the same statement)
+    text: str
+    line: int
+    node: ts.Node = field(repr=False)
+    guards: list[Bound] = field(default_factory=list)
+
+
+def _role(src: SourceFile, n) -> tuple[bool, bool, bool]:
+    """(read, write, plain write) of an access node."""
+    p = n.parent
+    while p is not None and p.type == "parenthesized_expression":
+        n, p = p, p.parent
+    if p is not None and p.type == "assignment_expression" and p.child_by_field_name("left") == n:
+        plain = src.node_text(p.child_by_field_name("operator")) == "="
+        return not plain, True, plain
+    if p is not None and p.type == "update_expression":
+        return True, True, False
+    if p is not None and p.type == "pointer_expression" and src.node_text(p).startswith("&"):
+        call = p.parent.parent if p.parent is not None and p.parent.type == "argument_list" else None
+        if call is not None and call.type == "call_expression":
+            fn = src.node_text(call.child_by_field_name("function")).strip().rsplit("::", 1)[-1]
+            if fn.startswith("__ld"):
+                return True, False, False
+            if fn.startswith("__st") and p.parent.named_children and p.parent.named_children[0] == p:
+                return False, True, True
+        return True, True, False  # an address taken: atomics, or a helper that may write through it
+    return True, False, False
+
+
+def uses(f: Facts) -> list[Use]:
+    """Every access of a pointer parameter, with its guards; an index not followed is None."""
+    src, k = f.src, f.kernel
+    out: list[Use] = []
+    with f.rec:
+        accs = global_accesses(f.env, include_unknown=True)
+    vec = _vector_pointers(f)
+    seen = set()
+    for a in accs:
+        if a.node.type == "call_expression":  # __ldg(&x[i]) / __stcs(&y[i], v): the subscript is seen too
+            continue
+        name = a.array
+        width, index = 1, a.index
+        if a.node.type == "subscript_expression":
+            parts = subscript_parts(src, a.node)
+            if parts is not None and parts[0] in vec:
+                continue  # through a vector pointer: below
+        if name == "?" or k.param(name) is None:
+            continue
+        r, w, plain = _role(src, a.node)
+        seen.add(a.node.id)
+        out.append(Use(name, index, width, r, w, plain, f.text(a.node), a.line, a.node, f.guards(a.node)))
+    # vector accesses: p[i] with p = reinterpret_cast<float4*>(x + off), or reinterpret_cast<float4*>(x)[i]
+    for n in walk(k.body) if k.body is not None else []:
+        if n.type != "subscript_expression" or n.id in seen:
+            continue
+        arg = n.child_by_field_name("argument")
+        idx_node = n.child_by_field_name("indices")
+        if arg is None or idx_node is None or len(idx_node.named_children) != 1:
+            continue
+        base = None
+        if arg.type == "identifier" and src.node_text(arg) in vec:
+            base = vec[src.node_text(arg)]
+        else:
+            base = _cast_base(f, arg)
+        if base is None:
+            continue
+        param, off, scale = base
+        i = f.poly(idx_node.named_children[0])
+        index = None if i is None or off is None else add(off, mul(i, const(scale)))
+        r, w, plain = _role(src, n)
+        out.append(Use(param, index, scale, r, w, plain, f.text(n), n.start_point[0] + 1, n, f.guards(n)))
+    return out
+
+
+def _cast_base(f: Facts, n) -> tuple[str, Poly | None, int] | None:
+    """(param, offset, elements per vector) of `reinterpret_cast<V*>(p + off)` or `(V*)(p + off)`."""
+    src = f.src
+    n = _unparen(n)
+    tname, inner = None, None
+    if n is not None and n.type == "call_expression":
+        fn = n.child_by_field_name("function")
+        args = n.child_by_field_name("arguments")
+        ft = src.node_text(fn) if fn is not None else ""
+        if ft.startswith(("reinterpret_cast", "static_cast")) and "<" in ft and args is not None \
+                and len(args.named_children) == 1:
+            tname, inner = ft[ft.index("<") + 1:ft.rindex(">")], args.named_children[0]
+    elif n is not None and n.type == "cast_expression":
+        t = n.child_by_field_name("type")
+        tname, inner = (src.node_text(t) if t is not None else None), n.child_by_field_name("value")
+    if tname is None or "*" not in tname or inner is None:
+        return None
+    with f.rec:
+        from .affine import _pointer_base
+        base = _pointer_base(src, inner, f.env.values_at(inner.start_byte), f.env.pointers)
+    if base is None:
+        return None
+    param, off = base
+    p = f.kernel.param(param)
+    if p is None:
+        return None
+    vb, eb = f.types.bytes(words(tname)), f.types.bytes(p.base_type)
+    if not vb or not eb or vb % eb or vb == eb:
+        return None
+    return param, off, vb // eb
+
+
+def _vector_pointers(f: Facts) -> dict[str, tuple[str, Poly | None, int]]:
+    """Local pointers of a wider element type made from a parameter: name -> (param, offset, scale)."""
+    src, k = f.src, f.kernel
+    out = {}
+    if k.body is None:
+        return out
+    for d in walk(k.body):
+        if d.type != "declaration":
+            continue
+        tnode = d.child_by_field_name("type")
+        for dec in d.children_by_field_name("declarator"):
+            if dec.type != "init_declarator":
+                continue
+            target, value = dec.child_by_field_name("declarator"), dec.child_by_field_name("value")
+            if target is None or value is None or target.type != "pointer_declarator":
+                continue
+            name = target.child_by_field_name("declarator")
+            if name is None or name.type != "identifier":
+                continue
+            b = _cast_base(f, value)
+            if b is None and tnode is not None:  # float4* p = x4 + i where x4 is itself such a pointer
+                continue
+            if b is not None:
+                out[src.node_text(name)] = b
+    return out
+
+
+# --- per pointer ---------------------------------------------------------------------------------
+@dataclass
+class Pointer:
+    """What a kernel does with one pointer parameter."""
+    name: str
+    uses: list[Use]
+    reads: bool
+    writes: bool
+    own_reads: bool  # every read is of an element the same thread stored before (C[i] = 0; C[i] += ...)
+    reach: Reach | None = None  # the widest access (None: not bounded, or not accessed)
+    use: Use | None = None  # the access that reaches furthest
+    low: int | None = None  # the lowest index at the sample (negative: reads before the start)
+    unbounded: Use | None = None  # the first access whose index could not be bounded
+    index_of: list[str] = field(default_factory=list)  # arrays whose indices this one's values are
+    bounded: list[tuple[Use, Reach]] = field(default_factory=list)  # every access that has a bound
+
+    @property
+    def role(self) -> str:
+        if self.writes and (not self.reads or self.own_reads):
+            return "output"
+        if self.writes:
+            return "inout"
+        return "input"
+
+
+def _own_reads(p_uses: list[Use]) -> bool:
+    reads = [u for u in p_uses if u.read]
+    for r in reads:
+        if r.write and not r.plain_write:  # c[i] += v: the earlier store at the same index makes it own
+            pass
+        prior = [w for w in p_uses if w.plain_write and w.index is not None and w.index == r.index
+                 and w.node.end_byte <= r.node.start_byte and _encloses(_block_of(w.node), r.node)]
+        if not prior:
+            return False
+    return bool(reads)
+
+
+def _block_of(n):
+    p = n.parent
+    while p is not None and p.type != "compound_statement":
+        p = p.parent
+    return p
+
+
+def _encloses(outer, n) -> bool:
+    return outer is not None and outer.start_byte <= n.start_byte and n.end_byte <= outer.end_byte
+
+
+def sample_env(A: Atoms, polys) -> dict:
+    """Sample values of the size atoms (for choosing among bounds): distinct, plausible sizes."""
+    names = sorted({a for p in polys for m in p for a in m if not A.is_var(a) and a not in A.notes})
+    env = {}
+    for i, a in enumerate(names):
+        if a.startswith("blockDim."):
+            env[a] = {"x": 128, "y": 8, "z": 4}[a[-1]]
+        elif a.startswith("gridDim."):
+            env[a] = {"x": 4000, "y": 600, "z": 60}[a[-1]]
+        else:
+            env[a] = 1000 + 37 * i
+    return env
+
+
+@dataclass
+class KernelShapes:
+    """The pointers of a kernel and the facts the launch inference reads."""
+    facts: Facts
+    pointers: dict[str, Pointer]
+    block_bounds: list[Bound]
+    grid_bounds: list[Bound]
+
+
+def analyse(src: SourceFile, k: Kernel) -> KernelShapes:
+    f = Facts(src, k)
+    blk, grd = f.launch_bounds()
+    all_uses = uses(f)
+    pointers: dict[str, Pointer] = {}
+    for p in k.params:
+        if not p.is_pointer:
+            continue
+        us = [u for u in all_uses if u.array == p.name]
+        reads = any(u.read for u in us)
+        writes = any(u.write for u in us) and not p.is_const
+        pointers[p.name] = Pointer(p.name, us, reads, writes, writes and _own_reads(us))
+    # which arrays' values index others (a gather, a histogram, CSR offsets)
+    for name, (op, arr, _) in f.atoms.notes.items():
+        if op == "load" and arr in pointers:
+            for q in pointers.values():
+                if any(u.index is not None and any(name in m for m in u.index) for u in q.uses) \
+                        and q.name not in pointers[arr].index_of:
+                    pointers[arr].index_of.append(q.name)
+    for ptr in pointers.values():
+        _bound_pointer(f, ptr, blk, grd)
+    return KernelShapes(f, pointers, blk, grd)
+
+
+def use_bounds(f: Facts, u: Use, blk: list[Bound], grd: list[Bound], launch: bool = True) -> list[Bound]:
+    """The bounds that hold at an access: its guards, the block's, the grid's (launch=True) and derived ones."""
+    base = u.guards + blk + (grd if launch else [])
+    return base + f.derived(base)
+
+
+def _bound_pointer(f: Facts, ptr: Pointer, blk: list[Bound], grd: list[Bound]) -> None:
+    A = f.atoms
+    best = None
+    for u in ptr.uses:
+        if u.index is None:
+            ptr.unbounded = ptr.unbounded or u
+            continue
+        base = u.guards + blk
+        bounds = base + f.derived(base)
+        sample = sample_env(A, [u.index] + [b.u for b in bounds + grd])
+        r = reach(u.index, bounds, A, sample)
+        if r is None:
+            bounds = base + grd + f.derived(base + grd)
+            r = reach(u.index, bounds, A, sample)
+        if r is None:
+            ptr.unbounded = ptr.unbounded or u
+            continue
+        if u.width > 1:
+            r = Reach(add(r.end, const(u.width - 1)), r.terms, add(r.rest, const(u.width - 1)))
+        low = reach(mul(u.index, const(-1)), bounds, A, sample)
+        if low is not None:
+            lv = A.eval(low.end, sample)
+            if lv is not None:
+                lo = 1 - lv  # min index = -(max of -index)
+                ptr.low = lo if ptr.low is None else min(ptr.low, lo)
+        ptr.bounded.append((u, r))
+        v = A.eval(r.end, sample)
+        if best is None or (v is not None and v > best[0]):
+            best = (v if v is not None else -1, r, u)
+    if best is not None:
+        ptr.reach, ptr.use = best[1], best[2]
+
+
+# --- shapes --------------------------------------------------------------------------------------
+def dims(r: Reach, A: Atoms, samples: list[dict]) -> list[Poly]:
+    """The shape (outermost first) that the strides of a reach suggest: [M, K] for `A[row * K + k]`; the
+    flat [end] where the strides do not nest. Adjacent constant dimensions are merged ([rows, 1024])."""
+    end = r.end
+    by: list[tuple[Poly, Term]] = []
+    for t in r.terms:
+        if not any(_same(t.mult, s, A, samples) for s, _ in by):
+            by.append((t.mult, t))
+
+    def val(p):
+        v = A.eval(p, samples[0])
+        return v if v is not None else math.inf
+    by.sort(key=lambda x: val(x[0]))
+    strides = [s for s, _ in by]
+    term_of = {i: t for i, (_, t) in enumerate(by)}
+    if not strides or not _same(strides[0], const(1), A, samples):
+        strides.insert(0, const(1))
+        term_of = {i + 1: t for i, t in term_of.items()}
+    while True:
+        out, ok = [], True
+        for i in range(len(strides) - 1):
+            t = term_of.get(i)
+            d = _quotient(strides[i + 1], strides[i], t, A, samples)
+            if d is None:
+                del strides[i + 1]
+                term_of = {j if j <= i else j - 1: v for j, v in term_of.items() if j != i + 1}
+                ok = False
+                break
+            out.append(d)
+        if not ok:
+            continue
+        last = _ceil_quotient(end, strides[-1], term_of.get(len(strides) - 1), A, samples)
+        if last is None and len(strides) > 1:
+            strides.pop()
+            continue
+        if last is None:
+            return [end]
+        out.append(last)
+        break
+    shape = list(reversed(out))
+    merged: list[Poly] = []
+    for d in shape:
+        if merged and _is_number(d) and _is_number(merged[-1]):
+            merged[-1] = const(merged[-1].get((), 0) * d.get((), 0))
+        else:
+            merged.append(d)
+    while len(merged) > 1 and _is_number(merged[0]) and merged[0].get((), 0) == 1:
+        merged.pop(0)
+    return merged
+
+
+def _is_number(p: Poly) -> bool:
+    return all(not m for m in p)
+
+
+def _same(a: Poly, b: Poly, A: Atoms, samples) -> bool:
+    return a == b or all(A.eval(a, s) == A.eval(b, s) and A.eval(a, s) is not None for s in samples)
+
+
+def _quotient(big: Poly, small: Poly, t: Term | None, A: Atoms, samples) -> Poly | None:
+    """big / small when exact: the inner term's count (u + 1) where big = small * (u + 1), else a monomial
+    division."""
+    if t is not None:
+        cand = add(t.bound.u, const(1))
+        if _same(mul(small, cand), big, A, samples):
+            return cand
+    if len(small) == 1:
+        (ms, cs), = small.items()
+        out = {}
+        for m, c in big.items():
+            d = _divides(ms, m)
+            if d is None or c % cs:
+                return None
+            out[d] = c // cs
+        if _same(mul(out, small), big, A, samples):
+            return out
+    return None
+
+
+def _ceil_quotient(end: Poly, s: Poly, t: Term | None, A: Atoms, samples) -> Poly | None:
+    """ceil(end / s) as a polynomial when the outer term's count or a division gives it (rounding a last
+    partial row up: `A[row * K]` reaches (M - 1) * K + 1 elements, shape [M, K])."""
+    cands = []
+    if t is not None:
+        cands.append(add(t.bound.u, const(1)))
+    q = _quotient(end, s, None, A, samples)
+    if q is not None:
+        cands.append(q)
+    if len(s) == 1:
+        (ms, cs), = s.items()
+        qq = {}
+        for m, c in end.items():
+            d = _divides(ms, m)
+            if d is not None and c % cs == 0:
+                qq[d] = c // cs
+        cands += [qq, add(qq, const(1))]
+    for c in cands:
+        ok = True
+        for smp in samples:
+            e, sv, cv = A.eval(end, smp), A.eval(s, smp), A.eval(c, smp)
+            if None in (e, sv, cv) or not (cv * sv >= e > (cv - 1) * sv):
+                ok = False
+                break
+        if ok and c:
+            return c
+    return None
+
+
+# --- how threads map onto the outputs ------------------------------------------------------------
+@dataclass
+class Axis:
+    """One grid dimension as the writes use it: `threads` (blockIdx * blockDim + threadIdx of a thread
+    dimension, several elements apart where `step` > 1), or `blocks` (blockIdx alone, a block per row)."""
+    dim: str  # the blockIdx dimension
+    mode: str  # threads, blocks
+    thread: str | None  # the threadIdx dimension paired with it (threads)
+    fixed_block: int | None  # `blockIdx.x * 16 + threadIdx.x`: the block must be 16
+    count: tuple[Poly, int] | None  # the writes need cdiv(c, a) values of the coordinate (None: no guard says)
+    step: int
+    why: str
+
+
+def _coef(p: Poly, name: str) -> Poly | None:
+    from .affine import coefficient
+    return coefficient(p, name)
+
+
+def axes(ks: KernelShapes) -> dict[str, Axis]:
+    """How each grid dimension covers the writes (the reads where no write says)."""
+    writes = [u for p in ks.pointers.values() if p.role != "input" for u in p.uses if u.write and u.index is not None]
+    reads = [u for p in ks.pointers.values() for u in p.uses if u.index is not None and not u.write]
+    out = _axes(ks, writes)
+    for d, a in _axes(ks, reads).items():
+        if d not in out or (out[d].count is None and a.count is not None and a.mode == "threads"):
+            out[d] = a
+    return out
+
+
+def _ratio(big: Poly, small: Poly) -> int | None:
+    """c with big == c * small, c an integer above 1."""
+    m = next(iter(small))
+    if m not in big or big[m] % small[m]:
+        return None
+    c = big[m] // small[m]
+    return c if c > 1 and big == mul(small, const(c)) else None
+
+
+def _axes(ks: KernelShapes, use_list: list[Use]) -> dict[str, Axis]:
+    f, A = ks.facts, ks.facts.atoms
+    out: dict[str, Axis] = {}
+    for d in DIMS:
+        bx = f"blockIdx.{d}"
+        found: Axis | None = None
+        for u in use_list:
+            cb = _coef(u.index, bx)
+            if not cb:
+                continue
+            axis = None
+            for e in DIMS:
+                ct = _coef(u.index, f"threadIdx.{e}")
+                if not ct:
+                    continue
+                step = ct.get((), 0) if set(ct) <= {()} else 1
+                if cb == mul(ct, atom(f"blockDim.{e}")):
+                    axis = Axis(d, "threads", e, None, None, max(step, 1), "")
+                elif _ratio(cb, ct):
+                    axis = Axis(d, "threads", e, _ratio(cb, ct), None, max(step, 1), "")
+                if axis is not None:
+                    break
+            if axis is None:
+                axis = Axis(d, "blocks", None, None, None, cb.get((), 0) if set(cb) <= {()} and cb.get((), 0) > 0 else 1,
+                            "")
+            g = atom(bx)
+            if axis.mode == "threads":
+                g = add(mul(atom(bx), const(axis.fixed_block) if axis.fixed_block else atom(f"blockDim.{axis.thread}")),
+                        atom(f"threadIdx.{axis.thread}"))
+            bounds = u.guards + f.derived(u.guards)
+            sample = sample_env(A, [u.index] + [b.u for b in bounds])
+            cnt = _count(g, bounds, A, sample)
+            if cnt is not None:
+                axis.count, axis.why = cnt[:2], cnt[2]
+            if found is None or (axis.count is not None and (
+                    found.count is None or _val(A, axis.count, sample) > _val(A, found.count, sample))):
+                found = axis
+        if found is not None:
+            out[d] = found
+    return out
+
+
+def _val(A: Atoms, c: tuple, sample: dict) -> float:
+    v = A.eval(c[0], sample)
+    return math.inf if v is None else v / c[1]
+
+
+def _count(g: Poly, bounds: list[Bound], A: Atoms, sample: dict) -> tuple[Poly, int, str] | None:
+    """(c, a, why): g <= (c - 1) / a by a bound `a * g + rest <= u` whose rest is never negative."""
+    best = None
+    for b in bounds:
+        first = next(iter(g))
+        if first not in b.q or b.q[first] <= 0 or b.q[first] % g[first]:
+            continue
+        a = b.q[first] // g[first]
+        if any(b.q.get(m) != a * c for m, c in g.items()):
+            continue
+        rest = add(b.q, mul(g, const(a)), -1)
+        if any(not A.nonpositive(m, -c) for m, c in rest.items()):
+            continue
+        c = add(b.u, const(1))
+        if best is None or _val(A, (c, a), sample) < _val(A, best[:2], sample):
+            best = (c, a, f"`{b.text}`" + (f" (line {b.line})" if b.line else ""))
+    return best
+
+
+def thread_dims(ks: KernelShapes) -> set[str]:
+    """The threadIdx dimensions the kernel uses anywhere."""
+    src, k = ks.facts.src, ks.facts.kernel
+    text = src.node_text(k.body) if k.body is not None else ""
+    return {d for d in DIMS if f"threadIdx.{d}" in text.replace(" ", "")}
+
+
+def shared_block(ks: KernelShapes) -> tuple[int, ...] | None:
+    """The block a shared array indexed by the thread indices implies: `__shared__ float s[256]; s[threadIdx.x]`
+    gives (256,), `tile[TY][TX]` read at [threadIdx.y][threadIdx.x] gives (TX, TY)."""
+    f = ks.facts
+    src, k = f.src, f.kernel
+    if k.body is None:
+        return None
+    arrays = {}
+    for d in walk(k.body):
+        if d.type == "declaration" and "__shared__" in src.node_text(d).split("[")[0]:
+            for dec in d.children_by_field_name("declarator"):
+                sizes, n = [], dec
+                while n is not None and n.type == "array_declarator":
+                    sizes.insert(0, src.eval_int(n.child_by_field_name("size")))
+                    n = n.child_by_field_name("declarator")
+                if n is not None and n.type == "identifier" and sizes and all(sizes):
+                    arrays[src.node_text(n)] = sizes
+    for n in walk(k.body):
+        if n.type != "subscript_expression":
+            continue
+        idx, cur = [], n
+        while cur is not None and cur.type == "subscript_expression":
+            i = cur.child_by_field_name("indices")
+            idx.insert(0, i.named_children[0] if i is not None and i.named_children else None)
+            cur = cur.child_by_field_name("argument")
+        if cur is None or cur.type != "identifier" or src.node_text(cur) not in arrays:
+            continue
+        sizes = arrays[src.node_text(cur)]
+        if len(sizes) != len(idx) or any(i is None for i in idx):
+            continue
+        polys = [f.poly(i) for i in idx]
+        want = [atom(f"threadIdx.{d}") for d in DIMS[:len(idx)]][::-1]
+        if polys == want and all(s <= 1024 for s in sizes):
+            block = tuple(reversed(sizes))
+            if math.prod(block) <= 1024:
+                return block
+    return None

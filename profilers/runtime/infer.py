@@ -1,0 +1,906 @@
+"""Launch specs inferred from a kernel and the host code beside it (`kernelpro spec init`).
+
+Shapes come from the shared analysis (analysis/extents.py: each pointer's highest index under the
+kernel's guards and loops, its strides giving the dimensions), element types through typedefs and
+template arguments, inputs and outputs from the reads and writes. Sizes, the grid and the block come
+from a launch in the host code (analysis/host.py: its arguments, `dim3`s, `cudaMalloc` byte counts,
+`#define`s), else from how the threads map onto the outputs, with default sizes: a small one for
+correctness (checked with its off-by-one neighbours where the kernel's guards allow them) and a large
+one that takes about 100 us. The reference is the kernel as written, snapshotted beside the spec.
+
+Every value is a `Guess`: the value, where it came from, and whether it is a default or a guess
+(`guess`), which the TOML marks `GUESS` and `--json` reports.
+"""
+from __future__ import annotations
+
+import keyword
+import math
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..analysis.extents import DIMS, KernelShapes, Reach, Term, analyse, axes, dims, shared_block, thread_dims
+from ..analysis.host import Host, HostLaunch, device_names, host_files
+from ..analysis.types import table_for
+from ..cachekey import CompileError, read_source
+from ..source import Kernel, Param
+from . import symbolic as sym
+from .expr import FUNCTIONS
+from .speccheck import Checker
+
+SPEC_SUFFIX = ".kernelpro.toml"
+TARGET_S = 100e-6  # the large size takes about this long
+DRAM_BPS = 3.0e12  # the size model: bytes at an H200's bandwidth ...
+ACCESS_RATE = 1.5e12  # ... or accesses at what a plain kernel sustains, whichever is slower
+SMALL_THREADS = 16384  # the small size stays cheap for the CPU emulator and the checks
+SMALL_WORK = 1e6
+SMALL_ONE = (1000, 777, 501, 333, 201, 129, 97, 65, 45, 33, 17)
+SMALL_MANY = ((37, 45, 29, 23, 19, 17, 13, 11), (21, 19, 17, 13, 11, 9, 7, 5), (11, 9, 7, 5, 5, 3, 3, 3))
+MULTIPLES = (256, 512, 1024, 128, 64, 2048, 4096, 32)
+FLOATS = {"eps": "1e-5", "epsilon": "1e-5", "alpha": "1.5", "beta": "0.5", "scale": "0.5", "gamma": "1.5",
+          "momentum": "0.9", "lr": "0.001", "learning_rate": "0.001", "dt": "0.01"}
+
+
+class InferError(Exception):
+    """No spec can be inferred (no such kernel, unreadable file)."""
+
+
+@dataclass
+class Guess:
+    value: object
+    why: str
+    guess: bool = False
+
+    def to_json(self) -> dict:
+        return {"value": self.value, "from": self.why, "guess": self.guess}
+
+
+@dataclass
+class ArgPlan:
+    name: str
+    buffer: bool
+    dtype: Guess | None = None
+    shape: Guess | None = None  # list of expressions
+    role: Guess | None = None  # input, output, inout
+    fill: Guess | None = None
+    value: Guess | None = None  # scalars
+
+    def to_json(self) -> dict:
+        out = {"name": self.name, "kind": "buffer" if self.buffer else "scalar"}
+        for k in ("dtype", "shape", "role", "fill", "value"):
+            g = getattr(self, k)
+            if g is not None:
+                out[k] = g.to_json()
+        return out
+
+
+@dataclass
+class Plan:
+    """An inferred launch spec, every value with where it came from."""
+    kernel: str
+    source: Path
+    spec_path: Path
+    snapshot: Path
+    instantiation: str | None  # `k<float, 256>` for a template kernel
+    sizes: dict[str, dict[str, int]]
+    size_why: dict[str, str]
+    variables: dict[str, Guess]  # size variable -> where it came from (its value: the host's, or None)
+    args: list[ArgPlan]
+    grid: Guess
+    block: Guess
+    shared: Guess
+    off_by_one: Guess
+    notes: list[str] = field(default_factory=list)
+    host: bool = False  # sizes or the launch came from host code
+    python_reference: str | None = None  # "FILE.py:FUNCTION" instead of the snapshot
+
+    @property
+    def guesses(self) -> list[str]:
+        out = [f"size {v}: {g.why}" for v, g in self.variables.items() if g.guess]
+        out += [f"sizes {n}: {w}" for n, w in self.size_why.items() if "GUESS" in w]
+        for a in self.args:
+            for k in ("dtype", "shape", "role", "fill", "value"):
+                g = getattr(a, k)
+                if g is not None and g.guess:
+                    out.append(f"{a.name} {k}: {g.why}")
+        for k in ("grid", "block", "shared"):
+            g = getattr(self, k)
+            if g.guess:
+                out.append(f"launch {k}: {g.why}")
+        return out
+
+    def to_json(self) -> dict:
+        return {"kernel": self.kernel, "source": str(self.source), "spec": str(self.spec_path),
+                "snapshot": str(self.snapshot), "instantiation": self.instantiation,
+                "sizes": self.sizes, "size_from": self.size_why,
+                "variables": {k: g.to_json() for k, g in self.variables.items()},
+                "args": [a.to_json() for a in self.args],
+                "launch": {"grid": self.grid.to_json(), "block": self.block.to_json(), "shared_bytes": self.shared.to_json()},
+                "reference": ({"python": self.python_reference} if self.python_reference else
+                              {"kernel": self.kernel, "file": str(self.snapshot),
+                               "from": "the kernel as written, copied when the spec was made"}),
+                "off_by_one": self.off_by_one.to_json(), "notes": self.notes, "guessed": self.guesses}
+
+    def toml(self, reference: bool = True) -> str:
+        """The spec's text; reference=False leaves the kernel-as-reference out (no snapshot to name)."""
+        return _toml(self, reference)
+
+
+def _q(s: str) -> str:
+    return '"' + str(s).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _var(name: str) -> str:
+    return name if name.isidentifier() and name not in FUNCTIONS and not keyword.iskeyword(name) else name + "_"
+
+
+def _mark(g: Guess) -> str:
+    return ("GUESS: " if g.guess else "") + g.why
+
+
+# --- where the files go ------------------------------------------------------------------------------
+def spec_path_for(cu: Path, kernel: str) -> Path:
+    """`<stem>.kernelpro.toml` beside a .cu file (`<stem>.<kernel>.kernelpro.toml` for a header, or where the
+    plain name is another kernel's spec)."""
+    plain = cu.with_name(cu.stem + SPEC_SUFFIX)
+    if cu.suffix != ".cu":
+        return cu.with_name(f"{cu.stem}.{kernel}{SPEC_SUFFIX}")
+    if plain.is_file():
+        m = re.search(r'^\s*kernel\s*=\s*"([^"]*)"', plain.read_text(errors="replace"), re.M)
+        if m and m.group(1) != kernel:
+            return cu.with_name(f"{cu.stem}.{kernel}{SPEC_SUFFIX}")
+    return plain
+
+
+def snapshot_path_for(spec: Path, cu: Path, kernel: str) -> Path:
+    """The copy of the kernel's file the reference runs: beside the spec (its includes resolve as the file's)."""
+    return spec.with_name(f"{cu.stem}.{kernel}.reference{cu.suffix}")
+
+
+# --- binding the kernel's names to spec expressions ----------------------------------------------------
+class _Unbound(Exception):
+    pass
+
+
+class _Binder:
+    """Kernel atoms (parameters, blockDim, gridDim, template values) as spec polynomials."""
+
+    def __init__(self, ks: KernelShapes):
+        self.A = ks.facts.atoms
+        self.table: dict[str, sym.Poly] = {}
+
+    def atom(self, a: str) -> sym.Poly:
+        if a in self.table:
+            return self.table[a]
+        note = self.A.notes.get(a)
+        if note is None:
+            raise _Unbound(a)
+        op, x, y = note
+        if op == "load":
+            raise _Unbound(a)
+        X, Y = self.poly(x), self.poly(y)
+        if op in ("/", "floor"):
+            return sym.floordiv(X, Y)
+        if op == "%":
+            return sym.mod(X, Y)
+        if op == "min":
+            return sym.pmin(X, Y)
+        if op == "max":
+            return sym.pmax(X, Y)
+        if op in ("<<", ">>") and sym.number(Y) is not None and 0 <= sym.number(Y) < 63:
+            f = sym.const(2 ** sym.number(Y))
+            return sym.mul(X, f) if op == "<<" else sym.floordiv(X, f)
+        raise _Unbound(a)
+
+    def poly(self, p: dict) -> sym.Poly:
+        out: sym.Poly = {}
+        for m, c in p.items():
+            term = sym.const(c)
+            for a in m:
+                term = sym.mul(term, self.atom(a))
+            out = sym.add(out, term)
+        return out
+
+
+class _Eval:
+    """extents.dims' evaluator for spec polynomials."""
+
+    @staticmethod
+    def eval(p, env):
+        return sym.evaluate(p, env)
+
+
+# --- the inference -------------------------------------------------------------------------------------
+def infer_spec(cu_path: str | Path, kernel: str | None = None, text: str | None = None,
+               spec_path: Path | None = None, python_reference: str | None = None) -> Plan:
+    """The launch spec of `kernel` (None: the file's only kernel) in `cu_path` (its unsaved `text`), to be
+    written at `spec_path` (default `spec_path_for`); `python_reference` ("FILE.py:FUNCTION", relative to the
+    spec) replaces the kernel-as-reference."""
+    cu = Path(cu_path)
+    if text is None:
+        try:
+            text = read_source(cu)
+        except CompileError as e:
+            raise InferError(str(e)) from None
+    files = host_files(str(cu), text)
+    src = files[0]
+    if kernel is None:
+        if len(src.kernels) != 1:
+            have = ", ".join(x.name for x in src.kernels)
+            raise InferError(f"{len(src.kernels)} kernels here ({have}): name one with --kernel" if src.kernels
+                             else "no __global__ kernel in this file")
+        kernel = src.kernels[0].name
+    k = src.kernel(kernel)
+    if k is None:
+        have = ", ".join(x.name for x in src.kernels) or "none"
+        raise InferError(f"kernel {kernel!r} is not in {cu} (kernels there: {have})")
+    spec_path = spec_path or spec_path_for(cu, kernel)
+    plan = _Inference(cu, src, files, k, spec_path).run()
+    plan.python_reference = python_reference
+    return plan
+
+
+class _Inference:
+    def __init__(self, cu: Path, src, files, k: Kernel, spec_path: Path):
+        self.cu, self.src, self.files, self.k, self.spec_path = cu, src, files, k, spec_path
+        self.ks = analyse(src, k)
+        self.A = self.ks.facts.atoms
+        self.bind = _Binder(self.ks)
+        self.types = table_for(src)
+        self.notes: list[str] = []
+        self.variables: dict[str, Guess] = {}
+        self.host_values: dict[str, int] = {}
+        self.launch: HostLaunch | None = None
+        self.params = k.signature or k.params
+        self.multiple: dict[str, int] = {}  # size variable -> a multiple the shapes need
+
+    # -- the steps ------------------------------------------------------------------------------------
+    def run(self) -> Plan:
+        host = Host(self.files, device_names(self.src, self.k.body))
+        launches = host.launches(self.k.name)
+        self.launch = launches[0] if launches else None
+        if len(launches) > 1:
+            self.notes.append(f"{len(launches)} launches of {self.k.name} in the host code; the first "
+                              f"({Path(self.launch.file).name}:{self.launch.line}) is used")
+        self.tmap, inst = self.templates()
+        grid, block, shared = self.launch_config()
+        args = self.arguments()
+        sizes, size_why, off = self.sizes(args, grid, block, shared)
+        snapshot = snapshot_path_for(self.spec_path, self.cu, self.k.name)
+        return Plan(self.k.name, self.cu, self.spec_path, snapshot, inst, sizes, size_why, self.variables, args,
+                    grid, block, shared, off, self.notes, host=self.launch is not None)
+
+    # -- templates ------------------------------------------------------------------------------------
+    def templates(self) -> tuple[dict[str, str], str | None]:
+        tps = self.k.template_params
+        if not tps:
+            return {}, None
+        args: list[str] = list(self.launch.template_args) if self.launch is not None else []
+        why = f"the launch at {Path(self.launch.file).name}:{self.launch.line}" if args else ""
+        if not args:
+            m = re.search(rf"template\s+(?:__global__\s+)?void\s+{re.escape(self.k.name)}\s*<([^>]*)>", self.src.text)
+            if m:
+                args, why = [a.strip() for a in m.group(1).split(",")], "the explicit instantiation in the file"
+        tmap: dict[str, str] = {}
+        for i, (kind, name) in enumerate(tps):
+            if i < len(args):
+                tmap[name] = args[i]
+            elif kind == "type" and self.launch is not None:  # deduced from a pointer argument's host type
+                for j, p in enumerate(self.params):
+                    if p.is_pointer and self.types.resolve(p.base_type) == name and j in self.launch.arg_types:
+                        tmap[name] = self.types.resolve(self.launch.arg_types[j])
+                        why = why or f"the types of the arguments at {Path(self.launch.file).name}:{self.launch.line}"
+                        break
+        missing = [n for _, n in tps if n not in tmap]
+        if missing:
+            for kind, name in tps:
+                if name in missing:
+                    tmap[name] = "float" if kind == "type" else "256"
+            self.notes.append(f"{self.k.name} is a template and the file has no instantiation of it for "
+                              f"{', '.join(missing)}; GUESS {', '.join(f'{n} = {tmap[n]}' for n in missing)}. The "
+                              f"compiled file has no kernel to run until it instantiates one (a launch, or "
+                              f"`template __global__ void {self.k.name}<...>(...);`)")
+        for kind, name in tps:
+            if kind == "value":
+                v = _int(tmap[name])
+                self.bind.table[name] = sym.const(v) if v is not None else sym.name(_var(name))
+        inst = f"{self.k.name}<{', '.join(tmap[n] for _, n in tps)}>"
+        self.template_why = why
+        return tmap, inst
+
+    # -- grid, block, shared ----------------------------------------------------------------------------
+    def launch_config(self) -> tuple[Guess, Guess, Guess]:
+        L = self.launch
+        for i, p in enumerate(self.params):  # scalar parameters first: grid expressions may use them
+            if not p.is_pointer and p.name:
+                self.bind.table[p.name] = self.scalar_poly(i, p)
+        if L is not None and L.grid and L.block and all(v.text for v in L.grid + L.block):
+            where = f"the launch at {Path(L.file).name}:{L.line}: {L.written}"
+            g = [self.host_poly(v.text) for v in L.grid]
+            b = [self.host_poly(v.text) for v in L.block]
+            if all(x is not None for x in g + b):
+                for i, d in enumerate(DIMS):
+                    self.bind.table[f"gridDim.{d}"] = g[i] if i < len(g) else sym.const(1)
+                    self.bind.table[f"blockDim.{d}"] = b[i] if i < len(b) else sym.const(1)
+                shared = sym.const(0)
+                if L.shared is not None:
+                    shared = self.host_poly(L.shared.text) if L.shared.text else None
+                    if shared is None:
+                        self.notes.append(f"the dynamic shared memory of the launch ({L.shared.why}) is not followed; "
+                                          f"GUESS 0")
+                        shared = sym.const(0)
+                return (Guess([sym.render(x) for x in g], f"from {where}"),
+                        Guess([sym.render(x) for x in b], f"from {where}"),
+                        Guess(sym.render(shared), f"from {where}" if L.shared else "none at the launch"))
+            self.notes.append(f"the launch at {Path(L.file).name}:{L.line} has a grid or block the analysis does "
+                              f"not follow; inferred from the kernel instead")
+        elif L is not None:
+            bad = next((v.why for v in (L.grid or []) + (L.block or []) if not v.text), "")
+            self.notes.append(f"the launch at {Path(L.file).name}:{L.line} ({L.written}) is not followed ({bad}); "
+                              f"the grid and block are inferred from the kernel instead")
+        return self.mapping()
+
+    def mapping(self) -> tuple[Guess, Guess, Guess]:
+        """Grid and block from how the threads map onto the outputs (no launch to read)."""
+        ax = axes(self.ks)
+        used = thread_dims(self.ks) | {a.thread for a in ax.values() if a.thread} | set(ax)
+        nd = max([DIMS.index(d) + 1 for d in used] or [1])
+        block = list({1: (256,), 2: (16, 16), 3: (8, 8, 4)}[nd])
+        bwhy = f"a default block of {math.prod(block)} threads"
+        guessed = True
+        sb = shared_block(self.ks)
+        if sb is not None and len(sb) <= nd:
+            block[:len(sb)] = sb
+            bwhy, guessed = "from the shared array the threads index", False
+        elif self.k.launch_bounds and nd == 1:
+            block = [self.k.launch_bounds[0]]
+            bwhy, guessed = "from __launch_bounds__", False
+        for a in ax.values():
+            if a.fixed_block and a.thread:
+                block[DIMS.index(a.thread)] = a.fixed_block
+                bwhy, guessed = f"from `blockIdx.{a.dim} * {a.fixed_block}` in the index", False
+        for i, d in enumerate(DIMS):
+            self.bind.table[f"blockDim.{d}"] = sym.const(block[i]) if i < len(block) else sym.const(1)
+        grid, why, guessed_grid = [], [], False
+        for i, d in enumerate(DIMS[:max([DIMS.index(x) + 1 for x in ax] or [1])]):
+            a = ax.get(d)
+            if a is None:
+                grid.append(sym.const(1))
+                continue
+            per = a.fixed_block or (block[DIMS.index(a.thread)] if a.thread else 1)
+            if a.count is not None:
+                try:
+                    c = sym.cdiv(self.bind.poly(a.count[0]), sym.const(a.count[1]))
+                except _Unbound:
+                    c = None
+                if c is not None:
+                    grid.append(sym.cdiv(c, sym.const(per)) if a.mode == "threads" else c)
+                    what = "one thread" if a.mode == "threads" else "one block"
+                    unit = f"{what} per {a.count[1]} elements" if a.count[1] > 1 else f"{what} per element"
+                    why.append(f"{d}: {unit} under {a.why}")
+                    continue
+            t = self.free_variable(a.mode)
+            if a.mode == "threads":
+                self.multiple[t] = per * a.step
+                grid.append(sym.cdiv(sym.name(t), sym.const(per * a.step)))
+                guessed_grid = True
+                why.append(f"{d}: nothing bounds blockIdx.{d}; {t} threads" +
+                           (f" ({a.step} elements each)" if a.step > 1 else ""))
+            else:
+                grid.append(sym.name(t))
+                guessed_grid = True
+                why.append(f"{d}: nothing bounds blockIdx.{d}; {t} blocks (one per row)")
+        while len(grid) < 1:
+            grid.append(sym.const(1))
+        for i, d in enumerate(DIMS):
+            self.bind.table[f"gridDim.{d}"] = grid[i] if i < len(grid) else sym.const(1)
+        return (Guess([sym.render(x) for x in grid], "no launch in the host code; " + ("; ".join(why) or "one block"),
+                      guessed_grid),
+                Guess(block, bwhy, guessed), Guess("0", "no launch in the host code: none assumed", False))
+
+    def free_variable(self, mode: str) -> str:
+        """A size for a grid dimension nothing bounds: an int parameter no index or guard uses, else n (rows)."""
+        used = set()
+        for p in self.ks.pointers.values():
+            for u in p.uses:
+                for poly in [u.index or {}] + [b.u for b in u.guards] + [b.q for b in u.guards]:
+                    used |= {a for m in poly for a in m}
+        ints = [p.name for p in self.params if not p.is_pointer and p.name and self.is_int(p)]
+        free = [n for n in ints if n not in used and _var(n) not in self.multiple]
+        prefer = [n for n in free if re.fullmatch(r"(?i)n|size|len(gth)?|count|num\w*|total\w*|rows?|\w*_?n|b", n)]
+        name = _var((prefer or free or ["n" if mode == "threads" else "rows"])[0])
+        if name not in self.variables:
+            self.variables[name] = Guess(None, "the threads of a grid dimension nothing in the kernel bounds", True)
+        return name
+
+    def is_int(self, p: Param) -> bool:
+        from .spec import ctype_dtype
+        m = ctype_dtype(self.types.resolve(self.tmap.get(self.types.resolve(p.base_type), p.base_type)))
+        return m is not None and m[0] not in ("float32", "float64", "float16", "bfloat16")
+
+    # -- scalars --------------------------------------------------------------------------------------
+    def scalar_poly(self, i: int, p: Param) -> sym.Poly:
+        L = self.launch
+        if L is not None and i < len(L.args) and L.args[i].text and not L.args[i].is_float:
+            poly = self.host_poly(L.args[i].text)
+            if poly is not None:
+                return poly
+        name = _var(p.name)
+        if name not in self.variables:
+            self.variables[name] = Guess(None, f"the parameter {p.name} of {self.k.name}", L is None)
+        return sym.name(name)
+
+    def host_poly(self, text: str) -> sym.Poly | None:
+        """A host expression as a polynomial; its size names registered with the host's values."""
+        poly = sym.parse(text)
+        if poly is None:
+            return None
+        for n in sym.names(poly):
+            sn = self.launch.names.get(n) if self.launch is not None else None
+            if n not in self.variables:
+                self.variables[n] = Guess(sn.value if sn else None, sn.why if sn else "host code", sn is None or
+                                          sn.value is None)
+            if sn is not None and sn.value is not None:
+                self.host_values[n] = sn.value
+        return poly
+
+    # -- arguments ------------------------------------------------------------------------------------
+    def arguments(self) -> list[ArgPlan]:
+        from .spec import FLOAT_DTYPES, ctype_dtype
+
+        out = []
+        for i, p in enumerate(self.params):
+            name = p.name or f"unnamed{i + 1}"
+            resolved = self.types.resolve(p.base_type)
+            resolved = self.types.resolve(self.tmap.get(resolved, resolved))
+            mapped = ctype_dtype(resolved) or (("uint8", 1) if resolved == "bool" else None)
+            twhy = "the template argument of " + (self.template_why if self.tmap and
+                                                  self.types.resolve(p.base_type) in self.tmap else "")
+            if mapped is None:
+                dt = Guess("float32", f"`{p.type_text}` has no known dtype", True)
+            elif words_of(p.base_type) != resolved:
+                via = twhy if self.types.resolve(p.base_type) in self.tmap and self.tmap else f"`{p.base_type}`"
+                dt = Guess(mapped[0], f"{via} is {resolved}")
+            else:
+                dt = Guess(mapped[0], f"the parameter's type `{p.type_text}`")
+            if not p.is_pointer:
+                out.append(self.scalar_arg(i, p, name, dt, mapped, FLOAT_DTYPES))
+                continue
+            out.append(self.buffer_arg(i, p, name, dt, mapped))
+        return out
+
+    def scalar_arg(self, i, p, name, dt, mapped, floats) -> ArgPlan:
+        a = ArgPlan(name, False)
+        if mapped is None or mapped[0] == "uint8" and self.types.resolve(p.base_type) == "bool":
+            a.dtype = dt
+        if dt.value in floats:
+            L = self.launch
+            v = L.args[i] if L is not None and i < len(L.args) else None
+            if v is not None and v.text and (_float(v.text) is not None):
+                a.value = Guess(_float(v.text), f"from {v.why}")
+            else:
+                low = (p.name or "").lower()
+                a.value = Guess(FLOATS.get(low, "0.75"), "a default for a float scalar", True)
+            return a
+        if not p.name:
+            a.value = Guess("1", "an unnamed parameter: any value", True)
+            return a
+        poly = self.bind.table.get(p.name)
+        if poly is None:
+            a.value = Guess("1", "GUESS", True)
+            return a
+        text = sym.render(poly)
+        L = self.launch
+        if L is not None and i < len(L.args) and L.args[i].text:
+            a.value = Guess(text, f"from {L.args[i].why}")
+        else:
+            a.value = Guess(text, f"the size {text}")
+        return a
+
+    def buffer_arg(self, i: int, p: Param, name: str, dt: Guess, mapped) -> ArgPlan:
+        a = ArgPlan(name, True, dtype=dt)
+        ptr = self.ks.pointers.get(p.name) if p.name else None
+        width = mapped[1] if mapped else 1
+        elem_bytes = self.types.bytes(self.tmap.get(self.types.resolve(p.base_type), p.base_type)) or 4
+        alloc = self.alloc_count(i, elem_bytes)
+        shape = None
+        if ptr is not None and ptr.reach is not None:
+            shape = self.shape_of(ptr)
+        if shape is not None and alloc is not None:
+            dims_p, why = shape
+            prod = _prod(dims_p)
+            count, awhy = alloc
+            if not self.same(prod, count):
+                if self.at_least(count, prod):
+                    shape = ([count], f"from {awhy} (the kernel's index reaches {sym.render(prod)}: {why})")
+                else:
+                    self.notes.append(f"{name}: {awhy} allocates {sym.render(count)} elements but the kernel's index "
+                                      f"reaches {sym.render(prod)} ({why})")
+            else:
+                shape = (dims_p, f"{why}; the same as {awhy}")
+        elif shape is None and alloc is not None:
+            shape = ([alloc[0]], f"from {alloc[1]}")
+        if shape is None:
+            first = next(iter(self.variables), None) or self.free_variable("threads")
+            why = (f"the index `{ptr.unbounded.text}` (line {ptr.unbounded.line}) is not bounded by the analysis"
+                   if ptr is not None and ptr.unbounded is not None else
+                   f"the kernel passes {name} on without indexing it" if ptr is not None and ptr.uses == [] else
+                   "the analysis could not bound its index")
+            shape = ([sym.name(first)], f"{why}; a guess of one element per {first}")
+            self.notes.append(f"{name}: {why}; its shape [{first}] is a GUESS")
+            a.shape = Guess([sym.render(x) for x in shape[0]] + ([str(width)] if width > 1 else []), shape[1], True)
+        else:
+            a.shape = Guess([sym.render(x) for x in shape[0]] + ([str(width)] if width > 1 else []), shape[1])
+        if ptr is not None and ptr.low is not None and ptr.low < 0:
+            self.notes.append(f"{name}: `{ptr.use.text}` may read before its start (index {ptr.low} at sample "
+                              f"sizes); the spec cannot express an offset pointer")
+        role = ptr.role if ptr is not None else ("input" if p.is_const else "output")
+        if p.is_const:
+            role = "input"
+        rwhy = {"input": "the kernel only reads it" if ptr is not None and ptr.uses else "not written by the kernel",
+                "output": "the kernel writes it" + (" (reading back only what it stored)" if ptr and ptr.own_reads
+                                                    else ""),
+                "inout": "the kernel reads and writes it (an accumulation, or an update in place)"}[role]
+        a.role = Guess(role, rwhy, ptr is None or not ptr.uses)
+        if role != "output":
+            fill, fwhy = ("randn", "random normal values") if dt.value in ("float32", "float64", "float16", "bfloat16") \
+                else ("randint:0:16", "small integers")
+            if ptr is not None and ptr.index_of and fill.startswith("randint"):
+                fill, fwhy = self.index_fill(ptr)
+            a.fill = Guess(fill, fwhy)
+        return a
+
+    def index_fill(self, ptr) -> tuple[str, str]:
+        return "randint:0:16", (f"small integers: its values index {', '.join(ptr.index_of)} (GUESS: values below 16 "
+                                f"stay inside them)")
+
+    def alloc_count(self, i: int, elem_bytes: int) -> tuple[sym.Poly, str] | None:
+        L = self.launch
+        if L is None or i not in L.alloc_bytes:
+            return None
+        b = self.host_poly(L.alloc_bytes[i].text)
+        if b is None:
+            return None
+        return sym.floordiv(b, sym.const(elem_bytes)), L.alloc_bytes[i].why
+
+    def shape_of(self, ptr) -> tuple[list[sym.Poly], str] | None:
+        r: Reach = ptr.reach
+        try:
+            terms = [Term(self.bind.poly(t.mult), _SpecBound(self.bind.poly(t.bound.u), t.bound))
+                     for t in r.terms]
+            end = self.bind.poly(r.end)
+        except _Unbound as e:
+            self.notes.append(f"{ptr.name}: its bound uses {e.args[0]}, which the launch does not give")
+            return None
+        sr = Reach(end, terms, {})
+        samples = self.samples()
+        shape = dims(sr, _Eval, samples)
+        shape = [self.clean(d) for d in shape]
+        conds = [t.bound.text for t in r.terms if t.bound.kind in ("guard", "loop", "derived")]
+        launch = [t.bound.kind for t in r.terms if t.bound.kind in ("block", "grid")]
+        why = f"from the index `{ptr.use.text}` (line {ptr.use.line})"
+        if conds:
+            why += " under " + " and ".join(f"`{c}`" for c in dict.fromkeys(conds))
+        if launch:
+            why += " and the launch's " + " and ".join(dict.fromkeys(
+                "grid" if k == "grid" else "block" for k in launch))
+        return shape, why
+
+    def clean(self, d: sym.Poly) -> sym.Poly:
+        """A dimension as a size: `c * cdiv(n, c)` (a grid's reach) is n when n is a multiple of c; `n - 1`
+        (the last element a stencil skips) is n."""
+        if len(d) == 1:
+            (m, c), = d.items()
+            if len(m) == 1 and c > 1:
+                s = sym.STRUCT.get(m[0])
+                if s is not None and s[0] in ("cdiv", "//") and sym.number(s[2]) == c and len(sym.names(s[1])) == 1:
+                    for n in sym.names(s[1]):
+                        self.multiple[n] = max(self.multiple.get(n, 1), c)
+                    return s[1]
+        k = sym.number({m: c for m, c in d.items() if not m}) or 0
+        rest = {m: c for m, c in d.items() if m}
+        if rest and -8 <= k < 0 and all(c > 0 for c in rest.values()):
+            return rest
+        return d
+
+    def samples(self) -> list[dict]:
+        names = sorted(self.variables)
+        return [{n: 97 + 13 * i for i, n in enumerate(names)}, {n: 1031 + 7 * i for i, n in enumerate(names)}]
+
+    def same(self, a: sym.Poly, b: sym.Poly) -> bool:
+        return all(sym.evaluate(a, s) == sym.evaluate(b, s) for s in self.samples())
+
+    def at_least(self, a: sym.Poly, b: sym.Poly) -> bool:
+        vals = [(sym.evaluate(a, s), sym.evaluate(b, s)) for s in self.samples()]
+        return all(x is not None and y is not None and x >= y for x, y in vals)
+
+    # -- sizes ------------------------------------------------------------------------------------------
+    def checker(self, args: list[ArgPlan], grid: Guess, block: Guess) -> Checker:
+        from .spec import ITEMSIZE
+        values = {a.name: str(a.value.value) for a in args if not a.buffer and a.value is not None}
+        shapes = {}
+        for a, p in zip(args, self.params):
+            if a.buffer:
+                s = list(a.shape.value)
+                shapes[p.name or a.name] = s[:-1] if len(s) > 1 and str(s[-1]).isdigit() and \
+                    (_width(self.types, p) or 1) > 1 else s
+        item = {a.name: ITEMSIZE.get(a.dtype.value, 4) * (_width(self.types, p) or 1)
+                for a, p in zip(args, self.params) if a.buffer}
+        consts = {n: sym.number(v) for n, v in self.bind.table.items() if sym.number(v) is not None and "." not in n}
+        return Checker(self.ks, values, shapes, [str(g) for g in grid.value], [str(b) for b in block.value], item,
+                       consts)
+
+    def sizes(self, args, grid, block, shared) -> tuple[dict, dict, Guess]:
+        used = set()
+        for a in args:
+            for e in (a.shape.value if a.shape else []) + ([a.value.value] if a.value and not a.buffer else []):
+                p = sym.parse(str(e))
+                if p is not None:
+                    used |= sym.names(p)
+        for e in list(grid.value) + list(block.value) + [shared.value]:
+            p = sym.parse(str(e))
+            if p is not None:
+                used |= sym.names(p)
+        for v in list(self.variables):
+            if v not in used:
+                del self.variables[v]
+        names = sorted(used)
+        if not names:
+            fixed = next(iter(self.host_values), "n")
+            self.variables[fixed] = Guess(self.host_values.get(fixed, 1), "the kernel's sizes are constants of the "
+                                          "source: this variable is unused")
+            return ({"fixed": {fixed: self.host_values.get(fixed, 1)}},
+                    {"fixed": "the only size: the kernel's sizes are constants of the source"},
+                    Guess(False, "the sizes are fixed by the source, nothing to vary"))
+        chk = self.checker(args, grid, block)
+        small, swhy = self.small(names, chk)
+        sizes, why = {"small": small}, {"small": swhy}
+        large, lwhy = self.large(names, chk)
+        if large is not None and large != small:
+            key = "host" if all(n in self.host_values for n in names) else "large"
+            sizes[key], why[key] = large, lwhy
+        off = self.off_by_one(names, small, chk)
+        return sizes, why, off
+
+    def cost(self, env: dict, chk: Checker) -> tuple[int, float, float] | None:
+        """(threads, accesses, bytes) of one launch at env (the model the sizes are chosen by)."""
+        kenv = chk.kernel_env(env)
+        if kenv is None:
+            return None
+        threads = math.prod(kenv[f"gridDim.{d}"] * kenv[f"blockDim.{d}"] for d in DIMS)
+        total = 0
+        for name in chk.shapes:
+            n = chk.elements(name, env)
+            if n is None:
+                return None
+            total += n * chk.itemsize.get(name, 4)
+        trips = 1.0
+        for p in self.ks.pointers.values():
+            for u in p.uses:
+                t = 1.0
+                for b in u.guards:
+                    if b.kind == "loop" and all(not a.startswith(("threadIdx", "blockIdx")) for m in b.q for a in m):
+                        v = self.A.eval(b.u, kenv)
+                        if isinstance(v, int) and v > 0:
+                            t *= v + 1
+                trips = max(trips, t)
+        return threads, threads * trips, float(total)
+
+    def small(self, names: list[str], chk: Checker) -> tuple[dict, str]:
+        cands = []
+        if len(names) == 1:
+            cands += [{names[0]: v} for v in SMALL_ONE]
+        else:
+            for row in SMALL_MANY:
+                vals = list(row) + [3] * len(names)
+                cands.append({n: vals[i] for i, n in enumerate(names)})
+        mult = {n: self.multiple[n] for n in names if n in self.multiple}
+        for m in MULTIPLES:
+            cands.append({n: max(m, mult.get(n, 1)) if n in mult else (m if len(names) == 1 else 37) for n in names})
+            cands.append({n: m for n in names})
+        first_ok = None
+        for env in cands:
+            if chk.problems(env):
+                continue
+            c = self.cost(env, chk)
+            if c is None:
+                continue
+            first_ok = first_ok or env
+            if c[0] <= SMALL_THREADS and c[1] <= SMALL_WORK:
+                return env, "for correctness: small enough for the CPU emulator, not a multiple of the block" \
+                    if not mult else f"for correctness: {', '.join(f'{n} a multiple of {m}' for n, m in mult.items())}"
+        if first_ok is not None:
+            return first_ok, "for correctness (the smallest size at which the checks pass)"
+        self.notes.append("no small size passes the analysis' checks; GUESS")
+        return cands[0], "GUESS: no size passed the checks"
+
+    def large(self, names: list[str], chk: Checker) -> tuple[dict | None, str]:
+        if names and all(n in self.host_values for n in names):
+            env = {n: self.host_values[n] for n in names}
+            return env, "from the host code: " + ", ".join(f"{n} = {v}" for n, v in env.items())
+        best = None
+        for k in range(5, 31):
+            env = {n: self.host_values.get(n, 2 ** k) for n in names}
+            if chk.problems(env):
+                continue
+            c = self.cost(env, chk)
+            if c is None:
+                continue
+            best = env
+            t = max(c[2] / DRAM_BPS, c[1] / ACCESS_RATE)
+            if t >= TARGET_S or c[2] > 8 * 2**30:
+                break
+        if best is None:
+            return None, ""
+        given = [n for n in names if n in self.host_values]
+        return best, ("GUESS: about 100 us on an H200 by a model of the bytes and accesses"
+                      + (f"; {', '.join(given)} from the host code" if given else ""))
+
+    def off_by_one(self, names: list[str], small: dict, chk: Checker) -> Guess:
+        for delta in (-1, 1):
+            env = {n: v + delta for n, v in small.items()}
+            if any(v < 1 for v in env.values()):
+                continue
+            probs = chk.problems(env)
+            if probs:
+                return Guess(False, f"at {', '.join(f'{n} = {v}' for n, v in env.items())}: {probs[0].message}")
+        return Guess(True, "the kernel's guards allow any size")
+
+
+class _SpecBound:
+    """A bound whose limit is written in spec sizes (for extents.dims)."""
+
+    def __init__(self, u, b):
+        self.u, self.q, self.text, self.line, self.kind = u, b.q, b.text, b.line, b.kind
+
+
+def words_of(t: str) -> str:
+    from ..analysis.types import words
+    return words(t)
+
+
+def _width(types, p: Param) -> int | None:
+    from .spec import ctype_dtype
+    m = ctype_dtype(types.resolve(p.base_type))
+    return m[1] if m else None
+
+
+def _int(t: str) -> int | None:
+    try:
+        return int(str(t).rstrip("uUlL"), 0)
+    except ValueError:
+        return None
+
+
+def _float(t: str) -> str | None:
+    s = re.sub(r"[()]", "", str(t)).strip().rstrip("fF")
+    try:
+        float(s)
+    except ValueError:
+        return None
+    return s if any(c in s for c in ".eE") else s + ".0"
+
+
+def _prod(ds: list[sym.Poly]) -> sym.Poly:
+    out = sym.const(1)
+    for d in ds:
+        out = sym.mul(out, d)
+    return out
+
+
+# --- the TOML ------------------------------------------------------------------------------------------
+def _toml(p: Plan, reference: bool = True) -> str:
+    rel = lambda x: Path(x).name  # noqa: E731 - the spec, the source and the snapshot share a folder
+    lines = [
+        f"# Launch spec for {p.kernel} in {rel(p.source)}, inferred by `kernelpro spec init` from the kernel"
+        + (" and the host code" if p.host else "") + " (docs/launch-specs.md).",
+        "# Every value says where it came from; GUESS marks a default or a guess to check.",
+        f"kernel = {_q(p.kernel)}",
+    ]
+    if p.source.resolve().parent != p.spec_path.resolve().parent or not _default_source(p):
+        lines.append(f"source = {_q(_relpath(p.source, p.spec_path.parent))}")
+    if p.instantiation:
+        lines.append(f"# runs the instantiation {p.instantiation}")
+    lines += ["", "[sizes]"]
+    for v, g in p.variables.items():
+        val = f" (the host's value: {g.value})" if g.value is not None else ""
+        lines.append(f"# {v}: {_mark(g)}{val}")
+    for name, env in p.sizes.items():
+        body = ", ".join(f"{k} = {v}" for k, v in env.items())
+        lines.append(f"{name} = {{ {body} }}  # {p.size_why.get(name, '')}")
+    for a in p.args:
+        lines += ["", "[[args]]", f"name = {_q(a.name)}"]
+        if a.dtype is not None:
+            lines.append(f"dtype = {_q(a.dtype.value)}  # {_mark(a.dtype)}")
+        if a.buffer:
+            shape = ", ".join(_q(s) if not str(s).isdigit() else str(s) for s in a.shape.value)
+            lines.append(f"shape = [{shape}]  # {_mark(a.shape)}")
+            if a.fill is not None:
+                lines.append(f"fill = {_q(a.fill.value)}  # {_mark(a.fill)}")
+            if a.role.value != "input":
+                lines.append(f"output = true  # {a.role.value}: {_mark(a.role)}")
+            else:
+                lines.append(f"# input: {_mark(a.role)}")
+        else:
+            lines.append(f"value = {_q(a.value.value)}  # {_mark(a.value)}")
+    lines += ["", "[launch]"]
+    lines += _launch_lines(p)
+    if p.python_reference:
+        lines += ["", "[reference]", f"python = {_q(p.python_reference)}  # given to `spec init --reference`"]
+    elif not reference:
+        lines += ["", "# No reference: `kernelpro spec init` makes the kernel as it is now the reference (a copy beside",
+                  "# the spec), or give one: [reference] python = \"FILE.py:FUNCTION\""]
+    else:
+        lines += ["", "# The reference: the kernel as written when this spec was made, a copy so that editing",
+                  f"# {p.kernel} later does not move it; it runs with its own launch. A Python reference wins when "
+                  "given:", f'# python = "{p.source.stem}_ref.py:reference"  (def reference(inputs, sizes, xp): ...)',
+                  "[reference]", f"kernel = {_q(p.kernel)}", f"file = {_q(rel(p.snapshot))}"]
+        lines += _launch_lines(p, comments=False)
+    if not p.off_by_one.value:
+        lines += ["", "[check]", f"off_by_one = false  # {_mark(p.off_by_one)}"]
+    if p.notes:
+        lines += ["", "# Notes from the inference:"] + [f"# - {n}" for n in p.notes]
+    return "\n".join(lines) + "\n"
+
+
+def _launch_lines(p: Plan, comments: bool = True) -> list[str]:
+    def dims_text(v):
+        return "[" + ", ".join(str(x) if str(x).isdigit() else _q(x) for x in v) + "]"
+    sh = str(p.shared.value)
+    return [f"grid = {dims_text(p.grid.value)}" + (f"  # {_mark(p.grid)}" if comments else ""),
+            f"block = {dims_text(p.block.value)}" + (f"  # {_mark(p.block)}" if comments else ""),
+            f"shared_bytes = {sh if sh.isdigit() else _q(sh)}" + (f"  # {_mark(p.shared)}" if comments else "")]
+
+
+def _default_source(p: Plan) -> bool:
+    name = p.spec_path.name[: -len(SPEC_SUFFIX)]
+    return p.source.suffix == ".cu" and (name == p.source.stem or name.split(".")[0] == p.source.stem)
+
+
+def _relpath(a: Path, base: Path) -> str:
+    import os
+    return os.path.relpath(a.resolve(), base.resolve())
+
+
+# --- writing -------------------------------------------------------------------------------------------
+def write_spec(plan: Plan, text: str | None = None, force: bool = False) -> None:
+    """Write the spec and the reference snapshot (a copy of the kernel's file as it is now). Without `force`
+    an existing spec is an error (FileExistsError); the snapshot is written first, so a spec never names a
+    missing one."""
+    if plan.spec_path.exists() and not force:
+        raise FileExistsError(str(plan.spec_path))
+    plan.spec_path.parent.mkdir(parents=True, exist_ok=True)
+    if not plan.python_reference:
+        if text is not None:
+            plan.snapshot.write_text(text)
+        else:
+            shutil.copyfile(plan.source, plan.snapshot)
+    mode = "w" if force else "x"
+    with open(plan.spec_path, mode, encoding="utf-8") as f:
+        f.write(plan.toml())
+
+
+def summary(plan: Plan) -> str:
+    """What was inferred, in a few lines for a terminal: the files, sizes, arguments, launch and the guesses."""
+    out = [f"{plan.spec_path}: a launch spec for {plan.kernel}, inferred from the kernel"
+           + (" and the host code" if plan.host else "")]
+    out.append("  reference: " + (f"{plan.python_reference} (Python)" if plan.python_reference else
+                                  f"{plan.snapshot.name}, a copy of the kernel as it is now"))
+    for name, env in plan.sizes.items():
+        out.append(f"  size {name}: {', '.join(f'{k} = {v}' for k, v in env.items())} ({plan.size_why.get(name, '')})")
+    for a in plan.args:
+        if a.buffer:
+            out.append(f"  {a.name}: {a.dtype.value} [{', '.join(map(str, a.shape.value))}] {a.role.value}, "
+                       f"{_mark(a.shape)}")
+        else:
+            out.append(f"  {a.name} = {a.value.value} ({_mark(a.value)})")
+    out.append(f"  launch: grid {list(plan.grid.value)} block {list(plan.block.value)} ({_mark(plan.grid)})")
+    if not plan.off_by_one.value:
+        out.append(f"  no off-by-one sizes: {plan.off_by_one.why}")
+    g = plan.guesses
+    if g:
+        out.append(f"  {len(g)} guessed value{'s' if len(g) > 1 else ''} (GUESS in the file): " + "; ".join(g))
+    for n in plan.notes:
+        out.append(f"  note: {n}")
+    return "\n".join(out)
