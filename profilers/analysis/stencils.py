@@ -57,11 +57,27 @@ def _offset(diff, row) -> tuple[int, int] | None:
     return None
 
 
+def _neighbours_along_x(src: SourceFile, k: Kernel) -> int:
+    """The most distinct small offsets along threadIdx.x at which one array is read (a 1-D stencil's taps)."""
+    best = 0
+    groups: dict = {}
+    for a in global_accesses(build_env(src, k)):
+        if not a.is_write and a.index is not None and coefficient(a.index, "threadIdx.x") == {(): 1}:
+            groups.setdefault(a.array, []).append(a.index)
+    for idx in groups.values():
+        for ref in idx:
+            offs = {_offset(add(i, ref, -1), {}) for i in idx}
+            best = max(best, len(offs - {None}))
+    return best
+
+
 def stencil(src: SourceFile, k: Kernel) -> Stencil | Refusal:
     if k.body is None:
         return Refusal(k.name, "no body")
     body = src.node_text(k.body)
     if "threadIdx.y" not in body:
+        if _neighbours_along_x(src, k) < 3:
+            return Refusal(k.name, "no array is read at three or more neighbouring points of the thread's own")
         return Refusal(k.name, "one dimension of threads: the neighbours above and below are not threads of the "
                                "block (a 2-D launch is needed for a tile with a halo)")
     if "threadIdx.z" in body:
