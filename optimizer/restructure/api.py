@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from kernelpro.profilers.analysis.patterns import RowKernel, column_loop, is_elementwise, row_kernel, row_major_loops
+from kernelpro.profilers.analysis.blocktree import Refusal as BlockTreeRefusal, block_reduction
 from kernelpro.profilers.analysis.copies import Refusal as CopyRefusal, copy_kernel
 from kernelpro.profilers.analysis.loops import analyze_kernel
 from kernelpro.profilers.analysis.stencils import Refusal as StencilRefusal, stencil as find_stencil
@@ -25,7 +26,7 @@ from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import SourceFile, parse_source, walk
 
 from ..model import Candidate
-from . import columns, deteam, dewarp, elementwise, gather, matmul, permute, rows, stencil, taps
+from . import blocktree, columns, deteam, dewarp, elementwise, gather, matmul, permute, rows, stencil, taps
 from .launch import columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
 from .passes import (declare_at_first_assignment, index_pointer_steps, inline_loop_helpers, promote_elements,
                      rename_reassigned_pointers, simplify)
@@ -788,6 +789,47 @@ def permute_plans(text: str, ctx: Context) -> list[Plan]:
     return [Plan("transpose-tile", "transpose through shared memory", answers, space, build, 0.8)]
 
 
+# ---------------------------------------------------------------- whole-block trees
+
+
+def tree_plans(text: str, ctx: Context) -> list[Plan]:
+    """A block that reduces one value per thread through a shared-memory tree (the textbook forms): warp
+    shuffles instead, and several values per thread (blocktree.py)."""
+    src = parse_source(text, ctx.path)
+    k = src.kernel(ctx.kernel)
+    if k is None or k.body is None or "__shared__" not in src.node_text(k.body):
+        return []
+    br = block_reduction(src, k)
+    if isinstance(br, BlockTreeRefusal):
+        if br.reason.startswith("no ") and "tree" in br.reason:
+            return []
+        raise Refuse(br.reason)
+    old_block = _old_block(ctx)
+    if old_block is None:
+        raise Refuse("the launch's block is not one-dimensional")
+    if old_block & (old_block - 1) or old_block < 32:
+        raise Refuse(f"the launch's block of {old_block} threads is not a power of two of 32 or more: the tree "
+                     "would not combine every thread's value")
+    if br.block_literal is not None and int(br.block_literal) != old_block:
+        raise Refuse(f"the tree assumes a block of {br.block_literal} threads; the launch gives {old_block}")
+    space = [{"per": p} for p in (4, 2, 1) if old_block // p >= 32]
+    answers = tuple(r for r in ("block-reduction-barriers", "shared-bank-conflict", "sync-divergence")
+                    if r in ctx.answers_present)
+
+    def build(knobs):
+        per = int(knobs["per"])
+        new = blocktree.rewrite(src, k, br, per)
+        launch = dict(ctx.base_launch or {})
+        launch.update(ctx.launch)
+        launch["block"] = [old_block // per]
+        return Candidate(source=new, launch=launch, flags=ctx.flags, answers=answers, origin="builtin:block-tree",
+                         kind="structural", knobs=tuple(sorted(knobs.items())), notes=(),
+                         description=f"the {br.form} shared-memory tree of line {br.tree.start_point[0] + 1} replaced "
+                                     f"by warp shuffles; {per} value(s) per thread, blocks of {old_block // per} "
+                                     f"doing the same {old_block}-element chunk")
+    return [Plan("block-tree", "block reduction with shuffles", answers, space, build, 0.75)]
+
+
 # ---------------------------------------------------------------- stencils
 
 
@@ -1031,7 +1073,7 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
         text = renamed
     by_family: dict[str, list[Plan]] = {}
     for fn in (elementwise_plans, gather_plans, row_plans, column_plans, matmul_plans, permute_plans,
-               coalesce_plans, stencil_plans):
+               coalesce_plans, stencil_plans, tree_plans):
         family = fn.__name__.replace('_plans', '')
         try:
             got = fn(text, ctx)

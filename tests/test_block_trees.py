@@ -1,0 +1,112 @@
+"""Whole-block shared-memory trees in the textbook forms (profilers/analysis/blocktree.py,
+optimizer/restructure/blocktree.py): the interleaved tree (`tid % (2*s)`, `s *= 2`, or a bit mask and
+`s <<= 1`), the halving tree (`tid < s`, `s >>= 1`, a literal start), sums, a max, a dot product, a
+store per block or an atomic; the suite's sums. Each gets warp shuffles and several values per thread,
+compiled with nvcc and run in the CPU emulator against numpy at sizes off the block; a tree that stops
+early and a block that is no power of two get none and say why."""
+from __future__ import annotations
+
+import os
+import shutil
+
+import numpy as np
+import pytest
+
+from compile_batch import compile_each
+from emu_run import Batch
+
+from kernelpro.optimizer.restructure import api
+from kernelpro.profilers.analysis.blocktree import BlockReduction, block_reduction
+from kernelpro.profilers.compile import CompileOptions
+from kernelpro.profilers.source import parse_source
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+SUITE = os.path.join(os.path.dirname(TESTS), "benchmarks", "suite", "sum")
+GXX = shutil.which("g++")
+N = 1000 - 3
+
+
+def _blocks(b):
+    return -(-N // b)
+
+
+# name -> (path, block, shared bytes, arrays in order {name: kind}, output, reference(inputs) -> output)
+CASES = {
+    "reduce0": (os.path.join(TESTS, "trees", "reduce0.cu"), 256, 1024, "interleaved",
+                lambda x: np.add.reduceat(x, np.arange(0, N, 256))),
+    "sum_literal": (os.path.join(TESTS, "trees", "sum_literal.cu"), 256, 0, "halving", lambda x: np.array([x.sum()])),
+    "max_halving": (os.path.join(TESTS, "trees", "max_halving.cu"), 128, 0, "halving",
+                    lambda x: np.maximum.reduceat(np.abs(x), np.arange(0, N, 128))),
+    "bitmask_dot": (os.path.join(TESTS, "trees", "bitmask_dot.cu"), 64, 256, "interleaved", None),
+    "suite_sum": (os.path.join(SUITE, "naive.cu"), 256, 0, "interleaved", lambda x: np.array([x.sum()])),
+}
+
+
+def _ctx(path, kernel, block, shared):
+    launch = {"grid": [f"cdiv(n, {block})"], "block": [block], "shared_bytes": shared}
+    return api.Context(kernel=kernel, path=path, launch=launch, base_launch=launch, size_env={"small": {"n": N}})
+
+
+def test_the_analysis_reads_both_textbook_trees():
+    for name, (path, block, shared, form, _) in CASES.items():
+        src = parse_source(open(path).read())
+        br = block_reduction(src, src.kernels[0])
+        assert isinstance(br, BlockReduction), (name, br)
+        assert br.form == form, name
+    src = parse_source(open(CASES["max_halving"][0]).read())
+    assert block_reduction(src, src.kernels[0]).op == "max"
+
+
+@pytest.mark.parametrize("case", ["stops_early", "odd_block"])
+def test_no_shuffles_where_the_tree_is_not_the_whole_block(case):
+    if case == "stops_early":
+        path, block = os.path.join(TESTS, "trees", "n_partial_tree.cu"), 256
+        why = "not a complete tree"
+    else:
+        path, block = CASES["reduce0"][0], 96
+        why = "not a power of two"
+    text = open(path).read()
+    k = parse_source(text).kernels[0]
+    plans, said = api.plans(text, _ctx(path, k.name, block, 0))
+    assert "block-tree" not in [p.name for p in plans]
+    assert any(w.startswith("tree:") and why in w for w in said), said
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_each_shuffle_rewrite_computes_the_blocks_results(name, tmp_path):
+    path, block, shared, form, ref = CASES[name]
+    text = open(path).read()
+    k = parse_source(text).kernels[0]
+    ctx = _ctx(path, k.name, block, shared)
+    plans, why = api.plans(text, ctx)
+    plan = next((p for p in plans if p.name == "block-tree"), None)
+    assert plan is not None, why
+    runs = [("as written", text, ctx.launch)] + [(c.description, c.source, c.launch)
+                                                 for c in map(plan.build, plan.space)]
+    assert runs[1][2]["block"] == [block // 4] if block >= 128 else True  # four values per thread first
+    problems = compile_each(path, [(k.name, src, ()) for _, src, _ in runs[1:]], CompileOptions(arch="sm_90"))
+    for (what, _, _), problem in zip(runs[1:], problems):
+        assert problem is None, f"{what}:\n" + "\n".join(problem)
+    batch = Batch([(src, k.name) for _, src, _ in runs], str(tmp_path))
+    outs = []
+    for i, (what, _, launch) in enumerate(runs):
+        rng = np.random.default_rng(5)
+        ins = [rng.standard_normal(N).astype(np.float32) for p in k.params if p.is_pointer and p.is_const]
+        args, it = [], iter(ins)
+        out_idx = None
+        for j, p in enumerate(k.params):
+            if p.is_pointer and p.is_const:
+                args.append(next(it))
+            elif p.is_pointer:
+                out_idx = j
+                args.append(np.zeros(_blocks(block), np.float32))
+            else:
+                args.append(N)
+        got = batch.run(i, args, [_blocks(block)], launch["block"], shared_bytes=int(launch.get("shared_bytes") or 0))
+        outs.append(got[out_idx])
+        if ref is not None:
+            want = ref(ins[0].astype(np.float64))
+            assert np.allclose(got[out_idx][:want.size], want, rtol=1e-4, atol=1e-3), what
+    for (what, _, _), o in zip(runs[1:], outs[1:]):
+        assert np.allclose(o, outs[0], rtol=1e-4, atol=1e-3), what

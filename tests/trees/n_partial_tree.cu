@@ -1,0 +1,13 @@
+// negative: the tree stops at 64 and a warp finishes by hand (not a complete tree)
+__global__ void stops_early(const float* x, float* out, int n) {
+    __shared__ float s_[256];
+    int t = threadIdx.x, i = blockIdx.x * 256 + t;
+    s_[t] = i < n ? x[i] : 0.f;
+    __syncthreads();
+    for (int s = 128; s > 32; s >>= 1) {
+        if (t < s) s_[t] += s_[t + s];
+        __syncthreads();
+    }
+    if (t < 32) { volatile float* v = s_; v[t] += v[t + 32]; v[t] += v[t + 16]; v[t] += v[t + 8]; v[t] += v[t + 4]; v[t] += v[t + 2]; v[t] += v[t + 1]; }
+    if (t == 0) out[blockIdx.x] = s_[0];
+}
