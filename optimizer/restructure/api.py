@@ -17,16 +17,17 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from kernelpro.profilers.analysis.patterns import RowKernel, column_loop, is_elementwise, row_kernel, row_major_loops
+from kernelpro.profilers.analysis.atomics import Refusal as AtomicsRefusal, uniform_atomics
 from kernelpro.profilers.analysis.blocktree import Refusal as BlockTreeRefusal, block_reduction
 from kernelpro.profilers.analysis.copies import Refusal as CopyRefusal, copy_kernel
 from kernelpro.profilers.analysis.loops import analyze_kernel
-from kernelpro.profilers.analysis.stencils import Refusal as StencilRefusal, stencil as find_stencil
+from kernelpro.profilers.analysis.stencils import Refusal as StencilRefusal, neighbours_along_x, stencil as find_stencil
 from kernelpro.profilers.analysis.patterns import accesses_in
 from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import SourceFile, parse_source, walk
 
 from ..model import Candidate
-from . import blocktree, columns, deteam, dewarp, elementwise, gather, matmul, permute, rows, stencil, taps
+from . import aggregate, blocktree, columns, deteam, dewarp, elementwise, gather, matmul, permute, rows, stencil, taps
 from .launch import columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
 from .passes import (declare_at_first_assignment, index_pointer_steps, inline_loop_helpers, promote_elements,
                      rename_reassigned_pointers, simplify)
@@ -830,6 +831,34 @@ def tree_plans(text: str, ctx: Context) -> list[Plan]:
     return [Plan("block-tree", "block reduction with shuffles", answers, space, build, 0.75)]
 
 
+# ---------------------------------------------------------------- atomics at one address
+
+
+def aggregate_plans(text: str, ctx: Context) -> list[Plan]:
+    """Atomics every thread of a block aims at one address: combined in the block, one atomic per block."""
+    src = parse_source(text, ctx.path)
+    k = src.kernel(ctx.kernel)
+    if k is None or k.body is None or "atomic" not in src.node_text(k.body):
+        return []
+    ua = uniform_atomics(src, k)
+    if isinstance(ua, AtomicsRefusal):
+        raise Refuse(ua.reason)
+    if "__shared__" in src.node_text(k.body):
+        raise Refuse("the kernel has its own shared memory (a tree combines its block already)")
+    if _old_block(ctx) is None:
+        raise Refuse("the launch's block is not one-dimensional")
+    answers = tuple(r for r in ("atomic-contention",) if r in ctx.answers_present)
+    lines = sorted({n.start_point[0] + 1 for n in ua.calls})
+
+    def build(knobs):
+        new = aggregate.rewrite(src, k, ua)
+        return Candidate(source=new, launch=dict(ctx.base_launch or {}, **ctx.launch), flags=ctx.flags, answers=answers,
+                         origin="builtin:block-atomic", kind="structural", knobs=(), notes=(),
+                         description=f"the {ua.fn} on line {', '.join(map(str, lines))} combined in the block first "
+                                     "(warp shuffles): one atomic per block instead of one per thread")
+    return [Plan("block-atomic", "one atomic per block", answers, [{}], build, 0.7)]
+
+
 # ---------------------------------------------------------------- stencils
 
 
@@ -849,8 +878,7 @@ def stencil_plans(text: str, ctx: Context) -> list[Plan]:
             k = src.kernel(ctx.kernel)
             st = find_stencil(src, k)
     if isinstance(st, StencilRefusal):
-        body = src.node_text(k.body)
-        if body.count("[") < 3 or st.reason.startswith("no array is read"):
+        if st.reason.startswith("no array is read") or neighbours_along_x(src, k) < 3:
             return []  # not a stencil at all: nothing to say
         raise Refuse(st.reason)
     try:
@@ -1073,7 +1101,7 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
         text = renamed
     by_family: dict[str, list[Plan]] = {}
     for fn in (elementwise_plans, gather_plans, row_plans, column_plans, matmul_plans, permute_plans,
-               coalesce_plans, stencil_plans, tree_plans):
+               coalesce_plans, stencil_plans, tree_plans, aggregate_plans):
         family = fn.__name__.replace('_plans', '')
         try:
             got = fn(text, ctx)

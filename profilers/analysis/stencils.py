@@ -57,7 +57,7 @@ def _offset(diff, row) -> tuple[int, int] | None:
     return None
 
 
-def _neighbours_along_x(src: SourceFile, k: Kernel) -> int:
+def neighbours_along_x(src: SourceFile, k: Kernel) -> int:
     """The most distinct small offsets along threadIdx.x at which one array is read (a 1-D stencil's taps)."""
     best = 0
     groups: dict = {}
@@ -76,7 +76,7 @@ def stencil(src: SourceFile, k: Kernel) -> Stencil | Refusal:
         return Refusal(k.name, "no body")
     body = src.node_text(k.body)
     if "threadIdx.y" not in body:
-        if _neighbours_along_x(src, k) < 3:
+        if neighbours_along_x(src, k) < 3:
             return Refusal(k.name, "no array is read at three or more neighbouring points of the thread's own")
         return Refusal(k.name, "one dimension of threads: the neighbours above and below are not threads of the "
                                "block (a 2-D launch is needed for a tile with a halo)")

@@ -1,0 +1,42 @@
+"""Atomics aimed by every thread of a block at one address (profilers/analysis/atomics.py), combined in
+the block first: each call adds its value to the thread's own contribution instead, the kernel's body runs
+as a lambda (so its `return`s leave the body, not the kernel, and every thread reaches the combine), the
+block combines the contributions with warp shuffles (`kp_block_allreduce`), and one thread sends one
+atomic with the block's value. One atomic per block instead of one per thread; the sum's order changes
+within rounding (max and min are exact)."""
+from __future__ import annotations
+
+from kernelpro.profilers.analysis.atomics import UniformAtomics
+from kernelpro.profilers.source import Kernel, SourceFile
+
+from .prelude import with_prelude
+from .rows import combine, identity
+from .text import Refuse, span_text
+
+
+def rewrite(src: SourceFile, k: Kernel, ua: UniformAtomics) -> str:
+    t = ua.value_type
+    if t is None:
+        raise Refuse(f"the type {ua.fn} works on is not known (its address is not a pointer parameter)")
+    ident = identity(ua.op, t, src)
+    subs = []
+    for n in ua.calls:
+        args = n.child_by_field_name("arguments").named_children
+        v = src.node_text(args[1])
+        step = {"sum": f"kp_c = kp_c + ({t})({v})", "max": f"kp_c = ({v}) > kp_c ? ({t})({v}) : kp_c",
+                "min": f"kp_c = ({v}) < kp_c ? ({t})({v}) : kp_c"}[ua.op]
+        subs.append((n.start_byte, n.end_byte, f"(kp_p = ({src.node_text(args[0])}), {step})"))
+    body = span_text(src, k.body.start_byte + 1, k.body.end_byte - 1, subs)
+    new_body = f"""{{
+  // {ua.fn} combined in the block first: one atomic per block
+  __shared__ {t}* kp_dst;
+  if (threadIdx.x == 0) kp_dst = nullptr;
+  __syncthreads();
+  {t} kp_c = ({t})({ident});
+  {t}* kp_p = nullptr;
+  [&]() {{{body}}}();
+  if (kp_p != nullptr) kp_dst = kp_p;  // the same address for every thread that sent one
+  const {t} kp_total = kp_block_allreduce(kp_c, {combine(ua.op, None)}, ({t})({ident}));
+  if (threadIdx.x == 0 && kp_dst != nullptr) {ua.fn}(kp_dst, kp_total);
+}}"""
+    return with_prelude(span_text(src, 0, len(src.data), [(k.body.start_byte, k.body.end_byte, new_body)]))

@@ -1,0 +1,96 @@
+"""Atomics every thread of a block aims at one address: `atomicAdd(total, partial)` at the end of a
+grid-stride sum, `atomicMax(&best[blockIdx.x], v)`.
+
+`uniform_atomics(src, k)` finds a kernel's atomicAdd / atomicMax / atomicMin calls whose result is unused
+and whose address is the same for every thread of a block (it depends on no thread index), all of one
+function at one address text. A block can combine its threads' values first and send one atomic, the
+contention of a block's threads on one address gone. What is not this shape is a `Refusal` with its
+reason.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..source import Kernel, SourceFile, walk
+from .affine import build_env, depends, subscript_parts
+
+OPS = {"atomicAdd": "sum", "atomicMax": "max", "atomicMin": "min"}
+
+
+@dataclass
+class Refusal:
+    kernel: str
+    reason: str
+
+
+@dataclass
+class UniformAtomics:
+    kernel: str
+    fn: str  # atomicAdd, atomicMax, atomicMin
+    op: str  # sum, max, min
+    calls: list = field(repr=False)  # the call nodes (expression statements' expressions)
+    address: str  # the address argument's text (the same at every call)
+    value_type: str | None  # the pointee type of the address, where it is a pointer parameter
+
+
+def _uniform(src: SourceFile, env, arg) -> tuple[bool, str | None]:
+    """(the address is the same for a block's threads, its array parameter)."""
+    t = arg.type
+    if t == "identifier":
+        p = env.kernel.param(src.node_text(arg))
+        return (p is not None and p.is_pointer), (p.name if p is not None else None)
+    if t == "pointer_expression" and src.node_text(arg).startswith("&"):
+        sub = arg.child_by_field_name("argument")
+        if sub is not None and sub.type == "subscript_expression":
+            parts = subscript_parts(src, sub)
+            p = env.kernel.param(parts[0]) if parts is not None else None
+            if p is None or not p.is_pointer:
+                return False, None
+            poly = env.poly(parts[1])
+            return poly is not None and not any(depends(poly, f"threadIdx.{d}") for d in "xyz"), p.name
+    if t == "binary_expression" and src.node_text(arg.child_by_field_name("operator")) == "+":
+        left = arg.child_by_field_name("left")
+        p = env.kernel.param(src.node_text(left))
+        poly = env.poly(arg.child_by_field_name("right"))
+        ok = p is not None and p.is_pointer and poly is not None and \
+            not any(depends(poly, f"threadIdx.{d}") for d in "xyz")
+        return ok, (p.name if p is not None else None)
+    return False, None
+
+
+def uniform_atomics(src: SourceFile, k: Kernel) -> UniformAtomics | Refusal:
+    if k.body is None:
+        return Refusal(k.name, "no body")
+    calls = []
+    for n in walk(k.body):
+        if n.type == "call_expression":
+            name = src.node_text(n.child_by_field_name("function"))
+            if name.startswith("atomic"):
+                calls.append((name, n))
+    if not calls:
+        return Refusal(k.name, "no atomics")
+    fns = {name for name, _ in calls}
+    if len(fns) != 1 or next(iter(fns)) not in OPS:
+        return Refusal(k.name, f"atomics other than one of {', '.join(OPS)} ({', '.join(sorted(fns))})")
+    fn = next(iter(fns))
+    env = build_env(src, k)
+    addrs, array = set(), None
+    for _, n in calls:
+        if n.parent is None or n.parent.type != "expression_statement":
+            return Refusal(k.name, f"line {n.start_point[0] + 1}: the atomic's old value is used")
+        args = n.child_by_field_name("arguments").named_children
+        if len(args) != 2:
+            return Refusal(k.name, f"line {n.start_point[0] + 1}: {fn} with {len(args)} arguments")
+        ok, array = _uniform(src, env, args[0])
+        if not ok:
+            return Refusal(k.name, f"line {n.start_point[0] + 1}: the threads of a block aim {fn} at different "
+                                   "addresses (per-thread bins need private copies, not one combined value)")
+        addrs.add("".join(src.node_text(args[0]).split()))
+    if len(addrs) != 1:
+        return Refusal(k.name, f"{fn} at {len(addrs)} different addresses")
+    body = src.node_text(k.body)
+    if "threadIdx.y" in body or "threadIdx.z" in body:
+        return Refusal(k.name, "two- or three-dimensional blocks")
+    p = k.param(array) if array else None
+    return UniformAtomics(k.name, fn, OPS[fn], [n for _, n in calls], next(iter(addrs)),
+                          p.base_type if p is not None else None)

@@ -1,0 +1,73 @@
+"""Atomics every thread of a block aims at one address (profilers/analysis/atomics.py,
+optimizer/restructure/aggregate.py): a grid-stride sum's final atomicAdd, a conditional count, a
+per-block atomicMax, a dot product. Each becomes one atomic per block after warp shuffles, compiled with
+nvcc and run in the CPU emulator against numpy at sizes off the block; a histogram (an address per
+thread) gets none and says why."""
+from __future__ import annotations
+
+import os
+import shutil
+
+import numpy as np
+import pytest
+
+from compile_batch import compile_each
+from emu_run import Batch
+
+from kernelpro.optimizer.restructure import api
+from kernelpro.profilers.compile import CompileOptions
+from kernelpro.profilers.source import parse_source
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+SUITE = os.path.join(os.path.dirname(TESTS), "benchmarks", "suite", "sum")
+GXX = shutil.which("g++")
+N, B = 1000 - 3, 128
+G = -(-N // B)
+
+
+def _case(name):
+    rng = np.random.default_rng(9)
+    x, y = rng.standard_normal(N).astype(np.float32), rng.standard_normal(N).astype(np.float32)
+    keys = rng.integers(-10**6, 10**6, N).astype(np.int32)
+    return {  # name -> (path, grid, args, output index, reference)
+        "naive_grid": (os.path.join(SUITE, "naive_grid.cu"), 3, [np.zeros(1, np.float32), x, N], 0,
+                       np.array([x.astype(np.float64).sum()])),
+        "count_above": (os.path.join(TESTS, "atomics", "count_above.cu"), G,
+                        [x, np.zeros(1, np.int32), 0.25, N], 1, np.array([(x > 0.25).sum()])),
+        "block_max": (os.path.join(TESTS, "atomics", "block_max.cu"), G,
+                      [keys, np.full(G, -2**31, np.int32), N], 1,
+                      np.array([keys[b * B:(b + 1) * B].max() for b in range(G)])),
+        "dot_atomic": (os.path.join(TESTS, "atomics", "dot_atomic.cu"), G, [x, y, np.zeros(1, np.float32), N], 2,
+                       np.array([(x.astype(np.float64) * y).sum()])),
+    }[name]
+
+
+def test_a_histogram_keeps_its_atomics_and_says_why():
+    path = os.path.join(TESTS, "atomics", "n_histogram.cu")
+    text = open(path).read()
+    launch = {"grid": [f"cdiv(n, {B})"], "block": [B]}
+    plans, why = api.plans(text, api.Context(kernel="histogram", path=path, launch=launch, base_launch=launch,
+                                             size_env={}))
+    assert "block-atomic" not in [p.name for p in plans]
+    assert any(w.startswith("aggregate:") and "different addresses" in w for w in why), why
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+@pytest.mark.parametrize("name", ["naive_grid", "count_above", "block_max", "dot_atomic"])
+def test_one_atomic_per_block_gives_the_same_result(name, tmp_path):
+    path, grid, args, out, want = _case(name)
+    text = open(path).read()
+    k = parse_source(text).kernels[0]
+    launch = {"grid": [str(grid)], "block": [B]}
+    plans, why = api.plans(text, api.Context(kernel=k.name, path=path, launch=launch, base_launch=launch,
+                                             size_env={}))
+    plan = next((p for p in plans if p.name == "block-atomic"), None)
+    assert plan is not None, why
+    c = plan.build(plan.space[0])
+    assert c.source.count("atomic") >= 1 and "kp_block_allreduce" in c.source
+    (problem,) = compile_each(path, [(k.name, c.source, ())], CompileOptions(arch="sm_90"))
+    assert problem is None, "\n".join(problem)
+    batch = Batch([(text, k.name), (c.source, k.name)], str(tmp_path))
+    for i in range(2):
+        got = batch.run(i, [a.copy() if isinstance(a, np.ndarray) else a for a in args], [grid], [B])[out]
+        assert np.allclose(got.astype(np.float64), want, rtol=1e-4, atol=1e-3), (i, got[:4], want[:4])
