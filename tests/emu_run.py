@@ -69,7 +69,8 @@ def _build_pch(d: str) -> None:
 
 
 _GUARDS = ("KERNELPRO_RESTRUCTURE_HELPERS", "KERNELPRO_COLUMN_HELPERS")
-_DYN_SHARED = re.compile(r"extern\s+__shared__\s+(?:__align__\(\d+\)\s+)?([\w:]+)\s+(\w+)\s*\[\s*\]\s*;")
+_DYN_SHARED = re.compile(r"extern\s+__shared__\s+(?:__align__\(\d+\)\s+)?((?:(?:unsigned|signed|long|short)\s+)*[\w:]+)"
+                         r"\s+(\w+)\s*\[\s*\]\s*;")
 
 
 def _dynamic_shared(src: str) -> str:

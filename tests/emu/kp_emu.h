@@ -21,6 +21,9 @@
 #include <string>
 #include <fstream>
 #include <iterator>
+#include <list>
+#include <condition_variable>
+#include <bit>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -163,14 +166,96 @@ template <class T> inline T __ldcg(const T* p) { return *p; }
 template <class T> inline void __stcs(T* p, T v) { *p = v; }
 template <class T> inline void __stcg(T* p, T v) { *p = v; }
 
+// ------------------------------------------------------------------ bits and reinterpretations
+inline int __popc(unsigned x) { return __builtin_popcount(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __ffs(int x) { return __builtin_ffs(x); }
+inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
+inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
+inline unsigned __brev(unsigned x) {
+  unsigned r = 0;
+  for (int i = 0; i < 32; ++i) r |= ((x >> i) & 1u) << (31 - i);
+  return r;
+}
+inline unsigned long long __brevll(unsigned long long x) {
+  return ((unsigned long long)__brev((unsigned)x) << 32) | __brev((unsigned)(x >> 32));
+}
+inline unsigned __umulhi(unsigned a, unsigned b) { return (unsigned)(((unsigned long long)a * b) >> 32); }
+inline int __mulhi(int a, int b) { return (int)(((long long)a * b) >> 32); }
+inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
+  return (unsigned long long)(((unsigned __int128)a * b) >> 64);
+}
+inline long long __mul64hi(long long a, long long b) { return (long long)(((__int128)a * b) >> 64); }
+inline int __mul24(int a, int b) {
+  const long long x = (long long)((int)((unsigned)a << 8) >> 8), y = (long long)((int)((unsigned)b << 8) >> 8);
+  return (int)(unsigned)(x * y);
+}
+inline unsigned __umul24(unsigned a, unsigned b) { return (a & 0xffffffu) * (b & 0xffffffu); }
+inline unsigned __funnelshift_l(unsigned lo, unsigned hi, unsigned s) {
+  return (unsigned)((((unsigned long long)hi << 32) | lo) << (s & 31) >> 32);
+}
+inline unsigned __funnelshift_lc(unsigned lo, unsigned hi, unsigned s) {
+  return s >= 32 ? lo : __funnelshift_l(lo, hi, s);
+}
+inline unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned s) {
+  return (unsigned)((((unsigned long long)hi << 32) | lo) >> (s & 31));
+}
+inline unsigned __funnelshift_rc(unsigned lo, unsigned hi, unsigned s) {
+  return s >= 32 ? hi : __funnelshift_r(lo, hi, s);
+}
+inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
+  const unsigned long long b = ((unsigned long long)y << 32) | x;
+  unsigned r = 0;
+  for (int i = 0; i < 4; ++i) r |= (unsigned)((b >> (8 * ((s >> (4 * i)) & 7))) & 0xff) << (8 * i);
+  return r;
+}
+template <class To, class From> inline To kp_bits(From f) {
+  static_assert(sizeof(To) == sizeof(From));
+  To t;
+  std::memcpy(&t, &f, sizeof(To));
+  return t;
+}
+inline int __float_as_int(float f) { return kp_bits<int>(f); }
+inline unsigned __float_as_uint(float f) { return kp_bits<unsigned>(f); }
+inline float __int_as_float(int i) { return kp_bits<float>(i); }
+inline float __uint_as_float(unsigned u) { return kp_bits<float>(u); }
+inline long long __double_as_longlong(double d) { return kp_bits<long long>(d); }
+inline double __longlong_as_double(long long l) { return kp_bits<double>(l); }
+inline int __double2hiint(double d) { return (int)(kp_bits<unsigned long long>(d) >> 32); }
+inline int __double2loint(double d) { return (int)kp_bits<unsigned long long>(d); }
+inline double __hiloint2double(int hi, int lo) {
+  return kp_bits<double>(((unsigned long long)(unsigned)hi << 32) | (unsigned)lo);
+}
+
+// what the emulator refuses, at compile time (a call instantiates the template and fails there)
+template <class T> inline constexpr bool kp_unsupported = false;
+
 // ------------------------------------------------------------------ block state
-struct KpWarp {
-  std::unique_ptr<std::barrier<>> bar;
+// A warp meets (shuffles, ballots, __syncwarp) in one of two ways: with a mask naming every lane
+// the warp has, on the warp's std::barrier; with a mask naming part of the warp (a tile of 16,
+// lanes in a branch), in a KpMeet of that mask. Either way the lanes taking part are those of the
+// mask that have not returned; each leaves its bytes in a slot and reads the others' once all
+// have come.
+struct KpMeet {
+  unsigned mask = 0, arrived = 0, who = 0;
+  int readers = 0;
+  bool done = false;
   alignas(16) unsigned char slot[32][16];
+};
+struct KpWarp {
+  std::unique_ptr<std::barrier<>> bar;  // the whole warp
+  alignas(16) unsigned char slot[32][16];
+  unsigned lanes = 0;               // the lanes this warp has (fewer than 32 in a block's last warp)
+  std::atomic<unsigned> alive{0};   // ... that have not returned
+  std::mutex mu;                    // the meets of part of the warp
+  std::condition_variable cv;
+  std::list<KpMeet> meets;
 };
 struct KpBlock {
   std::unique_ptr<std::barrier<>> bar;
-  std::vector<KpWarp> warps;
+  std::vector<std::unique_ptr<KpWarp>> warps;
+  std::atomic<int> count[3] = {0, 0, 0};  // __syncthreads_count/and/or, one per call, reused every third
 };
 inline KpBlock* kp_block = nullptr;
 inline std::vector<unsigned char> kp_dynamic_shared;  // extern __shared__ arrays (the launch's shared bytes)
@@ -181,49 +266,261 @@ template <class T> inline T* kp_dyn_shared() { return reinterpret_cast<T*>(kp_dy
 inline unsigned kp_dynamic_smem_bytes() { return (unsigned)kp_shared_bytes; }
 template <class P> inline P* kp_row_cache() { return kp_dyn_shared<P>(); }
 inline thread_local int kp_tid = 0;
+inline thread_local unsigned kp_count_calls = 0;
 
 inline void __syncthreads() { kp_block->bar->arrive_and_wait(); }
-inline void __syncwarp(unsigned = 0xffffffffu) { kp_block->warps[kp_tid / 32].bar->arrive_and_wait(); }
-inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
-inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
-
-template <class T> inline T kp_exchange(T v, int src_lane) {
-  static_assert(sizeof(T) <= 16, "shuffle of a type over 16 bytes");
-  KpWarp& w = kp_block->warps[kp_tid / 32];
-  const int lane = kp_tid % 32;
-  std::memcpy(w.slot[lane], &v, sizeof(T));
-  w.bar->arrive_and_wait();
-  T r;
-  std::memcpy(&r, w.slot[src_lane & 31], sizeof(T));
-  w.bar->arrive_and_wait();
+// a barrier that also counts the threads whose predicate is non-zero
+inline int kp_syncthreads_count(int pred) {
+  const unsigned n = kp_count_calls++;
+  std::atomic<int>* c = kp_block->count;
+  if (pred) c[n % 3].fetch_add(1);
+  kp_block->bar->arrive_and_wait();
+  const int r = c[n % 3].load();
+  c[(n + 2) % 3].store(0);  // the counter of the call before: every thread has read it
   return r;
 }
-template <class T> inline T __shfl_xor_sync(unsigned, T v, int m, int width = 32) {
+inline int __syncthreads_count(int pred) { return kp_syncthreads_count(pred); }
+inline int __syncthreads_or(int pred) { return kp_syncthreads_count(pred) != 0; }
+inline int __syncthreads_and(int pred) {
+  // threads that have returned do not count against it
+  const unsigned n = kp_count_calls++;
+  std::atomic<int>* c = kp_block->count;
+  if (!pred) c[n % 3].fetch_add(1);
+  kp_block->bar->arrive_and_wait();
+  const int r = c[n % 3].load() == 0;
+  c[(n + 2) % 3].store(0);
+  return r;
+}
+inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void __threadfence_system() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+
+inline void kp_meet_check(KpWarp& w, KpMeet& m) {
+  const unsigned need = m.mask & w.lanes & w.alive.load();
+  if (!m.done && (m.arrived & need) == need) {
+    m.done = true;
+    m.who = m.arrived;
+    m.readers = __builtin_popcount(m.arrived);
+    w.cv.notify_all();
+  }
+}
+// The calling lane leaves n (<= 16) bytes at `mine`; once every lane of `mask` that the warp has
+// and that has not returned did the same, read(slot, who) runs in each: who, the lanes that came.
+template <class R> inline void kp_warp_meet(unsigned mask, const void* mine, unsigned n, R&& read) {
+  KpWarp& w = *kp_block->warps[kp_tid / 32];
   const int lane = kp_tid % 32;
-  return kp_exchange(v, (lane & ~(width - 1)) | ((lane ^ m) & (width - 1)));
+  mask |= 1u << lane;
+  if ((mask & w.lanes) == w.lanes) {
+    if (n) std::memcpy(w.slot[lane], mine, n);
+    w.bar->arrive_and_wait();
+    read(w.slot, w.alive.load() & w.lanes);
+    w.bar->arrive_and_wait();
+    return;
+  }
+  std::unique_lock<std::mutex> lk(w.mu);
+  auto it = w.meets.begin();
+  while (it != w.meets.end() && (it->mask != mask || it->done)) ++it;
+  if (it == w.meets.end()) {
+    it = w.meets.emplace(w.meets.end());
+    it->mask = mask;
+  }
+  KpMeet& m = *it;
+  if (n) std::memcpy(m.slot[lane], mine, n);
+  m.arrived |= 1u << lane;
+  kp_meet_check(w, m);
+  w.cv.wait(lk, [&] { return m.done; });
+  read(m.slot, m.who);
+  if (--m.readers == 0) w.meets.erase(it);
 }
-template <class T> inline T __shfl_down_sync(unsigned, T v, unsigned d, int width = 32) {
-  const int lane = kp_tid % 32, base = lane & ~(width - 1);
-  const int src = (lane - base) + (int)d < width ? lane + (int)d : lane;
-  return kp_exchange(v, src);
-}
-template <class T> inline T __shfl_up_sync(unsigned, T v, unsigned d, int width = 32) {
-  const int lane = kp_tid % 32, base = lane & ~(width - 1);
-  const int src = (lane - base) - (int)d >= 0 ? lane - (int)d : lane;
-  return kp_exchange(v, src);
-}
-template <class T> inline T __shfl_sync(unsigned, T v, int src, int width = 32) {
-  const int lane = kp_tid % 32;
-  return kp_exchange(v, (lane & ~(width - 1)) + (src % width));
+// a returning thread: out of its warp's meets and barriers and its block's barrier
+inline void kp_thread_exit() {
+  KpWarp& w = *kp_block->warps[kp_tid / 32];
+  {
+    std::lock_guard<std::mutex> lk(w.mu);
+    w.alive.fetch_and(~(1u << (kp_tid % 32)));
+    for (auto& m : w.meets) kp_meet_check(w, m);
+  }
+  w.bar->arrive_and_drop();
+  kp_block->bar->arrive_and_drop();
 }
 
-template <class T> inline T atomicAdd(T* p, T v) {
-  static std::mutex m;
-  std::lock_guard<std::mutex> g(m);
-  T old = *p;
-  *p = old + v;
+inline void __syncwarp(unsigned mask = 0xffffffffu) {
+  kp_warp_meet(mask, nullptr, 0, [](const unsigned char (*)[16], unsigned) {});
+}
+// value of lane `src` of the warp (any trivially copyable type, 16 bytes per meet)
+template <class T> inline T kp_shfl(unsigned mask, const T& v, int src) {
+  static_assert(std::is_trivially_copyable_v<T>, "kp_emu: a shuffle of a type that is not trivially copyable");
+  unsigned char out[sizeof(T)];
+  const unsigned char* in = reinterpret_cast<const unsigned char*>(&v);
+  for (size_t off = 0; off < sizeof(T); off += 16) {
+    const unsigned n = (unsigned)std::min<size_t>(16, sizeof(T) - off);
+    kp_warp_meet(mask, in + off, n, [&](const unsigned char (*slot)[16], unsigned) { std::memcpy(out + off, slot[src & 31], n); });
+  }
+  T r;
+  std::memcpy(&r, out, sizeof(T));
+  return r;
+}
+template <class T> inline T kp_exchange(T v, int src_lane) { return kp_shfl(0xffffffffu, v, src_lane); }
+template <class T> inline T __shfl_xor_sync(unsigned mask, T v, int m, int width = 32) {
+  const int lane = kp_tid % 32;
+  return kp_shfl(mask, v, (lane & ~(width - 1)) | ((lane ^ m) & (width - 1)));
+}
+template <class T> inline T __shfl_down_sync(unsigned mask, T v, unsigned d, int width = 32) {
+  const int lane = kp_tid % 32, base = lane & ~(width - 1);
+  const int src = (lane - base) + (int)d < width ? lane + (int)d : lane;
+  return kp_shfl(mask, v, src);
+}
+template <class T> inline T __shfl_up_sync(unsigned mask, T v, unsigned d, int width = 32) {
+  const int lane = kp_tid % 32, base = lane & ~(width - 1);
+  const int src = (lane - base) - (int)d >= 0 ? lane - (int)d : lane;
+  return kp_shfl(mask, v, src);
+}
+template <class T> inline T __shfl_sync(unsigned mask, T v, int src, int width = 32) {
+  const int lane = kp_tid % 32;
+  return kp_shfl(mask, v, (lane & ~(width - 1)) + (src & (width - 1)));
+}
+// the predicates of the lanes that came (as bits), and which came
+inline unsigned kp_ballot(unsigned mask, int pred, unsigned* came = nullptr) {
+  const unsigned char p = pred != 0;
+  unsigned r = 0, w = 0;
+  kp_warp_meet(mask, &p, 1, [&](const unsigned char (*slot)[16], unsigned who) {
+    w = who & (mask | (1u << (kp_tid % 32)));
+    for (int l = 0; l < 32; ++l)
+      if ((w >> l & 1u) && slot[l][0]) r |= 1u << l;
+  });
+  if (came) *came = w;
+  return r;
+}
+inline unsigned __ballot_sync(unsigned mask, int pred) { return kp_ballot(mask, pred); }
+inline int __any_sync(unsigned mask, int pred) { return kp_ballot(mask, pred) != 0; }
+inline int __all_sync(unsigned mask, int pred) {
+  unsigned came;
+  return kp_ballot(mask, pred, &came) == came;
+}
+template <class T> inline unsigned __match_any_sync(unsigned mask, T v) {
+  static_assert(std::is_integral_v<T> || std::is_floating_point_v<T>, "kp_emu: __match_any_sync of a non-arithmetic type");
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "__match_any_sync takes 32- and 64-bit values");
+  unsigned r = 0;
+  kp_warp_meet(mask, &v, sizeof(T), [&](const unsigned char (*slot)[16], unsigned who) {
+    for (int l = 0; l < 32; ++l)
+      if ((who >> l & 1u) && (mask >> l & 1u) && std::memcmp(slot[l], &v, sizeof(T)) == 0) r |= 1u << l;
+  });
+  return r;
+}
+template <class T> inline unsigned __match_all_sync(unsigned mask, T v, int* pred) {
+  static_assert(std::is_integral_v<T> || std::is_floating_point_v<T>, "kp_emu: __match_all_sync of a non-arithmetic type");
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "__match_all_sync takes 32- and 64-bit values");
+  bool same = true;
+  kp_warp_meet(mask, &v, sizeof(T), [&](const unsigned char (*slot)[16], unsigned who) {
+    for (int l = 0; l < 32; ++l)
+      if ((who >> l & 1u) && (mask >> l & 1u) && std::memcmp(slot[l], &v, sizeof(T)) != 0) same = false;
+  });
+  *pred = same;
+  return same ? mask : 0u;
+}
+// __reduce_*_sync (sm_80): the lanes that came, folded in lane order
+template <class T, class F> inline T kp_warp_fold(unsigned mask, T v, F f) {
+  T r{};
+  kp_warp_meet(mask, &v, sizeof(T), [&](const unsigned char (*slot)[16], unsigned who) {
+    bool first = true;
+    for (int l = 0; l < 32; ++l)
+      if ((who >> l & 1u) && (mask >> l & 1u || l == kp_tid % 32)) {
+        T x;
+        std::memcpy(&x, slot[l], sizeof(T));
+        r = first ? x : f(r, x);
+        first = false;
+      }
+  });
+  return r;
+}
+inline unsigned __reduce_add_sync(unsigned m, unsigned v) { return kp_warp_fold(m, v, [](unsigned a, unsigned b) { return a + b; }); }
+inline int __reduce_add_sync(unsigned m, int v) { return (int)__reduce_add_sync(m, (unsigned)v); }
+inline unsigned __reduce_min_sync(unsigned m, unsigned v) { return kp_warp_fold(m, v, [](unsigned a, unsigned b) { return b < a ? b : a; }); }
+inline int __reduce_min_sync(unsigned m, int v) { return kp_warp_fold(m, v, [](int a, int b) { return b < a ? b : a; }); }
+inline unsigned __reduce_max_sync(unsigned m, unsigned v) { return kp_warp_fold(m, v, [](unsigned a, unsigned b) { return a < b ? b : a; }); }
+inline int __reduce_max_sync(unsigned m, int v) { return kp_warp_fold(m, v, [](int a, int b) { return a < b ? b : a; }); }
+inline unsigned __reduce_and_sync(unsigned m, unsigned v) { return kp_warp_fold(m, v, [](unsigned a, unsigned b) { return a & b; }); }
+inline unsigned __reduce_or_sync(unsigned m, unsigned v) { return kp_warp_fold(m, v, [](unsigned a, unsigned b) { return a | b; }); }
+inline unsigned __reduce_xor_sync(unsigned m, unsigned v) { return kp_warp_fold(m, v, [](unsigned a, unsigned b) { return a ^ b; }); }
+// which lanes run together at a point is up to the GPU's scheduler; the emulator does not model it
+template <class T = void> inline unsigned __activemask() {
+  static_assert(kp_unsupported<T>, "kp_emu: __activemask() is not emulated (the emulator does not model which lanes "
+                                   "run together); name the lanes with a mask, e.g. __ballot_sync(0xffffffff, pred)");
+  return 0;
+}
+
+// ------------------------------------------------------------------ atomics
+// CUDA's overloads (sm_90), each a std::atomic_ref operation, so atomic across the emulated
+// threads; _block and _system are the same operations.
+template <class T> inline std::atomic_ref<T> kp_atomic(T* p) { return std::atomic_ref<T>(*p); }
+template <class T, class F> inline T kp_atomic_update(T* p, F f) {
+  std::atomic_ref<T> r(*p);
+  T old = r.load();
+  while (!r.compare_exchange_weak(old, f(old))) {
+  }
   return old;
 }
+template <class T> inline T kp_atomic_cas(T* p, T compare, T val) {
+  kp_atomic(p).compare_exchange_strong(compare, val);
+  return compare;  // the old value, whether or not it was replaced
+}
+#define KP_ATOMIC(RET, NAME, PARAMS, ...)             \
+  inline RET NAME PARAMS { __VA_ARGS__ }              \
+  inline RET NAME##_block PARAMS { __VA_ARGS__ }      \
+  inline RET NAME##_system PARAMS { __VA_ARGS__ }
+#define KP_ATOMIC_INT(NAME, T, ...) KP_ATOMIC(T, NAME, (T * p, T v), __VA_ARGS__)
+KP_ATOMIC_INT(atomicAdd, int, return kp_atomic(p).fetch_add(v);)
+KP_ATOMIC_INT(atomicAdd, unsigned int, return kp_atomic(p).fetch_add(v);)
+KP_ATOMIC_INT(atomicAdd, unsigned long long int, return kp_atomic(p).fetch_add(v);)
+KP_ATOMIC_INT(atomicAdd, float, return kp_atomic(p).fetch_add(v);)
+KP_ATOMIC_INT(atomicAdd, double, return kp_atomic(p).fetch_add(v);)
+KP_ATOMIC_INT(atomicAdd, __half, return kp_atomic_update(p, [v](__half o) { return __half((float)o + (float)v); });)
+KP_ATOMIC_INT(atomicAdd, __nv_bfloat16, return kp_atomic_update(p, [v](__nv_bfloat16 o) { return __hadd(o, v); });)
+KP_ATOMIC_INT(atomicAdd, __half2,
+              return kp_atomic_update(p, [v](__half2 o) { return __half2(__half((float)o.x + (float)v.x), __half((float)o.y + (float)v.y)); });)
+KP_ATOMIC_INT(atomicAdd, __nv_bfloat162, return kp_atomic_update(p, [v](__nv_bfloat162 o) { return __hadd2(o, v); });)
+// sm_90 vector adds: atomic per element
+KP_ATOMIC_INT(atomicAdd, float2, return make_float2(kp_atomic(&p->x).fetch_add(v.x), kp_atomic(&p->y).fetch_add(v.y));)
+KP_ATOMIC_INT(atomicAdd, float4,
+              return make_float4(kp_atomic(&p->x).fetch_add(v.x), kp_atomic(&p->y).fetch_add(v.y),
+                                 kp_atomic(&p->z).fetch_add(v.z), kp_atomic(&p->w).fetch_add(v.w));)
+KP_ATOMIC_INT(atomicSub, int, return kp_atomic(p).fetch_sub(v);)
+KP_ATOMIC_INT(atomicSub, unsigned int, return kp_atomic(p).fetch_sub(v);)
+KP_ATOMIC_INT(atomicExch, int, return kp_atomic(p).exchange(v);)
+KP_ATOMIC_INT(atomicExch, unsigned int, return kp_atomic(p).exchange(v);)
+KP_ATOMIC_INT(atomicExch, unsigned long long int, return kp_atomic(p).exchange(v);)
+KP_ATOMIC_INT(atomicExch, float, return kp_atomic(p).exchange(v);)
+KP_ATOMIC_INT(atomicMin, int, return kp_atomic_update(p, [v](int o) { return v < o ? v : o; });)
+KP_ATOMIC_INT(atomicMin, unsigned int, return kp_atomic_update(p, [v](unsigned o) { return v < o ? v : o; });)
+KP_ATOMIC_INT(atomicMin, unsigned long long int, return kp_atomic_update(p, [v](unsigned long long o) { return v < o ? v : o; });)
+KP_ATOMIC_INT(atomicMin, long long int, return kp_atomic_update(p, [v](long long o) { return v < o ? v : o; });)
+KP_ATOMIC_INT(atomicMax, int, return kp_atomic_update(p, [v](int o) { return o < v ? v : o; });)
+KP_ATOMIC_INT(atomicMax, unsigned int, return kp_atomic_update(p, [v](unsigned o) { return o < v ? v : o; });)
+KP_ATOMIC_INT(atomicMax, unsigned long long int, return kp_atomic_update(p, [v](unsigned long long o) { return o < v ? v : o; });)
+KP_ATOMIC_INT(atomicMax, long long int, return kp_atomic_update(p, [v](long long o) { return o < v ? v : o; });)
+// ((old >= v) ? 0 : old + 1) and (((old == 0) || (old > v)) ? v : old - 1), as CUDA defines them
+KP_ATOMIC_INT(atomicInc, unsigned int, return kp_atomic_update(p, [v](unsigned o) { return o >= v ? 0u : o + 1; });)
+KP_ATOMIC_INT(atomicDec, unsigned int, return kp_atomic_update(p, [v](unsigned o) { return (o == 0 || o > v) ? v : o - 1; });)
+KP_ATOMIC_INT(atomicAnd, int, return kp_atomic(p).fetch_and(v);)
+KP_ATOMIC_INT(atomicAnd, unsigned int, return kp_atomic(p).fetch_and(v);)
+KP_ATOMIC_INT(atomicAnd, unsigned long long int, return kp_atomic(p).fetch_and(v);)
+KP_ATOMIC_INT(atomicAnd, long long int, return kp_atomic(p).fetch_and(v);)
+KP_ATOMIC_INT(atomicOr, int, return kp_atomic(p).fetch_or(v);)
+KP_ATOMIC_INT(atomicOr, unsigned int, return kp_atomic(p).fetch_or(v);)
+KP_ATOMIC_INT(atomicOr, unsigned long long int, return kp_atomic(p).fetch_or(v);)
+KP_ATOMIC_INT(atomicOr, long long int, return kp_atomic(p).fetch_or(v);)
+KP_ATOMIC_INT(atomicXor, int, return kp_atomic(p).fetch_xor(v);)
+KP_ATOMIC_INT(atomicXor, unsigned int, return kp_atomic(p).fetch_xor(v);)
+KP_ATOMIC_INT(atomicXor, unsigned long long int, return kp_atomic(p).fetch_xor(v);)
+KP_ATOMIC_INT(atomicXor, long long int, return kp_atomic(p).fetch_xor(v);)
+KP_ATOMIC(int, atomicCAS, (int* p, int c, int v), return kp_atomic_cas(p, c, v);)
+KP_ATOMIC(unsigned int, atomicCAS, (unsigned int* p, unsigned int c, unsigned int v), return kp_atomic_cas(p, c, v);)
+KP_ATOMIC(unsigned long long int, atomicCAS, (unsigned long long int* p, unsigned long long int c, unsigned long long int v),
+          return kp_atomic_cas(p, c, v);)
+KP_ATOMIC(unsigned short int, atomicCAS, (unsigned short int* p, unsigned short int c, unsigned short int v),
+          return kp_atomic_cas(p, c, v);)
+#undef KP_ATOMIC_INT
+#undef KP_ATOMIC
 
 // ------------------------------------------------------------------ launch
 template <class F, class... A> void kp_launch(F kernel, dim3 grid, dim3 block, A... args) {
@@ -236,8 +533,14 @@ template <class F, class... A> void kp_launch(F kernel, dim3 grid, dim3 block, A
         KpBlock b;
         b.bar = std::make_unique<std::barrier<>>(n);
         const int nw = (n + 31) / 32;
-        b.warps.resize(nw);
-        for (int w = 0; w < nw; ++w) b.warps[w].bar = std::make_unique<std::barrier<>>(std::min(32, n - 32 * w));
+        for (int w = 0; w < nw; ++w) {
+          auto warp = std::make_unique<KpWarp>();
+          const int lanes = std::min(32, n - 32 * w);
+          warp->bar = std::make_unique<std::barrier<>>(lanes);
+          warp->lanes = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
+          warp->alive = warp->lanes;
+          b.warps.push_back(std::move(warp));
+        }
         kp_block = &b;
         kp_dynamic_shared.assign(kp_shared_bytes + 16, 0xFF);  // garbage until written, as on the GPU
         std::vector<std::thread> ts;
@@ -245,11 +548,11 @@ template <class F, class... A> void kp_launch(F kernel, dim3 grid, dim3 block, A
         for (int t = 0; t < n; ++t) {
           ts.emplace_back([&, t] {
             kp_tid = t;
+            kp_count_calls = 0;
             threadIdx = dim3(t % block.x, (t / block.x) % block.y, t / (block.x * block.y));
             blockIdx = dim3(bx, by, bz);
             kernel(args...);
-            kp_block->warps[t / 32].bar->arrive_and_drop();
-            kp_block->bar->arrive_and_drop();
+            kp_thread_exit();
           });
         }
         for (auto& t : ts) t.join();
@@ -299,4 +602,5 @@ template <class... P> int kp_main(void (*k)(P...), int argc, char** argv) {
 // headers a kernel file may include, included here once at global scope (the emulator's
 // stubs): a batch of kernel files compiled in namespaces then finds them all
 #include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
 #include <mma.h>
