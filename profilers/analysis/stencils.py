@@ -58,15 +58,17 @@ def _offset(diff, row) -> tuple[int, int] | None:
 
 
 def neighbours_along_x(src: SourceFile, k: Kernel) -> int:
-    """The most distinct small offsets along threadIdx.x at which one array is read (a 1-D stencil's taps)."""
+    """The most distinct small offsets (along threadIdx.x, and rows along threadIdx.y) at which one array is
+    accessed: a stencil's taps."""
     best = 0
     groups: dict = {}
     for a in global_accesses(build_env(src, k)):
-        if not a.is_write and a.index is not None and coefficient(a.index, "threadIdx.x") == {(): 1}:
+        if a.index is not None and coefficient(a.index, "threadIdx.x") == {(): 1}:
             groups.setdefault(a.array, []).append(a.index)
     for idx in groups.values():
         for ref in idx:
-            offs = {_offset(add(i, ref, -1), {}) for i in idx}
+            row = coefficient(ref, "threadIdx.y") or {}  # rows as neighbours too, where threads have them
+            offs = {_offset(add(i, ref, -1), row) for i in idx}
             best = max(best, len(offs - {None}))
     return best
 
