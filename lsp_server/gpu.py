@@ -218,19 +218,13 @@ async def create_spec(ls: KernelProServer, uri: str, kernel: str) -> dict[str, A
     path = ls.path_of(uri)
     target = spec_path(path)
     why = spec_problem(path, kernel)
-    if why is None:
-        from kernelpro.profilers.runtime.spec import init_spec
+    if why is None:  # the inferred spec and the kernel-as-reference snapshot, never over an existing file
+        from .inferred import write_inferred
 
-        text = ls.text_of(uri)[0] if uri in ls.docs else None
-        try:
-            body = init_spec(path, kernel, text=text)
-            with open(target, "x", encoding="utf-8") as f:  # never over an existing file
-                f.write(str(body))
-        except FileExistsError:
-            why = f"{target.name} exists already"
-        except Exception as e:  # SpecError: no such kernel, unreadable file; OSError
-            ls.failed(f"KernelPro: cannot create a launch spec for {kernel}: {e}")
-            return {"ok": False, "reason": str(e)}
+        plan, why = write_inferred(ls, uri, kernel, target)
+        if plan is None and "exists already" not in why:
+            ls.failed(f"KernelPro: {why}")
+            return {"ok": False, "reason": why}
     existing = find_spec(path, kernel)
     if why is not None and existing is None:
         ls.failed(f"KernelPro: {why}")

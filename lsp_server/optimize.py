@@ -174,9 +174,9 @@ async def start(ls: KernelProServer, uri: str, kernel: str) -> dict[str, Any]:
     """What can be checked here is checked in the order that saves the user the most: the GPU
     first (nothing else matters without one; not with an `optimizerCommand`, which may run
     elsewhere, nor with `optimize.workers`, whose Ray workers find their GPUs and say when there
-    are none), then the launch spec (offered to be created); the optimizer checks the rest
-    (git) and says so in its error event."""
-    from .gpu import ask_for_spec, gpu_reason, no_gpu, untrusted
+    are none), then the launch spec (inferred, shown and started when the user accepts); the optimizer
+    checks the rest (git) and says so in its error event."""
+    from .gpu import gpu_reason, no_gpu, untrusted
     from .lenses import find_spec
 
     refused = untrusted(ls, "Optimize")
@@ -188,8 +188,10 @@ async def start(ls: KernelProServer, uri: str, kernel: str) -> dict[str, Any]:
     if reason:
         return no_gpu(ls, "Optimize", reason)
     path = ls.path_of(uri)
-    if find_spec(path, kernel) is None:
-        return await ask_for_spec(ls, uri, kernel, "Optimize")
+    if find_spec(path, kernel) is None:  # inferred, shown, started when the user accepts (inferred.py)
+        from .inferred import offer
+
+        return await offer(ls, uri, kernel)
     from .project import ProjectError
 
     try:  # the file's compile options, as the static profile uses them: -I, -D and the architecture

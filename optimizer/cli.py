@@ -36,6 +36,10 @@ def register(sub) -> None:
                    help="branches a run keeps (default 5): a new best is always saved, the oldest superseded one goes")
     o.add_argument("--no-energy", action="store_true",
                    help="skip the NVML energy measurement of saved branches (faster; notes then lack energy)")
+    o.add_argument("--infer-spec", action="store_true",
+                   help="a kernel without a launch spec: write the spec `kernelpro spec init` infers (the kernel as it "
+                        "is now as the reference) and optimize with it; without this flag such a kernel is refused "
+                        "with what would be inferred")
     o.add_argument("--json-events", action="store_true", help="print one JSON event per line (for editors)")
     o.add_argument("--propose-only", action="store_true",
                    help="list the candidates the first expansion would try, each compiled, with a diff; "
@@ -111,7 +115,7 @@ def cmd_optimize(args) -> int:
         from .many import find_jobs
 
         try:
-            jobs = find_jobs(args.files, args.kernel)
+            jobs = find_jobs(args.files, args.kernel, infer=args.infer_spec)
         except OptimizeError as e:
             problem = str(e)
     if problem:
@@ -123,7 +127,7 @@ def cmd_optimize(args) -> int:
                       objective=args.objective, strategy=args.search, seed=args.seed,
                       options=_options(args), llm_base_url=args.llm_base_url,
                       llm_model=args.llm_model, feedback=args.feedback, max_branches=args.max_branches,
-                      energy=False if args.no_energy else None) for j in jobs]
+                      energy=False if args.no_energy else None, infer_spec=args.infer_spec) for j in jobs]
     lock = threading.Lock()  # several searches and the Ray backend report from their own threads
     if args.json_events:
         def emit(ev):
@@ -151,6 +155,8 @@ def cmd_optimize(args) -> int:
         if args.json_events:
             emit({"type": "error", "message": str(e)})
         print(f"kernelpro: {e}", file=sys.stderr)
+        if getattr(e, "details", None):
+            print(e.details, file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         if args.json_events:

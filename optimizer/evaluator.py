@@ -106,7 +106,7 @@ class GpuEvaluator:
             return Evaluation(ok=False, failure=f"launch: {e}", advice=advice, resources=resources)
         try:
             res = evaluate(self.path, spec, compile_options(self.options, cand), source_text=cand.source,
-                           timing=True, energy=self.energy, pool=self.pool)
+                           timing=True, energy=self.energy, pool=self.pool, ref_options=self.options)
             self.judge(spec, res, cand, pool=self.pool)
         except Exception as e:  # the runtime reports failures as data; anything else is a bug, kept as data too
             return Evaluation(ok=False, failure=f"crash: evaluator error {e!r}", advice=advice, resources=resources)
@@ -155,7 +155,7 @@ class GpuEvaluator:
         spec = self.spec.with_launch(cand.launch) if cand.launch else self.spec
         largest = list(spec.sizes)[-1]
         res = evaluate(self.path, spec, compile_options(self.options, cand), source_text=cand.source,
-                       timing=False, energy=True, pool=self.pool, sizes=[largest])
+                       timing=False, energy=True, pool=self.pool, sizes=[largest], ref_options=self.options)
         out = {}
         for size, e in (res.energy or {}).items():
             if isinstance(e, dict) and e.get("energy_j") is not None:

@@ -50,8 +50,21 @@ def _specs_beside(cu: Path) -> list[Path]:
     return ([own] if own.is_file() else []) + [p for p in per_kernel if p != own]
 
 
-def find_jobs(paths: list[str], kernel: str | None = None) -> list[KernelJob]:
-    """The (file, kernel) pairs the command line names, in its order, each once."""
+def _only_kernel(path: Path) -> list[str]:
+    """The file's kernel when it has exactly one (else none: the caller asks for --kernel)."""
+    from kernelpro.profilers.compile import read_source
+    from kernelpro.profilers.source import parse_source
+
+    try:
+        src = parse_source(read_source(path.resolve()), str(path))
+    except Exception:  # noqa: BLE001 - unreadable: the preflight says so
+        return []
+    return [src.kernels[0].name] if len(src.kernels) == 1 else []
+
+
+def find_jobs(paths: list[str], kernel: str | None = None, infer: bool = False) -> list[KernelJob]:
+    """The (file, kernel) pairs the command line names, in its order, each once; with `infer` a file
+    without a spec stands for its only kernel."""
     out: list[KernelJob] = []
     for p in paths:
         path = Path(p)
@@ -69,6 +82,8 @@ def find_jobs(paths: list[str], kernel: str | None = None) -> list[KernelJob]:
             raise OptimizeError(f"{path}: no such file or directory")
         else:
             named = [k for k, _ in map(_spec_kernel, _specs_beside(path))]
+            if not named and infer:
+                named = _only_kernel(path)
             if not named:
                 raise OptimizeError(f"{path}: give --kernel K (no launch spec beside it names a kernel)")
             out += [KernelJob(path, k) for k in named]

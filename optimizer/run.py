@@ -46,6 +46,7 @@ class RunConfig:
     llm_backoff_s: float = 1.0  # first retry wait after a 429/5xx/timeout; doubles
     energy: bool | None = None  # default: measured when the objective needs it
     max_branches: int = 5
+    infer_spec: bool = False  # no launch spec: write the inferred one and run with it (said on stderr)
 
 
 @dataclass
@@ -78,7 +79,7 @@ def preflight(cfg: RunConfig):
 
     spec_path = find_spec(path, cfg.kernel)
     if spec_path is None:
-        raise OptimizeError(f"no launch spec beside {path}: create one with `kernelpro spec init {path} --kernel {cfg.kernel}`")
+        spec_path = inferred_spec(cfg, path, text)
     try:
         spec = load_spec(spec_path, src)
     except SpecError as e:
@@ -87,6 +88,32 @@ def preflight(cfg: RunConfig):
         raise OptimizeError(f"{spec_path}: the launch spec runs kernel '{spec.kernel}', not '{cfg.kernel}'; "
                             f"write one for '{cfg.kernel}' as {path.stem}.{cfg.kernel}.kernelpro.toml")
     return text, repo, spec
+
+
+def inferred_spec(cfg: RunConfig, path: Path, text: str) -> Path:
+    """No launch spec: with cfg.infer_spec, the inferred one written (and said on stderr); otherwise an
+    OptimizeError that says what would be inferred (its `details`) and how to use it. Never silent."""
+    import sys
+
+    from kernelpro.profilers.runtime.infer import InferError, infer_spec, summary, write_spec
+
+    hint = f"`kernelpro spec init {path} --kernel {cfg.kernel}`"
+    try:
+        plan = infer_spec(path, cfg.kernel, text)
+    except InferError as e:
+        raise OptimizeError(f"no launch spec beside {path}, and none can be inferred ({e}): write one") from None
+    if not cfg.infer_spec:
+        err = OptimizeError(f"no launch spec beside {path}: pass --infer-spec to write the one inferred below and "
+                            f"optimize with it, or write it with {hint} and check it first")
+        err.details = summary(plan)
+        raise err
+    try:
+        write_spec(plan)
+    except OSError as e:
+        raise OptimizeError(f"cannot write the inferred launch spec {plan.spec_path}: {e}") from None
+    print(f"kernelpro: inferred a launch spec (--infer-spec); check its GUESS values:\n{summary(plan)}",
+          file=sys.stderr, flush=True)
+    return plan.spec_path
 
 
 def gpu_check() -> None:

@@ -120,27 +120,38 @@ async def test_gpu_actions_without_a_gpu_say_that_first_at_every_click(client: L
 
 @pytest.mark.parametrize("settings", [{"optimizerCommand": [sys.executable, FAKE]}])
 @pytest.mark.asyncio
-async def test_optimize_without_a_spec_offers_to_create_it(client: LanguageClient, settings):
+async def test_optimize_without_a_spec_infers_it_and_starts_when_accepted(client: LanguageClient, settings):
+    """Issue 28: Optimize on a kernel without a spec writes the inferred one (the kernel as it is now as the
+    reference), opens it with its guesses marked, and starts only when the user accepts."""
+    answers = ["Not now", "Optimize with it"]
     asked = []
 
     @client.feature(types.WINDOW_SHOW_MESSAGE_REQUEST)
     def request(params: types.ShowMessageRequestParams):
         asked.append(params)
-        return params.actions[0]
+        return next(a for a in params.actions if a.title == answers[len(asked) - 1])
 
     uri = open_doc(client, client.ws / "defects.cu")
     res = await client.workspace_execute_command_async(types.ExecuteCommandParams(
         command="kernelpro.optimize", arguments=[uri, "scale"]))
     (q,) = asked
-    assert "launch spec" in q.message and "kernelpro spec init" not in q.message
-    assert [a.title for a in q.actions] == ["Create launch spec"]
+    assert "inferred a launch spec for scale" in q.message and "GUESS" in q.message
+    assert [a.title for a in q.actions] == ["Optimize with it", "Not now"]
     spec = client.ws / "defects.kernelpro.toml"
-    assert res["ok"] is True and spec.is_file() and 'kernel = "scale"' in spec.read_text()
+    snapshot = client.ws / "defects.scale.reference.cu"
+    assert res["ok"] is False and "token" not in res and res["uri"] == spec.as_uri() and res["guessed"]
+    text = spec.read_text()
+    assert 'kernel = "scale"' in text and "GUESS" in text and f'file = "{snapshot.name}"' in text
+    assert snapshot.read_text() == (client.ws / "defects.cu").read_text()
     assert [d.uri for d in client.shown_documents] == [spec.as_uri()]
-    # with the spec there, the optimizer starts
+    from kernelpro.profilers.runtime.spec import load_spec
+
+    assert load_spec(spec).reference["kernel"] == "scale"
+    # inferred again (the spec removed) and accepted: the optimizer starts
+    spec.unlink()
     res = await client.workspace_execute_command_async(types.ExecuteCommandParams(
         command="kernelpro.optimize", arguments=[uri, "scale"]))
-    assert "token" in res
+    assert len(asked) == 2 and "token" in res and spec.is_file()
     await wait_until(lambda: not client.progress_reports or any(
         isinstance(r, types.WorkDoneProgressEnd) for r in client.progress_reports.get(res["token"], [])), what="the end")
     await asyncio.sleep(0.1)

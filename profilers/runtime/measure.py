@@ -215,8 +215,10 @@ def build_job(spec, art: CompiledArtifact, ref_art: CompiledArtifact | None = No
 # --- evaluation ---------------------------------------------------------------------------------------
 def evaluate(cu_path, spec, options: CompileOptions = CompileOptions(), source_text: str | None = None,
              timing: bool = True, energy: bool = False, *, pool: WorkerPool | None = None, sizes=None,
-             seed: int | None = None, use_cache: bool = True, timeout_s: float | None = None) -> RunResult:
-    """Compile `cu_path` (or its unsaved `source_text`), check at every size, time, measure energy."""
+             seed: int | None = None, use_cache: bool = True, timeout_s: float | None = None,
+             ref_options: CompileOptions | None = None) -> RunResult:
+    """Compile `cu_path` (or its unsaved `source_text`), check at every size, time, measure energy. A reference
+    kernel is compiled with `ref_options` (default `options`): a candidate's own flags do not move it."""
     try:
         art = compile_cuda(cu_path, options, text=source_text, use_cache=use_cache)
     except Exception as e:  # CompileError, ToolchainError
@@ -231,7 +233,9 @@ def evaluate(cu_path, spec, options: CompileOptions = CompileOptions(), source_t
         if ref.get("kernel"):
             ref_file = Path(ref.get("file") or spec.source_path)
             same = ref_file.resolve() == Path(cu_path).resolve()
-            ref_art = art if same and source_text is None else compile_cuda(ref_file, options, use_cache=use_cache)
+            ropts = ref_options or options
+            ref_art = art if same and source_text is None and ropts == options else \
+                compile_cuda(ref_file, ropts, use_cache=use_cache)
             if not ref_art.ok:
                 return RunResult.failed(f"the reference kernel {ref['kernel']} in {ref_file} does not compile")
         job = build_job(spec, art, ref_art, sizes=sizes, timing=timing, energy=energy, seed=seed)
