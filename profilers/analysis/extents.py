@@ -143,7 +143,7 @@ class Facts:
     """The bounds and accesses of one kernel (see the module docstring)."""
 
     def __init__(self, src: SourceFile, k: Kernel):
-        src = with_defines(src)
+        src = with_defines(src, k)
         self.src, self.kernel = src, k
         self.rec = recording(loads=True)
         with self.rec:
@@ -287,9 +287,10 @@ class Facts:
         return out
 
 
-def with_defines(src: SourceFile) -> SourceFile:
+def with_defines(src: SourceFile, k: Kernel | None = None) -> SourceFile:
     """The file with its object-like `#define`s of integer expressions among the constants
-    (`#define PER_LANE (COLS / 32)`), as a view sharing the parse."""
+    (`#define PER_LANE (COLS / 32)`), as a view sharing the parse; for a kernel, without the constants
+    its parameters shadow or that another function declares (`const int n = 3000;` in main)."""
     extra = {}
     for n in walk(src.root):
         if n.type != "preproc_def":
@@ -306,11 +307,21 @@ def with_defines(src: SourceFile) -> SourceFile:
         v = probe.eval_int(d.child_by_field_name("value")) if d is not None else None
         if v is not None:
             extra[src.node_text(name)] = v
-    if not extra:
+    drop = set()
+    if k is not None:
+        own = {src.node_text(n) for n in walk(k.body) if n.type == "identifier"} if k.body is not None else set()
+        local = declared_in_body(src, k)
+        drop = {p.name for p in k.params} | {n for n in getattr(src, "_scoped", set()) if n not in local and n in own}
+    if not extra and not drop & set(src.constants):
         return src
     view = src.view(src.kernels)
-    view.constants = {**src.constants, **extra}
+    view.constants = {n: v for n, v in {**src.constants, **extra}.items() if n not in drop}
     return view
+
+
+def declared_in_body(src: SourceFile, k: Kernel) -> set[str]:
+    from .types import declared_in
+    return set(declared_in(src, k.body)) if k.body is not None else set()
 
 
 def _exits(n) -> bool:
@@ -499,6 +510,22 @@ def uses(f: Facts) -> list[Use]:
         r, w, plain = _role(src, a.node)
         seen.add(a.node.id)
         out.append(Use(name, index, width, r, w, plain, f.text(a.node), a.line, a.node, f.guards(a.node)))
+    # atomics on a pointer itself: atomicAdd(sum, v), atomicAdd(out + i, v)
+    for n in walk(k.body) if k.body is not None else []:
+        if n.type != "call_expression":
+            continue
+        fn = src.node_text(n.child_by_field_name("function")).strip().rsplit("::", 1)[-1]
+        args = n.child_by_field_name("arguments")
+        if fn not in ATOMICS or args is None or not args.named_children:
+            continue
+        first = args.named_children[0]
+        if first.type == "pointer_expression":
+            continue  # &x[i]: the subscript is an access already
+        with f.rec:
+            from .affine import _pointer_base
+            base = _pointer_base(src, first, f.env.values_at(first.start_byte), f.env.pointers)
+        if base is not None and k.param(base[0]) is not None:
+            out.append(Use(base[0], base[1], 1, True, True, False, f.text(n), n.start_point[0] + 1, n, f.guards(n)))
     # vector accesses: p[i] with p = reinterpret_cast<float4*>(x + off), or reinterpret_cast<float4*>(x)[i]
     for n in walk(k.body) if k.body is not None else []:
         if n.type != "subscript_expression" or n.id in seen:
@@ -609,13 +636,17 @@ class Pointer:
 def _own_reads(p_uses: list[Use]) -> bool:
     reads = [u for u in p_uses if u.read]
     for r in reads:
-        if r.write and not r.plain_write:  # c[i] += v: the earlier store at the same index makes it own
-            pass
         prior = [w for w in p_uses if w.plain_write and w.index is not None and w.index == r.index
-                 and w.node.end_byte <= r.node.start_byte and _encloses(_block_of(w.node), r.node)]
+                 and _statement_of(w.node).end_byte <= r.node.start_byte and _encloses(_block_of(w.node), r.node)]
         if not prior:
             return False
     return bool(reads)
+
+
+def _statement_of(n):
+    while n.parent is not None and not n.type.endswith("statement") and n.type != "declaration":
+        n = n.parent
+    return n
 
 
 def _block_of(n):
@@ -756,6 +787,8 @@ def dims(r: Reach, A: Atoms, samples: list[dict]) -> list[Poly]:
         out.append(last)
         break
     shape = list(reversed(out))
+    if all(_is_number(d) for d in shape):  # a shape of constants keeps its dimensions ([40, 48])
+        return shape if len(shape) > 1 or shape else [end]
     merged: list[Poly] = []
     for d in shape:
         if merged and _is_number(d) and _is_number(merged[-1]):
@@ -811,7 +844,9 @@ def _ceil_quotient(end: Poly, s: Poly, t: Term | None, A: Atoms, samples) -> Pol
             d = _divides(ms, m)
             if d is not None and c % cs == 0:
                 qq[d] = c // cs
-        cands += [qq, add(qq, const(1))]
+        rest = add(end, mul(qq, s), -1)
+        if atoms(rest) <= set(ms):  # a partial last row (`A[row * K]`), not an offset of other sizes
+            cands += [qq, add(qq, const(1))]
     for c in cands:
         ok = True
         for smp in samples:
@@ -836,6 +871,7 @@ class Axis:
     count: tuple[Poly, int] | None  # the writes need cdiv(c, a) values of the coordinate (None: no guard says)
     step: int
     why: str
+    cyclic: int = 1  # a thread's elements a block apart: blockIdx.x * blockDim.x * cyclic + threadIdx.x
 
 
 def _coef(p: Poly, name: str) -> Poly | None:
@@ -870,19 +906,31 @@ def _axes(ks: KernelShapes, use_list: list[Use]) -> dict[str, Axis]:
         bx = f"blockIdx.{d}"
         found: Axis | None = None
         for u in use_list:
-            cb = _coef(u.index, bx)
-            if not cb:
+            # the index, or the dividend of a quotient in it (a warp per row: (blockIdx.x * blockDim.x + tid) / 32)
+            forms = [u.index] + [A.notes[a][1] for m in u.index for a in m
+                                 if a in A.notes and A.notes[a][0] == "floor" and isinstance(A.notes[a][1], dict)]
+            found_form = None
+            for P in forms:
+                cb = _coef(P, bx)
+                if cb:
+                    found_form = (P, cb)
+                    break
+            if found_form is None:
                 continue
+            P, cb = found_form
             axis = None
             for e in DIMS:
-                ct = _coef(u.index, f"threadIdx.{e}")
+                ct = _coef(P, f"threadIdx.{e}")
                 if not ct:
                     continue
                 step = ct.get((), 0) if set(ct) <= {()} else 1
-                if cb == mul(ct, atom(f"blockDim.{e}")):
+                bd = atom(f"blockDim.{e}")
+                if cb == mul(ct, bd):
                     axis = Axis(d, "threads", e, None, None, max(step, 1), "")
                 elif _ratio(cb, ct):
                     axis = Axis(d, "threads", e, _ratio(cb, ct), None, max(step, 1), "")
+                elif _ratio(cb, mul(ct, bd)):  # block-cyclic: blockIdx.x * blockDim.x * 4 + threadIdx.x
+                    axis = Axis(d, "threads", e, None, None, max(step, 1), "", _ratio(cb, mul(ct, bd)))
                 if axis is not None:
                     break
             if axis is None:
@@ -890,8 +938,9 @@ def _axes(ks: KernelShapes, use_list: list[Use]) -> dict[str, Axis]:
                             "")
             g = atom(bx)
             if axis.mode == "threads":
-                g = add(mul(atom(bx), const(axis.fixed_block) if axis.fixed_block else atom(f"blockDim.{axis.thread}")),
-                        atom(f"threadIdx.{axis.thread}"))
+                per = const(axis.fixed_block) if axis.fixed_block else mul(atom(f"blockDim.{axis.thread}"),
+                                                                           const(axis.cyclic))
+                g = add(mul(atom(bx), per), atom(f"threadIdx.{axis.thread}"))
             bounds = u.guards + f.derived(u.guards)
             sample = sample_env(A, [u.index] + [b.u for b in bounds])
             cnt = _count(g, bounds, A, sample)

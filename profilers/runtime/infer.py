@@ -344,7 +344,7 @@ class _Inference:
     def mapping(self) -> tuple[Guess, Guess, Guess]:
         """Grid and block from how the threads map onto the outputs (no launch to read)."""
         ax = axes(self.ks)
-        used = thread_dims(self.ks) | {a.thread for a in ax.values() if a.thread} | set(ax)
+        used = thread_dims(self.ks) | {a.thread for a in ax.values() if a.thread}
         nd = max([DIMS.index(d) + 1 for d in used] or [1])
         block = list({1: (256,), 2: (16, 16), 3: (8, 8, 4)}[nd])
         bwhy = f"a default block of {math.prod(block)} threads"
@@ -368,7 +368,7 @@ class _Inference:
             if a is None:
                 grid.append(sym.const(1))
                 continue
-            per = a.fixed_block or (block[DIMS.index(a.thread)] if a.thread else 1)
+            per = a.fixed_block or (block[DIMS.index(a.thread)] * a.cyclic if a.thread else 1)
             if a.count is not None:
                 try:
                     c = sym.cdiv(self.bind.poly(a.count[0]), sym.const(a.count[1]))
@@ -471,8 +471,9 @@ class _Inference:
         return out
 
     def scalar_arg(self, i, p, name, dt, mapped, floats) -> ArgPlan:
+        from .spec import ctype_dtype
         a = ArgPlan(name, False)
-        if mapped is None or mapped[0] == "uint8" and self.types.resolve(p.base_type) == "bool":
+        if ctype_dtype(p.base_type) is None:  # a template parameter, a typedef, bool: the spec needs the dtype
             a.dtype = dt
         if dt.value in floats:
             L = self.launch
@@ -576,6 +577,9 @@ class _Inference:
         sr = Reach(end, terms, {})
         samples = self.samples()
         shape = dims(sr, _Eval, samples)
+        flat = _prod(shape)
+        if len(shape) > 1 and self.clean(flat) != flat:  # the grid's reach: [cdiv(n, 256), 256] is [n]
+            shape = [self.clean(flat)]
         shape = [self.clean(d) for d in shape]
         conds = [t.bound.text for t in r.terms if t.bound.kind in ("guard", "loop", "derived")]
         launch = [t.bound.kind for t in r.terms if t.bound.kind in ("block", "grid")]
@@ -708,8 +712,11 @@ class _Inference:
                 continue
             first_ok = first_ok or env
             if c[0] <= SMALL_THREADS and c[1] <= SMALL_WORK:
-                return env, "for correctness: small enough for the CPU emulator, not a multiple of the block" \
-                    if not mult else f"for correctness: {', '.join(f'{n} a multiple of {m}' for n, m in mult.items())}"
+                if env is cands[0] or (len(names) > 1 and env in cands[:len(SMALL_MANY)]) or \
+                        (len(names) == 1 and env in cands[:len(SMALL_ONE)]):
+                    return env, "for correctness: small (cheap in the CPU emulator), not a multiple of the block"
+                return env, "for correctness: the smallest size at which the analysis finds no read past a buffer " \
+                            "and no output left unwritten"
         if first_ok is not None:
             return first_ok, "for correctness (the smallest size at which the checks pass)"
         self.notes.append("no small size passes the analysis' checks; GUESS")

@@ -103,7 +103,7 @@ class Checker:
             if low is not None and low[0] < 0:
                 out.append(Problem("before-start", name, f"`{low[1].text}` (line {low[1].line}) reaches element "
                                    f"{low[0]} of {name}, before its start{at}", False))
-            if ptr.role == "output":
+            if ptr.role in ("output", "inout"):
                 out += self._unwritten(name, ptr, n, kenv, at)
         if memory is not None:
             total = sum((self.elements(a, env) or 0) * self.itemsize.get(a, 4) for a in self.shapes)
@@ -149,8 +149,8 @@ class Checker:
             gv = A.eval(g.end, kenv) if g is not None else None
             guarded = None if guarded is None or gv is None else max(guarded, gv + u.width - 1)
         if top < (n if guarded is None else min(n, guarded)):
-            return [Problem("unwritten", name, f"the writes to {name} reach at most {top} of its {n} elements{at}: "
-                            f"the grid is too small")]
+            return [Problem("unwritten", name, f"the grid leaves elements of {name} unwritten{at}: its writes reach "
+                            f"at most {top} of {n} elements")]
         launch = blk + grd
         launch = launch + f.derived(launch)
         for u, r in writes:

@@ -1,0 +1,194 @@
+"""Launch specs inferred from kernels (issue 28): `kernelpro spec init` on the corpus in tests/specinfer/
+(written here in varied styles, each with the shapes, roles and sizes it must get in its `// expect:`
+line) and on the project's examples: the spec loads, `spec check` finds nothing, and it runs in the CPU
+emulator against the kernel-as-reference snapshot with no edit. Then each inference source on its own,
+the snapshot not moving when the kernel is edited, the new `spec check` errors, and the CLIs."""
+from __future__ import annotations
+
+import json
+import math
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kernelpro.profilers.runtime.expr import parse_expr
+from kernelpro.profilers.runtime.infer import infer_spec, write_spec
+from kernelpro.profilers.runtime.spec import load_spec
+from kernelpro.profilers.runtime.speccheck import check_spec
+from kernelpro.profilers.source import parse_source
+
+HERE = Path(__file__).resolve().parent
+CORPUS = HERE / "specinfer"
+EXAMPLES = HERE.parent / "examples"
+# examples whose spec is not expected to run as inferred, and why (the inference says so in a note)
+LIMITS = {"b_naive_matmul_fixed.cu": "passes its pointers to nvcuda::wmma loads, which the analysis does not follow"}
+
+
+def _jobs(root: Path) -> list[tuple[Path, str]]:
+    out = []
+    for f in sorted(list(root.rglob("*.cu")) + list(root.rglob("*.cuh"))):
+        if ".reference." in f.name:
+            continue
+        out += [(f, k.name) for k in parse_source(f.read_text(), str(f)).kernels]
+    return out
+
+
+def _infer_all(root: Path) -> list[dict]:
+    done = []
+    for f, k in _jobs(root):
+        plan = infer_spec(f, k, spec_path=f.with_name(f"{f.stem}.{k}.kernelpro.toml"))
+        write_spec(plan)
+        spec = load_spec(plan.spec_path)
+        done.append({"file": f, "kernel": k, "plan": plan, "spec": spec, "check": check_spec(spec)})
+    return done
+
+
+@pytest.fixture(scope="module")
+def inferred(tmp_path_factory) -> dict[str, list[dict]]:
+    """Every corpus kernel and example, inferred in a copy of its folder."""
+    root = tmp_path_factory.mktemp("specinfer")
+    shutil.copytree(CORPUS, root / "corpus")
+    (root / "examples").mkdir()
+    for f in list(EXAMPLES.glob("*.cu")) + [EXAMPLES / "gpu" / "vecadd.cu"]:
+        shutil.copy(f, root / "examples" / f.name)
+    return {"corpus": _infer_all(root / "corpus"), "examples": _infer_all(root / "examples")}
+
+
+# --- the corpus and the examples ---------------------------------------------------------------------
+def _expectations(path: Path) -> list[str]:
+    out = []
+    for m in re.finditer(r"//\s*expect:\s*(.*)", path.read_text()):
+        out += [x.strip() for x in m.group(1).split(";") if x.strip()]
+    return out
+
+
+def _split(text: str) -> list[str]:
+    """Comma-separated expressions, commas inside brackets kept: `cdiv(N, 16), M`."""
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        depth += ch == "("
+        depth -= ch == ")"
+        if ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return [x.strip() for x in out + [cur] if x.strip()]
+
+
+def _env(spec, size: str, consts: dict) -> dict:
+    return {**consts, **spec.env(size)}
+
+
+def _check_expectation(item: str, spec, consts: dict) -> None:
+    sizes = list(spec.sizes)
+    m = re.fullmatch(r"(\w+) \[(.*)\] (in|out|inout)", item)
+    if m:
+        name, dims, role = m.groups()
+        a = spec.arg(name)
+        assert a is not None and a.is_buffer, f"{name} is not a buffer of the spec"
+        for s in sizes:
+            want = [parse_expr(d).evaluate(_env(spec, s, consts)) for d in _split(dims)]
+            got = spec.shape(name, s)
+            assert math.prod(got) == math.prod(want), f"{name} at {s}: shape {got}, expected {want} ({item})"
+        assert (a.output, a.fill is not None) == {"in": (False, True), "out": (True, False),
+                                                  "inout": (True, True)}[role], f"{name}: not {role}"
+        return
+    m = re.fullmatch(r"dtype (\w+) (\w+)", item)
+    if m:
+        assert spec.arg(m.group(1)).dtype == m.group(2), item
+        return
+    m = re.fullmatch(r"(grid|block) \[(.*)\]", item)
+    if m:
+        step = spec.launches[0]
+        for s in sizes:
+            want = [parse_expr(d).evaluate(_env(spec, s, consts)) for d in _split(m.group(2))]
+            got = list((spec.grid if m.group(1) == "grid" else spec.block)(step, s))
+            assert got + [1] * (len(want) - len(got)) == want + [1] * (len(got) - len(want)), f"{item}: {got} at {s}"
+        return
+    m = re.fullmatch(r"host (.*)", item)
+    if m:
+        want = {k.strip(): int(v) for k, v in (p.split("=") for p in m.group(1).split(","))}
+        assert any(all(env.get(k) == v for k, v in want.items()) for env in spec.sizes.values()), \
+            f"{item}: sizes {spec.sizes}"
+        return
+    if item == "fixed":
+        assert list(spec.sizes) == ["fixed"] and not spec.check_sizes, spec.sizes
+        return
+    if item == "no off-by-one":
+        assert not spec.check_sizes, spec.check_sizes
+        return
+    raise AssertionError(f"unknown expectation {item!r}")
+
+
+def test_the_corpus_has_thirty_kernels_in_its_styles():
+    jobs = _jobs(CORPUS)
+    texts = {f: f.read_text() for f, _ in jobs}
+    assert len(jobs) >= 30
+    styles = {"3-D": "blockIdx.z", "template": "template <", "typedef": "typedef", "row pointer": "* cols;",
+              "several per thread": "4 * (", "header": ".cuh", "host": "cudaMalloc", "shared": "__shared__"}
+    for style, mark in styles.items():
+        assert any(mark in t or mark in str(f) for f, t in texts.items()), style
+    assert sum("cudaMalloc" not in t and "<<<" not in t for t in texts.values()) >= 10  # no host code
+
+
+def test_corpus_specs_pass_check_and_have_the_expected_shapes(inferred):
+    checked = 0
+    for job in inferred["corpus"]:
+        spec, (errors, _) = job["spec"], job["check"]
+        assert not errors, f"{job['file'].name}: {errors}"
+        consts = parse_source(job["file"].read_text()).constants
+        items = _expectations(job["file"])
+        assert items, f"{job['file'].name} has no // expect: line"
+        for item in items:
+            _check_expectation(item, spec, consts)
+            checked += 1
+        assert not [n for n in job["plan"].notes if "GUESS" in n and "shape" in n], job["plan"].notes
+    assert checked > 100
+
+
+def test_examples_specs_pass_check(inferred):
+    for job in inferred["examples"]:
+        assert not job["check"][0], f"{job['file'].name}: {job['check'][0]}"
+        if job["file"].name in LIMITS:
+            assert any("GUESS" in n for n in job["plan"].notes)  # the pointers it cannot bound are said
+    assert len(inferred["examples"]) >= 25
+
+
+def test_every_value_says_where_it_came_from(inferred):
+    for job in inferred["corpus"]:
+        data = job["plan"].to_json()
+        for a in data["args"]:
+            for key in ("dtype", "shape", "role", "value"):
+                if key in a:
+                    assert a[key]["from"], (job["file"].name, a["name"], key)
+        for key in ("grid", "block", "shared_bytes"):
+            assert data["launch"][key]["from"]
+        text = job["plan"].spec_path.read_text()
+        assert all("#" in line for line in text.split("[reference]")[0].splitlines()
+                   if re.match(r"(dtype|shape|value|grid|block) = ", line)), job["file"].name
+
+
+@pytest.mark.slow
+def test_inferred_specs_run_in_the_emulator_against_the_kernel_as_reference(inferred, tmp_path):
+    """Each spec as inferred, no edit: the kernel and its snapshot on the same inputs at the small size and
+    its off-by-one neighbours, compared as the GPU runtime compares them."""
+    sys.path.insert(0, str(HERE))
+    from spec_emu import SpecRun, SpecRuns, smallest_sizes
+
+    jobs = [j for j in inferred["corpus"] + inferred["examples"] if j["file"].name not in LIMITS]
+    runs = [SpecRun(j["spec"], j["plan"].instantiation or j["kernel"]) for j in jobs]
+    batch = SpecRuns(runs, str(tmp_path))
+    passed, failed = 0, []
+    for job, run in zip(jobs, runs):
+        for size in smallest_sizes(run.spec):
+            chk, got, want = batch.check(run, size)
+            if not chk.ok:
+                failed.append(f"{job['file'].name} {job['kernel']} {size}: {chk.reason[:200]}")
+        passed += 1
+    assert not failed, failed
+    assert passed >= 30 + 25

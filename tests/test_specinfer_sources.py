@@ -1,0 +1,396 @@
+"""Each source a launch-spec inference reads, on its own (issue 28): the index under its guards, the
+loops, early exits, strides (2-D, 3-D, row pointers, offsets), element types (typedefs, templates),
+reads and writes, host code (cudaMalloc, launches, dim3, #defines, argv defaults, wrappers, an
+including .cu), the thread mapping where there is no launch, defaults; then the snapshot that does not
+move, the new `spec check` errors, and the command lines."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kernelpro.profilers.runtime.infer import infer_spec, write_spec
+from kernelpro.profilers.runtime.spec import load_spec
+from kernelpro.profilers.runtime.speccheck import check_spec
+
+HERE = Path(__file__).resolve().parent
+
+
+def plan_of(tmp_path: Path, text: str, kernel: str | None = None, name: str = "k.cu", files: dict | None = None):
+    for rel, body in (files or {}).items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(body)
+    cu = tmp_path / name
+    cu.parent.mkdir(parents=True, exist_ok=True)
+    cu.write_text(text)
+    return infer_spec(cu, kernel)
+
+
+def arg(plan, name):
+    return next(a for a in plan.args if a.name == name)
+
+
+def shape(plan, name):
+    return arg(plan, name).shape.value
+
+
+# --- the kernel: indices, guards, loops --------------------------------------------------------------
+def test_index_under_a_guard_and_a_loop_gives_rows_and_columns(tmp_path):
+    p = plan_of(tmp_path, """
+__global__ void rowsum(const float* A, float* out, int M, int K) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  if (x < M) { float s = 0; for (int i = 0; i < K; ++i) s += A[x * K + i]; out[x] = s; }
+}""")
+    assert shape(p, "A") == ["M", "K"] and shape(p, "out") == ["M"]
+    why = arg(p, "A").shape.why
+    assert "`A[x * K + i]`" in why and "`x < M`" in why and "`i < K`" in why and not arg(p, "A").shape.guess
+
+
+def test_early_exit_ternary_and_short_circuit_guards(tmp_path):
+    p = plan_of(tmp_path, """
+__global__ void g(const float* a, const float* b, float* y, float* z, int n, int m) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n || m < 1) return;
+  y[i] = a[i] > 0 && i + 1 < n ? b[i + 1] : 0.0f;
+  z[i] = a[i];
+}""")
+    assert shape(p, "b") == ["n"]  # b[i + 1] only under i + 1 < n
+    assert shape(p, "y") == ["n"] and "`i < n`" in arg(p, "y").shape.why  # `i >= n || m < 1` negated
+
+
+def test_three_dimensional_index_and_offsets(tmp_path):
+    p = plan_of(tmp_path, """
+__global__ void k3(const float* u, float* v, int nx, int ny, int nz, int off) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  int z = blockIdx.z * blockDim.z + threadIdx.z;
+  if (x < nx && y < ny && z < nz) v[(z * ny + y) * nx + x] = u[off + (z * ny + y) * nx + x];
+}""")
+    assert shape(p, "v") == ["nz", "ny", "nx"]
+    assert shape(p, "u") == ["nx * ny * nz + off"]  # an offset: flat
+    assert p.block.value == [8, 8, 4]
+
+
+def test_row_pointers_and_a_strided_column(tmp_path):
+    p = plan_of(tmp_path, """
+__global__ void rows(float* y, const float* x, const float* w, int R, int C) {
+  int r = blockIdx.x;
+  if (r >= R) return;
+  const float* xr = x + r * C;
+  float* yr = y + r * C;
+  for (int c = threadIdx.x; c < C; c += blockDim.x) yr[c] = xr[c] * w[c * 3];
+}""")
+    assert shape(p, "x") == ["R", "C"] == shape(p, "y")
+    assert shape(p, "w") == ["C", "3"]  # the last element read is w[3 * (C - 1)]: C rows of 3, rounded up
+    assert p.grid.value == ["R"]  # a block per row, from `r >= R`
+
+
+def test_reads_and_writes_make_inputs_outputs_and_in_out_buffers(tmp_path):
+    p = plan_of(tmp_path, """
+__global__ void roles(const float* a, float* b, float* c, float* d, int* hist, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) { b[i] = a[i]; c[i] += a[i]; d[i] = 0; d[i] += 1; atomicAdd(&hist[i % 8], 1); }
+}""")
+    roles = {a.name: a.role.value for a in p.args if a.buffer}
+    assert roles == {"a": "input", "b": "output", "c": "inout", "d": "output", "hist": "inout"}
+    assert shape(p, "hist") == ["8"] or shape(p, "hist") == ["min(8, n)"] or shape(p, "hist")[0] in ("8",)
+    assert arg(p, "a").fill.value == "randn" and arg(p, "hist").fill.value.startswith("randint")
+
+
+def test_element_types_through_typedefs_macros_and_vectors(tmp_path):
+    p = plan_of(tmp_path, """
+#include <cuda_fp16.h>
+typedef double real;
+using half_t = __half;
+#define IDX long long
+__global__ void t(real* y, const half_t* h, const float4* v, IDX n) {
+  IDX i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = (double)__half2float(h[i]) + v[i].x;
+}""")
+    assert arg(p, "y").dtype.value == "float64" and "`real` is double" in arg(p, "y").dtype.why
+    assert arg(p, "h").dtype.value == "float16"
+    assert shape(p, "v") == ["n", "4"]  # float4: a trailing dimension of 4
+    assert arg(p, "n").dtype.value == "int64"  # the spec needs the dtype of a typedef'd scalar
+
+
+def test_template_arguments_from_the_launch_and_from_the_pointers(tmp_path):
+    text = """
+template <typename T, int B> __global__ void t(T* y, const T* x, int n) {
+  int i = blockIdx.x * B + threadIdx.x;
+  if (i < n) y[i] = x[i];
+}
+template <typename T> __global__ void d(T* y, const T* x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i];
+}
+void go(int n) {
+  double *a, *b; float *c, *e;
+  t<double, 128><<<(n + 127) / 128, 128>>>(a, b, n);
+  d<<<(n + 63) / 64, 64>>>(c, e, n);
+}"""
+    p = plan_of(tmp_path, text, "t")
+    assert p.instantiation == "t<double, 128>" and arg(p, "y").dtype.value == "float64"
+    q = plan_of(tmp_path, text, "d")
+    assert q.instantiation == "d<float>" and arg(q, "x").dtype.value == "float32"
+    r = plan_of(tmp_path, text.split("void go")[0], "d")  # no instantiation: said, float guessed
+    assert any("no instantiation" in n for n in r.notes) and "GUESS" in r.toml()
+
+
+def test_an_index_the_analysis_cannot_bound_is_said_and_guessed(tmp_path):
+    p = plan_of(tmp_path, """
+__device__ float pick(const float* x, int i) { return x[i]; }
+__global__ void u(float* y, const float* x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = pick(x, i);
+}""")
+    assert arg(p, "x").shape.guess and any("x:" in n and "GUESS" in n for n in p.notes)
+    assert not arg(p, "y").shape.guess
+
+
+# --- host code ---------------------------------------------------------------------------------------
+HOST = """
+#include <cuda_runtime.h>
+#define BLOCK 128
+#define N (1 << 14)
+__global__ void gather(float* y, const float* table, const int* idx, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = table[idx[i]];
+}
+int main() {
+  float *y, *table; int* idx;
+  cudaMalloc(&y, N * sizeof(float));
+  cudaMalloc((void**)&table, 1000 * sizeof(float));
+  cudaMalloc(&idx, sizeof(int) * N);
+  dim3 block(BLOCK);
+  dim3 grid((N + block.x - 1) / block.x);
+  gather<<<grid, block>>>(y, table, idx, N);
+}
+"""
+
+
+def test_host_launch_defines_dim3_and_malloc_byte_counts(tmp_path):
+    p = plan_of(tmp_path, HOST)
+    assert p.host and p.grid.value == ["cdiv(N, 128)"] and p.block.value == ["128"]  # BLOCK fixed: the block's
+    assert "N" in p.variables and p.variables["N"].value == 16384 and "#define N" in p.variables["N"].why
+    assert shape(p, "table") == ["1000"] and "cudaMalloc at k.cu:12" in arg(p, "table").shape.why  # a gather
+    assert shape(p, "y") == ["N"] and "cudaMalloc" in arg(p, "y").shape.why
+    assert p.sizes["host"] == {"N": 16384} and "small" in p.sizes
+
+
+def test_a_define_the_kernel_uses_itself_is_fixed(tmp_path):
+    p = plan_of(tmp_path, """
+#define W 48
+__global__ void f(float* y, const float* x) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < W) y[i] = x[i];
+}
+void go(float* y, const float* x) { f<<<1, 64>>>(y, x); }
+""")
+    assert shape(p, "y") == ["48"] and list(p.sizes) == ["fixed"] and p.off_by_one.value is False
+
+
+def test_argv_defaults_wrappers_and_size_loops(tmp_path):
+    text = """
+__global__ void s(float* y, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = 1; }
+void launch(float* y, int count) { s<<<(count + 255) / 256, 256>>>(y, count); }
+int main(int argc, char** argv) {
+  int n = argc > 1 ? atoi(argv[1]) : 3000;
+  float* y;
+  launch(y, n);
+}"""
+    p = plan_of(tmp_path, text)
+    assert p.variables["n"].value == 3000 and "its default" in p.variables["n"].why and p.sizes["host"] == {"n": 3000}
+    q = plan_of(tmp_path, text.split("void launch")[0] + """
+void sweep(float* y) { for (int m = 512; m <= 4096; m *= 2) s<<<(m + 255) / 256, 256>>>(y, m); }""")
+    assert q.variables["m"].value == 512 and "loop" in q.variables["m"].why
+
+
+def test_a_header_kernel_takes_its_sizes_from_the_including_file(tmp_path):
+    p = plan_of(tmp_path, """
+#pragma once
+__global__ void hk(float* y, const float* x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i] * 2;
+}""", name="inc/hk.cuh", files={"main.cu": """
+#include "inc/hk.cuh"
+int main() { int n = 777; float *x, *y; cudaMalloc(&x, n * 4); cudaMalloc(&y, n * 4);
+  hk<<<(n + 63) / 64, 64>>>(y, x, n); }"""})
+    assert p.host and p.sizes["host"] == {"n": 777} and p.block.value == ["64"]
+    assert p.spec_path.name == "hk.hk.kernelpro.toml" and 'source = "hk.cuh"' in p.toml()
+
+
+# --- no launch: the thread mapping and defaults ------------------------------------------------------
+def test_without_a_launch_the_grid_follows_the_elements_per_thread(tmp_path):
+    p = plan_of(tmp_path, """
+__global__ void four(float* y, const float* x, int n) {
+  int i = 4 * (blockIdx.x * blockDim.x + threadIdx.x);
+  for (int j = 0; j < 4; ++j) if (i + j < n) y[i + j] = x[i + j];
+}""")
+    assert p.grid.value == ["cdiv(n, 1024)"] and p.block.value == [256] and p.block.guess
+    q = plan_of(tmp_path, """
+__global__ void warps(float* y, const float* x, int N, int C) {
+  int w = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x % 32;
+  if (w >= N) return;
+  for (int c = lane; c < C; c += 32) y[w * C + c] = x[w * C + c];
+}""")
+    assert q.grid.value == ["cdiv(32 * N, 256)"] and shape(q, "y") == ["N", "C"]
+
+
+def test_default_sizes_small_for_checking_large_for_timing(tmp_path):
+    p = plan_of(tmp_path, """
+__global__ void mm(const float* A, const float* B, float* C, int M, int N, int K) {
+  int r = blockIdx.y * blockDim.y + threadIdx.y, c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < M && c < N) { float s = 0; for (int k = 0; k < K; ++k) s += A[r * K + k] * B[k * N + c]; C[r * N + c] = s; }
+}""")
+    small, large = p.sizes["small"], p.sizes["large"]
+    assert len(set(small.values())) == 3 and all(v < 100 for v in small.values())  # distinct, cheap
+    assert all(v >= 256 for v in large.values()) and "GUESS" in p.size_why["large"]
+    assert all(g.guess for g in p.variables.values()) and p.off_by_one.value is True
+
+
+def test_an_unguarded_kernel_gets_multiples_and_no_off_by_one_sizes(tmp_path):
+    p = plan_of(tmp_path, """
+__global__ void sq(float* a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; a[i] *= a[i]; }""")
+    assert shape(p, "a") == ["n"] and p.grid.value == ["cdiv(n, 256)"]
+    assert all(env["n"] % 256 == 0 for env in p.sizes.values())
+    assert p.off_by_one.value is False and "n = 255" in p.off_by_one.why and "reaches element 255" in p.off_by_one.why
+
+
+# --- the snapshot ------------------------------------------------------------------------------------
+KERNEL = """
+__global__ void add(float* c, const float* a, const float* b, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = a[i] + b[i];
+}
+"""
+
+
+@pytest.mark.slow
+def test_editing_the_kernel_after_the_snapshot_does_not_move_the_reference(tmp_path):
+    sys.path.insert(0, str(HERE))
+    from spec_emu import SpecRun, SpecRuns
+
+    cu = tmp_path / "add.cu"
+    cu.write_text(KERNEL)
+    plan = infer_spec(cu)
+    write_spec(plan)
+    snapshot = tmp_path / "add.add.reference.cu"
+    assert plan.snapshot == snapshot and snapshot.read_text() == KERNEL
+    cu.write_text(KERNEL.replace("a[i] + b[i]", "a[i] - b[i]"))  # the kernel under test changes ...
+    spec = load_spec(plan.spec_path)
+    assert spec.reference["file"] == snapshot and snapshot.read_text() == KERNEL  # ... the reference does not
+    runs = SpecRuns([SpecRun(spec, "add")], str(tmp_path))
+    chk, got, want = runs.check(runs.runs[0], "small")
+    assert not chk.ok and "expected" in chk.reason  # the edited kernel is caught against the snapshot
+    cu.write_text(KERNEL)
+    spec = load_spec(plan.spec_path)
+    runs = SpecRuns([SpecRun(spec, "add")], str(tmp_path))
+    assert runs.check(runs.runs[0], "small")[0].ok
+
+
+def test_a_python_reference_wins_when_given(tmp_path):
+    cu = tmp_path / "add.cu"
+    cu.write_text(KERNEL)
+    (tmp_path / "ref.py").write_text("def reference(inputs, sizes):\n    return {'c': inputs['a'] + inputs['b']}\n")
+    plan = infer_spec(cu, python_reference="ref.py:reference")
+    write_spec(plan)
+    spec = load_spec(plan.spec_path)
+    assert spec.reference["python"] == tmp_path / "ref.py" and not plan.snapshot.exists()
+    text = plan.spec_path.read_text().replace('python = "ref.py:reference"',
+                                              'python = "ref.py:reference"\nkernel = "add"')
+    plan.spec_path.write_text(text)  # both given: Python wins, and the spec says so
+    spec = load_spec(plan.spec_path)
+    assert "python" in spec.reference and any("Python reference is used" in w for w in spec.warnings)
+
+
+# --- spec check --------------------------------------------------------------------------------------
+def _written(tmp_path: Path, text: str = KERNEL, name: str = "add.cu"):
+    cu = tmp_path / name
+    cu.write_text(text)
+    plan = infer_spec(cu)
+    write_spec(plan)
+    return plan.spec_path
+
+
+def test_spec_check_finds_a_missing_reference_function(tmp_path):
+    spec_path = _written(tmp_path)
+    (tmp_path / "ref.py").write_text("def other(inputs, sizes):\n    return {}\n")
+    spec_path.write_text(spec_path.read_text().split("[reference]")[0].rsplit("#", 0)[0]
+                         + '[reference]\npython = "ref.py:reference"\n')
+    errors, _ = check_spec(load_spec(spec_path))
+    assert any("has no function 'reference'" in e and "other" in e for e in errors), errors
+
+
+def test_spec_check_finds_buffers_over_the_device_memory(tmp_path):
+    spec_path = _written(tmp_path)
+    text = spec_path.read_text()
+    large = next(line for line in text.splitlines() if line.startswith("large = "))
+    text = text.replace(large, "large = { n = 1125899906842624 }")  # 4 PiB a buffer
+    spec_path.write_text(text.replace('grid = ["cdiv(n, 256)"]', 'grid = ["min(cdiv(n, 256), 65535)"]'))
+    errors, _ = check_spec(load_spec(spec_path))
+    assert any("size large" in e and "GiB" in e and "more than the device" in e for e in errors), errors
+
+
+def test_spec_check_finds_a_proven_read_past_and_a_grid_that_leaves_outputs_unwritten(tmp_path):
+    spec_path = _written(tmp_path)
+    good = spec_path.read_text()
+    assert check_spec(load_spec(spec_path)) == ([], [])
+    spec_path.write_text(good.replace('shape = ["n"]  # from the index `a[i]`', 'shape = ["n - 5"]  # `a[i]`'))
+    errors, _ = check_spec(load_spec(spec_path))
+    assert any("`a[i]`" in e and "reaches element" in e and "proves" in e for e in errors), errors
+    spec_path.write_text(good.replace('grid = ["cdiv(n, 256)"]  #', 'grid = ["cdiv(n, 512)"]  #'))
+    errors, _ = check_spec(load_spec(spec_path))
+    assert any("unwritten" in e and "c" in e for e in errors), errors
+
+
+# --- the command lines -------------------------------------------------------------------------------
+def kp(*args, cwd=None, env=None):
+    return subprocess.run([sys.executable, "-m", "kernelpro.profilers.cli", *args], capture_output=True, text=True,
+                          cwd=cwd, env={**os.environ, **(env or {})}, timeout=300)
+
+
+def test_cli_spec_init_json_reports_where_each_value_came_from(tmp_path):
+    cu = tmp_path / "add.cu"
+    cu.write_text(KERNEL)
+    r = kp("spec", "init", str(cu), "--json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["written"] and Path(data["spec"]).is_file() and Path(data["snapshot"]).read_text() == KERNEL
+    c = next(a for a in data["args"] if a["name"] == "c")
+    assert c["shape"]["value"] == ["n"] and "c[i]" in c["shape"]["from"] and c["role"]["value"] == "output"
+    assert data["launch"]["grid"]["from"] and data["guessed"] and data["reference"]["kernel"] == "add"
+    r = kp("spec", "init", str(cu))
+    assert r.returncode == 2 and "exists" in r.stderr
+    r = kp("spec", "check", data["spec"])
+    assert r.returncode == 0 and "OK" in r.stdout
+
+
+def test_cli_spec_check_exits_1_on_the_new_errors(tmp_path):
+    spec_path = _written(tmp_path)
+    spec_path.write_text(spec_path.read_text().replace('grid = ["cdiv(n, 256)"]  #', 'grid = [1]  #'))
+    r = kp("spec", "check", str(spec_path))
+    assert r.returncode == 1 and "error:" in r.stderr and "unwritten" in r.stderr
+    r = kp("spec", "check", str(spec_path), "--json")
+    assert r.returncode == 1 and not json.loads(r.stdout)["ok"]
+
+
+def _repo(tmp_path: Path) -> Path:
+    cu = tmp_path / "add.cu"
+    cu.write_text(KERNEL)
+    for cmd in (["init", "-q"], ["add", "add.cu"], ["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "k"]):
+        subprocess.run(["git", *cmd], cwd=tmp_path, check=True, capture_output=True)
+    return cu
+
+
+def test_cli_optimize_without_a_spec_says_what_it_would_infer_and_needs_infer_spec(tmp_path):
+    cu = _repo(tmp_path)
+    r = kp("optimize", str(cu), env={"KERNELPRO_NO_GPU": "1"})
+    assert r.returncode == 2 and "--infer-spec" in r.stderr and "a launch spec for add, inferred" in r.stderr
+    assert "c: float32 [n] output" in r.stderr and not list(tmp_path.glob("*.kernelpro.toml"))
+    r = kp("optimize", str(cu), "--infer-spec", "--budget", "1", env={"KERNELPRO_NO_GPU": "1"})
+    assert "inferred a launch spec (--infer-spec)" in r.stderr and (tmp_path / "add.kernelpro.toml").is_file()
+    assert r.returncode == 2 and "no GPU" in r.stderr  # the spec is written; without a GPU nothing runs
+    assert load_spec(tmp_path / "add.kernelpro.toml").reference["kernel"] == "add"
