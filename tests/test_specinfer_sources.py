@@ -175,9 +175,11 @@ def test_host_launch_defines_dim3_and_malloc_byte_counts(tmp_path):
     p = plan_of(tmp_path, HOST)
     assert p.host and p.grid.value == ["cdiv(N, 128)"] and p.block.value == ["128"]  # BLOCK fixed: the block's
     assert "N" in p.variables and p.variables["N"].value == 16384 and "#define N" in p.variables["N"].why
-    assert shape(p, "table") == ["1000"] and "cudaMalloc at k.cu:12" in arg(p, "table").shape.why  # a gather
+    # a gather: the ids' range is a size of its own (V), 1000 from the table's cudaMalloc, the ids filled below it
+    assert shape(p, "table") == ["V"] and p.variables["V"].value == 1000 and "cudaMalloc at k.cu:12" in p.variables["V"].why
+    assert arg(p, "idx").fill.value == f"randint:0:{min(env['V'] for env in p.sizes.values())}"
     assert shape(p, "y") == ["N"] and "cudaMalloc" in arg(p, "y").shape.why
-    assert p.sizes["host"] == {"N": 16384} and "small" in p.sizes
+    assert p.sizes["host"] == {"N": 16384, "V": 1000} and "small" in p.sizes
 
 
 def test_a_define_the_kernel_uses_itself_is_fixed(tmp_path):

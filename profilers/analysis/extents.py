@@ -15,6 +15,7 @@ gridDim.x`), the launch's only where the guards leave an index unbounded (`uses_
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
 import tree_sitter as ts
@@ -32,7 +33,7 @@ GRID_DIMS = tuple(f"gridDim.{d}" for d in DIMS)
 ATOMICS = ("atomicAdd", "atomicSub", "atomicMax", "atomicMin", "atomicExch", "atomicCAS", "atomicAnd",
            "atomicOr", "atomicXor", "atomicInc", "atomicDec")
 _FLIP = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
-_MAX_RESULTS = 48
+_MAX_RESULTS = 160
 
 
 # --- atoms ---------------------------------------------------------------------------------------
@@ -42,6 +43,7 @@ class Atoms:
     or size (the same for the whole launch), their signs, and their values at given sizes."""
     notes: dict  # opaque atom -> (op, a, b), from affine.recording
     stepped: dict  # loop counter -> +1 / -1 (the sign of its steps)
+    ranged: set = field(default_factory=set)  # arrays whose values are filled from 0 (a gather's indices)
 
     def is_var(self, a: str) -> bool:
         if a.startswith(("threadIdx.", "blockIdx.")) or a in self.stepped:
@@ -65,7 +67,7 @@ class Atoms:
             return self.stepped[a]
         note = self.notes.get(a)
         if note is not None and note[0] == "load":
-            return None
+            return 1 if note[1] in self.ranged else None
         return 1  # thread and block indices, sizes, quotients and remainders of indices
 
     def nonpositive(self, m: tuple, c: int) -> bool:
@@ -142,14 +144,16 @@ def _unparen(n):
 class Facts:
     """The bounds and accesses of one kernel (see the module docstring)."""
 
-    def __init__(self, src: SourceFile, k: Kernel):
+    def __init__(self, src: SourceFile, k: Kernel, ranges: dict | None = None):
         src = with_defines(src, k)
         self.src, self.kernel = src, k
+        self.ranges: dict[str, Poly] = dict(ranges or {})  # int array -> the range of its values (a gather's)
         self.rec = recording(loads=True)
         with self.rec:
             self.env: IndexEnv = build_env(src, k, lanes=True)
-        self.atoms = Atoms(self.rec.notes, _steps(src, k))
+        self.atoms = Atoms(self.rec.notes, _steps(src, k), set(self.ranges))
         self.types = table_for(src)
+        self.flags = _flag_locals(src, k)
 
     def poly(self, n) -> Poly | None:
         with self.rec:
@@ -165,6 +169,8 @@ class Facts:
             return []
         if c.type == "unary_expression" and self.src.node_text(c.child_by_field_name("operator")) == "!":
             return self.comparisons(c.child_by_field_name("argument"), not negate)
+        if c.type == "identifier" and self.src.node_text(c) in self.flags:  # bool up = r > 0; ... up ? ...
+            return self.comparisons(self.flags[self.src.node_text(c)], negate)
         if c.type != "binary_expression":
             return []
         op = self.src.node_text(c.child_by_field_name("operator"))
@@ -202,6 +208,9 @@ class Facts:
         d = add(lp, rp, -1)  # lp - rp
         forms = {"<": [(d, -1)], "<=": [(d, 0)], ">": [(mul(d, const(-1)), -1)], ">=": [(mul(d, const(-1)), 0)],
                  "==": [(d, 0), (mul(d, const(-1)), 0)]}.get(op, [])
+        if op == "!=":  # kept aside: with a bound at the same value it moves it by one (derived)
+            q = self.atoms.var_part(d)
+            return [Bound(q, mul(self.atoms.size_part(d), const(-1)), text, line, "not")] if q else []
         out = []
         for e, c in forms:
             q = self.atoms.var_part(e)
@@ -250,11 +259,66 @@ class Facts:
         grd = [Bound(atom(t), add(atom(g), const(-1)), f"{t} < {g}", 0, "grid") for t, g in zip(BLOCKS, GRID_DIMS)]
         return blk, grd
 
+    def quotient(self, u: Poly, y: Poly) -> Poly:
+        """u // y for sizes: (U + 1) / y - 1 when y divides U + 1 (H * W - 1 by W gives H - 1), else an atom noted
+        as the quotient."""
+        u1 = add(u, const(1))
+        if len(y) == 1:
+            (my, cy), = y.items()
+            q = {}
+            for m, c in u1.items():
+                d = _divides(my, m)
+                if d is None or c % cy:
+                    q = None
+                    break
+                q[d] = c // cy
+            if q is not None and mul(q, y) == u1:
+                return add(q, const(-1))
+        name = f"(({poly_text(u)}) / ({poly_text(y)}))"
+        self.atoms.notes.setdefault(name, ("/", u, y))
+        return atom(name)
+
     def derived(self, bounds: list[Bound]) -> list[Bound]:
         """Bounds the opaque atoms bring: a remainder below its divisor, a quotient times its divisor at most
-        the dividend, the dividend's bound from the quotient's, the loop counters that step down."""
+        the dividend, the quotient's bound from the dividend's and back (followed through nested quotients:
+        `idx % (H * N * d) / (N * d)`), a gathered value below its array's range, the loop counters that step
+        down."""
+        out: list[Bound] = []
+        def key(b):
+            return repr(sorted(b.q.items())), repr(sorted(b.u.items())), b.kind == "not"
+        seen = {key(b) for b in bounds}
+        for _ in range(4):
+            new = []
+            for b in self._derive_once(bounds + out):
+                key_b = key(b)
+                if key_b not in seen:
+                    seen.add(key_b)
+                    new.append(b)
+            if not new:
+                break
+            out += new
+        return out
+
+    def _derive_once(self, bounds: list[Bound]) -> list[Bound]:
         out = []
         A = self.atoms
+        for b in bounds:  # x != c: with x >= c (or x >= 0, c = 0) x >= c + 1; with x <= c, x <= c - 1
+            if b.kind != "not":
+                continue
+            neg = mul(b.q, const(-1))
+            if not b.u and len(b.q) == 1 and not A.nonpositive(*next(iter(b.q.items()))) and all(
+                    A.sign(a) == 1 for m in b.q for a in m):
+                out.append(Bound(neg, const(-1), b.text, b.line, "derived"))
+            for c in bounds:
+                if c.kind in ("not",):
+                    continue
+                if c.q == b.q and c.u == b.u:
+                    out.append(Bound(b.q, add(b.u, const(-1)), b.text, b.line, "derived"))
+                elif c.q == neg and c.u == mul(b.u, const(-1)):
+                    out.append(Bound(neg, add(c.u, const(-1)), b.text, b.line, "derived"))
+        for name, (op, arr, _) in list(A.notes.items()):
+            if op == "load" and arr in self.ranges:
+                out.append(Bound(atom(name), add(self.ranges[arr], const(-1)), f"the values of {arr}", 0, "derived"))
         for name, (op, x, y) in list(A.notes.items()):
             if op in ("%",) and isinstance(y, dict) and not A.var_part(y) and A.is_var(name):
                 out.append(Bound(atom(name), add(y, const(-1)), f"{name} < {poly_text(y)}", 0, "derived"))
@@ -268,10 +332,14 @@ class Facts:
                 out.append(Bound(A.var_part(r), add(add(y, const(-1)), A.size_part(r), -1), f"{name} remainder", 0,
                                  "derived"))
                 out.append(Bound(mul(A.var_part(r), const(-1)), A.size_part(r), f"{name} quotient", 0, "derived"))
-                for b in bounds:  # f <= U  =>  x <= y*U + y - 1
-                    if b.q == f:
+                for b in bounds:
+                    if b.kind == "not":
+                        continue
+                    if b.q == f:  # f <= U  =>  x <= y*U + y - 1
                         u = add(add(mul(y, b.u), y), const(-1))
                         out.append(Bound(vx, add(u, A.size_part(x), -1), b.text, b.line, "derived"))
+                    elif b.q == vx:  # x <= U  =>  f <= U // y  (a flat index's row: idx < N * C gives idx / C < N)
+                        out.append(Bound(f, self.quotient(add(b.u, A.size_part(x)), y), b.text, b.line, "derived"))
             if op == "min" and A.is_var(name):
                 for side in (x, y):
                     e = add(atom(name), side, -1)
@@ -285,6 +353,28 @@ class Facts:
             if s < 0:
                 out.append(Bound(atom(name), {}, f"{name} steps down", 0, "loop"))
         return out
+
+
+def _flag_locals(src: SourceFile, k: Kernel) -> dict:
+    """Locals set once to a comparison (`bool up = r > 0;`): name -> the comparison node."""
+    out, assigned = {}, set()
+    if k.body is None:
+        return out
+    for n in walk(k.body):
+        if n.type in ("assignment_expression", "update_expression"):
+            left = n.child_by_field_name("left") or n.child_by_field_name("argument")
+            if left is not None and left.type == "identifier":
+                assigned.add(src.node_text(left))
+        if n.type != "declaration":
+            continue
+        for d in n.children_by_field_name("declarator"):
+            name, value = d.child_by_field_name("declarator"), d.child_by_field_name("value")
+            v = _unparen(value)
+            if d.type == "init_declarator" and name is not None and name.type == "identifier" and v is not None and (
+                    v.type == "binary_expression" and src.node_text(v.child_by_field_name("operator")) in
+                    ("<", "<=", ">", ">=", "==", "!=", "&&", "||") or v.type == "unary_expression"):
+                out[src.node_text(name)] = v
+    return {k2: v for k2, v in out.items() if k2 not in assigned}
 
 
 def with_defines(src: SourceFile, k: Kernel | None = None) -> SourceFile:
@@ -401,16 +491,22 @@ def _divides(small: tuple, big: tuple) -> tuple | None:
     return tuple(rest)
 
 
-def reach(p: Poly, bounds: list[Bound], A: Atoms, sample: dict, depth: int = 7) -> Reach | None:
-    """The smallest upper bound (at `sample`) of p found by writing it as bounded parts; None: unbounded."""
+def reach(p: Poly, bounds: list[Bound], A: Atoms, sample: dict, depth: int = 7, exact: bool = False) -> Reach | None:
+    """The smallest upper bound of p found by writing it as bounded parts (None: unbounded): the one with the
+    fewest bounds of the grid, then the smallest at `sample`; with `exact` (sample holds the real sizes and
+    launch), the smallest at sample."""
     found: list[tuple[Poly, list[Term]]] = []
-    _search(p, bounds, A, depth, [], found)
+    order = {"guard": 0, "loop": 0, "derived": 1, "block": 2, "grid": 3}  # the launch's bounds last
+    _search(p, sorted((b for b in bounds if b.kind != "not"), key=lambda b: order.get(b.kind, 1)), A, depth, [],
+            found)
     if not found:
         return None
 
     def key(f):
         v = A.eval(f[0], sample)
-        return (v if v is not None else math.inf, sum(t.bound.kind == "grid" for t in f[1]), len(f[1]))
+        v = v if v is not None else math.inf
+        grids = sum(t.bound.kind == "grid" for t in f[1])
+        return (v, grids, len(f[1])) if exact else (grids, v, len(f[1]))
     best, terms = min(found, key=key)
     rest = dict(best)
     for t in terms:
@@ -429,6 +525,7 @@ def _search(p: Poly, bounds: list[Bound], A: Atoms, depth: int, terms: list, fou
     if depth == 0 or not pos:
         return
     target = max(pos, key=lambda m: (len(m), m))
+    cands = []
     for i, b in enumerate(bounds):
         for t, ct in b.q.items():
             if not any(A.is_var(a) for a in t):
@@ -441,12 +538,15 @@ def _search(p: Poly, bounds: list[Bound], A: Atoms, depth: int, terms: list, fou
                 continue
             mult = {mono: k}
             rest = add(p, mul(mult, b.q), -1)
-            before = len(found)
-            _search(rest, bounds[:i] + bounds[i + 1:], A, depth - 1, terms + [Term(mult, b)], found)
-            for j in range(before, len(found)):
-                found[j] = (add(found[j][0], mul(mult, b.u)), found[j][1])
-            if len(found) >= _MAX_RESULTS:
-                return
+            gone, new = len(set(p) - set(rest)), len(set(rest) - set(p))
+            cands.append((gone - new, -i, i, b, mult, rest))
+    for _, _, i, b, mult, rest in sorted(cands, key=lambda c: (c[0], c[1]), reverse=True):  # most cancelled first
+        before = len(found)
+        _search(rest, bounds[:i] + bounds[i + 1:], A, depth - 1, terms + [Term(mult, b)], found)
+        for j in range(before, len(found)):
+            found[j] = (add(found[j][0], mul(mult, b.u)), found[j][1])
+        if len(found) >= _MAX_RESULTS:
+            return
 
 
 # --- accesses ------------------------------------------------------------------------------------
@@ -496,8 +596,11 @@ def uses(f: Facts) -> list[Use]:
         accs = global_accesses(f.env, include_unknown=True)
     vec = _vector_pointers(f)
     seen = set()
+    arrays = _array_params(f)
     for a in accs:
         if a.node.type == "call_expression":  # __ldg(&x[i]) / __stcs(&y[i], v): the subscript is seen too
+            continue
+        if a.array in arrays:  # A[i][j] of `float A[N][M]`: below
             continue
         name = a.array
         width, index = 1, a.index
@@ -510,6 +613,29 @@ def uses(f: Facts) -> list[Use]:
         r, w, plain = _role(src, a.node)
         seen.add(a.node.id)
         out.append(Use(name, index, width, r, w, plain, f.text(a.node), a.line, a.node, f.guards(a.node)))
+    # arrays of arrays: `float A[N][M]` or `float (*A)[M]` read as A[i][j] (row-major: i * M + j)
+    for n in walk(k.body) if k.body is not None else []:
+        if n.type != "subscript_expression" or (n.parent is not None and n.parent.type == "subscript_expression"
+                                                and n.parent.child_by_field_name("argument") == n):
+            continue
+        idx, cur = [], n
+        while cur is not None and cur.type == "subscript_expression":
+            i = cur.child_by_field_name("indices")
+            idx.insert(0, i.named_children[0] if i is not None and len(i.named_children) == 1 else None)
+            cur = cur.child_by_field_name("argument")
+        if cur is None or cur.type != "identifier" or src.node_text(cur) not in arrays:
+            continue
+        inner = arrays[src.node_text(cur)]
+        if len(idx) != len(inner) + 1 or any(i is None for i in idx):
+            continue
+        polys = [f.poly(i) for i in idx]
+        index = None
+        if all(p is not None for p in polys):
+            index = polys[0]
+            for dim, p in zip(inner, polys[1:]):
+                index = add(mul(index, dim), p)
+        r, w, plain = _role(src, n)
+        out.append(Use(src.node_text(cur), index, 1, r, w, plain, f.text(n), n.start_point[0] + 1, n, f.guards(n)))
     # atomics on a pointer itself: atomicAdd(sum, v), atomicAdd(out + i, v)
     for n in walk(k.body) if k.body is not None else []:
         if n.type != "call_expression":
@@ -546,6 +672,32 @@ def uses(f: Facts) -> list[Use]:
         index = None if i is None or off is None else add(off, mul(i, const(scale)))
         r, w, plain = _role(src, n)
         out.append(Use(param, index, scale, r, w, plain, f.text(n), n.start_point[0] + 1, n, f.guards(n)))
+    return out
+
+
+def _array_params(f: Facts) -> dict[str, list[Poly]]:
+    """Parameters declared as arrays of arrays, with their inner dimensions: `float A[N][M]` and `float (*A)[M]`
+    give [M]."""
+    src, out = f.src, {}
+    for p in f.kernel.params:
+        text = src.data[p.decl_start:p.decl_end].decode("utf-8", "replace")
+        m = re.search(rf"(\(\s*\*\s*)?\b{re.escape(p.name)}\b\s*\)?\s*((?:\[[^\]]*\]\s*)+)$", text)
+        if not m:
+            continue
+        dims = re.findall(r"\[([^\]]*)\]", m.group(2))
+        inner = dims if m.group(1) else dims[1:]
+        if not inner:
+            continue
+        polys = []
+        for d in inner:
+            v = SourceFile(f"int kp_x = {d};") if d.strip() else None
+            node = next((x for x in walk(v.root) if x.type == "init_declarator"), None) if v else None
+            if v is not None:
+                v.constants = src.constants
+            val = v.eval_int(node.child_by_field_name("value")) if node is not None else None
+            polys.append(const(val) if val is not None else atom(d.strip()) if d.strip().isidentifier() else None)
+        if all(x is not None for x in polys):
+            out[p.name] = polys
     return out
 
 
@@ -637,7 +789,8 @@ def _own_reads(p_uses: list[Use]) -> bool:
     reads = [u for u in p_uses if u.read]
     for r in reads:
         prior = [w for w in p_uses if w.plain_write and w.index is not None and w.index == r.index
-                 and _statement_of(w.node).end_byte <= r.node.start_byte and _encloses(_block_of(w.node), r.node)]
+                 and _statement_of(w.node).end_byte <= r.node.start_byte
+                 and (_encloses(_block_of(w.node), r.node) or {b.text for b in w.guards} <= {b.text for b in r.guards})]
         if not prior:
             return False
     return bool(reads)
@@ -683,8 +836,10 @@ class KernelShapes:
     grid_bounds: list[Bound]
 
 
-def analyse(src: SourceFile, k: Kernel) -> KernelShapes:
-    f = Facts(src, k)
+def analyse(src: SourceFile, k: Kernel, ranges: dict | None = None) -> KernelShapes:
+    """The pointers of kernel k; `ranges` gives the range of an int array's values where they index another
+    array (a gather): {array: Poly}."""
+    f = Facts(src, k, ranges)
     blk, grd = f.launch_bounds()
     all_uses = uses(f)
     pointers: dict[str, Pointer] = {}
@@ -703,7 +858,11 @@ def analyse(src: SourceFile, k: Kernel) -> KernelShapes:
                         and q.name not in pointers[arr].index_of:
                     pointers[arr].index_of.append(q.name)
     for ptr in pointers.values():
-        _bound_pointer(f, ptr, blk, grd)
+        try:
+            _bound_pointer(f, ptr, blk, grd)
+        except RecursionError:  # an index too deep to follow: said as unbounded, like any other
+            ptr.reach, ptr.bounded = None, []
+            ptr.unbounded = ptr.unbounded or next((u for u in ptr.uses), None)
     return KernelShapes(f, pointers, blk, grd)
 
 
@@ -963,6 +1122,8 @@ def _count(g: Poly, bounds: list[Bound], A: Atoms, sample: dict) -> tuple[Poly, 
     """(c, a, why): g <= (c - 1) / a by a bound `a * g + rest <= u` whose rest is never negative."""
     best = None
     for b in bounds:
+        if b.kind == "not":
+            continue
         first = next(iter(g))
         if first not in b.q or b.q[first] <= 0 or b.q[first] % g[first]:
             continue
@@ -1022,3 +1183,79 @@ def shared_block(ks: KernelShapes) -> tuple[int, ...] | None:
             if math.prod(block) <= 1024:
                 return block
     return None
+
+
+def gathers(ks: KernelShapes) -> list[str]:
+    """Int arrays whose values index a pointer the analysis cannot otherwise bound (an embedding's token ids)."""
+    A = ks.facts.atoms
+    out = []
+    for p in ks.pointers.values():
+        if p.reach is not None or p.unbounded is None:
+            continue
+        for u in p.uses:
+            for m in (u.index or {}):
+                for a in m:
+                    note = A.notes.get(a)
+                    if note is not None and note[0] == "load" and note[1] in ks.pointers and note[1] not in out:
+                        out.append(note[1])
+    return out
+
+
+def row_width(ks: KernelShapes, g: Poly, sample: dict | None = None) -> tuple[Poly, Use] | None:
+    """For a coordinate nothing bounds (`col = blockIdx.x`), the row it moves within: another index term's
+    stride is its stride times S (`dout[col + r * OC]`), so col < S (a guess: row-major data). The smallest
+    such S over the accesses."""
+    A = ks.facts.atoms
+    g_atoms = {a for mono in g for a in mono if A.is_var(a)}
+    lead = next(a for a in sorted(g_atoms) if a.startswith(("threadIdx", "blockIdx")))
+    lead = next((a for a in g_atoms if a.startswith("threadIdx")), lead)
+    best = None
+    for p in ks.pointers.values():
+        for u in p.uses:
+            if u.index is None:
+                continue
+            c = _coef(u.index, lead)
+            if not c or len(c) != 1:
+                continue
+            (mc, cc), = c.items()
+            if cc <= 0 or any(A.is_var(a) for a in mc):
+                continue
+            for m, k in u.index.items():
+                if not any(A.is_var(a) for a in m) or set(m) & g_atoms:
+                    continue
+                size = _divides(mc, tuple(a for a in m if not A.is_var(a)))
+                if size and all(a.isidentifier() for a in size) and k % cc == 0 and k > 0:
+                    cand = {size: k // cc}
+                    v = A.eval(cand, sample or sample_env(A, [cand]))
+                    if best is None or (v is not None and v < best[0]):
+                        best = (v if v is not None else math.inf, cand, u)
+    return (best[1], best[2]) if best else None
+
+
+def dynamic_shared(ks: KernelShapes) -> tuple[int, Poly | None, str] | None:
+    """An `extern __shared__ T s[]` the kernel indexes: (bytes of T, elements its indices reach under the guards and
+    the block, or None, the access), for the launch's dynamic shared memory when no launch gives it."""
+    f = ks.facts
+    src, k = f.src, f.kernel
+    found = re.search(r"extern\s+__shared__\s+(?:__align__\s*\(\s*\d+\s*\)\s*)?([\w:]+)\s+(\w+)\s*\[\s*\]", src.text)
+    if not found or k.body is None:
+        return None
+    elem, name = found.group(1), found.group(2)
+    size = f.types.bytes(elem) or 4
+    end, text = None, ""
+    for n in walk(k.body):
+        if n.type != "subscript_expression":
+            continue
+        parts = subscript_parts(src, n)
+        if parts is None or parts[0] != name:
+            continue
+        p = f.poly(parts[1])
+        bounds = f.guards(n) + ks.block_bounds
+        bounds = bounds + f.derived(bounds)
+        r = reach(p, bounds, f.atoms, sample_env(f.atoms, [p] + [b.u for b in bounds])) if p is not None else None
+        if r is None:
+            return size, None, f.text(n)
+        v = f.atoms.eval(r.end, sample_env(f.atoms, [r.end]))
+        if end is None or (v is not None and v > end[0]):
+            end, text = (v if v is not None else 0, r.end), f.text(n)
+    return (size, end[1], text) if end is not None else None

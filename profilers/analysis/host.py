@@ -446,6 +446,17 @@ class Host:
             params = [p for p, _ in _fn_params(f, fn)]
             if name in params:
                 return self._param(f, fn, params.index(name), name)
+        g = self._global(name)
+        if g is not None:  # `int N = 1 << 20;` at file scope
+            gf, dec = g
+            value = dec.child_by_field_name("value")
+            v = self._constant(gf, value)
+            if v is not None:
+                if name in self.device_names:
+                    return str(v), False
+                return self._size(name, v, f"`{' '.join(gf.node_text(dec).split())}` at "
+                                           f"{Path(gf.path).name}:{dec.start_point[0] + 1}"), False
+            return self._expr_at(gf, value, value)
         if name in self.defines:
             df, dn = self.defines[name]
             m = _mini(df.node_text(dn.child_by_field_name("value")).strip(), df)
@@ -460,6 +471,19 @@ class Host:
             return (str(f.constants[name]) if name in self.device_names
                     else self._size(name, f.constants[name], f"the constant {name}")), False
         return self._size(name, None, f"{name}, a name with no value here"), False
+
+    def _global(self, name: str):
+        """(file, init_declarator) of a file-scope variable with a value."""
+        for g in self.files:
+            for d in g.root.named_children:
+                if d.type != "declaration":
+                    continue
+                for dec in d.children_by_field_name("declarator"):
+                    nm = dec.child_by_field_name("declarator") if dec.type == "init_declarator" else None
+                    if nm is not None and nm.type == "identifier" and g.node_text(nm) == name \
+                            and dec.child_by_field_name("value") is not None:
+                        return g, dec
+        return None
 
     def _param(self, f: SourceFile, fn, index: int, name: str) -> tuple[str, bool]:
         """A host function's parameter: its argument at the function's one call (if there is one)."""
@@ -613,6 +637,20 @@ class Host:
                     s = self._strip(f, args[i])
                     if s is not None and f.node_text(s) == name:
                         found = (c, args[2], callee)
+        if found is None:  # thrust::device_vector<float> d(n): n elements
+            d = self._definition(f, n, decl_only=True)
+            if d is not None and d[0].type == "declaration" and "device_vector" in f.node_text(
+                    d[0].child_by_field_name("type") or d[0]):
+                dec = next((x for x in d[0].children_by_field_name("declarator") if name in f.node_text(x)), None)
+                args = dec.child_by_field_name("arguments") or dec.child_by_field_name("value") if dec is not None \
+                    else None
+                targ = re.search(r"device_vector\s*<\s*([^>,]+)", f.node_text(d[0]))
+                item = table_for(f).bytes(targ.group(1).strip()) if targ else None
+                if args is not None and args.named_children and item:
+                    v = self.value(f, args.named_children[0])
+                    if v.text is not None:
+                        return Value(f"({v.text}) * {item}", f"the device_vector at {Path(f.path).name}:"
+                                                               f"{d[0].start_point[0] + 1}")
         if found is None:
             params = [p for p, _ in _fn_params(f, fn)]
             if name in params and depth < 2:  # a wrapper's pointer parameter: the caller's buffer

@@ -20,7 +20,9 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..analysis.extents import DIMS, KernelShapes, Reach, Term, analyse, axes, dims, shared_block, thread_dims
+from ..analysis.affine import atom as katom
+from ..analysis.extents import (DIMS, KernelShapes, Reach, Term, analyse, axes, dims, dynamic_shared, gathers,
+                                row_width, shared_block, thread_dims)
 from ..analysis.host import Host, HostLaunch, device_names, host_files
 from ..analysis.types import table_for
 from ..cachekey import CompileError, read_source
@@ -245,20 +247,37 @@ class _Inference:
     def __init__(self, cu: Path, src, files, k: Kernel, spec_path: Path):
         self.cu, self.src, self.files, self.k, self.spec_path = cu, src, files, k, spec_path
         self.ks = analyse(src, k)
+        self.ranges: dict[str, str] = {}  # an int array whose values index another -> the size of their range
+        self.variables: dict[str, Guess] = {}
+        used = {p.name for p in k.params}
+        for arr in gathers(self.ks):  # an embedding's ids: their range is a size of its own (V)
+            name = next(n for n in ("V", "R", "NR", "V2", "R2") if n not in used and n not in self.ranges.values())
+            self.ranges[arr] = name
+            targets = [p.name for p in self.ks.pointers.values() if p.reach is None and p.unbounded is not None]
+            self.variables[name] = Guess(None, f"the range of the values of {arr}, which index "
+                                               f"{', '.join(targets)}", True)
+        if self.ranges:
+            self.ks = analyse(src, k, {a: katom(n) for a, n in self.ranges.items()})
         self.A = self.ks.facts.atoms
         self.bind = _Binder(self.ks)
+        for n in self.ranges.values():
+            self.bind.table[n] = sym.name(n)
         self.types = table_for(src)
         self.notes: list[str] = []
-        self.variables: dict[str, Guess] = {}
         self.host_values: dict[str, int] = {}
         self.launch: HostLaunch | None = None
         self.params = k.signature or k.params
         self.multiple: dict[str, int] = {}  # size variable -> a multiple the shapes need
+        self.free_taken: set[str] = set()  # sizes already standing for a grid dimension
 
     # -- the steps ------------------------------------------------------------------------------------
     def run(self) -> Plan:
-        host = Host(self.files, device_names(self.src, self.k.body))
-        launches = host.launches(self.k.name)
+        try:
+            launches = Host(self.files, device_names(self.src, self.k.body)).launches(self.k.name)
+        except (RecursionError, AttributeError, ValueError, TypeError) as e:  # host code the reader trips on
+            launches = []
+            self.notes.append(f"the host code was not followed ({type(e).__name__}); the launch is inferred from "
+                              f"the kernel")
         self.launch = launches[0] if launches else None
         if len(launches) > 1:
             self.notes.append(f"{len(launches)} launches of {self.k.name} in the host code; the first "
@@ -267,6 +286,11 @@ class _Inference:
         grid, block, shared = self.launch_config()
         args = self.arguments()
         sizes, size_why, off = self.sizes(args, grid, block, shared)
+        for a in args:  # a gather's ids: values below the smallest size's range
+            if a.name in self.ranges and a.fill is not None:
+                r = self.ranges[a.name]
+                hi = min(env.get(r, 16) for env in sizes.values())
+                a.fill = Guess(f"randint:0:{hi}", f"its values index other buffers: below {r} at every size", True)
         snapshot = snapshot_path_for(self.spec_path, self.cu, self.k.name)
         return Plan(self.k.name, self.cu, self.spec_path, snapshot, inst, sizes, size_why, self.variables, args,
                     grid, block, shared, off, self.notes, host=self.launch is not None)
@@ -357,7 +381,7 @@ class _Inference:
             block = [self.k.launch_bounds[0]]
             bwhy, guessed = "from __launch_bounds__", False
         for a in ax.values():
-            if a.fixed_block and a.thread:
+            if a.fixed_block and a.thread and a.fixed_block * math.prod(block) // block[DIMS.index(a.thread)] <= 1024:
                 block[DIMS.index(a.thread)] = a.fixed_block
                 bwhy, guessed = f"from `blockIdx.{a.dim} * {a.fixed_block}` in the index", False
         for i, d in enumerate(DIMS):
@@ -380,6 +404,22 @@ class _Inference:
                     unit = f"{what} per {a.count[1]} elements" if a.count[1] > 1 else f"{what} per element"
                     why.append(f"{d}: {unit} under {a.why}")
                     continue
+            g = katom(f"blockIdx.{d}") if a.mode == "blocks" else {
+                (f"blockIdx.{d}", f"blockDim.{a.thread}"): a.cyclic, (f"threadIdx.{a.thread}",): 1}
+            if a.fixed_block:
+                g = {(f"blockIdx.{d}",): a.fixed_block, (f"threadIdx.{a.thread}",): 1}
+            rw = row_width(self.ks, g)
+            if rw is not None:
+                try:
+                    c = self.bind.poly(rw[0])
+                except _Unbound:
+                    c = None
+                if c is not None:
+                    guessed_grid = True
+                    grid.append(sym.cdiv(c, sym.const(per * a.step)) if a.mode == "threads" else c)
+                    why.append(f"{d}: nothing bounds blockIdx.{d}; taken to move within rows of {sym.render(c)} "
+                               f"(`{rw[1].text}`, line {rw[1].line})")
+                    continue
             t = self.free_variable(a.mode)
             if a.mode == "threads":
                 self.multiple[t] = per * a.step
@@ -397,7 +437,24 @@ class _Inference:
             self.bind.table[f"gridDim.{d}"] = grid[i] if i < len(grid) else sym.const(1)
         return (Guess([sym.render(x) for x in grid], "no launch in the host code; " + ("; ".join(why) or "one block"),
                       guessed_grid),
-                Guess(block, bwhy, guessed), Guess("0", "no launch in the host code: none assumed", False))
+                Guess(block, bwhy, guessed), self.shared_guess())
+
+    def shared_guess(self) -> Guess:
+        """The dynamic shared memory an `extern __shared__` array needs, from its indices (no launch to read)."""
+        ds = dynamic_shared(self.ks)
+        if ds is None:
+            return Guess("0", "no launch in the host code and no extern __shared__ array: none")
+        size, end, text = ds
+        try:
+            n = self.bind.poly(end) if end is not None else None
+        except _Unbound:
+            n = None
+        if n is None:
+            threads = sym.const(math.prod(sym.number(self.bind.table[f"blockDim.{d}"]) or 1 for d in DIMS))
+            return Guess(sym.render(sym.mul(threads, sym.const(size))),
+                         f"one element of the extern __shared__ array per thread (`{text}` is not bounded)", True)
+        return Guess(sym.render(sym.mul(n, sym.const(size))), f"from the index `{text}` of the extern __shared__ "
+                                                               f"array under the block's size", False)
 
     def free_variable(self, mode: str) -> str:
         """A size for a grid dimension nothing bounds: an int parameter no index or guard uses, else n (rows)."""
@@ -407,9 +464,11 @@ class _Inference:
                 for poly in [u.index or {}] + [b.u for b in u.guards] + [b.q for b in u.guards]:
                     used |= {a for m in poly for a in m}
         ints = [p.name for p in self.params if not p.is_pointer and p.name and self.is_int(p)]
-        free = [n for n in ints if n not in used and _var(n) not in self.multiple]
+        free = [n for n in ints if n not in used and _var(n) not in self.multiple and _var(n) not in self.free_taken]
         prefer = [n for n in free if re.fullmatch(r"(?i)n|size|len(gth)?|count|num\w*|total\w*|rows?|\w*_?n|b", n)]
-        name = _var((prefer or free or ["n" if mode == "threads" else "rows"])[0])
+        fresh = next(n for n in ("n", "rows", "m", "n2", "rows2") if n not in self.free_taken and n not in ints)
+        name = _var((prefer or free or [fresh])[0])
+        self.free_taken.add(name)
         if name not in self.variables:
             self.variables[name] = Guess(None, "the threads of a grid dimension nothing in the kernel bounds", True)
         return name
@@ -468,7 +527,30 @@ class _Inference:
                 out.append(self.scalar_arg(i, p, name, dt, mapped, FLOAT_DTYPES))
                 continue
             out.append(self.buffer_arg(i, p, name, dt, mapped))
+        self.peers(out)
         return out
+
+    def peers(self, args: list[ArgPlan]) -> None:
+        """An output indexed like another buffer (`out[idx]`, `inp[idx]`) whose guards stop short of the other's
+        reach (a stencil's border) takes the other's shape."""
+        plans = {a.name: a for a in args if a.buffer}
+        for p in self.ks.pointers.values():
+            a = plans.get(p.name)
+            if a is None or a.role.value != "output" or a.shape.guess or p.reach is None:
+                continue
+            mine = {repr(sorted(u.index.items())) for u in p.uses if u.index is not None}
+            for q in self.ks.pointers.values():
+                b = plans.get(q.name)
+                if q is p or b is None or b.shape.guess or b.dtype.value != a.dtype.value or q.reach is None:
+                    continue
+                theirs = {repr(sorted(u.index.items())) for u in q.uses if u.index is not None}
+                mp, mq = sym.parse(" * ".join(f"({x})" for x in a.shape.value)), \
+                    sym.parse(" * ".join(f"({x})" for x in b.shape.value))
+                if mine & theirs and mp is not None and mq is not None and self.at_least(mq, mp) and \
+                        not self.same(mq, mp):
+                    a.shape = Guess(list(b.shape.value), f"as {q.name}, indexed the same way ({a.shape.why}; its "
+                                                         f"guards leave the rest unwritten)")
+                    break
 
     def scalar_arg(self, i, p, name, dt, mapped, floats) -> ArgPlan:
         from .spec import ctype_dtype
@@ -512,6 +594,7 @@ class _Inference:
             dims_p, why = shape
             prod = _prod(dims_p)
             count, awhy = alloc
+            self.range_from_alloc(dims_p, count, awhy)
             if not self.same(prod, count):
                 if self.at_least(count, prod):
                     shape = ([count], f"from {awhy} (the kernel's index reaches {sym.render(prod)}: {why})")
@@ -524,8 +607,11 @@ class _Inference:
             shape = ([alloc[0]], f"from {alloc[1]}")
         if shape is None:
             first = next(iter(self.variables), None) or self.free_variable("threads")
+            local = [n for n, (base, off) in self.ks.facts.env.pointers.items() if base == p.name and off is None]
             why = (f"the index `{ptr.unbounded.text}` (line {ptr.unbounded.line}) is not bounded by the analysis"
                    if ptr is not None and ptr.unbounded is not None else
+                   f"it is reached through `{local[0]}`, a pointer the analysis does not follow (stepped, or "
+                   f"reassigned)" if local else
                    f"the kernel passes {name} on without indexing it" if ptr is not None and ptr.uses == [] else
                    "the analysis could not bound its index")
             shape = ([sym.name(first)], f"{why}; a guess of one element per {first}")
@@ -551,6 +637,18 @@ class _Inference:
                 fill, fwhy = self.index_fill(ptr)
             a.fill = Guess(fill, fwhy)
         return a
+
+    def range_from_alloc(self, dims_p: list, count, awhy: str) -> None:
+        """A gather's range (V) that the host's allocation of the gathered buffer gives: count / the other dims."""
+        for r in self.ranges.values():
+            if sym.name(r) not in dims_p or r in self.host_values:
+                continue
+            env = dict(self.host_values)
+            rest = [d for d in dims_p if d != sym.name(r)]
+            c, o = sym.evaluate(count, env), sym.evaluate(_prod(rest), env)
+            if isinstance(c, int) and isinstance(o, int) and o > 0 and c % o == 0:
+                self.host_values[r] = c // o
+                self.variables[r] = Guess(c // o, f"{self.variables[r].why}; from {awhy}")
 
     def index_fill(self, ptr) -> tuple[str, str]:
         return "randint:0:16", (f"small integers: its values index {', '.join(ptr.index_of)} (GUESS: values below 16 "

@@ -84,7 +84,7 @@ class Checker:
             hi, worst, low = None, None, None
             for u, _ in ptr.bounded:
                 bounds = use_bounds(f, u, blk, grd)
-                r = reach(u.index, bounds, A, kenv)
+                r = reach(u.index, bounds, A, kenv, exact=True)
                 if r is None:
                     continue
                 v = A.eval(r.end, kenv)
@@ -92,14 +92,16 @@ class Checker:
                     v += u.width - 1
                     if hi is None or v > hi:
                         hi, worst = v, (u, r, bounds)
-                lo = reach(mul(u.index, const(-1)), bounds, A, kenv)
+                lo = reach(mul(u.index, const(-1)), bounds, A, kenv, exact=True)
                 lv = A.eval(lo.end, kenv) if lo is not None else None
                 if lv is not None and (low is None or 1 - lv < low[0]):
                     low = (1 - lv, u)
             if hi is not None and hi > n:
                 u, r, bounds = worst
+                used = {id(t.bound) for t in r.terms}
+                every = all(id(b) in used for b in u.guards if b.kind in ("guard", "not"))  # no guard left out
                 out.append(Problem("reads-past", name, f"`{u.text}` (line {u.line}) reaches element {hi - 1} of {name}, "
-                                   f"which holds {n}{at}", self._attained(r, kenv)))
+                                   f"which holds {n}{at}", every and self._attained(r, kenv)))
             if low is not None and low[0] < 0:
                 out.append(Problem("before-start", name, f"`{low[1].text}` (line {low[1].line}) reaches element "
                                    f"{low[0]} of {name}, before its start{at}", False))
@@ -140,12 +142,12 @@ class Checker:
             return []
         top, guarded = None, 0  # the highest element written with the launch, and as the guards alone allow
         for u, _ in writes:
-            r = reach(u.index, use_bounds(f, u, blk, grd), A, kenv)
+            r = reach(u.index, use_bounds(f, u, blk, grd), A, kenv, exact=True)
             v = A.eval(r.end, kenv) if r is not None else None
             if v is None:
                 return []
             top = max(top or 0, v + u.width - 1)
-            g = reach(u.index, use_bounds(f, u, blk, grd, launch=False), A, kenv)
+            g = reach(u.index, use_bounds(f, u, blk, grd, launch=False), A, kenv, exact=True)
             gv = A.eval(g.end, kenv) if g is not None else None
             guarded = None if guarded is None or gv is None else max(guarded, gv + u.width - 1)
         if top < (n if guarded is None else min(n, guarded)):
@@ -157,7 +159,7 @@ class Checker:
             for t in r.terms:
                 if t.bound.kind not in ("guard", "derived"):
                     continue
-                rq = reach(t.bound.q, launch, A, kenv)
+                rq = reach(t.bound.q, launch, A, kenv, exact=True)
                 top_q, want = (A.eval(rq.end, kenv) - 1 if rq is not None else None), A.eval(t.bound.u, kenv)
                 if top_q is not None and want is not None and top_q < want and all(
                         not any(A.is_var(x) and x in A.stepped for x in m) for m in t.bound.q):
@@ -178,7 +180,7 @@ class Checker:
             seen |= names
             if t.bound.kind in ("block", "grid"):
                 continue
-            rq = reach(t.bound.q, launch, A, kenv)
+            rq = reach(t.bound.q, launch, A, kenv, exact=True)
             if rq is not None:
                 top, want = A.eval(rq.end, kenv), A.eval(t.bound.u, kenv)
                 if top is None or want is None or top - 1 < want:
