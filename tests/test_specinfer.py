@@ -192,3 +192,47 @@ def test_inferred_specs_run_in_the_emulator_against_the_kernel_as_reference(infe
         passed += 1
     assert not failed, failed
     assert passed >= 30 + 25
+
+
+SUITE = HERE.parent / "benchmarks" / "suite"
+
+
+def _role(a) -> str:
+    return "out" if a.output and not a.fill else "inout" if a.output else "in"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not SUITE.is_dir(), reason="no benchmarks/suite")
+def test_inferred_shapes_match_the_hand_written_specs_of_the_suites_naive_kernels(tmp_path):
+    """The suite's naive kernels come with hand-written specs: the inferred spec of each (specs of one launch)
+    gives every buffer the same dtype, role and number of elements at the hand-written sizes."""
+    matched, missed = 0, []
+    for hand_path in sorted(SUITE.glob("*/naive*.kernelpro.toml")):
+        hand = load_spec(hand_path)
+        if len(hand.launches) > 1:
+            continue  # a sequence of kernels: not what one kernel's inference describes
+        folder = tmp_path / hand_path.parent.name
+        if not folder.exists():
+            shutil.copytree(hand_path.parent, folder, ignore=shutil.ignore_patterns("*.kernelpro.toml", "*.json"))
+        src = folder / Path(hand.source_path).name
+        plan = infer_spec(src, hand.kernel, spec_path=folder / f"{src.stem}.inferred.kernelpro.toml")
+        write_spec(plan, force=True)
+        mine = load_spec(plan.spec_path)
+        problems = [] if not check_spec(mine)[0] else ["spec check"]
+        for a in hand.args:
+            m = mine.arg(a.name)
+            if not a.is_buffer:
+                continue
+            if m.dtype != a.dtype or (_role(m) != _role(a) and (_role(a), _role(m)) != ("inout", "out")):
+                problems.append(f"{a.name}: {m.dtype} {_role(m)} vs {a.dtype} {_role(a)}")
+            for size, env in hand.sizes.items():
+                mine_n = math.prod(parse_expr(x).evaluate(env) for x in m.shape)
+                if mine_n != math.prod(hand.shape(a.name, size)):
+                    problems.append(f"{a.name} at {size}: {list(m.shape)} vs {list(a.shape)}")
+                    break
+        if problems:
+            missed.append(f"{hand_path.parent.name}/{hand_path.name}: {problems}")
+        else:
+            matched += 1
+    # what is left: a pointer stepped through a loop (colmatvec/naive_ptr)
+    assert matched >= 48 and len(missed) <= 1, missed

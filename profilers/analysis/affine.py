@@ -219,7 +219,9 @@ def _build_env(src: SourceFile, k: Kernel, types: TypeTable | None = None, keep=
                         events.append((dec.start_byte, "ptr", src.node_text(inner), value))
                 elif target.type == "identifier" and (auto or _is_index_type(types, ttext)):
                     events.append((dec.start_byte, "auto" if auto else "int", src.node_text(target), value))
-    events += [(n.start_byte, "int", name, n.child_by_field_name("right")) for name, n in plain]
+    events += [(n.start_byte, "int" if src.node_text(n.child_by_field_name("operator")) == "=" else "op", name,
+                n.child_by_field_name("right") if src.node_text(n.child_by_field_name("operator")) == "=" else n)
+               for name, n in plain]
     snapshots = [(k.body.start_byte if k.body is not None else 0, dict(values))]
     for byte, kind, name, value in sorted(events, key=lambda e: e[0]):
         if kind == "ptr":
@@ -238,7 +240,12 @@ def _build_env(src: SourceFile, k: Kernel, types: TypeTable | None = None, keep=
             if base is not None and name not in stepped | unknown:
                 pointers[name] = base
             continue
-        p = None if name in unknown else index_poly(src, value, values)
+        if kind == "op":  # recording(): `t /= d;` as `t = t / d;`
+            op = src.node_text(value.child_by_field_name("operator"))[:-1]
+            right = index_poly(src, value.child_by_field_name("right"), values)
+            p = None if name in unknown else binary_poly(op, values.get(name), right)
+        else:
+            p = None if name in unknown else index_poly(src, value, values)
         if name in keep:
             p = atom(name)
         if kind == "auto" and p is not None and not _int_valued(src, value):
@@ -297,6 +304,12 @@ def _updates(src: SourceFile, k: Kernel):
         elif op == "=" and n.parent is not None and n.parent.type == "expression_statement" \
                 and _straight_line(src, k, n.parent, name):
             plain.append((name, n))
+        elif op == "=" and _NOTES.get() is not None and n.parent is not None and n.parent.type == "for_statement" \
+                and n.parent.child_by_field_name("initializer") == n:
+            plain.append((name, n))  # recording(): `int k; for (k = 0; ...)` starts k where the loop does
+        elif op in ("/=", "%=", "*=", "<<=") and _NOTES.get() is not None and n.parent is not None \
+                and n.parent.type == "expression_statement" and _straight_line(src, k, n.parent, name):
+            plain.append((name, n))  # recording(): `t /= d;` is `t = t / d;` (unravelling a flat index)
         else:
             unknown.add(name)
     return stepped, unknown, plain
@@ -442,22 +455,7 @@ def index_poly(src: SourceFile, n: ts.Node | None, values: dict) -> Poly | None:
         op = src.node_text(n.child_by_field_name("operator"))
         a = index_poly(src, n.child_by_field_name("left"), values)
         b = index_poly(src, n.child_by_field_name("right"), values)
-        if a is None or b is None:
-            return None
-        if op == "+":
-            return add(a, b)
-        if op == "-":
-            return add(a, b, -1)
-        if op == "*":
-            return mul(a, b)
-        if op == "<<" and list(b) in ([()], []):
-            return mul(a, const(1 << b.get((), 0)))
-        if not depends(a) and not depends(b):  # uniform across the warp: an opaque value
-            return _noted(f"({_operand(a)} {op} {_operand(b)})", op, a, b)
-        if _LANES.get() and op in ("/", "%") and not depends(b) and b and not (is_const(b) and b.get((), 0) <= 0):
-            q = _noted(f"floor({_operand(a)} / {_operand(b)})", "floor", a, b)  # the same for the lanes of a warp
-            return q if op == "/" else add(a, mul(b, q), -1)
-        return None
+        return binary_poly(op, a, b)
     if t == "subscript_expression":  # a value loaded from memory, uniform across the warp
         parts = subscript_parts(src, n)
         if parts is not None:
@@ -465,6 +463,26 @@ def index_poly(src: SourceFile, n: ts.Node | None, values: dict) -> Poly | None:
             if i is not None and (not depends(i) or _NOTES.get() is not None and _NOTES.get().loads):
                 return _noted(f"({parts[0]}[{poly_text(i)}])", "load", parts[0], i)
         return None
+    return None
+
+
+def binary_poly(op: str, a: Poly | None, b: Poly | None) -> Poly | None:
+    """The polynomial of `a op b` (None where it cannot be followed)."""
+    if a is None or b is None:
+        return None
+    if op == "+":
+        return add(a, b)
+    if op == "-":
+        return add(a, b, -1)
+    if op == "*":
+        return mul(a, b)
+    if op == "<<" and list(b) in ([()], []):
+        return mul(a, const(1 << b.get((), 0)))
+    if not depends(a) and not depends(b):  # uniform across the warp: an opaque value
+        return _noted(f"({_operand(a)} {op} {_operand(b)})", op, a, b)
+    if _LANES.get() and op in ("/", "%") and not depends(b) and b and not (is_const(b) and b.get((), 0) <= 0):
+        q = _noted(f"floor({_operand(a)} / {_operand(b)})", "floor", a, b)  # the same for the lanes of a warp
+        return q if op == "/" else add(a, mul(b, q), -1)
     return None
 
 
@@ -483,7 +501,8 @@ class recording:
     """Within it, index_poly notes what each opaque atom it makes stands for, in `notes`: name ->
     (op, a, b), op one of the C operators of a uniform quotient or remainder (`(a / b)`), "floor" (a
     lane view quotient), "min" or "max" (of two ints: only within recording) or "load" (a value read
-    from memory: a is the array, b the index). With
+    from memory: a is the array, b the index). A loop counter declared before its loop and set in the
+    loop's header (`int k; for (k = 0; ...)`) is followed within it too. With
     loads=True a value read at a thread-dependent index is an atom too (a gather's index)."""
 
     def __init__(self, loads: bool = False):
