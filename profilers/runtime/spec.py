@@ -2,7 +2,7 @@
 
 The format is documented in docs/launch-specs.md. `load_spec` validates a spec against the
 kernel's signature (from profilers.source) and raises SpecError("file:line: reason") for
-anything wrong; `init_spec` writes a starting spec from a signature; `load_reference`
+anything wrong; `init_spec` gives the text of the spec runtime/infer.py infers; `load_reference`
 imports the Python reference.
 """
 from __future__ import annotations
