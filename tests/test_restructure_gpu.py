@@ -14,6 +14,8 @@ from kernelpro.optimizer.builtin import BuiltinProposer
 from kernelpro.optimizer.transforms import TransformInput
 from kernelpro.profilers.compile import CompileOptions
 
+from test_suite_kernels import PLANS_PENDING
+
 SUITE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benchmarks", "suite")
 NAIVE = sorted(glob.glob(os.path.join(SUITE, "*", "naive*.cu")))
 
@@ -42,6 +44,9 @@ def test_restructured_suite_kernels_are_correct_on_the_gpu(path):
     spec = load_spec(path[:-3] + ".kernelpro.toml")
     small = list(spec.sizes)[0]
     cands = _variants(path, spec)
+    family = os.path.basename(os.path.dirname(path))
+    if not cands and family in PLANS_PENDING:  # as in test_suite_kernels: no structural plan yet (issue 27)
+        pytest.xfail(f"no structural plan yet for {family}/{os.path.basename(path)}")
     assert cands
     for c in cands:
         res = evaluate(path, spec.with_launch(c.launch), CompileOptions(), source_text=c.source, timing=False,
