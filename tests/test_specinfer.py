@@ -136,6 +136,7 @@ def test_the_corpus_has_thirty_kernels_in_its_styles():
     assert sum("cudaMalloc" not in t and "<<<" not in t for t in texts.values()) >= 10  # no host code
 
 
+@pytest.mark.slow  # the module's inference of 68 kernels (about 6 s)
 def test_corpus_specs_pass_check_and_have_the_expected_shapes(inferred):
     checked = 0
     for job in inferred["corpus"]:
@@ -151,6 +152,7 @@ def test_corpus_specs_pass_check_and_have_the_expected_shapes(inferred):
     assert checked > 100
 
 
+@pytest.mark.slow  # the module's inference of 68 kernels (about 6 s)
 def test_examples_specs_pass_check(inferred):
     for job in inferred["examples"]:
         assert not job["check"][0], f"{job['file'].name}: {job['check'][0]}"
@@ -159,6 +161,7 @@ def test_examples_specs_pass_check(inferred):
     assert len(inferred["examples"]) >= 25
 
 
+@pytest.mark.slow  # the module's inference of 68 kernels (about 6 s)
 def test_every_value_says_where_it_came_from(inferred):
     for job in inferred["corpus"]:
         data = job["plan"].to_json()

@@ -343,6 +343,12 @@ class _Inference:
             where = f"the launch at {Path(L.file).name}:{L.line}: {L.written}"
             g = [self.host_poly(v.text) for v in L.grid]
             b = [self.host_poly(v.text) for v in L.block]
+            for i, x in enumerate(b):  # a block the host reads at run time: its value there, else 256
+                if x is not None and sym.number(x) is None:
+                    env = {n: self.host_values[n] for n in sym.names(x) if n in self.host_values}
+                    v = sym.evaluate(x, env)
+                    b[i] = sym.const(v if isinstance(v, int) and 0 < v <= 1024 else 256)
+                    self.notes.append(f"the launch's block {L.block[i].why} is not a constant; GUESS {sym.number(b[i])}")
             if all(x is not None for x in g + b):
                 for i, d in enumerate(DIMS):
                     self.bind.table[f"gridDim.{d}"] = g[i] if i < len(g) else sym.const(1)
@@ -605,20 +611,11 @@ class _Inference:
                 shape = (dims_p, f"{why}; the same as {awhy}")
         elif shape is None and alloc is not None:
             shape = ([alloc[0]], f"from {alloc[1]}")
+        trail = [str(width)] if width > 1 else []
         if shape is None:
-            first = next(iter(self.variables), None) or self.free_variable("threads")
-            local = [n for n, (base, off) in self.ks.facts.env.pointers.items() if base == p.name and off is None]
-            why = (f"the index `{ptr.unbounded.text}` (line {ptr.unbounded.line}) is not bounded by the analysis"
-                   if ptr is not None and ptr.unbounded is not None else
-                   f"it is reached through `{local[0]}`, a pointer the analysis does not follow (stepped, or "
-                   f"reassigned)" if local else
-                   f"the kernel passes {name} on without indexing it" if ptr is not None and ptr.uses == [] else
-                   "the analysis could not bound its index")
-            shape = ([sym.name(first)], f"{why}; a guess of one element per {first}")
-            self.notes.append(f"{name}: {why}; its shape [{first}] is a GUESS")
-            a.shape = Guess([sym.render(x) for x in shape[0]] + ([str(width)] if width > 1 else []), shape[1], True)
+            a.shape = self.fallback_shape(p, ptr, name, trail)
         else:
-            a.shape = Guess([sym.render(x) for x in shape[0]] + ([str(width)] if width > 1 else []), shape[1])
+            a.shape = Guess([sym.render(x) for x in shape[0]] + trail, shape[1])
         if ptr is not None and ptr.low is not None and ptr.low < 0:
             self.notes.append(f"{name}: `{ptr.use.text}` may read before its start (index {ptr.low} at sample "
                               f"sizes); the spec cannot express an offset pointer")
@@ -637,6 +634,39 @@ class _Inference:
                 fill, fwhy = self.index_fill(ptr)
             a.fill = Guess(fill, fwhy)
         return a
+
+    def fallback_shape(self, p: Param, ptr, name: str, trail: list) -> Guess:
+        """A pointer the analysis cannot bound: said at the pointer, and guessed as large as the largest buffer the
+        analysis bounds (else one element per size)."""
+        local = [n for n, (base, off) in self.ks.facts.env.pointers.items() if base == p.name and off is None]
+        why = (f"the index `{ptr.unbounded.text}` (line {ptr.unbounded.line}) is not bounded by the analysis"
+               if ptr is not None and ptr.unbounded is not None else
+               f"it is reached through `{local[0]}`, a pointer the analysis does not follow (stepped, or reassigned)"
+               if local else
+               f"the kernel passes {name} on without indexing it" if ptr is not None and ptr.uses == [] else
+               "the analysis could not bound its index")
+        big = self.largest_bounded(p.name)
+        if big is not None:
+            self.notes.append(f"{name}: {why}; its shape is a GUESS, as large as {big[1]}")
+            return Guess([sym.render(x) for x in big[0]] + trail, f"{why}; as large as {big[1]}, the largest buffer "
+                                                                  f"the analysis bounds", True)
+        first = next(iter(self.variables), None) or self.free_variable("threads")
+        self.notes.append(f"{name}: {why}; its shape [{first}] is a GUESS")
+        return Guess([first] + trail, f"{why}; a guess of one element per {first}", True)
+
+    def largest_bounded(self, skip: str) -> tuple[list, str] | None:
+        """(shape, pointer) of the pointer with the most elements among those the analysis bounds."""
+        best = None
+        for q in self.ks.pointers.values():
+            if q.name == skip or q.reach is None:
+                continue
+            got = self.shape_of(q)
+            if got is None:
+                continue
+            v = sym.evaluate(_prod(got[0]), self.samples()[0])
+            if isinstance(v, int) and (best is None or v > best[0]):
+                best = (v, got[0], q.name)
+        return (best[1], best[2]) if best else None
 
     def range_from_alloc(self, dims_p: list, count, awhy: str) -> None:
         """A gather's range (V) that the host's allocation of the gathered buffer gives: count / the other dims."""
