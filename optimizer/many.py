@@ -63,8 +63,8 @@ def _only_kernel(path: Path) -> list[str]:
 
 
 def find_jobs(paths: list[str], kernel: str | None = None, infer: bool = False) -> list[KernelJob]:
-    """The (file, kernel) pairs the command line names, in its order, each once; a file without a spec
-    stands for its only kernel (`infer`: kept for the callers that say whether they will infer one)."""
+    """The (file, kernel) pairs the command line names, in its order, each once; with `infer` a file
+    without a spec stands for its only kernel."""
     out: list[KernelJob] = []
     for p in paths:
         path = Path(p)
@@ -82,10 +82,12 @@ def find_jobs(paths: list[str], kernel: str | None = None, infer: bool = False) 
             raise OptimizeError(f"{path}: no such file or directory")
         else:
             named = [k for k, _ in map(_spec_kernel, _specs_beside(path))]
-            if not named:  # no spec: the file's only kernel (preflight says what would be inferred for it)
-                named = _only_kernel(path)
+            only = _only_kernel(path) if not named else []
+            if not named and infer:  # no spec: the file's only kernel, whose spec preflight infers
+                named = only
             if not named:
-                raise OptimizeError(f"{path}: give --kernel K (no launch spec beside it names a kernel)")
+                hint = f"; or --infer-spec to infer one for its kernel {only[0]}" if only else ""
+                raise OptimizeError(f"{path}: give --kernel K (no launch spec beside it names a kernel){hint}")
             out += [KernelJob(path, k) for k in named]
     seen, unique = set(), []
     for j in out:

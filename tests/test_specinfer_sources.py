@@ -390,6 +390,8 @@ def _repo(tmp_path: Path) -> Path:
 def test_cli_optimize_without_a_spec_says_what_it_would_infer_and_needs_infer_spec(tmp_path):
     cu = _repo(tmp_path)
     r = kp("optimize", str(cu), env={"KERNELPRO_NO_GPU": "1"})
+    assert r.returncode == 2 and "give --kernel K" in r.stderr and "--infer-spec to infer one for its kernel add" in r.stderr
+    r = kp("optimize", str(cu), "--kernel", "add", env={"KERNELPRO_NO_GPU": "1"})
     assert r.returncode == 2 and "--infer-spec" in r.stderr and "a launch spec for add, inferred" in r.stderr
     assert "c: float32 [n] output" in r.stderr and not list(tmp_path.glob("*.kernelpro.toml"))
     r = kp("optimize", str(cu), "--infer-spec", "--budget", "1", env={"KERNELPRO_NO_GPU": "1"})
