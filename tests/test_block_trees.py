@@ -110,3 +110,39 @@ def test_each_shuffle_rewrite_computes_the_blocks_results(name, tmp_path):
             assert np.allclose(got[out_idx][:want.size], want, rtol=1e-4, atol=1e-3), what
     for (what, _, _), o in zip(runs[1:], outs[1:]):
         assert np.allclose(o, outs[0], rtol=1e-4, atol=1e-3), what
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+@pytest.mark.parametrize("name", ["sum_literal", "suite_sum"])
+def test_an_atomic_total_lets_a_wave_of_blocks_loop_over_the_chunks(name, tmp_path):
+    path, block, shared, _, ref = CASES[name]
+    text = open(path).read()
+    k = parse_source(text).kernels[0]
+    ctx = _ctx(path, k.name, block, shared)
+    ctx.scalar_params = {p.name: p.name for p in k.params if not p.is_pointer}
+    plans, why = api.plans(text, ctx)
+    plan = next(p for p in plans if p.name == "block-tree")
+    assert plan.space[0].get("waves"), plan.space
+    c = plan.build(plan.space[0])
+    assert c.launch["grid"][0].startswith("min(") and "one atomic per block" in c.description
+    (problem,) = compile_each(path, [(k.name, c.source, ())], CompileOptions(arch="sm_90"))
+    assert problem is None, "\n".join(problem)
+    batch = Batch([(c.source, k.name)], str(tmp_path))
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal(N).astype(np.float32)
+    for grid in (1, 3, _blocks(block)):  # fewer blocks than chunks: each loops over several
+        args = [x if p.is_pointer and p.is_const else np.zeros(1, np.float32) if p.is_pointer else N for p in k.params]
+        got = batch.run(0, args, [grid], c.launch["block"])
+        out = next(i for i, p in enumerate(k.params) if p.is_pointer and not p.is_const)
+        assert np.allclose(got[out], ref(x.astype(np.float64)), rtol=1e-4, atol=1e-3), grid
+
+
+def test_a_store_per_block_keeps_one_block_per_chunk():
+    path, block, shared, _, _ = CASES["reduce0"]
+    text = open(path).read()
+    k = parse_source(text).kernels[0]
+    ctx = _ctx(path, k.name, block, shared)
+    ctx.scalar_params = {"n": "n"}
+    plans, _ = api.plans(text, ctx)
+    plan = next(p for p in plans if p.name == "block-tree")
+    assert not any(s.get("waves") for s in plan.space)  # each block's own result: the chunks stay the blocks'

@@ -793,6 +793,31 @@ def permute_plans(text: str, ctx: Context) -> list[Plan]:
 # ---------------------------------------------------------------- whole-block trees
 
 
+def _spec_in_c(expr, ctx: Context) -> str | None:
+    """A spec expression (`cdiv(n, 256)`) as C over the kernel's scalar parameters; None where a name has
+    no parameter."""
+    names = {str(v): p for p, v in ctx.scalar_params.items() if re.fullmatch(r"[A-Za-z_]\w*", str(v))}
+    try:
+        tree = ast.parse(str(expr), mode="eval").body
+    except SyntaxError:
+        return None
+
+    def c(n):
+        if isinstance(n, ast.Constant) and isinstance(n.value, int):
+            return f"{n.value}ull"
+        if isinstance(n, ast.Name):
+            return f"(unsigned long long)({names[n.id]})" if n.id in names else None
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "cdiv" and len(n.args) == 2:
+            a, b = c(n.args[0]), c(n.args[1])
+            return None if a is None or b is None else f"(({a} + {b} - 1) / {b})"
+        if isinstance(n, ast.BinOp) and type(n.op) in (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Div):
+            a, b = c(n.left), c(n.right)
+            op = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "/", ast.Div: "/"}[type(n.op)]
+            return None if a is None or b is None else f"({a} {op} {b})"
+        return None
+    return c(tree)
+
+
 def tree_plans(text: str, ctx: Context) -> list[Plan]:
     """A block that reduces one value per thread through a shared-memory tree (the textbook forms): warp
     shuffles instead, and several values per thread (blocktree.py)."""
@@ -814,20 +839,30 @@ def tree_plans(text: str, ctx: Context) -> list[Plan]:
     if br.block_literal is not None and int(br.block_literal) != old_block:
         raise Refuse(f"the tree assumes a block of {br.block_literal} threads; the launch gives {old_block}")
     space = [{"per": p} for p in (4, 2, 1) if old_block // p >= 32]
+    grid = list(ctx.launch.get("grid") or [])
+    blocks = _spec_in_c(grid[0], ctx) if grid and blocktree.merged_atomic(src, k, br) else None
+    if blocks is not None:  # one wave of blocks, each doing many old blocks' chunks: far fewer atomics
+        space = [{"per": 4, "waves": 8}, {"per": 4, "waves": 4}, {"per": 2, "waves": 8}] + space
     answers = tuple(r for r in ("block-reduction-barriers", "shared-bank-conflict", "sync-divergence")
                     if r in ctx.answers_present)
 
     def build(knobs):
-        per = int(knobs["per"])
-        new = blocktree.rewrite(src, k, br, per)
+        per, waves = int(knobs["per"]), int(knobs.get("waves", 0))
+        new = blocktree.rewrite(src, k, br, per, blocks if waves else None)
         launch = dict(ctx.base_launch or {})
         launch.update(ctx.launch)
         launch["block"] = [old_block // per]
+        if waves:
+            launch["grid"] = [f"min({grid[0]}, {SMS * waves})"] + grid[1:]
+            new, _ = _host(new, ctx.path, ctx.kernel, lambda g, b, args=None: (
+                f"(unsigned)((long long)({g}) < {SMS * waves} ? ({g}) : {SMS * waves})", f"({b}) / {per}"))
         return Candidate(source=new, launch=launch, flags=ctx.flags, answers=answers, origin="builtin:block-tree",
                          kind="structural", knobs=tuple(sorted(knobs.items())), notes=(),
                          description=f"the {br.form} shared-memory tree of line {br.tree.start_point[0] + 1} replaced "
                                      f"by warp shuffles; {per} value(s) per thread, blocks of {old_block // per} "
-                                     f"doing the same {old_block}-element chunk")
+                                     f"doing the same {old_block}-element chunk"
+                                     + (f"; {SMS * waves} blocks, each looping over the old blocks' chunks, one "
+                                        "atomic per block" if waves else ""))
     return [Plan("block-tree", "block reduction with shuffles", answers, space, build, 0.75)]
 
 

@@ -30,6 +30,8 @@ def _prologue_subs(src: SourceFile, br: BlockReduction, stmts) -> list:
                 subs.append((n.start_byte, n.end_byte, "kp_vx"))
             elif n.type == "field_expression" and t == "blockDim.x":
                 subs.append((n.start_byte, n.end_byte, "kp_bdx"))
+            elif n.type == "field_expression" and t == "blockIdx.x":
+                subs.append((n.start_byte, n.end_byte, "kp_vb"))
             elif n.type == "subscript_expression" and src.node_text(n.child_by_field_name("argument")) == br.array:
                 subs.append((n.start_byte, n.end_byte, "kp_s"))
     return subs
@@ -61,7 +63,26 @@ def _needed(src: SourceFile, br: BlockReduction) -> list[str]:
     return [src.node_text(s) for s, _ in decls if s.start_byte in keep]
 
 
-def rewrite(src: SourceFile, k: Kernel, br: BlockReduction, per: int) -> str:
+def merged_atomic(src: SourceFile, k: Kernel, br: BlockReduction) -> bool:
+    """The epilogue is one atomic of the tree's op at an address written in the kernel's parameters only (no
+    block or thread index, no local): the blocks' results may be combined in any grouping, so a block may
+    do several old blocks' chunks."""
+    want = {"+": "atomicAdd", "max": "atomicMax", "min": "atomicMin"}[br.op]
+    body = br.epilogue.child_by_field_name("consequence")
+    stmts = list(body.named_children) if body.type == "compound_statement" else [body]
+    if len(stmts) != 1 or stmts[0].type != "expression_statement" or not stmts[0].named_children:
+        return False
+    call = stmts[0].named_children[0]
+    if call.type != "call_expression" or src.node_text(call.child_by_field_name("function")) != want:
+        return False
+    addr = call.child_by_field_name("arguments").named_children[0]
+    params = {p.name for p in k.params}
+    return all(src.node_text(n) in params for n in walk(addr) if n.type == "identifier")
+
+
+def rewrite(src: SourceFile, k: Kernel, br: BlockReduction, per: int, blocks: str | None = None) -> str:
+    """per: values per thread; blocks: the old grid's block count as C over the kernel's parameters, given
+    where the epilogue is a merged atomic (merged_atomic): a grid-stride loop over the old blocks."""
     op = OP[br.op]
     elem = " ".join(w for w in br.elem.split() if w not in ("const", "volatile", "__shared__", "extern"))
     ident = identity(op, elem, src)
@@ -72,10 +93,11 @@ def rewrite(src: SourceFile, k: Kernel, br: BlockReduction, per: int) -> str:
                        for st in br.prologue if "__shared__" not in src.node_text(st))
     tmpl, targs, _ = template_parts(src, k)
     helper = (f"{tmpl}static __device__ __forceinline__ {elem} kp_value_{k.name}({_param_list(src, k)}, unsigned kp_vx, "
-              f"unsigned kp_bdx) {{\n  // the prologue of {k.name} for one (virtual) thread: the value it stores "
+              f"unsigned kp_bdx, unsigned long long kp_vb) {{\n  // the prologue of {k.name} for one (virtual) thread: the value it stores "
               f"into {br.array}[tid]\n  {elem} kp_s = {elem}();\n  {pro}\n  return kp_s;\n}}\n\n")
     args = ", ".join(p.name for p in k.signature)
-    call = f"kp_value_{k.name}{targs}({args}, threadIdx.x + {{j}}u * blockDim.x, blockDim.x * {per}u)"
+    vb = "kp_c" if blocks else "blockIdx.x"
+    call = f"kp_value_{k.name}{targs}({args}, threadIdx.x + {{j}}u * blockDim.x, blockDim.x * {per}u, {vb})"
     keep = _needed(src, br)
     epi_subs = [(n.start_byte, n.end_byte, "kp_total") for n in walk(br.epilogue)
                 if n.type == "subscript_expression" and src.node_text(n.child_by_field_name("argument")) == br.array]
@@ -84,8 +106,15 @@ def rewrite(src: SourceFile, k: Kernel, br: BlockReduction, per: int) -> str:
     lines = ["{", f"  // {br.form} tree over {br.array} replaced: each thread combines {per} value(s), then warp "
              "shuffles and one exchange of the warps' results"]
     lines += [f"  {d}" for d in keep]
-    lines += [f"  const auto {f} = {comb};", f"  {elem} kp_v = {call.format(j=0)};"]
-    lines += [f"  kp_v = {f}(kp_v, {call.format(j=j)});" for j in range(1, per)]
+    if blocks:
+        lines += [f"  const auto {f} = {comb};", f"  {elem} kp_v = ({elem})({ident});",
+                  f"  const unsigned long long kp_blocks = {blocks};  // the old grid: one chunk per old block",
+                  "  for (unsigned long long kp_c = blockIdx.x; kp_c < kp_blocks; kp_c += gridDim.x) {"]
+        lines += [f"    kp_v = {f}(kp_v, {call.format(j=j)});" for j in range(per)]
+        lines += ["  }"]
+    else:
+        lines += [f"  const auto {f} = {comb};", f"  {elem} kp_v = {call.format(j=0)};"]
+        lines += [f"  kp_v = {f}(kp_v, {call.format(j=j)});" for j in range(1, per)]
     lines += [f"  const {elem} kp_total = kp_block_allreduce(kp_v, {f}, ({elem})({ident}));", f"  {epi}", "}"]
     at = insert_before(src, k)
     new = span_text(src, 0, len(src.data), [(at, at, helper), (k.body.start_byte, k.body.end_byte, "\n".join(lines))])
