@@ -269,6 +269,7 @@ class _Inference:
         self.params = k.signature or k.params
         self.multiple: dict[str, int] = {}  # size variable -> a multiple the shapes need
         self.free_taken: set[str] = set()  # sizes already standing for a grid dimension
+        self.template_why = ""  # where a template kernel's arguments came from
 
     # -- the steps ------------------------------------------------------------------------------------
     def run(self) -> Plan:
@@ -330,7 +331,7 @@ class _Inference:
                 v = _int(tmap[name])
                 self.bind.table[name] = sym.const(v) if v is not None else sym.name(_var(name))
         inst = f"{self.k.name}<{', '.join(tmap[n] for _, n in tps)}>"
-        self.template_why = why
+        self.template_why = why if not missing else ""
         return tmap, inst
 
     # -- grid, block, shared ----------------------------------------------------------------------------
@@ -437,8 +438,6 @@ class _Inference:
                 grid.append(sym.name(t))
                 guessed_grid = True
                 why.append(f"{d}: nothing bounds blockIdx.{d}; {t} blocks (one per row)")
-        while len(grid) < 1:
-            grid.append(sym.const(1))
         for i, d in enumerate(DIMS):
             self.bind.table[f"gridDim.{d}"] = grid[i] if i < len(grid) else sym.const(1)
         return (Guess([sym.render(x) for x in grid], "no launch in the host code; " + ("; ".join(why) or "one block"),
@@ -517,16 +516,16 @@ class _Inference:
         out = []
         for i, p in enumerate(self.params):
             name = p.name or f"unnamed{i + 1}"
-            resolved = self.types.resolve(p.base_type)
-            resolved = self.types.resolve(self.tmap.get(resolved, resolved))
+            base = self.types.resolve(p.base_type)
+            resolved = self.types.resolve(self.tmap.get(base, base))
             mapped = ctype_dtype(resolved) or (("uint8", 1) if resolved == "bool" else None)
-            twhy = "the template argument of " + (self.template_why if self.tmap and
-                                                  self.types.resolve(p.base_type) in self.tmap else "")
             if mapped is None:
                 dt = Guess("float32", f"`{p.type_text}` has no known dtype", True)
+            elif base in self.tmap:
+                dt = Guess(mapped[0], f"the template argument {base} = {resolved} ({self.template_why or 'GUESS'})",
+                           not self.template_why)
             elif words_of(p.base_type) != resolved:
-                via = twhy if self.types.resolve(p.base_type) in self.tmap and self.tmap else f"`{p.base_type}`"
-                dt = Guess(mapped[0], f"{via} is {resolved}")
+                dt = Guess(mapped[0], f"`{p.base_type}` is {resolved}")
             else:
                 dt = Guess(mapped[0], f"the parameter's type `{p.type_text}`")
             if not p.is_pointer:
