@@ -1,4 +1,5 @@
-"""Run CUDA kernels on the CPU with tests/emu/kp_emu.h (one std::thread per CUDA thread).
+"""Run CUDA kernels on the CPU with tests/emu/kp_emu.h (each CUDA thread a fiber of the launching
+process's thread, or with KP_EMU_THREADS=1 in the environment an OS thread).
 
 `emulate(source, kernel, args, grid, block)`: args are numpy arrays (buffers, written back)
 or Python numbers (scalars, converted to the parameter's type by the C++ driver); a buffer
@@ -96,7 +97,10 @@ class Batch:
             parts.append(f"namespace kp_s{i} {{\n#line 1 \"kernel{i}.cu\"\n{_dynamic_shared(src)}\n}}  // namespace kp_s{i}")
         table = ", ".join(f"+[](int c, char** v) {{ return kp_main(kp_s{i}::{k}, c, v); }}"
                           for i, (_, k) in enumerate(self.items))
-        parts.append(f"int main(int argc, char** argv) {{\n  int (*run[])(int, char**) = {{{table}}};\n"
+        # state kept in thread_local variables (benchmarks/suite_variants/emu_cluster.h) needs an OS
+        # thread per CUDA thread: the fibers that run a block share one
+        threads = "  kp_fibers = false;\n" if any(re.search(r"\bthread_local\b", src) for src, _ in self.items) else ""
+        parts.append(f"int main(int argc, char** argv) {{\n{threads}  int (*run[])(int, char**) = {{{table}}};\n"
                      f"  return run[std::atoi(argv[1])](argc - 1, argv + 1);\n}}\n")
         cpp = self.exe + ".cpp"
         with open(cpp, "w") as f:

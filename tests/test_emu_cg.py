@@ -7,7 +7,9 @@ whose branches differ), run at sizes one off a block or a warp against numpy wit
 results. Every kernel also compiles with nvcc against CUDA's own headers, and what the emulator
 refuses (a grid-wide sync, coalesced_threads, tiles over 32 threads, __activemask) or what CUDA
 rejects (a reduce over a whole block, a 64-bit signed atomicAdd) fails to compile with a message
-that says so, in the emulator and, where CUDA rejects it, in nvcc too."""
+that says so, in the emulator and, where CUDA rejects it, in nvcc too. The emulator's two ways of
+running a block (fibers, the default, and an OS thread per CUDA thread) give the same integers, and
+lanes waiting for lanes that never come stop the run with a message saying which wait where."""
 from __future__ import annotations
 
 import re
@@ -20,7 +22,8 @@ from emu_run import Batch, EmulationError, emulate
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ for the emulator")
 
-HEAD = "#include <climits>\n#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\nnamespace cg = cooperative_groups;\n"
+HEAD = ("#include <climits>\n#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n"
+        "namespace cg = cooperative_groups;\n")
 
 KERNELS = {
     # a grid-stride sum, cg::reduce per warp, the warp sums through shared memory, cg::reduce again
@@ -545,3 +548,43 @@ def test_nvcc_takes_what_the_emulator_refuses_and_rejects_what_cuda_rejects(tmp_
     for name, (_, _, cuda_takes_it) in REFUSED.items():
         assert (results[name].returncode == 0) == cuda_takes_it, (name, results[name].stderr[:2000])
 
+
+@pytest.mark.parametrize("kernel, make, grid, block", [
+    ("block_reduce", lambda: [np.arange(-300, 700, dtype=np.int32), np.zeros(2, np.int32), np.zeros(2, np.int32),
+                              np.zeros(2, np.uint32), np.zeros(1, np.uint64), 1000], (2,), (256,)),
+    ("subtiles", lambda: [np.arange(-50, 50, dtype=np.int32), *(np.zeros(100, np.int32) for _ in range(4)), 100],
+     (1,), (128,)),
+    ("compact_tile", lambda: [np.arange(-100, 157, dtype=np.int32) % 41, np.zeros(257, np.int32), np.zeros(1, np.int32),
+                              np.zeros(3, np.int32), 257, 20], (3,), (96,)),
+])
+def test_os_threads_and_fibers_give_the_same_exact_results(batch, kernel, make, grid, block, monkeypatch):
+    """The launch as fibers (the default) and as one OS thread per CUDA thread (KP_EMU_THREADS=1, the
+    mode kept for kernel files with thread_local state): the same integers, the same order of
+    compaction aside (the slots a warp gets depend on which warp comes first)."""
+    fibers = run(batch, kernel, make(), grid, block)
+    monkeypatch.setenv("KP_EMU_THREADS", "1")
+    threads = run(batch, kernel, make(), grid, block)
+    for a, b in zip(fibers, threads):
+        if a is not None and kernel == "compact_tile":
+            assert sorted(a.ravel().tolist()) == sorted(b.ravel().tolist())
+        elif a is not None:
+            assert a.tolist() == b.tolist()
+
+
+def test_threads_waiting_for_lanes_that_never_come_stop_the_run_saying_where(tmp_path):
+    # the first half-warp shuffles with a mask naming the whole warp while the second half waits at
+    # a barrier the first never reaches: a hang on the GPU (or undefined), a message here
+    src = r"""
+__global__ void stuck(int* out) {
+  int v = threadIdx.x;
+  if (threadIdx.x < 16) v = __shfl_sync(0xffffffffu, v, 0);
+  else __syncthreads();
+  out[threadIdx.x] = v;
+}
+"""
+    with pytest.raises(EmulationError) as e:
+        emulate(src, "stuck", [np.zeros(64, np.int32)], (1,), (64,), str(tmp_path), timeout=60)
+    msg = str(e.value)
+    assert "deadlock in block (0, 0, 0)" in msg
+    assert "threads 0-15 (warp 0) at a warp meet of mask 0xffffffff" in msg
+    assert "threads 16-63 at __syncthreads" in msg

@@ -1,11 +1,13 @@
-// kp_emu.h -- run CUDA kernels on the CPU for tests: one std::thread per CUDA thread.
+// kp_emu.h -- run CUDA kernels on the CPU for tests: each CUDA thread a fiber (or an OS thread).
 //
-// Blocks run one after another; the threads of a block run at once, so __syncthreads,
-// __syncwarp and the warp shuffles are real barriers (std::barrier) between real threads.
-// A thread that returns drops out of its block's and warp's barriers, as on the GPU.
-// Covered: what KernelPro's restructured kernels and the test kernels use (thread/block
-// indices, barriers, shuffles, float/double/int math, __nv_bfloat16 and __half as storage
-// types with float arithmetic, atomicAdd). Not a CUDA implementation: a test harness.
+// Blocks run one after another; the threads of a block run as fibers that wait for each other at
+// __syncthreads, __syncwarp, the warp shuffles, ballots and votes (see "block state" below; with
+// KP_EMU_THREADS=1 each is a std::thread and the barriers are std::barriers). A thread that returns
+// drops out of its block's and warp's barriers, as on the GPU.
+// Covered: what KernelPro's restructured kernels and the test kernels use (thread/block indices,
+// barriers, shuffles and votes with their masks, float/double/int math and bit intrinsics,
+// __nv_bfloat16 and __half as storage types with float arithmetic, CUDA's atomics on their types),
+// and <cooperative_groups.h> for one block (include/). Not a CUDA implementation: a test harness.
 #pragma once
 #include <atomic>
 #include <barrier>
@@ -24,6 +26,10 @@
 #include <list>
 #include <condition_variable>
 #include <bit>
+#include <cstdlib>
+#include <deque>
+#include <sys/mman.h>
+#include <ucontext.h>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -232,28 +238,39 @@ inline double __hiloint2double(int hi, int lo) {
 template <class T> inline constexpr bool kp_unsupported = false;
 
 // ------------------------------------------------------------------ block state
-// A warp meets (shuffles, ballots, __syncwarp) in one of two ways: with a mask naming every lane
-// the warp has, on the warp's std::barrier; with a mask naming part of the warp (a tile of 16,
-// lanes in a branch), in a KpMeet of that mask. Either way the lanes taking part are those of the
-// mask that have not returned; each leaves its bytes in a slot and reads the others' once all
-// have come.
+// A block's threads run in one of two ways, with the same semantics:
+//  - as fibers (the default): each CUDA thread of the block is a fiber with its own stack on the
+//    launching OS thread; a fiber runs until it waits (a barrier, a warp meet) or returns, then the
+//    next ready fiber runs, in thread order. No OS thread per CUDA thread, so a launch costs little
+//    more than the kernel's own work; runs are deterministic, and a block whose threads all wait
+//    with none left to release them stops the run with a message (a deadlock) instead of hanging.
+//  - as OS threads (KP_EMU_THREADS=1 in the environment, or kp_fibers = false, which emu_run.py
+//    sets for kernel files with thread_local state): one std::thread per CUDA thread, the block's
+//    and warps' std::barriers, and mutex-guarded meets for masks of part of a warp.
+// A warp meets (shuffles, ballots, __syncwarp) in a KpMeet of the mask it names (with OS threads a
+// mask naming every lane of the warp meets on the warp's std::barrier instead). The lanes taking
+// part are those of the mask that have not returned; each leaves its bytes in a slot and reads the
+// others' once all have come.
 struct KpMeet {
   unsigned mask = 0, arrived = 0, who = 0;
   int readers = 0;
   bool done = false;
+  std::vector<int> waiters;  // fibers
   alignas(16) unsigned char slot[32][16];
 };
 struct KpWarp {
-  std::unique_ptr<std::barrier<>> bar;  // the whole warp
+  std::unique_ptr<std::barrier<>> bar;  // the whole warp (OS threads)
   alignas(16) unsigned char slot[32][16];
   unsigned lanes = 0;               // the lanes this warp has (fewer than 32 in a block's last warp)
   std::atomic<unsigned> alive{0};   // ... that have not returned
-  std::mutex mu;                    // the meets of part of the warp
+  std::mutex mu;                    // the meets (OS threads)
   std::condition_variable cv;
-  std::list<KpMeet> meets;
+  std::list<KpMeet> meets, spare;
 };
 struct KpBlock {
-  std::unique_ptr<std::barrier<>> bar;
+  std::unique_ptr<std::barrier<>> bar;  // OS threads
+  int live = 0, arrived = 0;            // fibers: threads that have not returned, those at the barrier
+  std::vector<int> waiting;
   std::vector<std::unique_ptr<KpWarp>> warps;
   std::atomic<int> count[3] = {0, 0, 0};  // __syncthreads_count/and/or, one per call, reused every third
 };
@@ -268,29 +285,129 @@ template <class P> inline P* kp_row_cache() { return kp_dyn_shared<P>(); }
 inline thread_local int kp_tid = 0;
 inline thread_local unsigned kp_count_calls = 0;
 
-inline void __syncthreads() { kp_block->bar->arrive_and_wait(); }
+// ------------------------------------------------------------------ fibers
+// A fiber's context is its stack pointer: kp_ctx_switch pushes the callee-saved registers and the
+// x87/SSE control words on the running stack, saves the stack pointer, loads the other and pops
+// them (x86-64 System V; elsewhere ucontext's swapcontext, which also saves the signal mask).
+#if defined(__x86_64__)
+asm(R"(
+  .text
+  .globl kp_ctx_switch
+  .type kp_ctx_switch, @function
+kp_ctx_switch:
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  subq $16, %rsp
+  stmxcsr 8(%rsp)
+  fnstcw (%rsp)
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  fldcw (%rsp)
+  ldmxcsr 8(%rsp)
+  addq $16, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  ret
+  .size kp_ctx_switch, .-kp_ctx_switch
+)");
+extern "C" void kp_ctx_switch(void** save_sp, void* load_sp);
+struct KpContext {
+  void* sp = nullptr;
+};
+inline void kp_switch(KpContext& from, KpContext& to) { kp_ctx_switch(&from.sp, to.sp); }
+// a context that starts in fn on the stack [lo, lo + bytes)
+inline void kp_context_start(KpContext& c, char* lo, size_t bytes, void (*fn)()) {
+  uintptr_t top = ((uintptr_t)(lo + bytes)) & ~(uintptr_t)15;
+  auto* p = reinterpret_cast<uint64_t*>(top);
+  p[-1] = 0;                           // fn's return address (it never returns): fn starts as if called
+  p[-2] = (uint64_t)(uintptr_t)fn;     // where kp_ctx_switch's ret goes
+  for (int r = 3; r <= 8; ++r) p[-r] = 0;  // rbp rbx r12 r13 r14 r15
+  p[-10] = 0x037F;                     // x87 control word (the default), then MXCSR (the default)
+  reinterpret_cast<uint32_t*>(&p[-9])[0] = 0x1F80;
+  c.sp = &p[-10];
+}
+#else
+struct KpContext {
+  ucontext_t uc;
+};
+inline void kp_switch(KpContext& from, KpContext& to) { swapcontext(&from.uc, &to.uc); }
+inline void kp_context_start(KpContext& c, char* lo, size_t bytes, void (*fn)()) {
+  getcontext(&c.uc);
+  c.uc.uc_stack.ss_sp = lo;
+  c.uc.uc_stack.ss_size = bytes;
+  c.uc.uc_link = nullptr;
+  makecontext(&c.uc, fn, 0);
+}
+#endif
+
+inline bool kp_fibers = true;
+struct KpFiber {
+  KpContext ctx;
+  char* stack = nullptr;
+  bool done = false;
+  unsigned count_calls = 0;
+  const char* at = nullptr;  // what it waits at
+  unsigned mask = 0;
+};
+struct KpSched {
+  KpContext main;
+  std::vector<KpFiber> fibers;
+  std::deque<int> ready;
+  int cur = -1;
+  std::function<void()> body;
+};
+inline KpSched* kp_sched = nullptr;
+inline size_t kp_fiber_stack_bytes() {
+  const char* kb = std::getenv("KP_EMU_STACK_KB");
+  return (kb ? (size_t)std::atoll(kb) : 2048) * 1024;
+}
+// the running fiber waits (until kp_fiber_ready puts it back in the queue)
+inline void kp_fiber_wait(const char* at, unsigned mask = 0) {
+  KpFiber& f = kp_sched->fibers[kp_sched->cur];
+  f.at = at;
+  f.mask = mask;
+  kp_switch(f.ctx, kp_sched->main);
+  f.at = nullptr;
+}
+inline void kp_fiber_ready(int f) { kp_sched->ready.push_back(f); }
+// every thread of the block at the barrier: all go on, in the order they came
+inline void kp_fiber_release_block(KpBlock& b) {
+  if (b.arrived == 0 || b.arrived != b.live) return;
+  b.arrived = 0;
+  for (int f : b.waiting) kp_fiber_ready(f);
+  b.waiting.clear();
+}
+
+inline void __syncthreads() {
+  if (!kp_fibers) return kp_block->bar->arrive_and_wait();
+  KpBlock& b = *kp_block;
+  b.waiting.push_back(kp_sched->cur);
+  ++b.arrived;
+  kp_fiber_release_block(b);
+  kp_fiber_wait("__syncthreads");
+}
 // a barrier that also counts the threads whose predicate is non-zero
 inline int kp_syncthreads_count(int pred) {
   const unsigned n = kp_count_calls++;
   std::atomic<int>* c = kp_block->count;
   if (pred) c[n % 3].fetch_add(1);
-  kp_block->bar->arrive_and_wait();
+  __syncthreads();
   const int r = c[n % 3].load();
   c[(n + 2) % 3].store(0);  // the counter of the call before: every thread has read it
   return r;
 }
 inline int __syncthreads_count(int pred) { return kp_syncthreads_count(pred); }
 inline int __syncthreads_or(int pred) { return kp_syncthreads_count(pred) != 0; }
-inline int __syncthreads_and(int pred) {
-  // threads that have returned do not count against it
-  const unsigned n = kp_count_calls++;
-  std::atomic<int>* c = kp_block->count;
-  if (!pred) c[n % 3].fetch_add(1);
-  kp_block->bar->arrive_and_wait();
-  const int r = c[n % 3].load() == 0;
-  c[(n + 2) % 3].store(0);
-  return r;
-}
+// threads that have returned do not count against it
+inline int __syncthreads_and(int pred) { return kp_syncthreads_count(!pred) == 0; }
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __threadfence_system() { std::atomic_thread_fence(std::memory_order_seq_cst); }
@@ -301,7 +418,11 @@ inline void kp_meet_check(KpWarp& w, KpMeet& m) {
     m.done = true;
     m.who = m.arrived;
     m.readers = __builtin_popcount(m.arrived);
-    w.cv.notify_all();
+    if (kp_fibers) {
+      for (int f : m.waiters) kp_fiber_ready(f);
+    } else {
+      w.cv.notify_all();
+    }
   }
 }
 // The calling lane leaves n (<= 16) bytes at `mine`; once every lane of `mask` that the warp has
@@ -310,31 +431,53 @@ template <class R> inline void kp_warp_meet(unsigned mask, const void* mine, uns
   KpWarp& w = *kp_block->warps[kp_tid / 32];
   const int lane = kp_tid % 32;
   mask |= 1u << lane;
-  if ((mask & w.lanes) == w.lanes) {
+  if (!kp_fibers && (mask & w.lanes) == w.lanes) {
     if (n) std::memcpy(w.slot[lane], mine, n);
     w.bar->arrive_and_wait();
     read(w.slot, w.alive.load() & w.lanes);
     w.bar->arrive_and_wait();
     return;
   }
-  std::unique_lock<std::mutex> lk(w.mu);
+  std::unique_lock<std::mutex> lk(w.mu, std::defer_lock);
+  if (!kp_fibers) lk.lock();  // fibers never hold it across a wait
   auto it = w.meets.begin();
   while (it != w.meets.end() && (it->mask != mask || it->done)) ++it;
-  if (it == w.meets.end()) {
-    it = w.meets.emplace(w.meets.end());
+  if (it == w.meets.end()) {  // a new meet, from the spare ones where there are
+    if (w.spare.empty()) {
+      it = w.meets.emplace(w.meets.end());
+    } else {
+      w.meets.splice(w.meets.end(), w.spare, w.spare.begin());
+      it = std::prev(w.meets.end());
+      it->arrived = 0;
+      it->done = false;
+      it->waiters.clear();
+    }
     it->mask = mask;
   }
   KpMeet& m = *it;
   if (n) std::memcpy(m.slot[lane], mine, n);
   m.arrived |= 1u << lane;
-  kp_meet_check(w, m);
-  w.cv.wait(lk, [&] { return m.done; });
+  if (kp_fibers) {
+    m.waiters.push_back(kp_sched->cur);
+    kp_meet_check(w, m);
+    kp_fiber_wait("a warp meet", mask);
+  } else {
+    kp_meet_check(w, m);
+    w.cv.wait(lk, [&] { return m.done; });
+  }
   read(m.slot, m.who);
-  if (--m.readers == 0) w.meets.erase(it);
+  if (--m.readers == 0) w.spare.splice(w.spare.begin(), w.meets, it);
 }
 // a returning thread: out of its warp's meets and barriers and its block's barrier
 inline void kp_thread_exit() {
   KpWarp& w = *kp_block->warps[kp_tid / 32];
+  if (kp_fibers) {
+    w.alive.fetch_and(~(1u << (kp_tid % 32)));
+    for (auto& m : w.meets) kp_meet_check(w, m);
+    --kp_block->live;
+    kp_fiber_release_block(*kp_block);
+    return;
+  }
   {
     std::lock_guard<std::mutex> lk(w.mu);
     w.alive.fetch_and(~(1u << (kp_tid % 32)));
@@ -523,26 +666,119 @@ KP_ATOMIC(unsigned short int, atomicCAS, (unsigned short int* p, unsigned short 
 #undef KP_ATOMIC
 
 // ------------------------------------------------------------------ launch
+inline void kp_fiber_entry() {
+  KpSched& s = *kp_sched;
+  s.body();
+  kp_thread_exit();
+  s.fibers[s.cur].done = true;
+  kp_switch(s.fibers[s.cur].ctx, s.main);  // never resumed
+  std::abort();
+}
+
+// runs the block's n threads as fibers until all have returned; false, after saying which threads
+// wait where, when some wait with none left to release them
+inline bool kp_fiber_block(KpSched& s, int n, dim3 block, dim3 bidx, size_t stack_bytes) {
+  for (int t = 0; t < n; ++t) {
+    KpFiber& f = s.fibers[t];
+    kp_context_start(f.ctx, f.stack, stack_bytes, kp_fiber_entry);
+    f.done = false;
+    f.count_calls = 0;
+    f.at = nullptr;
+    s.ready.push_back(t);
+  }
+  blockIdx = bidx;
+  while (!s.ready.empty()) {
+    const int t = s.ready.front();
+    s.ready.pop_front();
+    KpFiber& f = s.fibers[t];
+    s.cur = t;
+    kp_tid = t;
+    kp_count_calls = f.count_calls;
+    threadIdx = dim3(t % block.x, (t / block.x) % block.y, t / (block.x * block.y));
+    kp_switch(s.main, f.ctx);
+    f.count_calls = kp_count_calls;
+  }
+  // the threads still waiting, in runs of neighbours waiting at the same place
+  std::string stuck;
+  int waiting = 0, runs = 0;
+  for (int t = 0; t < n;) {
+    const KpFiber& f = s.fibers[t];
+    int e = t + 1;
+    if (f.done) {
+      t = e;
+      continue;
+    }
+    while (e < n && !s.fibers[e].done && s.fibers[e].at == f.at && s.fibers[e].mask == f.mask &&
+           (!f.mask || e / 32 == t / 32))
+      ++e;
+    waiting += e - t;
+    if (runs++ < 8) {
+      char line[200];
+      const int k = std::snprintf(line, sizeof line, "%s%s %d", stuck.empty() ? "" : "; ", e - t > 1 ? "threads" : "thread", t);
+      if (e - t > 1) std::snprintf(line + k, sizeof line - k, "-%d", e - 1);
+      stuck += line;
+      if (f.mask)
+        std::snprintf(line, sizeof line, " (warp %d) at %s of mask 0x%08x", t / 32, f.at ? f.at : "?", f.mask);
+      else
+        std::snprintf(line, sizeof line, " at %s", f.at ? f.at : "?");
+      stuck += line;
+    }
+    t = e;
+  }
+  if (!waiting) return true;
+  std::fprintf(stderr, "kp_emu: deadlock in block (%u, %u, %u): %d of its %d threads wait with none left to release "
+               "them (the others returned): %s%s\n", bidx.x, bidx.y, bidx.z, waiting, n, stuck.c_str(),
+               runs > 8 ? "; ..." : "");
+  return false;
+}
+
 template <class F, class... A> void kp_launch(F kernel, dim3 grid, dim3 block, A... args) {
   gridDim = grid;
   blockDim = block;
   const int n = (int)(block.x * block.y * block.z);
+  KpSched sched;
+  const size_t stack_bytes = kp_fiber_stack_bytes(), guard = 4096;
+  if (kp_fibers) {
+    sched.fibers.resize(n);
+    for (auto& f : sched.fibers) {
+      void* p = mmap(nullptr, stack_bytes + guard, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+      if (p == MAP_FAILED) {
+        std::perror("kp_emu: a fiber's stack");
+        std::exit(4);
+      }
+      mprotect(p, guard, PROT_NONE);  // an overflow faults here instead of writing over another stack
+      f.stack = (char*)p + guard;
+    }
+    sched.body = [&] { kernel(args...); };
+    kp_sched = &sched;
+  }
+  KpBlock b;  // the state of the block that runs, set again for each block
+  const int nw = (n + 31) / 32;
+  for (int w = 0; w < nw; ++w) {
+    b.warps.push_back(std::make_unique<KpWarp>());
+    const int lanes = std::min(32, n - 32 * w);
+    b.warps.back()->lanes = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
+  }
   for (unsigned bz = 0; bz < grid.z; ++bz)
     for (unsigned by = 0; by < grid.y; ++by)
       for (unsigned bx = 0; bx < grid.x; ++bx) {
-        KpBlock b;
-        b.bar = std::make_unique<std::barrier<>>(n);
-        const int nw = (n + 31) / 32;
-        for (int w = 0; w < nw; ++w) {
-          auto warp = std::make_unique<KpWarp>();
-          const int lanes = std::min(32, n - 32 * w);
-          warp->bar = std::make_unique<std::barrier<>>(lanes);
-          warp->lanes = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
+        b.live = n;
+        b.arrived = 0;
+        b.waiting.clear();
+        for (auto& c : b.count) c = 0;
+        if (!kp_fibers) b.bar = std::make_unique<std::barrier<>>(n);
+        for (auto& warp : b.warps) {
           warp->alive = warp->lanes;
-          b.warps.push_back(std::move(warp));
+          warp->meets.clear();  // none: every meet of a block that finished is over
+          if (!kp_fibers) warp->bar = std::make_unique<std::barrier<>>(__builtin_popcount(warp->lanes));
         }
         kp_block = &b;
         kp_dynamic_shared.assign(kp_shared_bytes + 16, 0xFF);  // garbage until written, as on the GPU
+        if (kp_fibers) {
+          if (!kp_fiber_block(sched, n, block, dim3(bx, by, bz), stack_bytes)) std::exit(3);
+          continue;
+        }
         std::vector<std::thread> ts;
         ts.reserve(n);
         for (int t = 0; t < n; ++t) {
@@ -558,6 +794,9 @@ template <class F, class... A> void kp_launch(F kernel, dim3 grid, dim3 block, A
         for (auto& t : ts) t.join();
         kp_block = nullptr;
       }
+  kp_block = nullptr;
+  kp_sched = nullptr;
+  for (auto& f : sched.fibers) munmap(f.stack - guard, stack_bytes + guard);
 }
 
 // ------------------------------------------------------------------ the test driver's calls
@@ -588,6 +827,7 @@ void kp_call_impl(void (*k)(P...), dim3 g, dim3 b, char** a, std::index_sequence
 }
 template <class... P> int kp_main(void (*k)(P...), int argc, char** argv) {
   if (argc != 8 + (int)sizeof...(P)) { std::fprintf(stderr, "kp_emu: %d words for %d parameters\n", argc - 8, (int)sizeof...(P)); return 2; }
+  if (const char* e = std::getenv("KP_EMU_THREADS"); e && *e && *e != '0') kp_fibers = false;
   dim3 g(std::atoi(argv[1]), std::atoi(argv[2]), std::atoi(argv[3]));
   dim3 b(std::atoi(argv[4]), std::atoi(argv[5]), std::atoi(argv[6]));
   kp_shared_bytes = (size_t)std::atoll(argv[7]);
