@@ -38,7 +38,9 @@ def device_text(path: str | Path, seen: set | None = None) -> str:
         quals = {c.type for c in n.children}
         if "__global__" in quals or "__device__" in quals:
             continue
-        outer = n.parent if n.parent is not None and n.parent.type == "template_declaration" else n
+        outer = n
+        while outer.parent is not None and outer.parent.type in ("template_declaration", "linkage_specification"):
+            outer = outer.parent  # `template <...>` and `extern "C"` go with it
         cuts.append((outer.start_byte, outer.end_byte))
     for a, b in cuts:
         for i in range(a, b):

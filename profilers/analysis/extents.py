@@ -1232,9 +1232,10 @@ def row_width(ks: KernelShapes, g: Poly, sample: dict | None = None) -> tuple[Po
     return (best[1], best[2]) if best else None
 
 
-def dynamic_shared(ks: KernelShapes) -> tuple[int, Poly | None, str] | None:
+def dynamic_shared(ks: KernelShapes) -> tuple[int, Poly | None, str, bool] | None:
     """An `extern __shared__ T s[]` the kernel indexes: (bytes of T, elements its indices reach under the guards and
-    the block, or None, the access), for the launch's dynamic shared memory when no launch gives it."""
+    the block (None: none bounded), the access, whether every index was bounded), for the launch's dynamic shared
+    memory when no launch gives it."""
     f = ks.facts
     src, k = f.src, f.kernel
     found = re.search(r"extern\s+__shared__\s+(?:__align__\s*\(\s*\d+\s*\)\s*)?([\w:]+)\s+(\w+)\s*\[\s*\]", src.text)
@@ -1242,7 +1243,7 @@ def dynamic_shared(ks: KernelShapes) -> tuple[int, Poly | None, str] | None:
         return None
     elem, name = found.group(1), found.group(2)
     size = f.types.bytes(elem) or 4
-    end, text = None, ""
+    end, text, complete = None, "", True
     for n in walk(k.body):
         if n.type != "subscript_expression":
             continue
@@ -1254,8 +1255,9 @@ def dynamic_shared(ks: KernelShapes) -> tuple[int, Poly | None, str] | None:
         bounds = bounds + f.derived(bounds)
         r = reach(p, bounds, f.atoms, sample_env(f.atoms, [p] + [b.u for b in bounds])) if p is not None else None
         if r is None:
-            return size, None, f.text(n)
+            text, complete = text or f.text(n), False  # an index not followed: the others still give a lower bound
+            continue
         v = f.atoms.eval(r.end, sample_env(f.atoms, [r.end]))
         if end is None or (v is not None and v > end[0]):
             end, text = (v if v is not None else 0, r.end), f.text(n)
-    return (size, end[1], text) if end is not None else None
+    return size, (end[1] if end is not None else None), text, complete

@@ -449,7 +449,7 @@ class _Inference:
         ds = dynamic_shared(self.ks)
         if ds is None:
             return Guess("0", "no launch in the host code and no extern __shared__ array: none")
-        size, end, text = ds
+        size, end, text, complete = ds
         try:
             n = self.bind.poly(end) if end is not None else None
         except _Unbound:
@@ -459,7 +459,8 @@ class _Inference:
             return Guess(sym.render(sym.mul(threads, sym.const(size))),
                          f"one element of the extern __shared__ array per thread (`{text}` is not bounded)", True)
         return Guess(sym.render(sym.mul(n, sym.const(size))), f"from the index `{text}` of the extern __shared__ "
-                                                               f"array under the block's size", False)
+                                                               f"array under the block's size" +
+                     ("" if complete else " (some of its indices are not followed)"), not complete)
 
     def free_variable(self, mode: str) -> str:
         """A size for a grid dimension nothing bounds: an int parameter no index or guard uses, else n (rows)."""
@@ -747,7 +748,7 @@ class _Inference:
         return all(x is not None and y is not None and x >= y for x, y in vals)
 
     # -- sizes ------------------------------------------------------------------------------------------
-    def checker(self, args: list[ArgPlan], grid: Guess, block: Guess) -> Checker:
+    def checker(self, args: list[ArgPlan], grid: Guess, block: Guess, shared: Guess) -> Checker:
         from .spec import ITEMSIZE
         values = {a.name: str(a.value.value) for a in args if not a.buffer and a.value is not None}
         shapes = {}
@@ -760,7 +761,7 @@ class _Inference:
                 for a, p in zip(args, self.params) if a.buffer}
         consts = {n: sym.number(v) for n, v in self.bind.table.items() if sym.number(v) is not None and "." not in n}
         return Checker(self.ks, values, shapes, [str(g) for g in grid.value], [str(b) for b in block.value], item,
-                       consts)
+                       consts, str(shared.value))
 
     def sizes(self, args, grid, block, shared) -> tuple[dict, dict, Guess]:
         used = set()
@@ -784,7 +785,7 @@ class _Inference:
             return ({"fixed": {fixed: self.host_values.get(fixed, 1)}},
                     {"fixed": "the only size: the kernel's sizes are constants of the source"},
                     Guess(False, "the sizes are fixed by the source, nothing to vary"))
-        chk = self.checker(args, grid, block)
+        chk = self.checker(args, grid, block, shared)
         small, swhy = self.small(names, chk)
         sizes, why = {"small": small}, {"small": swhy}
         large, lwhy = self.large(names, chk)
@@ -818,14 +819,33 @@ class _Inference:
                 trips = max(trips, t)
         return threads, threads * trips, float(total)
 
+    def serial(self) -> set[str]:
+        """Sizes that bound a loop each thread runs through (K of a dot product, a filter's width), not its
+        threads: kept smaller than the others (their own list of small values, 512 at most when timing)."""
+        out = set()
+        for p in self.ks.pointers.values():
+            for u in p.uses:
+                for b in u.guards:
+                    if b.kind == "loop" and not any(a.startswith(("threadIdx", "blockIdx")) for m in b.q for a in m):
+                        try:
+                            out |= sym.names(self.bind.poly(b.u))
+                        except _Unbound:
+                            pass
+        return out
+
     def small(self, names: list[str], chk: Checker) -> tuple[dict, str]:
         cands = []
+        serial = self.serial() & set(names)
+        ordered = [n for n in names if n not in serial] + [n for n in names if n in serial]
         if len(names) == 1:
             cands += [{names[0]: v} for v in SMALL_ONE]
         else:
             for row in SMALL_MANY:
                 vals = list(row) + [3] * len(names)
-                cands.append({n: vals[i] for i, n in enumerate(names)})
+                par = [n for n in ordered if n not in serial]
+                env = {n: vals[i] for i, n in enumerate(par)}  # a loop's bound a third of a thread count's
+                env.update({n: max(3, v // 3) for n, v in zip([n for n in ordered if n in serial], vals[len(par):])})
+                cands.append({n: env[n] for n in names})
         mult = {n: self.multiple[n] for n in names if n in self.multiple}
         for m in MULTIPLES:
             cands.append({n: max(m, mult.get(n, 1)) if n in mult else (m if len(names) == 1 else 37) for n in names})
@@ -854,8 +874,9 @@ class _Inference:
             env = {n: self.host_values[n] for n in names}
             return env, "from the host code: " + ", ".join(f"{n} = {v}" for n, v in env.items())
         best = None
+        serial = self.serial()
         for k in range(5, 31):
-            env = {n: self.host_values.get(n, 2 ** k) for n in names}
+            env = {n: self.host_values.get(n, min(2 ** k, 512) if n in serial else 2 ** k) for n in names}
             if chk.problems(env):
                 continue
             c = self.cost(env, chk)

@@ -21,6 +21,7 @@ from .expr import ExprError, parse_expr
 MAX_THREADS = 1024
 BLOCK_LIMITS = (1024, 1024, 64)
 GRID_LIMITS = (2**31 - 1, 65535, 65535)
+MAX_SHARED = 232448  # bytes of shared memory a block may have (H100/H200, opted in)
 
 
 @dataclass
@@ -43,8 +44,9 @@ class Checker:
     """The kernel's bounds with a launch's expressions (spec text over the size variables)."""
 
     def __init__(self, ks: KernelShapes, values: dict[str, str], shapes: dict[str, list[str]], grid: list[str],
-                 block: list[str], itemsize: dict[str, int] | None = None, consts: dict[str, int] | None = None):
-        self.ks = ks
+                 block: list[str], itemsize: dict[str, int] | None = None, consts: dict[str, int] | None = None,
+                 shared: str = "0"):
+        self.ks, self.shared = ks, shared
         self.values, self.shapes, self.grid, self.block = values, shapes, list(grid), list(block)
         self.itemsize = itemsize or {}
         self.consts = consts or {}
@@ -126,6 +128,10 @@ class Checker:
             return [Problem("launch", None, f"the block {b} is over the limits (1024 threads; 1024, 1024, 64){at}")]
         if any(x > lim for x, lim in zip(g, GRID_LIMITS)):
             return [Problem("launch", None, f"the grid {g} is over the limits (2^31 - 1, 65535, 65535){at}")]
+        sh = _val(self.shared, env)
+        if isinstance(sh, (int, float)) and sh > MAX_SHARED:
+            return [Problem("launch", None, f"{sh:g} bytes of dynamic shared memory{at}, over a block's "
+                                            f"{MAX_SHARED} (an H200's)")]
         for name, dims in self.shapes.items():
             vals = [_val(d, env) for d in dims]
             if not all(isinstance(v, int) and v >= 1 for v in vals):
@@ -278,7 +284,7 @@ def check_spec(spec) -> tuple[list[str], list[str]]:
                 item[p.name] = ITEMSIZE.get(arg.dtype, 4)
             elif not p.is_pointer:
                 values[p.name] = arg.value if arg is not None and arg.value is not None else a
-        chk = Checker(ks, values, shapes, list(st.grid), list(st.block), item)
+        chk = Checker(ks, values, shapes, list(st.grid), list(st.block), item, shared=st.shared_bytes)
         for size in sizes:
             for pr in chk.problems(spec.env(size), size):
                 key = (st.kernel, pr.kind, pr.arg)
