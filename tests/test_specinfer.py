@@ -5,11 +5,9 @@ emulator against the kernel-as-reference snapshot with no edit. Then each infere
 the snapshot not moving when the kernel is edited, the new `spec check` errors, and the CLIs."""
 from __future__ import annotations
 
-import json
 import math
 import re
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 

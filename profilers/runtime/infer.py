@@ -16,20 +16,19 @@ from __future__ import annotations
 import keyword
 import math
 import re
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..analysis.affine import atom as katom
-from ..analysis.extents import (DIMS, KernelShapes, Reach, Term, analyse, axes, dims, dynamic_shared, gathers,
-                                row_width, shared_block, thread_dims)
+from ..analysis.extents import DIMS, KernelShapes, Reach, Term, analyse, gathers
+from ..analysis.mapping import axes, dynamic_shared, row_width, shared_block, thread_dims
+from ..analysis.shapes import dims
 from ..analysis.host import Host, HostLaunch, device_names, host_files
 from ..analysis.types import table_for
 from ..cachekey import CompileError, read_source
 from ..source import Kernel, Param
 from . import symbolic as sym
 from .expr import FUNCTIONS
-from .speccheck import Checker
 
 SPEC_SUFFIX = ".kernelpro.toml"
 TARGET_S = 100e-6  # the large size takes about this long
@@ -126,7 +125,8 @@ class Plan:
 
     def toml(self, reference: bool = True) -> str:
         """The spec's text; reference=False leaves the kernel-as-reference out (no snapshot to name)."""
-        return _toml(self, reference)
+        from .spectext import toml
+        return toml(self, reference)
 
 
 def _q(s: str) -> str:
@@ -748,159 +748,9 @@ class _Inference:
         return all(x is not None and y is not None and x >= y for x, y in vals)
 
     # -- sizes ------------------------------------------------------------------------------------------
-    def checker(self, args: list[ArgPlan], grid: Guess, block: Guess, shared: Guess) -> Checker:
-        from .spec import ITEMSIZE
-        values = {a.name: str(a.value.value) for a in args if not a.buffer and a.value is not None}
-        shapes = {}
-        for a, p in zip(args, self.params):
-            if a.buffer:
-                s = list(a.shape.value)
-                shapes[p.name or a.name] = s[:-1] if len(s) > 1 and str(s[-1]).isdigit() and \
-                    (_width(self.types, p) or 1) > 1 else s
-        item = {a.name: ITEMSIZE.get(a.dtype.value, 4) * (_width(self.types, p) or 1)
-                for a, p in zip(args, self.params) if a.buffer}
-        consts = {n: sym.number(v) for n, v in self.bind.table.items() if sym.number(v) is not None and "." not in n}
-        return Checker(self.ks, values, shapes, [str(g) for g in grid.value], [str(b) for b in block.value], item,
-                       consts, str(shared.value))
-
     def sizes(self, args, grid, block, shared) -> tuple[dict, dict, Guess]:
-        used = set()
-        for a in args:
-            for e in (a.shape.value if a.shape else []) + ([a.value.value] if a.value and not a.buffer else []):
-                p = sym.parse(str(e))
-                if p is not None:
-                    used |= sym.names(p)
-        for e in list(grid.value) + list(block.value) + [shared.value]:
-            p = sym.parse(str(e))
-            if p is not None:
-                used |= sym.names(p)
-        for v in list(self.variables):
-            if v not in used:
-                del self.variables[v]
-        names = sorted(used)
-        if not names:
-            fixed = next(iter(self.host_values), "n")
-            self.variables[fixed] = Guess(self.host_values.get(fixed, 1), "the kernel's sizes are constants of the "
-                                          "source: this variable is unused")
-            return ({"fixed": {fixed: self.host_values.get(fixed, 1)}},
-                    {"fixed": "the only size: the kernel's sizes are constants of the source"},
-                    Guess(False, "the sizes are fixed by the source, nothing to vary"))
-        chk = self.checker(args, grid, block, shared)
-        small, swhy = self.small(names, chk)
-        sizes, why = {"small": small}, {"small": swhy}
-        large, lwhy = self.large(names, chk)
-        if large is not None and large != small:
-            key = "host" if all(n in self.host_values for n in names) else "large"
-            sizes[key], why[key] = large, lwhy
-        off = self.off_by_one(names, small, chk)
-        return sizes, why, off
-
-    def cost(self, env: dict, chk: Checker) -> tuple[int, float, float] | None:
-        """(threads, accesses, bytes) of one launch at env (the model the sizes are chosen by)."""
-        kenv = chk.kernel_env(env)
-        if kenv is None:
-            return None
-        threads = math.prod(kenv[f"gridDim.{d}"] * kenv[f"blockDim.{d}"] for d in DIMS)
-        total = 0
-        for name in chk.shapes:
-            n = chk.elements(name, env)
-            if n is None:
-                return None
-            total += n * chk.itemsize.get(name, 4)
-        trips = 1.0
-        for p in self.ks.pointers.values():
-            for u in p.uses:
-                t = 1.0
-                for b in u.guards:
-                    if b.kind == "loop" and all(not a.startswith(("threadIdx", "blockIdx")) for m in b.q for a in m):
-                        v = self.A.eval(b.u, kenv)
-                        if isinstance(v, int) and v > 0:
-                            t *= v + 1
-                trips = max(trips, t)
-        return threads, threads * trips, float(total)
-
-    def serial(self) -> set[str]:
-        """Sizes that bound a loop each thread runs through (K of a dot product, a filter's width), not its
-        threads: kept smaller than the others (their own list of small values, 512 at most when timing)."""
-        out = set()
-        for p in self.ks.pointers.values():
-            for u in p.uses:
-                for b in u.guards:
-                    if b.kind == "loop" and not any(a.startswith(("threadIdx", "blockIdx")) for m in b.q for a in m):
-                        try:
-                            out |= sym.names(self.bind.poly(b.u))
-                        except _Unbound:
-                            pass
-        return out
-
-    def small(self, names: list[str], chk: Checker) -> tuple[dict, str]:
-        cands = []
-        serial = self.serial() & set(names)
-        ordered = [n for n in names if n not in serial] + [n for n in names if n in serial]
-        if len(names) == 1:
-            cands += [{names[0]: v} for v in SMALL_ONE]
-        else:
-            for row in SMALL_MANY:
-                vals = list(row) + [3] * len(names)
-                par = [n for n in ordered if n not in serial]
-                env = {n: vals[i] for i, n in enumerate(par)}  # a loop's bound a third of a thread count's
-                env.update({n: max(3, v // 3) for n, v in zip([n for n in ordered if n in serial], vals[len(par):])})
-                cands.append({n: env[n] for n in names})
-        mult = {n: self.multiple[n] for n in names if n in self.multiple}
-        for m in MULTIPLES:
-            cands.append({n: max(m, mult.get(n, 1)) if n in mult else (m if len(names) == 1 else 37) for n in names})
-            cands.append({n: m for n in names})
-        first_ok = None
-        for env in cands:
-            if chk.problems(env):
-                continue
-            c = self.cost(env, chk)
-            if c is None:
-                continue
-            first_ok = first_ok or env
-            if c[0] <= SMALL_THREADS and c[1] <= SMALL_WORK:
-                if env is cands[0] or (len(names) > 1 and env in cands[:len(SMALL_MANY)]) or \
-                        (len(names) == 1 and env in cands[:len(SMALL_ONE)]):
-                    return env, "for correctness: small (cheap in the CPU emulator), not a multiple of the block"
-                return env, "for correctness: the smallest size at which the analysis finds no read past a buffer " \
-                            "and no output left unwritten"
-        if first_ok is not None:
-            return first_ok, "for correctness (the smallest size at which the checks pass)"
-        self.notes.append("no small size passes the analysis' checks; GUESS")
-        return cands[0], "GUESS: no size passed the checks"
-
-    def large(self, names: list[str], chk: Checker) -> tuple[dict | None, str]:
-        if names and all(n in self.host_values for n in names):
-            env = {n: self.host_values[n] for n in names}
-            return env, "from the host code: " + ", ".join(f"{n} = {v}" for n, v in env.items())
-        best = None
-        serial = self.serial()
-        for k in range(5, 31):
-            env = {n: self.host_values.get(n, min(2 ** k, 512) if n in serial else 2 ** k) for n in names}
-            if chk.problems(env):
-                continue
-            c = self.cost(env, chk)
-            if c is None:
-                continue
-            best = env
-            t = max(c[2] / DRAM_BPS, c[1] / ACCESS_RATE)
-            if t >= TARGET_S or c[2] > 8 * 2**30:
-                break
-        if best is None:
-            return None, ""
-        given = [n for n in names if n in self.host_values]
-        return best, ("GUESS: about 100 us on an H200 by a model of the bytes and accesses"
-                      + (f"; {', '.join(given)} from the host code" if given else ""))
-
-    def off_by_one(self, names: list[str], small: dict, chk: Checker) -> Guess:
-        for delta in (-1, 1):
-            env = {n: v + delta for n, v in small.items()}
-            if any(v < 1 for v in env.values()):
-                continue
-            probs = chk.problems(env)
-            if probs:
-                return Guess(False, f"at {', '.join(f'{n} = {v}' for n, v in env.items())}: {probs[0].message}")
-        return Guess(True, "the kernel's guards allow any size")
+        from .infersizes import Sizer
+        return Sizer(self).choose(args, grid, block, shared)
 
 
 class _SpecBound:
@@ -944,118 +794,13 @@ def _prod(ds: list[sym.Poly]) -> sym.Poly:
     return out
 
 
-# --- the TOML ------------------------------------------------------------------------------------------
-def _toml(p: Plan, reference: bool = True) -> str:
-    rel = lambda x: Path(x).name  # noqa: E731 - the spec, the source and the snapshot share a folder
-    lines = [
-        f"# Launch spec for {p.kernel} in {rel(p.source)}, inferred by `kernelpro spec init` from the kernel"
-        + (" and the host code" if p.host else "") + " (docs/launch-specs.md).",
-        "# Every value says where it came from; GUESS marks a default or a guess to check.",
-        f"kernel = {_q(p.kernel)}",
-    ]
-    if p.source.resolve().parent != p.spec_path.resolve().parent or not _default_source(p):
-        lines.append(f"source = {_q(_relpath(p.source, p.spec_path.parent))}")
-    if p.instantiation:
-        lines.append(f"# runs the instantiation {p.instantiation}")
-    lines += ["", "[sizes]"]
-    for v, g in p.variables.items():
-        val = f" (the host's value: {g.value})" if g.value is not None else ""
-        lines.append(f"# {v}: {_mark(g)}{val}")
-    for name, env in p.sizes.items():
-        body = ", ".join(f"{k} = {v}" for k, v in env.items())
-        lines.append(f"{name} = {{ {body} }}  # {p.size_why.get(name, '')}")
-    for a in p.args:
-        lines += ["", "[[args]]", f"name = {_q(a.name)}"]
-        if a.dtype is not None:
-            lines.append(f"dtype = {_q(a.dtype.value)}  # {_mark(a.dtype)}")
-        if a.buffer:
-            shape = ", ".join(_q(s) if not str(s).isdigit() else str(s) for s in a.shape.value)
-            lines.append(f"shape = [{shape}]  # {_mark(a.shape)}")
-            if a.fill is not None:
-                lines.append(f"fill = {_q(a.fill.value)}  # {_mark(a.fill)}")
-            if a.role.value != "input":
-                lines.append(f"output = true  # {a.role.value}: {_mark(a.role)}")
-            else:
-                lines.append(f"# input: {_mark(a.role)}")
-        else:
-            lines.append(f"value = {_q(a.value.value)}  # {_mark(a.value)}")
-    lines += ["", "[launch]"]
-    lines += _launch_lines(p)
-    if p.python_reference:
-        lines += ["", "[reference]", f"python = {_q(p.python_reference)}  # given to `spec init --reference`"]
-    elif not reference:
-        lines += ["", "# No reference: `kernelpro spec init` makes the kernel as it is now the reference (a copy beside",
-                  "# the spec), or give one: [reference] python = \"FILE.py:FUNCTION\""]
-    else:
-        lines += ["", "# The reference: the kernel as written when this spec was made, a copy so that editing",
-                  f"# {p.kernel} later does not move it; it runs with its own launch. A Python reference wins when "
-                  "given:", f'# python = "{p.source.stem}_ref.py:reference"  (def reference(inputs, sizes, xp): ...)',
-                  "[reference]", f"kernel = {_q(p.kernel)}", f"file = {_q(rel(p.snapshot))}"]
-        lines += _launch_lines(p, comments=False)
-    if not p.off_by_one.value:
-        lines += ["", "[check]", f"off_by_one = false  # {_mark(p.off_by_one)}"]
-    if p.notes:
-        lines += ["", "# Notes from the inference:"] + [f"# - {n}" for n in p.notes]
-    return "\n".join(lines) + "\n"
-
-
-def _launch_lines(p: Plan, comments: bool = True) -> list[str]:
-    def dims_text(v):
-        return "[" + ", ".join(str(x) if str(x).isdigit() else _q(x) for x in v) + "]"
-    sh = str(p.shared.value)
-    return [f"grid = {dims_text(p.grid.value)}" + (f"  # {_mark(p.grid)}" if comments else ""),
-            f"block = {dims_text(p.block.value)}" + (f"  # {_mark(p.block)}" if comments else ""),
-            f"shared_bytes = {sh if sh.isdigit() else _q(sh)}" + (f"  # {_mark(p.shared)}" if comments else "")]
-
-
-def _default_source(p: Plan) -> bool:
-    name = p.spec_path.name[: -len(SPEC_SUFFIX)]
-    return p.source.suffix == ".cu" and (name == p.source.stem or name.split(".")[0] == p.source.stem)
-
-
-def _relpath(a: Path, base: Path) -> str:
-    import os
-    return os.path.relpath(a.resolve(), base.resolve())
-
-
-# --- writing -------------------------------------------------------------------------------------------
 def write_spec(plan: Plan, text: str | None = None, force: bool = False) -> None:
-    """Write the spec and the reference snapshot (a copy of the kernel's file as it is now). Without `force`
-    an existing spec is an error (FileExistsError); the snapshot is written first, so a spec never names a
-    missing one."""
-    if plan.spec_path.exists() and not force:
-        raise FileExistsError(str(plan.spec_path))
-    plan.spec_path.parent.mkdir(parents=True, exist_ok=True)
-    if not plan.python_reference:
-        if text is not None:
-            plan.snapshot.write_text(text)
-        else:
-            shutil.copyfile(plan.source, plan.snapshot)
-    mode = "w" if force else "x"
-    with open(plan.spec_path, mode, encoding="utf-8") as f:
-        f.write(plan.toml())
+    """The spec and its reference snapshot written (spectext.write)."""
+    from .spectext import write
+    write(plan, text, force)
 
 
 def summary(plan: Plan) -> str:
-    """What was inferred, in a few lines for a terminal: the files, sizes, arguments, launch and the guesses."""
-    out = [f"{plan.spec_path}: a launch spec for {plan.kernel}, inferred from the kernel"
-           + (" and the host code" if plan.host else "")]
-    out.append("  reference: " + (f"{plan.python_reference} (Python)" if plan.python_reference else
-                                  f"{plan.snapshot.name}, a copy of the kernel as it is now"))
-    for name, env in plan.sizes.items():
-        out.append(f"  size {name}: {', '.join(f'{k} = {v}' for k, v in env.items())} ({plan.size_why.get(name, '')})")
-    for a in plan.args:
-        if a.buffer:
-            out.append(f"  {a.name}: {a.dtype.value} [{', '.join(map(str, a.shape.value))}] {a.role.value}, "
-                       f"{_mark(a.shape)}")
-        else:
-            out.append(f"  {a.name} = {a.value.value} ({_mark(a.value)})")
-    out.append(f"  launch: grid {list(plan.grid.value)} block {list(plan.block.value)} ({_mark(plan.grid)})")
-    if not plan.off_by_one.value:
-        out.append(f"  no off-by-one sizes: {plan.off_by_one.why}")
-    g = plan.guesses
-    if g:
-        out.append(f"  {len(g)} guessed value{'s' if len(g) > 1 else ''} (GUESS in the file): " + "; ".join(g))
-    for n in plan.notes:
-        out.append(f"  note: {n}")
-    return "\n".join(out)
+    """What was inferred, in a few lines for a terminal (spectext.summary)."""
+    from .spectext import summary as text
+    return text(plan)

@@ -1,0 +1,242 @@
+"""How a kernel's threads map onto what it writes: which grid dimension covers which coordinate, how many
+threads or blocks the guards need (`axes`), the block a shared array or an index implies, the row a
+coordinate nothing bounds moves within, and the dynamic shared memory an `extern __shared__` array needs.
+Read by runtime/infer.py where no launch in the host code gives the grid and block.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from ..source import walk
+from .affine import Poly, add, atom, const, mul, subscript_parts
+from .extents import DIMS, Atoms, Bound, KernelShapes, Use, _divides, reach, sample_env
+
+
+@dataclass
+class Axis:
+    """One grid dimension as the writes use it: `threads` (blockIdx * blockDim + threadIdx of a thread
+    dimension, several elements apart where `step` > 1), or `blocks` (blockIdx alone, a block per row)."""
+    dim: str  # the blockIdx dimension
+    mode: str  # threads, blocks
+    thread: str | None  # the threadIdx dimension paired with it (threads)
+    fixed_block: int | None  # `blockIdx.x * 16 + threadIdx.x`: the block must be 16
+    count: tuple[Poly, int] | None  # the writes need cdiv(c, a) values of the coordinate (None: no guard says)
+    step: int
+    why: str
+    cyclic: int = 1  # a thread's elements a block apart: blockIdx.x * blockDim.x * cyclic + threadIdx.x
+
+
+def _coef(p: Poly, name: str) -> Poly | None:
+    from .affine import coefficient
+    return coefficient(p, name)
+
+
+def axes(ks: KernelShapes) -> dict[str, Axis]:
+    """How each grid dimension covers the writes (the reads where no write says)."""
+    writes = [u for p in ks.pointers.values() if p.role != "input" for u in p.uses if u.write and u.index is not None]
+    reads = [u for p in ks.pointers.values() for u in p.uses if u.index is not None and not u.write]
+    out = _axes(ks, writes)
+    for d, a in _axes(ks, reads).items():
+        if d not in out or (out[d].count is None and a.count is not None and a.mode == "threads"):
+            out[d] = a
+    return out
+
+
+def _ratio(big: Poly, small: Poly) -> int | None:
+    """c with big == c * small, c an integer above 1."""
+    m = next(iter(small))
+    if m not in big or big[m] % small[m]:
+        return None
+    c = big[m] // small[m]
+    return c if c > 1 and big == mul(small, const(c)) else None
+
+
+def _axes(ks: KernelShapes, use_list: list[Use]) -> dict[str, Axis]:
+    f, A = ks.facts, ks.facts.atoms
+    out: dict[str, Axis] = {}
+    for d in DIMS:
+        bx = f"blockIdx.{d}"
+        found: Axis | None = None
+        for u in use_list:
+            # the index, or the dividend of a quotient in it (a warp per row: (blockIdx.x * blockDim.x + tid) / 32)
+            forms = [u.index] + [A.notes[a][1] for m in u.index for a in m
+                                 if a in A.notes and A.notes[a][0] == "floor" and isinstance(A.notes[a][1], dict)]
+            found_form = None
+            for P in forms:
+                cb = _coef(P, bx)
+                if cb:
+                    found_form = (P, cb)
+                    break
+            if found_form is None:
+                continue
+            P, cb = found_form
+            axis = None
+            for e in DIMS:
+                ct = _coef(P, f"threadIdx.{e}")
+                if not ct:
+                    continue
+                step = ct.get((), 0) if set(ct) <= {()} else 1
+                bd = atom(f"blockDim.{e}")
+                if cb == mul(ct, bd):
+                    axis = Axis(d, "threads", e, None, None, max(step, 1), "")
+                elif _ratio(cb, ct):
+                    axis = Axis(d, "threads", e, _ratio(cb, ct), None, max(step, 1), "")
+                elif _ratio(cb, mul(ct, bd)):  # block-cyclic: blockIdx.x * blockDim.x * 4 + threadIdx.x
+                    axis = Axis(d, "threads", e, None, None, max(step, 1), "", _ratio(cb, mul(ct, bd)))
+                if axis is not None:
+                    break
+            if axis is None:
+                axis = Axis(d, "blocks", None, None, None, cb.get((), 0) if set(cb) <= {()} and cb.get((), 0) > 0 else 1,
+                            "")
+            g = atom(bx)
+            if axis.mode == "threads":
+                per = const(axis.fixed_block) if axis.fixed_block else mul(atom(f"blockDim.{axis.thread}"),
+                                                                           const(axis.cyclic))
+                g = add(mul(atom(bx), per), atom(f"threadIdx.{axis.thread}"))
+            bounds = u.guards + f.derived(u.guards)
+            sample = sample_env(A, [u.index] + [b.u for b in bounds])
+            cnt = _count(g, bounds, A, sample)
+            if cnt is not None:
+                axis.count, axis.why = cnt[:2], cnt[2]
+            if found is None or (axis.count is not None and (
+                    found.count is None or _val(A, axis.count, sample) > _val(A, found.count, sample))):
+                found = axis
+        if found is not None:
+            out[d] = found
+    return out
+
+
+def _val(A: Atoms, c: tuple, sample: dict) -> float:
+    v = A.eval(c[0], sample)
+    return math.inf if v is None else v / c[1]
+
+
+def _count(g: Poly, bounds: list[Bound], A: Atoms, sample: dict) -> tuple[Poly, int, str] | None:
+    """(c, a, why): g <= (c - 1) / a by a bound `a * g + rest <= u` whose rest is never negative."""
+    best = None
+    for b in bounds:
+        if b.kind == "not":
+            continue
+        first = next(iter(g))
+        if first not in b.q or b.q[first] <= 0 or b.q[first] % g[first]:
+            continue
+        a = b.q[first] // g[first]
+        if any(b.q.get(m) != a * c for m, c in g.items()):
+            continue
+        rest = add(b.q, mul(g, const(a)), -1)
+        if any(not A.nonpositive(m, -c) for m, c in rest.items()):
+            continue
+        c = add(b.u, const(1))
+        if best is None or _val(A, (c, a), sample) < _val(A, best[:2], sample):
+            best = (c, a, f"`{b.text}`" + (f" (line {b.line})" if b.line else ""))
+    return best
+
+
+def thread_dims(ks: KernelShapes) -> set[str]:
+    """The threadIdx dimensions the kernel uses anywhere."""
+    src, k = ks.facts.src, ks.facts.kernel
+    text = src.node_text(k.body) if k.body is not None else ""
+    return {d for d in DIMS if f"threadIdx.{d}" in text.replace(" ", "")}
+
+
+def shared_block(ks: KernelShapes) -> tuple[int, ...] | None:
+    """The block a shared array indexed by the thread indices implies: `__shared__ float s[256]; s[threadIdx.x]`
+    gives (256,), `tile[TY][TX]` read at [threadIdx.y][threadIdx.x] gives (TX, TY)."""
+    f = ks.facts
+    src, k = f.src, f.kernel
+    if k.body is None:
+        return None
+    arrays = {}
+    for d in walk(k.body):
+        if d.type == "declaration" and "__shared__" in src.node_text(d).split("[")[0]:
+            for dec in d.children_by_field_name("declarator"):
+                sizes, n = [], dec
+                while n is not None and n.type == "array_declarator":
+                    sizes.insert(0, src.eval_int(n.child_by_field_name("size")))
+                    n = n.child_by_field_name("declarator")
+                if n is not None and n.type == "identifier" and sizes and all(sizes):
+                    arrays[src.node_text(n)] = sizes
+    for n in walk(k.body):
+        if n.type != "subscript_expression":
+            continue
+        idx, cur = [], n
+        while cur is not None and cur.type == "subscript_expression":
+            i = cur.child_by_field_name("indices")
+            idx.insert(0, i.named_children[0] if i is not None and i.named_children else None)
+            cur = cur.child_by_field_name("argument")
+        if cur is None or cur.type != "identifier" or src.node_text(cur) not in arrays:
+            continue
+        sizes = arrays[src.node_text(cur)]
+        if len(sizes) != len(idx) or any(i is None for i in idx):
+            continue
+        polys = [f.poly(i) for i in idx]
+        want = [atom(f"threadIdx.{d}") for d in DIMS[:len(idx)]][::-1]
+        if polys == want and all(s <= 1024 for s in sizes):
+            block = tuple(reversed(sizes))
+            if math.prod(block) <= 1024:
+                return block
+    return None
+
+
+def row_width(ks: KernelShapes, g: Poly, sample: dict | None = None) -> tuple[Poly, Use] | None:
+    """For a coordinate nothing bounds (`col = blockIdx.x`), the row it moves within: another index term's
+    stride is its stride times S (`dout[col + r * OC]`), so col < S (a guess: row-major data). The smallest
+    such S over the accesses."""
+    A = ks.facts.atoms
+    g_atoms = {a for mono in g for a in mono if A.is_var(a)}
+    lead = next(a for a in sorted(g_atoms) if a.startswith(("threadIdx", "blockIdx")))
+    lead = next((a for a in g_atoms if a.startswith("threadIdx")), lead)
+    best = None
+    for p in ks.pointers.values():
+        for u in p.uses:
+            if u.index is None:
+                continue
+            c = _coef(u.index, lead)
+            if not c or len(c) != 1:
+                continue
+            (mc, cc), = c.items()
+            if cc <= 0 or any(A.is_var(a) for a in mc):
+                continue
+            for m, k in u.index.items():
+                if not any(A.is_var(a) for a in m) or set(m) & g_atoms:
+                    continue
+                size = _divides(mc, tuple(a for a in m if not A.is_var(a)))
+                if size and all(a.isidentifier() for a in size) and k % cc == 0 and k > 0:
+                    cand = {size: k // cc}
+                    v = A.eval(cand, sample or sample_env(A, [cand]))
+                    if best is None or (v is not None and v < best[0]):
+                        best = (v if v is not None else math.inf, cand, u)
+    return (best[1], best[2]) if best else None
+
+
+def dynamic_shared(ks: KernelShapes) -> tuple[int, Poly | None, str, bool] | None:
+    """An `extern __shared__ T s[]` the kernel indexes: (bytes of T, elements its indices reach under the guards and
+    the block (None: none bounded), the access, whether every index was bounded), for the launch's dynamic shared
+    memory when no launch gives it."""
+    f = ks.facts
+    src, k = f.src, f.kernel
+    found = re.search(r"extern\s+__shared__\s+(?:__align__\s*\(\s*\d+\s*\)\s*)?([\w:]+)\s+(\w+)\s*\[\s*\]", src.text)
+    if not found or k.body is None:
+        return None
+    elem, name = found.group(1), found.group(2)
+    size = f.types.bytes(elem) or 4
+    end, text, complete = None, "", True
+    for n in walk(k.body):
+        if n.type != "subscript_expression":
+            continue
+        parts = subscript_parts(src, n)
+        if parts is None or parts[0] != name:
+            continue
+        p = f.poly(parts[1])
+        bounds = f.guards(n) + ks.block_bounds
+        bounds = bounds + f.derived(bounds)
+        r = reach(p, bounds, f.atoms, sample_env(f.atoms, [p] + [b.u for b in bounds])) if p is not None else None
+        if r is None:
+            text, complete = text or f.text(n), False  # an index not followed: the others still give a lower bound
+            continue
+        v = f.atoms.eval(r.end, sample_env(f.atoms, [r.end]))
+        if end is None or (v is not None and v > end[0]):
+            end, text = (v if v is not None else 0, r.end), f.text(n)
+    return size, (end[1] if end is not None else None), text, complete
