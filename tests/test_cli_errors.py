@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -96,8 +97,9 @@ def test_spec_init_picks_the_only_kernel_and_reads_the_callers_names(one):
     assert r.returncode == 0, r.stderr
     text = one.with_name("one.kernelpro.toml").read_text()
     assert 'kernel = "vadd"' in text
-    # <<<(count + 255) / 256, 256>>>(..., count): `count` is the kernel's `n`
-    assert 'grid = ["(n + 255) // 256"]' in text and "block = [256]" in text
+    # <<<(count + 255) / 256, 256>>>(..., count): the size is the caller's `count`, passed as the kernel's `n`
+    assert 'grid = ["cdiv(count, 256)"]' in text and "block = [256]" in text
+    assert re.search(r'name = "n"\nvalue = "count"', text), text
     r = run("spec", "check", str(one.with_name("one.kernelpro.toml")))
     assert r.returncode == 0, r.stderr
 

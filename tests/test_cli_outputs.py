@@ -151,7 +151,9 @@ def test_spec_init_on_four_elements_per_thread(tmp_path):
     assert r.returncode == 0, r.stderr
     text = (tmp_path / "four.kernelpro.toml").read_text()
     assert re.search(r'^grid = \["cdiv\(n, 1024\)"\]$', text, re.M), text
-    assert '"result": ...' in text and '"out"' not in text
+    # the output is the kernel's `result` (the old Python template guessed "out"); the reference is the kernel
+    assert re.search(r'name = "result"\ndtype = "float32".*\nshape = \["n"\].*\noutput = true', text), text
+    assert (tmp_path / "four.scale4.reference.cu").read_text() == FOUR
     assert run("spec", "check", str(tmp_path / "four.kernelpro.toml")).returncode == 0
 
 
@@ -163,9 +165,7 @@ def test_load_reference_accepts_the_documented_xp_parameter(tmp_path):
     (tmp_path / "four.cu").write_text(FOUR)
     assert run("spec", "init", str(tmp_path / "four.cu")).returncode == 0
     spec_path = tmp_path / "four.kernelpro.toml"
-    spec_path.write_text(spec_path.read_text().replace('# python = "four_ref.py:reference"',
-                                                       'python = "four_ref.py:reference"')
-                         .replace("# [reference]", "[reference]"))
+    spec_path.write_text(spec_path.read_text().replace("[reference]\n", '[reference]\npython = "four_ref.py:reference"\n'))
     (tmp_path / "four_ref.py").write_text(
         "def reference(inputs, sizes, xp):\n    return {'result': xp.asarray(inputs['x']) * 1.0}\n")
     fn = load_reference(load_spec(spec_path))
