@@ -197,7 +197,11 @@ def test_tcp_mode(tmp_path):
         conn.close()
     finally:
         proc.terminate()
-        proc.wait(10)
+        try:  # the test is about the capabilities; on a loaded 2-core machine exiting took over 10 s once
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise
 
 
 def test_failed_gpu_sizes_are_not_shown_as_zero_time():
