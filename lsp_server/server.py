@@ -5,6 +5,7 @@ imports both and is imported by no module of the package (only `__main__` and th
 """
 from __future__ import annotations
 
+import os
 import signal
 import threading
 
@@ -27,5 +28,13 @@ def create_server() -> KernelProServer:
     return server
 
 
+GRACE_S = 5.0  # for the orderly exit after SIGTERM; then the process ends regardless
+
+
 def _terminated(signum, frame):
+    # the orderly exit (the read loop unwinding, close() killing what the server started) can stall on a
+    # task or thread that does not give way; a daemon timer ends the process if it has not ended by then
+    timer = threading.Timer(GRACE_S, os._exit, args=(128 + signum,))
+    timer.daemon = True
+    timer.start()
     raise SystemExit(128 + signum)
