@@ -17,11 +17,12 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from kernelpro.profilers.analysis.patterns import RowKernel, column_loop, is_elementwise, row_kernel, row_major_loops
-from kernelpro.profilers.analysis.atomics import Refusal as AtomicsRefusal, uniform_atomics
-from kernelpro.profilers.analysis.blocktree import Refusal as BlockTreeRefusal, block_reduction
-from kernelpro.profilers.analysis.copies import Refusal as CopyRefusal, copy_kernel
-from kernelpro.profilers.analysis.loops import analyze_kernel
-from kernelpro.profilers.analysis.stencils import Refusal as StencilRefusal, neighbours_along_x, stencil as find_stencil
+from kernelpro.profilers.analysis.atomics import uniform_atomics
+from kernelpro.profilers.analysis.blocktree import block_reduction
+from kernelpro.profilers.analysis.copies import copy_kernel
+from kernelpro.profilers.analysis.loops import LOOPS, analyze_kernel
+from kernelpro.profilers.analysis.refusal import Refusal as KernelRefusal
+from kernelpro.profilers.analysis.stencils import neighbours_along_x, stencil as find_stencil
 from kernelpro.profilers.analysis.patterns import accesses_in
 from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import SourceFile, parse_source, walk
@@ -748,8 +749,8 @@ def permute_plans(text: str, ctx: Context) -> list[Plan]:
     if k is None or k.body is None:
         return []
     c = copy_kernel(src, k)
-    if isinstance(c, CopyRefusal):
-        if c.reason.startswith("not one load") or "uncoalesced-access" not in ctx.answers_present:
+    if isinstance(c, KernelRefusal):
+        if c.not_this_shape or "uncoalesced-access" not in ctx.answers_present:
             return []  # not a copy kernel at all, or nothing to fix: nothing to say
         raise Refuse(c.reason)
     if not c.transpose:
@@ -826,8 +827,8 @@ def tree_plans(text: str, ctx: Context) -> list[Plan]:
     if k is None or k.body is None or "__shared__" not in src.node_text(k.body):
         return []
     br = block_reduction(src, k)
-    if isinstance(br, BlockTreeRefusal):
-        if br.reason.startswith("no ") and "tree" in br.reason:
+    if isinstance(br, KernelRefusal):
+        if br.not_this_shape:
             return []
         raise Refuse(br.reason)
     old_block = _old_block(ctx)
@@ -876,7 +877,7 @@ def aggregate_plans(text: str, ctx: Context) -> list[Plan]:
     if k is None or k.body is None or "atomic" not in src.node_text(k.body):
         return []
     ua = uniform_atomics(src, k)
-    if isinstance(ua, AtomicsRefusal):
+    if isinstance(ua, KernelRefusal):
         raise Refuse(ua.reason)
     if "__shared__" in src.node_text(k.body):
         raise Refuse("the kernel has its own shared memory (a tree combines its block already)")
@@ -906,14 +907,14 @@ def stencil_plans(text: str, ctx: Context) -> list[Plan]:
         return []
     st = find_stencil(src, k)
     unrolled = None
-    if isinstance(st, StencilRefusal) and "a loop in the kernel" in st.reason:
+    if isinstance(st, KernelRefusal) and any(n.type in LOOPS for n in walk(k.body)):
         unrolled = taps.unroll_taps(text, ctx.path, ctx.kernel)  # loops over the taps written out
         if unrolled is not None:
             src = parse_source(unrolled, ctx.path)
             k = src.kernel(ctx.kernel)
             st = find_stencil(src, k)
-    if isinstance(st, StencilRefusal):
-        if st.reason.startswith("no array is read") or neighbours_along_x(src, k) < 3:
+    if isinstance(st, KernelRefusal):
+        if st.not_this_shape or neighbours_along_x(src, k) < 3:
             return []  # not a stencil at all: nothing to say
         raise Refuse(st.reason)
     try:

@@ -11,12 +11,13 @@ has `per` times fewer threads doing the same chunk.
 from __future__ import annotations
 
 from kernelpro.profilers.analysis.blocktree import BlockReduction
+from kernelpro.profilers.analysis.loops import declared_names
 from kernelpro.profilers.source import Kernel, SourceFile, walk
 
 from .prelude import with_prelude
 from .rows import combine, identity
 from .text import Refuse, span_text
-from .virtual import _param_list, insert_before, template_parts
+from .virtual import insert_before, param_list, template_parts
 
 OP = {"+": "sum", "max": "max", "min": "min"}
 
@@ -44,17 +45,8 @@ def _names(src: SourceFile, n) -> set[str]:
 def _needed(src: SourceFile, br: BlockReduction) -> list[str]:
     """The prologue's declarations the epilogue uses (the tid alias, a block index), with those they use;
     only ones that read no memory."""
-    decls = []
-    for s in br.prologue:
-        if s.type == "declaration" and "[" not in src.node_text(s) and "__shared__" not in src.node_text(s):
-            names = set()
-            for d in s.children_by_field_name("declarator"):
-                x = d
-                while x is not None and x.type != "identifier":
-                    x = x.child_by_field_name("declarator")
-                if x is not None:
-                    names.add(src.node_text(x))
-            decls.append((s, names))
+    decls = [(s, declared_names(src, s)) for s in br.prologue
+             if s.type == "declaration" and "[" not in src.node_text(s) and "__shared__" not in src.node_text(s)]
     want, keep = _names(src, br.epilogue), set()
     for s, names in reversed(decls):
         if names & want:
@@ -92,7 +84,7 @@ def rewrite(src: SourceFile, k: Kernel, br: BlockReduction, per: int, blocks: st
     pro = "\n  ".join(span_text(src, st.start_byte, st.end_byte, [x for x in subs if st.start_byte <= x[0] < st.end_byte])
                        for st in br.prologue if "__shared__" not in src.node_text(st))
     tmpl, targs, _ = template_parts(src, k)
-    helper = (f"{tmpl}static __device__ __forceinline__ {elem} kp_value_{k.name}({_param_list(src, k)}, unsigned kp_vx, "
+    helper = (f"{tmpl}static __device__ __forceinline__ {elem} kp_value_{k.name}({param_list(src, k)}, unsigned kp_vx, "
               f"unsigned kp_bdx, unsigned long long kp_vb) {{\n  // the prologue of {k.name} for one (virtual) thread: the value it stores "
               f"into {br.array}[tid]\n  {elem} kp_s = {elem}();\n  {pro}\n  return kp_s;\n}}\n\n")
     args = ", ".join(p.name for p in k.signature)

@@ -5,12 +5,11 @@ returns is left as it is."""
 from __future__ import annotations
 
 from kernelpro.profilers.analysis.affine import build_env
-from kernelpro.profilers.analysis.loops import analyze_loop
+from kernelpro.profilers.analysis.loops import LOOPS, analyze_loop, declared_names
 from kernelpro.profilers.source import parse_source, walk
 
 from .text import ident_subs, span_text
 
-LOOPS = ("for_statement", "while_statement", "do_statement")
 MAX_TAPS = 9  # iterations of one loop written out
 
 
@@ -23,18 +22,6 @@ def _values(src, info) -> list[int] | None:
     end = bound + 1 if info.cmp == "<=" else bound
     vals = list(range(start, end, info.step))
     return vals if 0 < len(vals) <= MAX_TAPS else None
-
-
-def _declared(src, body) -> set[str]:
-    out = set()
-    for d in walk(body):
-        if d.type == "declaration":
-            for x in d.children_by_field_name("declarator"):
-                while x is not None and x.type != "identifier":
-                    x = x.child_by_field_name("declarator")
-                if x is not None:
-                    out.add(src.node_text(x))
-    return out
 
 
 def unroll_taps(text: str, path: str, kernel: str) -> str | None:
@@ -70,7 +57,7 @@ def unroll_taps(text: str, path: str, kernel: str) -> str | None:
             label = f"kp_tap{serial}"
             serial += 1
             renames = []  # each copy's own locals get names of their own (one definition per name)
-            for name in _declared(src, body):
+            for name in declared_names(src, body):
                 renames += ident_subs(src, body, name, f"{name}_{label}")
             inner = span_text(src, body.start_byte, body.end_byte,
                               [(c.start_byte, c.end_byte, f"goto {label};") for c in conts]

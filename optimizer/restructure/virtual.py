@@ -54,7 +54,7 @@ def template_parts(src: SourceFile, k: Kernel) -> tuple[str, str, object]:
             "<" + ", ".join(n for _, n in k.template_params) + ">", node)
 
 
-def _param_list(src: SourceFile, k: Kernel) -> str:
+def param_list(src: SourceFile, k: Kernel) -> str:
     for n in walk(k.node):
         if n.type == "parameter_list":
             return src.node_text(n)[1:-1].strip()
@@ -83,28 +83,25 @@ def roles_helper(src: SourceFile, k: Kernel, staged: Staged, load_t: str, store_
         elif n.type == "return_statement" and not n.named_children:
             subs.append((n.start_byte, n.end_byte, "return false;"))
 
-    def inside(n, outer):
-        return outer.start_byte <= n.start_byte and n.end_byte <= outer.end_byte
-
     assign = staged.store.parent
     stmt = assign.parent
     value = assign.child_by_field_name("right")
     # in the value: staged loads from kp_val; outside it (locals of values): staged address or value by phase
-    val_subs = [s for s in subs if inside_range(s, value)]
+    val_subs = [s for s in subs if within(s[0], s[1], value)]
     for i, n in enumerate(staged.loads):
-        if inside(n, value):
+        if within(n.start_byte, n.end_byte, value):
             val_subs.append((n.start_byte, n.end_byte, f"kp_val[{i}]"))
     value_text = span_text(src, value.start_byte, value.end_byte, val_subs)
     addr_set = " ".join(f"kp_addr[{i}] = {_address(src, n, subs)};" for i, n in enumerate(staged.loads)
-                        if inside(n, value))
+                        if within(n.start_byte, n.end_byte, value))
     dst = _address(src, staged.store, subs)
     body_subs = [s for s in subs if not (stmt.start_byte <= s[0] < stmt.end_byte)]
     for i, n in enumerate(staged.loads):
-        if not inside(n, value):  # a local computed from a staged load before the store
+        if not within(n.start_byte, n.end_byte, value):  # a local computed from a staged load before the store
             body_subs.append((n.start_byte, n.end_byte,
                               f"(kp_phase ? kp_val[{i}] : (kp_addr[{i}] = {_address(src, n, subs)}, {load_t}()))"))
     for n in staged.others:
-        if not inside(n, value):
+        if not within(n.start_byte, n.end_byte, value):
             body_subs.append((n.start_byte, n.end_byte,
                               f"(kp_phase ? {span_text(src, n.start_byte, n.end_byte, subs)} : 0)"))
     body_subs.append((stmt.start_byte, stmt.end_byte,
@@ -114,13 +111,14 @@ def roles_helper(src: SourceFile, k: Kernel, staged: Staged, load_t: str, store_
     # a staged load under its own condition leaves its address null where the old thread skips it
     body = "{\n  " + " ".join(f"kp_addr[{i}] = nullptr;" for i in range(len(staged.loads))) + body[1:]
     tmpl, _, _ = template_parts(src, k)
-    return (f"{tmpl}static __device__ __forceinline__ bool kp_roles_{k.name}({_param_list(src, k)}, int kp_vx, "
+    return (f"{tmpl}static __device__ __forceinline__ bool kp_roles_{k.name}({param_list(src, k)}, int kp_vx, "
             f"int kp_vy, bool kp_phase, const {load_t}* kp_val, const {load_t}** kp_addr, {store_t}*& kp_dst, "
             f"{store_t}& kp_out)\n{body}\n\n")
 
 
-def inside_range(sub, node) -> bool:
-    return node.start_byte <= sub[0] and sub[1] <= node.end_byte
+def within(start: int, end: int, node) -> bool:
+    """Bytes [start, end) lie inside node."""
+    return node.start_byte <= start and end <= node.end_byte
 
 
 def call(src: SourceFile, k: Kernel, vx: str, vy: str, phase: str) -> str:

@@ -11,16 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .refusal import Refusal
 from ..source import Kernel, SourceFile, walk
 from .affine import build_env, depends, subscript_parts
 
 OPS = {"atomicAdd": "sum", "atomicMax": "max", "atomicMin": "min"}
-
-
-@dataclass
-class Refusal:
-    kernel: str
-    reason: str
 
 
 @dataclass
@@ -68,7 +63,7 @@ def uniform_atomics(src: SourceFile, k: Kernel) -> UniformAtomics | Refusal:
             if name.startswith("atomic"):
                 calls.append((name, n))
     if not calls:
-        return Refusal(k.name, "no atomics")
+        return Refusal(k.name, "no atomics", not_this_shape=True)
     fns = {name for name, _ in calls}
     if len(fns) != 1 or next(iter(fns)) not in OPS:
         return Refusal(k.name, f"atomics other than one of {', '.join(OPS)} ({', '.join(sorted(fns))})")

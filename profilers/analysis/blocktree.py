@@ -16,15 +16,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .refusal import Refusal
 from ..source import Kernel, SourceFile, walk
 
 OPS = {"+": "+", "max": "max", "min": "min"}
-
-
-@dataclass
-class Refusal:
-    kernel: str
-    reason: str
 
 
 @dataclass
@@ -155,11 +150,11 @@ def block_reduction(src: SourceFile, k: Kernel) -> BlockReduction | Refusal:
         return Refusal(k.name, "no body")
     shared = _shared(src, k)
     if not shared:
-        return Refusal(k.name, "no shared-memory tree")
+        return Refusal(k.name, "no shared-memory tree", not_this_shape=True)
     stmts = _statements(k.body)
     first = next((i for i, s in enumerate(stmts) if _is_barrier(src, s)), None)
     if first is None or first + 1 >= len(stmts) or stmts[first + 1].type != "for_statement":
-        return Refusal(k.name, "no barrier followed by a tree loop at the kernel's top level")
+        return Refusal(k.name, "no barrier followed by a tree loop at the kernel's top level", not_this_shape=True)
     tids = _tid_names(src, stmts[:first])
     prologue, loop = stmts[:first], stmts[first + 1]
     found = [(arr, _tree(src, loop, arr, tids)) for arr in shared]

@@ -13,18 +13,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .loops import LOOPS
+from .refusal import Refusal
 from ..source import Kernel, SourceFile, walk
 from .affine import Access, build_env, coefficient, global_accesses, is_const
 
-LOOPS = ("for_statement", "while_statement", "do_statement")
 SIDE_EFFECTS = ("atomic", "__syncthreads", "__syncwarp", "__shfl", "cooperative_groups", "cg::", "printf", "asm",
                 "__stcs", "__stcg", "__stwb", "__stwt")
-
-
-@dataclass
-class Refusal:
-    kernel: str
-    reason: str
 
 
 @dataclass
@@ -93,7 +88,8 @@ def copy_kernel(src: SourceFile, k: Kernel) -> Copy | Refusal:
         return Refusal(k.name, f"the kernel reads and writes the same array {both[0]} (in place): restaged, a "
                                "thread could read an element another already overwrote")
     if len(stores) != 1 or len(loads) != 1:
-        return Refusal(k.name, f"not one load copied to one store ({len(loads)} global loads, {len(stores)} stores)")
+        return Refusal(k.name, f"not one load copied to one store ({len(loads)} global loads, {len(stores)} stores)",
+                       not_this_shape=True)
     load, store = loads[0], stores[0]
     if load.index is None or store.index is None:
         return Refusal(k.name, "an index the analysis cannot follow")

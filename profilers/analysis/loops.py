@@ -82,6 +82,8 @@ class LoopInfo:
 # ---------------------------------------------------------------- helpers
 
 
+LOOPS = ("for_statement", "while_statement", "do_statement")  # the loop statements
+
 def unparen(n):
     while n is not None and n.type in ("parenthesized_expression", "condition_clause") and n.named_children:
         n = n.named_children[0]

@@ -13,18 +13,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .loops import LOOPS
+from .refusal import Refusal
 from ..source import Kernel, SourceFile, walk
 from .affine import Access, add, build_env, coefficient, global_accesses, is_const
 
-LOOPS = ("for_statement", "while_statement", "do_statement")
 SIDE_EFFECTS = ("__shared__", "__syncthreads", "atomic", "__shfl", "cooperative_groups", "cg::", "asm", "printf")
 MAX_HALO = 4  # the largest offset read as a neighbour (rows or elements)
-
-
-@dataclass
-class Refusal:
-    kernel: str
-    reason: str
 
 
 @dataclass
@@ -79,7 +74,8 @@ def stencil(src: SourceFile, k: Kernel) -> Stencil | Refusal:
     body = src.node_text(k.body)
     if "threadIdx.y" not in body:
         if neighbours_along_x(src, k) < 3:
-            return Refusal(k.name, "no array is read at three or more neighbouring points of the thread's own")
+            return Refusal(k.name, "no array is read at three or more neighbouring points of the thread's own",
+                           not_this_shape=True)
         return Refusal(k.name, "one dimension of threads: the neighbours above and below are not threads of the "
                                "block (a 2-D launch is needed for a tile with a halo)")
     if "threadIdx.z" in body:
@@ -126,7 +122,7 @@ def stencil(src: SourceFile, k: Kernel) -> Stencil | Refusal:
             best = (array, pts, rest)
     if best is None:
         return Refusal(k.name, "no array is read at three or more neighbouring points of the thread's own "
-                               "(offsets along threadIdx.x and threadIdx.y)")
+                               "(offsets along threadIdx.x and threadIdx.y)", not_this_shape=True)
     array, pts, rest = best
     others = rest + [a for arr, g in by_array.items() if arr != array for a in g]
     return Stencil(k.name, array, store, pts, others)

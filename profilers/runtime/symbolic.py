@@ -9,38 +9,15 @@ from __future__ import annotations
 
 import ast
 
+from ..analysis.affine import add, atom, const, mul  # the one polynomial arithmetic
 from .expr import ExprError, parse_expr
 
 Poly = dict
 STRUCT: dict[str, tuple] = {}  # atom text -> (op, a, b) with polynomials a, b
 
 
-def const(c: int) -> Poly:
-    return {(): c} if c else {}
-
-
 def name(n: str) -> Poly:
-    return {(n,): 1}
-
-
-def add(a: Poly, b: Poly, sign: int = 1) -> Poly:
-    out = dict(a)
-    for m, c in b.items():
-        out[m] = out.get(m, 0) + sign * c
-        if not out[m]:
-            del out[m]
-    return out
-
-
-def mul(a: Poly, b: Poly) -> Poly:
-    out: Poly = {}
-    for ma, ca in a.items():
-        for mb, cb in b.items():
-            m = tuple(sorted(ma + mb))
-            out[m] = out.get(m, 0) + ca * cb
-            if not out[m]:
-                del out[m]
-    return out
+    return atom(n)
 
 
 def number(p: Poly) -> int | None:
