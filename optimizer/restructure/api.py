@@ -30,9 +30,10 @@ from kernelpro.profilers.source import SourceFile, parse_source, walk
 from ..model import Candidate
 from . import aggregate, blocktree, columns, deteam, dewarp, elementwise, gather, matmul, permute, rows, stencil, taps
 from .launch import columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
-from .passes import (declare_at_first_assignment, index_pointer_steps, inline_loop_helpers, promote_elements,
-                     rename_reassigned_pointers, simplify)
+from .passes import (declare_at_first_assignment, index_pointer_steps, inline_loop_helpers, name_thread_indices,
+                     promote_elements, rename_reassigned_pointers, simplify)
 from .text import NotThisShape, Refuse, in_terms_of, span_text
+from .unstage import unstage
 
 SUM_OP = "sum"
 TREE_OPS = {"+": SUM_OP, "max": "max", "min": "min"}  # a shared-memory tree's step -> the reduction
@@ -983,7 +984,7 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
         why.append(f"shared-memory tiles: {e}")
         coords = causal = None
     if coords is not None:
-        table = {p: str(v) for p, v in ctx.scalar_params.items()}
+        table = _spec_table(src, ctx)
         g = matmul.grid_text(c, table, 1, 1, None)
         zt = in_terms_of(c.batch.extent or "?", table) if c.batch is not None and c.batch.thread == "loop" else ""
         if zt is None:
@@ -1069,6 +1070,14 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     return out, why
 
 
+def _spec_table(src: SourceFile, ctx: Context) -> dict:
+    """The kernel's scalar parameters in the spec's terms, and the file's integer constants (#define
+    NI 512, namespace-scope const) as their values."""
+    table = {n: str(v) for n, v in src.constants.items() if n not in src._scoped}
+    table.update({p: str(v) for p, v in ctx.scalar_params.items()})
+    return table
+
+
 def _extent_from_launch(src: SourceFile, ctx: Context, c, axis) -> str | None:
     """For an output index the kernel never bounds: the number of values the old launch gives it
     (its largest value + 1 over the grid and block), matched at every size of the spec to one of the
@@ -1088,7 +1097,7 @@ def _extent_from_launch(src: SourceFile, ctx: Context, c, axis) -> str | None:
     names = ["x", "y", "z"]
     cands = [c.K] + [s for o in [c.out] + [x for t in c.terms for x in t] for s in o.strides.values()] + \
         [x.name for x in k.params if not x.is_pointer]
-    table = {q: str(v) for q, v in ctx.scalar_params.items()}
+    table = _spec_table(src, ctx)
     for cand in dict.fromkeys(cands):
         spec_expr = in_terms_of(cand, table)
         if spec_expr is None:
@@ -1129,12 +1138,18 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     inlined = inline_loop_helpers(text, ctx.path, ctx.kernel)
     text = inlined or text
     text = declare_at_first_assignment(text, ctx.path, ctx.kernel) or text
+    text = name_thread_indices(text, ctx.path, ctx.kernel) or text
     text = index_pointer_steps(text, ctx.path, ctx.kernel) or text
     for _ in range(8):
         renamed = rename_reassigned_pointers(text, ctx.path, ctx.kernel)
         if renamed is None:
             break
         text = renamed
+    unstaged, staged_why = unstage(text, ctx.path, ctx.kernel)
+    if unstaged is not None:  # a product staged through shared memory, read as the plain loop it computes
+        text = unstaged
+    elif staged_why:
+        why.append(f"matmul: the shared-memory tile loop is not read back as a plain product: {staged_why}")
     by_family: dict[str, list[Plan]] = {}
     for fn in (elementwise_plans, gather_plans, row_plans, column_plans, matmul_plans, permute_plans,
                coalesce_plans, stencil_plans, tree_plans, aggregate_plans):

@@ -359,6 +359,8 @@ def _replay(src: SourceFile, k, c: Contraction, ind: str, sums: list[str] | None
         if d is None:
             continue
         split = _split_value(src, k, name, c)
+        if split is None and _only_in_coordinates(src, k, name, c):
+            continue  # `int tx = threadIdx.x;` read only by the row's and column's definitions: unused now
         if split is None:
             raise Refuse(f"`{name}` is a thread index besides the output's row and column")
         v = d.child_by_field_name("value")
@@ -380,6 +382,14 @@ def _replay(src: SourceFile, k, c: Contraction, ind: str, sums: list[str] | None
         subs.append((body.end_byte, body.end_byte, " }"))
     body = textwrap.dedent(span_text(src, k.body.start_byte + 1, k.body.end_byte - 1, subs).strip("\n"))
     return textwrap.indent(body, ind).strip()
+
+
+def _only_in_coordinates(src: SourceFile, k, name: str, c: Contraction) -> bool:
+    """name is read only inside the declarations of the output's row and column (replaced in the replay)."""
+    decls = [d for d in (_decl_of(src, k, a) for a in (c.row.atoms[0], c.col.atoms[0])) if d is not None]
+    own = _decl_of(src, k, name)
+    return all(any(d.start_byte <= n.start_byte < d.end_byte for d in decls + [own])
+               for n in walk(k.body) if n.type == "identifier" and src.node_text(n) == name)
 
 
 def _split_value(src: SourceFile, k, root: str, c: Contraction) -> str | None:

@@ -894,8 +894,9 @@ def index_pointer_steps(src_text: str, path: str, kernel: str) -> str | None:
 
 
 def rename_reassigned_pointers(src_text: str, path: str, kernel: str) -> str | None:
-    """A pointer given a new value by a statement `p = e;` after its declaration (llm.c's softmax
-    reads its output back through the input's pointer: `x = out + idx * C;`) becomes a new pointer
+    """A pointer given a new value by a statement `p = e;` (or moved by `p += e;`) after its declaration
+    (llm.c's softmax reads its output back through the input's pointer: `x = out + idx * C;`; a batched
+    product moves its operands to the batch: `A += batch * M * K;`) becomes a new pointer
     from there, `T* p_1 = e;` with every later mention renamed, so that each name has one value the
     index analysis follows. Only for a statement of a block outside any loop, e not reading p, every
     later mention of p in that block; one at a time (None if there is none)."""
@@ -907,7 +908,8 @@ def rename_reassigned_pointers(src_text: str, path: str, kernel: str) -> str | N
     names = {text(src, n) for n in walk(k.node) if n.type == "identifier"}
     for s in walk(k.body):
         e = s.named_children[0] if s.type == "expression_statement" and s.named_children else None
-        if e is None or e.type != "assignment_expression" or text(src, e.child_by_field_name("operator")) != "=":
+        op = text(src, e.child_by_field_name("operator")) if e is not None and e.type == "assignment_expression" else None
+        if op not in ("=", "+=", "-="):
             continue
         left, right = e.child_by_field_name("left"), e.child_by_field_name("right")
         p = text(src, left) if left is not None and left.type == "identifier" else None
@@ -925,7 +927,8 @@ def rename_reassigned_pointers(src_text: str, path: str, kernel: str) -> str | N
         if any(n.type == "reference_declarator" for n in walk(k.body)):
             continue  # a reference may hold the pointer's old value under another name
         fresh = next(f"{p}_{i}" for i in range(1, 100) if f"{p}_{i}" not in names)
-        subs = [(s.start_byte, s.end_byte, f"{types[p]}{fresh} = {text(src, right)};")]
+        value = text(src, right) if op == "=" else f"{p} {op[0]} ({text(src, right)})"  # `p += e`: p's old value
+        subs = [(s.start_byte, s.end_byte, f"{types[p]}{fresh} = {value};")]
         subs += [(n.start_byte, n.end_byte, fresh) for n in later]
         return span_text(src, 0, len(src.data), subs)
     return None
@@ -1055,3 +1058,91 @@ def simplify(src_text: str, path: str, kernel: str, limit: int = 12) -> tuple[st
         else:
             break
     return src_text, done
+
+
+_PRODUCT = re.compile(r"^\(?(?:blockIdx\.([xyz])\*blockDim\.\1|blockDim\.([xyz])\*blockIdx\.\2)\)?$")
+
+
+def _plus_terms(src: SourceFile, n) -> list:
+    """The terms of a chain of `+` (a + b + c -> [a, b, c])."""
+    if n.type == "binary_expression" and text(src, n.child_by_field_name("operator")) == "+":
+        return _plus_terms(src, n.child_by_field_name("left")) + _plus_terms(src, n.child_by_field_name("right"))
+    return [n]
+
+
+def _global_terms(src: SourceFile, n) -> tuple[str, list, list] | None:
+    """For a `+` chain holding `blockIdx.d * blockDim.d` and `threadIdx.d` (any order, any other terms):
+    (d, those two terms, the other terms); None otherwise."""
+    if n.type == "parenthesized_expression" and n.named_children:
+        inner = _global_terms(src, n.named_children[0])
+        return inner if inner is not None and not inner[2] else None
+    terms = _plus_terms(src, n)
+    if len(terms) < 2:
+        return None
+    for a in terms:
+        m = _PRODUCT.match(re.sub(r"\s+", "", text(src, a)))
+        d = m and (m.group(1) or m.group(2))
+        t = next((b for b in terms if re.sub(r"\s+", "", text(src, b)) == f"threadIdx.{d}"), None) if d else None
+        if t is not None:
+            return d, [a, t], [x for x in terms if x is not a and x is not t]
+    return None
+
+
+def name_thread_indices(src_text: str, path: str, kernel: str) -> str | None:
+    out = None
+    for _ in range(6):  # one edit per written-out index each round: nested ones need the outer named first
+        new = _name_thread_indices(out or src_text, path, kernel)
+        if new is None:
+            return out
+        out = new
+    return out
+
+
+def _name_thread_indices(src_text: str, path: str, kernel: str) -> str | None:
+    """A thread's global index written out where it is used (`A[(blockIdx.y * blockDim.y + threadIdx.y)
+    * n + k]`) named once at the top of the kernel (`const int gy_ = blockIdx.y * blockDim.y +
+    threadIdx.y;`, or the kernel's own local that already holds it and is never reassigned), so the
+    plans that start from a named row or column read it; None if nothing is written out."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    found: dict[str, list] = {}  # axis -> [(chain node, its other terms)]
+    named: dict[str, str] = {}
+    for n in walk(k.body):
+        g = _global_terms(src, n)
+        if g is None or (n.parent is not None and (_global_terms(src, n.parent) is not None or (
+                n.parent.type == "binary_expression" and text(src, n.parent.child_by_field_name("operator")) == "+"))):
+            continue
+        axis, _, others = g
+        par = n.parent
+        if not others and par is not None and par.type == "init_declarator" and par.child_by_field_name("value") == n:
+            name = text(src, par.child_by_field_name("declarator"))
+            if all(w != name for w, _ in writes_in(src, k.body)) and axis not in named:
+                named[axis] = name
+                continue
+        found.setdefault(axis, []).append((n, others))
+    if not found:
+        return None
+    names = {text(src, n) for n in walk(k.node) if n.type == "identifier"}
+    subs, decls = [], []
+    for axis, uses_ in found.items():
+        name = named.get(axis)
+        if name is None:
+            name = next(f"g{axis}{'_' * i}" for i in range(1, 9) if f"g{axis}{'_' * i}" not in names)
+            decls.append(f"const int {name} = blockIdx.{axis} * blockDim.{axis} + threadIdx.{axis};")
+        else:
+            decl = next(d for d in walk(k.body) if d.type == "init_declarator"
+                        and text(src, d.child_by_field_name("declarator")) == name)
+            uses_ = [u for u in uses_ if u[0].start_byte > decl.end_byte]
+        for u, others in uses_:
+            if any(a < u.end_byte and u.start_byte < b for a, b, _ in subs):
+                continue  # overlaps an edit of this round: the next round takes it
+            new = " + ".join([text(src, o) for o in others] + [name])
+            subs.append((u.start_byte, u.end_byte, f"({new})" if others and u.type == "parenthesized_expression" else new))
+    if decls:
+        first = k.body.named_children[0] if k.body.named_children else None
+        at = first.start_byte if first is not None else k.body.start_byte + 1
+        ind = line_indent(src, first) if first is not None else "    "
+        subs.append((at, at, "".join(d + "\n" + ind for d in decls)))
+    return span_text(src, 0, len(src.data), subs) if subs else None

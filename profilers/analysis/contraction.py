@@ -106,10 +106,12 @@ class Found:
     refused: list  # Refusal
 
 
-def _elem(k: Kernel, array: str) -> str:
+def _elem(src: SourceFile, k: Kernel, array: str) -> str:
+    """An array parameter's element type, typedefs resolved (`DATA_TYPE` -> `float`)."""
     p = k.param(array)
     t = p.base_type if p is not None else "float"
-    return " ".join(w for w in t.split() if w not in ("const", "volatile", "__restrict__")) or "float"
+    t = " ".join(w for w in t.split() if w not in ("const", "volatile", "__restrict__")) or "float"
+    return table_for(src).resolve(t) or t
 
 
 def _mentions_builtin(src: SourceFile, n) -> bool:
@@ -133,7 +135,9 @@ def coordinates(src: SourceFile, k: Kernel) -> dict[str, str]:
             if name is None or value is None or name.type != "identifier":
                 continue
             axes = "".join(sorted({text(src, c)[-1] for c in walk(value) if c.type == "field_expression"
-                                   and text(src, c.child_by_field_name("argument")) == "threadIdx"}))
+                                   and text(src, c.child_by_field_name("argument")) == "threadIdx"}
+                                  | {a for c in walk(value) if c.type == "identifier" and src.node_text(c) in out
+                                     for a in out[src.node_text(c)] if "B" not in out[src.node_text(c)]}))
             if not axes:  # a block's position only (`int b = blockIdx.z;`): "block z"
                 axes = "".join(sorted({"B" + text(src, c)[-1] for c in walk(value) if c.type == "field_expression"
                                        and text(src, c.child_by_field_name("argument")) == "blockIdx"}))
@@ -144,6 +148,9 @@ def coordinates(src: SourceFile, k: Kernel) -> dict[str, str]:
                 if any(c.type == "binary_expression" and text(src, c.child_by_field_name("operator")) in ("/", "%")
                        for c in walk(value)):
                     out[src.node_text(name)] = "".join(sorted(set("".join(via))))
+                elif len(via) == 2 and sum(1 for v in via if v and "B" not in v) == 1 and \
+                        sum(1 for v in via if v.startswith("B")) == 1:  # `Row = by * TILE + ty` of named parts
+                    out[src.node_text(name)] = next(v for v in via if "B" not in v)
     return out
 
 
@@ -471,13 +478,13 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
         if n.type == "if_statement" and _compares(src, n.child_by_field_name("condition"), row_atoms, col_atoms):
             condition = text(src, n.child_by_field_name("condition"))
         n = n.parent
-    ops0 = [_operand(k, env, a, fa, var, row_atoms | col_atoms | batch_atoms) for (a, fa), _ in pairs]
-    ops1 = [_operand(k, env, b, fb, var, row_atoms | col_atoms | batch_atoms) for _, (b, fb) in pairs]
-    out = _operand(k, env, out_acc, out_acc.node, None, row_atoms | col_atoms | batch_atoms)
+    ops0 = [_operand(src, k, env, a, fa, var, row_atoms | col_atoms | batch_atoms) for (a, fa), _ in pairs]
+    ops1 = [_operand(src, k, env, b, fb, var, row_atoms | col_atoms | batch_atoms) for _, (b, fb) in pairs]
+    out = _operand(src, k, env, out_acc, out_acc.node, None, row_atoms | col_atoms | batch_atoms)
     scales = {" * ".join(text(src, f) for f in scale) for _, _, scale, _ in terms}
     alpha = next(iter(scales)) if len(scales) == 1 and next(iter(scales)) else None
     init, beta, bias = None, None, None
-    acc_type = _elem(k, out_acc.array)
+    acc_type = _elem(src, k, out_acc.array)
     if kind == "local":
         decl = _declaration(src, k, acc_name, lp.node)
         if decl is not None:
@@ -529,13 +536,13 @@ def _stride_of(index: Poly, atoms_: set) -> Poly | None:
     return best
 
 
-def _operand(k: Kernel, env, a: Access, node, var, coord_atoms: set) -> Operand:
+def _operand(src: SourceFile, k: Kernel, env, a: Access, node, var, coord_atoms: set) -> Operand:
     strides = {c: poly_text(coefficient(a.index, c) or {}) for c in sorted(coord_atoms) if coefficient(a.index, c)}
     off = a.index
     for c in list(coord_atoms) + ([var] if var else []):
         off = without(off, c)
     ks = poly_text(coefficient(a.index, var) or {}) if var else "0"
-    return Operand(a.array, _elem(k, a.array), a.index, poly_text(off), ks, strides, [node])
+    return Operand(a.array, _elem(src, k, a.array), a.index, poly_text(off), ks, strides, [node])
 
 
 def _coord_value(src: SourceFile, k: Kernel, name: str):

@@ -1,0 +1,532 @@
+"""A product already staged through shared memory, read back as the plain loop it computes.
+
+    for (t = 0; t < nt; ++t) {                         for (int k = 0; k < W; ++k)
+      As[ty][tx] = c ? A[row*W + t*T + tx] : 0;   ->     acc += A[row*W + k] * B[k*W + col];
+      Bs[ty][tx] = B[(t*T + ty)*W + col];
+      __syncthreads();
+      for (k = 0; k < T; ++k) acc += As[ty][k] * Bs[k][tx];
+      __syncthreads();
+    }
+
+Each shared element is the value one thread stored: the read `As[ty][k]` is the store's value in the
+thread whose coordinates give that element (tx = k), so the global expression is the store's with
+the thread's coordinates replaced by the read's. The tile loop and the loop over the tile become one
+loop over k = t*T + k' when every index moves by T times as much per tile as per k'. Zero fills of
+the loads go: a condition on k becomes the loop's bound (the tiles covering it, rounded up), one on
+the output's row or column must be implied by the guard of the output's store. Pointers stepped
+once per tile (`A += T;`) are read at the tile instead. Anything else in the loop, a shared array
+read or written elsewhere, or an index that does not split so, and the kernel is left as it is.
+
+The plans then see the plain product and rewrite it (tiles with register tiles, tensor cores).
+"""
+from __future__ import annotations
+
+import re
+
+from kernelpro.profilers.analysis.affine import Poly, add, atom, atoms, build_env, coefficient, const, mul, poly_text, without
+from kernelpro.profilers.analysis.loops import _header, statements, text, unparen
+from kernelpro.profilers.source import SourceFile, parse_source, walk
+
+from .text import span_text
+
+IT = "kp_tile_"  # the tile loop's iteration number, an atom while the indices are solved
+
+
+def _subst(p: Poly, name: str, value: Poly) -> Poly:
+    out: Poly = {}
+    for m, c in p.items():
+        n = m.count(name)
+        term = {tuple(x for x in m if x != name): c}
+        for _ in range(n):
+            term = mul(term, value)
+        out = add(out, term)
+    return out
+
+
+def _subst_all(p: Poly, values: dict) -> Poly:
+    """Every atom in values replaced at once (values may mention the atoms they replace)."""
+    marks = {a: f"\x00{i}" for i, a in enumerate(values)}
+    for a, m in marks.items():
+        p = _subst(p, a, atom(m))
+    for a, m in marks.items():
+        p = _subst(p, m, values[a])
+    return p
+
+
+def _shared_arrays(src: SourceFile, k) -> dict[str, list[int]]:
+    """Fixed-size __shared__ arrays of the kernel -> their dimensions."""
+    out = {}
+    for d in walk(k.body):
+        if d.type != "declaration" or "__shared__" not in text(src, d) or "extern" in text(src, d):
+            continue
+        for dec in d.children_by_field_name("declarator"):
+            dims, n = [], dec
+            while n is not None and n.type == "array_declarator":
+                v = src.eval_int(n.child_by_field_name("size"))
+                dims.insert(0, v)
+                n = n.child_by_field_name("declarator")
+            if n is not None and n.type == "identifier" and dims and all(v for v in dims):
+                out[text(src, n)] = dims
+    return out
+
+
+def _subscript(src: SourceFile, n):
+    """(array name, [index nodes]) of a[i][j]; None otherwise."""
+    idx = []
+    while n is not None and n.type == "subscript_expression":
+        i = n.child_by_field_name("index")
+        if i is None:
+            idx_nodes = [c for c in n.named_children if c.type == "subscript_argument_list"]
+            i = idx_nodes[0].named_children[0] if idx_nodes and idx_nodes[0].named_children else None
+        if i is None:
+            return None
+        idx.insert(0, i)
+        n = n.child_by_field_name("argument")
+    if n is None or n.type != "identifier" or not idx:
+        return None
+    return text(src, n), idx
+
+
+class _Fail(Exception):
+    pass
+
+
+class _Unstager:
+    def __init__(self, src: SourceFile, k, loop):
+        self.src, self.k, self.loop = src, k, loop
+        self.position_guards: list[str] = []
+        self.shared = _shared_arrays(src, k)
+        body = loop.child_by_field_name("body")
+        self.stmts = statements(body) if body is not None else []
+        thread_locals = set()
+        for d in walk(k.body):
+            if d.type == "init_declarator" and d.child_by_field_name("value") is not None:
+                v = text(src, d.child_by_field_name("value"))
+                if "threadIdx" in v and "blockIdx" not in v:
+                    thread_locals.add(text(src, d.child_by_field_name("declarator")))
+        self.loop_vars = self._loop_vars()
+        keep = thread_locals | set(self.loop_vars)
+        self.env = build_env(src, k, keep=tuple(keep))
+
+    def poly(self, n) -> Poly:
+        p = self.env.poly(n)
+        if p is None:
+            raise _Fail(f"`{text(self.src, n)}` is not an affine index")
+        return p
+
+    # --- the tile loop ---------------------------------------------------
+    def _loop_vars(self) -> dict:
+        """var -> (start node, step int) for the tile loop's variables (`a = b0, b = b1; ...; a += s, b += t`)."""
+        src, n = self.src, self.loop
+        init, upd = n.child_by_field_name("initializer"), n.child_by_field_name("update")
+        starts = {}
+        if init is not None and init.type == "declaration":
+            for d in init.children_by_field_name("declarator"):
+                if d.type == "init_declarator":
+                    starts[text(src, d.child_by_field_name("declarator"))] = d.child_by_field_name("value")
+        elif init is not None:
+            for e in ([init] if init.type != "comma_expression" else _commas(init)):
+                if e.type == "assignment_expression" and text(src, e.child_by_field_name("operator")) == "=":
+                    starts[text(src, e.child_by_field_name("left"))] = e.child_by_field_name("right")
+        steps = {}
+        for e in (_commas(upd) if upd is not None and upd.type == "comma_expression" else [upd]):
+            if e is None:
+                continue
+            if e.type == "update_expression" and "++" in text(src, e):
+                steps[text(src, e.child_by_field_name("argument"))] = e
+            elif e.type == "assignment_expression" and text(src, e.child_by_field_name("operator")) == "+=":
+                steps[text(src, e.child_by_field_name("left"))] = e.child_by_field_name("right")
+        if not starts or set(starts) != set(steps):
+            raise _Fail("the tile loop is not counted")
+        return {v: (starts[v], steps[v]) for v in starts}
+
+    def tile_values(self) -> tuple[dict, str]:
+        """Each loop variable as start + IT * step (polys), and the loop's trip count as C text."""
+        vals, trip = {}, None
+        for v, (start, step) in self.loop_vars.items():
+            s = self.env.poly(start) if start is not None else None
+            d = const(1) if step.type == "update_expression" else self.env.poly(step)
+            if s is None or d is None:
+                raise _Fail(f"the tile loop's `{v}` does not step by a fixed amount")
+            vals[v] = (s, d)
+        cond = unparen(self.loop.child_by_field_name("condition"))
+        if cond is None or cond.type != "binary_expression" or text(self.src, cond.child_by_field_name("operator")) \
+                not in ("<", "<=") or text(self.src, cond.child_by_field_name("left")) not in vals:
+            raise _Fail("the tile loop's condition is not `t < end`")
+        v = text(self.src, cond.child_by_field_name("left"))
+        end = self.poly(cond.child_by_field_name("right"))
+        s, d = vals[v]
+        span = add(end, s, -1)
+        if text(self.src, cond.child_by_field_name("operator")) == "<=":
+            span = add(span, const(1))
+        if not d or list(d) != [()]:
+            raise _Fail("the tile loop's step is not a constant")
+        self.span, self.step = span, d[()]
+        return {x: add(s0, mul(atom(IT), d0)) for x, (s0, d0) in vals.items()}, v
+
+    # --- the statements of one tile ----------------------------------------
+    def run(self):
+        src = self.src
+        values, _ = self.tile_values()
+        stores, steps, inner = {}, {}, None
+        for s in self.stmts:
+            t = re.sub(r"\s+", "", text(src, s))
+            if t in ("__syncthreads();",) or s.type == "declaration" and "__shared__" in text(src, s) \
+                    or s.type.startswith("preproc"):  # `#pragma unroll` before the loop over the tile
+                continue
+            if s.type == "for_statement" and inner is None:
+                inner = s
+                continue
+            st = self._store(s)
+            if st is not None and inner is None:
+                stores.setdefault(st[0], []).append(st[1:])
+                continue
+            e = s.named_children[0] if s.type == "expression_statement" and s.named_children else None
+            if e is not None and e.type == "assignment_expression" and text(src, e.child_by_field_name("operator")) \
+                    == "+=" and e.child_by_field_name("left").type == "identifier":
+                p = text(src, e.child_by_field_name("left"))
+                d = self.env.poly(e.child_by_field_name("right"))
+                if d is None or p in steps or p in self.loop_vars:
+                    raise _Fail(f"line {s.start_point[0] + 1} steps {p} by an amount not followed")
+                steps[p] = (d, s.start_byte)
+                continue
+            raise _Fail(f"line {s.start_point[0] + 1} does more in the tile loop than stage and sum")
+        if inner is None or not stores or any(len(v) != 1 for v in stores.values()):
+            raise _Fail("no staging stores and one loop over the tile")
+        return self._merge(values, stores, steps, inner)
+
+    def _store(self, s):
+        """(array, index nodes, value node or None for 0, condition node or None) of a staging store."""
+        src = self.src
+        cond, val = None, None
+        if s.type == "if_statement":
+            cond = s.child_by_field_name("condition")
+            then, other = s.child_by_field_name("consequence"), s.child_by_field_name("alternative")
+            a = self._assign(statements(then)[0] if then is not None and len(statements(then)) == 1 else then)
+            if other is not None:
+                other = other.named_children[-1] if other.type == "else_clause" else other
+                b = self._assign(statements(other)[0] if len(statements(other)) == 1 else other)
+            else:
+                b = None
+            if a is None or (other is not None and (b is None or b[0] != a[0] or not _zero(src, b[2]))):
+                return None
+            name, idx, val = a
+            if other is None:
+                return None  # a store that may not happen leaves the old value: not a fill
+            return name, idx, val, cond
+        a = self._assign(s)
+        if a is None:
+            return None
+        name, idx, val = a
+        v = unparen(val)
+        if v.type == "conditional_expression" and _zero(src, v.child_by_field_name("alternative")):
+            return name, idx, v.child_by_field_name("consequence"), v.child_by_field_name("condition")
+        return name, idx, val, None
+
+    def _assign(self, s):
+        src = self.src
+        e = s.named_children[0] if s is not None and s.type == "expression_statement" and s.named_children else None
+        if e is None or e.type != "assignment_expression" or text(src, e.child_by_field_name("operator")) != "=":
+            return None
+        sub = _subscript(src, e.child_by_field_name("left"))
+        if sub is None or sub[0] not in self.shared:
+            return None
+        return sub[0], sub[1], e.child_by_field_name("right")
+
+    def _flat(self, name: str, idx) -> Poly:
+        dims = self.shared[name]
+        if len(idx) != len(dims):
+            raise _Fail(f"{name} is indexed with {len(idx)} subscripts")
+        p: Poly = {}
+        for i, n in enumerate(idx):
+            stride = 1
+            for d in dims[i + 1:]:
+                stride *= d
+            p = add(p, mul(self.poly(n), const(stride)))
+        return p
+
+    def _merge(self, values: dict, stores: dict, steps: dict, inner):
+        src = self.src
+        h = _header(src, inner)
+        kv = h["var"]
+        tile = src.eval_int(h["bound"]) if h["bound"] is not None else None
+        if kv is None or h["step"] != 1 or h["cmp"] != "<" or tile is None or h["start"] is None \
+                or text(src, h["start"]) != "0" or not h["declared"]:
+            raise _Fail("the loop over the tile is not `for (int k = 0; k < T; ++k)`")
+        body = inner.child_by_field_name("body")
+        ups = statements(body)
+        if len(ups) != 1:
+            raise _Fail("the loop over the tile does more than one update")
+        upd = ups[0]
+        reads, subs = [], []
+        for n in walk(upd):
+            sub = _subscript(src, n) if n.type == "subscript_expression" else None
+            if sub is not None and sub[0] in self.shared and (n.parent is None or n.parent.type != "subscript_expression"):
+                reads.append((n, sub))
+        if not reads or {s[0] for _, s in reads} - set(stores):
+            raise _Fail("the update reads shared arrays that the tile loop does not stage")
+        if any(text(src, n) == kv for n in walk(upd) if n.type == "identifier"
+               and not any(r.start_byte <= n.start_byte < r.end_byte for r, _ in reads)):
+            raise _Fail(f"the update uses `{kv}` outside the shared reads")
+        k_bounds = set()
+        kk = f"{kv}"
+        self.kv, self.tile = kv, tile
+        for n, (name, idx) in reads:
+            sidx, val, cond = stores[name][0]
+            spoly = self._flat(name, sidx)
+            rpoly = self._flat(name, idx)
+            coords = self._solve(name, spoly, rpoly)
+            value = self._value(val, coords, values, steps, tile, kv, kk)
+            if cond is not None:
+                k_bounds |= self._condition(cond, coords, values, tile, kv, kk)
+            subs.append((n.start_byte, n.end_byte, value))
+        self._check_shared_elsewhere(set(stores), [r for r, _ in reads])
+        self._check_steps_unused(steps)
+        K = self._bound(k_bounds, tile)
+        acc = span_text(src, upd.start_byte, upd.end_byte, subs)
+        loop = f"for (int {kk} = 0; {kk} < {K}; ++{kk}) {acc}"
+        guards = list(dict.fromkeys(self.position_guards))  # outside the output the loads stay unread
+        return f"if ({' && '.join(guards)}) {loop}" if guards else loop
+
+    def _solve(self, name: str, spoly: Poly, rpoly: Poly) -> dict:
+        """Thread coordinate atom -> its value (poly) in the thread that stored the element read."""
+        coords = {}
+        by_coef: dict[int, Poly] = {}
+        for m, c in rpoly.items():
+            by_coef[c] = add(by_coef.get(c, {}), {m: 1})
+        for m, c in spoly.items():
+            if len(m) != 1 or c not in by_coef:
+                raise _Fail(f"{name}'s store index `{poly_text(spoly)}` and read `{poly_text(rpoly)}` do not match "
+                            "term by term")
+            coords[m[0]] = by_coef.pop(c)
+        if by_coef or len(coords) != len(spoly):
+            raise _Fail(f"{name}'s read `{poly_text(rpoly)}` is not the store's index at other coordinates")
+        # each coordinate read must be one the threads stored: k across the tile, or a thread coordinate of
+        # the same range (the ranges from the strides: the array's size over the largest, then ratios)
+        size = 1
+        for d in self.shared[name]:
+            size *= d
+        order = sorted(spoly.items(), key=lambda x: -x[1])
+        ranges = {m[0]: (size // c if i == 0 else order[i - 1][1] // c) for i, (m, c) in enumerate(order)}
+        for u, r in coords.items():
+            ok = len(r) == 1 and list(r.values()) == [1] and len(next(iter(r))) == 1
+            a = next(iter(r))[0] if ok else None
+            if not ok or not (a == self.kv and self.tile <= ranges[u] or a in ranges and ranges[a] == ranges[u]):
+                raise _Fail(f"{name}'s read `{poly_text(rpoly)}` takes `{poly_text(r)}` where the store has `{u}`: "
+                            "not an element every tile stores")
+        return coords
+
+    def _tile_poly(self, p: Poly, coords: dict, values: dict, tile: int, kv: str) -> Poly:
+        """p at the storing thread, the tile loop's variables at tile IT, then k' + IT * T as kv."""
+        p = _subst_all(p, coords)
+        p = _subst_all(p, values)
+        ck, ci = coefficient(p, kv), coefficient(p, IT)
+        if ck is None or ci is None or add(ci, mul(ck, const(tile)), -1):
+            raise _Fail(f"`{poly_text(p)}` does not move by {tile} times as much per tile as along the tile")
+        return without(p, IT)
+
+    def _value(self, val, coords: dict, values: dict, steps: dict, tile: int, kv: str, kk: str) -> str:
+        """The store's value as the update reads it: the global access at the solved coordinates."""
+        src = self.src
+        accs = [n for n in walk(val) if n.type == "subscript_expression" and (n.parent is None or
+                n.parent.type != "subscript_expression")]
+        if len(accs) != 1:
+            raise _Fail(f"`{text(src, val)}` is not one load")
+        acc = accs[0]
+        sub = _subscript(src, acc)
+        if sub is None or len(sub[1]) != 1 or sub[0] in self.shared:
+            raise _Fail(f"`{text(src, acc)}` is not a load from a global array")
+        ptr, (inode,) = sub
+        p = self.poly(inode)
+        if ptr in steps:  # stepped once per tile: read at the tile (after its step once the step has run)
+            d, at = steps[ptr]
+            tiles = add(atom(IT), const(1)) if at < acc.start_byte else atom(IT)
+            p = add(p, mul(d, tiles))
+        p = self._tile_poly(p, coords, values, tile, kv)
+        others = [n for n in walk(val) if n.type == "identifier" and text(src, n) in coords
+                  and not (inode.start_byte <= n.start_byte < inode.end_byte)]
+        if others:
+            raise _Fail(f"`{text(src, val)}` uses the thread's coordinates outside its index")
+        return span_text(src, val.start_byte, val.end_byte, [(inode.start_byte, inode.end_byte,
+                                                              poly_text(self._named(p)))])
+
+    def _named(self, p: Poly) -> Poly:
+        """p written with the kernel's own locals where they fit (`Width*ty + 16*Width*blockIdx.y` ->
+        `Width*Row` where `Row = by * 16 + ty`), so the output and the operands share their names."""
+        src = self.src
+        values = self.env.values_at(self.loop.start_byte)
+        written = {src.node_text(n.child_by_field_name("left")) for n in walk(self.k.body)
+                   if n.type == "assignment_expression"}
+        names = []
+        for d in walk(self.k.body):
+            if d.type == "init_declarator" and d.end_byte < self.loop.start_byte:
+                name = text(src, d.child_by_field_name("declarator"))
+                v = values.get(name)
+                if v and name not in written and name not in self.loop_vars and len(v) >= 1 and v != atom(name):
+                    names.append((name, v))
+        names.sort(key=lambda x: -len(x[1]))
+        for name, v in names:
+            lead = next((m for m in v if len(m) == 1 and m[0].startswith("blockIdx")), None) or \
+                next((m for m in v if len(m) == 1), None)
+            if lead is None:
+                continue
+            c0 = v[lead]
+            cp = coefficient(p, lead[0])
+            if not cp or any(c % c0 for c in cp.values()):
+                continue
+            f = {m: c // c0 for m, c in cp.items()}
+            q = add(add(p, mul(f, v), -1), mul(f, atom(name)))
+            if lead[0] not in atoms(q) and len(q) <= len(p):
+                p = q
+        return p
+
+    def _condition(self, cond, coords: dict, values: dict, tile: int, kv: str, kk: str) -> set:
+        """The fill's conjuncts: those on k (`k < E`, returned as E) and those on the output's position,
+        which the guard of the output's store must already hold."""
+        src = self.src
+        out = set()
+        for c in _conjuncts(unparen(cond)):
+            c = unparen(c)
+            if c.type != "binary_expression" or text(src, c.child_by_field_name("operator")) not in ("<", "<="):
+                raise _Fail(f"the fill's condition `{text(src, c)}` is not a bound")
+            left = self._tile_poly(self.poly(c.child_by_field_name("left")), coords, values, tile, kv)
+            right = self._tile_poly(self.poly(c.child_by_field_name("right")), coords, values, tile, kv)
+            if kv in atoms(left):
+                if left != atom(kv) or kv in atoms(right):
+                    raise _Fail(f"the fill's condition `{text(src, c)}` is not `k < E`")
+                if text(src, c.child_by_field_name("operator")) == "<=":
+                    right = add(right, const(1))
+                out.add(poly_text(right))
+            elif not self._guarded(text(src, c)):
+                raise _Fail(f"the fill's condition `{text(src, c)}` is not one the output's store is guarded by")
+            else:
+                self.position_guards.append(text(src, c))
+        return out
+
+    def _guarded(self, cond_text: str) -> bool:
+        """A condition on the thread's position that an `if` around every store of the output holds,
+        or an early return on its negation before the tile loop."""
+        want = re.sub(r"\s+", "", cond_text)
+        src = self.src
+        for n in walk(self.k.body):
+            if n.type == "if_statement" and n.start_byte > self.loop.end_byte:
+                if want in {re.sub(r"\s+", "", text(src, c)) for c in _conjuncts(unparen(n.child_by_field_name("condition")))}:
+                    rest = self.k.body.end_byte
+                    return all(not _is_global_store(src, m, self.shared) or n.start_byte <= m.start_byte < n.end_byte
+                               for m in walk(self.k.body) if self.loop.end_byte <= m.start_byte < rest)
+        return False
+
+    def _check_shared_elsewhere(self, names: set, reads: list) -> None:
+        src = self.src
+        body = self.loop.child_by_field_name("body")
+        for n in walk(self.k.body):
+            if n.type == "identifier" and text(src, n) in names and not (body.start_byte <= n.start_byte < body.end_byte):
+                par = n.parent
+                while par is not None and par.type not in ("declaration",):
+                    par = par.parent
+                if par is None or "__shared__" not in text(src, par):
+                    raise _Fail(f"line {n.start_point[0] + 1} uses {text(src, n)} outside the tile loop")
+
+    def _check_steps_unused(self, steps: dict) -> None:
+        src = self.src
+        for p in steps:
+            if any(text(src, n) == p for n in walk(self.k.body) if n.type == "identifier"
+                   and n.start_byte >= self.loop.end_byte):
+                raise _Fail(f"{p} is stepped in the tile loop and used after it")
+
+    def _bound(self, k_bounds: set, tile: int) -> str:
+        """The merged loop's end: the fill's `k < E` where the tiles cover E, else the tiles' extent
+        (the tile loop's span, a multiple of the tile where the kernel as written is right)."""
+        if len(k_bounds) > 1:
+            raise _Fail(f"the fills bound k differently ({', '.join(sorted(k_bounds))})")
+        span = self.span
+        if self.step != tile and self.step != 1:
+            raise _Fail(f"the tile loop steps by {self.step}, the tile is {tile} wide")
+        if self.step == 1:  # t counts tiles: the span is their number
+            span = mul(span, const(tile)) if not k_bounds else span
+            if k_bounds:
+                e = next(iter(k_bounds))
+                if not _covers(span, e, tile):
+                    raise _Fail(f"the tiles (`{poly_text(self.span)}` of them) do not cover k < {e}")
+                return e
+            return poly_text(span)
+        # t steps by the tile: it covers the span
+        if k_bounds:
+            e = next(iter(k_bounds))
+            if poly_text(span) != e:
+                raise _Fail(f"the tiles cover `{poly_text(span)}`, the fill bounds k by {e}")
+            return e
+        return poly_text(span)
+
+
+def _covers(count: Poly, e: str, tile: int) -> bool:
+    """count tiles of `tile` cover k < e: count is `(e + tile - 1) / tile`."""
+    if len(count) != 1:
+        return False
+    (m, c), = count.items()
+    if c != 1 or len(m) != 1:
+        return False
+    t = re.sub(r"\s+", "", m[0])
+    e_ = re.sub(r"\s+", "", e)
+    return t in (f"(({e_}+{tile - 1})/{tile})", f"(({e_}+{tile}-1)/{tile})", f"({e_}+{tile - 1})/{tile}")
+
+
+def _conjuncts(n) -> list:
+    if n is not None and n.type == "binary_expression" and n.child_by_field_name("operator").type == "&&":
+        return _conjuncts(unparen(n.child_by_field_name("left"))) + _conjuncts(unparen(n.child_by_field_name("right")))
+    return [n]
+
+
+def _commas(n) -> list:
+    if n is not None and n.type == "comma_expression":
+        return _commas(n.child_by_field_name("left")) + _commas(n.child_by_field_name("right"))
+    return [n]
+
+
+def _zero(src: SourceFile, n) -> bool:
+    return n is not None and re.fullmatch(r"\(?\s*(\(\w+\)\s*)?0(\.0*)?[fF]?\s*\)?", text(src, n)) is not None
+
+
+def _is_global_store(src: SourceFile, n, shared) -> bool:
+    if n.type != "assignment_expression":
+        return False
+    sub = _subscript(src, n.child_by_field_name("left"))
+    return sub is not None and sub[0] not in shared
+
+
+def unstage(src_text: str, path: str, kernel: str) -> tuple[str | None, str | None]:
+    """(the kernel with its shared-memory tile loop read as the plain loop, None) or (None, why not)
+    where a tile loop stages shared arrays; (None, None) where there is none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None or "__shared__" not in text(src, k.body):
+        return None, None
+    why = None
+    for lp in walk(k.body):
+        if lp.type != "for_statement" or not any(n.type == "for_statement" for n in walk(lp.child_by_field_name("body"))):
+            continue
+        body = text(src, lp.child_by_field_name("body"))
+        if "__syncthreads" not in body:
+            continue
+        try:
+            new = _Unstager(src, k, lp).run()
+        except _Fail as e:
+            why = why or f"line {lp.start_point[0] + 1}: {e}"
+            continue
+        subs = [(lp.start_byte, lp.end_byte, new)]
+        staged = set(_shared_arrays(src, k))
+        for d in walk(k.body):  # the staged arrays' declarations go (the loop's own went with it)
+            if d.type == "declaration" and "__shared__" in text(src, d) and not inside_(d, lp):
+                names = {text(src, n) for n in walk(d) if n.type == "identifier"}
+                if names & staged and not any(text(src, n) in names & staged for n in walk(k.body)
+                                              if n.type == "identifier" and not inside_(n, d) and not inside_(n, lp)):
+                    ls = src.data.rfind(b"\n", 0, d.start_byte) + 1
+                    le = src.data.find(b"\n", d.end_byte)
+                    whole = not src.data[ls:d.start_byte].strip() and not src.data[d.end_byte:le].strip()
+                    subs.append((ls, le + 1, "") if whole else (d.start_byte, d.end_byte, ""))
+        return span_text(src, 0, len(src.data), subs), None
+    return None, why
+
+
+def inside_(n, outer) -> bool:
+    return outer.start_byte <= n.start_byte and n.end_byte <= outer.end_byte
