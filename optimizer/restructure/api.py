@@ -986,7 +986,8 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     if coords is not None:
         table = _spec_table(src, ctx)
         g = matmul.grid_text(c, table, 1, 1, None)
-        zt = in_terms_of(c.batch.extent or "?", table) if c.batch is not None and c.batch.thread == "loop" else ""
+        zt = in_terms_of(c.batch.extent or "?", table) if c.batch is not None and c.batch.thread in ("loop", "digits") \
+            else ""
         if zt is None:
             why.append(f"shared-memory tiles: the batch count {c.batch.extent} is not in the spec's values of the "
                        "kernel's parameters")

@@ -117,8 +117,9 @@ def check_tiles(src: SourceFile, kernel: str, c: Contraction) -> dict:
     causal = None
     if c.causal:  # k < bound(row): the row's operand is zero past its bound, loaded so
         causal = _causal_axis(src, k, c)
-    if c.batch is not None and c.batch.thread not in ("block z", "loop"):
-        raise Refuse("the batch index is neither blockIdx.z nor a loop around the product")
+    if c.batch is not None and c.batch.thread not in ("block z", "loop", "digits"):
+        raise Refuse("the batch index is neither blockIdx.z, a loop around the product, nor the higher digits of "
+                     "the index the row and column split")
     if c.batch is not None and c.batch.thread == "loop":
         bl = batch_loop(src, k, c)
         if bl is None:
@@ -151,9 +152,9 @@ def check_tiles(src: SourceFile, kernel: str, c: Contraction) -> dict:
             if left is not None and left.type == "identifier" and src.node_text(left) in operands:
                 raise Refuse(f"line {n.start_point[0] + 1} moves the pointer {src.node_text(left)}")
     coords = {c.row.atoms[0]: "kp_i", c.col.atoms[0]: "kp_j", c.k: "kp_k"}
-    if c.batch is not None:
+    if c.batch is not None and c.batch.thread != "digits":
         coords[c.batch.atoms[0]] = "kp_b"
-    allowed = set(coords) | {"blockIdx.z"}
+    allowed = set(coords) | {"blockIdx.z"} | (set(c.batch.atoms) if c.batch is not None else set())
     for a, b in c.terms:
         for o in (a, b):
             for m in o.index:
@@ -163,7 +164,7 @@ def check_tiles(src: SourceFile, kernel: str, c: Contraction) -> dict:
                 for x in m:
                     if x not in coords and (x.split(".")[0] in XY - {"blockDim", "gridDim"} and x not in allowed):
                         raise Refuse(f"{o.array}'s index uses {x}")
-                    if x not in coords and not x.startswith("(") and "." not in x and not _names_ok(src, k, x):
+                    if x not in allowed and not x.startswith("(") and "." not in x and not _names_ok(src, k, x):
                         raise Refuse(f"{o.array}'s index uses {x}, which is not a parameter")
     # builtins outside the coordinates' declarations
     decls = {name: _decl_of(src, k, name) for name in c.coords}
@@ -284,7 +285,13 @@ def _head(c: Contraction, bm: int, bn: int, causal: str | None, ind: str) -> lis
         size = bm if causal == "row" else bn
         L.append(f"{ind}const long long kp_last = {first} + {size - 1} < {last} ? {first} + {size - 1} : {last} - 1;")
         L.append(f"{ind}const long long kp_K = {poly_c(c.bound, {atom_: 'kp_last'})}, kp_k0 = (long long)({c.k_start});")
-    if c.batch is not None:  # blockIdx.z as the kernel names it, or the grid's z for a batch loop
+    if c.batch is not None and c.batch.thread == "digits":  # the grid's z is the flat index's high part
+        d = c.batch.digits
+        L.append(f"{ind}const long long kp_b = (long long)blockIdx.z;")
+        for a in c.batch.atoms:  # each batch digit as the kernel splits it, from kp_b at the batch's place
+            value = re.sub(rf"\b{re.escape(d.root)}\b", f"(kp_b * ({d.place}))", c.coords[a])
+            L.append(f"{ind}const long long {a} = {value};")
+    elif c.batch is not None:  # blockIdx.z as the kernel names it, or the grid's z for a batch loop
         bval = c.coords.get(c.batch.atoms[0], "blockIdx.z")
         L.append(f"{ind}const long long kp_b = (long long)({bval});")
     return L
@@ -356,7 +363,12 @@ def _replay(src: SourceFile, k, c: Contraction, ind: str, sums: list[str] | None
         d = _decl_of(src, k, name)
         if name in (c.row.atoms[0], c.col.atoms[0]) or (c.batch is not None and name == c.batch.atoms[0]):
             continue
-        if d is None:
+        if d is None or (c.batch is not None and c.batch.thread == "digits" and name in c.batch.atoms):
+            continue  # a batch digit: computed as written from the flat index rebuilt below
+        if c.batch is not None and c.batch.thread == "digits" and name == c.batch.digits.root:
+            g = c.batch.digits
+            subs.append((d.child_by_field_name("value").start_byte, d.child_by_field_name("value").end_byte,
+                         f"kp_b * ({g.place}) + kp_i * ({g.row_place}) + kp_j * ({g.col_place})"))
             continue
         split = _split_value(src, k, name, c)
         if split is None and _only_in_coordinates(src, k, name, c):
@@ -433,7 +445,7 @@ def host_launches(src: SourceFile, kernel: str, c: Contraction, text_: str, bm: 
             continue
         old = s2.node_text(args[0])
         zs = f"dim3({old}).z"
-        if c.batch is not None and c.batch.thread == "loop":
+        if c.batch is not None and c.batch.thread in ("loop", "digits"):
             z = in_terms_of(c.batch.extent, table)
             if z is None:
                 notes.append(f"line {call.start_point[0] + 1}: launch {kernel} with the batch count {c.batch.extent} "

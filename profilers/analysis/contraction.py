@@ -13,6 +13,7 @@ products, or go through locals (`float x = a[..]; acc += x * w;`). What the loop
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ..source import Kernel, SourceFile, walk
@@ -48,7 +49,18 @@ class Operand:
 class Axis:
     atoms: tuple  # the coordinate atoms that make it (one named local in most kernels)
     extent: str | None  # its bound as C text (a guard `row < M`, a loop bound), None unknown
-    thread: str | None  # "x", "y", "z" (the thread index it comes from) or "loop"
+    thread: str | None  # "x", "y", "z" (the thread index it comes from), "loop", "digits" (see Digits)
+    digits: Digits | None = None  # for a batch of the flat index's higher digits: the count is `extent`
+
+
+@dataclass
+class Digits:
+    """A batch whose coordinates are the higher digits of one flat index that the row and column split
+    too (`t2 = idx % T, t = (idx / T) % T, h = (idx / (T*T)) % NH, b = idx / (NH*T*T)`)."""
+    root: str  # the flat index's name
+    place: str  # the place of the lowest batch digit (C text over parameters): idx = z * place + ...
+    row_place: str
+    col_place: str
 
 
 @dataclass
@@ -275,6 +287,54 @@ def _contractions(src: SourceFile, k: Kernel) -> Found:
     return found
 
 
+def _digit_batch(src: SourceFile, k: Kernel, env, coords: dict, guards: dict, row: Axis, col: Axis, batch: Axis) -> None:
+    """Mark a batch made of the higher digits of the flat index the row and column split (Digits), its
+    count the index's bound over their place; left as it is otherwise."""
+    if len(row.atoms) != 1 or len(col.atoms) != 1:
+        return
+    roots = _split_roots(src, k, coords)
+    for root, value in roots.items():
+        places = {}
+        for m, c in value.items():
+            digit = [a for a in m if a in coords]
+            if c != 1 or len(digit) != 1:
+                break
+            places[digit[0]] = tuple(a for a in m if a != digit[0])
+        else:
+            if row.atoms[0] not in places or col.atoms[0] not in places or set(batch.atoms) - set(places):
+                continue
+            low = min((places[a] for a in batch.atoms), key=len)
+            if any(len(places[a]) >= len(low) for a in (row.atoms[0], col.atoms[0])):
+                continue  # the batch digits must be the high ones
+            bound = guards.get(root)
+            decl = next((d for d in walk(k.body) if d.type == "init_declarator"
+                         and text(src, d.child_by_field_name("declarator")) == bound), None)
+            total = env.poly(decl.child_by_field_name("value")) if decl is not None else None
+            if total is None and bound is not None and re.fullmatch(r"[\w\s*()]+", bound):
+                total = {tuple(sorted(re.findall(r"[A-Za-z_]\w*", bound))): 1} if "*" in bound or bound.isidentifier() \
+                    else None
+            if not total:
+                continue
+            count = {}
+            for m, c in total.items():  # total / place, term by term
+                rest = list(m)
+                for a in low:
+                    if a not in rest:
+                        break
+                    rest.remove(a)
+                else:
+                    count[tuple(rest)] = c
+                    continue
+                count = None
+                break
+            if not count:
+                continue
+            ptext = lambda m: " * ".join(m) or "1"
+            batch.thread, batch.extent = "digits", poly_text(count)
+            batch.digits = Digits(root, ptext(low), ptext(places[row.atoms[0]]), ptext(places[col.atoms[0]]))
+            return
+
+
 def _split_roots(src: SourceFile, k: Kernel, coords: dict) -> dict:
     """root -> its digits times their places, where coordinates split one index in mixed radix
     (`c = idx % N, r = idx / N`; `t2 = idx % T, t = (idx / T) % T, b = idx / (T * T)`): the digits
@@ -499,6 +559,8 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
     row = _axis(src, plain, coords, guards, row_atoms, k)
     col = _axis(src, plain, coords, guards, col_atoms, k)
     batch = _axis(src, plain, coords, guards, batch_atoms, k) if batch_atoms else None
+    if batch is not None and batch.thread is None:
+        _digit_batch(src, k, env, coords, guards, row, col, batch)
     assumes = sorted({tuple(sorted((out_acc.array, a))) for a in operands
                       if not (k.param(a) and k.param(a).is_restrict) and not (k.param(out_acc.array)
                                                                           and k.param(out_acc.array).is_restrict)})

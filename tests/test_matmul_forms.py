@@ -1,0 +1,103 @@
+"""More spellings of a matrix product that the tile plan rewrites (tests/matmul/): sizes as #defines
+with a typedef'd element type (PolyBench), the thread's row and column written out at every use,
+operands moved to the batch with `+=`, and llm.c's attention scores whose batch is the high digits
+of the flat index the row and column split. The tiles are compiled with nvcc and run in the CPU
+emulator against numpy and the kernel as written, at sizes that are not multiples of the tiles."""
+from __future__ import annotations
+
+import os
+import shutil
+
+import numpy as np
+import pytest
+
+from compile_batch import compile_each
+from emu_run import Batch
+
+from kernelpro.optimizer.restructure import api
+from kernelpro.profilers.compile import CompileOptions
+from kernelpro.profilers.source import parse_source
+
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "matmul")
+GXX = shutil.which("g++")
+B_, T_, NH_, HS_ = 2, 37, 3, 5
+C_ = NH_ * HS_
+
+
+def _scores(v):
+    x = v["inp"].reshape(B_, T_, 3, NH_, HS_)
+    q, k = x[:, :, 0].transpose(0, 2, 1, 3), x[:, :, 1].transpose(0, 2, 1, 3)
+    s = q @ np.swapaxes(k, 2, 3) / np.sqrt(HS_)
+    return np.where(np.tril(np.ones((T_, T_))) > 0, s, -np.inf)
+
+
+# file -> (grid, block, {array: shape}, {scalar: value}, output, reference)
+CASES = {
+    "gemm_macros": (["cdiv(53, 32)", "cdiv(37, 8)"], [32, 8], {"a": (37, 29), "b": (29, 53), "c": (37, 53)},
+                    {"alpha": 1.5, "beta": -0.5}, "c", lambda v: -0.5 * v["c"] + 1.5 * v["a"] @ v["b"]),
+    "gemm_inline": (["cdiv(n, 16)", "cdiv(n, 16)"], [16, 16], {"A": (37, 37), "B": (37, 37), "C": (37, 37)},
+                    {"n": 37}, "C", lambda v: v["A"] @ v["B"]),
+    "bmm_ptrstep": (["cdiv(N, 16)", "cdiv(M, 16)", 3], [16, 16], {"A": (3, 37, 29), "B": (3, 29, 53),
+                                                                 "C": (3, 37, 53)},
+                    {"M": 37, "N": 53, "K": 29}, "C", lambda v: v["A"] @ v["B"]),
+    "attn_qk_flat": (["cdiv(B * NH * T * T, 256)"], [256], {"preatt": (B_, NH_, T_, T_), "inp": (B_, T_, 3 * C_)},
+                     {"B": B_, "T": T_, "C": C_, "NH": NH_}, "preatt", _scores),
+}
+SMALL = {"bm": 32, "bn": 16, "bk": 8, "tm": 2, "tn": 2, "pad": 1, "vec": 4}
+
+
+def _ev(e, env):
+    return int(eval(str(e).replace("/", "//"), {"cdiv": lambda a, b: -(-a // b)}, dict(env)))
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    runs = []  # (case, what, source, kernel, grid, block)
+    for name, (grid, block, arrays, scalars, out, ref) in CASES.items():
+        path = os.path.join(HERE, f"{name}.cu")
+        text = open(path).read()
+        k = parse_source(text, path).kernels[0]
+        ctx = api.Context(kernel=k.name, path=path, launch={"grid": grid, "block": block},
+                          base_launch={"grid": grid, "block": block},
+                          size_env={"small": {s: v for s, v in scalars.items() if not isinstance(v, float)}},
+                          scalar_params={p.name: p.name for p in k.params if not p.is_pointer})
+        plans, why = api.plans(text, ctx)
+        got = {p.name: p for p in plans}
+        assert "matmul-tiles" in got, (name, list(got), why)
+        assert not {"row-warp", "row-block"} & set(got), (name, list(got))
+        runs.append((name, "as written", text, k.name, grid, block))
+        for knobs in (got["matmul-tiles"].space[0], SMALL):
+            c = got["matmul-tiles"].build(knobs)
+            runs.append((name, c.description, c.source, k.name, c.launch["grid"], c.launch["block"]))
+    tiled = [r for r in runs if r[1] != "as written"]
+    problems = compile_each(os.path.join(HERE, "x.cu"), [(r[3], r[2], ()) for r in tiled], CompileOptions(arch="sm_90"))
+    for r, p in zip(tiled, problems):
+        assert p is None, f"{r[0]}: {r[1]}:\n" + "\n".join(p)
+    return runs, Batch([(r[2], r[3]) for r in runs], str(tmp_path_factory.mktemp("forms")))
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_tiles_compute_the_product(built, name):
+    runs, batch = built
+    _, _, arrays, scalars, out, ref = CASES[name]
+    k = parse_source(open(os.path.join(HERE, f"{name}.cu")).read()).kernels[0]
+    idx = [p.name for p in k.params].index(out)
+    mine = [(i, r) for i, r in enumerate(runs) if r[0] == name]
+    assert len(mine) == 3
+    want = None
+    for i, (_, what, _, _, grid, block) in mine:
+        rng = np.random.default_rng(2)
+        args, views = [], {}
+        for p in k.params:
+            if p.is_pointer:
+                x = rng.standard_normal(arrays[p.name]).astype(np.float32)
+                views[p.name] = x.astype(np.float64)
+                args.append(x.reshape(-1).copy())
+            else:
+                args.append(scalars[p.name])
+        if want is None:
+            want = np.asarray(ref(views), np.float64).reshape(-1)
+        res = batch.run(i, args, [_ev(g, scalars) for g in grid], [_ev(b, scalars) for b in block])
+        got = res[idx].astype(np.float64)
+        assert np.allclose(got, want, rtol=1e-4, atol=1e-4), f"{what}: max error {np.max(np.abs(got - want))}"
