@@ -20,6 +20,7 @@ from kernelpro.profilers.analysis.patterns import RowKernel, column_loop, is_ele
 from kernelpro.profilers.analysis.atomics import uniform_atomics
 from kernelpro.profilers.analysis.blocktree import block_reduction
 from kernelpro.profilers.analysis.copies import copy_kernel
+from kernelpro.profilers.analysis.digits import FlatIndex, flat_index
 from kernelpro.profilers.analysis.loops import LOOPS, analyze_kernel
 from kernelpro.profilers.analysis.refusal import Refusal as KernelRefusal
 from kernelpro.profilers.analysis.stencils import neighbours_along_x, stencil as find_stencil
@@ -28,7 +29,8 @@ from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import SourceFile, parse_source, walk
 
 from ..model import Candidate
-from . import aggregate, blocktree, columns, deteam, dewarp, elementwise, gather, matmul, permute, rows, stencil, taps
+from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flatview, gather, matmul, permute, rows,
+               stencil, taps)
 from .launch import columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
 from .passes import (declare_at_first_assignment, index_pointer_steps, inline_loop_helpers, promote_elements,
                      rename_reassigned_pointers, simplify)
@@ -754,8 +756,8 @@ def permute_plans(text: str, ctx: Context) -> list[Plan]:
             return []  # not a copy kernel at all, or nothing to fix: nothing to say
         raise Refuse(c.reason)
     if not c.transpose:
-        if c.load_along == c.store_along == "x":
-            return []  # both sides already contiguous along the lanes
+        if c.load_along == c.store_along == "x" or isinstance(flat_index(src, k), FlatIndex):
+            return []  # both sides already contiguous along the lanes, or a flat index flat_plans views as rows
         bad = "load" if c.load_along is None else "store"
         raise Refuse(f"line {getattr(c, bad).line}: the {bad} is contiguous along neither threadIdx.x nor "
                      "threadIdx.y, so no order of the threads makes it contiguous")
@@ -914,8 +916,8 @@ def stencil_plans(text: str, ctx: Context) -> list[Plan]:
             k = src.kernel(ctx.kernel)
             st = find_stencil(src, k)
     if isinstance(st, KernelRefusal):
-        if st.not_this_shape or neighbours_along_x(src, k) < 3:
-            return []  # not a stencil at all: nothing to say
+        if st.not_this_shape or neighbours_along_x(src, k) < 3 or isinstance(flat_index(src, k), FlatIndex):
+            return []  # not a stencil at all, or a flat index that flat_plans views as rows: nothing to say
         raise Refuse(st.reason)
     try:
         block = [int(b) for b in ctx.launch.get("block") or []]
@@ -939,6 +941,68 @@ def stencil_plans(text: str, ctx: Context) -> list[Plan]:
                                      f"{block[1]} with its halo ({cells} elements per block, each read from global "
                                      f"memory once instead of up to {len({(d, e) for _, d, e in st.points})} times)")
     return [Plan("stencil-tile", "stencil through a shared-memory tile with a halo", answers, [{}], build, 0.75)]
+
+
+# ---------------------------------------------------------------- flat indices seen as rows
+
+
+VIEW_BLOCK = (32, 8)
+
+
+def flat_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
+    """A one-dimensional thread index split into a row and a column (`idx / W`, `idx % W`): the kernel on a
+    2-D grid (flatview.py), then the plans of 2-D kernels (stencil-tile, transpose-tile, coalesce-xy) on it."""
+    src = parse_source(text, ctx.path)
+    k = src.kernel(ctx.kernel)
+    if k is None or k.body is None:
+        return [], []
+    fi = flat_index(src, k)
+    if isinstance(fi, KernelRefusal):
+        if fi.not_this_shape:
+            return [], []
+        if neighbours_along_x(src, k) < 3:
+            return [], []  # not a stencil: a flat index of another kind, nothing to say
+        raise Refuse(fi.reason)
+    old_block, grid = _launch_1d(ctx)
+    row = in_terms_of(fi.row_c, {p: v for p, v in ctx.scalar_params.items()})
+    if row is None:
+        raise Refuse(f"the rows of {fi.name} are {fi.row_c} long, which is not made of the kernel's parameters "
+                     "that the launch spec gives: the 2-D grid cannot be sized")
+    total = cover(grid[0], old_block, 1)
+    total_c = _spec_in_c(total, ctx)
+    if total_c is None:
+        raise Refuse(f"the launch's grid {grid[0]} is not written in the kernel's parameters: the 2-D view "
+                     "cannot tell the old last thread")
+    bx, by = VIEW_BLOCK
+    new = flatview.view(src, k, fi, total_c)
+
+    def host(g, b, args=None):
+        w = in_terms_of(fi.row_c, args) if args else fi.row_c
+        return (f"dim3(({w} + {bx - 1}) / {bx}, (unsigned)(((long long)({g}) * ({b}) + (long long)({w}) * {by} - 1) / "
+                f"((long long)({w}) * {by})))", f"dim3({bx}, {by})")
+    new, notes = _host(new, ctx.path, ctx.kernel, host)
+    launch = {"grid": [f"cdiv({row}, {bx})", f"cdiv(cdiv({total}, {row}), {by})"], "block": [bx, by]}
+    inner = replace(ctx, launch=launch, base_launch={**(ctx.base_launch or {}), **launch})
+    say = (f"the flat index {fi.name} (line {fi.decl.start_point[0] + 1}) read as rows of {fi.row_c} on a 2-D grid; ")
+    out, why = [], []
+    for fn in (stencil_plans, permute_plans, coalesce_plans):
+        try:
+            got = fn(new, inner)
+        except Refuse as e:
+            why.append(f"{fi.name} as rows of {fi.row_c}, but {e}")
+            continue
+        for p in got:
+            p.build = _prefixed(p.build, say, tuple(notes))
+            p.description = "flat index as rows; " + p.description
+            out.append(p)
+    return out, why
+
+
+def _prefixed(build, say: str, notes: tuple):
+    def prefixed(knobs):
+        c = build(knobs)
+        return replace(c, description=say + c.description, notes=tuple(notes) + c.notes)
+    return prefixed
 
 
 # ---------------------------------------------------------------- matrix products
@@ -1137,7 +1201,7 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
         text = renamed
     by_family: dict[str, list[Plan]] = {}
     for fn in (elementwise_plans, gather_plans, row_plans, column_plans, matmul_plans, permute_plans,
-               coalesce_plans, stencil_plans, tree_plans, aggregate_plans):
+               coalesce_plans, stencil_plans, tree_plans, aggregate_plans, flat_plans):
         family = fn.__name__.replace('_plans', '')
         try:
             got = fn(text, ctx)
