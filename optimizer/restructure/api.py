@@ -507,10 +507,18 @@ def elementwise_plans(text: str, ctx: Context) -> list[Plan]:
     return [Plan("elementwise", "packed element-wise", answers, space, build, 0.7)]
 
 
-def gather_plans(text: str, ctx: Context) -> list[Plan]:
+def gather_plans(text: str, ctx: Context, digits_read: bool = False) -> list[Plan]:
     """A thread-per-element kernel reading through quotients and remainders of its index: packs."""
     src = parse_source(text, ctx.path)
     k = src.kernel(ctx.kernel)
+    fi = flat_index(src, k) if k is not None and not digits_read else None
+    if isinstance(fi, FlatIndex) and (fi.updates or any(src.node_text(n) != fi.canonical(d) for n, d in fi.uses)):
+        try:  # digits of digits (a reassigned remainder): each read from the index itself first
+            got = gather_plans(flatview.canonical(src, fi), ctx, True)
+            if got:
+                return got
+        except Refuse:
+            pass
     rk = row_kernel(src, k) if k is not None else None
     if rk is None or not rk.ok or rk.loops or is_elementwise(rk):
         return []

@@ -32,3 +32,12 @@ def view(src: SourceFile, k: Kernel, fi: FlatIndex, old_threads: str) -> str:
             f"  if (kp_col >= ({t})({w}) || (unsigned long long)kp_row * ({w}) + kp_col >= {old_threads}) return;")
     subs.append((at, at, head))
     return span_text(src, 0, len(src.data), subs)
+
+
+def canonical(src: SourceFile, fi: FlatIndex) -> str:
+    """The file with every digit of the flat index read from the index itself (`rest / d` with
+    `rest = idx % (N * d)` as `((idx / (d)) % (N))`), so that analyses that follow quotients of the index
+    alone (a gather's packs) see them."""
+    subs = [(n.start_byte, n.end_byte, fi.canonical(d)) for n, d in fi.uses]
+    subs += [(n.start_byte, n.end_byte, f"{name} = {fi.canonical(d)}") for n, name, d in fi.updates]
+    return span_text(src, 0, len(src.data), subs)

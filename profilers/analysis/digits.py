@@ -91,6 +91,11 @@ class FlatIndex:
     def row_c(self) -> str:
         return c_text(self.row)
 
+    def canonical(self, d: Digit) -> str:
+        """The digit read from the flat index itself: `((idx / (P)) % (R))`."""
+        out = self.name if d.place == ONE else f"({self.name} / ({c_text(d.place)}))"
+        return out if d.radix is None else f"({out} % ({c_text(d.radix)}))"
+
     def view(self, d: Digit, col: str, row: str) -> str | None:
         """The digit in terms of the 2-D view's column (idx % row length) and row (idx / row length); None
         where the digit cuts a row."""
