@@ -1003,7 +1003,7 @@ def flat_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
             p.build = _prefixed(p.build, say, tuple(notes))
             p.description = "flat index as rows; " + p.description
             out.append(p)
-    return out, why
+    return out, ([] if out else why[:1])
 
 
 def _prefixed(build, say: str, notes: tuple):
