@@ -19,7 +19,7 @@ from typing import Callable
 from kernelpro.profilers.analysis.patterns import RowKernel, column_loop, is_elementwise, row_kernel, row_major_loops
 from kernelpro.profilers.analysis.atomics import uniform_atomics
 from kernelpro.profilers.analysis.blocktree import block_reduction
-from kernelpro.profilers.analysis.copies import copy_kernel
+from kernelpro.profilers.analysis.copies import copy_kernel, row_loop
 from kernelpro.profilers.analysis.digits import FlatIndex, flat_index
 from kernelpro.profilers.analysis.loops import LOOPS, analyze_kernel
 from kernelpro.profilers.analysis.refusal import Refusal as KernelRefusal
@@ -759,6 +759,9 @@ def permute_plans(text: str, ctx: Context) -> list[Plan]:
     if k is None or k.body is None:
         return []
     c = copy_kernel(src, k)
+    rows = _rows_folded(src, k, ctx) if isinstance(c, KernelRefusal) else None
+    if rows is not None:  # a loop over extra rows (TILE x ROWS): folded into a block TILE rows tall
+        src, k, c, tile_rows = rows
     if isinstance(c, KernelRefusal):
         if c.not_this_shape or "uncoalesced-access" not in ctx.answers_present:
             return []  # not a copy kernel at all, or nothing to fix: nothing to say
@@ -778,20 +781,22 @@ def permute_plans(text: str, ctx: Context) -> list[Plan]:
     grid = list(ctx.launch.get("grid") or [])
     if len(grid) < 2:
         raise Refuse("the launch's grid is not two-dimensional")
-    space = ([{"tile": 32}, {"tile": 64}] if c.uses_block_dims else []) + [{"tile": 0}]
+    space = ([{"tile": 32}, {"tile": 64}] if c.uses_block_dims and rows is None else []) + [{"tile": 0}]
     answers = tuple(r for r in ("uncoalesced-access",) if r in ctx.answers_present)
     bad = c.store if c.uncoalesced_side == "store" else c.load
 
     def build(knobs):
         tile = int(knobs["tile"]) or None
-        new, new_block, notes = permute.restage(src, k, c, (block[0], block[1]), tile)
+        new, new_block, notes = permute.restage(src, k, c, (block[0], block[1] if rows is None else tile_rows), tile)
         launch = dict(ctx.base_launch or {})
         launch.update(ctx.launch)
+        if rows is not None:
+            new_block = tuple(block[:2])  # the virtual tile is TILE rows tall; the block stays ROWS
         if tile:
             launch["block"] = list(new_block)
             launch["grid"] = [cover(grid[0], block[0], tile), cover(grid[1], block[1], tile)] + grid[2:]
-        tx, ty = (tile, tile) if tile else block[:2]
-        desc = (f"line {bad.line}: the {c.uncoalesced_side} of {bad.array} was strided between neighbouring threads; "
+        tx, ty = (tile, tile) if tile else (block[0], block[1] if rows is None else tile_rows)
+        desc = ("the loop over rows folded into a tile " + f"{tx} x {ty}; " if rows is not None else "") + (f"line {bad.line}: the {c.uncoalesced_side} of {bad.array} was strided between neighbouring threads; "
                 f"the copy goes through a padded {ty} x {tx + permute.PAD} shared-memory tile, loaded along "
                 f"threadIdx.{c.load_along} and stored along threadIdx.{c.store_along} (both contiguous)"
                 + (f"; blocks of {launch['block'][0]} x {launch['block'][1]}" if tile else ""))
@@ -799,6 +804,27 @@ def permute_plans(text: str, ctx: Context) -> list[Plan]:
                          origin="builtin:transpose-tile", kind="structural", knobs=tuple(sorted(knobs.items())),
                          notes=tuple(notes))
     return [Plan("transpose-tile", "transpose through shared memory", answers, space, build, 0.8)]
+
+
+def _rows_folded(src: SourceFile, k, ctx: Context):
+    """(source, kernel, Copy, tile rows) where k copies in a loop over extra rows ROWS apart (the TILE x ROWS
+    transpose) and ROWS is the launch's block height: the loop folded into a block TILE rows tall."""
+    rl = row_loop(src, k)
+    block = ctx.launch.get("block") or []
+    if isinstance(rl, KernelRefusal) or len(block) < 2:
+        return None
+    try:
+        rows = int(block[1])
+    except (TypeError, ValueError):
+        return None
+    if rl.step not in (None, rows):
+        raise Refuse(f"line {rl.node.start_point[0] + 1}: the loop steps {rl.step} rows but the block has {rows}")
+    if rl.tile % rows:
+        raise Refuse(f"line {rl.node.start_point[0] + 1}: {rl.tile} rows are not whole blocks of {rows}")
+    src2 = parse_source(permute.fold_rows(src, k, rl, rows), src.path)
+    k2 = src2.kernel(k.name)
+    c = copy_kernel(src2, k2)
+    return src2, k2, c, rl.tile
 
 
 # ---------------------------------------------------------------- whole-block trees
