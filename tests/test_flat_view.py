@@ -1,6 +1,7 @@
 """Flat indices seen as rows (profilers/analysis/digits.py, optimizer/restructure/flatview.py, api.flat_plans):
 the spellings of tests/flat/ (one-dimensional launches whose index is split with `/` and `%`, through a
-reassigned remainder or the remainder written out) get the tile plans of 2-D kernels on a 2-D grid, or a
+reassigned remainder or the remainder written out) get the tile plans of 2-D kernels on a 2-D grid (and 3-D
+blocks whose z is only blockIdx.z * blockDim.z + threadIdx.z, blocks one plane thick), or a
 gather's packs where the digits of digits are read from the index itself; every candidate is compiled with
 nvcc in one call and run in the CPU emulator, all in one program, at sizes off every tile, against numpy
 (copies) or the kernel as written (stencils: its boundary left as it was). An in-place sweep, a buffer written
@@ -51,6 +52,13 @@ CASES = {
     "unpermute_llmc": ("unpermute_kernel", "gather", "B * NH * N * d",
                        {"inp": ((B_, NH_, N_, 13), F4), "out": ((B_, N_, NH_, 13), F4)},
                        {"B": B_, "N": N_, "NH": NH_, "d": 13}, "out", lambda v: v["inp"].transpose(0, 2, 1, 3)),
+    # three dimensions of threads, z only as blockIdx.z * blockDim.z + threadIdx.z: blocks one plane thick
+    "lap3d_threads": ("laplacian3d", "stencil-tile", (["cdiv(nx, 8)", "cdiv(ny, 8)", "cdiv(nz, 4)"], [8, 8, 4]),
+                      {"lap": ((5, 11, 13), F4), "f": ((5, 11, 13), F4)}, {"nx": 13, "ny": 11, "nz": 5, "inv_h2": 0.5},
+                      "lap", None),
+    "wave3d_threads": ("wave_step", "stencil-tile", (["cdiv(N, 4)", "cdiv(N, 4)", "cdiv(N, 4)"], [4, 4, 4]),
+                       {"u_next": ((7, 7, 7), D3), "u": ((7, 7, 7), D3), "u_prev": ((7, 7, 7), D3)},
+                       {"N": 7, "c2": 0.1}, "u_next", None),
 }
 NEGATIVE = {  # file -> (kernel, grid total, what not_applied says)
     "n_inplace_flat": ("relax", "n * n", "reads and writes u"),
@@ -64,11 +72,18 @@ def _ev(e, env):
     return int(eval(str(e).replace("/", "//"), {"cdiv": lambda a, b: -(-a // b)}, dict(env)))
 
 
+def _launch(total):
+    """A 1-D launch over `total` threads, or (grid, block) as given."""
+    if isinstance(total, tuple):
+        return {"grid": total[0], "block": total[1]}
+    return {"grid": [f"cdiv({total}, {BLOCK})"], "block": [BLOCK]}
+
+
 def _plans(name, kernel, total):
     path = os.path.join(HERE, f"{name}.cu")
     text = open(path).read()
     k = parse_source(text).kernel(kernel)
-    launch = {"grid": [f"cdiv({total}, {BLOCK})"], "block": [BLOCK]}
+    launch = _launch(total)
     ctx = api.Context(kernel=kernel, path=path, launch=launch, base_launch=dict(launch), size_env={},
                       scalar_params={p.name: p.name for p in k.params if not p.is_pointer},
                       answers_present=("uncoalesced-access",))
@@ -105,7 +120,9 @@ def test_each_spelling_gets_its_plan(built):
     assert not missing, missing
     for name, (path, text, k, c, _) in built.items():
         assert c.kind == "structural" and c.origin == f"builtin:{CASES[name][1]}", (name, c.origin)
-        if CASES[name][1] != "gather":
+        if isinstance(CASES[name][2], tuple):
+            assert c.launch["block"] == [32, 8, 1] and "z from blockIdx.z" in c.description, (name, c.description)
+        elif CASES[name][1] != "gather":
             assert len(c.launch["block"]) == 2 and "read as rows of" in c.description, (name, c.description)
 
 
@@ -130,7 +147,8 @@ def test_every_candidate_compiles_and_computes_what_the_kernel_computes(built, t
         path, text, k, c, _ = built[name]
         idx = [p.name for p in k.params].index(out)
         got = []
-        for j, (grid, block) in enumerate([([_ev(f"cdiv({total}, {BLOCK})", scalars)], [BLOCK]),
+        old = _launch(total)
+        for j, (grid, block) in enumerate([([_ev(g, scalars) for g in old["grid"]], old["block"]),
                                            ([_ev(g, scalars) for g in c.launch["grid"]], c.launch["block"])]):
             rng = np.random.default_rng(5)
             args = [rng.standard_normal(arrays[p.name][0]).astype(arrays[p.name][1]) if p.name in arrays

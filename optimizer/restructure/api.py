@@ -950,7 +950,8 @@ def stencil_plans(text: str, ctx: Context) -> list[Plan]:
             k = src.kernel(ctx.kernel)
             st = find_stencil(src, k)
     if isinstance(st, KernelRefusal):
-        if st.not_this_shape or neighbours_along_x(src, k) < 3 or isinstance(flat_index(src, k), FlatIndex):
+        if st.not_this_shape or neighbours_along_x(src, k) < 3 or isinstance(flat_index(src, k), FlatIndex) or \
+                flatview.z_on_grid(src, k) is not None:
             return []  # not a stencil at all, or a flat index that flat_plans views as rows: nothing to say
         raise Refuse(st.reason)
     try:
@@ -1030,6 +1031,33 @@ def flat_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
             p.description = "flat index as rows; " + p.description
             out.append(p)
     return out, ([] if out else why[:1])
+
+
+def planes_plans(text: str, ctx: Context) -> list[Plan]:
+    """Three dimensions of threads whose z is `blockIdx.z * blockDim.z + threadIdx.z`: blocks one plane thick
+    (z from the grid), then the 2-D stencil tile on each plane."""
+    src = parse_source(text, ctx.path)
+    k = src.kernel(ctx.kernel)
+    block, grid = list(ctx.launch.get("block") or []), list(ctx.launch.get("grid") or [])
+    if k is None or k.body is None or len(block) != 3 or len(grid) != 3 or "threadIdx.z" not in src.node_text(k.body):
+        return []
+    new = flatview.z_on_grid(src, k)
+    if new is None or "blockDim.x" not in new or "blockDim.y" not in new:
+        return []
+    try:
+        bx, by, bz = (int(b) for b in block)
+    except (TypeError, ValueError):
+        return []
+    nx, ny = VIEW_BLOCK
+    launch = {"grid": [cover(grid[0], bx, nx), cover(grid[1], by, ny), cover(grid[2], bz, 1)], "block": [nx, ny, 1]}
+    new, notes = _host(new, ctx.path, ctx.kernel, lambda g, b, args=None: (
+        f"dim3((dim3({g}).x * dim3({b}).x + {nx - 1}) / {nx}, (dim3({g}).y * dim3({b}).y + {ny - 1}) / {ny}, "
+        f"dim3({g}).z * dim3({b}).z)", f"dim3({nx}, {ny}, 1)"))
+    inner = replace(ctx, launch=launch, base_launch={**(ctx.base_launch or {}), **launch})
+    got = stencil_plans(new, inner)
+    for p in got:
+        p.build = _prefixed(p.build, f"blocks of {nx} x {ny} x 1, each thread's z from blockIdx.z; ", tuple(notes))
+    return got
 
 
 def _prefixed(build, say: str, notes: tuple):
@@ -1235,7 +1263,7 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
         text = renamed
     by_family: dict[str, list[Plan]] = {}
     for fn in (elementwise_plans, gather_plans, row_plans, column_plans, matmul_plans, permute_plans,
-               coalesce_plans, stencil_plans, tree_plans, aggregate_plans, flat_plans):
+               coalesce_plans, stencil_plans, tree_plans, aggregate_plans, flat_plans, planes_plans):
         family = fn.__name__.replace('_plans', '')
         try:
             got = fn(text, ctx)

@@ -41,3 +41,22 @@ def canonical(src: SourceFile, fi: FlatIndex) -> str:
     subs = [(n.start_byte, n.end_byte, fi.canonical(d)) for n, d in fi.uses]
     subs += [(n.start_byte, n.end_byte, f"{name} = {fi.canonical(d)}") for n, name, d in fi.updates]
     return span_text(src, 0, len(src.data), subs)
+
+
+def z_on_grid(src: SourceFile, k: Kernel) -> str | None:
+    """The file with `blockIdx.z * blockDim.z + threadIdx.z` written `blockIdx.z`, for a launch whose blocks are
+    one plane thick (the same z for each thread); None where threadIdx.z or blockDim.z is used otherwise."""
+    from kernelpro.profilers.analysis.affine import index_poly
+    from kernelpro.profilers.source import walk
+
+    want = {("blockDim.z", "blockIdx.z"): 1, ("threadIdx.z",): 1}
+    subs = []
+    for n in walk(k.body):
+        if n.type == "binary_expression" and not any(a <= n.start_byte < b for a, b, _ in subs) and \
+                index_poly(src, n, {}) == want:
+            subs.append((n.start_byte, n.end_byte, "blockIdx.z"))
+    inside = lambda m: any(a <= m.start_byte < b for a, b, _ in subs)
+    if not subs or any(m.type == "field_expression" and src.node_text(m) in ("threadIdx.z", "blockDim.z")
+                       and not inside(m) for m in walk(k.body)):
+        return None
+    return span_text(src, 0, len(src.data), subs)
