@@ -51,6 +51,25 @@ NEGATIVE = {  # file -> what not_applied says (None: nothing, the kernel is not 
     "n_inplace": "in place",
     "n_update": "is an update",
     "n_coalesced": None,
+    "n_rows_step": "steps 4 rows but the block has 8",
+}
+M = 64  # the blog's kernel has no bounds: a multiple of its tile
+# TILE x ROWS loops (several stores per thread): file -> (kernel, grid, block, arrays, scalars, output, reference)
+ROWS = {
+    "r_blog": ("transposeNaive", ["2", "2"], [32, 8], {"idata": ((M, M), np.float32), "odata": ((M, M), np.float32)},
+               {}, "odata", lambda v: v["idata"].T),
+    "r_sample": ("transposeNaiveBounds", [f"{CD}(width, 16)", f"{CD}(height, 16)"], [16, 4],
+                 {"idata": ((R, C), np.float32), "odata": ((C, R), np.float32)}, {"width": C, "height": R}, "odata",
+                 lambda v: v["idata"].T),
+    "r_readcols": ("gather_transpose", [f"{CD}(cols, 32)", f"{CD}(rows, 32)"], [32, 4],
+                   {"dst": ((R, C), np.float32), "src": ((C, R), np.float32)}, {"rows": R, "cols": C}, "dst",
+                   lambda v: v["src"].T),
+    "r_double": ("scaled_transpose", [f"{CD}(n, 32)", f"{CD}(m, 32)"], [32, 8],
+                 {"in": ((R, C), np.float64), "out": ((C, R), np.float64)}, {"m": R, "n": C, "alpha": 0.5}, "out",
+                 lambda v: 0.5 * v["in"].T),
+    "r_batched": ("batch_transpose", [f"{CD}(C, 32)", f"{CD}(R, 32)", "B"], [32, 8],
+                  {"a": ((B, R, C), np.float32), "at": ((B, C, R), np.float32)}, {"R": R, "C": C, "B": B}, "at",
+                  lambda v: np.swapaxes(v["a"], 1, 2)),
 }
 
 
@@ -157,3 +176,32 @@ def test_propose_only_puts_the_restaging_first_for_the_projects_own_transpose():
     first = cands[0]
     assert (first["origin"], first["kind"]) == ("builtin:transpose-tile", "structural"), [c["origin"] for c in cands]
     assert "shared-memory tile" in first["description"]
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+def test_a_loop_over_extra_rows_folds_into_the_tile(tmp_path):
+    """The TILE x ROWS transposes: the loop read as extra rows, the block kept; all compiled in one nvcc call and
+    emulated in one program, against numpy."""
+    runs = []
+    for name, (kernel, grid, block, arrays, scalars, out, ref) in sorted(ROWS.items()):
+        text = open(os.path.join(HERE, f"{name}.cu")).read()
+        plans, why = api.plans(text, _ctx(name, text, kernel, grid, block))
+        plan = next((p for p in plans if p.name == "transpose-tile"), None)
+        assert plan is not None, (name, why)
+        c = plan.build(plan.space[0])
+        assert c.launch["block"] == block and "loop over rows folded" in c.description, (name, c.description)
+        runs.append((name, text, c.source, c.launch))
+    problems = compile_each(os.path.join(HERE, "r_blog.cu"), [(ROWS[n][0], src, ()) for n, _, src, _ in runs],
+                            CompileOptions(arch="sm_90"))
+    assert not any(problems), [(r[0], p) for r, p in zip(runs, problems) if p]
+    batch = Batch([(t, ROWS[n][0]) for n, t, _, _ in runs] + [(s, ROWS[n][0]) for n, _, s, _ in runs], str(tmp_path))
+    for i, (name, _, _, launch) in enumerate(runs):
+        kernel, grid, block, arrays, scalars, out, ref = ROWS[name]
+        k = parse_source(runs[i][1]).kernel(kernel)
+        for j, (g, b) in enumerate([(grid, block), (launch["grid"], launch["block"])]):
+            rng = np.random.default_rng(3)
+            views = {p: rng.standard_normal(sh).astype(dt) for p, (sh, dt) in arrays.items()}
+            args = [views[p.name].reshape(-1).copy() if p.name in views else scalars[p.name] for p in k.params]
+            got = batch.run(i + j * len(runs), args, [_ev(x, scalars) for x in g], b)
+            want = np.asarray(ref(views), arrays[out][1]).reshape(-1)
+            assert np.array_equal(got[[p.name for p in k.params].index(out)], want), (name, j)

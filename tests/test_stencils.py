@@ -64,10 +64,9 @@ def test_the_analysis_reads_offsets_and_halo():
     assert isinstance(st, Stencil) and len({(dx, dy) for _, dx, dy in st.points}) == 9
 
 
-@pytest.mark.parametrize("name,why", [("n_inplace", "in-place"), ("flat", "one dimension of threads")])
+@pytest.mark.parametrize("name,why", [("n_inplace", "in-place"), ("n_line1d", "one dimension of threads")])
 def test_no_tile_where_it_would_change_the_result_or_has_no_rows(name, why):
-    path = os.path.join(TESTS, "stencils", "n_inplace.cu") if name == "n_inplace" else \
-        os.path.join(SUITE, "stencil2d", "naive_flat.cu")
+    path = os.path.join(TESTS, "stencils", f"{name}.cu")  # a flat index split into rows: tests/test_flat_view.py
     text = open(path).read()
     k = parse_source(text).kernels[0]
     plans, said = api.plans(text, _ctx(path, k.name, ["cdiv(n, 32)", "cdiv(n, 8)"], [32, 8]))

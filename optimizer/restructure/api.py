@@ -19,7 +19,8 @@ from typing import Callable
 from kernelpro.profilers.analysis.patterns import RowKernel, column_loop, is_elementwise, row_kernel, row_major_loops
 from kernelpro.profilers.analysis.atomics import uniform_atomics
 from kernelpro.profilers.analysis.blocktree import block_reduction
-from kernelpro.profilers.analysis.copies import copy_kernel
+from kernelpro.profilers.analysis.copies import copy_kernel, row_loop
+from kernelpro.profilers.analysis.digits import FlatIndex, flat_index
 from kernelpro.profilers.analysis.loops import LOOPS, analyze_kernel
 from kernelpro.profilers.analysis.refusal import Refusal as KernelRefusal
 from kernelpro.profilers.analysis.stencils import neighbours_along_x, stencil as find_stencil
@@ -28,7 +29,8 @@ from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import SourceFile, parse_source, walk
 
 from ..model import Candidate
-from . import aggregate, blocktree, columns, deteam, dewarp, elementwise, gather, matmul, permute, rows, stencil, taps
+from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flatview, gather, matmul, permute, rows,
+               stencil, taps)
 from .launch import columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
 from .passes import (declare_at_first_assignment, index_pointer_steps, inline_loop_helpers, name_thread_indices,
                      promote_elements, rename_reassigned_pointers, simplify)
@@ -506,10 +508,18 @@ def elementwise_plans(text: str, ctx: Context) -> list[Plan]:
     return [Plan("elementwise", "packed element-wise", answers, space, build, 0.7)]
 
 
-def gather_plans(text: str, ctx: Context) -> list[Plan]:
+def gather_plans(text: str, ctx: Context, digits_read: bool = False) -> list[Plan]:
     """A thread-per-element kernel reading through quotients and remainders of its index: packs."""
     src = parse_source(text, ctx.path)
     k = src.kernel(ctx.kernel)
+    fi = flat_index(src, k) if k is not None and not digits_read else None
+    if isinstance(fi, FlatIndex) and (fi.updates or any(src.node_text(n) != fi.canonical(d) for n, d in fi.uses)):
+        try:  # digits of digits (a reassigned remainder): each read from the index itself first
+            got = gather_plans(flatview.canonical(src, fi), ctx, True)
+            if got:
+                return got
+        except Refuse:
+            pass
     rk = row_kernel(src, k) if k is not None else None
     if rk is None or not rk.ok or rk.loops or is_elementwise(rk):
         return []
@@ -750,13 +760,16 @@ def permute_plans(text: str, ctx: Context) -> list[Plan]:
     if k is None or k.body is None:
         return []
     c = copy_kernel(src, k)
+    rows = _rows_folded(src, k, ctx) if isinstance(c, KernelRefusal) else None
+    if rows is not None:  # a loop over extra rows (TILE x ROWS): folded into a block TILE rows tall
+        src, k, c, tile_rows = rows
     if isinstance(c, KernelRefusal):
         if c.not_this_shape or "uncoalesced-access" not in ctx.answers_present:
             return []  # not a copy kernel at all, or nothing to fix: nothing to say
         raise Refuse(c.reason)
     if not c.transpose:
-        if c.load_along == c.store_along == "x":
-            return []  # both sides already contiguous along the lanes
+        if c.load_along == c.store_along == "x" or isinstance(flat_index(src, k), FlatIndex):
+            return []  # both sides already contiguous along the lanes, or a flat index flat_plans views as rows
         bad = "load" if c.load_along is None else "store"
         raise Refuse(f"line {getattr(c, bad).line}: the {bad} is contiguous along neither threadIdx.x nor "
                      "threadIdx.y, so no order of the threads makes it contiguous")
@@ -769,20 +782,22 @@ def permute_plans(text: str, ctx: Context) -> list[Plan]:
     grid = list(ctx.launch.get("grid") or [])
     if len(grid) < 2:
         raise Refuse("the launch's grid is not two-dimensional")
-    space = ([{"tile": 32}, {"tile": 64}] if c.uses_block_dims else []) + [{"tile": 0}]
+    space = ([{"tile": 32}, {"tile": 64}] if c.uses_block_dims and rows is None else []) + [{"tile": 0}]
     answers = tuple(r for r in ("uncoalesced-access",) if r in ctx.answers_present)
     bad = c.store if c.uncoalesced_side == "store" else c.load
 
     def build(knobs):
         tile = int(knobs["tile"]) or None
-        new, new_block, notes = permute.restage(src, k, c, (block[0], block[1]), tile)
+        new, new_block, notes = permute.restage(src, k, c, (block[0], block[1] if rows is None else tile_rows), tile)
         launch = dict(ctx.base_launch or {})
         launch.update(ctx.launch)
+        if rows is not None:
+            new_block = tuple(block[:2])  # the virtual tile is TILE rows tall; the block stays ROWS
         if tile:
             launch["block"] = list(new_block)
             launch["grid"] = [cover(grid[0], block[0], tile), cover(grid[1], block[1], tile)] + grid[2:]
-        tx, ty = (tile, tile) if tile else block[:2]
-        desc = (f"line {bad.line}: the {c.uncoalesced_side} of {bad.array} was strided between neighbouring threads; "
+        tx, ty = (tile, tile) if tile else (block[0], block[1] if rows is None else tile_rows)
+        desc = ("the loop over rows folded into a tile " + f"{tx} x {ty}; " if rows is not None else "") + (f"line {bad.line}: the {c.uncoalesced_side} of {bad.array} was strided between neighbouring threads; "
                 f"the copy goes through a padded {ty} x {tx + permute.PAD} shared-memory tile, loaded along "
                 f"threadIdx.{c.load_along} and stored along threadIdx.{c.store_along} (both contiguous)"
                 + (f"; blocks of {launch['block'][0]} x {launch['block'][1]}" if tile else ""))
@@ -790,6 +805,27 @@ def permute_plans(text: str, ctx: Context) -> list[Plan]:
                          origin="builtin:transpose-tile", kind="structural", knobs=tuple(sorted(knobs.items())),
                          notes=tuple(notes))
     return [Plan("transpose-tile", "transpose through shared memory", answers, space, build, 0.8)]
+
+
+def _rows_folded(src: SourceFile, k, ctx: Context):
+    """(source, kernel, Copy, tile rows) where k copies in a loop over extra rows ROWS apart (the TILE x ROWS
+    transpose) and ROWS is the launch's block height: the loop folded into a block TILE rows tall."""
+    rl = row_loop(src, k)
+    block = ctx.launch.get("block") or []
+    if isinstance(rl, KernelRefusal) or len(block) < 2:
+        return None
+    try:
+        rows = int(block[1])
+    except (TypeError, ValueError):
+        return None
+    if rl.step not in (None, rows):
+        raise Refuse(f"line {rl.node.start_point[0] + 1}: the loop steps {rl.step} rows but the block has {rows}")
+    if rl.tile % rows:
+        raise Refuse(f"line {rl.node.start_point[0] + 1}: {rl.tile} rows are not whole blocks of {rows}")
+    src2 = parse_source(permute.fold_rows(src, k, rl, rows), src.path)
+    k2 = src2.kernel(k.name)
+    c = copy_kernel(src2, k2)
+    return src2, k2, c, rl.tile
 
 
 # ---------------------------------------------------------------- whole-block trees
@@ -915,8 +951,9 @@ def stencil_plans(text: str, ctx: Context) -> list[Plan]:
             k = src.kernel(ctx.kernel)
             st = find_stencil(src, k)
     if isinstance(st, KernelRefusal):
-        if st.not_this_shape or neighbours_along_x(src, k) < 3:
-            return []  # not a stencil at all: nothing to say
+        if st.not_this_shape or neighbours_along_x(src, k) < 3 or isinstance(flat_index(src, k), FlatIndex) or \
+                flatview.z_on_grid(src, k) is not None:
+            return []  # not a stencil at all, or a flat index that flat_plans views as rows: nothing to say
         raise Refuse(st.reason)
     try:
         block = [int(b) for b in ctx.launch.get("block") or []]
@@ -940,6 +977,95 @@ def stencil_plans(text: str, ctx: Context) -> list[Plan]:
                                      f"{block[1]} with its halo ({cells} elements per block, each read from global "
                                      f"memory once instead of up to {len({(d, e) for _, d, e in st.points})} times)")
     return [Plan("stencil-tile", "stencil through a shared-memory tile with a halo", answers, [{}], build, 0.75)]
+
+
+# ---------------------------------------------------------------- flat indices seen as rows
+
+
+VIEW_BLOCK = (32, 8)
+
+
+def flat_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
+    """A one-dimensional thread index split into a row and a column (`idx / W`, `idx % W`): the kernel on a
+    2-D grid (flatview.py), then the plans of 2-D kernels (stencil-tile, transpose-tile, coalesce-xy) on it."""
+    src = parse_source(text, ctx.path)
+    k = src.kernel(ctx.kernel)
+    if k is None or k.body is None:
+        return [], []
+    fi = flat_index(src, k)
+    if isinstance(fi, KernelRefusal):
+        if fi.not_this_shape:
+            return [], []
+        if neighbours_along_x(src, k) < 3:
+            return [], []  # not a stencil: a flat index of another kind, nothing to say
+        raise Refuse(fi.reason)
+    old_block, grid = _launch_1d(ctx)
+    row = in_terms_of(fi.row_c, {p: v for p, v in ctx.scalar_params.items()})
+    if row is None:
+        raise Refuse(f"the rows of {fi.name} are {fi.row_c} long, which is not made of the kernel's parameters "
+                     "that the launch spec gives: the 2-D grid cannot be sized")
+    total = cover(grid[0], old_block, 1)
+    total_c = _spec_in_c(total, ctx)
+    if total_c is None:
+        raise Refuse(f"the launch's grid {grid[0]} is not written in the kernel's parameters: the 2-D view "
+                     "cannot tell the old last thread")
+    bx, by = VIEW_BLOCK
+    new = flatview.view(src, k, fi, total_c)
+
+    def host(g, b, args=None):
+        w = in_terms_of(fi.row_c, args) if args else fi.row_c
+        return (f"dim3(({w} + {bx - 1}) / {bx}, (unsigned)(((long long)({g}) * ({b}) + (long long)({w}) * {by} - 1) / "
+                f"((long long)({w}) * {by})))", f"dim3({bx}, {by})")
+    new, notes = _host(new, ctx.path, ctx.kernel, host)
+    launch = {"grid": [f"cdiv({row}, {bx})", f"cdiv(cdiv({total}, {row}), {by})"], "block": [bx, by]}
+    inner = replace(ctx, launch=launch, base_launch={**(ctx.base_launch or {}), **launch})
+    say = (f"the flat index {fi.name} (line {fi.decl.start_point[0] + 1}) read as rows of {fi.row_c} on a 2-D grid; ")
+    out, why = [], []
+    for fn in (stencil_plans, permute_plans, coalesce_plans):
+        try:
+            got = fn(new, inner)
+        except Refuse as e:
+            why.append(f"{fi.name} as rows of {fi.row_c}, but {e}")
+            continue
+        for p in got:
+            p.build = _prefixed(p.build, say, tuple(notes))
+            p.description = "flat index as rows; " + p.description
+            out.append(p)
+    return out, ([] if out else why[:1])
+
+
+def planes_plans(text: str, ctx: Context) -> list[Plan]:
+    """Three dimensions of threads whose z is `blockIdx.z * blockDim.z + threadIdx.z`: blocks one plane thick
+    (z from the grid), then the 2-D stencil tile on each plane."""
+    src = parse_source(text, ctx.path)
+    k = src.kernel(ctx.kernel)
+    block, grid = list(ctx.launch.get("block") or []), list(ctx.launch.get("grid") or [])
+    if k is None or k.body is None or len(block) != 3 or len(grid) != 3 or "threadIdx.z" not in src.node_text(k.body):
+        return []
+    new = flatview.z_on_grid(src, k)
+    if new is None or "blockDim.x" not in new or "blockDim.y" not in new:
+        return []
+    try:
+        bx, by, bz = (int(b) for b in block)
+    except (TypeError, ValueError):
+        return []
+    nx, ny = VIEW_BLOCK
+    launch = {"grid": [cover(grid[0], bx, nx), cover(grid[1], by, ny), cover(grid[2], bz, 1)], "block": [nx, ny, 1]}
+    new, notes = _host(new, ctx.path, ctx.kernel, lambda g, b, args=None: (
+        f"dim3((dim3({g}).x * dim3({b}).x + {nx - 1}) / {nx}, (dim3({g}).y * dim3({b}).y + {ny - 1}) / {ny}, "
+        f"dim3({g}).z * dim3({b}).z)", f"dim3({nx}, {ny}, 1)"))
+    inner = replace(ctx, launch=launch, base_launch={**(ctx.base_launch or {}), **launch})
+    got = stencil_plans(new, inner)
+    for p in got:
+        p.build = _prefixed(p.build, f"blocks of {nx} x {ny} x 1, each thread's z from blockIdx.z; ", tuple(notes))
+    return got
+
+
+def _prefixed(build, say: str, notes: tuple):
+    def prefixed(knobs):
+        c = build(knobs)
+        return replace(c, description=say + c.description, notes=tuple(notes) + c.notes)
+    return prefixed
 
 
 # ---------------------------------------------------------------- matrix products
@@ -1153,7 +1279,7 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
         why.append(f"matmul: the shared-memory tile loop is not read back as a plain product: {staged_why}")
     by_family: dict[str, list[Plan]] = {}
     for fn in (elementwise_plans, gather_plans, row_plans, column_plans, matmul_plans, permute_plans,
-               coalesce_plans, stencil_plans, tree_plans, aggregate_plans):
+               coalesce_plans, stencil_plans, tree_plans, aggregate_plans, flat_plans, planes_plans):
         family = fn.__name__.replace('_plans', '')
         try:
             got = fn(text, ctx)

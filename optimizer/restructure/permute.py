@@ -15,8 +15,8 @@ Where the index code uses blockDim.x and blockDim.y the tile is 32 x 32 virtual 
 """
 from __future__ import annotations
 
-from kernelpro.profilers.analysis.copies import Copy
-from kernelpro.profilers.source import Kernel, SourceFile
+from kernelpro.profilers.analysis.copies import Copy, RowLoop
+from kernelpro.profilers.source import Kernel, SourceFile, walk
 
 from . import virtual
 from .launch import launch_sites
@@ -81,3 +81,19 @@ def restage(src: SourceFile, k: Kernel, c: Copy, block: tuple[int, int], tile: i
                          f"(dim3({g}).y * dim3({b}).y + {ty - 1}) / {ty}, dim3({g}).z)"))
             subs.append((args[1].start_byte, args[1].end_byte, f"dim3({new_block[0]}, {new_block[1]})"))
     return span_text(src, 0, len(src.data), subs), new_block, notes
+
+
+def fold_rows(src: SourceFile, k: Kernel, rl: RowLoop, rows: int) -> str:
+    """The file with the loop over extra rows folded into the threads: thread (x, y) of a block rl.tile rows
+    tall does what old thread (x, y % rows) did at iteration j = y - y % rows (the loop's body, once)."""
+    subs = []
+    for n in walk(k.body):
+        t = src.node_text(n)
+        if n.type == "field_expression" and t == "threadIdx.y":
+            subs.append((n.start_byte, n.end_byte, f"(threadIdx.y % {rows}u)"))
+        elif n.type == "field_expression" and t == "blockDim.y":
+            subs.append((n.start_byte, n.end_byte, f"{rows}u"))
+    body = span_text(src, rl.body.start_byte, rl.body.end_byte, subs)
+    folded = f"{{ const {rl.var_type} {rl.var} = threadIdx.y - (threadIdx.y % {rows}u); {body} }}"
+    outer = [s for s in subs if not (rl.node.start_byte <= s[0] < rl.node.end_byte)]
+    return span_text(src, 0, len(src.data), outer + [(rl.node.start_byte, rl.node.end_byte, folded)])

@@ -66,7 +66,9 @@ def unroll_taps(text: str, path: str, kernel: str) -> str | None:
                 inner = "{ " + inner + " }"
             t = info.var_type or "int"
             copies.append(f"{{ const {t} {info.var} = {v}; {inner} }}" + (f" {label}:;" if conts else ""))
-        text = fold(span_text(src, 0, len(src.data), [(n.start_byte, n.end_byte, "\n".join(copies))]), path, kernel)
+        # one block for the copies: the loop may be the unbraced body of another
+        text = fold(span_text(src, 0, len(src.data), [(n.start_byte, n.end_byte, "{\n" + "\n".join(copies) + "\n}")]),
+                    path, kernel)
         changed = True
     return text if changed else None
 

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from .loops import LOOPS
 from .refusal import Refusal
 from ..source import Kernel, SourceFile, walk
-from .affine import Access, build_env, coefficient, global_accesses, is_const
+from .affine import Access, atom, build_env, coefficient, global_accesses, is_const
+from .loops import analyze_loop, declared_names
 
 SIDE_EFFECTS = ("atomic", "__syncthreads", "__syncwarp", "__shfl", "cooperative_groups", "cg::", "printf", "asm",
                 "__stcs", "__stcg", "__stwb", "__stwt")
@@ -111,3 +112,54 @@ def copy_kernel(src: SourceFile, k: Kernel) -> Copy | Refusal:
             return Refusal(k.name, f"line {n.start_point[0] + 1}: a loop in the kernel")
     return Copy(k.name, load, store, _along(load), _along(store),
                 "blockDim.x" in text and "blockDim.y" in text)
+
+
+@dataclass
+class RowLoop:
+    """`for (int j = 0; j < TILE; j += ROWS)` around a copy: each thread copies a column of TILE / ROWS
+    elements, ROWS rows apart (the CUDA samples' TILE x ROWS transpose). Iteration j of thread (x, y) is
+    what a thread (x, y + j) of a block TILE rows tall would do, so the loop reads as extra rows."""
+    node: object = field(repr=False)  # the for statement
+    var: str = "j"
+    var_type: str = "int"
+    tile: int = 1  # the rows of the tile: the loop's bound
+    step: int | None = None  # the constant step, None where it is blockDim.y
+    body: object = field(repr=False, default=None)
+
+
+def row_loop(src: SourceFile, k: Kernel) -> RowLoop | Refusal:
+    """The kernel's one loop when it is a loop over extra rows of a copy (RowLoop)."""
+    loops = [n for n in walk(k.body) if n.type in LOOPS]
+    if len(loops) != 1 or loops[0].type != "for_statement":
+        return Refusal(k.name, "not one counted loop around the copy", not_this_shape=True)
+    n = loops[0]
+    info = analyze_loop(src, build_env(src, k), n)
+    start = src.eval_int(info.start) if info.start is not None else None
+    bound = src.eval_int(info.bound) if info.bound is not None else None
+    step = info.step
+    if step is None and info.step_node is not None:
+        from .affine import index_poly
+        if index_poly(src, info.step_node, {}) != atom("blockDim.y"):
+            step = None
+        else:
+            step = 0  # blockDim.y: the launch's block says how many
+    if info.var is None or not info.declared_in_header or start != 0 or bound is None or step is None or \
+            info.cmp not in ("<", "!=") or step < 0:
+        return Refusal(k.name, f"line {n.start_point[0] + 1}: the loop is not `for (int j = 0; j < TILE; j += ROWS)` "
+                               "with constant TILE", not_this_shape=True)
+    body = info.body
+    if info.escapes:
+        return Refusal(k.name, f"line {n.start_point[0] + 1}: the loop leaves early")
+    outside = set()
+    for m in walk(body):
+        if m.type in ("assignment_expression", "update_expression"):
+            t = m.child_by_field_name("left" if m.type == "assignment_expression" else "argument")
+            if t is not None and t.type == "identifier":
+                outside.add(src.node_text(t))
+    outside -= declared_names(src, body)
+    if outside:
+        return Refusal(k.name, f"line {n.start_point[0] + 1}: the loop carries {sorted(outside)[0]} from one row to "
+                               "the next")
+    if step and bound % step:
+        return Refusal(k.name, f"line {n.start_point[0] + 1}: {bound} rows in steps of {step}: not whole steps")
+    return RowLoop(n, info.var, info.var_type or "int", bound, step or None, body)
