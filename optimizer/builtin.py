@@ -14,6 +14,7 @@ import random
 from pathlib import Path
 
 from kernelpro.profilers.compile import CompileError, CompileOptions, compile_cuda
+from kernelpro.profilers.runtime.roofline import operation_bound
 
 from .model import Candidate, Proposal
 from .restructure import api as restructure
@@ -45,6 +46,7 @@ class BuiltinProposer:
             if spec is not None else {}
         self.structural = structural
         self.tolerance = (spec.rtol, spec.atol) if spec is not None and hasattr(spec, "rtol") else None
+        self.bound = operation_bound_of(spec)  # "compute-bound": the matrix-product rewrites go first
         self.tuner = Tuner(arch=arch)
         self.plans_refused: dict[str, list[str]] = {}  # node candidate key -> why plans did not apply
         self._registers: dict[str, int | None] = {}
@@ -115,7 +117,10 @@ class BuiltinProposer:
                         break
                     self.tuner.states[c.key()].tried.add(_knobs(t))
                 priors = [advice_prior(a) for a in inp.advice if a.rule in c.answers]
-                out.append((c, max([plan.prior] + priors)))
+                prior = max([plan.prior] + priors)
+                if self.bound == "compute-bound" and plan.name in COMPUTE_PLANS:
+                    prior = 1.0  # the roofline says the FLOPs bound it: the budget goes to these first
+                out.append((c, prior))
                 break
         self.plans_refused[Candidate(inp.source, inp.base_launch, inp.flags).key()] = why
         return out
@@ -189,6 +194,23 @@ class BuiltinProposer:
 def _knobs(knobs: dict) -> str:
     from .tuning import knob_text
     return knob_text(knobs)
+
+
+COMPUTE_PLANS = ("matmul-wmma", "matmul-tiles", "matmul-coalesce")
+
+
+def operation_bound_of(spec) -> str | None:
+    """The roofline's verdict on the operation at the spec's largest size ([cost] flops over the bytes
+    moved), None without a [cost] flops."""
+    if spec is None or not getattr(spec, "cost", None) or spec.cost.get("flops") is None:
+        return None
+    verdicts = []
+    for size in getattr(spec, "sizes", {}) or {}:
+        try:
+            verdicts.append((spec.bytes_moved(size), operation_bound(spec.flops(size), spec.bytes_moved(size))))
+        except Exception:  # a size the expressions cannot evaluate: no verdict from it
+            continue
+    return max(verdicts, key=lambda v: v[0] or 0)[1] if verdicts else None
 
 
 def size_env(spec, kernel: str) -> dict[str, dict[str, int]]:

@@ -36,6 +36,24 @@ class Roofline:
         return asdict(self)
 
 
+# the H200's nominal ceilings (SXM: 4.8 TB/s HBM3e, 67 TFLOP/s FP32 FMA), for a verdict before any measurement
+NOMINAL_SM90 = {"dram_gbs": 4800.0, "fp32_gflops": 66900.0}
+
+
+def operation_bound(flops: int | None, bytes_moved: int | None, ceilings: dict | None = None) -> str | None:
+    """Where the operation itself sits on the roofline: "compute-bound" when its arithmetic intensity
+    (the [cost]'s FLOPs over the bytes it must move) is past the ridge point (FLOP ceiling over DRAM
+    bandwidth; measured ceilings when given, else the nominal sm_90 ones), else "memory-bound"; None
+    without both numbers."""
+    if not flops or not bytes_moved:
+        return None
+    c = ceilings or NOMINAL_SM90
+    peak, dram = flop_ceiling(c), c.get("dram_gbs")
+    if not peak or not dram:
+        return None
+    return "compute-bound" if flops / bytes_moved >= peak / dram else "memory-bound"
+
+
 def flop_ceiling(ceilings: dict, precision: str = "fp32") -> float | None:
     if precision in ("fp16", "bf16", "float16", "bfloat16"):
         return ceilings.get("fp16_gflops") or ceilings.get("fp32_gflops")
