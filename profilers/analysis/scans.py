@@ -44,6 +44,7 @@ class BlockScan:
     total_thread: int = 0
     total_to: str | None = None  # where the block's total goes: `sums[blockIdx.x]`
     finals: dict = field(default_factory=dict)  # name -> (value after the phase, declared in the phase)
+    phase_lines: tuple = (0, 0)  # the phase's first and last line
 
 
 @dataclass
@@ -195,7 +196,7 @@ def block_scan(src: SourceFile, k: Kernel, block: int, scalars: dict, grid: int 
     elem = " ".join(w for w in sim.elem[name].split() if w not in ("const", "volatile", "__shared__", "extern",
                                                                   "static"))
     return BlockScan(k.name, name, elem, inclusive, block, len(lin), form, fit[0], fit[1], out_off, (i0, i1), tot,
-                     tthread, tto, finals)
+                     tthread, tto, finals, (stmts[i0].start_point[0] + 1, stmts[i1].end_point[0] + 1))
 
 
 def add_prefix(src: SourceFile, k: Kernel, block: int, scalars: dict, grid: int = 3) -> AddPrefix | Refusal:
