@@ -33,6 +33,7 @@ __device__ __forceinline__ T kp_block_scan(T* s, int count, int shift, int off, 
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
   T v[Q];
   T own = T(0);
+  __syncthreads();  // the prologue's values in place
 #pragma unroll
   for (int r = 0; r < Q; ++r) {
     const int p = threadIdx.x * Q + r;
@@ -177,7 +178,7 @@ def rewrite_per(src: SourceFile, k: Kernel, bs: BlockScan, per: int) -> str:
     body = ["{", f"  // {describe(bs)}: {per} old threads per thread, then warp shuffles (kp_block_scan)"]
     body += [f"  {d}" for d in decls]
     body += [f"  {loop}", f"    {vx}"] + [f"    {_virtual(src, s, bs.block)}" for s in fill] + ["  }"]
-    body += ["  __syncthreads();", f"  const {bs.elem} kp_total = {_call(bs, threads)};"]
+    body += [f"  const {bs.elem} kp_total = {_call(bs, threads)};"]
     body += [f"  {loop}", f"    {vx}"] + [f"    {_virtual(src, s, bs.block)}" for s in again]
     body += [f"    {x}" for x in _finals(bs, True)]
     if bs.total is not None:

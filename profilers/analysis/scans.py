@@ -78,6 +78,23 @@ def _steps_by_powers(src: SourceFile, stmts) -> bool:
     return False
 
 
+def _shared_names(src: SourceFile, k: Kernel) -> set[str]:
+    out = set()
+    for d in walk(k.body):
+        if d.type == "declaration" and "__shared__" in src.node_text(d):
+            for x in walk(d):
+                if x.type == "identifier" and x.parent is not None and x.parent.type in (
+                        "array_declarator", "init_declarator", "declaration"):
+                    out.add(src.node_text(x))
+    return out
+
+
+def _base(n):
+    while n.type == "subscript_expression":
+        n = n.child_by_field_name("argument")
+    return n
+
+
 def _fit(lin: list[int]) -> tuple[int, int] | None:
     for shift in range(0, 9):
         off = lin[0]
@@ -100,6 +117,12 @@ def block_scan(src: SourceFile, k: Kernel, block: int, scalars: dict, grid: int 
     if not with_sync or not _steps_by_powers(src, stmts[with_sync[0]:with_sync[-1] + 1]):
         return Refusal(k.name, "no loop of barriers stepping by powers of two", not_this_shape=True)
     i0, i1 = with_sync[0], with_sync[-1]
+    shared = _shared_names(src, k)
+    if not any(n.type == "subscript_expression" and src.node_text(_base(n)) in shared and "-" in
+               src.node_text(n)[len(src.node_text(n.child_by_field_name("argument"))):]
+               for s in stmts[i0:i1 + 1] for n in walk(s)):
+        return Refusal(k.name, "no shared element read at a distance below another (a tree, not a scan)",
+                       not_this_shape=True)
     for s in stmts[i0:i1 + 1]:
         if s.type in ("for_statement", "while_statement", "do_statement") and any(
                 x.type in ("for_statement", "while_statement") and x != s and has_barrier(src, x) for x in walk(s)):
