@@ -118,8 +118,13 @@ def block_scan(src: SourceFile, k: Kernel, block: int, scalars: dict, grid: int 
         return Refusal(k.name, "no loop of barriers stepping by powers of two", not_this_shape=True)
     i0, i1 = with_sync[0], with_sync[-1]
     shared = _shared_names(src, k)
-    if not any(n.type == "subscript_expression" and src.node_text(_base(n)) in shared and "-" in
-               src.node_text(n)[len(src.node_text(n.child_by_field_name("argument"))):]
+    local = {src.node_text(x.child_by_field_name("declarator")) for s in stmts[i0:i1 + 1] for x in walk(s)
+             if x.type == "init_declarator"}
+
+    def below(n):  # S[tid - d], S[d * (2 * tid + 1) - 1], S[j] with j set in the phase
+        idx = src.node_text(n)[len(src.node_text(n.child_by_field_name("argument"))):].strip()[1:-1].strip()
+        return "-" in idx or idx in local
+    if not any(n.type == "subscript_expression" and src.node_text(_base(n)) in shared and below(n)
                for s in stmts[i0:i1 + 1] for n in walk(s)):
         return Refusal(k.name, "no shared element read at a distance below another (a tree, not a scan)",
                        not_this_shape=True)
@@ -170,7 +175,7 @@ def block_scan(src: SourceFile, k: Kernel, block: int, scalars: dict, grid: int 
             return Refusal(k.name, f"the phase combines values by {', '.join(f'`{o}`' for o in bad_ops)}: not a "
                                    "sum (only associative sums are rewritten)")
         return Refusal(k.name, "the shared-memory phase does not leave the prefix sums (inclusive or exclusive) of "
-                               "the values the prologue stored")
+                               "the values the prologue stored", not_this_shape=True)
     if bad_ops:
         return Refusal(k.name, f"the phase also combines values by {', '.join(f'`{o}`' for o in bad_ops)}")
     name, lin, inclusive, out_off, total = found
