@@ -69,7 +69,7 @@ def _build_pch(d: str) -> None:
                     "-o", os.path.join(d, "kp_emu.h.gch")], capture_output=True, text=True)
 
 
-_GUARDS = ("KERNELPRO_RESTRUCTURE_HELPERS", "KERNELPRO_COLUMN_HELPERS")
+_GUARDS = ("KERNELPRO_RESTRUCTURE_HELPERS", "KERNELPRO_COLUMN_HELPERS", "KERNELPRO_SCAN_HELPERS")
 _DYN_SHARED = re.compile(r"extern\s+__shared__\s+(?:__align__\(\d+\)\s+)?((?:(?:unsigned|signed|long|short)\s+)*[\w:]+)"
                          r"\s+(\w+)\s*\[\s*\]\s*;")
 

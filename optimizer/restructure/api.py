@@ -23,6 +23,7 @@ from kernelpro.profilers.analysis.copies import copy_kernel, row_loop
 from kernelpro.profilers.analysis.digits import FlatIndex, flat_index
 from kernelpro.profilers.analysis.loops import LOOPS, analyze_kernel
 from kernelpro.profilers.analysis.refusal import Refusal as KernelRefusal
+from kernelpro.profilers.analysis.scans import add_prefix, block_scan
 from kernelpro.profilers.analysis.stencils import neighbours_along_x, stencil as find_stencil
 from kernelpro.profilers.analysis.patterns import accesses_in
 from kernelpro.profilers.analysis.types import table_for
@@ -30,7 +31,7 @@ from kernelpro.profilers.source import SourceFile, parse_source, walk
 
 from ..model import Candidate
 from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flatview, gather, matmul, permute, rows,
-               stencil, taps)
+               scan, stencil, taps)
 from .launch import columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
 from .passes import (declare_at_first_assignment, index_pointer_steps, inline_loop_helpers, name_thread_indices,
                      promote_elements, rename_reassigned_pointers, simplify)
@@ -932,6 +933,85 @@ def aggregate_plans(text: str, ctx: Context) -> list[Plan]:
     return [Plan("block-atomic", "one atomic per block", answers, [{}], build, 0.7)]
 
 
+# ---------------------------------------------------------------- block scans
+
+
+def scan_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
+    """A block's scan through shared memory (Hillis-Steele, Blelloch): warp shuffles instead, one or several
+    values per thread (scan.py); a multi-block scan's other kernels are named, not rewritten."""
+    src = parse_source(text, ctx.path)
+    k = src.kernel(ctx.kernel)
+    if k is None or k.body is None:
+        return [], []
+    block, grid = _old_block(ctx), list(ctx.launch.get("grid") or [])
+    env = next(iter(sorted(ctx.size_env.values(), key=lambda e: sorted(e.items()))), {})
+    scalars = {}
+    for p in k.params:
+        if not p.is_pointer:
+            v = env.get(p.name)
+            if v is None and p.name in ctx.scalar_params:
+                v = _eval(str(ctx.scalar_params[p.name]), env)
+            if isinstance(v, (int, float)) and float(v).is_integer():
+                scalars[p.name] = int(v)
+    blocks = _eval(str(grid[0]), env) if grid else None
+    if block is None:
+        if "__shared__" in src.node_text(k.body) and "__syncthreads" in src.node_text(k.body):
+            bs = block_scan(src, k, 64, scalars)  # only to say whether it is a scan at all
+            if not isinstance(bs, KernelRefusal) or not bs.not_this_shape:
+                raise Refuse("a block scan, but the launch's block is not one-dimensional and known")
+        return [], []
+    if block > 1024:
+        return [], []
+    ap = add_prefix(src, k, block, scalars, int(blocks or 3))
+    if not isinstance(ap, KernelRefusal):
+        raise Refuse(f"adds each block's prefix from `{ap.sums}` to `{ap.array}` (the last pass of a multi-block "
+                     "scan): nothing to restructure alone; folding the passes into one needs a single-pass scan "
+                     "with decoupled look-back (a tile counter and per-tile flags in zeroed scratch memory, which "
+                     "no plan adds to a spec yet)")
+    bs = block_scan(src, k, block, scalars, int(blocks or 1))
+    if isinstance(bs, KernelRefusal):
+        if bs.not_this_shape:
+            return [], []
+        raise Refuse(bs.reason)
+    if block % 32:
+        raise Refuse(f"{scan.describe(bs)}, but the launch's block of {block} threads is not whole warps")
+    why = []
+    if bs.total_to is not None:
+        why.append(f"{scan.describe(bs)} writes its block's total to `{bs.total_to}` for the next pass: the "
+                   "chain of kernels stays (a single pass with decoupled look-back needs a tile counter and "
+                   "per-tile state in zeroed scratch memory, which no plan adds to a spec yet)")
+    space = [{"per": 1}]
+    for per in (2, 4):
+        if block // per >= 32 and (block // per) % 32 == 0:
+            try:
+                scan.rewrite_per(src, k, bs, per)
+            except Refuse as e:
+                why.append(f"{per} old threads per thread: {e}")
+                break
+            space.append({"per": per})
+    answers = tuple(r for r in ("block-reduction-barriers", "shared-bank-conflict", "sync-in-divergent-branch")
+                    if r in ctx.answers_present)
+
+    def build(knobs):
+        per = int(knobs.get("per", 1))
+        new = scan.rewrite(src, k, bs) if per == 1 else scan.rewrite_per(src, k, bs, per)
+        launch = dict(ctx.base_launch or {})
+        launch.update(ctx.launch)
+        launch["block"] = [block // per]
+        if per > 1:
+            new, _ = _host(new, ctx.path, ctx.kernel, lambda g, b, args=None: (g, f"({b}) / {per}"))
+        return Candidate(source=new, launch=launch, flags=ctx.flags, answers=answers, origin="builtin:block-scan",
+                         kind="structural", knobs=tuple(sorted(knobs.items())), notes=(),
+                         description=f"{scan.describe(bs)} (lines {bs.phase_lines[0]}-{bs.phase_lines[1]}) replaced by "
+                                     f"a warp-shuffle scan: {-(-bs.elements // (block // per))} value(s) per thread "
+                                     "summed in registers, __shfl_up_sync within each warp, one shared-memory pass "
+                                     "over the warps' sums"
+                                     + (f"; blocks of {block // per} threads, each doing {per} old threads' values"
+                                        if per > 1 else "")
+                                     + (f"; the block's total still goes to `{bs.total_to}`" if bs.total_to else ""))
+    return [Plan("block-scan", "block scan with warp shuffles", answers, space, build, 0.75)], why
+
+
 # ---------------------------------------------------------------- stencils
 
 
@@ -1279,7 +1359,7 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
         why.append(f"matmul: the shared-memory tile loop is not read back as a plain product: {staged_why}")
     by_family: dict[str, list[Plan]] = {}
     for fn in (elementwise_plans, gather_plans, row_plans, column_plans, matmul_plans, permute_plans,
-               coalesce_plans, stencil_plans, tree_plans, aggregate_plans, flat_plans, planes_plans):
+               coalesce_plans, stencil_plans, tree_plans, aggregate_plans, flat_plans, planes_plans, scan_plans):
         family = fn.__name__.replace('_plans', '')
         try:
             got = fn(text, ctx)
