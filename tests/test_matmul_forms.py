@@ -101,3 +101,47 @@ def test_tiles_compute_the_product(built, name):
         res = batch.run(i, args, [_ev(g, scalars) for g in grid], [_ev(b, scalars) for b in block])
         got = res[idx].astype(np.float64)
         assert np.allclose(got, want, rtol=1e-4, atol=1e-4), f"{what}: max error {np.max(np.abs(got - want))}"
+
+
+SUITE = os.path.join(os.path.dirname(HERE), "..", "benchmarks", "suite")
+
+
+def _proposer(family, stem, flops=None):
+    from kernelpro.optimizer import spec_edit
+    from kernelpro.optimizer.builtin import BuiltinProposer
+    from kernelpro.optimizer.transforms import TransformInput
+    from kernelpro.profilers.runtime.spec import load_spec
+    path = os.path.join(SUITE, family, f"{stem}.cu")
+    spec = load_spec(path[:-3] + ".kernelpro.toml")
+    if flops is not None:
+        spec.cost = {**spec.cost, "flops": flops}
+    base = spec_edit.base_launch(spec)
+    p = BuiltinProposer(spec.kernel, base, [], path=path, spec=spec)
+    return p, TransformInput(source=open(path).read(), kernel=spec.kernel, launch=dict(base), base_launch=None)
+
+
+def test_the_roofline_verdict_on_the_operation():
+    from kernelpro.profilers.runtime.roofline import operation_bound
+    n = 4096
+    gemm = operation_bound(2 * n ** 3, 4 * 3 * n * n)  # ~683 FLOP/byte
+    assert gemm == "compute-bound"
+    assert operation_bound(4 * n * n, 8 * n * n) == "memory-bound"  # softmax: half a FLOP per byte
+    # a measured ceiling moves the ridge: 100 FLOP/byte is past 14 but not past 200
+    assert operation_bound(100, 1, {"dram_gbs": 1000.0, "fp32_gflops": 14000.0}) == "compute-bound"
+    assert operation_bound(100, 1, {"dram_gbs": 100.0, "fp32_gflops": 20000.0}) == "memory-bound"
+    assert operation_bound(None, 10) is None
+
+
+def test_a_compute_bound_product_spends_the_budget_on_its_rewrites_first():
+    p, inp = _proposer("gemm_fp32", "naive")
+    assert p.bound == "compute-bound"
+    cands = p.candidates(inp)
+    first = cands[0][0]
+    assert first.origin.startswith("builtin:matmul-") and cands[0][1] == 1.0, [(c.origin, pr) for c, pr in cands[:4]]
+    local = [pr for c, pr in cands if c.kind != "structural"]
+    assert local and max(local) < 1.0
+    # the same kernel with a [cost] that puts it left of the ridge keeps the model's and the advice's order
+    q, inp2 = _proposer("gemm_fp32", "naive", flops="M * N")
+    assert q.bound == "memory-bound"
+    mm = [pr for c, pr in q.candidates(inp2) if c.origin.startswith("builtin:matmul-")]
+    assert mm and max(mm) < 1.0
