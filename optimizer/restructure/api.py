@@ -20,6 +20,7 @@ from kernelpro.profilers.analysis.patterns import RowKernel, column_loop, is_ele
 from kernelpro.profilers.analysis.atomics import uniform_atomics
 from kernelpro.profilers.analysis.blocktree import block_reduction
 from kernelpro.profilers.analysis.copies import copy_kernel
+from kernelpro.profilers.analysis.histogram import histogram
 from kernelpro.profilers.analysis.loops import LOOPS, analyze_kernel
 from kernelpro.profilers.analysis.refusal import Refusal as KernelRefusal
 from kernelpro.profilers.analysis.stencils import neighbours_along_x, stencil as find_stencil
@@ -29,6 +30,7 @@ from kernelpro.profilers.source import SourceFile, parse_source, walk
 
 from ..model import Candidate
 from . import aggregate, blocktree, columns, deteam, dewarp, elementwise, gather, matmul, permute, rows, stencil, taps
+from . import histogram as private_bins
 from .launch import columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
 from .passes import (declare_at_first_assignment, index_pointer_steps, inline_loop_helpers, promote_elements,
                      rename_reassigned_pointers, simplify)
@@ -895,6 +897,68 @@ def aggregate_plans(text: str, ctx: Context) -> list[Plan]:
     return [Plan("block-atomic", "one atomic per block", answers, [{}], build, 0.7)]
 
 
+# ---------------------------------------------------------------- histograms
+
+STATIC_SHARED = 48 * 1024  # a block's static shared memory
+
+
+def histogram_plans(text: str, ctx: Context) -> list[Plan]:
+    """atomicAdd into bins a thread's data picks: private bins in shared memory per block (or per warp), one
+    global atomic per non-zero bin; a wave of blocks looping over the old grid as a knob (histogram.py)."""
+    src = parse_source(text, ctx.path)
+    k = src.kernel(ctx.kernel)
+    if k is None or k.body is None or "atomic" not in src.node_text(k.body):
+        return []
+    h = histogram(src, k)
+    if isinstance(h, KernelRefusal):
+        if h.not_this_shape:
+            return []
+        raise Refuse(h.reason)
+    count = h.count_value if h.count_value is not None else _largest(ctx, h.count)
+    if count is None:
+        raise Refuse(f"the bin count {h.count} has no value in the spec's sizes: the private bins' size is not known")
+    cap, size = max(1, int(count)), table_for(src).bytes(h.elem) or 4
+    if cap * size > STATIC_SHARED:
+        raise Refuse(f"{cap} bins of {size} bytes (the bin count {h.count}) need {cap * size // 1024} KB of shared "
+                     f"memory, more than a block's {STATIC_SHARED // 1024} KB")
+    try:
+        threads = math.prod(int(b) for b in ctx.launch.get("block") or [])
+    except (TypeError, ValueError):
+        raise Refuse("the launch's block is not a number") from None
+    grid = list(ctx.launch.get("grid") or [])
+    if not threads or not grid:
+        raise Refuse("the launch (grid and block) is not known")
+    warps = -(-threads // 32)
+    copies = [1] + ([warps] if warps > 1 and warps * cap * size <= STATIC_SHARED else [])
+    old = None  # the old grid in C, where a wave of blocks loops over it
+    if not h.grid_stride and len(grid) >= h.grid_dims and all(str(g) == "1" for g in grid[h.grid_dims:]):
+        old = tuple(_spec_in_c(g, ctx) for g in grid[:h.grid_dims])
+        old = old if None not in old and len(old) <= 2 and "gridDim.z" not in src.node_text(k.body) else None
+    waves = (4, 8) if old or (h.grid_stride and len(grid) == 1) else ()
+    space = [{"copies": c, "waves": w} for w in waves[:1] for c in copies] + \
+        [{"copies": 1, "waves": w} for w in waves[1:]] + [{"copies": c, "waves": 0} for c in copies]
+    answers = tuple(r for r in ("atomic-contention",) if r in ctx.answers_present)
+    lines = ", ".join(str(n) for n in sorted({c.start_point[0] + 1 for c in h.calls}))
+    total = " * ".join(f"({g})" for g in grid[:h.grid_dims]) if old else str(grid[0])
+
+    def build(knobs):
+        c, w = int(knobs["copies"]), int(knobs["waves"])
+        new = private_bins.rewrite(src, k, h, cap, c, old if w and old else None)
+        launch = dict(ctx.base_launch or {}, **ctx.launch)
+        notes = ()
+        if w:
+            launch["grid"] = [f"min({total}, {SMS * w})"]
+            new, notes = _host(new, ctx.path, ctx.kernel, lambda g, b, args=None: (
+                f"(unsigned)((long long)({g}) < {SMS * w} ? ({g}) : {SMS * w})", b))
+        return Candidate(source=new, launch=launch, flags=ctx.flags, answers=answers, origin="builtin:private-bins",
+                         kind="structural", knobs=tuple(sorted(knobs.items())), notes=tuple(notes),
+                         description=f"the atomicAdd into {h.bins} on line {lines} through private bins in shared "
+                                     f"memory ({cap} bins per {'warp' if c > 1 else 'block'}), one global atomicAdd "
+                                     "per non-zero bin per block"
+                                     + (f"; {SMS * w} blocks, each looping over the old grid" if w else ""))
+    return [Plan("private-bins", "histogram through private bins in shared memory", answers, space, build, 0.75)]
+
+
 # ---------------------------------------------------------------- stencils
 
 
@@ -1137,7 +1201,7 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
         text = renamed
     by_family: dict[str, list[Plan]] = {}
     for fn in (elementwise_plans, gather_plans, row_plans, column_plans, matmul_plans, permute_plans,
-               coalesce_plans, stencil_plans, tree_plans, aggregate_plans):
+               coalesce_plans, stencil_plans, tree_plans, aggregate_plans, histogram_plans):
         family = fn.__name__.replace('_plans', '')
         try:
             got = fn(text, ctx)
