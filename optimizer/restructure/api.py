@@ -574,6 +574,16 @@ def _promoted_columns(text: str, ctx: Context) -> tuple[str, list[str]]:
     return (new, rnames) if new is not None else (text, [])
 
 
+def _one_thread_columns(src: SourceFile, k, ctx: Context, grid: list, loop_line):
+    """deteam.deteam_rows's lift of a block per output where one thread does the work (no tree), for the
+    column split: (lifted source, facts) or (None, None)."""
+    try:
+        canon, trees = deteam.deteam_rows(src, k, _outputs_param(ctx, grid[0]), _old_block(ctx))
+    except Refuse:
+        return None, None
+    return (canon, {"loop_line": loop_line}) if not trees else (None, None)
+
+
 def column_plans(text: str, ctx: Context) -> list[Plan]:
     k0 = parse_source(text, ctx.path).kernel(ctx.kernel)
     first_loop = next((lp.line for lp in k0.loops if lp.depth == 0), None) if k0 is not None else None
@@ -589,8 +599,10 @@ def column_plans(text: str, ctx: Context) -> list[Plan]:
         # a block per output with a shared-memory tree: lifted to one thread per output first
         try:
             canon, facts = deteam.deteam(src, k, _outputs_param(ctx, grid[0]))
-        except NotThisShape:
-            return []
+        except NotThisShape:  # a block per column whose first thread walks it (no tree): the same lift
+            canon, facts = _one_thread_columns(src, k, ctx, grid, first_loop)
+            if canon is None:
+                return []
         except Refuse as e:
             raise Refuse(f"a block per output with a shared-memory tree, but {e}") from None
         src = parse_source(canon, ctx.path)
@@ -599,7 +611,7 @@ def column_plans(text: str, ctx: Context) -> list[Plan]:
         if rk is None or not rk.ok or column_loop(rk) is None:
             return []
         ops = {r.var: r.op for r in column_loop(rk).info.reductions}
-        if ops.get(facts["accumulator"]) != TREE_OPS[facts["op"]]:
+        if facts.get("op") and ops.get(facts["accumulator"]) != TREE_OPS[facts["op"]]:
             return []
         deteamed = facts
         old_block = 1  # one output per block before
@@ -627,7 +639,9 @@ def column_plans(text: str, ctx: Context) -> list[Plan]:
     space = [k for i, k in enumerate(space) if k not in space[:i]]
     answers = tuple(r for r in ("serial-column-loop", "block-reduction-barriers", "uncoalesced-access")
                     if r in ctx.answers_present)
-    lifted = ("a block per column with a shared-memory tree, lifted to one thread per column, then " if deteamed
+    lifted = ("a block per column whose first thread walks it, lifted to one thread per column, then "
+              if deteamed and not deteamed.get("op") else
+              "a block per column with a shared-memory tree, lifted to one thread per column, then " if deteamed
               else "a grid-stride loop over the columns made one thread per column, then " if destrided else "")
     if promoted:
         lifted = (f"add __restrict__ to {', '.join(restricted)}; " if restricted else "") + \
