@@ -131,11 +131,16 @@ def test_no_private_bins_and_a_reason(name, sizes, says):
     assert any(w.startswith("histogram:") and says in w for w in why), why
 
 
-def test_an_unbounded_bin_index_says_so():
-    path = os.path.join(os.path.dirname(HERE), "atomics", "n_histogram.cu")
+@pytest.mark.parametrize("rel, says", [
+    ("atomics/n_histogram.cu", "nothing bounds the bin index"),  # int keys straight as bins
+    ("corpus/misc/histogram_shared.cu", "its own shared memory"),  # private bins already
+])
+def test_other_files_say_why(rel, says):
+    path = os.path.join(os.path.dirname(HERE), rel)
     text = open(path).read()
+    k = parse_source(text).kernels[0]
     launch = {"grid": ["cdiv(n, 128)"], "block": [128]}
-    plans, why = api.plans(text, api.Context(kernel="histogram", path=path, launch=launch, base_launch=launch,
+    plans, why = api.plans(text, api.Context(kernel=k.name, path=path, launch=launch, base_launch=launch,
                                              size_env={"small": {"n": 1000}}))
-    assert not plans
-    assert any(w.startswith("histogram:") and "nothing bounds the bin index" in w for w in why), why
+    assert "private-bins" not in [p.name for p in plans]
+    assert any(w.startswith("histogram:") and says in w for w in why), why

@@ -343,6 +343,8 @@ def histogram(src: SourceFile, k: Kernel) -> Histogram | Refusal:
     calls = atomic_calls(src, k)
     if not calls:
         return Refusal(k.name, "no atomics", not_this_shape=True)
+    if "__shared__" in src.node_text(k.body):
+        return Refusal(k.name, "the kernel has its own shared memory (private bins already, or other staging)")
     env = build_env(src, k)
     arrays, pairs = set(), []
     for fn, n in calls:
@@ -388,8 +390,6 @@ def histogram(src: SourceFile, k: Kernel) -> Histogram | Refusal:
         if x.type == "identifier" and src.node_text(x) == bins and x.start_byte not in inside:
             return Refusal(k.name, f"line {line(x)}: the bins ({bins}) are read or written in the kernel besides "
                                    "the atomics (private bins would hide the partial counts)")
-    if "__shared__" in src.node_text(k.body):
-        return Refusal(k.name, "the kernel has its own shared memory (private bins already, or other staging)")
     b = _Bounds(with_defines(src, k), k)
     count = None
     for (_, n, _), idx in zip(pairs, indices):
