@@ -18,6 +18,7 @@ from .affine import build_env, subscript_parts
 from .extents import with_defines
 from .atomics import atomic_calls, uniform_address
 from .refusal import Refusal
+from .types import table_for
 
 BYTE_TYPES = {"unsigned char", "uchar", "uint8_t", "char", "signed char", "int8_t", "uchar2", "uchar3", "uchar4",
               "char2", "char3", "char4", "bool"}
@@ -375,7 +376,8 @@ def histogram(src: SourceFile, k: Kernel) -> Histogram | Refusal:
     bins = next(iter(arrays))
     p = k.param(bins)
     elem = " ".join(w for w in p.base_type.split() if w not in ("const", "volatile"))
-    if elem not in ADD_TYPES:
+    sc = table_for(src).scalar(elem)  # through typedefs (`typedef unsigned int u32;`)
+    if elem not in ADD_TYPES and (sc is None or sc.name not in ("int32", "uint32", "uint64", "float", "double")):
         return Refusal(k.name, f"bins of type {elem} (shared-memory atomicAdd takes int, unsigned, unsigned long "
                                "long, float and double)")
     indices = []
