@@ -21,6 +21,7 @@ from kernelpro.profilers.analysis.atomics import uniform_atomics
 from kernelpro.profilers.analysis.blocktree import block_reduction
 from kernelpro.profilers.analysis.copies import copy_kernel, row_loop
 from kernelpro.profilers.analysis.digits import FlatIndex, flat_index
+from kernelpro.profilers.analysis.histogram import histogram
 from kernelpro.profilers.analysis.loops import LOOPS, analyze_kernel
 from kernelpro.profilers.analysis.refusal import Refusal as KernelRefusal
 from kernelpro.profilers.analysis.scans import add_prefix, block_scan
@@ -32,6 +33,7 @@ from kernelpro.profilers.source import SourceFile, parse_source, walk
 from ..model import Candidate
 from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flatview, gather, matmul, permute, rows,
                scan, stencil, taps)
+from . import histogram as private_bins
 from .launch import columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
 from .passes import (declare_at_first_assignment, index_pointer_steps, inline_loop_helpers, name_thread_indices,
                      promote_elements, rename_reassigned_pointers, simplify)
@@ -584,6 +586,16 @@ def _promoted_columns(text: str, ctx: Context) -> tuple[str, list[str]]:
     return (new, rnames) if new is not None else (text, [])
 
 
+def _one_thread_columns(src: SourceFile, k, ctx: Context, grid: list, loop_line):
+    """deteam.deteam_rows's lift of a block per output where one thread does the work (no tree), for the
+    column split: (lifted source, facts) or (None, None)."""
+    try:
+        canon, trees = deteam.deteam_rows(src, k, _outputs_param(ctx, grid[0]), _old_block(ctx))
+    except Refuse:
+        return None, None
+    return (canon, {"loop_line": loop_line}) if not trees else (None, None)
+
+
 def column_plans(text: str, ctx: Context) -> list[Plan]:
     k0 = parse_source(text, ctx.path).kernel(ctx.kernel)
     first_loop = next((lp.line for lp in k0.loops if lp.depth == 0), None) if k0 is not None else None
@@ -599,8 +611,10 @@ def column_plans(text: str, ctx: Context) -> list[Plan]:
         # a block per output with a shared-memory tree: lifted to one thread per output first
         try:
             canon, facts = deteam.deteam(src, k, _outputs_param(ctx, grid[0]))
-        except NotThisShape:
-            return []
+        except NotThisShape:  # a block per column whose first thread walks it (no tree): the same lift
+            canon, facts = _one_thread_columns(src, k, ctx, grid, first_loop)
+            if canon is None:
+                return []
         except Refuse as e:
             raise Refuse(f"a block per output with a shared-memory tree, but {e}") from None
         src = parse_source(canon, ctx.path)
@@ -609,7 +623,7 @@ def column_plans(text: str, ctx: Context) -> list[Plan]:
         if rk is None or not rk.ok or column_loop(rk) is None:
             return []
         ops = {r.var: r.op for r in column_loop(rk).info.reductions}
-        if ops.get(facts["accumulator"]) != TREE_OPS[facts["op"]]:
+        if facts.get("op") and ops.get(facts["accumulator"]) != TREE_OPS[facts["op"]]:
             return []
         deteamed = facts
         old_block = 1  # one output per block before
@@ -637,7 +651,9 @@ def column_plans(text: str, ctx: Context) -> list[Plan]:
     space = [k for i, k in enumerate(space) if k not in space[:i]]
     answers = tuple(r for r in ("serial-column-loop", "block-reduction-barriers", "uncoalesced-access")
                     if r in ctx.answers_present)
-    lifted = ("a block per column with a shared-memory tree, lifted to one thread per column, then " if deteamed
+    lifted = ("a block per column whose first thread walks it, lifted to one thread per column, then "
+              if deteamed and not deteamed.get("op") else
+              "a block per column with a shared-memory tree, lifted to one thread per column, then " if deteamed
               else "a grid-stride loop over the columns made one thread per column, then " if destrided else "")
     if promoted:
         lifted = (f"add __restrict__ to {', '.join(restricted)}; " if restricted else "") + \
@@ -1010,6 +1026,66 @@ def scan_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                                         if per > 1 else "")
                                      + (f"; the block's total still goes to `{bs.total_to}`" if bs.total_to else ""))
     return [Plan("block-scan", "block scan with warp shuffles", answers, space, build, 0.75)], why
+# ---------------------------------------------------------------- histograms
+
+STATIC_SHARED = 48 * 1024  # a block's static shared memory
+
+
+def histogram_plans(text: str, ctx: Context) -> list[Plan]:
+    """atomicAdd into bins a thread's data picks: private bins in shared memory per block (or per warp), one
+    global atomic per non-zero bin; a wave of blocks looping over the old grid as a knob (histogram.py)."""
+    src = parse_source(text, ctx.path)
+    k = src.kernel(ctx.kernel)
+    if k is None or k.body is None or "atomic" not in src.node_text(k.body):
+        return []
+    h = histogram(src, k)
+    if isinstance(h, KernelRefusal):
+        if h.not_this_shape:
+            return []
+        raise Refuse(h.reason)
+    count = h.count_value if h.count_value is not None else _largest(ctx, h.count)
+    if count is None:
+        raise Refuse(f"the bin count {h.count} has no value in the spec's sizes: the private bins' size is not known")
+    cap, size = max(1, int(count)), table_for(src).bytes(h.elem) or 4
+    if cap * size > STATIC_SHARED:
+        raise Refuse(f"{cap} bins of {size} bytes (the bin count {h.count}) need {cap * size // 1024} KB of shared "
+                     f"memory, more than a block's {STATIC_SHARED // 1024} KB")
+    try:
+        threads = math.prod(int(b) for b in ctx.launch.get("block") or [])
+    except (TypeError, ValueError):
+        raise Refuse("the launch's block is not a number") from None
+    grid = list(ctx.launch.get("grid") or [])
+    if not threads or not grid:
+        raise Refuse("the launch (grid and block) is not known")
+    warps = -(-threads // 32)
+    copies = [1] + ([warps] if warps > 1 and warps * cap * size <= STATIC_SHARED else [])
+    old = None  # the old grid in C, where a wave of blocks loops over it
+    if not h.grid_stride and len(grid) >= h.grid_dims and all(str(g) == "1" for g in grid[h.grid_dims:]):
+        old = tuple(_spec_in_c(g, ctx) for g in grid[:h.grid_dims])
+        old = old if None not in old and len(old) <= 2 and "gridDim.z" not in src.node_text(k.body) else None
+    waves = (4, 8) if old or (h.grid_stride and len(grid) == 1) else ()
+    space = [{"copies": c, "waves": w} for w in waves[:1] for c in copies] + \
+        [{"copies": 1, "waves": w} for w in waves[1:]] + [{"copies": c, "waves": 0} for c in copies]
+    answers = tuple(r for r in ("atomic-contention",) if r in ctx.answers_present)
+    lines = ", ".join(str(n) for n in sorted({c.start_point[0] + 1 for c in h.calls}))
+    total = " * ".join(f"({g})" for g in grid[:h.grid_dims]) if old else str(grid[0])
+
+    def build(knobs):
+        c, w = int(knobs["copies"]), int(knobs["waves"])
+        new = private_bins.rewrite(src, k, h, cap, c, old if w and old else None)
+        launch = dict(ctx.base_launch or {}, **ctx.launch)
+        notes = ()
+        if w:
+            launch["grid"] = [f"min({total}, {SMS * w})"]
+            new, notes = _host(new, ctx.path, ctx.kernel, lambda g, b, args=None: (
+                f"(unsigned)((long long)({g}) < {SMS * w} ? ({g}) : {SMS * w})", b))
+        return Candidate(source=new, launch=launch, flags=ctx.flags, answers=answers, origin="builtin:private-bins",
+                         kind="structural", knobs=tuple(sorted(knobs.items())), notes=tuple(notes),
+                         description=f"the atomicAdd into {h.bins} on line {lines} through private bins in shared "
+                                     f"memory ({cap} bins per {'warp' if c > 1 else 'block'}), one global atomicAdd "
+                                     "per non-zero bin per block"
+                                     + (f"; {SMS * w} blocks, each looping over the old grid" if w else ""))
+    return [Plan("private-bins", "histogram through private bins in shared memory", answers, space, build, 0.75)]
 
 
 # ---------------------------------------------------------------- stencils
@@ -1359,7 +1435,8 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
         why.append(f"matmul: the shared-memory tile loop is not read back as a plain product: {staged_why}")
     by_family: dict[str, list[Plan]] = {}
     for fn in (elementwise_plans, gather_plans, row_plans, column_plans, matmul_plans, permute_plans,
-               coalesce_plans, stencil_plans, tree_plans, aggregate_plans, flat_plans, planes_plans, scan_plans):
+               coalesce_plans, stencil_plans, tree_plans, aggregate_plans, flat_plans, planes_plans, scan_plans,
+               histogram_plans):
         family = fn.__name__.replace('_plans', '')
         try:
             got = fn(text, ctx)

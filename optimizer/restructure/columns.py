@@ -70,7 +70,7 @@ def column_reduce(src: SourceFile, rk: RowKernel, cluster: int, vec: int = 1, un
     new_decl = [f"if (({bound}) <= 0) return;  // kernelpro: nothing to reduce (every thread leaves together)",
                 f"{ind}{rtype} {row} = {text(src, value)};",
                 f"{ind}const bool kp_live = {row} < ({bound});",
-                f"{ind}if (!kp_live) {row} = ({bound}) - 1;  // reads stay in bounds; stores are skipped"]
+                f"{ind}if (!kp_live) {row} = ({bound}) - 1;  /* reads stay in bounds; stores are skipped */"]
     subs = [(decl.start_byte, decl.end_byte, "\n".join(new_decl))]
     # drop the guard: `if (...) return;` or unwrap `if (...) { body }`
     g = rk.guard

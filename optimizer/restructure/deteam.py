@@ -342,6 +342,28 @@ def _without_thread_exit(src: SourceFile, s, tids: set[str]) -> str | None:
     return " || ".join(text(src, x) for x in kept)
 
 
+def _thread_zero_and(src: SourceFile, cnd, tids: set[str]) -> list | None:
+    """For `tid == 0 && X && ...` (also `0 == tid`, in any place of the conjunction): the other terms ([] when
+    that was all); None for any other condition."""
+    terms, n = [], unparen(cnd)
+    while n is not None and n.type == "binary_expression" and text(src, n.child_by_field_name("operator")) == "&&":
+        terms.append(unparen(n.child_by_field_name("right")))
+        n = unparen(n.child_by_field_name("left"))
+    terms.append(n)
+    zero = {f"{t}==0" for t in tids} | {f"0=={t}" for t in tids}
+    kept = [x for x in reversed(terms) if x is None or text(src, x).replace(" ", "") not in zero]
+    return None if len(kept) == len(terms) or None in kept else kept
+
+
+def _top_declared(src: SourceFile, node, skip=None) -> set[str]:
+    """Names declared under node, outside `skip`."""
+    out = set()
+    for n in walk(node):
+        if n.type == "declaration" and not (skip is not None and skip.start_byte <= n.start_byte < skip.end_byte):
+            out |= declared_names(src, n)
+    return out
+
+
 def _picked(src: SourceFile, n, shared: str) -> str | None:
     """'max' or 'min' for a tree step that picks between shared[tid] and shared[tid + s] by a
     comparison (`sh[tid] = sh[tid + s] > sh[tid] ? sh[tid + s] : sh[tid]`, or the assignment under
@@ -483,10 +505,16 @@ def deteam_rows(src: SourceFile, k: Kernel, outputs_param: str | None,
                 if rest:
                     seq.append(f"if ({rest}) return;")
                 continue
-            if cnd is not None and text(src, cnd).replace(" ", "") in {f"{t}==0" for t in tids}:
+            only = _thread_zero_and(src, cnd, tids)  # `if (tid == 0)`, `if (threadIdx.x == 0 && col < N)`
+            if only is not None:
                 if s.child_by_field_name("alternative") is not None:
                     raise Refuse(f"line {s.start_point[0] + 1}: `if (tid == 0)` with an else")
-                seq.append(reindent(broadcast(s.child_by_field_name("consequence")), line_indent(src, s), ind + "  "))
+                cons = s.child_by_field_name("consequence")
+                if only:  # the other terms: the threads that skip the work leave (the row's loop: the next row)
+                    seq.append(f"if (!({' && '.join(broadcast(x) for x in only)})) {'continue' if over else 'return'};")
+                inner = cons.named_children if cons.type == "compound_statement" and not (
+                    _top_declared(src, cons) & _top_declared(src, k.body, cons)) else [cons]
+                seq += [reindent(broadcast(x), line_indent(src, x), ind + "  ") for x in inner]
                 continue
         seq.append(reindent(broadcast(s), line_indent(src, s), ind + "  "))
     if row is None or (arrays and not trees):

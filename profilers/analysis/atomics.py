@@ -28,7 +28,18 @@ class UniformAtomics:
     value_type: str | None  # the pointee type of the address, where it is a pointer parameter
 
 
-def _uniform(src: SourceFile, env, arg) -> tuple[bool, str | None]:
+def atomic_calls(src: SourceFile, k: Kernel) -> list:
+    """(function name, call node) of every atomic call in the kernel's body."""
+    out = []
+    for n in walk(k.body):
+        if n.type == "call_expression":
+            name = src.node_text(n.child_by_field_name("function"))
+            if name.startswith("atomic"):
+                out.append((name, n))
+    return out
+
+
+def uniform_address(src: SourceFile, env, arg) -> tuple[bool, str | None]:
     """(the address is the same for a block's threads, its array parameter)."""
     t = arg.type
     if t == "identifier":
@@ -56,12 +67,7 @@ def _uniform(src: SourceFile, env, arg) -> tuple[bool, str | None]:
 def uniform_atomics(src: SourceFile, k: Kernel) -> UniformAtomics | Refusal:
     if k.body is None:
         return Refusal(k.name, "no body")
-    calls = []
-    for n in walk(k.body):
-        if n.type == "call_expression":
-            name = src.node_text(n.child_by_field_name("function"))
-            if name.startswith("atomic"):
-                calls.append((name, n))
+    calls = atomic_calls(src, k)
     if not calls:
         return Refusal(k.name, "no atomics", not_this_shape=True)
     fns = {name for name, _ in calls}
@@ -76,7 +82,7 @@ def uniform_atomics(src: SourceFile, k: Kernel) -> UniformAtomics | Refusal:
         args = n.child_by_field_name("arguments").named_children
         if len(args) != 2:
             return Refusal(k.name, f"line {n.start_point[0] + 1}: {fn} with {len(args)} arguments")
-        ok, array = _uniform(src, env, args[0])
+        ok, array = uniform_address(src, env, args[0])
         if not ok:
             return Refusal(k.name, f"line {n.start_point[0] + 1}: the threads of a block aim {fn} at different "
                                    "addresses (per-thread bins need private copies, not one combined value)")
