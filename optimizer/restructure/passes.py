@@ -1120,7 +1120,7 @@ def _name_thread_indices(src_text: str, path: str, kernel: str) -> str | None:
             name = text(src, par.child_by_field_name("declarator"))
             if all(w != name for w, _ in writes_in(src, k.body)) and axis not in named:
                 named[axis] = name
-                continue
+            continue  # a declaration's whole value (a loop's start included) stays as written
         found.setdefault(axis, []).append((n, others))
     if not found:
         return None
