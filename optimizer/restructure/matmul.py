@@ -517,8 +517,9 @@ def host_launches(src: SourceFile, kernel: str, c: Contraction, text_: str, bm: 
 
 
 def packed(c: Contraction) -> bool:
-    """Some operand can be read 16 bytes at a time (float elements, a contiguous dimension)."""
-    return any(o.elem == "float" and (o.k_stride == "1" or "1" in o.strides.values()) for t in c.terms for o in t)
+    """Some operand can be read 16 bytes at a time (4 floats, 8 half/bf16 or 2 doubles along a contiguous
+    dimension)."""
+    return any(o.elem in ESIZE and (o.k_stride == "1" or "1" in o.strides.values()) for t in c.terms for o in t)
 
 
 def describe(c: Contraction) -> str:
@@ -544,10 +545,12 @@ def simt_features(c: Contraction, arch_num: int) -> dict:
             "swz_ok": any(o.k_stride == "1" for o in ops)}
 
 
-def _wave_share(bm: int, bn: int, m, n, batch, slots: int) -> float:
-    """The share of the last wave of tiles that does work (1.0: every wave full)."""
+def _wave_share(bm: int, bn: int, m, n, batch, sms: int, per_sm: int) -> float:
+    """The share of the machine the tiles keep busy: in one wave, the SMs that get a tile; past one,
+    the share of the last wave's slots that does work (1.0: every wave full)."""
     tiles = (-(-(m or 4096) // bm)) * (-(-(n or 4096) // bn)) * (batch or 1)
-    return tiles / (-(-tiles // slots) * slots)
+    slots = sms * per_sm
+    return min(tiles, sms) / sms if tiles <= slots else tiles / (-(-tiles // slots) * slots)
 
 
 def tile_space(terms: int, acc_bytes: int, m: float | None, n: float | None, batch: float | None,
@@ -574,7 +577,7 @@ def tile_space(terms: int, acc_bytes: int, m: float | None, n: float | None, bat
                 continue
             if not occ.blocks_per_sm:
                 continue
-            score = min(bm * bn / (bm + bn), 64) * _wave_share(bm, bn, m, n, batch, sms * occ.blocks_per_sm) \
+            score = min(bm * bn / (bm + bn), 64) * _wave_share(bm, bn, m, n, batch, sms, occ.blocks_per_sm) \
                 * (0.99 if swz else {4: 1.0, 1: 0.97, 0: 0.9}[pad]) * (1.0 if stages == 2 or not async_ok else 0.93)
             for vec in ((4, 1) if packs else (1,)):
                 out.append(({"bm": bm, "bn": bn, "bk": bk, "tm": tm, "tn": tn, "pad": pad, "vec": vec, "stages": stages,
@@ -675,7 +678,7 @@ def wmma_space(c: Contraction, precision: str, m, n, batch, arch: str = "sm_90",
             continue
         if not occ.blocks_per_sm:
             continue
-        score = min(bm * bn / (bm + bn), 64) * _wave_share(bm, bn, m, n, batch, sms * occ.blocks_per_sm) \
+        score = min(bm * bn / (bm + bn), 64) * _wave_share(bm, bn, m, n, batch, sms, occ.blocks_per_sm) \
             * (1.0 if bk == 32 else 0.95) * (1.0 if stages == 2 else 0.9)
         out.append(({"bm": bm, "bn": bn, "bk": bk, "stages": stages}, score))
     out.sort(key=lambda x: -x[1])
