@@ -1066,7 +1066,9 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                                      origin=f"builtin:{plan}", kind="structural",
                                      knobs=tuple(sorted(knobs.items())), notes=assumptions + tuple(notes))
                 plan = "matmul-3xtf32" if wt == "3xtf32" else "matmul-wmma"
-                if wspace:
+                if not wspace:
+                    why.append("tensor cores: no WMMA setting fits the shared memory and registers")
+                else:
                     out.append(Plan(plan, "tensor cores, fp32-accurate (3xTF32)" if wt == "3xtf32" else
                                     "tensor cores (WMMA)", answers, wspace, build_wmma, 0.9 if plan == "matmul-wmma"
                                     else 0.8, assumptions))

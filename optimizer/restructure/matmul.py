@@ -3,11 +3,14 @@ coalescing remap (threadIdx.x on the output's contiguous dimension), then shared
 with a register tile per thread.
 
 The tiled kernel keeps the signature. Each block computes a BM x BN tile of the output: BK-deep
-slabs of every operand go through padded shared memory (loaded along the operand's contiguous
-dimension, guarded for any M, N, K, converted to the accumulator type), each thread keeps TM x
-TN sums in registers. Then every output of the thread's tile runs the kernel's own code as
-written (a lambda: its guards, alpha/beta/bias epilogue and store), with its coordinates set
-and the k loop replaced by its update with the tile's sum in place of the product.
+slabs of every operand go through padded (or XOR-swizzled) shared memory (loaded along the operand's
+contiguous dimension in 16-byte pieces where aligned, guarded for any M, N, K, converted to the
+accumulator type; with two stages the next slabs come through cp.async while this one is used), each
+thread keeps TM x TN sums in registers. The tensor-core form (WMMA) takes bf16/fp16, TF32 where the
+tolerance admits it, or 3xTF32 (fp32 split in two TF32 parts) where it does not. Then every output of
+the thread's tile runs the kernel's own code as written (a lambda: its guards, alpha/beta/bias
+epilogue and store), with its coordinates set and the k loop replaced by its update with the tile's
+sum in place of the product.
 """
 from __future__ import annotations
 
