@@ -273,6 +273,7 @@ struct KpCopy { void* dst; const void* src; size_t size, zfill; };
 struct KpPipe { std::vector<KpCopy> open; std::deque<std::vector<KpCopy>> groups; };
 struct KpBlock {
   std::vector<KpPipe> pipes;            // one per thread
+  std::atomic<bool> piped{false};       // some thread copied asynchronously
   std::unique_ptr<std::barrier<>> bar;  // OS threads
   int live = 0, arrived = 0;            // fibers: threads that have not returned, those at the barrier
   std::vector<int> waiting;
@@ -759,6 +760,7 @@ template <class F, class... A> void kp_launch(F kernel, dim3 grid, dim3 block, A
     kp_sched = &sched;
   }
   KpBlock b;  // the state of the block that runs, set again for each block
+  b.pipes.resize(n);
   const int nw = (n + 31) / 32;
   for (int w = 0; w < nw; ++w) {
     b.warps.push_back(std::make_unique<KpWarp>());
@@ -771,7 +773,8 @@ template <class F, class... A> void kp_launch(F kernel, dim3 grid, dim3 block, A
         b.live = n;
         b.arrived = 0;
         b.waiting.clear();
-        b.pipes.assign(n, KpPipe{});  // copies a thread left unwaited do not reach the next block
+        if (b.piped.exchange(false))  // copies a thread left unwaited do not reach the next block
+          for (auto& p : b.pipes) p = KpPipe{};
         for (auto& c : b.count) c = 0;
         if (!kp_fibers) b.bar = std::make_unique<std::barrier<>>(n);
         for (auto& warp : b.warps) {

@@ -10,6 +10,7 @@ inline void __pipeline_memcpy_async(void* dst, const void* src, size_t size_and_
                  "aligned to it\n", size_and_align, zfill, dst, src);
     std::exit(5);
   }
+  kp_block->piped = true;
   kp_block->pipes[kp_tid].open.push_back({dst, src, size_and_align, zfill});
 }
 inline void __pipeline_commit() {
