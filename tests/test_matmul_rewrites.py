@@ -23,7 +23,8 @@ from kernelpro.profilers.source import parse_source
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "matmul")
 GXX = shutil.which("g++")
 M, N, K, NB = 37, 53, 29, 3
-BF16 = "bf16"
+BF16, F16 = "bf16", "f16"
+LOW = ("gemm_bf16", "hgemm_tn")
 
 
 def _bf16(a):
@@ -80,8 +81,12 @@ CASES = {
                       lambda v: (2.0 * v["A"].T @ v["B"] + 0.5 * v["C"].T).T),
     "gemm_bf16": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K, BF16), "B": (K, N, BF16), "C": (M, N, BF16)},
                   {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
+    "hgemm_tn": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (K, M, F16), "B": (N, K, F16), "C": (M, N, F16)},
+                 {"M": M, "N": N, "K": K}, "C", lambda v: v["A"].T @ v["B"].T),
 }
 SMALL_TILES = {"bm": 32, "bn": 16, "bk": 8, "tm": 2, "tn": 2, "pad": 1, "vec": 4}  # several blocks, tails in M, N and K
+# the same with cp.async double buffering, single loads and no padding; then with the XOR swizzle
+TILE_KNOBS = [SMALL_TILES, {**SMALL_TILES, "vec": 1, "pad": 0, "stages": 2}, {**SMALL_TILES, "pad": 0, "stages": 2, "swz": 1}]
 
 
 def _ctx(name, text, tolerance=None):
@@ -104,11 +109,11 @@ def _args(k, name, seed=0):
     for p in k.params:
         if p.is_pointer:
             shape = arrays[p.name]
-            low = shape[-1] == BF16
+            low = shape[-1] if shape[-1] in (BF16, F16) else None
             shape = shape[:-1] if low else shape
             x = rng.standard_normal(shape).astype(np.float32)
-            store = _bf16(x) if low else x
-            views[p.name] = _f(store) if low else x.astype(np.float64)
+            store = _bf16(x) if low == BF16 else x.astype(np.float16) if low == F16 else x
+            views[p.name] = _f(store) if low == BF16 else store.astype(np.float64)
             args.append(store.reshape(-1).copy())
         else:
             args.append(scalars[p.name])
@@ -130,11 +135,17 @@ def test_each_rewrite_compiles_and_computes_the_product(name, tmp_path):
     assert "matmul-tiles" in names, why
     assert ("matmul-coalesce" in names) == (name in ("gemm_xrows", "linear_rowptr", "linear_dinp", "gemm_colmajor")), \
         names
-    assert ("matmul-wmma" in names) == (name == "gemm_bf16"), names  # 16-bit operands only
+    assert ("matmul-wmma" in names) == (name in LOW), names  # 16-bit operands only (TF32: no tolerance given)
+    assert ("matmul-3xtf32" in names) == (name not in LOW + ("syr2k", "gemm_tmpl")), names  # one product of fp32
     runs = [("as written", text, ctx.launch)]
     for p in plans:
-        tiles = [p.space[0], SMALL_TILES, {**SMALL_TILES, "vec": 1, "pad": 0}]
-        for knobs in (tiles if p.name == "matmul-tiles" else p.space[:3] if p.name == "matmul-wmma" else [p.space[0]]):
+        if p.name == "matmul-tiles":
+            settings = [p.space[0]] + TILE_KNOBS
+        elif p.name == "matmul-wmma":  # both stage counts, each operand's layout (A and B transposed in hgemm_tn)
+            settings = [p.space[0], next(s for s in p.space if s["stages"] != p.space[0]["stages"])]
+        else:
+            settings = [p.space[0]]
+        for knobs in settings:
             c = p.build(knobs)
             runs.append((c.description, c.source, c.launch))
     problems = compile_each(ctx.path, [(k.name, src, ()) for _, src, _ in runs[1:]], CompileOptions(arch="sm_90"))
@@ -149,9 +160,9 @@ def test_each_rewrite_compiles_and_computes_the_product(name, tmp_path):
         args, views = _args(k, name)
         res = batch.run(i, args, [_ev(g, env) for g in launch["grid"]], [_ev(b, env) for b in launch["block"]])
         got = res[idx]
-        got = _f(got) if got.dtype == np.uint16 else got
+        got = _f(got) if got.dtype == np.uint16 else got.astype(np.float64)
         want = _want(name, views).reshape(-1)
-        tol = 2e-2 if name == "gemm_bf16" else 1e-4
+        tol = 2e-2 if name in LOW else 1e-4
         assert np.allclose(got.astype(np.float64), want, rtol=tol, atol=tol), f"{what}: max error " \
             f"{np.max(np.abs(got - want))}"
 
@@ -275,3 +286,75 @@ def test_the_tf32_candidate_compiles_and_computes_the_product(tmp_path):
         want = _want(name, views).reshape(-1)
         err = np.abs(got - want)
         assert 1e-4 < err.max() < 0.05, c.description  # TF32's rounding (fp32 alone is within 1e-5)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+def test_3xtf32_keeps_fp32_accuracy_on_long_sums_where_tf32_does_not(tmp_path):
+    """Sums of 1000 products in the emulator, whose tensor cores take TF32 (19-bit) operands: the
+    3xTF32 candidate (offered where the tolerance refuses TF32) is within a few times the fp32 tiles'
+    error, plain TF32 (offered under a loose tolerance) far from both; the double-buffered candidate
+    with its wait for the copies removed reads slabs that have not landed and is wrong."""
+    name = "gemm_abt"
+    text = open(os.path.join(HERE, f"{name}.cu")).read()
+    k, strict = _ctx(name, text, (1e-5, 1e-5))
+    loose = _ctx(name, text, (1e-2, 1.0))[1]
+    sp, lp = ({p.name: p for p in api.plans(text, ctx)[0]} for ctx in (strict, loose))
+    assert "matmul-wmma" not in sp and "matmul-3xtf32" not in lp and "matmul-3xtf32" in sp
+    knobs = {"bm": 64, "bn": 64, "bk": 32, "stages": 2}
+    split, tf32 = sp["matmul-3xtf32"].build(knobs), lp["matmul-wmma"].build(knobs)
+    simt = sp["matmul-tiles"].build({**SMALL_TILES, "bm": 64, "bn": 64, "tm": 4, "tn": 4, "stages": 2})
+    assert "3xTF32 split precision" in split.description and "does not admit TF32's error" in split.description
+    nowait = split.source.replace("__pipeline_wait_prior(1);", "")
+    assert nowait != split.source
+    cands = [split, tf32, simt]
+    problems = compile_each(strict.path, [(k.name, c.source, ()) for c in cands], CompileOptions(arch="sm_90"))
+    assert problems == [None] * 3, problems
+    batch = Batch([(c.source, k.name) for c in cands] + [(nowait, k.name)], str(tmp_path))
+    env = {"M": 40, "N": 48, "K": 1000}
+    rng = np.random.default_rng(1)
+    a, b = (rng.standard_normal((env[d], env["K"])).astype(np.float32) for d in ("M", "N"))
+    want = a.astype(np.float64) @ b.astype(np.float64).T
+    errs = []
+    for i, c in enumerate(cands + [split]):
+        got = batch.run(i, [a, b, np.zeros(env["M"] * env["N"], np.float32), env["M"], env["N"], env["K"]],
+                        [_ev(g, env) for g in c.launch["grid"]], [_ev(x, env) for x in c.launch["block"]])[2]
+        errs.append(np.abs(got.reshape(want.shape) - want).max())
+    e3, etf, e32, ewait = errs
+    assert e3 < 4 * max(e32, 1e-5), errs  # fp32's accuracy
+    assert etf > 30 * e3 and etf > 1e-3, errs  # TF32's (about 1e-2 here)
+    assert ewait > 1.0, errs
+
+
+def test_knob_spaces_fit_shared_memory_and_put_the_likely_best_first():
+    from kernelpro.optimizer.restructure import matmul
+
+    text = open(os.path.join(HERE, "gemm_xcols.cu")).read()
+    k, ctx = _ctx("gemm_xcols", text)
+    c = matmul.product(parse_source(text), k.name)
+    plans = {p.name: p for p in api.plans(text, ctx)[0]}
+    tiles = plans["matmul-tiles"].space
+    for s in tiles:  # every setting's stages of padded slabs within the 48 KB of static shared memory
+        assert s["stages"] * s["bk"] * (s["bm"] + s["bn"] + 2 * s["pad"]) * 4 <= 48 * 1024, s
+    assert {(s["stages"], s["swz"]) for s in tiles} == {(1, 0), (2, 0), (1, 1), (2, 1)}
+    assert tiles[0]["stages"] == 2 and tiles[0]["vec"] == 4 and not tiles[0]["swz"]
+    two = matmul.tile_space(2, 4, 4096, 4096, 1, "sm_90", async_ok=True)  # two products (syr2k): twice the slabs
+    got = {(s["bm"], s["bn"], s["bk"], s["stages"], s["pad"]) for s in two}
+    assert (128, 128, 16, 1, 4) in got and (128, 128, 16, 2, 4) not in got  # 2 x 2 x 16 x 264 x 4 bytes: 66 KB
+    # before sm_80 no cp.async; nothing read along k (gemm_colmajor): no swizzle; bf16 operands kept
+    # as float in shared memory: no cp.async either
+    assert {s["stages"] for s in matmul.tile_space(1, 4, 4096, 4096, 1, "sm_75", **matmul.simt_features(c, 75))} == {1}
+    for name, want in (("gemm_colmajor", {"swz_ok": False, "async_ok": True}), ("gemm_bf16", {"async_ok": False})):
+        t = open(os.path.join(HERE, f"{name}.cu")).read()
+        f = matmul.simt_features(matmul.product(parse_source(t), parse_source(t).kernels[0].name), 90)
+        assert want.items() <= f.items(), (name, f)
+    split = plans["matmul-3xtf32"].space
+    assert split[0]["stages"] == 2 and all(matmul.wmma_smem(c, True, s["bm"], s["bn"], s["bk"], s["stages"]) <=
+                                           48 * 1024 for s in split)
+    # fp32 slabs of 128 x 64 x 32 in two stages take 55 KB: 16 deep instead; 16-bit ones fit 32 deep
+    assert {"bm": 128, "bn": 64, "bk": 32, "stages": 2} not in split and {"bm": 128, "bn": 64, "bk": 16, "stages": 2} \
+        in split
+    assert matmul.wmma_space(c, "16-bit", 4096, 4096, 1)[0] == {"bm": 128, "bn": 64, "bk": 32, "stages": 2}
+    # a small product: the tiles that give the SMs most blocks first
+    small = matmul.wmma_space(c, "16-bit", 128, 128, 1)
+    assert small[0]["bm"] * small[0]["bn"] == 64 * 64, small[:3]

@@ -1283,16 +1283,17 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
             if zt:  # the batch loop becomes the grid's z
                 zgrid = [zt]
             nb = _largest(ctx, str(zgrid[0])) if zgrid else 1
-            space = matmul.tile_space(len(c.terms), acc, m, n, nb, ctx.arch, packs=matmul.packed(c))
+            space = matmul.tile_space(len(c.terms), acc, m, n, nb, ctx.arch,
+                                      **matmul.simt_features(c, _arch_num(ctx.arch)))
             restricted = sorted({x for pair in c.assumes for x in pair})
             assumptions = (f"assumes {', '.join(restricted)} never overlap (adds __restrict__: the output is "
                            "written once, after the sums)",) if restricted else ()
 
             def build_tiles(knobs):
                 bm, bn, bk, tm, tn, pad = (int(knobs[x]) for x in ("bm", "bn", "bk", "tm", "tn", "pad"))
-                vec = int(knobs.get("vec", 1))
+                vec, stages, swz = (int(knobs.get(x, 1 if x != "swz" else 0)) for x in ("vec", "stages", "swz"))
                 threads = (bm // tm) * (bn // tn)
-                new = matmul.tile_body(src, ctx.kernel, c, coords, bm, bn, bk, tm, tn, pad, vec, causal)
+                new = matmul.tile_body(src, ctx.kernel, c, coords, bm, bn, bk, tm, tn, pad, vec, causal, stages, swz)
                 if restricted:  # the sums are stored after every operand is read: said, and made __restrict__
                     new = add_restrict(new, ctx.kernel)[0]
                 new, notes = matmul.host_launches(src, ctx.kernel, c, new, bm, bn, threads)
@@ -1300,9 +1301,12 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                 launch.update(grid=[f"cdiv({in_terms_of(c.N, table)}, {bn})", f"cdiv({in_terms_of(c.M, table)}, {bm})"]
                               + zgrid, block=[threads])
                 desc = (f"shared-memory tiles for the matrix product ({what}): {bm} x {bn} outputs per block, "
-                        f"{bk}-deep slabs padded by {pad}, {tm} x {tn} outputs per thread in registers, "
+                        f"{bk}-deep slabs " + ("with XOR-swizzled rows where stored transposed" if swz else
+                                               f"padded by {pad}") + f", {tm} x {tn} outputs per thread in registers, "
                         f"sums in {matmul._acc_type(c.acc_type)}"
                         + ("; tiles loaded 16 bytes at a time where aligned and in bounds" if vec > 1 else "")
+                        + ("; double-buffered: the next slabs copied with cp.async while this one is used"
+                           if stages == 2 else "")
                         + (f"; k stops at the bound of the block's last {causal}, each {causal}'s operand zero past "
                            "its own" if causal else ""))
                 return Candidate(source=new, launch=launch, flags=ctx.flags, description=desc, answers=answers,
@@ -1316,17 +1320,16 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                 admitted = matmul.tf32_admits(c, ctx.tolerance, kmax)
                 if isinstance(admitted, str):
                     why.append(f"tensor cores: {e}; TF32: {admitted}")
+                    wt = "3xtf32" if matmul.split_tf32_ok(c) else None  # fp32-accurate tensor cores
                 else:
                     wt = "tf32"
             if wt is not None and _arch_num(ctx.arch) >= 80:
-                eb = 4 if wt == "tf32" else 2
-                wspace = [{"bm": bm, "bn": bn, "bk": bk} for bm, bn, bk in
-                          ((128, 64, 32), (64, 128, 32), (64, 64, 32), (64, 64, 16), (128, 64, 16), (64, 128, 16))
-                          if eb * bm * (bk + 8) + eb * bk * (bn + 8) + 4 * bm * (bn + 4) <= 48 * 1024]
+                wspace = matmul.wmma_space(c, wt if "tf32" in wt else "16-bit", m, n, nb, ctx.arch)
 
                 def build_wmma(knobs):
-                    bm, bn, bk = int(knobs["bm"]), int(knobs["bn"]), int(knobs["bk"])
-                    new = matmul.wmma_body(src, ctx.kernel, c, coords, bm, bn, bk, causal, tf32=wt == "tf32")
+                    bm, bn, bk, stages = (int(knobs.get(x, 1)) for x in ("bm", "bn", "bk", "stages"))
+                    new = matmul.wmma_body(src, ctx.kernel, c, coords, bm, bn, bk, causal, tf32=wt == "tf32",
+                                           stages=stages, split=wt == "3xtf32")
                     if restricted:
                         new = add_restrict(new, ctx.kernel)[0]
                     threads = (bm // 32) * (bn // 32) * 32
@@ -1335,14 +1338,24 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                     launch.update(grid=[f"cdiv({in_terms_of(c.N, table)}, {bn})", f"cdiv({in_terms_of(c.M, table)}, {bm})"]
                                   + zgrid, block=[threads])
                     desc = (f"tensor cores for the matrix product ({what}): WMMA 16x16x16 on {wt} operands with fp32 "
-                            f"sums, {bm} x {bn} outputs per block (32 x 32 per warp), {bk}-deep slabs in shared memory")
+                            f"sums, {bm} x {bn} outputs per block (32 x 32 per warp), {bk}-deep slabs in shared memory"
+                            + (", double-buffered through cp.async" if stages == 2 else ""))
                     if wt == "tf32":
                         desc = desc.replace("16x16x16 on tf32 operands", "16x16x8 on fp32 operands rounded to TF32 "
                                             "(10-bit mantissa)") + "; " + matmul.tf32_admits(c, ctx.tolerance, kmax)[1]
+                    if wt == "3xtf32":
+                        desc = (desc.replace("16x16x16 on 3xtf32 operands", "16x16x8 on fp32 operands") + "; "
+                                + matmul.SPLIT_POLICY + f" (plain TF32 not used: {admitted})")
                     return Candidate(source=new, launch=launch, flags=ctx.flags, description=desc, answers=answers,
-                                     origin="builtin:matmul-wmma", kind="structural",
+                                     origin=f"builtin:{plan}", kind="structural",
                                      knobs=tuple(sorted(knobs.items())), notes=assumptions + tuple(notes))
-                out.append(Plan("matmul-wmma", "tensor cores (WMMA)", answers, wspace, build_wmma, 0.9, assumptions))
+                plan = "matmul-3xtf32" if wt == "3xtf32" else "matmul-wmma"
+                if not wspace:
+                    why.append("tensor cores: no WMMA setting fits the shared memory and registers")
+                else:
+                    out.append(Plan(plan, "tensor cores, fp32-accurate (3xTF32)" if wt == "3xtf32" else
+                                    "tensor cores (WMMA)", answers, wspace, build_wmma, 0.9 if plan == "matmul-wmma"
+                                    else 0.8, assumptions))
             if space:
                 out.append(Plan("matmul-tiles", "shared-memory and register tiles", answers, space, build_tiles, 0.85,
                                 assumptions))

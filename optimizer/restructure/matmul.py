@@ -3,16 +3,20 @@ coalescing remap (threadIdx.x on the output's contiguous dimension), then shared
 with a register tile per thread.
 
 The tiled kernel keeps the signature. Each block computes a BM x BN tile of the output: BK-deep
-slabs of every operand go through padded shared memory (loaded along the operand's contiguous
-dimension, guarded for any M, N, K, converted to the accumulator type), each thread keeps TM x
-TN sums in registers. Then every output of the thread's tile runs the kernel's own code as
-written (a lambda: its guards, alpha/beta/bias epilogue and store), with its coordinates set
-and the k loop replaced by its update with the tile's sum in place of the product.
+slabs of every operand go through padded (or XOR-swizzled) shared memory (loaded along the operand's
+contiguous dimension in 16-byte pieces where aligned, guarded for any M, N, K, converted to the
+accumulator type; with two stages the next slabs come through cp.async while this one is used), each
+thread keeps TM x TN sums in registers. The tensor-core form (WMMA) takes bf16/fp16, TF32 where the
+tolerance admits it, or 3xTF32 (fp32 split in two TF32 parts) where it does not. Then every output of
+the thread's tile runs the kernel's own code as written (a lambda: its guards, alpha/beta/bias
+epilogue and store), with its coordinates set and the k loop replaced by its update with the tile's
+sum in place of the product.
 """
 from __future__ import annotations
 
 import re
 import textwrap
+from dataclasses import dataclass
 
 from kernelpro.profilers.analysis.contraction import Contraction, contractions
 from kernelpro.profilers.analysis.affine import poly_c
@@ -233,43 +237,77 @@ def _decl_of(src: SourceFile, k, name: str):
 
 
 def tile_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: int, bn: int, bk: int, tm: int, tn: int,
-              pad: int, vec: int = 1, causal: str | None = None) -> str:
-    """The kernel with its body replaced by the tiled product (the body as written runs per output)."""
+              pad: int, vec: int = 1, causal: str | None = None, stages: int = 1, swz: int = 0) -> str:
+    """The kernel with its body replaced by the tiled product (the body as written runs per output).
+    stages 2: the next slabs copied with cp.async while this one is used; swz 1: the slabs stored
+    transposed (an operand read along k) get an XOR-swizzled row instead of padding."""
     k = src.kernel(kernel)
     threads = (bm // tm) * (bn // tn)
     acc = _acc_type(c.acc_type if c.accumulate == "local" else c.out.elem)
     rename = {a: v for a, v in coords.items()}
     ind = "    "
+    slabs = [(_Slab(a, f"kp_As{t}", bm, "kp_i", "kp_M", "kp_i0", c.row.atoms[0], True, pad, swz),
+              _Slab(b, f"kp_Bs{t}", bn, "kp_j", "kp_N", "kp_j0", c.col.atoms[0], True, pad, swz))
+             for t, (a, b) in enumerate(c.terms)]
+    layout = "XOR-swizzled rows where stored transposed" if swz else f"+{pad} padding"
     L = [f"{{  // kernelpro: {bm} x {bn} output tiles per block, {bk}-deep slabs of the operands in shared memory "
-         f"(+{pad} padding), {tm} x {tn} sums per thread",
-        ]
+         f"({layout}{', double-buffered through cp.async' if stages == 2 else ''}), {tm} x {tn} sums per thread"]
     L += _head(c, bm, bn, causal, ind)
     L += [f"{ind}const int kp_tid = threadIdx.x, kp_tn = kp_tid % {bn // tn}, kp_tm = kp_tid / {bn // tn};",
           f"{ind}const long long kp_i0 = (long long)blockIdx.y * {bm}, kp_j0 = (long long)blockIdx.x * {bn};"]
-    for t, (a, b) in enumerate(c.terms):
-        L += [f"{ind}__shared__ {acc} kp_As{t}[{bk}][{bm + pad}];",
-              f"{ind}__shared__ {acc} kp_Bs{t}[{bk}][{bn + pad}];",
+    for t, (sa, sb) in enumerate(slabs):
+        L += [f"{ind}alignas(16) __shared__ {acc} {sa.name}[{stages}][{bk}][{sa.width(bk)}];",
+              f"{ind}alignas(16) __shared__ {acc} {sb.name}[{stages}][{bk}][{sb.width(bk)}];",
               f"{ind}{acc} kp_acc{t}[{tm}][{tn}];",
               f"{ind}for (int m = 0; m < {tm}; ++m)",
               f"{ind}  for (int n = 0; n < {tn}; ++n) kp_acc{t}[m][n] = ({acc})0;"]
-    L.append(f"{ind}for (long long kp_kt = kp_k0; kp_kt < kp_K; kp_kt += {bk}) {{")
-    i2, i3 = ind * 2, ind * 3
-    L += _loads(c, bm, bn, bk, threads, acc, rename, causal, vec, lambda a, x, y: f"{a}[{x}][{y}]", ind)
-    L += [f"{i2}__syncthreads();", f"{i2}#pragma unroll", f"{i2}for (int kp_kk = 0; kp_kk < {bk}; ++kp_kk) {{"]
-    for t in range(len(c.terms)):
-        L += [f"{i3}{acc} kp_a{t}[{tm}], kp_b{t}[{tn}];",
-              f"{i3}#pragma unroll", f"{i3}for (int m = 0; m < {tm}; ++m) kp_a{t}[m] = kp_As{t}[kp_kk][kp_tm + m * {bm // tm}];",
-              f"{i3}#pragma unroll", f"{i3}for (int n = 0; n < {tn}; ++n) kp_b{t}[n] = kp_Bs{t}[kp_kk][kp_tn + n * {bn // tn}];",
-              f"{i3}#pragma unroll", f"{i3}for (int m = 0; m < {tm}; ++m)", f"{i3}  #pragma unroll",
-              f"{i3}  for (int n = 0; n < {tn}; ++n) kp_acc{t}[m][n] += kp_a{t}[m] * kp_b{t}[n];"]
-    L += [f"{i2}}}", f"{i2}__syncthreads();", f"{ind}}}"]
+    i3 = ind * 3
+    use = []
+    for t, (sa, sb) in enumerate(slabs):
+        use += [f"{i3}{acc} kp_a{t}[{tm}], kp_b{t}[{tn}];",
+                f"{i3}#pragma unroll",
+                f"{i3}for (int m = 0; m < {tm}; ++m) kp_a{t}[m] = {sa.at('kp_st', 'kp_kk', f'kp_tm + m * {bm // tm}', bk)};",
+                f"{i3}#pragma unroll",
+                f"{i3}for (int n = 0; n < {tn}; ++n) kp_b{t}[n] = {sb.at('kp_st', 'kp_kk', f'kp_tn + n * {bn // tn}', bk)};",
+                f"{i3}#pragma unroll", f"{i3}for (int m = 0; m < {tm}; ++m)", f"{i3}  #pragma unroll",
+                f"{i3}  for (int n = 0; n < {tn}; ++n) kp_acc{t}[m][n] += kp_a{t}[m] * kp_b{t}[n];"]
+    use = [f"{ind * 2}#pragma unroll", f"{ind * 2}for (int kp_kk = 0; kp_kk < {bk}; ++kp_kk) {{"] + use + [f"{ind * 2}}}"]
+
+    def loads(stage):
+        return [ln for sa, sb in slabs for sl in (sa, sb)
+                for ln in _slab_loads(c, sl, bk, threads, acc, rename, causal, vec, stages == 2, stage, f"({acc})0", ind)]
+    L += _pipeline(bk, stages, loads, use, ind)
     # every output of the thread's tile runs the kernel's code as written
+    i2 = ind * 2
     L += [f"{ind}for (int kp_m = 0; kp_m < {tm}; ++kp_m)", f"{ind}  for (int kp_n = 0; kp_n < {tn}; ++kp_n) {{",
           f"{i2}const long long kp_i = kp_i0 + kp_tm + kp_m * {bm // tm}, kp_j = kp_j0 + kp_tn + kp_n * {bn // tn};",
           f"{i2}if (kp_i >= kp_M || kp_j >= kp_N) continue;",
           f"{i2}[&]() {{  // the kernel as written, for output (kp_i, kp_j), its k loop's sum given",
           f"{i3}" + _replay(src, k, c, ind * 3), f"{i2}}}();", f"{ind}  }}", "}"]
-    return span_text(src, 0, k.body.start_byte) + "\n".join(L) + span_text(src, k.body.end_byte, len(src.data))
+    new = span_text(src, 0, k.body.start_byte) + "\n".join(L) + span_text(src, k.body.end_byte, len(src.data))
+    return _include(new, "cuda_pipeline.h") if stages == 2 else new
+
+
+def _include(text_: str, header: str) -> str:
+    return text_ if f"#include <{header}>" in text_ else f"#include <{header}>\n" + text_
+
+
+def _pipeline(bk: int, stages: int, loads, use: list[str], ind: str) -> list[str]:
+    """The k loop over BK-deep slabs: loads(stage) fills a stage (for k from kp_kt), `use` reads stage
+    kp_st. With 2 stages the next slab's copies (cp.async) are in flight while this one is used: each
+    thread waits for its own copies, then the barrier makes every thread's visible."""
+    i2 = ind * 2
+    if stages == 1:
+        return ([f"{ind}for (long long kp_kt = kp_k0; kp_kt < kp_K; kp_kt += {bk}) {{", f"{i2}const int kp_st = 0;"]
+                + loads("0") + [f"{i2}__syncthreads();"] + use + [f"{i2}__syncthreads();", f"{ind}}}"])
+    return ([f"{ind}int kp_st = 0;", f"{ind}{{  // the first slabs", f"{i2}const long long kp_kt = kp_k0;"]
+            + loads("0") + [f"{ind}}}", f"{ind}__pipeline_commit();",
+                            f"{ind}for (long long kp_kt0 = kp_k0; kp_kt0 < kp_K; kp_kt0 += {bk}, kp_st ^= 1) {{",
+                            f"{i2}if (kp_kt0 + {bk} < kp_K) {{  // the next slabs, into the other stage",
+                            f"{i2}  const long long kp_kt = kp_kt0 + {bk};"]
+            + loads("kp_st ^ 1") + [f"{i2}}}", f"{i2}__pipeline_commit();", f"{i2}__pipeline_wait_prior(1);",
+                                    f"{i2}__syncthreads();"]
+            + use + [f"{i2}__syncthreads();", f"{ind}}}", f"{ind}__pipeline_wait_prior(0);", f"{ind}__syncthreads();"])
 
 
 def _head(c: Contraction, bm: int, bn: int, causal: str | None, ind: str) -> list[str]:
@@ -297,59 +335,104 @@ def _head(c: Contraction, bm: int, bn: int, causal: str | None, ind: str) -> lis
     return L
 
 
-def _loads(c: Contraction, bm: int, bn: int, bk: int, threads: int, acc: str, rename: dict, causal: str | None,
-           vec: int, at, ind: str) -> list[str]:
-    """Each operand's BK-deep slab into shared memory, along its contiguous dimension, guarded (and
-    zero past a causal bound); at(array, k, r) names a slab element."""
-    L = []
-    i2, i3 = ind * 2, ind * 3
-    for t, (a, b) in enumerate(c.terms):
-        for o, sh, rows, coord, lim, base in ((a, f"kp_As{t}", bm, "kp_i", "kp_M", "kp_i0"),
-                                               (b, f"kp_Bs{t}", bn, "kp_j", "kp_N", "kp_j0")):
-            along_k = o.k_stride == "1"  # consecutive threads take consecutive k: coalesced
-            atom_ = c.row.atoms[0] if sh.startswith("kp_As") else c.col.atoms[0]
-            packs = vec > 1 and o.elem == "float" and acc == "float" and bk % vec == 0 and (
-                along_k or o.strides.get(atom_) == "1")
-            idx = poly_c(o.index, rename)
-            mine = causal == ("row" if sh.startswith("kp_As") else "col")
-            kend = poly_c(c.bound, {(c.row if causal == "row" else c.col).atoms[0]: coord}) if mine else "kp_K"
-            load = f"({coord} < {lim} && kp_k < {kend}) ? ({acc})({o.array}[{idx}]) : ({acc})0"
-            if mine:
-                packs = False
-            if not packs:
-                L.append(f"{i2}for (int kp_e = kp_tid; kp_e < {rows * bk}; kp_e += {threads}) {{  // {o.array}: "
-                         f"{'along k' if along_k else 'along its rows'}")
-                L.append(f"{i3}const int kp_kk = kp_e % {bk}, kp_r = kp_e / {bk};" if along_k else
-                         f"{i3}const int kp_r = kp_e % {rows}, kp_kk = kp_e / {rows};")
-                L += [f"{i3}const long long {coord} = {base} + kp_r, kp_k = kp_kt + kp_kk;",
-                      f"{i3}{at(sh, 'kp_kk', 'kp_r')} = {load};", f"{i2}}}"]
-                continue
-            # 16-byte loads: {vec} consecutive elements where they are in bounds and aligned, else one by one
-            i4 = i3 + "  "
-            last = f"kp_k + {vec - 1} < kp_K && {coord} < {lim}" if along_k else f"{coord} + {vec - 1} < {lim} && kp_k < kp_K"
-            step = "kp_kk + kp_v" if along_k else "kp_kk"
-            row_v = "kp_r" if along_k else "kp_r + kp_v"
-            L.append(f"{i2}for (int kp_e = kp_tid; kp_e < {rows * bk // vec}; kp_e += {threads}) {{  // {o.array}: "
-                     f"{'along k' if along_k else 'along its rows'}, {vec * 4}-byte loads")
-            L.append(f"{i3}const int kp_kk = (kp_e % {bk // vec}) * {vec}, kp_r = kp_e / {bk // vec};" if along_k else
-                     f"{i3}const int kp_r = (kp_e % {rows // vec}) * {vec}, kp_kk = kp_e / {rows // vec};")
-            L += [f"{i3}const long long {coord}_r = {base} + kp_r, kp_k_r = kp_kt + kp_kk;",
-                  f"{i3}{{",
-                  f"{i4}const long long {coord} = {coord}_r, kp_k = kp_k_r;",
-                  f"{i4}const float* kp_p = {o.array} + ({idx});",
-                  f"{i4}if ({last} && ((unsigned long long)(const void*)kp_p & 15) == 0) {{",
-                  f"{i4}  const float4 kp_q = *reinterpret_cast<const float4*>(kp_p);",
-                  f"{i4}  const float kp_w[4] = {{kp_q.x, kp_q.y, kp_q.z, kp_q.w}};",
-                  f"{i4}  for (int kp_v = 0; kp_v < 4; ++kp_v) {at(sh, step, row_v)} = kp_w[kp_v];",
-                  f"{i4}  continue;",
-                  f"{i4}}}",
-                  f"{i3}}}",
-                  f"{i3}for (int kp_v = 0; kp_v < {vec}; ++kp_v) {{",
-                  f"{i4}const long long {coord} = {coord}_r{'' if along_k else ' + kp_v'}, kp_k = kp_k_r{' + kp_v' if along_k else ''};",
-                  f"{i4}{at(sh, step, row_v)} = {load};",
-                  f"{i3}}}",
-                  f"{i2}}}"]
-    return L
+ESIZE = {"float": 4, "double": 8, "__nv_bfloat16": 2, "nv_bfloat16": 2, "__half": 2, "half": 2}
+
+
+@dataclass
+class _Slab:
+    """One operand's BK-deep slab in shared memory: [stage][k][row] (kmajor) or [stage][row][k]."""
+    o: object
+    name: str
+    rows: int
+    coord: str  # kp_i or kp_j
+    lim: str  # kp_M or kp_N
+    base: str  # the block's first row or column
+    atom: str  # the output coordinate the operand's rows follow
+    kmajor: bool
+    pad: int
+    swz: int = 0  # XOR-swizzle the row index by k (kmajor slabs read along k only)
+
+    def along(self) -> str | None:
+        """'k' or 'r': the dimension the operand is contiguous along in global memory."""
+        return "k" if self.o.k_stride == "1" else "r" if self.o.strides.get(self.atom) == "1" else None
+
+    def swizzled(self) -> bool:
+        return bool(self.swz) and self.kmajor and self.along() == "k" and self.rows & (self.rows - 1) == 0
+
+    def width(self, bk: int) -> int:
+        return (self.rows if self.kmajor else bk) + (0 if self.swz else self.pad)
+
+    def at(self, stage: str, kk: str, r: str, bk: int) -> str:
+        if not self.kmajor:
+            return f"{self.name}[{stage}][{r}][{kk}]"
+        if self.swizzled():  # a warp storing along k (rows of 32 floats apart) hits 32 banks
+            lanes = min(bk, 32)
+            r = f"({r}) ^ ((({kk}) % {lanes}) * {32 // lanes} & {self.rows - 1})"
+        return f"{self.name}[{stage}][{kk}][{r}]"
+
+
+def _slab_loads(c: Contraction, sl: _Slab, bk: int, threads: int, smem: str, rename: dict, causal: str | None,
+                vec: int, async_: bool, stage: str, zero: str, ind: str) -> list[str]:
+    """One operand's slab for k from kp_kt into `stage`, along its contiguous dimension, guarded (and
+    zero past a causal bound). vec: 16-byte pieces where aligned and in bounds (else element by
+    element); async_: cp.async (__pipeline_memcpy_async, zero-filled out of bounds) where shared memory
+    takes the operand's bytes as they are (its type, 4 bytes or more, or 16 contiguous bytes)."""
+    o = sl.o
+    along = sl.along()
+    es = ESIZE.get(o.elem)
+    mine = causal == ("row" if sl.name.startswith("kp_As") else "col")
+    kend = poly_c(c.bound, {(c.row if causal == "row" else c.col).atoms[0]: sl.coord}) if mine else "kp_K"
+    copy = async_ and o.elem == smem and es is not None and es >= 4  # element-wise cp.async
+    v = 16 // es if vec > 1 and es and along and not mine else 1
+    if v > 1 and (bk if along == "k" else sl.rows) % v:
+        v = 1
+    idx = poly_c(o.index, rename)
+    i2, i3, i4 = ind * 2, ind * 3, ind * 4
+    what = f"// {o.array}: {'along k' if along == 'k' else 'along its rows'}"
+
+    def one(kk: str, r: str, at: str) -> list[str]:
+        cond = f"{sl.coord} < {sl.lim} && kp_k < {kend}"
+        dst = sl.at(stage, kk, r, bk)
+        if copy:
+            return [f"{at}{{ const bool kp_in = {cond};",
+                    f"{at}  __pipeline_memcpy_async(&{dst}, kp_in ? (const void*)({o.array} + ({idx})) : "
+                    f"(const void*){o.array}, {es}, kp_in ? 0 : {es}); }}"]
+        return [f"{at}{dst} = ({cond}) ? ({smem})({o.array}[{idx}]) : {zero};"]
+
+    if v == 1:
+        return ([f"{i2}for (int kp_e = kp_tid; kp_e < {sl.rows * bk}; kp_e += {threads}) {{  {what}",
+                 f"{i3}const int kp_kk = kp_e % {bk}, kp_r = kp_e / {bk};" if along == "k" else
+                 f"{i3}const int kp_r = kp_e % {sl.rows}, kp_kk = kp_e / {sl.rows};",
+                 f"{i3}const long long {sl.coord} = {sl.base} + kp_r, kp_k = kp_kt + kp_kk;"]
+                + one("kp_kk", "kp_r", i3) + [f"{i2}}}"])
+    ak = along == "k"
+    last = f"kp_k + {v - 1} < kp_K && {sl.coord} < {sl.lim}" if ak else f"{sl.coord} + {v - 1} < {sl.lim} && kp_k < kp_K"
+    kk_v, r_v = ("kp_kk + kp_v", "kp_r") if ak else ("kp_kk", "kp_r + kp_v")
+    ssize = ESIZE.get(smem, 0)
+    whole = (ak != sl.kmajor) and not sl.swizzled() and o.elem == smem and (sl.width(bk) * ssize) % 16 == 0
+    L = [f"{i2}for (int kp_e = kp_tid; kp_e < {sl.rows * bk // v}; kp_e += {threads}) {{  {what}, 16-byte pieces",
+         f"{i3}const int kp_kk = (kp_e % {bk // v}) * {v}, kp_r = kp_e / {bk // v};" if ak else
+         f"{i3}const int kp_r = (kp_e % {sl.rows // v}) * {v}, kp_kk = kp_e / {sl.rows // v};",
+         f"{i3}const long long {sl.coord}_r = {sl.base} + kp_r, kp_k_r = kp_kt + kp_kk;",
+         f"{i3}{{",
+         f"{i4}const long long {sl.coord} = {sl.coord}_r, kp_k = kp_k_r;",
+         f"{i4}const {o.elem}* kp_p = {o.array} + ({idx});",
+         f"{i4}if ({last} && ((unsigned long long)(const void*)kp_p & 15) == 0) {{"]
+    dst0, dst_v = sl.at(stage, "kp_kk", "kp_r", bk), sl.at(stage, kk_v, r_v, bk)
+    if whole and async_:
+        L.append(f"{i4}  __pipeline_memcpy_async(&{dst0}, kp_p, 16);")
+    elif copy:
+        L.append(f"{i4}  for (int kp_v = 0; kp_v < {v}; ++kp_v) __pipeline_memcpy_async(&{dst_v}, kp_p + kp_v, {es});")
+    elif whole:
+        L.append(f"{i4}  *reinterpret_cast<int4*>(&{dst0}) = *reinterpret_cast<const int4*>(kp_p);")
+    else:
+        L += [f"{i4}  alignas(16) {o.elem} kp_w[{v}];",
+              f"{i4}  *reinterpret_cast<int4*>(kp_w) = *reinterpret_cast<const int4*>(kp_p);",
+              f"{i4}  for (int kp_v = 0; kp_v < {v}; ++kp_v) {dst_v} = ({smem})(kp_w[kp_v]);"]
+    L += [f"{i4}  continue;", f"{i4}}}", f"{i3}}}",
+          f"{i3}for (int kp_v = 0; kp_v < {v}; ++kp_v) {{",
+          f"{i4}const long long {sl.coord} = {sl.coord}_r{'' if ak else ' + kp_v'}, kp_k = kp_k_r{' + kp_v' if ak else ''};"]
+    return L + one(kk_v, r_v, i4) + [f"{i3}}}", f"{i2}}}"]
 
 
 def _replay(src: SourceFile, k, c: Contraction, ind: str, sums: list[str] | None = None) -> str:
@@ -459,8 +542,9 @@ def host_launches(src: SourceFile, kernel: str, c: Contraction, text_: str, bm: 
 
 
 def packed(c: Contraction) -> bool:
-    """Some operand can be read 16 bytes at a time (float elements, a contiguous dimension)."""
-    return any(o.elem == "float" and (o.k_stride == "1" or "1" in o.strides.values()) for t in c.terms for o in t)
+    """Some operand can be read 16 bytes at a time (4 floats, 8 half/bf16 or 2 doubles along a contiguous
+    dimension)."""
+    return any(o.elem in ESIZE and (o.k_stride == "1" or "1" in o.strides.values()) for t in c.terms for o in t)
 
 
 def describe(c: Contraction) -> str:
@@ -475,35 +559,54 @@ SHAPES = [(128, 128, 8, 8, 8), (64, 64, 8, 4, 4), (128, 64, 8, 8, 4), (64, 128, 
           (128, 128, 16, 8, 8), (32, 32, 16, 2, 2), (64, 32, 16, 4, 2), (32, 64, 16, 2, 4), (16, 16, 16, 1, 1)]
 
 
+def simt_features(c: Contraction, arch_num: int) -> dict:
+    """What the tiles' knobs can change for this product: 16-byte loads (a float operand contiguous
+    somewhere), cp.async double buffering (sm_80+, an operand whose shared copy keeps its bytes: float
+    sums of float operands, double of double), a swizzle (an operand read along k, stored transposed)."""
+    acc = _acc_type(c.acc_type if c.accumulate == "local" else c.out.elem)
+    ops = [o for t in c.terms for o in t]
+    return {"packs": packed(c),
+            "async_ok": arch_num >= 80 and any(o.elem == acc and ESIZE.get(o.elem, 0) >= 4 for o in ops),
+            "swz_ok": any(o.k_stride == "1" for o in ops)}
+
+
+def _wave_share(bm: int, bn: int, m, n, batch, sms: int, per_sm: int) -> float:
+    """The share of the machine the tiles keep busy: in one wave, the SMs that get a tile; past one,
+    the share of the last wave's slots that does work (1.0: every wave full)."""
+    tiles = (-(-(m or 4096) // bm)) * (-(-(n or 4096) // bn)) * (batch or 1)
+    slots = sms * per_sm
+    return min(tiles, sms) / sms if tiles <= slots else tiles / (-(-tiles // slots) * slots)
+
+
 def tile_space(terms: int, acc_bytes: int, m: float | None, n: float | None, batch: float | None,
-               arch: str = "sm_90", sms: int = 132, packs: bool = True) -> list[dict]:
-    """Tile settings the occupancy calculator admits (shared memory and an estimate of the registers
-    per block), ordered by a small model: loads saved per multiply-add (BM*BN/(BM+BN)) times the
-    share of the last wave that does work, for the largest size of the spec."""
+               arch: str = "sm_90", sms: int = 132, packs: bool = True, async_ok: bool = False,
+               swz_ok: bool = False) -> list[dict]:
+    """Tile settings the occupancy calculator admits (48 KB of static shared memory and an estimate of
+    the registers per block), ordered by a small model: loads saved per multiply-add (BM*BN/(BM+BN))
+    times the share of the last wave that does work, for the largest size of the spec; then padding 4
+    (or the swizzle) over 1 and 0, two cp.async stages over one, 16-byte loads over single ones."""
     from kernelpro.profilers.occupancy import occupancy
 
     out = []
+    layouts = [(4, 0), (1, 0), (0, 0)] + ([(0, 1)] if swz_ok else [])
     for bm, bn, bk, tm, tn in SHAPES:
         threads = (bm // tm) * (bn // tn)
-        for pad in (4, 1, 0):
-            smem = terms * bk * (bm + bn + 2 * pad) * acc_bytes
-            regs = min(255, terms * tm * tn * (acc_bytes // 4) + tm + tn + 40)
+        for (pad, swz), stages in ((lay, st) for lay in layouts for st in ((2, 1) if async_ok else (1,))):
+            smem = stages * terms * bk * (bm + bn + 2 * pad) * acc_bytes
+            regs = min(255, terms * tm * tn * (acc_bytes // 4) + tm + tn + 40 + 8 * (stages - 1))
             if smem > 48 * 1024 or not 32 <= threads <= 1024:
                 continue
             try:
                 occ = occupancy(arch, threads, regs, smem)
             except Exception:
                 continue
-            per_sm = occ.blocks_per_sm
-            if not per_sm:
+            if not occ.blocks_per_sm:
                 continue
-            tiles = (-(-(m or 4096) // bm)) * (-(-(n or 4096) // bn)) * (batch or 1)
-            slots = sms * per_sm
-            waves = -(-tiles // slots)
-            score = min(bm * bn / (bm + bn), 64) * (tiles / (waves * slots)) * (1.0 if pad == 4 else 0.97 if pad == 1 else 0.9)
+            score = min(bm * bn / (bm + bn), 64) * _wave_share(bm, bn, m, n, batch, sms, occ.blocks_per_sm) \
+                * (0.99 if swz else {4: 1.0, 1: 0.97, 0: 0.9}[pad]) * (1.0 if stages == 2 or not async_ok else 0.93)
             for vec in ((4, 1) if packs else (1,)):
-                out.append(({"bm": bm, "bn": bn, "bk": bk, "tm": tm, "tn": tn, "pad": pad, "vec": vec},
-                            score * (1.0 if vec == 4 or not packs else 0.95)))
+                out.append(({"bm": bm, "bn": bn, "bk": bk, "tm": tm, "tn": tn, "pad": pad, "vec": vec, "stages": stages,
+                             "swz": swz}, score * (1.0 if vec == 4 or not packs else 0.95)))
     out.sort(key=lambda x: -x[1])
     return [k for k, _ in out]
 
@@ -512,6 +615,7 @@ def tile_space(terms: int, acc_bytes: int, m: float | None, n: float | None, bat
 
 WMMA_TYPES = {"__nv_bfloat16": "__float2bfloat16", "nv_bfloat16": "__float2bfloat16", "__half": "__float2half",
               "half": "__float2half"}
+WMMA_SHAPES = ((128, 64, 32), (64, 128, 32), (64, 64, 32), (128, 128, 32), (64, 64, 16), (128, 64, 16), (64, 128, 16))
 
 
 def check_wmma(c: Contraction) -> str:
@@ -521,7 +625,7 @@ def check_wmma(c: Contraction) -> str:
     a, b = c.terms[0]
     if a.elem != b.elem or a.elem not in WMMA_TYPES:
         raise Refuse(f"the operands are {a.elem} and {b.elem}: WMMA here takes bf16 or fp16 operands "
-                     "(fp32 through TF32 only where the tolerance admits it: not done yet)")
+                     "(fp32 through TF32 where the tolerance admits it, else 3xTF32)")
     return a.elem
 
 
@@ -546,50 +650,133 @@ def tf32_admits(c: Contraction, tolerance, kmax):
                   f"expected error about {err:.2g}")
 
 
+def split_tf32_ok(c: Contraction) -> bool:
+    """3xTF32 applies: one product of float operands (the tensor cores' fp32-accurate mode)."""
+    return len(c.terms) == 1 and all(o.elem == "float" for o in c.terms[0])
+
+
+SPLIT_POLICY = ("3xTF32 split precision: each fp32 operand is big + small with big = tf32(x) and small = "
+                "tf32(x - big); the sums add big*big + big*small + small*big in fp32 (small*small dropped), "
+                "close to fp32's accuracy for three tensor-core products per step")
+
+
+def _wmma_slabs(c: Contraction, bm: int, bn: int, pad: int) -> tuple[_Slab, _Slab]:
+    """A's and B's slabs, each kept in shared memory the way it lies in global memory (A read along its
+    rows is stored [k][row] and taken as a col_major fragment; B read along k, [column][k], col_major),
+    so 16-byte pieces go straight in."""
+    a, b = c.terms[0]
+    sa = _Slab(a, "kp_As0", bm, "kp_i", "kp_M", "kp_i0", c.row.atoms[0], False, pad)
+    sb = _Slab(b, "kp_Bs0", bn, "kp_j", "kp_N", "kp_j0", c.col.atoms[0], True, pad)
+    sa.kmajor = sa.along() == "r"
+    sb.kmajor = sb.along() != "k"
+    return sa, sb
+
+
+def _slab_bytes(sl: _Slab, bk: int, stages: int, eb: int) -> int:
+    return stages * (bk if sl.kmajor else sl.rows) * sl.width(bk) * eb
+
+
+def wmma_smem(c: Contraction, tf32: bool, bm: int, bn: int, bk: int, stages: int) -> int:
+    """Shared bytes of wmma_body's setting: the slabs' stages, the sums' tile reusing them after."""
+    eb, pad = (4, 4) if tf32 else (2, 8)
+    sa, sb = _wmma_slabs(c, bm, bn, pad)
+    return max(_slab_bytes(sa, bk, stages, eb) + _slab_bytes(sb, bk, stages, eb), 4 * bm * (bn + 4))
+
+
+def wmma_space(c: Contraction, precision: str, m, n, batch, arch: str = "sm_90", sms: int = 132) -> list[dict]:
+    """WMMA settings (bm, bn, bk, stages) within 48 KB of static shared memory that the occupancy
+    calculator admits (registers estimated from the fragments), the likely best first: tiles that
+    save the most loads and fill the last wave, 32-deep slabs, two cp.async stages."""
+    from kernelpro.profilers.occupancy import occupancy
+
+    tf32 = precision != "16-bit"
+    regs = {"16-bit": 96, "tf32": 96, "3xtf32": 128}[precision]
+    out = []
+    for (bm, bn, bk), stages in ((s, st) for s in WMMA_SHAPES for st in (2, 1)):
+        threads = (bm // 32) * (bn // 32) * 32
+        smem = wmma_smem(c, tf32, bm, bn, bk, stages)
+        if smem > 48 * 1024:
+            continue
+        try:
+            occ = occupancy(arch, threads, regs, smem)
+        except Exception:
+            continue
+        if not occ.blocks_per_sm:
+            continue
+        score = min(bm * bn / (bm + bn), 64) * _wave_share(bm, bn, m, n, batch, sms, occ.blocks_per_sm) \
+            * (1.0 if bk == 32 else 0.95) * (1.0 if stages == 2 else 0.9)
+        out.append(({"bm": bm, "bn": bn, "bk": bk, "stages": stages}, score))
+    out.sort(key=lambda x: -x[1])
+    return [k for k, _ in out]
+
+
 def wmma_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: int, bn: int, bk: int,
-              causal: str | None = None, tf32: bool = False) -> str:
+              causal: str | None = None, tf32: bool = False, stages: int = 1, split: bool = False) -> str:
     """The kernel with its body replaced by a tensor-core product: BM x BN tiles per block, each warp
-    32 x 32 outputs as 2 x 2 WMMA 16x16x16 fragments (16-bit operands, fp32 sums), the operands'
-    slabs staged in padded shared memory, the sums put back through shared memory, then every output
-    runs the kernel's code as written."""
+    32 x 32 outputs as 2 x 2 WMMA fragments (16-bit operands, or fp32 as TF32, or as 3xTF32 with
+    split; fp32 sums), the operands' slabs in padded shared memory in their global layout (16-byte
+    pieces; with 2 stages through cp.async, the next slab in flight), the sums put back through shared
+    memory over the slabs, then every output runs the kernel's code as written."""
     k = src.kernel(kernel)
+    tf32 = tf32 or split
     t = "float" if tf32 else check_wmma(c)
     zero = "0.0f" if tf32 else f"{WMMA_TYPES[t]}(0.0f)"
     kf, ft, pad = (8, "nvcuda::wmma::precision::tf32", 4) if tf32 else (16, t, 8)
+    eb = 4 if tf32 else 2
     warps_n = bn // 32
     threads = (bm // 32) * warps_n * 32
+    sa, sb = _wmma_slabs(c, bm, bn, pad)
+    ab = _slab_bytes(sa, bk, stages, eb)
+    smem = wmma_smem(c, tf32, bm, bn, bk, stages)
     ind, i2, i3 = "    ", "        ", "            "
-    L = [f"{{  // kernelpro: tensor cores: {bm} x {bn} tiles per block, 32 x 32 per warp as WMMA 16x16x16 "
-         f"fragments ({t} operands, fp32 sums), {bk}-deep slabs in shared memory"]
+    kind = "3xTF32 (fp32 split in two TF32 parts)" if split else "TF32" if tf32 else t
+    L = [f"{{  // kernelpro: tensor cores: {bm} x {bn} tiles per block, 32 x 32 per warp as WMMA 16x16x{kf} "
+         f"fragments ({kind} operands, fp32 sums), {bk}-deep slabs in shared memory"
+         + (", double-buffered through cp.async" if stages == 2 else "")]
     L += _head(c, bm, bn, causal, ind)
+    dims = [f"[{stages}][{bk if sl.kmajor else sl.rows}][{sl.width(bk)}]" for sl in (sa, sb)]
     L += [f"{ind}const int kp_tid = threadIdx.x, kp_wm = (kp_tid / 32) / {warps_n}, kp_wn = (kp_tid / 32) % {warps_n};",
           f"{ind}const long long kp_i0 = (long long)blockIdx.y * {bm}, kp_j0 = (long long)blockIdx.x * {bn};",
-          f"{ind}alignas(32) __shared__ {t} kp_As0[{bm}][{bk + pad}];  // (row, k), padded",
-          f"{ind}alignas(32) __shared__ {t} kp_Bs0[{bk}][{bn + pad}];  // (k, column)",
-          f"{ind}alignas(32) __shared__ float kp_Cs[{bm}][{bn + 4}];",
+          f"{ind}alignas(128) __shared__ unsigned char kp_smem[{smem}];  // the slabs, then the sums' tile",
+          f"{ind}{t} (&kp_As0){dims[0]} = *reinterpret_cast<{t} (*){dims[0]}>(kp_smem);",
+          f"{ind}{t} (&kp_Bs0){dims[1]} = *reinterpret_cast<{t} (*){dims[1]}>(kp_smem + {ab});",
+          f"{ind}float (&kp_Cs)[{bm}][{bn + 4}] = *reinterpret_cast<float (*)[{bm}][{bn + 4}]>(kp_smem);",
           f"{ind}nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, {kf}, float> kp_f[2][2];",
           f"{ind}for (int m = 0; m < 2; ++m)",
-          f"{ind}  for (int n = 0; n < 2; ++n) nvcuda::wmma::fill_fragment(kp_f[m][n], 0.0f);",
-          f"{ind}for (long long kp_kt = kp_k0; kp_kt < kp_K; kp_kt += {bk}) {{"]
-    loads = _loads(c, bm, bn, bk, threads, t, dict(coords), causal, 1,
-                   lambda a, x, y: f"{a}[{y}][{x}]" if a.startswith("kp_As") else f"{a}[{x}][{y}]", ind)
-    L += [ln.replace(f"({t})0", zero).replace(f"({t})(", f"({t})(") for ln in loads]
-    L += [f"{i2}__syncthreads();",
-          f"{i2}for (int kp_kk = 0; kp_kk < {bk}; kp_kk += {kf}) {{",
-          f"{i3}nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, {kf}, {ft}, nvcuda::wmma::row_major> kp_a[2];",
-          f"{i3}nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, {kf}, {ft}, nvcuda::wmma::row_major> kp_b[2];",
-          f"{i3}for (int m = 0; m < 2; ++m) nvcuda::wmma::load_matrix_sync(kp_a[m], &kp_As0[kp_wm * 32 + m * 16][kp_kk], {bk + pad});",
-          f"{i3}for (int n = 0; n < 2; ++n) nvcuda::wmma::load_matrix_sync(kp_b[n], &kp_Bs0[kp_kk][kp_wn * 32 + n * 16], {bn + pad});"]
-    if tf32:  # the fp32 values rounded to TF32, as the instruction takes them
-        L += [f"{i3}for (int m = 0; m < 2; ++m)",
-              f"{i3}  for (int e = 0; e < kp_a[m].num_elements; ++e) kp_a[m].x[e] = nvcuda::wmma::__float_to_tf32(kp_a[m].x[e]);",
-              f"{i3}for (int n = 0; n < 2; ++n)",
-              f"{i3}  for (int e = 0; e < kp_b[n].num_elements; ++e) kp_b[n].x[e] = nvcuda::wmma::__float_to_tf32(kp_b[n].x[e]);"]
-    L += [
-          f"{i3}for (int m = 0; m < 2; ++m)",
-          f"{i3}  for (int n = 0; n < 2; ++n) nvcuda::wmma::mma_sync(kp_f[m][n], kp_a[m], kp_b[n], kp_f[m][n]);",
-          f"{i2}}}", f"{i2}__syncthreads();", f"{ind}}}",
-          f"{ind}for (int m = 0; m < 2; ++m)",
+          f"{ind}  for (int n = 0; n < 2; ++n) nvcuda::wmma::fill_fragment(kp_f[m][n], 0.0f);"]
+    lay = {sa.name: "col_major" if sa.kmajor else "row_major", sb.name: "row_major" if sb.kmajor else "col_major"}
+    use = [f"{i2}for (int kp_kk = 0; kp_kk < {bk}; kp_kk += {kf}) {{",
+           f"{i3}nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, {kf}, {ft}, nvcuda::wmma::{lay[sa.name]}> "
+           f"kp_a[2]{', kp_as[2]' if split else ''};",
+           f"{i3}nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, {kf}, {ft}, nvcuda::wmma::{lay[sb.name]}> "
+           f"kp_b[2]{', kp_bs[2]' if split else ''};",
+           f"{i3}for (int m = 0; m < 2; ++m) nvcuda::wmma::load_matrix_sync(kp_a[m], "
+           f"&{sa.at('kp_st', 'kp_kk', 'kp_wm * 32 + m * 16', bk)}, {sa.width(bk)});",
+           f"{i3}for (int n = 0; n < 2; ++n) nvcuda::wmma::load_matrix_sync(kp_b[n], "
+           f"&{sb.at('kp_st', 'kp_kk', 'kp_wn * 32 + n * 16', bk)}, {sb.width(bk)});"]
+    for f, s in (("kp_a", "kp_as"), ("kp_b", "kp_bs")) if tf32 else ():
+        if split:  # x = big + small, each a TF32 value
+            use += [f"{i3}for (int q = 0; q < 2; ++q)",
+                    f"{i3}  for (int e = 0; e < {f}[q].num_elements; ++e) {{",
+                    f"{i3}    const float kp_x = {f}[q].x[e];",
+                    f"{i3}    {f}[q].x[e] = nvcuda::wmma::__float_to_tf32(kp_x);",
+                    f"{i3}    {s}[q].x[e] = nvcuda::wmma::__float_to_tf32(kp_x - {f}[q].x[e]);",
+                    f"{i3}  }}"]
+        else:  # the fp32 values rounded to TF32, as the instruction takes them
+            use += [f"{i3}for (int q = 0; q < 2; ++q)",
+                    f"{i3}  for (int e = 0; e < {f}[q].num_elements; ++e) {f}[q].x[e] = "
+                    f"nvcuda::wmma::__float_to_tf32({f}[q].x[e]);"]
+    mma = "nvcuda::wmma::mma_sync(kp_f[m][n], {}, {}, kp_f[m][n]);"
+    steps = [mma.format("kp_as[m]", "kp_b[n]"), mma.format("kp_a[m]", "kp_bs[n]")] if split else []
+    use += [f"{i3}for (int m = 0; m < 2; ++m)", f"{i3}  for (int n = 0; n < 2; ++n) {{"]
+    use += [f"{i3}    {s}" for s in steps + [mma.format("kp_a[m]", "kp_b[n]")]]  # the small parts first
+    use += [f"{i3}  }}", f"{i2}}}"]
+
+    def loads(stage):
+        return [ln for sl in (sa, sb)
+                for ln in _slab_loads(c, sl, bk, threads, t, dict(coords), causal, 2, stages == 2, stage, zero, ind)]
+    L += _pipeline(bk, stages, loads, use, ind)
+    L += [f"{ind}for (int m = 0; m < 2; ++m)",
           f"{ind}  for (int n = 0; n < 2; ++n)",
           f"{ind}    nvcuda::wmma::store_matrix_sync(&kp_Cs[kp_wm * 32 + m * 16][kp_wn * 32 + n * 16], kp_f[m][n], "
           f"{bn + 4}, nvcuda::wmma::mem_row_major);",
@@ -600,4 +787,5 @@ def wmma_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: in
           f"{i2}[&]() {{  // the kernel as written, for output (kp_i, kp_j), its k loop's sum given",
           f"{i3}" + _replay(src, k, c, i3, [f"kp_Cs[kp_e / {bn}][kp_e % {bn}]"]), f"{i2}}}();", f"{ind}}}", "}"]
     text_ = span_text(src, 0, k.body.start_byte) + "\n".join(L) + span_text(src, k.body.end_byte, len(src.data))
-    return text_ if "#include <mma.h>" in text_ else "#include <mma.h>\n" + text_
+    text_ = _include(text_, "mma.h")
+    return _include(text_, "cuda_pipeline.h") if stages == 2 else text_

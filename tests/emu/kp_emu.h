@@ -7,7 +7,7 @@
 // Covered: what KernelPro's restructured kernels and the test kernels use (thread/block indices,
 // barriers, shuffles and votes with their masks, float/double/int math and bit intrinsics,
 // __nv_bfloat16 and __half as storage types with float arithmetic, CUDA's atomics on their types),
-// and <cooperative_groups.h> for one block (include/). Not a CUDA implementation: a test harness.
+// <cooperative_groups.h> for one block, <mma.h> and <cuda_pipeline.h> (include/). Not a CUDA implementation: a test harness.
 #pragma once
 #include <atomic>
 #include <barrier>
@@ -267,7 +267,13 @@ struct KpWarp {
   std::condition_variable cv;
   std::list<KpMeet> meets, spare;
 };
+// a thread's cp.async copies (<cuda_pipeline.h>): the open group and the committed ones, oldest first;
+// a copy lands when a wait covers its group, not before (as late as the GPU may make it land)
+struct KpCopy { void* dst; const void* src; size_t size, zfill; };
+struct KpPipe { std::vector<KpCopy> open; std::deque<std::vector<KpCopy>> groups; };
 struct KpBlock {
+  std::vector<KpPipe> pipes;            // one per thread
+  std::atomic<bool> piped{false};       // some thread copied asynchronously
   std::unique_ptr<std::barrier<>> bar;  // OS threads
   int live = 0, arrived = 0;            // fibers: threads that have not returned, those at the barrier
   std::vector<int> waiting;
@@ -754,6 +760,7 @@ template <class F, class... A> void kp_launch(F kernel, dim3 grid, dim3 block, A
     kp_sched = &sched;
   }
   KpBlock b;  // the state of the block that runs, set again for each block
+  b.pipes.resize(n);
   const int nw = (n + 31) / 32;
   for (int w = 0; w < nw; ++w) {
     b.warps.push_back(std::make_unique<KpWarp>());
@@ -766,6 +773,8 @@ template <class F, class... A> void kp_launch(F kernel, dim3 grid, dim3 block, A
         b.live = n;
         b.arrived = 0;
         b.waiting.clear();
+        if (b.piped.exchange(false))  // copies a thread left unwaited do not reach the next block
+          for (auto& p : b.pipes) p = KpPipe{};
         for (auto& c : b.count) c = 0;
         if (!kp_fibers) b.bar = std::make_unique<std::barrier<>>(n);
         for (auto& warp : b.warps) {
@@ -844,3 +853,4 @@ template <class... P> int kp_main(void (*k)(P...), int argc, char** argv) {
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <mma.h>
+#include <cuda_pipeline.h>

@@ -1,7 +1,9 @@
 // kp_emu stub of <mma.h>: nvcuda::wmma with each emulated thread holding a whole fragment (the
 // tile, row by row in x[]), so loads, conversions, mma_sync and fills compute what the warp's
 // fragments would; a store is done by lane 0 of the warp (the other lanes hold the same values).
-// Enough for the tests' WMMA kernels (bf16, fp16 and TF32 operands, fp32 sums).
+// Enough for the tests' WMMA kernels (bf16, fp16 and TF32 operands, fp32 sums). mma_sync on
+// precision::tf32 fragments uses the operands' upper 19 bits only (the low 13 ignored, as the
+// tensor cores do), whether or not the kernel rounded them with __float_to_tf32 first.
 #pragma once
 namespace nvcuda {
 namespace wmma {
@@ -51,6 +53,13 @@ inline void store_matrix_sync(P* p, const fragment<accumulator, M, N, K, T, L>& 
       for (int c = 0; c < N; ++c) (l == mem_col_major ? p[c * ldm + r] : p[r * ldm + c]) = (P)f.at(r, c);
   __syncwarp();
 }
+inline float kp_tf32_bits(float f) {
+  unsigned u;
+  std::memcpy(&u, &f, 4);
+  u &= 0xFFFFE000u;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
 template <int M, int N, int K, class TA, class LA, class TB, class LB, class TC, class LC>
 inline void mma_sync(fragment<accumulator, M, N, K, TC, LC>& d, const fragment<matrix_a, M, N, K, TA, LA>& a,
                      const fragment<matrix_b, M, N, K, TB, LB>& b, const fragment<accumulator, M, N, K, TC, LC>& c) {
@@ -58,7 +67,12 @@ inline void mma_sync(fragment<accumulator, M, N, K, TC, LC>& d, const fragment<m
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j) {
       float s = c.at(i, j);
-      for (int q = 0; q < K; ++q) s += a.at(i, q) * b.at(q, j);
+      for (int q = 0; q < K; ++q) {
+        float x = a.at(i, q), y = b.at(q, j);
+        if constexpr (std::is_same_v<TA, precision::tf32>) x = kp_tf32_bits(x);
+        if constexpr (std::is_same_v<TB, precision::tf32>) y = kp_tf32_bits(y);
+        s += x * y;
+      }
       out[i * N + j] = s;
     }
   for (int e = 0; e < M * N; ++e) d.x[e] = out[e];
