@@ -196,7 +196,7 @@ def _knobs(knobs: dict) -> str:
     return knob_text(knobs)
 
 
-COMPUTE_PLANS = ("matmul-wmma", "matmul-tiles", "matmul-coalesce")
+COMPUTE_PLANS = ("matmul-wmma", "matmul-3xtf32", "matmul-tiles", "matmul-coalesce")
 
 
 def operation_bound_of(spec) -> str | None:
