@@ -17,7 +17,8 @@ import re
 from dataclasses import dataclass, field
 
 from ..source import Kernel, SourceFile, walk
-from .affine import Access, Poly, add, atom, atoms, mul, build_env, coefficient, global_accesses, index_poly, poly_text, without
+from .affine import (Access, Poly, add, atom, atoms, mul, build_env, coefficient, global_accesses, index_poly, poly_text,
+                     recording, without)
 from .loops import analyze_loop, inside, text, unparen, uses
 from .types import table_for
 
@@ -254,7 +255,8 @@ def contractions(src: SourceFile, k: Kernel) -> Found:
     memo = src.memo.setdefault("contractions", {})
     key = (k.name, k.node.start_byte)
     if key not in memo:
-        memo[key] = _contractions(src, k)
+        with recording():  # follows `int k; for (k = 0; ...)` (PolyBench's C89 counters) too
+            memo[key] = _contractions(src, k)
     return memo[key]
 
 

@@ -1,5 +1,6 @@
 // launch: grid cdiv(NJ, 32), cdiv(NI, 8) block 32, 8
 // PolyBench-style: sizes as #defines, a typedef'd element type, beta then alpha accumulated in the output
+// recognise: rows y, columns x, global, alpha
 #define NI 37
 #define NJ 53
 #define NK 29
