@@ -34,6 +34,8 @@ CASES = {
                        lambda v: 1.5 * v["a"][:, :32] @ v["b"][:, :32].T - 0.5 * v["c"], np.float32, True),
     "tiles_double_if": (["cdiv(n, 8)", "cdiv(n, 8)"], [8, 8], {"A": (29, 29), "B": (29, 29), "C": (29, 29)},
                         {"n": 29}, "C", lambda v: v["A"] @ v["B"], np.float64, True),
+    "samples_tmpl": (["wB / 8", "hA / 8"], [8, 8], {"C": (24, 40), "A": (24, 16), "B": (16, 40)},
+                     {"wA": 16, "wB": 40, "hA": 24}, "C", lambda v: v["A"] @ v["B"], np.float32, True),
     # pointer steps read at the tile; the row is cRow * 32 + threadRow through the pointers: no tiles yet
     "sgemm_smem_ptr": (["cdiv(M, 32)", "cdiv(N, 32)"], [1024], {"A": (64, 64), "B": (64, 96), "C": (64, 96)},
                        {"M": 64, "N": 96, "K": 64, "alpha": 1.0, "beta": 0.5}, "C",
@@ -64,8 +66,9 @@ def built(tmp_path_factory):
         path = os.path.join(HERE, f"{name}.cu")
         text = open(path).read()
         k = parse_source(text, path).kernels[0]
-        runs.append((name, "as written", text, k.name, grid, block))
-        runs.append((name, "plain loop", _plain(text, path, k.name), k.name, grid, block))
+        kn = k.name + ("<8>" if k.is_template else "")  # the emulator runs the file's instantiation
+        runs.append((name, "as written", text, kn, grid, block))
+        runs.append((name, "plain loop", _plain(text, path, k.name), kn, grid, block))
         ctx = api.Context(kernel=k.name, path=path, launch={"grid": grid, "block": block},
                           base_launch={"grid": grid, "block": block},
                           size_env={"small": {s: v for s, v in scalars.items() if not isinstance(v, float)}},
@@ -76,12 +79,12 @@ def built(tmp_path_factory):
         if tiles:
             for knobs in (got["matmul-tiles"].space[0], SMALL):
                 c = got["matmul-tiles"].build(knobs)
-                runs.append((name, c.description, c.source, k.name, c.launch["grid"], c.launch["block"]))
+                runs.append((name, c.description, c.source, kn, c.launch["grid"], c.launch["block"]))
         else:
             assert any("one named index" in w for w in why), why
     plain = [r for r in runs if r[1] == "plain loop"]
     assert all(r[2] is not None for r in plain), [r[0] for r in plain if r[2] is None]
-    problems = compile_each(os.path.join(HERE, "x.cu"), [(r[3], r[2], ()) for r in runs if r[1] != "as written"],
+    problems = compile_each(os.path.join(HERE, "x.cu"), [(r[3].split("<")[0], r[2], ()) for r in runs if r[1] != "as written"],
                             CompileOptions(arch="sm_90"))
     for r, p in zip([r for r in runs if r[1] != "as written"], problems):
         assert p is None, f"{r[0]}: {r[1]}:\n" + "\n".join(p)

@@ -24,10 +24,10 @@ from __future__ import annotations
 import re
 
 from kernelpro.profilers.analysis.affine import Poly, add, atom, atoms, build_env, coefficient, const, mul, poly_text, without
-from kernelpro.profilers.analysis.loops import _header, statements, text, unparen
+from kernelpro.profilers.analysis.loops import _header, statements, text, unparen, writes_in
 from kernelpro.profilers.source import SourceFile, parse_source, walk
 
-from .text import span_text
+from .text import line_indent, span_text
 
 IT = "kp_tile_"  # the tile loop's iteration number, an atom while the indices are solved
 
@@ -53,7 +53,7 @@ def _subst_all(p: Poly, values: dict) -> Poly:
     return p
 
 
-def _shared_arrays(src: SourceFile, k) -> dict[str, list[int]]:
+def _shared_arrays(src: SourceFile, k, consts: dict | None = None) -> dict[str, list[int]]:
     """Fixed-size __shared__ arrays of the kernel -> their dimensions."""
     out = {}
     for d in walk(k.body):
@@ -62,7 +62,7 @@ def _shared_arrays(src: SourceFile, k) -> dict[str, list[int]]:
         for dec in d.children_by_field_name("declarator"):
             dims, n = [], dec
             while n is not None and n.type == "array_declarator":
-                v = src.eval_int(n.child_by_field_name("size"))
+                v = src.eval_int(n.child_by_field_name("size"), consts or None)
                 dims.insert(0, v)
                 n = n.child_by_field_name("declarator")
             if n is not None and n.type == "identifier" and dims and all(v for v in dims):
@@ -92,10 +92,11 @@ class _Fail(Exception):
 
 
 class _Unstager:
-    def __init__(self, src: SourceFile, k, loop):
+    def __init__(self, src: SourceFile, k, loop, consts: dict | None = None):
         self.src, self.k, self.loop = src, k, loop
+        self.consts = consts or {}  # a template's value parameters as every launch instantiates them
         self.position_guards: list[str] = []
-        self.shared = _shared_arrays(src, k)
+        self.shared = _shared_arrays(src, k, self.consts)
         body = loop.child_by_field_name("body")
         self.stmts = statements(body) if body is not None else []
         thread_locals = set()
@@ -106,12 +107,20 @@ class _Unstager:
                     thread_locals.add(text(src, d.child_by_field_name("declarator")))
         self.loop_vars = self._loop_vars()
         keep = thread_locals | set(self.loop_vars)
+        self.kept = thread_locals
+        self.extra_names: list = []  # (name, value) declared before the loop by output_names
         self.env = build_env(src, k, keep=tuple(keep))
 
     def poly(self, n) -> Poly:
         p = self.env.poly(n)
         if p is None:
             raise _Fail(f"`{text(self.src, n)}` is not an affine index")
+        return self._const(p)
+
+    def _const(self, p: Poly | None) -> Poly | None:
+        for name, v in self.consts.items():
+            if p is not None:
+                p = _subst(p, name, const(v))
         return p
 
     # --- the tile loop ---------------------------------------------------
@@ -144,8 +153,8 @@ class _Unstager:
         """Each loop variable as start + IT * step (polys), and the loop's trip count as C text."""
         vals, trip = {}, None
         for v, (start, step) in self.loop_vars.items():
-            s = self.env.poly(start) if start is not None else None
-            d = const(1) if step.type == "update_expression" else self.env.poly(step)
+            s = self._const(self.env.poly(start)) if start is not None else None
+            d = const(1) if step.type == "update_expression" else self._const(self.env.poly(step))
             if s is None or d is None:
                 raise _Fail(f"the tile loop's `{v}` does not step by a fixed amount")
             vals[v] = (s, d)
@@ -185,7 +194,7 @@ class _Unstager:
             if e is not None and e.type == "assignment_expression" and text(src, e.child_by_field_name("operator")) \
                     == "+=" and e.child_by_field_name("left").type == "identifier":
                 p = text(src, e.child_by_field_name("left"))
-                d = self.env.poly(e.child_by_field_name("right"))
+                d = self._const(self.env.poly(e.child_by_field_name("right")))
                 if d is None or p in steps or p in self.loop_vars:
                     raise _Fail(f"line {s.start_point[0] + 1} steps {p} by an amount not followed")
                 steps[p] = (d, s.start_byte)
@@ -193,6 +202,7 @@ class _Unstager:
             raise _Fail(f"line {s.start_point[0] + 1} does more in the tile loop than stage and sum")
         if inner is None or not stores or any(len(v) != 1 for v in stores.values()):
             raise _Fail("no staging stores and one loop over the tile")
+        self.out_names = self.output_names()  # before the merge: the operands' indices fold into them
         return self._merge(values, stores, steps, inner)
 
     def _store(self, s):
@@ -249,7 +259,7 @@ class _Unstager:
         src = self.src
         h = _header(src, inner)
         kv = h["var"]
-        tile = src.eval_int(h["bound"]) if h["bound"] is not None else None
+        tile = src.eval_int(h["bound"], self.consts or None) if h["bound"] is not None else None
         if kv is None or h["step"] != 1 or h["cmp"] != "<" or tile is None or h["start"] is None \
                 or text(src, h["start"]) != "0" or not h["declared"]:
             raise _Fail("the loop over the tile is not `for (int k = 0; k < T; ++k)`")
@@ -361,9 +371,10 @@ class _Unstager:
         for d in walk(self.k.body):
             if d.type == "init_declarator" and d.end_byte < self.loop.start_byte:
                 name = text(src, d.child_by_field_name("declarator"))
-                v = values.get(name)
+                v = self._const(values.get(name))
                 if v and name not in written and name not in self.loop_vars and len(v) >= 1 and v != atom(name):
                     names.append((name, v))
+        names += [(n, v) for n, v in self.extra_names if n not in {x for x, _ in names}]
         names.sort(key=lambda x: -len(x[1]))
         for name, v in names:
             lead = next((m for m in v if len(m) == 1 and m[0].startswith("blockIdx")), None) or \
@@ -415,6 +426,73 @@ class _Unstager:
                     return all(not _is_global_store(src, m, self.shared) or n.start_byte <= m.start_byte < n.end_byte
                                for m in walk(self.k.body) if self.loop.end_byte <= m.start_byte < rest)
         return False
+
+    def output_names(self) -> tuple[list[str], list]:
+        """The output's row and column named where its stores spell them through other locals (the CUDA
+        sample's `C[c + wB * ty + tx]` with `c = wB * BLOCK_SIZE * by + BLOCK_SIZE * bx`): for each axis whose
+        block and thread index appear as T * blockIdx.d + threadIdx.d in every access of the output after
+        the loop, a declaration `const int kp_row_ = ...;` before the loop and the accesses rewritten in it."""
+        src, k = self.src, self.k
+        plain = build_env(src, k)
+        accs = []
+        for n in walk(k.body):
+            if n.type == "subscript_expression" and n.start_byte > self.loop.end_byte:
+                sub = _subscript(src, n)
+                if sub is not None and sub[0] not in self.shared and len(sub[1]) == 1 and k.param(sub[0]) is not None:
+                    p = self._const(plain.poly(sub[1][0]))
+                    if p is None:
+                        return [], []
+                    accs.append((sub[1][0], p))
+        if not accs:
+            return [], []
+        names, rows = {}, {}
+        for d, what in (("y", "row"), ("x", "col")):
+            b, t = f"blockIdx.{d}", f"threadIdx.{d}"
+            found = None
+            for _, p in accs:
+                cb, ct = coefficient(p, b), coefficient(p, t)
+                if not cb or not ct:
+                    found = None
+                    break
+                ratio = {c // ct.get(m, 1) for m, c in cb.items() if m in ct and c % ct[m] == 0}
+                if len(cb) != len(ct) or set(cb) != set(ct) or len(ratio) != 1:
+                    found = None
+                    break
+                tile = next(iter(ratio))
+                if found not in (None, tile):
+                    found = None
+                    break
+                found = tile
+            value = add(mul(const(found), atom(b)), atom(t)) if found else None
+            written = {w for w, _ in writes_in(src, k.body)}
+            if found and not any(n.type == "init_declarator" and n.end_byte < self.loop.start_byte
+                                 and text(src, n.child_by_field_name("declarator")) not in written
+                                 and self._const(plain.poly(n.child_by_field_name("value"))) == value
+                                 for n in walk(k.body)):  # no local of the kernel holds it already
+                rows[d] = found
+                names[d] = f"kp_{what}_"
+        if not rows:
+            return [], []
+        decls = []
+        for d in rows:  # the thread index as the kernel names it (`ty`), so the operands' indices fold into it
+            t = next((text(src, n.child_by_field_name("declarator")) for n in walk(k.body)
+                      if n.type == "init_declarator" and n.end_byte < self.loop.start_byte
+                      and n.child_by_field_name("declarator").type == "identifier"
+                      and plain.poly(n.child_by_field_name("value")) == atom(f"threadIdx.{d}")
+                      and text(src, n.child_by_field_name("declarator")) in self.kept), f"threadIdx.{d}")
+            decls.append(f"const int {names[d]} = {rows[d]} * blockIdx.{d} + {t};")
+            self.extra_names.append((names[d], add(mul(const(rows[d]), atom(f"blockIdx.{d}")), atom(t))))
+        subs = []
+        for node, p in accs:
+            q = p
+            for d, tile in rows.items():
+                ct = coefficient(q, f"threadIdx.{d}")
+                q = add(add(q, mul(ct, add(mul(const(tile), atom(f"blockIdx.{d}")), atom(f"threadIdx.{d}"))), -1),
+                        mul(ct, atom(names[d])))
+            if any(a.startswith(("threadIdx", "blockIdx")) for a in atoms(q)):
+                return [], []
+            subs.append((node.start_byte, node.end_byte, poly_text(q)))
+        return decls, subs
 
     def _check_shared_elsewhere(self, names: set, reads: list) -> None:
         src = self.src
@@ -509,11 +587,13 @@ def unstage(src_text: str, path: str, kernel: str) -> tuple[str | None, str | No
         if "__syncthreads" not in body:
             continue
         try:
-            new = _Unstager(src, k, lp).run()
+            u = _Unstager(src, k, lp, _instantiated(src, k))
+            new = u.run()
         except _Fail as e:
             why = why or f"line {lp.start_point[0] + 1}: {e}"
             continue
-        subs = [(lp.start_byte, lp.end_byte, new)]
+        decls, outs = u.out_names
+        subs = [(lp.start_byte, lp.end_byte, "".join(d + "\n" + line_indent(src, lp) for d in decls) + new)] + outs
         staged = set(_shared_arrays(src, k))
         for d in walk(k.body):  # the staged arrays' declarations go (the loop's own went with it)
             if d.type == "declaration" and "__shared__" in text(src, d) and not inside_(d, lp):
@@ -524,8 +604,58 @@ def unstage(src_text: str, path: str, kernel: str) -> tuple[str | None, str | No
                     le = src.data.find(b"\n", d.end_byte)
                     whole = not src.data[ls:d.start_byte].strip() and not src.data[d.end_byte:le].strip()
                     subs.append((ls, le + 1, "") if whole else (d.start_byte, d.end_byte, ""))
-        return span_text(src, 0, len(src.data), subs), None
+        return _drop_dead_locals(span_text(src, 0, len(src.data), subs), path, kernel), None
     return None, why
+
+
+def _drop_dead_locals(text_: str, path: str, kernel: str) -> str:
+    """Declarations left unread by the merge (`int aStep = BLOCK_SIZE;`, `int c = ...;`) removed, their values
+    free of calls and assignments; repeated until none is left (one may have read another)."""
+    for _ in range(16):
+        src = parse_source(text_, path)
+        k = src.kernel(kernel)
+        drop = None
+        for d in walk(k.body):
+            if d.type != "declaration" or d.parent is None or d.parent.type != "compound_statement" \
+                    or "__shared__" in text(src, d):
+                continue
+            decs = d.children_by_field_name("declarator")
+            if len(decs) != 1 or decs[0].type != "init_declarator":
+                continue
+            name = text(src, decs[0].child_by_field_name("declarator"))
+            value = decs[0].child_by_field_name("value")
+            if not re.fullmatch(r"\w+", name) or value is None or any(
+                    n.type in ("call_expression", "assignment_expression", "update_expression", "subscript_expression")
+                    for n in walk(value)):
+                continue
+            if not any(n.type == "identifier" and text(src, n) == name and not inside_(n, d) for n in walk(k.node)):
+                drop = d
+                break
+        if drop is None:
+            return text_
+        ls = src.data.rfind(b"\n", 0, drop.start_byte) + 1
+        le = src.data.find(b"\n", drop.end_byte)
+        whole = not src.data[ls:drop.start_byte].strip() and not src.data[drop.end_byte:le].strip()
+        text_ = span_text(src, 0, len(src.data), [(ls, le + 1, "") if whole else (drop.start_byte, drop.end_byte, "")])
+    return text_
+
+
+def _instantiated(src: SourceFile, k) -> dict:
+    """A template's value parameters that every launch of the kernel in the file instantiates with the same
+    integer (`MatrixMulCUDA<32><<<grid, threads>>>`): the tile is then that constant."""
+    out = {}
+    insts = [s.template_args for s in src.launch_sites if s.kernel == k.name]
+    insts += [[a.strip() for a in m.group(1).split(",")] for m in re.finditer(
+        rf"template\s+(?:__global__\s+)?void\s+{re.escape(k.name)}\s*<([^>]*)>", src.text)]  # explicit ones
+    for i, (kind, name) in enumerate(k.template_params):
+        vals = {a[i] if i < len(a) else None for a in insts}
+        v = None
+        if kind == "value" and len(vals) == 1 and None not in vals:
+            v = next(iter(vals))
+            v = int(v) if v.isdigit() else src.constants.get(v)
+        if v:
+            out[name] = v
+    return out
 
 
 def inside_(n, outer) -> bool:
