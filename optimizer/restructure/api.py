@@ -1068,8 +1068,8 @@ MARCH_CHUNKS = (32, 64, 16)
 
 def _plane_range(src: SourceFile, k, ctx: Context):
     """How the kernel reaches its planes: (the kernel read one plane per blockIdx.z, first plane and one past
-    the last as C over the parameters, the plane count as spec text and as C over a launch's arguments);
-    None where it has no planes."""
+    the last as C over the parameters, the plane count as spec text and as C over a launch's arguments,
+    whether a loop in the thread walked them); None where it has no planes."""
     block, grid = list(ctx.launch.get("block") or []), list(ctx.launch.get("grid") or [])
     body = src.node_text(k.body)
     if "threadIdx.z" in body or ("blockIdx.z" in body and len(grid) == 3):
@@ -1086,7 +1086,7 @@ def _plane_range(src: SourceFile, k, ctx: Context):
         if ze is None:
             raise Refuse(f"the launch's grid {grid[2]} in z is not written in the kernel's parameters: the march "
                          "cannot tell the old last plane")
-        return new, "0", ze, cover(grid[2], bz, 1), lambda g, b, args: f"dim3({g}).z * dim3({b}).z"
+        return new, "0", ze, cover(grid[2], bz, 1), lambda g, b, args: f"dim3({g}).z * dim3({b}).z", False
     pl = plane_loop(src, k)
     if isinstance(pl, KernelRefusal):
         if pl.not_this_shape or neighbours_along_x(src, k) < 3:
@@ -1105,7 +1105,7 @@ def _plane_range(src: SourceFile, k, ctx: Context):
         raise Refuse(f"the planes {start} to {pl.bound} are not given by the launch spec's sizes")
     consts = {n: str(v) for n, v in src.constants.items()}
     return (march.plane_form(src, k, pl), start, pl.bound, spec,
-            lambda g, b, args: in_terms_of(count, {**consts, **args}) if args else count)
+            lambda g, b, args: in_terms_of(count, {**consts, **args}) if args else count, True)
 
 
 def march_plans(text: str, ctx: Context) -> list[Plan]:
@@ -1116,17 +1116,22 @@ def march_plans(text: str, ctx: Context) -> list[Plan]:
     k = src.kernel(ctx.kernel)
     if k is None or k.body is None or "threadIdx.y" not in src.node_text(k.body):
         return []
-    got = _plane_range(src, k, ctx)
+    try:
+        got = _plane_range(src, k, ctx)
+    except Refuse:
+        if neighbours_along_x(src, k) < 3:
+            return []  # planes of another kind (a batch on blockIdx.z): nothing to say
+        raise
     if got is None:
         return []
-    planes, zs, ze, zcount, zhost = got
+    planes, zs, ze, zcount, zhost, looped = got
     psrc = parse_source(planes, ctx.path)
     pk = psrc.kernel(ctx.kernel)
     st = stencil3(psrc, pk)
     if isinstance(st, KernelRefusal):
-        if st.not_this_shape:
+        if st.not_this_shape or neighbours_along_x(src, k) < 3:
             return []
-        raise Refuse(f"a loop over planes, but {st.reason}" if zs != "0" else st.reason)
+        raise Refuse(f"a loop over planes, but {st.reason}" if looped else st.reason)
     block, grid = list(ctx.launch.get("block") or []), list(ctx.launch.get("grid") or [])
     try:
         bx, by = int(block[0]), int(block[1])
@@ -1165,7 +1170,7 @@ def march_plans(text: str, ctx: Context) -> list[Plan]:
         desc = (f"2.5-D blocking: {tx} x {ty} tiles of (x, y) marching along z through {zc} planes per block; the "
                 f"{len(st.points)} loads of {st.array} from a register window over {zb + za + 1} planes at the "
                 f"thread's own (x, y)" + (f" and shared tiles with a halo of {max(lx, rx, ly, ry)}" if st.flat else "")
-                + (", the loop over planes spread over blocks" if zs != "0" else ", z from the grid per chunk"))
+                + (", the loop over planes spread over blocks" if looped else ", z from the grid per chunk"))
         return Candidate(source=new, launch=dict(ctx.base_launch or {}, **launch), flags=ctx.flags, answers=answers,
                          origin="builtin:stencil-march", kind="structural", knobs=tuple(sorted(knobs.items())),
                          notes=tuple(notes), description=desc)

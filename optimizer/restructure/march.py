@@ -64,7 +64,8 @@ def body(src: SourceFile, k: Kernel, st: Stencil3, tile: tuple[int, int], chunk:
     col = {dz: i for i, (_, dx, dy, dz) in reversed(list(enumerate(st.points))) if dx == 0 and dy == 0}
 
     def old(qx, qy, v):
-        return f"({inside.replace('kp_qx', qx).replace('kp_qy', qy)}) && {virtual.call(src, k, qx, qy, 'false', v)}"
+        cond = "" if inside == "true" else f"({inside.replace('kp_qx', qx).replace('kp_qy', qy)}) && "
+        return cond + virtual.call(src, k, qx, qy, "false", v)
 
     window = []
     for j in range(nw):
