@@ -513,6 +513,8 @@ def gather_plans(text: str, ctx: Context, digits_read: bool = False) -> list[Pla
     """A thread-per-element kernel reading through quotients and remainders of its index: packs."""
     src = parse_source(text, ctx.path)
     k = src.kernel(ctx.kernel)
+    if k is not None and k.body is not None and len(ctx.launch.get("grid") or []) > 1:
+        return _grid_gather_plans(src, k, ctx)
     fi = flat_index(src, k) if k is not None and not digits_read else None
     if isinstance(fi, FlatIndex) and (fi.updates or any(src.node_text(n) != fi.canonical(d) for n, d in fi.uses)):
         try:  # digits of digits (a reassigned remainder): each read from the index itself first
@@ -549,6 +551,37 @@ def gather_plans(text: str, ctx: Context, digits_read: bool = False) -> list[Pla
                          origin="builtin:gather", kind="structural", knobs=tuple(sorted(knobs.items())),
                          notes=tuple(notes))
     return [Plan("gather", "packed gather", answers, space, build, 0.7)]
+
+
+def _grid_gather_plans(src: SourceFile, k, ctx: Context) -> list[Plan]:
+    """A 1-D block on a 2-D or 3-D grid whose y and z are values (a batch, a position): the grid folded into
+    one flat index (flatview.grid_to_flat), then the gather's packs on it."""
+    grid, block = list(ctx.launch.get("grid") or []), list(ctx.launch.get("block") or [])
+    if any(str(b) != "1" for b in block[1:]) or not block:
+        return []
+    names = {str(v): p for p, v in ctx.scalar_params.items() if re.fullmatch(r"[A-Za-z_]\w*", str(v))}
+    ys = [in_terms_of(str(g), names) for g in grid[1:]]
+    if any(y is None for y in ys):
+        return []
+    got = flatview.grid_to_flat(src, k, ys)
+    if got is None:
+        return []
+    new, bound = got
+    e_spec = in_terms_of(bound, dict(ctx.scalar_params))
+    if e_spec is None:
+        return []
+    total = " * ".join([f"({e_spec})"] + [f"({g})" for g in grid[1:]])
+    tb = int(block[0])
+    new, notes = _host(new, ctx.path, ctx.kernel, lambda g, b, args=None: (
+        f"(unsigned)(((long long)({in_terms_of(bound, args) if args else bound}) * "
+        + " * ".join(f"({in_terms_of(y, args) if args else y})" for y in ys) + f" + {tb - 1}) / {tb})", str(tb)))
+    launch = {"grid": [f"cdiv({total}, {tb})"], "block": [tb]}
+    inner = replace(ctx, launch=launch, base_launch={**(ctx.base_launch or {}), **launch})
+    plans = gather_plans(new, inner)
+    for p in plans:
+        p.build = _prefixed(p.build, f"the grid's y and z folded into one flat index with the x index (below "
+                                     f"{bound}); ", tuple(notes))
+    return plans
 
 
 def _ew_host(tb: int, per_thread: int):
