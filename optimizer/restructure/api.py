@@ -514,7 +514,9 @@ def gather_plans(text: str, ctx: Context, digits_read: bool = False) -> list[Pla
     src = parse_source(text, ctx.path)
     k = src.kernel(ctx.kernel)
     if k is not None and k.body is not None and len(ctx.launch.get("grid") or []) > 1:
-        return _grid_gather_plans(src, k, ctx)
+        got = _grid_gather_plans(src, k, ctx)
+        if got:
+            return got
     fi = flat_index(src, k) if k is not None and not digits_read else None
     if isinstance(fi, FlatIndex) and (fi.updates or any(src.node_text(n) != fi.canonical(d) for n, d in fi.uses)):
         try:  # digits of digits (a reassigned remainder): each read from the index itself first
