@@ -26,13 +26,14 @@ from kernelpro.profilers.analysis.loops import LOOPS, analyze_kernel
 from kernelpro.profilers.analysis.refusal import Refusal as KernelRefusal
 from kernelpro.profilers.analysis.scans import add_prefix, block_scan
 from kernelpro.profilers.analysis.stencils import neighbours_along_x, stencil as find_stencil
+from kernelpro.profilers.analysis.planes import plane_loop, stencil3
 from kernelpro.profilers.analysis.patterns import accesses_in
 from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import SourceFile, parse_source, walk
 
 from ..model import Candidate
-from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flatview, gather, matmul, permute, rows,
-               scan, stencil, taps)
+from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flatview, gather, march, matmul, permute,
+               rows, scan, stencil, taps)
 from . import histogram as private_bins
 from .launch import columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
 from .passes import (declare_at_first_assignment, index_pointer_steps, inline_loop_helpers, name_thread_indices,
@@ -515,6 +516,10 @@ def gather_plans(text: str, ctx: Context, digits_read: bool = False) -> list[Pla
     """A thread-per-element kernel reading through quotients and remainders of its index: packs."""
     src = parse_source(text, ctx.path)
     k = src.kernel(ctx.kernel)
+    if k is not None and k.body is not None and len(ctx.launch.get("grid") or []) > 1:
+        got = _grid_gather_plans(src, k, ctx)
+        if got:
+            return got
     fi = flat_index(src, k) if k is not None and not digits_read else None
     if isinstance(fi, FlatIndex) and (fi.updates or any(src.node_text(n) != fi.canonical(d) for n, d in fi.uses)):
         try:  # digits of digits (a reassigned remainder): each read from the index itself first
@@ -551,6 +556,37 @@ def gather_plans(text: str, ctx: Context, digits_read: bool = False) -> list[Pla
                          origin="builtin:gather", kind="structural", knobs=tuple(sorted(knobs.items())),
                          notes=tuple(notes))
     return [Plan("gather", "packed gather", answers, space, build, 0.7)]
+
+
+def _grid_gather_plans(src: SourceFile, k, ctx: Context) -> list[Plan]:
+    """A 1-D block on a 2-D or 3-D grid whose y and z are values (a batch, a position): the grid folded into
+    one flat index (flatview.grid_to_flat), then the gather's packs on it."""
+    grid, block = list(ctx.launch.get("grid") or []), list(ctx.launch.get("block") or [])
+    if any(str(b) != "1" for b in block[1:]) or not block:
+        return []
+    names = {str(v): p for p, v in ctx.scalar_params.items() if re.fullmatch(r"[A-Za-z_]\w*", str(v))}
+    ys = [in_terms_of(str(g), names) for g in grid[1:]]
+    if any(y is None for y in ys):
+        return []
+    got = flatview.grid_to_flat(src, k, ys)
+    if got is None:
+        return []
+    new, bound = got
+    e_spec = in_terms_of(bound, dict(ctx.scalar_params))
+    if e_spec is None:
+        return []
+    total = " * ".join([f"({e_spec})"] + [f"({g})" for g in grid[1:]])
+    tb = int(block[0])
+    new, notes = _host(new, ctx.path, ctx.kernel, lambda g, b, args=None: (
+        f"(unsigned)(((long long)({in_terms_of(bound, args) if args else bound}) * "
+        + " * ".join(f"({in_terms_of(y, args) if args else y})" for y in ys) + f" + {tb - 1}) / {tb})", str(tb)))
+    launch = {"grid": [f"cdiv({total}, {tb})"], "block": [tb]}
+    inner = replace(ctx, launch=launch, base_launch={**(ctx.base_launch or {}), **launch})
+    plans = gather_plans(new, inner)
+    for p in plans:
+        p.build = _prefixed(p.build, f"the grid's y and z folded into one flat index with the x index (below "
+                                     f"{bound}); ", tuple(notes))
+    return plans
 
 
 def _ew_host(tb: int, per_thread: int):
@@ -1217,6 +1253,121 @@ def planes_plans(text: str, ctx: Context) -> list[Plan]:
     return got
 
 
+MARCH_TILES = ((32, 8), (32, 4), (64, 4), (32, 16))
+MARCH_CHUNKS = (32, 64, 16)
+
+
+def _plane_range(src: SourceFile, k, ctx: Context):
+    """How the kernel reaches its planes: (the kernel read one plane per blockIdx.z, first plane and one past
+    the last as C over the parameters, the plane count as spec text and as C over a launch's arguments,
+    whether a loop in the thread walked them); None where it has no planes."""
+    block, grid = list(ctx.launch.get("block") or []), list(ctx.launch.get("grid") or [])
+    body = src.node_text(k.body)
+    if "threadIdx.z" in body or ("blockIdx.z" in body and len(grid) == 3):
+        if len(grid) != 3:
+            return None
+        new = flatview.z_on_grid(src, k) if "threadIdx.z" in body else src.text
+        try:
+            bz = int(block[2]) if len(block) == 3 else 1
+        except (TypeError, ValueError):
+            return None
+        if new is None or bz < 1:
+            return None
+        ze = _spec_in_c(cover(grid[2], bz, 1), ctx)
+        if ze is None:
+            raise Refuse(f"the launch's grid {grid[2]} in z is not written in the kernel's parameters: the march "
+                         "cannot tell the old last plane")
+        return new, "0", ze, cover(grid[2], bz, 1), lambda g, b, args: f"dim3({g}).z * dim3({b}).z", False
+    pl = plane_loop(src, k)
+    if isinstance(pl, KernelRefusal):
+        if pl.not_this_shape or neighbours_along_x(src, k) < 3:
+            return None
+        raise Refuse(pl.reason)
+    start = src.node_text(pl.start)
+    names = set(re.findall(r"[A-Za-z_]\w*", f"{start} {pl.bound}"))
+    params = {p.name for p in k.params}
+    if any(n not in params and n not in src.constants for n in names):
+        raise Refuse(f"line {pl.node.start_point[0] + 1}: the planes run from {start} to {pl.bound}, which are not "
+                     "written in the kernel's parameters: the grid over chunks of planes cannot be sized")
+    count = f"({pl.bound}) - ({start})"
+    table = {**{n: str(v) for n, v in src.constants.items()}, **{p: str(v) for p, v in ctx.scalar_params.items()}}
+    spec = in_terms_of(count, table)
+    if spec is None:
+        raise Refuse(f"the planes {start} to {pl.bound} are not given by the launch spec's sizes")
+    consts = {n: str(v) for n, v in src.constants.items()}
+    return (march.plane_form(src, k, pl), start, pl.bound, spec,
+            lambda g, b, args: in_terms_of(count, {**consts, **args}) if args else count, True)
+
+
+def march_plans(text: str, ctx: Context) -> list[Plan]:
+    """A 3-D stencil with a loop over planes in each thread, or one thread per point of a 3-D grid: 2.5-D
+    blocking, a 2-D tile per block marching along z through a chunk of planes (march.py)."""
+    text = taps.unroll_taps(text, ctx.path, ctx.kernel) or text
+    src = parse_source(text, ctx.path)
+    k = src.kernel(ctx.kernel)
+    if k is None or k.body is None or "threadIdx.y" not in src.node_text(k.body):
+        return []
+    try:
+        got = _plane_range(src, k, ctx)
+    except Refuse:
+        if neighbours_along_x(src, k) < 3:
+            return []  # planes of another kind (a batch on blockIdx.z): nothing to say
+        raise
+    if got is None:
+        return []
+    planes, zs, ze, zcount, zhost, looped = got
+    psrc = parse_source(planes, ctx.path)
+    pk = psrc.kernel(ctx.kernel)
+    st = stencil3(psrc, pk)
+    if isinstance(st, KernelRefusal):
+        if st.not_this_shape or neighbours_along_x(src, k) < 3:
+            return []
+        raise Refuse(f"a loop over planes, but {st.reason}" if looped else st.reason)
+    block, grid = list(ctx.launch.get("block") or []), list(ctx.launch.get("grid") or [])
+    try:
+        bx, by = int(block[0]), int(block[1])
+    except (TypeError, ValueError, IndexError):
+        raise Refuse("the launch's block is not a number in x and y") from None
+    ex, ey = (_spec_in_c(cover(grid[i], b, 1), ctx) for i, b in ((0, bx), (1, by)))
+    body = src.node_text(k.body)
+    free = ex is not None and ey is not None and "blockDim.x" in body and "blockDim.y" in body
+    tiles = list(dict.fromkeys(((bx, by),) + (MARCH_TILES if free else ())))
+    if free:
+        tiles.sort(key=lambda t: MARCH_TILES.index(t) if t in MARCH_TILES else len(MARCH_TILES))
+    space = [{"tx": tx, "ty": ty, "chunk": MARCH_CHUNKS[0]} for tx, ty in tiles[:1]]
+    space += [{"tx": tiles[0][0], "ty": tiles[0][1], "chunk": c} for c in MARCH_CHUNKS[1:]]
+    space += [{"tx": tx, "ty": ty, "chunk": MARCH_CHUNKS[0]} for tx, ty in tiles[1:]]
+    three = len(block) == 3
+    answers = tuple(r for r in ("uncoalesced-access", "memory-bound") if r in ctx.answers_present)
+    lx, rx = st.span(0)
+    ly, ry = st.span(1)
+    zb, za = st.span(2)
+
+    def build(knobs):
+        tx, ty, zc = int(knobs["tx"]), int(knobs["ty"]), int(knobs["chunk"])
+        inside = "true" if (tx, ty) == (bx, by) else (
+            f"(unsigned long long)blockIdx.x * {tx} + (kp_qx) < {ex} && (unsigned long long)blockIdx.y * {ty} + "
+            f"(kp_qy) < {ey}")
+        new = march.restage(psrc, pk, st, (tx, ty), zc, zs, ze, inside)
+
+        def host(g, b, args=None):
+            n = zhost(g, b, args or {})
+            zg = f"(unsigned)((long long)({n}) > 0 ? ((long long)({n}) + {zc - 1}) / {zc} : 1)" if n else "1"
+            return (f"dim3((dim3({g}).x * dim3({b}).x + {tx - 1}) / {tx}, (dim3({g}).y * dim3({b}).y + {ty - 1}) / "
+                    f"{ty}, {zg})", f"dim3({tx}, {ty}{', 1' if three else ''})")
+        new, notes = _host(new, ctx.path, ctx.kernel, host)
+        launch = {"grid": [cover(grid[0], bx, tx), cover(grid[1], by, ty), f"max(cdiv({zcount}, {zc}), 1)"],
+                  "block": [tx, ty] + ([1] if three else [])}
+        desc = (f"2.5-D blocking: {tx} x {ty} tiles of (x, y) marching along z through {zc} planes per block; the "
+                f"{len(st.points)} loads of {st.array} from a register window over {zb + za + 1} planes at the "
+                f"thread's own (x, y)" + (f" and shared tiles with a halo of {max(lx, rx, ly, ry)}" if st.flat else "")
+                + (", the loop over planes spread over blocks" if looped else ", z from the grid per chunk"))
+        return Candidate(source=new, launch=dict(ctx.base_launch or {}, **launch), flags=ctx.flags, answers=answers,
+                         origin="builtin:stencil-march", kind="structural", knobs=tuple(sorted(knobs.items())),
+                         notes=tuple(notes), description=desc)
+    return [Plan("stencil-march", "3-D stencil marched along z (2.5-D blocking)", answers, space, build, 0.8)]
+
+
 def _prefixed(build, say: str, notes: tuple):
     def prefixed(knobs):
         c = build(knobs)
@@ -1449,7 +1600,7 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     by_family: dict[str, list[Plan]] = {}
     for fn in (elementwise_plans, gather_plans, row_plans, column_plans, matmul_plans, permute_plans,
                coalesce_plans, stencil_plans, tree_plans, aggregate_plans, flat_plans, planes_plans, scan_plans,
-               histogram_plans):
+               histogram_plans, march_plans):
         family = fn.__name__.replace('_plans', '')
         try:
             got = fn(text, ctx)

@@ -60,3 +60,66 @@ def z_on_grid(src: SourceFile, k: Kernel) -> str | None:
                        and not inside(m) for m in walk(k.body)):
         return None
     return span_text(src, 0, len(src.data), subs)
+
+
+def grid_to_flat(src: SourceFile, k: Kernel, ys: list[str]) -> tuple[str, str] | None:
+    """A 1-D block on a 2-D or 3-D grid whose y and z are only values (`int b = blockIdx.z;`) and whose x index
+    `X = blockIdx.x * blockDim.x + threadIdx.x` guards all the work (`if (X < E) {...}` last, or
+    `if (X >= E) return;`): the file with one flat index kp_i over E * ys, X = kp_i % E, blockIdx.y and
+    blockIdx.z its higher digits (ys: the grid's y and z extents as C over the parameters), so that the
+    plans of flat indices apply. (text, E as written); None where that is not the shape."""
+    from kernelpro.profilers.analysis.affine import index_poly
+    from kernelpro.profilers.source import walk
+
+    body = src.node_text(k.body)
+    if any(w in body for w in ("threadIdx.y", "threadIdx.z", "blockDim.y", "blockDim.z", "gridDim", "__shared__",
+                               "__syncthreads")) or not ys:
+        return None
+    want = {("blockDim.x", "blockIdx.x"): 1, ("threadIdx.x",): 1}
+    stmts = [c for c in k.body.named_children if c.type != "comment"]
+    decl = next((s for s in stmts if s.type == "declaration" and len(s.children_by_field_name("declarator")) == 1
+                 and (d := s.child_by_field_name("declarator")).type == "init_declarator"
+                 and index_poly(src, d.child_by_field_name("value"), {}) == want), None)
+    if decl is None:
+        return None
+    d = decl.child_by_field_name("declarator")
+    x, value = src.node_text(d.child_by_field_name("declarator")), d.child_by_field_name("value")
+    guard, bound, subs = None, None, []
+    for s in stmts[stmts.index(decl) + 1:]:
+        if s.type != "if_statement" or s.child_by_field_name("alternative") is not None:
+            continue
+        c = s.child_by_field_name("condition").named_children[0]
+        while c.type == "parenthesized_expression":
+            c = c.named_children[0]
+        if c.type != "binary_expression":
+            continue
+        op, left, right = src.node_text(c.child_by_field_name("operator")), c.child_by_field_name("left"), \
+            c.child_by_field_name("right")
+        then = s.child_by_field_name("consequence")
+        if op == "<" and src.node_text(left) == x and s == stmts[-1]:
+            guard, bound = s, src.node_text(right)
+            inner = then.named_children if then.type == "compound_statement" else [then]
+            subs.append((s.start_byte, s.end_byte, "\n  ".join(src.node_text(n) for n in inner)))
+        elif op == ">=" and src.node_text(left) == x and src.node_text(then).replace(" ", "") in ("return;", "{return;}"):
+            guard, bound = s, src.node_text(right)
+            subs.append((s.start_byte, s.end_byte, ""))
+        break
+    if guard is None:
+        return None
+    t = src.node_text(decl.child_by_field_name("type"))
+    e = f"({bound})"
+    yz = {"blockIdx.y": f"((kp_i / {e}) % ({ys[0]}))" if len(ys) > 1 else f"(kp_i / {e})"}
+    if len(ys) > 1:
+        yz["blockIdx.z"] = f"(kp_i / ({e} * ({ys[0]})))"
+    for n in walk(k.body):
+        if n.type == "field_expression" and src.node_text(n) in ("blockIdx.y", "blockIdx.z"):
+            if src.node_text(n) not in yz:
+                return None
+            subs.append((n.start_byte, n.end_byte, yz[src.node_text(n)]))
+    subs.append((value.start_byte, value.end_byte, f"kp_i % {e}"))
+    total = " * ".join([e] + [f"({y})" for y in ys])
+    at = k.body.start_byte + 1
+    subs.append((at, at, f"\n  // the grid's y and z folded into one flat index with the x index {x}\n"
+                         f"  const {t} kp_i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (kp_i < {total}) {{"))
+    subs.append((k.body.end_byte - 1, k.body.end_byte - 1, "  }\n"))
+    return span_text(src, 0, len(src.data), sorted(subs)), bound

@@ -25,7 +25,7 @@ def _stride(index: dict, row: str) -> tuple[int | None, set[str]]:
     None when the index uses the row in another way."""
     word = re.compile(rf"(?<![\w.]){re.escape(row)}(?!\w)")
     quot = re.compile(rf"\({re.escape(row)} / (\([^()]*\)|[A-Za-z_]\w*|\d+)\)")  # D: a name, a number, (T*C)
-    rem = re.compile(rf"^\({re.escape(row)} % ([A-Za-z_]\w*|\d+)\)$")
+    rem = re.compile(rf"^\({re.escape(row)} % (\([^()]*\)|[A-Za-z_]\w*|\d+)\)$")
     stride, divisors = 0, set()
     for m, c in index.items():
         uses = [a for a in m if word.search(a)]

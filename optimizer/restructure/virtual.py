@@ -69,8 +69,9 @@ def _address(src: SourceFile, n, subs) -> str:
 
 
 def roles_helper(src: SourceFile, k: Kernel, staged: Staged, load_t: str, store_t: str,
-                 block_dims: tuple[int, int] | None = None) -> str:
-    """The helper's definition; block_dims replaces blockDim.x/y (a virtual block of another shape)."""
+                 block_dims: tuple[int, int] | None = None, plane: bool = False) -> str:
+    """The helper's definition; block_dims replaces blockDim.x/y (a virtual block of another shape); with
+    plane, blockIdx.z is a parameter too (kp_vz: the virtual thread's plane)."""
     if any(not p.name for p in k.signature):
         raise Refuse("an unnamed kernel parameter")
     subs = []
@@ -78,6 +79,8 @@ def roles_helper(src: SourceFile, k: Kernel, staged: Staged, load_t: str, store_
         t = src.node_text(n)
         if n.type == "field_expression" and t in ("threadIdx.x", "threadIdx.y"):
             subs.append((n.start_byte, n.end_byte, "kp_v" + t[-1]))
+        elif plane and n.type == "field_expression" and t == "blockIdx.z":
+            subs.append((n.start_byte, n.end_byte, "kp_vz"))
         elif block_dims and n.type == "field_expression" and t in ("blockDim.x", "blockDim.y"):
             subs.append((n.start_byte, n.end_byte, f"{block_dims[0] if t.endswith('x') else block_dims[1]}u"))
         elif n.type == "return_statement" and not n.named_children:
@@ -112,7 +115,7 @@ def roles_helper(src: SourceFile, k: Kernel, staged: Staged, load_t: str, store_
     body = "{\n  " + " ".join(f"kp_addr[{i}] = nullptr;" for i in range(len(staged.loads))) + body[1:]
     tmpl, _, _ = template_parts(src, k)
     return (f"{tmpl}static __device__ __forceinline__ bool kp_roles_{k.name}({param_list(src, k)}, int kp_vx, "
-            f"int kp_vy, bool kp_phase, const {load_t}* kp_val, const {load_t}** kp_addr, {store_t}*& kp_dst, "
+            f"int kp_vy, {'int kp_vz, ' if plane else ''}bool kp_phase, const {load_t}* kp_val, const {load_t}** kp_addr, {store_t}*& kp_dst, "
             f"{store_t}& kp_out)\n{body}\n\n")
 
 
@@ -121,11 +124,13 @@ def within(start: int, end: int, node) -> bool:
     return node.start_byte <= start and end <= node.end_byte
 
 
-def call(src: SourceFile, k: Kernel, vx: str, vy: str, phase: str) -> str:
-    """A call of the helper for virtual thread (vx, vy), with kp_val, kp_addr, kp_dst, kp_out in scope."""
+def call(src: SourceFile, k: Kernel, vx: str, vy: str, phase: str, vz: str | None = None) -> str:
+    """A call of the helper for virtual thread (vx, vy) (in plane vz), with kp_val, kp_addr, kp_dst, kp_out
+    in scope."""
     _, targs, _ = template_parts(src, k)
     args = ", ".join(p.name for p in k.signature)
-    return f"kp_roles_{k.name}{targs}({args}, {vx}, {vy}, {phase}, kp_val, kp_addr, kp_dst, kp_out)"
+    z = f"{vz}, " if vz is not None else ""
+    return f"kp_roles_{k.name}{targs}({args}, {vx}, {vy}, {z}{phase}, kp_val, kp_addr, kp_dst, kp_out)"
 
 
 def insert_before(src: SourceFile, k: Kernel) -> int:
