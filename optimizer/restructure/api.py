@@ -1539,7 +1539,7 @@ def _extent_from_launch(src: SourceFile, ctx: Context, c, axis) -> str | None:
               and src.node_text(n.child_by_field_name("declarator")) == axis.atoms[0]), None)
     p = env.poly(d.child_by_field_name("value")) if d is not None else None
     grid, block = list(ctx.launch.get("grid") or []), list(ctx.launch.get("block") or [])
-    if p is None:
+    if p is None and d is None:
         return None
     names = ["x", "y", "z"]
     cands = [c.K] + [s for o in [c.out] + [x for t in c.terms for x in t] for s in o.strides.values()] + \
@@ -1561,8 +1561,13 @@ def _extent_from_launch(src: SourceFile, ctx: Context, c, axis) -> str | None:
                 vals.update({f"blockIdx.{nm}": g - 1, f"threadIdx.{nm}": b - 1, f"blockDim.{nm}": b, f"gridDim.{nm}": g})
             if not ok:
                 break
-            top = 0
-            for m, coef in p.items():
+            if p is None:  # a quotient or remainder of the thread index (`threadIdx.x / 32`): its value at the
+                top = _value_at(src, k, d.child_by_field_name("value"), vals)  # last thread, where it is largest
+                if top is None:
+                    return None
+            else:
+                top = 0
+            for m, coef in (p or {}).items():
                 v = coef
                 for a in m:
                     if a not in vals:
@@ -1576,6 +1581,40 @@ def _extent_from_launch(src: SourceFile, ctx: Context, c, axis) -> str | None:
         if ok:
             return cand
     return None
+
+
+def _value_at(src: SourceFile, k, node, vals: dict, depth: int = 0) -> int | None:
+    """An integer expression of the thread's position evaluated at `vals` (builtins -> values), through the
+    kernel's int locals and the file's constants; None where something else is read."""
+    import re as re_
+    from kernelpro.profilers.analysis.loops import text as text_
+    if node is None or depth > 8:
+        return None
+    expr = text_(src, node)
+    out = []
+    for tok in re_.split(r"([A-Za-z_][\w.]*)", expr):
+        if not tok or not re_.match(r"[A-Za-z_]", tok):
+            out.append(tok)
+        elif tok in vals:
+            out.append(str(vals[tok]))
+        elif tok in src.constants:
+            out.append(str(src.constants[tok]))
+        elif tok in ("uint", "int", "unsigned", "const", "long", "size_t"):
+            out.append("")
+        else:
+            d = next((n for n in walk(k.body) if n.type == "init_declarator"
+                      and text_(src, n.child_by_field_name("declarator")) == tok), None)
+            v = _value_at(src, k, d.child_by_field_name("value"), vals, depth + 1) if d is not None else None
+            if v is None:
+                return None
+            out.append(str(v))
+    e = "".join(out).replace("/", "//")
+    if not re_.fullmatch(r"[\d\s+\-*/%()]*", e):
+        return None
+    try:
+        return int(eval(e, {"__builtins__": {}}, {}))
+    except Exception:
+        return None
 
 
 def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import re
 
-from kernelpro.profilers.analysis.affine import Poly, add, atom, atoms, build_env, coefficient, const, mul, poly_text, without
+from kernelpro.profilers.analysis.affine import (Poly, add, atom, atoms, build_env, coefficient, const, global_accesses, mul,
+                                                 poly_text, without, _pointer_base)
 from kernelpro.profilers.analysis.loops import _header, statements, text, unparen, writes_in
 from kernelpro.profilers.source import SourceFile, parse_source, walk
 
@@ -348,6 +349,9 @@ class _Unstager:
             raise _Fail(f"`{text(src, acc)}` is not a load from a global array")
         ptr, (inode,) = sub
         p = self.poly(inode)
+        param, off = self._base(ptr)
+        if param is not None:  # a pointer set from a parameter (`A_1 = A + cRow * 32 * K`): read at the parameter
+            p = add(p, off)
         if ptr in steps:  # stepped once per tile: read at the tile (after its step once the step has run)
             d, at = steps[ptr]
             tiles = add(atom(IT), const(1)) if at < acc.start_byte else atom(IT)
@@ -357,8 +361,30 @@ class _Unstager:
                   and not (inode.start_byte <= n.start_byte < inode.end_byte)]
         if others:
             raise _Fail(f"`{text(src, val)}` uses the thread's coordinates outside its index")
+        if param is not None and param != ptr:
+            return span_text(src, val.start_byte, val.end_byte, [(acc.start_byte, acc.end_byte,
+                                                                  f"{param}[{poly_text(self._named(p))}]")])
         return span_text(src, val.start_byte, val.end_byte, [(inode.start_byte, inode.end_byte,
                                                               poly_text(self._named(p)))])
+
+    def _base(self, ptr: str) -> tuple[str | None, Poly]:
+        """(the parameter, the offset) a pointer was declared at before the loop (`const float* A_1 = A + off`),
+        the pointer itself for a parameter; (None, {}) where not followed."""
+        if self.k.param(ptr) is not None:
+            return ptr, {}
+        src = self.src
+        params = {p.name: (p.name, {}) for p in self.k.params if p.is_pointer}
+        for d in walk(self.k.body):
+            if d.type == "init_declarator" and d.end_byte < self.loop.start_byte:
+                target = d.child_by_field_name("declarator")
+                while target is not None and target.type == "pointer_declarator":
+                    target = target.child_by_field_name("declarator")
+                if target is not None and text(src, target) == ptr and d.child_by_field_name("value") is not None:
+                    got = _pointer_base(src, d.child_by_field_name("value"), self.env.values_at(d.start_byte), params)
+                    if got is not None and not any(w == ptr for w, n in writes_in(src, self.k.body)
+                                                   if not inside_(n, self.loop)):
+                        return got[0], self._const(got[1])
+        return None, {}
 
     def _named(self, p: Poly) -> Poly:
         """p written with the kernel's own locals where they fit (`Width*ty + 16*Width*blockIdx.y` ->
@@ -428,70 +454,66 @@ class _Unstager:
         return False
 
     def output_names(self) -> tuple[list[str], list]:
-        """The output's row and column named where its stores spell them through other locals (the CUDA
-        sample's `C[c + wB * ty + tx]` with `c = wB * BLOCK_SIZE * by + BLOCK_SIZE * bx`): for each axis whose
-        block and thread index appear as T * blockIdx.d + threadIdx.d in every access of the output after
-        the loop, a declaration `const int kp_row_ = ...;` before the loop and the accesses rewritten in it."""
+        """The output's row and column named where its accesses spell them through other locals or pointer
+        offsets (the CUDA sample's `C[c + wB * ty + tx]` with `c = wB * BLOCK_SIZE * by + BLOCK_SIZE * bx`;
+        `C += cRow * 32 * N + cCol * 32; C[threadRow * N + threadCol]`): each block index that appears in
+        every access of the output after the loop as T * blockIdx.d + t, t a thread index or a local of the
+        thread's (`ty`, `threadRow = threadIdx.x / 32`), gets a declaration `const int kp_row_ = T * blockIdx.d +
+        t;` before the loop, and the accesses are rewritten in it, at the kernel's parameter."""
         src, k = self.src, self.k
-        plain = build_env(src, k)
         accs = []
-        for n in walk(k.body):
-            if n.type == "subscript_expression" and n.start_byte > self.loop.end_byte:
-                sub = _subscript(src, n)
-                if sub is not None and sub[0] not in self.shared and len(sub[1]) == 1 and k.param(sub[0]) is not None:
-                    p = self._const(plain.poly(sub[1][0]))
-                    if p is None:
-                        return [], []
-                    accs.append((sub[1][0], p))
+        for a in global_accesses(self.env, include_unknown=True):
+            if a.node.start_byte > self.loop.end_byte and a.node.type == "subscript_expression":
+                if a.index is None:
+                    return [], []
+                accs.append((a.node, a.array, self._const(a.index)))
         if not accs:
             return [], []
-        names, rows = {}, {}
-        for d, what in (("y", "row"), ("x", "col")):
-            b, t = f"blockIdx.{d}", f"threadIdx.{d}"
+        thread_atoms = {a for _, _, p in accs for a in atoms(p) if a.startswith("threadIdx.") or a in self.kept}
+        pairs = []  # (block atom, thread atom, T)
+        for b in sorted({a for _, _, p in accs for a in atoms(p) if a.startswith("blockIdx.")}):
             found = None
-            for _, p in accs:
-                cb, ct = coefficient(p, b), coefficient(p, t)
-                if not cb or not ct:
-                    found = None
+            for t in sorted(thread_atoms):
+                tiles = set()
+                for _, _, p in accs:
+                    cb, ct = coefficient(p, b), coefficient(p, t)
+                    if not cb or not ct or set(cb) != set(ct) or any(cb[m] % ct[m] for m in cb):
+                        tiles = set()
+                        break
+                    tiles |= {cb[m] // ct[m] for m in cb}
+                if len(tiles) == 1:
+                    found = (b, t, next(iter(tiles)))
                     break
-                ratio = {c // ct.get(m, 1) for m, c in cb.items() if m in ct and c % ct[m] == 0}
-                if len(cb) != len(ct) or set(cb) != set(ct) or len(ratio) != 1:
-                    found = None
-                    break
-                tile = next(iter(ratio))
-                if found not in (None, tile):
-                    found = None
-                    break
-                found = tile
-            value = add(mul(const(found), atom(b)), atom(t)) if found else None
-            written = {w for w, _ in writes_in(src, k.body)}
-            if found and not any(n.type == "init_declarator" and n.end_byte < self.loop.start_byte
-                                 and text(src, n.child_by_field_name("declarator")) not in written
-                                 and self._const(plain.poly(n.child_by_field_name("value"))) == value
-                                 for n in walk(k.body)):  # no local of the kernel holds it already
-                rows[d] = found
-                names[d] = f"kp_{what}_"
-        if not rows:
+            if found:
+                pairs.append(found)
+        if not pairs:
             return [], []
-        decls = []
-        for d in rows:  # the thread index as the kernel names it (`ty`), so the operands' indices fold into it
-            t = next((text(src, n.child_by_field_name("declarator")) for n in walk(k.body)
-                      if n.type == "init_declarator" and n.end_byte < self.loop.start_byte
-                      and n.child_by_field_name("declarator").type == "identifier"
-                      and plain.poly(n.child_by_field_name("value")) == atom(f"threadIdx.{d}")
-                      and text(src, n.child_by_field_name("declarator")) in self.kept), f"threadIdx.{d}")
-            decls.append(f"const int {names[d]} = {rows[d]} * blockIdx.{d} + {t};")
-            self.extra_names.append((names[d], add(mul(const(rows[d]), atom(f"blockIdx.{d}")), atom(t))))
+        values = self.env.values_at(self.loop.start_byte)
+        written = {w for w, _ in writes_in(src, k.body)}
+        held = [self._const(values.get(text(src, n.child_by_field_name("declarator"))))
+                for n in walk(k.body) if n.type == "init_declarator" and n.end_byte < self.loop.start_byte
+                and text(src, n.child_by_field_name("declarator")) not in written]
+        decls, named = [], []
+        for b, t, tile in pairs:
+            value = add(mul(const(tile), atom(b)), atom(t))
+            if value in held:
+                continue  # a local of the kernel holds it already: the accesses read it through that
+            contiguous = coefficient(accs[0][2], t) == const(1)  # the output's stride-1 index is its column
+            name = "kp_col_" if contiguous else "kp_row_" if len(pairs) == 2 else f"kp_{b[-1]}_"
+            decls.append(f"const int {name} = {tile} * {b} + {t};")
+            self.extra_names.append((name, value))
+            named.append((b, t, tile, name))
+        if not named:
+            return [], []
         subs = []
-        for node, p in accs:
+        for node, array, p in accs:
             q = p
-            for d, tile in rows.items():
-                ct = coefficient(q, f"threadIdx.{d}")
-                q = add(add(q, mul(ct, add(mul(const(tile), atom(f"blockIdx.{d}")), atom(f"threadIdx.{d}"))), -1),
-                        mul(ct, atom(names[d])))
-            if any(a.startswith(("threadIdx", "blockIdx")) for a in atoms(q)):
+            for b, t, tile, name in named:
+                ct = coefficient(q, t)
+                q = add(add(q, mul(ct, add(mul(const(tile), atom(b)), atom(t))), -1), mul(ct, atom(name)))
+            if any(a.startswith("blockIdx") for a in atoms(q)):
                 return [], []
-            subs.append((node.start_byte, node.end_byte, poly_text(q)))
+            subs.append((node.start_byte, node.end_byte, f"{array}[{poly_text(q)}]"))
         return decls, subs
 
     def _check_shared_elsewhere(self, names: set, reads: list) -> None:
@@ -622,7 +644,10 @@ def _drop_dead_locals(text_: str, path: str, kernel: str) -> str:
             decs = d.children_by_field_name("declarator")
             if len(decs) != 1 or decs[0].type != "init_declarator":
                 continue
-            name = text(src, decs[0].child_by_field_name("declarator"))
+            target = decs[0].child_by_field_name("declarator")
+            while target is not None and target.type == "pointer_declarator":
+                target = target.child_by_field_name("declarator")
+            name = text(src, target) if target is not None else ""
             value = decs[0].child_by_field_name("value")
             if not re.fullmatch(r"\w+", name) or value is None or any(
                     n.type in ("call_expression", "assignment_expression", "update_expression", "subscript_expression")
