@@ -31,7 +31,7 @@ ALL = sorted(glob.glob(os.path.join(SUITE, "*", "*.cu")))
 # structural plan for most of their naive kernels yet. Such a kernel is still checked as written, then
 # the test is an expected failure naming the plans' refusals; once a plan applies, its candidates are
 # checked like every other family's.
-PLANS_PENDING = ("colmatvec", "sum")
+PLANS_PENDING = ("sum",)
 # the bests of those families at a second emulator size: their scalar paths (the contiguous extent not a
 # multiple of 4), tiles cut by every edge, more than one tile, strip or block in each direction
 BEST_RAGGED = {

@@ -37,7 +37,7 @@ from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flatv
 from . import histogram as private_bins
 from .launch import columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
 from .passes import (declare_at_first_assignment, index_pointer_steps, inline_loop_helpers, name_thread_indices,
-                     promote_elements, rename_reassigned_pointers, simplify)
+                     promote_elements, rename_reassigned_pointers, simplify, while_to_for)
 from .text import NotThisShape, Refuse, in_terms_of, span_text
 from .unstage import unstage
 
@@ -1625,6 +1625,7 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     text = inlined or text
     text = declare_at_first_assignment(text, ctx.path, ctx.kernel) or text
     text = name_thread_indices(text, ctx.path, ctx.kernel) or text
+    text = while_to_for(text, ctx.path, ctx.kernel) or text
     text = index_pointer_steps(text, ctx.path, ctx.kernel) or text
     for _ in range(8):
         renamed = rename_reassigned_pointers(text, ctx.path, ctx.kernel)

@@ -1146,3 +1146,55 @@ def _name_thread_indices(src_text: str, path: str, kernel: str) -> str | None:
         ind = line_indent(src, first) if first is not None else "    "
         subs.append((at, at, "".join(d + "\n" + ind for d in decls)))
     return span_text(src, 0, len(src.data), subs) if subs else None
+
+
+def while_to_for(src_text: str, path: str, kernel: str) -> str | None:
+    """A counted `while` (`unsigned i = 0; while (i < M) { ...; ++i; }`) written as the `for` it is
+    (`for (unsigned i = 0; i < M; ++i) { ... }`), so the passes and plans that read counted loops see it:
+    only where the counter is declared with a value just before the loop, the loop's last statement steps
+    it (`++i`, `i++`, `i += c`), nothing else in the body writes it or leaves the loop early (`continue`
+    would skip the step), and nothing reads it after the loop; None if there is none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    for w in walk(k.body):
+        if w.type != "while_statement" or w.parent is None or w.parent.type != "compound_statement":
+            continue
+        cond = unparen(w.child_by_field_name("condition"))
+        body = w.child_by_field_name("body")
+        if cond is None or cond.type != "binary_expression" or body is None or body.type != "compound_statement":
+            continue
+        var = text(src, unparen(cond.child_by_field_name("left")))
+        stmts = statements(body)
+        if not stmts or not re.fullmatch(r"\w+", var):
+            continue
+        step = stmts[-1]
+        e = step.named_children[0] if step.type == "expression_statement" and step.named_children else None
+        stepping = e is not None and (
+            (e.type == "update_expression" and text(src, e.child_by_field_name("argument")) == var
+             and "++" in text(src, e)) or
+            (e.type == "assignment_expression" and text(src, e.child_by_field_name("left")) == var
+             and text(src, e.child_by_field_name("operator")) == "+=" and not uses(src, e.child_by_field_name("right"), var)))
+        if not stepping:
+            continue
+        prev = w.prev_named_sibling
+        while prev is not None and prev.type == "comment":
+            prev = prev.prev_named_sibling
+        decs = prev.children_by_field_name("declarator") if prev is not None and prev.type == "declaration" else []
+        if len(decs) != 1 or decs[0].type != "init_declarator" or text(src, decs[0].child_by_field_name("declarator")) != var:
+            continue
+        others = [n for s in stmts[:-1] for n in walk(s)]
+        if any(name == var for name, _ in writes_in(src, body) if _ is not e) or any(
+                n.type in ("continue_statement", "break_statement", "goto_statement") for n in others):
+            continue
+        if any(n.type == "identifier" and text(src, n) == var for n in walk(k.body) if n.start_byte >= w.end_byte):
+            continue
+        ty = text(src, prev)[: decs[0].start_byte - prev.start_byte].strip()
+        head = f"for ({ty} {text(src, decs[0])}; {text(src, cond)}; {text(src, e)}) "
+        ls = src.data.rfind(b"\n", 0, step.start_byte) + 1
+        subs = [(prev.start_byte, w.start_byte, ""), (w.start_byte, body.start_byte, head),
+                (ls if not src.data[ls:step.start_byte].strip() else step.start_byte,
+                 step.end_byte + (1 if src.data[step.end_byte:step.end_byte + 1] == b"\n" else 0), "")]
+        return span_text(src, 0, len(src.data), subs)
+    return None
