@@ -89,8 +89,9 @@ class Block:
     indices before which every thread stops (a snapshot of shared memory and locals is taken there)."""
 
     def __init__(self, src: SourceFile, k: Kernel, block: int, scalars: dict, grid: int = 1, bid: int = 0,
-                 seed: int = 7):
+                 seed: int = 7, max_steps: int | None = None):
         self.src, self.k, self.block = src, k, block
+        self.max_steps, self.steps = max_steps, 0  # loop iterations over all threads: past it, Unsupported
         self.orig = src
         self.scalars = dict(scalars)
         self.grid, self.bid = grid, bid
@@ -264,6 +265,9 @@ class Block:
                 if not first and cond is not None and not self._cond(cond, scopes, t):
                     return
                 first = False
+                self.steps += 1
+                if self.max_steps is not None and self.steps > self.max_steps:
+                    raise Unsupported(f"line {s.start_point[0] + 1}: more than {self.max_steps} loop iterations")
                 try:
                     yield from self._stmt(body, scopes, t)
                 except _Break:
