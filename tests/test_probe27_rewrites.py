@@ -34,6 +34,7 @@ CASES = {
     "samples_reduce3.cu": ("block-tree", None, {"n": 1000}, "n"),
     "dot_cuda_by_example.cu": ("block-tree", None, {"N": 3001}, "N"),
     "sum_tree_atomic.cu": ("block-tree", None, {"n": 1000}, "n"),
+    "blur_literal.cu": ("stencil-tile", None, {"w": 45, "h": 37}, "w*h"),  # `#pragma unroll` before a braceless loop
 }
 
 

@@ -265,8 +265,9 @@ def block_reduction(src: SourceFile, k: Kernel, block: int | None = None, scalar
                                    "no launch block to run it with")
         got = _simulated(src, k, shared, stmts, first, epi_at, tids, block, dict(scalars or {}), grid)
         if isinstance(got, str):
-            return Refusal(k.name, f"line {loop.start_point[0] + 1}: a loop after the barrier that is not a "
-                                   f"block reduction as far as running it shows: {got}")
+            return Refusal(k.name, f"line {loop.start_point[0] + 1}: a loop after the barrier that is not a complete "
+                                   "tree in the textbook spellings, nor one as far as running a block shows: "
+                                   f"{got}")
         arr, op, result = got
         loop = next(s for s in phase if any(n.type in ("for_statement", "while_statement", "do_statement")
                                             for n in walk(s)))
