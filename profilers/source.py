@@ -450,7 +450,14 @@ class SourceFile:
 _UNKNOWN_ATTRS = re.compile(rb"__cluster_dims__\s*\([^()]*\)|__maxnreg__\s*\([^()]*\)|__grid_constant__")
 
 
+# a `#pragma unroll` between a loop header without a brace and its body: the grammar takes the directive
+# for the body (and the loop it names for the next statement), so it is blanked for the parse too
+_PRAGMA_BODY = re.compile(rb"(?m)^([ \t]*(?:for|while|if)[ \t]*\(.*\)[ \t]*\r?\n)([ \t]*#[ \t]*pragma\b[^\n]*)")
+
+
 def _masked(data: bytes) -> bytes:
+    if b"pragma" in data:
+        data = _PRAGMA_BODY.sub(lambda m: m.group(1) + b" " * len(m.group(2)), data)
     if b"__cluster_dims__" not in data and b"__maxnreg__" not in data and b"__grid_constant__" not in data:
         return data
     return _UNKNOWN_ATTRS.sub(lambda m: b" " * len(m.group(0)), data)

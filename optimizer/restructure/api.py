@@ -914,14 +914,21 @@ def tree_plans(text: str, ctx: Context) -> list[Plan]:
     shuffles instead, and several values per thread (blocktree.py)."""
     src = parse_source(text, ctx.path)
     k = src.kernel(ctx.kernel)
-    if k is None or k.body is None or "__shared__" not in src.node_text(k.body):
+    if k is None or k.body is None or "__shared__" not in text:
         return []
-    br = block_reduction(src, k)
+    old_block = _old_block(ctx)
+    env = next(iter(sorted(ctx.size_env.values(), key=lambda e: sorted(e.items()))), {})
+    scalars = {p.name: v for p in k.params if not p.is_pointer
+               for v in [env.get(p.name, _eval(str(ctx.scalar_params.get(p.name, "")), env))]
+               if isinstance(v, (int, float)) and float(v).is_integer()}
+    grid = list(ctx.launch.get("grid") or [])
+    blocks = _eval(str(grid[0]), env) if grid else None
+    br = block_reduction(src, k, old_block if old_block and old_block <= 1024 else None,
+                         {n: int(v) for n, v in scalars.items()}, int(blocks or 3))
     if isinstance(br, KernelRefusal):
         if br.not_this_shape:
             return []
         raise Refuse(br.reason)
-    old_block = _old_block(ctx)
     if old_block is None:
         raise Refuse("the launch's block is not one-dimensional")
     if old_block & (old_block - 1) or old_block < 32:
@@ -949,7 +956,7 @@ def tree_plans(text: str, ctx: Context) -> list[Plan]:
                 f"(unsigned)((long long)({g}) < {SMS * waves} ? ({g}) : {SMS * waves})", f"({b}) / {per}"))
         return Candidate(source=new, launch=launch, flags=ctx.flags, answers=answers, origin="builtin:block-tree",
                          kind="structural", knobs=tuple(sorted(knobs.items())), notes=(),
-                         description=f"the {br.form} shared-memory tree of line {br.tree.start_point[0] + 1} replaced "
+                         description=f"the {br.form + ' ' if br.form else ''}shared-memory tree of line {br.tree.start_point[0] + 1} replaced "
                                      f"by warp shuffles; {per} value(s) per thread, blocks of {old_block // per} "
                                      f"doing the same {old_block}-element chunk"
                                      + (f"; {SMS * waves} blocks, each looping over the old blocks' chunks, one "

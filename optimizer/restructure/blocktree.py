@@ -92,10 +92,11 @@ def rewrite(src: SourceFile, k: Kernel, br: BlockReduction, per: int, blocks: st
     call = f"kp_value_{k.name}{targs}({args}, threadIdx.x + {{j}}u * blockDim.x, blockDim.x * {per}u, {vb})"
     keep = _needed(src, br)
     epi_subs = [(n.start_byte, n.end_byte, "kp_total") for n in walk(br.epilogue)
-                if n.type == "subscript_expression" and src.node_text(n.child_by_field_name("argument")) == br.array]
+                if (n.type == "subscript_expression" and src.node_text(n.child_by_field_name("argument")) == br.array)
+                or (br.result is not None and n.type == "identifier" and src.node_text(n) == br.result)]
     epi = span_text(src, br.epilogue.start_byte, br.epilogue.end_byte, epi_subs)
     f = "kp_f"
-    lines = ["{", f"  // {br.form} tree over {br.array} replaced: each thread combines {per} value(s), then warp "
+    lines = ["{", f"  // {br.form or 'the'} tree over {br.array} replaced: each thread combines {per} value(s), then warp "
              "shuffles and one exchange of the warps' results"]
     lines += [f"  {d}" for d in keep]
     if blocks:

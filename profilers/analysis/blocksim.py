@@ -20,6 +20,32 @@ UNSET = None
 SYNCS = ("__syncthreads", "cg::sync", "block.sync", "__syncwarp")
 
 
+def is_sync_call(src: SourceFile, e) -> bool:
+    """A block barrier: `__syncthreads()`, `cg::sync(g)`, `g.sync()` (a group handle's), `__syncwarp()`."""
+    if e is None or e.type != "call_expression":
+        return False
+    fn = "".join(src.node_text(e.child_by_field_name("function")).split())
+    return fn in SYNCS or fn in ("cooperative_groups::sync", "this_thread_block().sync") or (
+        fn.endswith(".sync") and not e.child_by_field_name("arguments").named_children)
+
+
+def is_group_handle(src: SourceFile, decl) -> bool:
+    """`cg::thread_block cta = cg::this_thread_block();` and the like: a handle used only to synchronise."""
+    t = decl.child_by_field_name("type")
+    return t is not None and "".join(src.node_text(t).split()).endswith(("thread_block", "thread_group"))
+
+
+def declared(src: SourceFile, decl) -> list[str]:
+    """The names a declaration declares (through pointers, arrays and initialisers)."""
+    out = []
+    for d in decl.children_by_field_name("declarator"):
+        while d is not None and d.type != "identifier":
+            d = d.child_by_field_name("declarator")
+        if d is not None:
+            out.append(src.node_text(d))
+    return out
+
+
 class Unsupported(Exception):
     pass
 
@@ -89,8 +115,10 @@ class Block:
     indices before which every thread stops (a snapshot of shared memory and locals is taken there)."""
 
     def __init__(self, src: SourceFile, k: Kernel, block: int, scalars: dict, grid: int = 1, bid: int = 0,
-                 seed: int = 7):
+                 seed: int = 7, max_steps: int | None = None, aliases: frozenset = frozenset()):
         self.src, self.k, self.block = src, k, block
+        self.aliases = set(aliases)  # pointers to dynamic shared memory (`T *s = SharedMemory<T>();`): 1-D arrays
+        self.max_steps, self.steps = max_steps, 0  # loop iterations over all threads: past it, Unsupported
         self.orig = src
         self.scalars = dict(scalars)
         self.grid, self.bid = grid, bid
@@ -114,6 +142,9 @@ class Block:
                     n.child_by_field_name("value")).strip()
         self._probes = {}
         self._declare_shared()
+        for a in self.aliases:
+            self.shared[a] = ([None], {})
+            self.elem.setdefault(a, "float")
 
     # ---------------------------------------------------------------- shared arrays
     def _declare_shared(self):
@@ -150,9 +181,10 @@ class Block:
         return f
 
     # ---------------------------------------------------------------- running
-    def run(self, marks=()):
+    def run(self, marks=(), stop=None):
         """Returns [(mark index, [per-thread top-level locals], shared snapshot)] at each mark, then
-        at the end. A barrier some threads skip raises Unsupported."""
+        at the end (or at the mark `stop`, where every thread stops). A barrier some threads skip raises
+        Unsupported."""
         threads = [self._thread(t, marks) for t in range(self.block)]
         snaps = []
         while True:
@@ -173,6 +205,8 @@ class Block:
                 self.epoch += 1
             else:
                 snaps.append((events[0][1], [dict(s) for s in self._locals], self._snapshot()))
+                if stop is not None and events[0][1] == stop:
+                    return snaps
                 self.stage += 1
 
     def _snapshot(self):
@@ -208,12 +242,14 @@ class Block:
             e = s.named_children[0] if s.named_children else None
             if e is None:
                 return
-            if e.type == "call_expression" and self.src.node_text(e.child_by_field_name("function")) in SYNCS:
+            if e.type == "call_expression" and is_sync_call(self.src, e):
                 yield ("sync", None)
                 return
             self._expr(e, scopes, t)
         elif ty == "declaration":
-            if "__shared__" in self.src.node_text(s):
+            if "__shared__" in self.src.node_text(s) or set(declared(self.src, s)) & self.aliases:
+                return
+            if is_group_handle(self.src, s):  # cg::thread_block b = cg::this_thread_block(): only synced on
                 return
             for d in s.children_by_field_name("declarator"):
                 if d.type == "init_declarator":
@@ -264,6 +300,9 @@ class Block:
                 if not first and cond is not None and not self._cond(cond, scopes, t):
                     return
                 first = False
+                self.steps += 1
+                if self.max_steps is not None and self.steps > self.max_steps:
+                    raise Unsupported(f"line {s.start_point[0] + 1}: more than {self.max_steps} loop iterations")
                 try:
                     yield from self._stmt(body, scopes, t)
                 except _Break:

@@ -231,7 +231,8 @@ def add_prefix(src: SourceFile, k: Kernel, block: int, scalars: dict, grid: int 
     """A kernel whose every store is out[j] = out[j] + s, one loaded value s of another array for the block."""
     if k.body is None or "__shared__" in src.node_text(k.body) or "+" not in src.node_text(k.body):
         return Refusal(k.name, "not an add", not_this_shape=True)
-    sim = Block(src, k, min(block, 64), scalars, max(grid, 3), bid=2)
+    # an add-the-prefix pass does a few elements per thread: a loop over a row or column is another shape
+    sim = Block(src, k, min(block, 64), scalars, max(grid, 3), bid=2, max_steps=64 * 16)
     try:
         sim.run()
     except (Race, Unsupported) as e:

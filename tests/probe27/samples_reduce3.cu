@@ -1,0 +1,28 @@
+// launch: grid cdiv(n, 512) block 256 shared 256*4
+// sizes: n=123457
+// expect: block-tree
+// CUDA samples reduction, kernel 3: the first add during the global load
+#define BLOCK 256
+__global__ void reduce3(const float *g_idata, float *g_odata, unsigned int n) {
+  __shared__ float sdata[BLOCK];
+
+  unsigned int tid = threadIdx.x;
+  unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
+
+  float mySum = (i < n) ? g_idata[i] : 0;
+
+  if (i + blockDim.x < n) mySum += g_idata[i + blockDim.x];
+
+  sdata[tid] = mySum;
+  __syncthreads();
+
+  for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (tid < s) {
+      sdata[tid] = mySum = mySum + sdata[tid + s];
+    }
+
+    __syncthreads();
+  }
+
+  if (tid == 0) g_odata[blockIdx.x] = mySum;
+}

@@ -1,0 +1,82 @@
+"""The structural candidates the issue-27 probe's kernels (tests/probe27/, benchmarks/first_step.py) gained
+from general fixes, compiled with nvcc and run in the CPU emulator against the kernel as written: every
+buffer, inputs and outputs alike, starts from the same random values, and after the launch every buffer
+must match (a sum's order changes within rounding). Sizes are the probe's, shrunk off the block."""
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+
+import numpy as np
+import pytest
+
+from compile_batch import compile_each
+from emu_run import Batch
+
+from kernelpro.optimizer.restructure import api
+from kernelpro.profilers.compile import CompileOptions
+from kernelpro.profilers.source import parse_source
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+PROBE = os.path.join(TESTS, "probe27")
+sys.path.insert(0, os.path.join(os.path.dirname(TESTS), "benchmarks"))
+import first_step  # noqa: E402
+
+GXX = shutil.which("g++")
+DTYPES = {"float": np.float32, "double": np.float64, "int": np.int32, "unsigned": np.uint32,
+          "unsigned int": np.uint32, "char": np.int8, "unsigned char": np.uint8, "T": np.float32}
+
+# file -> (plan, the kernel's name in the emulator, sizes for the run (the header's otherwise), buffer elements)
+CASES = {
+    "samples_reduce0.cu": ("block-tree", "reduce0<float>", {"n": 1000}, "n"),
+    "samples_reduce1_cg.cu": ("block-tree", None, {"n": 1000}, "n"),
+    "samples_reduce3.cu": ("block-tree", None, {"n": 1000}, "n"),
+    "dot_cuda_by_example.cu": ("block-tree", None, {"N": 3001}, "N"),
+    "sum_tree_atomic.cu": ("block-tree", None, {"n": 1000}, "n"),
+    "blur_literal.cu": ("stencil-tile", None, {"w": 45, "h": 37}, "w*h"),  # `#pragma unroll` before a braceless loop
+}
+
+
+def _ev(e, env):
+    return int(eval(str(e).replace("/", "//"), {"cdiv": lambda a, b: -(-a // b), "min": min}, dict(env)))
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_each_candidate_computes_what_the_kernel_computes(name, tmp_path):
+    plan_name, emu_name, sizes, elems = CASES[name]
+    path = os.path.join(PROBE, name)
+    text = open(path).read()
+    head = first_step.read_header(text)
+    head["sizes"].update(sizes)
+    ctx = first_step.context(path, text, head)
+    plans, why = api.plans(text, ctx)
+    plan = next((p for p in plans if p.name == plan_name), None)
+    assert plan is not None, why
+    cands = [plan.build(k) for k in plan.space]
+    k = parse_source(text).kernel(ctx.kernel)
+    problems = compile_each(path, [(k.name, c.source, ()) for c in cands], CompileOptions(arch="sm_90"))
+    for c, problem in zip(cands, problems):
+        assert problem is None, f"{c.description}:\n" + "\n".join(problem)
+    env = head["sizes"]
+    runs = [(text, ctx.launch)] + [(c.source, c.launch) for c in cands]
+    batch = Batch([(src, emu_name or k.name) for src, _ in runs], str(tmp_path))
+    n = _ev(elems, env)
+    outs = []
+    for i, (_, launch) in enumerate(runs):
+        rng = np.random.default_rng(3)
+        args = []
+        for p in k.params:
+            if p.is_pointer:
+                dt = DTYPES.get(p.base_type, np.float32)
+                a = rng.standard_normal(n) if dt in (np.float32, np.float64) else rng.integers(0, 100, n)
+                args.append(a.astype(dt))
+            else:
+                args.append(env[p.name])
+        grid = [_ev(g, env) for g in launch["grid"]]
+        got = batch.run(i, args, grid, launch["block"], shared_bytes=_ev(launch.get("shared_bytes") or 0, env))
+        outs.append([g for g, p in zip(got, k.params) if p.is_pointer])
+    for c, o in zip(cands, outs[1:]):
+        for a, b, p in zip(outs[0], o, [p for p in k.params if p.is_pointer]):
+            assert np.allclose(a, b, rtol=1e-4, atol=1e-3), f"{c.description}: {p.name} differs"
