@@ -35,6 +35,9 @@ CASES = {
     "dot_cuda_by_example.cu": ("block-tree", None, {"N": 3001}, "N"),
     "sum_tree_atomic.cu": ("block-tree", None, {"n": 1000}, "n"),
     "blur_literal.cu": ("stencil-tile", None, {"w": 45, "h": 37}, "w*h"),  # `#pragma unroll` before a braceless loop
+    "matadd_2d.cu": ("elementwise", None, {"M": 37, "N": 45}, "M*N"),  # 2-D indices flattened
+    "pb_gemm_scale2d.cu": ("elementwise", None, {"NI": 29, "NJ": 53}, "NI*NJ"),
+    "scale_reassigned.cu": ("elementwise", None, {"n": 1001}, "n"),  # the index built by reassignment
 }
 
 

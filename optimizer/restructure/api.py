@@ -32,12 +32,12 @@ from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import SourceFile, parse_source, walk
 
 from ..model import Candidate
-from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flatview, gather, march, matmul, permute,
-               rows, scan, stencil, taps)
+from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flat2d, flatview, gather, march, matmul,
+               permute, rows, scan, stencil, taps)
 from . import histogram as private_bins
 from .launch import columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
-from .passes import (declare_at_first_assignment, index_pointer_steps, inline_loop_helpers, name_thread_indices,
-                     promote_elements, rename_reassigned_pointers, simplify, while_to_for)
+from .passes import (declare_at_first_assignment, fold_reassignments, index_pointer_steps, inline_loop_helpers,
+                     name_thread_indices, promote_elements, rename_reassigned_pointers, simplify, while_to_for)
 from .text import NotThisShape, Refuse, in_terms_of, span_text
 from .unstage import unstage
 
@@ -1233,6 +1233,38 @@ def flat_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     return out, ([] if out else why[:1])
 
 
+def flat2d_plans(text: str, ctx: Context) -> list[Plan]:
+    """An element-wise kernel on 2-D thread indices (`C[row * N + col] = A[row * N + col] + ...` under
+    `row < M && col < N`): read as the 1-D kernel it is (flat2d.py), then the element-wise plan."""
+    src = parse_source(text, ctx.path)
+    k = src.kernel(ctx.kernel)
+    if k is None or len(ctx.launch.get("grid") or []) < 2 or len(ctx.launch.get("block") or []) < 2:
+        return []
+    got = flat2d.flatten(src, k)
+    if got is None:
+        return []
+    new, h, w = got
+    table = _spec_table(src, ctx)
+    hs, ws = in_terms_of(h, table), in_terms_of(w, table)
+    if hs is None or ws is None:
+        raise Refuse(f"the 2-D element-wise kernel's extent {h} x {w} is not in the spec's values of the kernel's "
+                     "parameters: the 1-D grid cannot be sized")
+
+    def host(g, b, args=None):
+        hh, ww = (in_terms_of(h, args), in_terms_of(w, args)) if args else (h, w)
+        return f"(unsigned)(((long long)({hh or h}) * ({ww or w}) + 255) / 256)", "256"
+    new, notes = _host(new, ctx.path, ctx.kernel, host)
+    launch = {"grid": [f"cdiv({hs} * {ws}, 256)"], "block": [256]}
+    inner = replace(ctx, launch=launch, base_launch={**(ctx.base_launch or {}), **launch})
+    say = f"the 2-D indices (rows of {w}) read as one flat index on a 1-D grid; "
+    out = []
+    for p in elementwise_plans(new, inner):
+        p.build = _prefixed(p.build, say, tuple(notes))
+        p.description = "2-D indices flattened; " + p.description
+        out.append(p)
+    return out
+
+
 def planes_plans(text: str, ctx: Context) -> list[Plan]:
     """Three dimensions of threads whose z is `blockIdx.z * blockDim.z + threadIdx.z`: blocks one plane thick
     (z from the grid), then the 2-D stencil tile on each plane."""
@@ -1631,6 +1663,11 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     inlined = inline_loop_helpers(text, ctx.path, ctx.kernel)
     text = inlined or text
     text = declare_at_first_assignment(text, ctx.path, ctx.kernel) or text
+    for _ in range(8):
+        folded = fold_reassignments(text, ctx.path, ctx.kernel)
+        if folded is None:
+            break
+        text = folded
     text = name_thread_indices(text, ctx.path, ctx.kernel) or text
     text = while_to_for(text, ctx.path, ctx.kernel) or text
     text = index_pointer_steps(text, ctx.path, ctx.kernel) or text
@@ -1647,7 +1684,7 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     by_family: dict[str, list[Plan]] = {}
     for fn in (elementwise_plans, gather_plans, row_plans, column_plans, matmul_plans, permute_plans,
                coalesce_plans, stencil_plans, tree_plans, aggregate_plans, flat_plans, planes_plans, scan_plans,
-               histogram_plans, march_plans):
+               histogram_plans, march_plans, flat2d_plans):
         family = fn.__name__.replace('_plans', '')
         try:
             got = fn(text, ctx)

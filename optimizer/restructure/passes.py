@@ -1198,3 +1198,52 @@ def while_to_for(src_text: str, path: str, kernel: str) -> str | None:
                  step.end_byte + (1 if src.data[step.end_byte:step.end_byte + 1] == b"\n" else 0), "")]
         return span_text(src, 0, len(src.data), subs)
     return None
+
+
+_FOLDABLE = {"=": None, "+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "<<=": "<<", ">>=": ">>"}
+
+
+def fold_reassignments(src_text: str, path: str, kernel: str) -> str | None:
+    """A local integer built up by statements right after its declaration (`int i = blockIdx.x; i = i *
+    blockDim.x; i += threadIdx.x;`) declared with the value they leave (`int i = ((blockIdx.x) * blockDim.x)
+    + (threadIdx.x);`), so the plans that read an index from its declaration see it: only statements that
+    follow the declaration directly in its block, each `x = e` or `x op= e` with e free of calls and of
+    updates; None if there is none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    for d in walk(k.body):
+        if d.type != "declaration" or d.parent is None or d.parent.type != "compound_statement":
+            continue
+        decs = d.children_by_field_name("declarator")
+        if len(decs) != 1 or decs[0].type != "init_declarator" or decs[0].child_by_field_name("value") is None:
+            continue
+        ty = text(src, d.child_by_field_name("type")) if d.child_by_field_name("type") is not None else ""
+        if not re.search(r"\b(int|unsigned|size_t|long|uint|int64_t|uint32_t)\b", ty) or "const" in text(src, d).split("=")[0]:
+            continue
+        x = text(src, decs[0].child_by_field_name("declarator"))
+        if not re.fullmatch(r"\w+", x):
+            continue
+        value = text(src, decs[0].child_by_field_name("value"))
+        folded, last = 0, d
+        s = d.next_named_sibling
+        while s is not None and s.type == "expression_statement" and s.named_children:
+            e = s.named_children[0]
+            if e.type != "assignment_expression" or text(src, e.child_by_field_name("left")) != x:
+                break
+            op, right = text(src, e.child_by_field_name("operator")), e.child_by_field_name("right")
+            if op not in _FOLDABLE or any(n.type in ("call_expression", "assignment_expression", "update_expression")
+                                          for n in walk(right)):
+                break
+            rt = span_text(src, right.start_byte, right.end_byte,
+                           [(n.start_byte, n.end_byte, f"({value})") for n in walk(right)
+                            if n.type == "identifier" and text(src, n) == x])
+            value = rt if _FOLDABLE[op] is None else f"({value}) {_FOLDABLE[op]} ({rt})"
+            folded, last = folded + 1, s
+            s = s.next_named_sibling
+        if not folded:
+            continue
+        head = text(src, d)[: decs[0].child_by_field_name("value").start_byte - d.start_byte]
+        return span_text(src, 0, len(src.data), [(d.start_byte, last.end_byte, f"{head}{value};")])
+    return None

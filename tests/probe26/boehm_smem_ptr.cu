@@ -1,5 +1,5 @@
 // launch: grid cdiv(M, 32), cdiv(N, 32) block 1024
-// sizes: M=1024 N=1024 K=1024
+// sizes: M=1024 N=1024 K=1024 alpha=1.5 beta=1.5
 // expect: matmul-tiles|matmul-wmma|matmul-3xtf32|matmul-coalesce
 #define BLOCKSIZE 32
 __global__ void sgemm_shared_mem_block(int M, int N, int K, float alpha, const float *A,

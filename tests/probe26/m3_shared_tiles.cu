@@ -1,5 +1,5 @@
 // launch: grid N / 32, M / 32 block 32, 32
-// sizes: M=1024 N=1024 K=1024
+// sizes: M=1024 N=1024 K=1024 alpha=1.5 beta=1.5
 // expect: matmul-tiles|matmul-wmma|matmul-3xtf32|matmul-coalesce
 #define TILE 32
 

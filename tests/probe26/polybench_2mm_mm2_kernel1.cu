@@ -1,5 +1,5 @@
 // launch: grid cdiv(nj, 32), cdiv(ni, 8) block 32, 8
-// sizes: ni=500 nj=600 nk=700 nl=800
+// sizes: ni=500 nj=600 nk=700 nl=800 alpha=1.5 beta=1.5
 // kernel: mm2_kernel1
 // expect: matmul-tiles|matmul-wmma|matmul-3xtf32|matmul-coalesce
 typedef float DATA_TYPE;

@@ -1,5 +1,5 @@
 // launch: grid 16, 64 block 32, 8
-// sizes: 
+// sizes:  alpha=1.5 beta=1.5
 // expect: matmul-tiles|matmul-wmma|matmul-3xtf32|matmul-coalesce
 #define NI 512
 #define NJ 512
