@@ -54,3 +54,14 @@ def compile_each(path: str, items: list[tuple[str, str, tuple[str, ...]]],
         for i, problem in zip(single, pool.map(alone, single)):
             out[i] = problem
     return out
+
+
+def candidates_compile(proposer, cands) -> list[str | None]:
+    """For each candidate of a BuiltinProposer: what `proposer.compile_error(c)` says (None when it compiles
+    and builds the proposer's kernel; else the errors), with the proposer's own compile options and the
+    candidate's flags, but the candidates compiled together (compile_each)."""
+    o = proposer.options
+    opts = CompileOptions(arch=o.arch, include_paths=o.include_paths, defines=o.defines, timeout_s=o.timeout_s)
+    items = [(proposer.kernel, c.source, tuple(o.extra_flags) + tuple(c.flags)) for c in cands]
+    return [None if p is None else "compile: " + ("; ".join(p[:3]) or f"kernel {proposer.kernel!r} is missing from the build")
+            for p in compile_each(proposer.path, items, opts)]

@@ -8,7 +8,10 @@ after the launch.
 
 `Batch([(source, kernel), ...])` compiles many sources into one program (each in its own
 namespace, with a precompiled kp_emu.h), so a test that checks many candidates pays for one
-compilation; `batch.run(i, args, grid, block)` runs the i-th.
+compilation; `batch.run(i, args, grid, block)` runs the i-th. Under pytest (the session's compile cache
+set, tests/conftest.py) the built programs are kept there too, content-addressed (the generated program,
+the g++ flags and version, every file of tests/emu/): the workers of one session build each program once
+(a family's best kernel runs in several tests, a candidate in several files).
 """
 from __future__ import annotations
 
@@ -34,22 +37,40 @@ class EmulationError(Exception):
     pass
 
 
+_TOOLS_KEY = None
+
+
+def _tools_key() -> str:
+    """What, besides a program's text, changes what g++ makes of it: the flags, g++ itself (its path
+    and version) and every file of tests/emu/ (kp_emu.h and the stand-in CUDA headers)."""
+    global _TOOLS_KEY
+    with _LOCK:
+        if _TOOLS_KEY is None:
+            h = hashlib.sha256("\0".join(FLAGS).encode() + b"\1" + str(GXX).encode() + b"\1")
+            if GXX:
+                v = subprocess.run([GXX, "--version"], capture_output=True, text=True)
+                h.update(v.stdout.encode())
+            for root, _, files in sorted(os.walk(EMU)):
+                for f in sorted(files):
+                    path = os.path.join(root, f)
+                    h.update(os.path.relpath(path, EMU).encode() + b"\0" + open(path, "rb").read() + b"\1")
+            _TOOLS_KEY = h.hexdigest()
+        return _TOOLS_KEY
+
+
 def _pch() -> str:
     """A folder holding kp_emu.h and its precompiled header, built once per test session: in the
     session's compile cache (tests/conftest.py), shared by the pytest-xdist workers, keyed by the
-    headers and flags; else in a temporary folder of this process."""
+    headers, flags and g++; else in a temporary folder of this process."""
     global _PCH_DIR
+    key = _tools_key()
     with _LOCK:
         if _PCH_DIR is None:
             cache = os.environ.get("KERNELPRO_CACHE_DIR")
             if cache:
                 from session_lock import session_lock
 
-                h = hashlib.sha256("\0".join(FLAGS).encode())
-                for root, _, files in sorted(os.walk(EMU)):
-                    for f in sorted(files):
-                        h.update(f.encode() + b"\0" + open(os.path.join(root, f), "rb").read())
-                d = os.path.join(cache, f"emu-pch-{h.hexdigest()[:16]}")
+                d = os.path.join(cache, f"emu-pch-{key[:16]}")
                 with session_lock("emu-pch"):
                     if not os.path.isdir(d):
                         tmp = tempfile.mkdtemp(prefix="emu-pch.tmp", dir=cache)
@@ -89,6 +110,30 @@ class Batch:
             self._build()
 
     def _build(self) -> None:
+        program = self._program()
+        cache = os.environ.get("KERNELPRO_CACHE_DIR")
+        if not cache:
+            self._compile(program, self.exe)
+            return
+        # the session's cache: one build per program, whichever worker asks first (the others wait for it)
+        from session_lock import session_lock
+
+        key = hashlib.sha256(_tools_key().encode() + b"\0" + program.encode()).hexdigest()[:32]
+        d = os.path.join(cache, "emu-bin")
+        os.makedirs(d, exist_ok=True)
+        exe = os.path.join(d, key)
+        if not os.path.exists(exe):
+            with session_lock(f"emu-bin-{key}"):
+                if not os.path.exists(exe):
+                    tmp = tempfile.mkdtemp(prefix="build.tmp", dir=d)
+                    try:
+                        self._compile(program, os.path.join(tmp, "emu"))
+                        os.replace(os.path.join(tmp, "emu"), exe)  # only a program g++ built is kept
+                    finally:
+                        shutil.rmtree(tmp, ignore_errors=True)
+        self.exe = exe
+
+    def _program(self) -> str:
         parts = ['#include "kp_emu.h"']
         for i, (src, _) in enumerate(self.items):
             parts += [f"#undef {g}" for g in _GUARDS]
@@ -102,10 +147,13 @@ class Batch:
         threads = "  kp_fibers = false;\n" if any(re.search(r"\bthread_local\b", src) for src, _ in self.items) else ""
         parts.append(f"int main(int argc, char** argv) {{\n{threads}  int (*run[])(int, char**) = {{{table}}};\n"
                      f"  return run[std::atoi(argv[1])](argc - 1, argv + 1);\n}}\n")
-        cpp = self.exe + ".cpp"
+        return "\n".join(parts)
+
+    def _compile(self, program: str, exe: str) -> None:
+        cpp = exe + ".cpp"
         with open(cpp, "w") as f:
-            f.write("\n".join(parts))
-        r = subprocess.run([GXX, *FLAGS, f"-I{_pch()}", f"-I{os.path.join(EMU, 'include')}", "-o", self.exe, cpp],
+            f.write(program)
+        r = subprocess.run([GXX, *FLAGS, f"-I{_pch()}", f"-I{os.path.join(EMU, 'include')}", "-o", exe, cpp],
                            capture_output=True, text=True)
         if r.returncode != 0:
             raise EmulationError(f"g++ failed for {[k for _, k in self.items]}:\n{r.stderr[:4000]}")
