@@ -197,10 +197,10 @@ def _simulated(src: SourceFile, k: Kernel, shared: dict, stmts, first: int, epi_
     """(array, op, thread 0's register holding the result or None for S[0]) when running the block shows the
     phase stmts[first:epi_at] leaving op over the prologue's S[tid] where the epilogue reads it; else why not."""
     aliases = frozenset(a for a in shared if a in _aliases(src, k))
-    sim = Block(src, k, block, scalars, max(grid, 3), bid=1, max_steps=1 << 17, aliases=aliases)
     try:
+        sim = Block(src, k, block, scalars, max(grid, 3), bid=1, max_steps=1 << 17, aliases=aliases)
         snaps = sim.run(marks=(first, epi_at), stop=epi_at)
-    except (Race, Unsupported) as e:
+    except (Race, Unsupported, ArithmeticError, TypeError, ValueError, RecursionError) as e:
         return str(e)
     marks = {m: (loc, sh) for m, loc, sh in snaps}
     if first not in marks or epi_at not in marks:

@@ -133,8 +133,8 @@ def block_scan(src: SourceFile, k: Kernel, block: int, scalars: dict, grid: int 
                 x.type in ("for_statement", "while_statement") and x != s and has_barrier(src, x) for x in walk(s)):
             return Refusal(k.name, f"line {s.start_point[0] + 1}: the scan steps sit inside another loop (chunks "
                                    "scanned one after another with a carry): not a block scan the rewrite takes")
-    sim = Block(src, k, block, scalars, grid)
     try:
+        sim = Block(src, k, block, scalars, grid)
         snaps = sim.run(marks={i0, i1 + 1})
     except Race as e:
         return Refusal(k.name, f"a race in the shared-memory phase: {e}")
@@ -232,10 +232,10 @@ def add_prefix(src: SourceFile, k: Kernel, block: int, scalars: dict, grid: int 
     if k.body is None or "__shared__" in src.node_text(k.body) or "+" not in src.node_text(k.body):
         return Refusal(k.name, "not an add", not_this_shape=True)
     # an add-the-prefix pass does a few elements per thread: a loop over a row or column is another shape
-    sim = Block(src, k, min(block, 64), scalars, max(grid, 3), bid=2, max_steps=64 * 16)
     try:
+        sim = Block(src, k, min(block, 64), scalars, max(grid, 3), bid=2, max_steps=64 * 16)
         sim.run()
-    except (Race, Unsupported) as e:
+    except (Race, Unsupported, ArithmeticError, TypeError, ValueError, RecursionError) as e:
         return Refusal(k.name, str(e), not_this_shape=True)
     if not sim.stores:
         return Refusal(k.name, "no stores", not_this_shape=True)
