@@ -139,8 +139,9 @@ def test_each_rewrite_compiles_and_computes_the_product(name, tmp_path):
     assert ("matmul-3xtf32" in names) == (name not in LOW + ("syr2k", "gemm_tmpl")), names  # one product of fp32
     runs = [("as written", text, ctx.launch)]
     for p in plans:
-        if p.name == "matmul-tiles":
-            settings = [p.space[0]] + TILE_KNOBS
+        if p.name == "matmul-tiles":  # the model's first and one of the small settings, in turn over the
+            # spellings (each small setting on a third of them: seven or more), to keep CI's time
+            settings = [p.space[0], TILE_KNOBS[sorted(CASES).index(name) % len(TILE_KNOBS)]]
         elif p.name == "matmul-wmma":  # both stage counts, each operand's layout (A and B transposed in hgemm_tn)
             settings = [p.space[0], next(s for s in p.space if s["stages"] != p.space[0]["stages"])]
         else:
