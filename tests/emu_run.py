@@ -28,7 +28,8 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 EMU = os.path.join(HERE, "emu")
 GXX = shutil.which("g++")
-FLAGS = ["-std=c++20", "-O1", "-w", "-pthread"]
+FLAGS = ["-std=c++20", "-O1", "-w", "-pthread", "-DKP_EMU_SEPARATE_RUNTIME"]
+RUNTIME = "kp_emu_rt.o"  # the launch machinery, compiled once beside the precompiled header (kp_emu.h)
 _PCH_DIR = None
 _LOCK = threading.Lock()
 
@@ -88,6 +89,14 @@ def _build_pch(d: str) -> None:
     # without a PCH (g++ failed) the header itself still works
     subprocess.run([GXX, *FLAGS, f"-I{os.path.join(EMU, 'include')}", "-x", "c++-header", os.path.join(d, "kp_emu.h"),
                     "-o", os.path.join(d, "kp_emu.h.gch")], capture_output=True, text=True)
+    # the launch machinery once, linked into every program (it is the same for every kernel)
+    rt = os.path.join(d, "kp_emu_rt.cpp")
+    with open(rt, "w") as f:
+        f.write('#define KP_EMU_DEFINE_RUNTIME\n#include "kp_emu.h"\n')
+    r = subprocess.run([GXX, *FLAGS, f"-I{d}", f"-I{os.path.join(EMU, 'include')}", "-c", rt,
+                        "-o", os.path.join(d, RUNTIME)], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise EmulationError(f"g++ failed for the emulator's runtime:\n{r.stderr[:4000]}")
 
 
 _GUARDS = ("KERNELPRO_RESTRUCTURE_HELPERS", "KERNELPRO_COLUMN_HELPERS", "KERNELPRO_SCAN_HELPERS")
@@ -153,8 +162,8 @@ class Batch:
         cpp = exe + ".cpp"
         with open(cpp, "w") as f:
             f.write(program)
-        r = subprocess.run([GXX, *FLAGS, f"-I{_pch()}", f"-I{os.path.join(EMU, 'include')}", "-o", exe, cpp],
-                           capture_output=True, text=True)
+        r = subprocess.run([GXX, *FLAGS, f"-I{_pch()}", f"-I{os.path.join(EMU, 'include')}", "-o", exe, cpp,
+                            os.path.join(_pch(), RUNTIME)], capture_output=True, text=True)
         if r.returncode != 0:
             raise EmulationError(f"g++ failed for {[k for _, k in self.items]}:\n{r.stderr[:4000]}")
 

@@ -296,6 +296,7 @@ inline thread_local unsigned kp_count_calls = 0;
 // x87/SSE control words on the running stack, saves the stack pointer, loads the other and pops
 // them (x86-64 System V; elsewhere ucontext's swapcontext, which also saves the signal mask).
 #if defined(__x86_64__)
+#if !defined(KP_EMU_SEPARATE_RUNTIME) || defined(KP_EMU_DEFINE_RUNTIME)  // one definition: in kp_emu_rt.o
 asm(R"(
   .text
   .globl kp_ctx_switch
@@ -324,6 +325,7 @@ kp_ctx_switch:
   ret
   .size kp_ctx_switch, .-kp_ctx_switch
 )");
+#endif
 extern "C" void kp_ctx_switch(void** save_sp, void* load_sp);
 struct KpContext {
   void* sp = nullptr;
@@ -738,7 +740,15 @@ inline bool kp_fiber_block(KpSched& s, int n, dim3 block, dim3 bidx, size_t stac
   return false;
 }
 
-template <class F, class... A> void kp_launch(F kernel, dim3 grid, dim3 block, A... args) {
+// The launch machinery is one function of the kernel's body, not a template of its parameter types: built
+// once (tests/emu_run.py compiles it into kp_emu_rt.o with KP_EMU_SEPARATE_RUNTIME) instead of in every program.
+#if defined(KP_EMU_SEPARATE_RUNTIME) && !defined(KP_EMU_DEFINE_RUNTIME)
+void kp_launch_body(const std::function<void()>& body, dim3 grid, dim3 block);
+#else
+#if !defined(KP_EMU_DEFINE_RUNTIME)
+inline
+#endif
+void kp_launch_body(const std::function<void()>& body, dim3 grid, dim3 block) {
   gridDim = grid;
   blockDim = block;
   const int n = (int)(block.x * block.y * block.z);
@@ -756,7 +766,7 @@ template <class F, class... A> void kp_launch(F kernel, dim3 grid, dim3 block, A
       mprotect(p, guard, PROT_NONE);  // an overflow faults here instead of writing over another stack
       f.stack = (char*)p + guard;
     }
-    sched.body = [&] { kernel(args...); };
+    sched.body = body;
     kp_sched = &sched;
   }
   KpBlock b;  // the state of the block that runs, set again for each block
@@ -796,7 +806,7 @@ template <class F, class... A> void kp_launch(F kernel, dim3 grid, dim3 block, A
             kp_count_calls = 0;
             threadIdx = dim3(t % block.x, (t / block.x) % block.y, t / (block.x * block.y));
             blockIdx = dim3(bx, by, bz);
-            kernel(args...);
+            body();
             kp_thread_exit();
           });
         }
@@ -806,6 +816,10 @@ template <class F, class... A> void kp_launch(F kernel, dim3 grid, dim3 block, A
   kp_block = nullptr;
   kp_sched = nullptr;
   for (auto& f : sched.fibers) munmap(f.stack - guard, stack_bytes + guard);
+}
+#endif
+template <class F, class... A> void kp_launch(F kernel, dim3 grid, dim3 block, A... args) {
+  kp_launch_body([&] { kernel(args...); }, grid, block);
 }
 
 // ------------------------------------------------------------------ the test driver's calls
