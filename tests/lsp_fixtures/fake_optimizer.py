@@ -30,15 +30,21 @@ p.add_argument("-I", dest="include", action="append")
 p.add_argument("-D", dest="define", action="append")
 args = p.parse_args()
 
-with open(args.pid_file, "w") as f:
-    f.write(str(os.getpid()))
-with open(args.pid_file + ".argv", "w") as f:
-    json.dump(sys.argv[1:], f)
+
+def _write(path, text):  # whole or not at all: a test waiting for the file reads it once it exists
+    with open(path + ".tmp", "w") as f:
+        f.write(text)
+    os.replace(path + ".tmp", path)
+
 
 if args.ignore_sigint:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 else:
     signal.signal(signal.SIGINT, lambda *a: sys.exit(130))
+# the argv first, then the pid, each whole, and only after the signal handling is set: once the pid file
+# exists, a test may read both and signal the process
+_write(args.pid_file + ".argv", json.dumps(sys.argv[1:]))
+_write(args.pid_file, str(os.getpid()))
 
 
 def emit(**ev):
