@@ -4,6 +4,8 @@ Lines and columns are 1-based; columns count characters (code points) of the lin
 """
 from __future__ import annotations
 
+import functools
+
 import copy
 import re
 from dataclasses import dataclass, field
@@ -464,6 +466,14 @@ def _masked(data: bytes) -> bytes:
 
 
 def parse_source(text: str, path: str = "<memory>") -> SourceFile:
+    """The parsed file, shared with earlier calls for the same text and path (the passes and plans parse the
+    same text many times; a SourceFile is not changed after its scan, and what is memoised on it depends on
+    the text alone)."""
+    return _parsed(text, path)
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed(text: str, path: str) -> SourceFile:
     return SourceFile(text, path)
 
 
