@@ -4,7 +4,6 @@ Lines and columns are 1-based; columns count characters (code points) of the lin
 """
 from __future__ import annotations
 
-import functools
 
 import copy
 import re
@@ -362,6 +361,10 @@ class SourceFile:
             return self.constants.get(name)
         if t == "parenthesized_expression":
             return self.eval_int(n.named_children[0] if n.named_children else None, env)
+        if t == "field_expression" and env:  # `blockIdx.x` given a value
+            return env.get(self.node_text(n).replace(" ", ""))
+        if t == "cast_expression":  # `(unsigned)x`: the value (integers only reach here)
+            return self.eval_int(n.child_by_field_name("value"), env)
         if t == "parameter_declaration" and n.child_by_field_name("declarator") is None:
             return self.eval_int(n.child_by_field_name("type"), env)
         if t == "unary_expression":
@@ -472,7 +475,7 @@ def parse_source(text: str, path: str = "<memory>") -> SourceFile:
     return _parsed(text, path)
 
 
-@functools.lru_cache(maxsize=256)
+@lru_cache(maxsize=256)
 def _parsed(text: str, path: str) -> SourceFile:
     return SourceFile(text, path)
 

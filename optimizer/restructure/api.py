@@ -1623,37 +1623,22 @@ def _extent_from_launch(src: SourceFile, ctx: Context, c, axis) -> str | None:
 
 
 def _value_at(src: SourceFile, k, node, vals: dict, depth: int = 0) -> int | None:
-    """An integer expression of the thread's position evaluated at `vals` (builtins -> values), through the
-    kernel's int locals and the file's constants; None where something else is read."""
-    import re as re_
-    from kernelpro.profilers.analysis.loops import text as text_
+    """An integer expression of the thread's position at `vals` (builtins -> values), through the kernel's
+    int locals and the file's constants (SourceFile.eval_int); None where something else is read."""
     if node is None or depth > 8:
         return None
-    expr = text_(src, node)
-    out = []
-    for tok in re_.split(r"([A-Za-z_][\w.]*)", expr):
-        if not tok or not re_.match(r"[A-Za-z_]", tok):
-            out.append(tok)
-        elif tok in vals:
-            out.append(str(vals[tok]))
-        elif tok in src.constants:
-            out.append(str(src.constants[tok]))
-        elif tok in ("uint", "int", "unsigned", "const", "long", "size_t"):
-            out.append("")
-        else:
-            d = next((n for n in walk(k.body) if n.type == "init_declarator"
-                      and text_(src, n.child_by_field_name("declarator")) == tok), None)
-            v = _value_at(src, k, d.child_by_field_name("value"), vals, depth + 1) if d is not None else None
-            if v is None:
-                return None
-            out.append(str(v))
-    e = "".join(out).replace("/", "//")
-    if not re_.fullmatch(r"[\d\s+\-*/%()]*", e):
-        return None
-    try:
-        return int(eval(e, {"__builtins__": {}}, {}))
-    except Exception:
-        return None
+    env = dict(vals)
+    for n in walk(node):
+        name = src.node_text(n) if n.type == "identifier" and n.parent.type != "field_expression" else None
+        if name is None or name in env or name in src.constants:
+            continue
+        d = next((x for x in walk(k.body) if x.type == "init_declarator"
+                  and src.node_text(x.child_by_field_name("declarator")) == name), None)
+        v = _value_at(src, k, d.child_by_field_name("value"), vals, depth + 1) if d is not None else None
+        if v is None:
+            return None
+        env[name] = v
+    return src.eval_int(node, env)
 
 
 def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
