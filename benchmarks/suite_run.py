@@ -13,6 +13,12 @@ flags, launch-only, tuning), counted from its events.
     python benchmarks/suite_run.py --budget 16 --out results.json [--families gelu softmax] [--torch]
     python benchmarks/suite_run.py --measure-only ...   # the three kernels, no optimize run
     python benchmarks/suite_run.py --files benchmarks/suite/encoder/naive_elem.cu tests/spellings/softmax_double.cu ...
+    python benchmarks/suite_run.py --infer-spec --families softmax ...  # the naive kernel's spec removed
+
+With --infer-spec the naive kernel's launch spec is deleted from the repository and `optimize --infer-spec`
+writes the inferred one (the kernel as written as the reference); the naive kernel and the optimizer's best
+are then measured with that spec (its sizes are its own, so the hand-written best, whose launch belongs to
+the family's spec, is not measured: compare the speedup with a run on the hand-written spec).
 """
 from __future__ import annotations
 
@@ -46,11 +52,11 @@ def naive_file(path: Path) -> tuple[str, str, Path | None]:
     return spelling_spec(path)[0], path.stem, path
 
 
-def make_repo(family: str, spelled: Path | None = None) -> Path:
-    """A git repository with the family's files (and a spelling of it with its spec)."""
+def make_repo(family: str, spelled: Path | None = None, drop: str | None = None) -> Path:
+    """A git repository with the family's files (and a spelling of it with its spec); `drop`: a file left out."""
     d = Path(tempfile.mkdtemp(prefix=f"suite-{family}-"))
     for f in (SUITE / family).iterdir():
-        if f.is_file():
+        if f.is_file() and f.name != drop:
             shutil.copy(f, d / f.name)
     if spelled is not None:
         from make_specs import spelling_spec
@@ -167,6 +173,8 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=300.0, help="per optimize run, seconds")
     ap.add_argument("--measure-only", action="store_true")
     ap.add_argument("--torch", action="store_true", help="time PyTorch's op for each family too")
+    ap.add_argument("--infer-spec", action="store_true",
+                    help="remove the naive kernel's spec; optimize --infer-spec; measure with the inferred spec")
     ap.add_argument("--out", required=True)
     ap.add_argument("--logs", default=None, help="folder for the event logs (default: beside --out)")
     args = ap.parse_args(argv)
@@ -192,15 +200,26 @@ def main(argv=None) -> int:
     for fam, stem, spelled in runs:
         meta = tomllib.loads((SUITE / fam / "family.toml").read_text())
         kernel = meta["kernel"]
-        key = fam if stem == "naive" else f"{fam}/{stem}"
+        key = (fam if stem == "naive" else f"{fam}/{stem}") + ("/inferred" if args.infer_spec else "")
         row: dict = {"title": meta["title"], "kernel": kernel, "naive_file": f"{stem}.cu"}
-        repo = make_repo(fam, spelled)
-        entries = {"naive": (repo / f"{stem}.cu", load_spec(repo / f"{stem}.kernelpro.toml")),
-                   "best": (repo / "best.cu", load_spec(repo / "best.kernelpro.toml"))}
-        if not args.measure_only:
+        spec_name = f"{stem}.kernelpro.toml"
+        repo = make_repo(fam, spelled, drop=spec_name if args.infer_spec else None)
+        entries = {} if args.infer_spec else {
+            "naive": (repo / f"{stem}.cu", load_spec(repo / spec_name)),
+            "best": (repo / "best.cu", load_spec(repo / "best.kernelpro.toml"))}
+        if not args.measure_only or args.infer_spec:
             print(f"== {key}: optimize {stem}.cu (budget {args.budget})", flush=True)
             events = optimize(repo, stem, kernel, args.budget, args.timeout, logs / f"events_{key.replace('/', '_')}.jsonl",
-                              args.seed)
+                              args.seed, extra=("--infer-spec",) if args.infer_spec else ())
+            if args.infer_spec:
+                if not (repo / spec_name).is_file():
+                    row["failure"] = f"no spec was inferred: {events[-1].get('stderr', '')[-500:]}"
+                    result["families"][key] = row
+                    Path(args.out).write_text(json.dumps(result, indent=2, default=str))
+                    print(f"== {key}: {row['failure']}", flush=True)
+                    continue
+                row["inferred_spec"] = (repo / spec_name).read_text()
+                entries["naive"] = (repo / f"{stem}.cu", load_spec(repo / spec_name))
             done = next((e for e in reversed(events) if e.get("type") == "done"), None)
             row["search"] = {"spend": spend(events), "run": events[-1],
                              "done": {k: done.get(k) for k in ("speedup", "time_speedup", "evaluations", "failures",
@@ -226,7 +245,7 @@ def main(argv=None) -> int:
             row["optimized_fraction_of_best"] = geomean_ratio(t["best"], t["optimized"])
         if t.get("optimized") and t.get("naive"):
             row["optimized_speedup"] = geomean_ratio(t["naive"], t["optimized"])
-        if args.torch:
+        if args.torch and not args.infer_spec:
             try:
                 from suite_torch import time_torch
             except ImportError:

@@ -39,7 +39,8 @@ def register(sub) -> None:
     o.add_argument("--infer-spec", action="store_true",
                    help="a kernel without a launch spec: write the spec `kernelpro spec init` infers (the kernel as it "
                         "is now as the reference) and optimize with it; without this flag such a kernel is refused "
-                        "with what would be inferred")
+                        "with what would be inferred; with --propose-only the inferred spec is used in memory "
+                        "and nothing is written")
     o.add_argument("--json-events", action="store_true", help="print one JSON event per line (for editors)")
     o.add_argument("--propose-only", action="store_true",
                    help="list the candidates the first expansion would try, each compiled, with a diff; "
@@ -209,11 +210,11 @@ def cmd_propose_only(args) -> int:
     try:
         from .many import find_jobs
 
-        jobs = find_jobs(args.files, args.kernel)
+        jobs = find_jobs(args.files, args.kernel, infer=args.infer_spec)
         if len(jobs) != 1:
             raise OptimizeError(f"--propose-only takes one kernel; {len(jobs)} were named "
                                 f"({', '.join(j.kernel for j in jobs)})")
-        rep = propose_only(jobs[0].file, jobs[0].kernel, _options(args))
+        rep = propose_only(jobs[0].file, jobs[0].kernel, _options(args), infer=args.infer_spec)
     except OptimizeError as e:
         print(f"kernelpro: {e}", file=sys.stderr)
         return 2

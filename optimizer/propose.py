@@ -70,7 +70,28 @@ def _diff(old: str, new: str, name: str, fold_helpers: bool) -> str:
     return d
 
 
-def propose_only(file: Path, kernel: str, options: CompileOptions, fold_helpers: bool = True) -> ProposeReport:
+def _inferred(path: Path, kernel: str, text: str, src, notes: list[str]):
+    """(spec, its would-be path) inferred in memory, the guesses said in `notes`; OptimizeError if none can be."""
+    from kernelpro.profilers.runtime.infer import InferError, infer_spec
+    from kernelpro.profilers.runtime.spec import SpecError, loads_spec
+
+    from .run import OptimizeError
+
+    try:
+        plan = infer_spec(path, kernel, text)
+        spec = loads_spec(plan.toml(reference=False), plan.spec_path, src)
+    except (InferError, SpecError) as e:
+        raise OptimizeError(f"no launch spec beside {path}, and none can be inferred ({e}): write one") from None
+    guessed = "; ".join(plan.guesses) or "nothing guessed"
+    notes.append(f"launch spec inferred (--infer-spec; not written, {plan.spec_path.name} would hold it): "
+                 f"sizes {plan.sizes}; guessed: {guessed}")
+    return spec, str(plan.spec_path)
+
+
+def propose_only(file: Path, kernel: str, options: CompileOptions, fold_helpers: bool = True,
+                 infer: bool = False) -> ProposeReport:
+    """The first expansion's candidates, compiled, none run. `infer`: without a launch spec, the one
+    `--infer-spec` would write is used (in memory; nothing is written) and the report says so."""
     from kernelpro.profilers.profile import profile_file
 
     from .builtin import BuiltinProposer
@@ -99,6 +120,8 @@ def propose_only(file: Path, kernel: str, options: CompileOptions, fold_helpers:
         if spec.kernel != kernel:
             notes.append(f"{sp} runs kernel '{spec.kernel}', not '{kernel}': its launch is not used")
             spec = None
+    if spec is None and infer:
+        spec, spec_path = _inferred(path, kernel, text, src, notes)
     if spec is None:
         notes.append(f"no launch spec for {kernel}: candidates that change the launch are not proposed "
                      f"(create one with `kernelpro spec init {path} --kernel {kernel}`)")

@@ -398,3 +398,28 @@ def test_cli_optimize_without_a_spec_says_what_it_would_infer_and_needs_infer_sp
     assert "inferred a launch spec (--infer-spec)" in r.stderr and (tmp_path / "add.kernelpro.toml").is_file()
     assert r.returncode == 2 and "no GPU" in r.stderr  # the spec is written; without a GPU nothing runs
     assert load_spec(tmp_path / "add.kernelpro.toml").reference["kernel"] == "add"
+
+
+COLMATVEC = """__global__ void colmatvec(float* y, const float* A, const float* x, int M, int N) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j < N) {
+    float sum = 0.0f;
+    for (int i = 0; i < M; i++) sum += A[i * N + j] * x[i];
+    y[j] = sum;
+  }
+}
+"""
+
+
+def test_propose_only_with_infer_spec_proposes_launch_changes_from_the_inferred_spec_and_writes_nothing(tmp_path):
+    cu = tmp_path / "cm.cu"
+    cu.write_text(COLMATVEC)
+    plain = kp("optimize", str(cu), "--kernel", "colmatvec", "--propose-only", "--json")
+    inferred = kp("optimize", str(cu), "--kernel", "colmatvec", "--propose-only", "--json", "--infer-spec")
+    assert plain.returncode == 0 and inferred.returncode == 0, plain.stderr + inferred.stderr
+    a, b = json.loads(plain.stdout), json.loads(inferred.stdout)
+    assert any("no launch spec" in n for n in a["notes"])
+    assert not any(c["kind"] == "structural" for c in a["candidates"])
+    assert any(n.startswith("launch spec inferred (--infer-spec; not written") for n in b["notes"])
+    assert [c["origin"] for c in b["candidates"] if c["kind"] == "structural"] == ["builtin:column"]
+    assert not list(tmp_path.glob("*.kernelpro.toml")) and not list(tmp_path.glob("*.reference.cu"))
