@@ -3,6 +3,7 @@
 # benchmarks/suite_run.py (optimize each family's naive kernel, re-measure against the
 # hand-written best and PyTorch). Usage on the device machine, from the repository root:
 #   BUDGET=16 FAMILIES="gelu softmax" REPEATS=3 bash scripts/gpu_suite.sh
+#   INFER=1 BUDGET=8 FAMILIES="softmax transpose" bash scripts/gpu_suite.sh   # specs inferred
 #   BUDGET=16 FILES="tests/spellings/softmax_double.cu benchmarks/suite/encoder/naive_elem.cu" bash scripts/gpu_suite.sh
 set -u
 export PYTHONUNBUFFERED=1
@@ -19,6 +20,8 @@ EXTRA=""
 [ "${SANITIZE:-1}" = 0 ] && export KERNELPRO_COMPUTE_SANITIZER=/nonexistent/compute-sanitizer
 [ "${MEASURE_ONLY:-0}" = 1 ] && EXTRA="--measure-only"
 [ "${TORCH:-1}" = 1 ] && EXTRA="$EXTRA --torch"
+# INFER=1: the naive kernels' specs removed and inferred (optimize --infer-spec; issue 28)
+[ "${INFER:-0}" = 1 ] && EXTRA="$EXTRA --infer-spec"
 python3 benchmarks/suite_run.py --budget ${BUDGET:-16} --repeats ${REPEATS:-3} --timeout ${RUN_T:-300} \
   --out $L/suite.json --logs $L/logs ${FAMILIES:+--families $FAMILIES} ${FILES:+--files $FILES} $EXTRA 2>&1 | tee $L/suite.txt
 tar -czf $L/suite-logs.tar.gz -C $L logs pip.txt gpu.txt 2>/dev/null; rm -rf $L/logs $L/pip.txt

@@ -1,7 +1,7 @@
 """More spellings of a matrix product that the tile plan rewrites (tests/matmul/): sizes as #defines
 with a typedef'd element type (PolyBench), the thread's row and column written out at every use,
 operands moved to the batch with `+=`, and llm.c's attention scores whose batch is the high digits
-of the flat index the row and column split. The tiles are compiled with nvcc and run in the CPU
+of the flat index the row and column split (also as a last quotient under an early return). The tiles are compiled with nvcc and run in the CPU
 emulator against numpy and the kernel as written, at sizes that are not multiples of the tiles."""
 from __future__ import annotations
 
@@ -48,6 +48,10 @@ CASES = {
                     {"M": 37, "N": 53, "K": 29}, "C", lambda v: v["A"] @ v["B"]),
     "attn_qk_flat": (["cdiv(B * NH * T * T, 256)"], [256], {"preatt": (B_, NH_, T_, T_), "inp": (B_, T_, 3 * C_)},
                      {"B": B_, "T": T_, "C": C_, "NH": NH_}, "preatt", _scores),
+    "attn_flat_return": (["cdiv(heads * n * n, 128)"], [128], {"out": (3, 37, 37), "q": (3, 37, 5), "k": (3, 37, 5)},
+                         {"heads": 3, "n": 37, "d": 5, "s": 0.5}, "out",
+                         lambda v: np.where(np.tril(np.ones((37, 37))) > 0, 0.5 * v["q"] @ np.swapaxes(v["k"], 1, 2),
+                                            -np.inf)),
 }
 SMALL = {"bm": 32, "bn": 16, "bk": 8, "tm": 2, "tn": 2, "pad": 1, "vec": 4}
 

@@ -561,7 +561,7 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
     row = _axis(src, plain, coords, guards, row_atoms, k)
     col = _axis(src, plain, coords, guards, col_atoms, k)
     batch = _axis(src, plain, coords, guards, batch_atoms, k) if batch_atoms else None
-    if batch is not None and batch.thread is None:
+    if batch is not None and (batch.thread is None or batch.thread in (row.thread, col.thread)):
         _digit_batch(src, k, env, coords, guards, row, col, batch)
     assumes = sorted({tuple(sorted((out_acc.array, a))) for a in operands
                       if not (k.param(a) and k.param(a).is_restrict) and not (k.param(out_acc.array)
