@@ -74,9 +74,10 @@ def optimize(repo: Path, stem: str, kernel: str, budget: int, timeout: float, lo
     """`kernelpro optimize` in its own process; its events (the last one `_run`: rc, wall time, stderr).
     `extra`: more options (--search, --objective, --llm-...); `energy`: measure energy (an energy objective
     needs it), else --no-energy."""
+    # the search's own time limit ends it (and writes its `done`) before the harness's timeout kills it
     cmd = [sys.executable, "-m", "kernelpro.optimizer", "optimize", f"{stem}.cu", "--kernel", kernel,
            "--budget", str(budget), "--json-events", "--seed", str(seed), *([] if energy else ["--no-energy"]),
-           *extra]
+           "--time-limit", str(max(10.0, timeout * 0.85 - 5)), *extra]
     t0 = time.monotonic()
     try:
         r = subprocess.run(cmd, cwd=repo, capture_output=True, text=True, timeout=timeout)
@@ -93,6 +94,17 @@ def optimize(repo: Path, stem: str, kernel: str, budget: int, timeout: float, lo
             pass
     events.append({"type": "_run", "rc": rc, "wall_s": round(time.monotonic() - t0, 1), "stderr": err[-2000:]})
     return events
+
+
+def final(events: list[dict]) -> dict | None:
+    """The run's `done` event; for a run stopped from outside (no `done`), the branches it saved are kept
+    and the last one still there is its best."""
+    done = next((e for e in reversed(events) if e.get("type") == "done"), None)
+    if done is not None:
+        return done
+    gone = {e.get("branch") for e in events if e.get("type") == "branch_removed"}
+    kept = [e["branch"] for e in events if e.get("type") == "branch" and e.get("branch") not in gone]
+    return {"best_branch": kept[-1], "stopped_by": "the harness's timeout"} if kept else None
 
 
 def spend(events: list[dict]) -> dict:
@@ -199,7 +211,7 @@ def main(argv=None) -> int:
               "device": ceil.get("device"), "dram_gbs": ceil["dram_gbs"], "families": {}}
     for fam, stem, spelled in runs:
         meta = tomllib.loads((SUITE / fam / "family.toml").read_text())
-        kernel = meta["kernel"]
+        kernel = meta.get("files", {}).get(stem, {}).get("kernel", meta["kernel"])  # scan's naive: scan_blocks
         key = (fam if stem == "naive" else f"{fam}/{stem}") + ("/inferred" if args.infer_spec else "")
         row: dict = {"title": meta["title"], "kernel": kernel, "naive_file": f"{stem}.cu"}
         spec_name = f"{stem}.kernelpro.toml"
@@ -220,7 +232,7 @@ def main(argv=None) -> int:
                     continue
                 row["inferred_spec"] = (repo / spec_name).read_text()
                 entries["naive"] = (repo / f"{stem}.cu", load_spec(repo / spec_name))
-            done = next((e for e in reversed(events) if e.get("type") == "done"), None)
+            done = final(events)
             row["search"] = {"spend": spend(events), "run": events[-1],
                              "done": {k: done.get(k) for k in ("speedup", "time_speedup", "evaluations", "failures",
                                                                "stopped_by", "path", "best_branch",

@@ -452,3 +452,14 @@ def test_the_report_s_plan_runs_to_the_end_in_the_calls_it_plans_of_modelled_tim
     assert all(rs.is_done(data, u) for u in units) and len(data["calls"]) == n
     text = report.report_page(data, "(not drawn here)")  # the plots: tests/test_report.py
     assert "Every unit of the selection is done." in text and "| `softmax` |" in text
+
+
+def test_a_run_stopped_from_outside_keeps_its_last_saved_branch_as_its_best():
+    import suite_run
+    br = lambda b: {"type": "branch", "branch": b, "speedup": 2.0}
+    events = [br("k/1"), br("k/2"), {"type": "branch_removed", "branch": "k/1"}, br("k/3"),
+              {"type": "branch_removed", "branch": "k/3"}]  # k/3 removed (e.g. it failed its re-check)
+    assert suite_run.final(events)["best_branch"] == "k/2"
+    assert suite_run.final([{"type": "evaluated"}]) is None
+    done = {"type": "done", "best_branch": "k/9"}
+    assert suite_run.final(events + [done]) is done
