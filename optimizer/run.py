@@ -338,7 +338,9 @@ def optimize(cfg: RunConfig, on_event: Callable[[dict], None] | None = None, eva
         result = run_search(Candidate(source=text, description="the kernel as written"), proposer, recorder,
                             cfg.budget, objective=cfg.objective, strategy=cfg.strategy, seed=cfg.seed,
                             on_event=relay, clock=clock, memory_hints=[l.text for l in lessons],
-                            batch=getattr(evaluator, "batch", 1))
+                            batch=getattr(evaluator, "batch", 1),
+                            tune_fraction=getattr(proposer, "tune_fraction", 0.25),
+                            tune_per_node=getattr(proposer, "tune_per_node", 3))
     finally:
         memory.close()
         close = getattr(evaluator, "close", None)

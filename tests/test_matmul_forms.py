@@ -155,3 +155,10 @@ def test_a_compute_bound_product_spends_the_budget_on_its_rewrites_first():
     assert q.bound == "memory-bound"
     mm = [pr for c, pr in q.candidates(inp2) if c.origin.startswith("builtin:matmul-")]
     assert mm and max(mm) < 1.0
+
+
+def test_a_compute_bound_product_gives_its_tile_knobs_half_the_budget():
+    gemm, _ = _proposer("gemm_fp32", "naive")  # [cost]: 2 M N K flops over 4 (MK + KN + 2MN) bytes
+    assert (gemm.bound, gemm.tune_fraction, gemm.tune_per_node) == ("compute-bound", 0.5, 4)
+    mem, _ = _proposer("gemm_fp32", "naive", flops="M * N")  # the same kernel told it is memory-bound
+    assert (mem.tune_fraction, mem.tune_per_node) == (0.25, 3)

@@ -202,6 +202,16 @@ def test_launch_bounds_from_block_size():
     assert all(c.answers == () for c in run("launch-bounds", inp(ADD, "add", [smem])))
 
 
+def test_launch_bounds_caps_that_change_nothing_or_force_spills_are_not_proposed():
+    # 256 threads: (256, 8) caps at 32 registers, (256, 4) at 64
+    texts = lambda regs: [c.description.split(" (")[0] for c in run("launch-bounds", inp(ADD, "add",
+                                                                                          resources={"registers": regs}))]
+    assert texts(24) == ["add __launch_bounds__(256)"]  # both caps at or above 24: nothing to gain
+    assert texts(40) == ["add __launch_bounds__(256)", "add __launch_bounds__(256, 8)"]  # 32 of 40: may pay
+    assert texts(72) == ["add __launch_bounds__(256)", "add __launch_bounds__(256, 4)"]  # 32 of 72 would spill
+    assert texts(128) == ["add __launch_bounds__(256)"]  # a tiled product's registers: either cap spills
+
+
 def test_pad_shared_tile():
     (c,) = run("pad-shared", inp(TILE, "tr", [adv("shared-bank-conflict", "tr")]))
     assert "__shared__ float tile[T][T + 1];" in c.source and c.answers == ("shared-bank-conflict",)
