@@ -327,6 +327,37 @@ def test_3xtf32_keeps_fp32_accuracy_on_long_sums_where_tf32_does_not(tmp_path):
     assert ewait > 1.0, errs
 
 
+def test_3xtf32_adds_each_slab_to_fp32_registers_so_sums_truncated_in_the_mma_do_not_drift(tmp_path):
+    """The emulator's MMA rounds its sums toward zero as the tensor cores do. K = 4096: 3xTF32 with each
+    slab's sums added to registers stays at fp32's accuracy; the same kernel with the whole chain of sums
+    kept in the MMA accumulator drifts (relative L2 error about 4e-5 here; 5.7e-5 measured on an H100 at
+    4096^3, where it failed the strict tolerance)."""
+    name = "gemm_abt"
+    text = open(os.path.join(HERE, f"{name}.cu")).read()
+    k, strict = _ctx(name, text, (1e-5, 1e-5))
+    sp = {p.name: p for p in api.plans(text, strict)[0]}
+    split = sp["matmul-3xtf32"].build({"bm": 64, "bn": 64, "bk": 16, "stages": 2})
+    simt = sp["matmul-tiles"].build({**SMALL_TILES, "bm": 64, "bn": 64, "tm": 4, "tn": 4, "stages": 2})
+    chain = (split.source.replace("mma_sync(kp_g[m][n]", "mma_sync(kp_f[m][n]").replace(", kp_g[m][n]);", ", kp_f[m][n]);")
+             .replace("kp_f[m][n].x[e] += kp_g[m][n].x[e];", ""))
+    assert chain != split.source and "kp_f[m][n].x[e] += kp_g[m][n].x[e];" in split.source
+    srcs = [split.source, simt.source, chain]
+    assert compile_each(strict.path, [(k.name, s_, ()) for s_ in srcs], CompileOptions(arch="sm_90")) == [None] * 3
+    batch = Batch([(s_, k.name) for s_ in srcs], str(tmp_path))
+    env = {"M": 24, "N": 32, "K": 4096}
+    rng = np.random.default_rng(1)
+    a, b = (rng.standard_normal((env[d], env["K"])).astype(np.float32) for d in ("M", "N"))
+    want = a.astype(np.float64) @ b.astype(np.float64).T
+    rel = []
+    for i, c in enumerate([split, simt, split]):
+        got = batch.run(i, [a, b, np.zeros(env["M"] * env["N"], np.float32), env["M"], env["N"], env["K"]],
+                        [_ev(g, env) for g in c.launch["grid"]], [_ev(x, env) for x in c.launch["block"]])[2]
+        rel.append(np.linalg.norm(got.reshape(want.shape) - want) / np.linalg.norm(want))
+    promoted, fp32, chained = rel
+    assert promoted < 2 * fp32, rel  # fp32's accuracy
+    assert chained > 10 * fp32, rel  # the drift the GPU showed
+
+
 def test_knob_spaces_fit_shared_memory_and_put_the_likely_best_first():
     from kernelpro.optimizer.restructure import matmul
 

@@ -657,7 +657,8 @@ def split_tf32_ok(c: Contraction) -> bool:
 
 SPLIT_POLICY = ("3xTF32 split precision: each fp32 operand is big + small with big = tf32(x) and small = "
                 "tf32(x - big); the sums add big*big + big*small + small*big in fp32 (small*small dropped), "
-                "close to fp32's accuracy for three tensor-core products per step")
+                "close to fp32's accuracy for three tensor-core products per step; each slab's sums are added to the "
+                "running sums in fp32 registers, so no K-long chain of sums stays inside the tensor cores")
 
 
 def _wmma_slabs(c: Contraction, bm: int, bn: int, pad: int) -> tuple[_Slab, _Slab]:
@@ -766,11 +767,20 @@ def wmma_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: in
             use += [f"{i3}for (int q = 0; q < 2; ++q)",
                     f"{i3}  for (int e = 0; e < {f}[q].num_elements; ++e) {f}[q].x[e] = "
                     f"nvcuda::wmma::__float_to_tf32({f}[q].x[e]);"]
-    mma = "nvcuda::wmma::mma_sync(kp_f[m][n], {}, {}, kp_f[m][n]);"
+    acc = "kp_g" if split else "kp_f"  # 3xTF32: each slab's sums apart, added to kp_f after it (below)
+    mma = "nvcuda::wmma::mma_sync(" + acc + "[m][n], {}, {}, " + acc + "[m][n]);"
     steps = [mma.format("kp_as[m]", "kp_b[n]"), mma.format("kp_a[m]", "kp_bs[n]")] if split else []
     use += [f"{i3}for (int m = 0; m < 2; ++m)", f"{i3}  for (int n = 0; n < 2; ++n) {{"]
     use += [f"{i3}    {s}" for s in steps + [mma.format("kp_a[m]", "kp_b[n]")]]  # the small parts first
     use += [f"{i3}  }}", f"{i2}}}"]
+    if split:  # the MMAs sum with truncation: a K-long chain inside them drifts past fp32's error (519 of 16.7 M
+        # elements of a 4096^3 product on an H100); one slab's sums there, then rounded sums in registers
+        use = ([f"{i2}nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, {kf}, float> kp_g[2][2];",
+                f"{i2}for (int m = 0; m < 2; ++m)",
+                f"{i2}  for (int n = 0; n < 2; ++n) nvcuda::wmma::fill_fragment(kp_g[m][n], 0.0f);"]
+               + use + [f"{i2}for (int m = 0; m < 2; ++m)",
+                        f"{i2}  for (int n = 0; n < 2; ++n)",
+                        f"{i2}    for (int e = 0; e < kp_f[m][n].num_elements; ++e) kp_f[m][n].x[e] += kp_g[m][n].x[e];"])
 
     def loads(stage):
         return [ln for sl in (sa, sb)

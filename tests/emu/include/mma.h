@@ -3,7 +3,8 @@
 // fragments would; a store is done by lane 0 of the warp (the other lanes hold the same values).
 // Enough for the tests' WMMA kernels (bf16, fp16 and TF32 operands, fp32 sums). mma_sync on
 // precision::tf32 fragments uses the operands' upper 19 bits only (the low 13 ignored, as the
-// tensor cores do), whether or not the kernel rounded them with __float_to_tf32 first.
+// tensor cores do), whether or not the kernel rounded them with __float_to_tf32 first; each mma_sync's
+// sum is rounded toward zero (see kp_toward_zero).
 #pragma once
 namespace nvcuda {
 namespace wmma {
@@ -60,20 +61,28 @@ inline float kp_tf32_bits(float f) {
   std::memcpy(&f, &u, 4);
   return f;
 }
+// The tensor cores add an MMA's products and its accumulator in one step and round the sum toward zero
+// (Fasi et al., "Numerical behavior of NVIDIA tensor cores", 2021): modelled as the exact sum rounded to
+// fp32 toward zero, so a long chain of sums kept inside the MMAs drifts toward zero as on the GPU.
+inline float kp_toward_zero(double s) {
+  float f = (float)s;  // round to nearest
+  if (std::fabs((double)f) > std::fabs(s)) f = std::nextafter(f, 0.0f);
+  return f;
+}
 template <int M, int N, int K, class TA, class LA, class TB, class LB, class TC, class LC>
 inline void mma_sync(fragment<accumulator, M, N, K, TC, LC>& d, const fragment<matrix_a, M, N, K, TA, LA>& a,
                      const fragment<matrix_b, M, N, K, TB, LB>& b, const fragment<accumulator, M, N, K, TC, LC>& c) {
   float out[M * N];
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j) {
-      float s = c.at(i, j);
+      double s = c.at(i, j);
       for (int q = 0; q < K; ++q) {
         float x = a.at(i, q), y = b.at(q, j);
         if constexpr (std::is_same_v<TA, precision::tf32>) x = kp_tf32_bits(x);
         if constexpr (std::is_same_v<TB, precision::tf32>) y = kp_tf32_bits(y);
-        s += x * y;
+        s += (double)x * (double)y;
       }
-      out[i * N + j] = s;
+      out[i * N + j] = kp_toward_zero(s);
     }
   for (int e = 0; e < M * N; ++e) d.x[e] = out[e];
 }
