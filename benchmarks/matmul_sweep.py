@@ -43,14 +43,15 @@ FAMILIES = ("gemm_fp32", "gemm_bf16", "linear_bias", "attn_scores", "gemm_aat", 
 # macros (-D) and the launch that goes with them (grid, shared_bytes), checked with that file's spec.
 # name -> (file stem, launch override, nvcc flags). Whichever is fastest on the GPU becomes the file's default.
 VARIANTS = {
-    "gemm_bf16": {
-        "best_s5": ("best", {"shared_bytes": "5 * (128 * 40 + 32 * 264) * 2"}, ["-DBG_STAGES=5"]),
-        "best_bk64_s3": ("best", {"shared_bytes": "3 * (128 * 72 + 64 * 264) * 2"}, ["-DBG_BK=64", "-DBG_STAGES=3"]),
-        "best_n128": ("best", {"grid": ["cdiv(N, 128)", "cdiv(M, 128)"], "shared_bytes": "4 * (128 * 40 + 32 * 136) * 2"},
-                      ["-DBG_NI=4"]),
-        "best_n128_bk64_s3": ("best", {"grid": ["cdiv(N, 128)", "cdiv(M, 128)"],
-                                       "shared_bytes": "3 * (128 * 72 + 64 * 136) * 2"},
-                              ["-DBG_NI=4", "-DBG_BK=64", "-DBG_STAGES=3"]),
+    "gemm_bf16": {  # the default (best.cu's macros): BG_NI 4, BG_BK 64, BG_STAGES 3 (128 x 128 x 64, 3 stages)
+        "best_n256_s4": ("best", {"grid": ["cdiv(N, 256)", "cdiv(M, 128)"], "shared_bytes": "4 * (128 * 40 + 32 * 264) * 2"},
+                         ["-DBG_NI=8", "-DBG_BK=32", "-DBG_STAGES=4"]),  # the default until 2026-12-05
+        "best_n256_s5": ("best", {"grid": ["cdiv(N, 256)", "cdiv(M, 128)"], "shared_bytes": "5 * (128 * 40 + 32 * 264) * 2"},
+                         ["-DBG_NI=8", "-DBG_BK=32", "-DBG_STAGES=5"]),
+        "best_n256_bk64_s3": ("best", {"grid": ["cdiv(N, 256)", "cdiv(M, 128)"],
+                                       "shared_bytes": "3 * (128 * 72 + 64 * 264) * 2"},
+                              ["-DBG_NI=8", "-DBG_BK=64", "-DBG_STAGES=3"]),
+        "best_bk32_s4": ("best", {"shared_bytes": "4 * (128 * 40 + 32 * 136) * 2"}, ["-DBG_BK=32", "-DBG_STAGES=4"]),
     },
     "gemm_fp32": {
         "best_warptile": ("best", {}, ["-DSG_WARPTILE=1"]),

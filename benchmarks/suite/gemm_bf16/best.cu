@@ -1,8 +1,9 @@
 // C = A B on bf16 operands with fp32 accumulation, hand-written for the tensor cores of sm_80 and later
 // (an sm_90 build: mma.sync, not Hopper's wgmma, which needs the sm_90a target the suite does not build).
-// By default a block of 8 warps computes 128 x 256 of C, each warp 64 x 64 (4 x 8 mma tiles of 16 x 8), BK = 32 in
-// a 4-stage cp.async pipeline; fragments come from shared memory through ldmatrix (B's transposed, since
-// B is K x N with N contiguous). Rows of the shared tiles are padded by 16 bytes (A: 40 bf16, B: 264), so
+// By default a block of 8 warps computes 128 x 128 of C, each warp 64 x 32 (4 x 4 mma tiles of 16 x 8), BK = 64 in
+// a 3-stage cp.async pipeline (the fastest of benchmarks/matmul_sweep.py's settings on the H200 at every size);
+// fragments come from shared memory through ldmatrix (B's transposed, since B is K x N with N contiguous).
+// Rows of the shared tiles are padded by 16 bytes (A: BK + 8 bf16, B: BN + 8), so
 // the 8 row addresses of each ldmatrix fall in 8 different bank groups. Sizes that are not multiples of 8
 // take a scalar path for the tile loads; any M, N, K works.
 #include <cuda_bf16.h>
@@ -123,13 +124,13 @@ __device__ __forceinline__ void mma_bf16(float (&d)[4], const unsigned (&a)[4], 
 // k depth of a stage (a multiple of 16), BG_STAGES the pipeline's stages. The launch must match:
 // grid (cdiv(N, BG_BN), cdiv(M, 128)), BG_STAGES * (128 * (BG_BK + 8) + BG_BK * (BG_BN + 8)) * 2 bytes.
 #ifndef BG_NI
-#define BG_NI 8
+#define BG_NI 4
 #endif
 #ifndef BG_BK
-#define BG_BK 32
+#define BG_BK 64
 #endif
 #ifndef BG_STAGES
-#define BG_STAGES 4
+#define BG_STAGES 3
 #endif
 #define BG_BM 128
 #define BG_BN (4 * 8 * BG_NI)
