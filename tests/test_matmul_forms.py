@@ -162,3 +162,20 @@ def test_a_compute_bound_product_gives_its_tile_knobs_half_the_budget():
     assert (gemm.bound, gemm.tune_fraction, gemm.tune_per_node) == ("compute-bound", 0.5, 4)
     mem, _ = _proposer("gemm_fp32", "naive", flops="M * N")  # the same kernel told it is memory-bound
     assert (mem.tune_fraction, mem.tune_per_node) == (0.25, 3)
+
+
+def test_register_tiles_of_runs_of_four_read_the_slabs_16_bytes_at_a_time():
+    """A thread's 8 x 8 outputs as two runs of 4 rows and of 4 columns: each slab read with float4 (a quarter
+    of the shared-memory instructions); 2 x 2 stays interleaved with scalar reads. Both compute the product
+    (test_tiles_compute_the_product runs the first setting and SMALL)."""
+    text = open(_path("gemm_inline")).read()
+    k = parse_source(text).kernels[0]
+    grid, block = CASES["gemm_inline"][:2]
+    ctx = api.Context(kernel=k.name, path=_path("gemm_inline"), launch={"grid": grid, "block": block},
+                      base_launch={"grid": grid, "block": block}, size_env={"small": {"n": 37}},
+                      scalar_params={"n": "n"})
+    tiles = {p.name: p for p in api.plans(text, ctx)[0]}["matmul-tiles"]
+    quad = tiles.build({**tiles.space[0], "tm": 8, "tn": 8, "pad": 4, "swz": 0}).source
+    assert quad.count("reinterpret_cast<const float4*>(&kp_") == 2 and "kp_tm * 4 + (kp_m / 4) *" in quad
+    small = tiles.build(SMALL).source
+    assert "reinterpret_cast<const float4*>(&kp_" not in small and "kp_tm + kp_m * 16" in small
