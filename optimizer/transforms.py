@@ -420,10 +420,14 @@ def _launch_bounds(inp: TransformInput) -> list[Candidate]:
 
 
 def _cap_may_help(regs: int, threads: int, min_blocks: int) -> bool:
-    """A minimum-blocks bound caps the registers at 64K / (threads x blocks) (rounded to 8, at most 255): a
+    """A minimum-blocks bound caps the registers at 64K / (whole warps x 32 x blocks) (rounded down to 8, at most
+    255; ptxas ignores a bound past an SM's 64 warps): a
     cap at or above what the kernel uses changes nothing, one under three quarters of it spills (on the
     H100, `(256, 4)` on a tiled bf16 product of ~128 registers: 6x slower); only the band between can pay."""
-    cap = min(255, 65536 // (threads * min_blocks) // 8 * 8)
+    warps = -(-threads // 32)  # registers go to whole warps
+    if warps * min_blocks > 64:  # more warps than an SM holds: ptxas ignores the bound
+        return False
+    cap = min(255, 65536 // (warps * 32 * min_blocks) // 8 * 8)
     return 0.75 * regs <= cap < regs
 
 

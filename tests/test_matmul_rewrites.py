@@ -328,23 +328,22 @@ def test_3xtf32_keeps_fp32_accuracy_on_long_sums_where_tf32_does_not(tmp_path):
 
 
 def test_3xtf32_adds_each_slab_to_fp32_registers_so_sums_truncated_in_the_mma_do_not_drift(tmp_path):
-    """The emulator's MMA rounds its sums toward zero as the tensor cores do. K = 4096: 3xTF32 with each
+    """The emulator's MMA rounds its sums toward zero as the tensor cores do. K = 3000: 3xTF32 with each
     slab's sums added to registers stays at fp32's accuracy; the same kernel with the whole chain of sums
-    kept in the MMA accumulator drifts (relative L2 error about 4e-5 here; 5.7e-5 measured on an H100 at
+    kept in the MMA accumulator drifts (relative L2 error a few 1e-5 here; 5.7e-5 measured on an H100 at
     4096^3, where it failed the strict tolerance)."""
     name = "gemm_abt"
     text = open(os.path.join(HERE, f"{name}.cu")).read()
     k, strict = _ctx(name, text, (1e-5, 1e-5))
     sp = {p.name: p for p in api.plans(text, strict)[0]}
-    split = sp["matmul-3xtf32"].build({"bm": 64, "bn": 64, "bk": 16, "stages": 2})
-    simt = sp["matmul-tiles"].build({**SMALL_TILES, "bm": 64, "bn": 64, "tm": 4, "tn": 4, "stages": 2})
+    split = sp["matmul-3xtf32"].build({"bm": 32, "bn": 32, "bk": 16, "stages": 2})  # one warp per block
+    simt = sp["matmul-tiles"].build({**SMALL_TILES, "bm": 32, "bn": 32, "tm": 4, "tn": 4, "stages": 2})
     chain = (split.source.replace("mma_sync(kp_g[m][n]", "mma_sync(kp_f[m][n]").replace(", kp_g[m][n]);", ", kp_f[m][n]);")
              .replace("kp_f[m][n].x[e] += kp_g[m][n].x[e];", ""))
     assert chain != split.source and "kp_f[m][n].x[e] += kp_g[m][n].x[e];" in split.source
-    srcs = [split.source, simt.source, chain]
-    assert compile_each(strict.path, [(k.name, s_, ()) for s_ in srcs], CompileOptions(arch="sm_90")) == [None] * 3
+    srcs = [split.source, simt.source, chain]  # (nvcc compiles such candidates in the test above)
     batch = Batch([(s_, k.name) for s_ in srcs], str(tmp_path))
-    env = {"M": 24, "N": 32, "K": 4096}
+    env = {"M": 20, "N": 24, "K": 3000}
     rng = np.random.default_rng(1)
     a, b = (rng.standard_normal((env[d], env["K"])).astype(np.float32) for d in ("M", "N"))
     want = a.astype(np.float64) @ b.astype(np.float64).T

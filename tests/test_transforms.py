@@ -210,6 +210,10 @@ def test_launch_bounds_caps_that_change_nothing_or_force_spills_are_not_proposed
     assert texts(40) == ["add __launch_bounds__(256)", "add __launch_bounds__(256, 8)"]  # 32 of 40: may pay
     assert texts(72) == ["add __launch_bounds__(256)", "add __launch_bounds__(256, 4)"]  # 32 of 72 would spill
     assert texts(128) == ["add __launch_bounds__(256)"]  # a tiled product's registers: either cap spills
+    # registers go to whole warps (ptxas with -v: (200, 5) caps at 56, (48, 32) at 32), and a bound past 64
+    # warps per SM is ignored
+    from kernelpro.optimizer.transforms import _cap_may_help
+    assert _cap_may_help(64, 200, 5) and not _cap_may_help(44, 48, 32) and not _cap_may_help(64, 100, 20)
 
 
 def test_pad_shared_tile():
