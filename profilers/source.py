@@ -344,6 +344,23 @@ class SourceFile:
         ))
 
     # --- constant evaluation ---------------------------------------------
+    def instantiated(self, k: "Kernel") -> dict[str, int]:
+        """A template kernel's value parameters that every launch in the file and every explicit instantiation
+        give the same integer (`MatrixMulCUDA<32><<<grid, threads>>>`, `template __global__ void k<256>(...)`)."""
+        insts = [s.template_args for s in self.launch_sites if s.kernel == k.name]
+        insts += [[a.strip() for a in m.group(1).split(",")] for m in re.finditer(
+            rf"template\s+(?:__global__\s+)?void\s+{re.escape(k.name)}\s*<([^>]*)>", self.text)]
+        out = {}
+        for i, (kind, name) in enumerate(k.template_params):
+            vals = {a[i] if i < len(a) else None for a in insts}
+            if kind != "value" or len(vals) != 1 or None in vals:
+                continue
+            v = next(iter(vals))
+            v = int(v) if v.isdigit() else self.constants.get(v)
+            if v:
+                out[name] = v
+        return out
+
     def eval_int(self, n: ts.Node | None, env: dict[str, int] | None = None) -> int | None:
         if n is None:
             return None

@@ -40,6 +40,7 @@ from .passes import (declare_at_first_assignment, fold_reassignments, index_poin
                      name_thread_indices, promote_elements, rename_reassigned_pointers, simplify, while_to_for)
 from .text import NotThisShape, Refuse, in_terms_of, span_text
 from .unstage import unstage
+from .warptail import warp_tail_tree
 
 SUM_OP = "sum"
 TREE_OPS = {"+": SUM_OP, "max": "max", "min": "min"}  # a shared-memory tree's step -> the reduction
@@ -1518,17 +1519,18 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
 
                 def build_wmma(knobs):
                     bm, bn, bk, stages = (int(knobs.get(x, 1)) for x in ("bm", "bn", "bk", "stages"))
+                    wm, wn = int(knobs.get("wm", 32)), int(knobs.get("wn", 32))
                     new = matmul.wmma_body(src, ctx.kernel, c, coords, bm, bn, bk, causal, tf32=wt == "tf32",
-                                           stages=stages, split=wt == "3xtf32")
+                                           stages=stages, split=wt == "3xtf32", wm=wm, wn=wn)
                     if restricted:
                         new = add_restrict(new, ctx.kernel)[0]
-                    threads = (bm // 32) * (bn // 32) * 32
+                    threads = (bm // wm) * (bn // wn) * 32
                     new, notes = matmul.host_launches(src, ctx.kernel, c, new, bm, bn, threads)
                     launch = dict(ctx.base_launch or {})
                     launch.update(grid=[f"cdiv({in_terms_of(c.N, table)}, {bn})", f"cdiv({in_terms_of(c.M, table)}, {bm})"]
                                   + zgrid, block=[threads])
                     desc = (f"tensor cores for the matrix product ({what}): WMMA 16x16x16 on {wt} operands with fp32 "
-                            f"sums, {bm} x {bn} outputs per block (32 x 32 per warp), {bk}-deep slabs in shared memory"
+                            f"sums, {bm} x {bn} outputs per block ({wm} x {wn} per warp), {bk}-deep slabs in shared memory"
                             + (", double-buffered through cp.async" if stages == 2 else ""))
                     if wt == "tf32":
                         desc = desc.replace("16x16x16 on tf32 operands", "16x16x8 on fp32 operands rounded to TF32 "
@@ -1647,6 +1649,7 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     original = text
     inlined = inline_loop_helpers(text, ctx.path, ctx.kernel)
     text = inlined or text
+    text = warp_tail_tree(text, ctx.path, ctx.kernel) or text  # `if (tid < 32) warpReduce(sdata, tid);`
     text = declare_at_first_assignment(text, ctx.path, ctx.kernel) or text
     for _ in range(8):
         folded = fold_reassignments(text, ctx.path, ctx.kernel)

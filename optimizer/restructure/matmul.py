@@ -719,30 +719,42 @@ def wmma_space(c: Contraction, precision: str, m, n, batch, arch: str = "sm_90",
     from kernelpro.profilers.occupancy import occupancy
 
     tf32 = precision != "16-bit"
-    regs = {"16-bit": 96, "tf32": 96, "3xtf32": 128}[precision]
+    base = {"16-bit": 64, "tf32": 64, "3xtf32": 96}[precision]  # registers besides the sums' fragments
     out = []
-    for (bm, bn, bk), stages in ((s, st) for s in WMMA_SHAPES for st in (2, 1)):
-        threads = (bm // 32) * (bn // 32) * 32
+    for (bm, bn, bk), stages, (wm, wn) in ((s, st, w) for s in WMMA_SHAPES for st in (2, 1) for w in WARP_TILES):
+        if bm % wm or bn % wn or (bm // wm) * (bn // wn) < 2:
+            continue
+        threads = (bm // wm) * (bn // wn) * 32
         smem = wmma_smem(c, tf32, bm, bn, bk, stages)
         if smem > 48 * 1024:
             continue
+        regs = min(255, base + (wm // 16) * (wn // 16) * 8 * (2 if precision == "3xtf32" else 1))
         try:
             occ = occupancy(arch, threads, regs, smem)
         except Exception:
             continue
         if not occ.blocks_per_sm:
             continue
+        # a larger warp tile reuses each fragment more (fewer shared-memory reads per MMA) but leaves fewer
+        # warps: a small preference for 32 x 32 until the GPU says otherwise (tuning tries the others)
         score = min(bm * bn / (bm + bn), 64) * _wave_share(bm, bn, m, n, batch, sms, occ.blocks_per_sm) \
-            * (1.0 if bk == 32 else 0.95) * (1.0 if stages == 2 else 0.9)
-        out.append(({"bm": bm, "bn": bn, "bk": bk, "stages": stages}, score))
+            * (1.0 if bk == 32 else 0.95) * (1.0 if stages == 2 else 0.9) * (1.0 if (wm, wn) == (32, 32) else 0.97)
+        knobs = {"bm": bm, "bn": bn, "bk": bk, "stages": stages}
+        if (wm, wn) != (32, 32):
+            knobs.update(wm=wm, wn=wn)
+        out.append((knobs, score))
     out.sort(key=lambda x: -x[1])
     return [k for k, _ in out]
 
 
+WARP_TILES = ((32, 32), (64, 32), (32, 64), (64, 64))  # a warp's outputs in WMMA: (rows, columns)
+
+
 def wmma_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: int, bn: int, bk: int,
-              causal: str | None = None, tf32: bool = False, stages: int = 1, split: bool = False) -> str:
+              causal: str | None = None, tf32: bool = False, stages: int = 1, split: bool = False,
+              wm: int = 32, wn: int = 32) -> str:
     """The kernel with its body replaced by a tensor-core product: BM x BN tiles per block, each warp
-    32 x 32 outputs as 2 x 2 WMMA fragments (16-bit operands, or fp32 as TF32, or as 3xTF32 with
+    WM x WN outputs (32 x 32 by default) as WM/16 x WN/16 WMMA fragments (16-bit operands, or fp32 as TF32, or as 3xTF32 with
     split; fp32 sums), the operands' slabs in padded shared memory in their global layout (16-byte
     pieces; with 2 stages through cp.async, the next slab in flight), the sums put back through shared
     memory over the slabs, then every output runs the kernel's code as written."""
@@ -752,14 +764,15 @@ def wmma_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: in
     zero = "0.0f" if tf32 else f"{WMMA_TYPES[t]}(0.0f)"
     kf, ft, pad = (8, "nvcuda::wmma::precision::tf32", 4) if tf32 else (16, t, 8)
     eb = 4 if tf32 else 2
-    warps_n = bn // 32
-    threads = (bm // 32) * warps_n * 32
+    fm, fn = wm // 16, wn // 16  # a warp's fragments along the rows and the columns
+    warps_n = bn // wn
+    threads = (bm // wm) * warps_n * 32
     sa, sb = _wmma_slabs(c, bm, bn, pad)
     ab = _slab_bytes(sa, bk, stages, eb)
     smem = wmma_smem(c, tf32, bm, bn, bk, stages)
     ind, i2, i3 = "    ", "        ", "            "
     kind = "3xTF32 (fp32 split in two TF32 parts)" if split else "TF32" if tf32 else t
-    L = [f"{{  // kernelpro: tensor cores: {bm} x {bn} tiles per block, 32 x 32 per warp as WMMA 16x16x{kf} "
+    L = [f"{{  // kernelpro: tensor cores: {bm} x {bn} tiles per block, {wm} x {wn} per warp as WMMA 16x16x{kf} "
          f"fragments ({kind} operands, fp32 sums), {bk}-deep slabs in shared memory"
          + (", double-buffered through cp.async" if stages == 2 else "")]
     L += _head(c, bm, bn, causal, ind)
@@ -770,53 +783,53 @@ def wmma_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: in
           f"{ind}{t} (&kp_As0){dims[0]} = *reinterpret_cast<{t} (*){dims[0]}>(kp_smem);",
           f"{ind}{t} (&kp_Bs0){dims[1]} = *reinterpret_cast<{t} (*){dims[1]}>(kp_smem + {ab});",
           f"{ind}float (&kp_Cs)[{bm}][{bn + 4}] = *reinterpret_cast<float (*)[{bm}][{bn + 4}]>(kp_smem);",
-          f"{ind}nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, {kf}, float> kp_f[2][2];",
-          f"{ind}for (int m = 0; m < 2; ++m)",
-          f"{ind}  for (int n = 0; n < 2; ++n) nvcuda::wmma::fill_fragment(kp_f[m][n], 0.0f);"]
+          f"{ind}nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, {kf}, float> kp_f[{fm}][{fn}];",
+          f"{ind}for (int m = 0; m < {fm}; ++m)",
+          f"{ind}  for (int n = 0; n < {fn}; ++n) nvcuda::wmma::fill_fragment(kp_f[m][n], 0.0f);"]
     lay = {sa.name: "col_major" if sa.kmajor else "row_major", sb.name: "row_major" if sb.kmajor else "col_major"}
     use = [f"{i2}for (int kp_kk = 0; kp_kk < {bk}; kp_kk += {kf}) {{",
            f"{i3}nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, {kf}, {ft}, nvcuda::wmma::{lay[sa.name]}> "
-           f"kp_a[2]{', kp_as[2]' if split else ''};",
+           f"kp_a[{fm}]{f', kp_as[{fm}]' if split else ''};",
            f"{i3}nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, {kf}, {ft}, nvcuda::wmma::{lay[sb.name]}> "
-           f"kp_b[2]{', kp_bs[2]' if split else ''};",
-           f"{i3}for (int m = 0; m < 2; ++m) nvcuda::wmma::load_matrix_sync(kp_a[m], "
-           f"&{sa.at('kp_st', 'kp_kk', 'kp_wm * 32 + m * 16', bk)}, {sa.width(bk)});",
-           f"{i3}for (int n = 0; n < 2; ++n) nvcuda::wmma::load_matrix_sync(kp_b[n], "
-           f"&{sb.at('kp_st', 'kp_kk', 'kp_wn * 32 + n * 16', bk)}, {sb.width(bk)});"]
-    for f, s in (("kp_a", "kp_as"), ("kp_b", "kp_bs")) if tf32 else ():
+           f"kp_b[{fn}]{f', kp_bs[{fn}]' if split else ''};",
+           f"{i3}for (int m = 0; m < {fm}; ++m) nvcuda::wmma::load_matrix_sync(kp_a[m], "
+           f"&{sa.at('kp_st', 'kp_kk', f'kp_wm * {wm} + m * 16', bk)}, {sa.width(bk)});",
+           f"{i3}for (int n = 0; n < {fn}; ++n) nvcuda::wmma::load_matrix_sync(kp_b[n], "
+           f"&{sb.at('kp_st', 'kp_kk', f'kp_wn * {wn} + n * 16', bk)}, {sb.width(bk)});"]
+    for f, s, nq in (("kp_a", "kp_as", fm), ("kp_b", "kp_bs", fn)) if tf32 else ():
         if split:  # x = big + small, each a TF32 value
-            use += [f"{i3}for (int q = 0; q < 2; ++q)",
+            use += [f"{i3}for (int q = 0; q < {nq}; ++q)",
                     f"{i3}  for (int e = 0; e < {f}[q].num_elements; ++e) {{",
                     f"{i3}    const float kp_x = {f}[q].x[e];",
                     f"{i3}    {f}[q].x[e] = nvcuda::wmma::__float_to_tf32(kp_x);",
                     f"{i3}    {s}[q].x[e] = nvcuda::wmma::__float_to_tf32(kp_x - {f}[q].x[e]);",
                     f"{i3}  }}"]
         else:  # the fp32 values rounded to TF32, as the instruction takes them
-            use += [f"{i3}for (int q = 0; q < 2; ++q)",
+            use += [f"{i3}for (int q = 0; q < {nq}; ++q)",
                     f"{i3}  for (int e = 0; e < {f}[q].num_elements; ++e) {f}[q].x[e] = "
                     f"nvcuda::wmma::__float_to_tf32({f}[q].x[e]);"]
     acc = "kp_g" if split else "kp_f"  # 3xTF32: each slab's sums apart, added to kp_f after it (below)
     mma = "nvcuda::wmma::mma_sync(" + acc + "[m][n], {}, {}, " + acc + "[m][n]);"
     steps = [mma.format("kp_as[m]", "kp_b[n]"), mma.format("kp_a[m]", "kp_bs[n]")] if split else []
-    use += [f"{i3}for (int m = 0; m < 2; ++m)", f"{i3}  for (int n = 0; n < 2; ++n) {{"]
+    use += [f"{i3}for (int m = 0; m < {fm}; ++m)", f"{i3}  for (int n = 0; n < {fn}; ++n) {{"]
     use += [f"{i3}    {s}" for s in steps + [mma.format("kp_a[m]", "kp_b[n]")]]  # the small parts first
     use += [f"{i3}  }}", f"{i2}}}"]
     if split:  # the MMAs sum with truncation: a K-long chain inside them drifts past fp32's error (519 of 16.7 M
         # elements of a 4096^3 product on an H100); one slab's sums there, then rounded sums in registers
-        use = ([f"{i2}nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, {kf}, float> kp_g[2][2];",
-                f"{i2}for (int m = 0; m < 2; ++m)",
-                f"{i2}  for (int n = 0; n < 2; ++n) nvcuda::wmma::fill_fragment(kp_g[m][n], 0.0f);"]
-               + use + [f"{i2}for (int m = 0; m < 2; ++m)",
-                        f"{i2}  for (int n = 0; n < 2; ++n)",
+        use = ([f"{i2}nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, {kf}, float> kp_g[{fm}][{fn}];",
+                f"{i2}for (int m = 0; m < {fm}; ++m)",
+                f"{i2}  for (int n = 0; n < {fn}; ++n) nvcuda::wmma::fill_fragment(kp_g[m][n], 0.0f);"]
+               + use + [f"{i2}for (int m = 0; m < {fm}; ++m)",
+                        f"{i2}  for (int n = 0; n < {fn}; ++n)",
                         f"{i2}    for (int e = 0; e < kp_f[m][n].num_elements; ++e) kp_f[m][n].x[e] += kp_g[m][n].x[e];"])
 
     def loads(stage):
         return [ln for sl in (sa, sb)
                 for ln in _slab_loads(c, sl, bk, threads, t, dict(coords), causal, 2, stages == 2, stage, zero, ind)]
     L += _pipeline(bk, stages, loads, use, ind)
-    L += [f"{ind}for (int m = 0; m < 2; ++m)",
-          f"{ind}  for (int n = 0; n < 2; ++n)",
-          f"{ind}    nvcuda::wmma::store_matrix_sync(&kp_Cs[kp_wm * 32 + m * 16][kp_wn * 32 + n * 16], kp_f[m][n], "
+    L += [f"{ind}for (int m = 0; m < {fm}; ++m)",
+          f"{ind}  for (int n = 0; n < {fn}; ++n)",
+          f"{ind}    nvcuda::wmma::store_matrix_sync(&kp_Cs[kp_wm * {wm} + m * 16][kp_wn * {wn} + n * 16], kp_f[m][n], "
           f"{bn + 4}, nvcuda::wmma::mem_row_major);",
           f"{ind}__syncthreads();",
           f"{ind}for (int kp_e = kp_tid; kp_e < {bm * bn}; kp_e += {threads}) {{",

@@ -609,7 +609,7 @@ def unstage(src_text: str, path: str, kernel: str) -> tuple[str | None, str | No
         if "__syncthreads" not in body:
             continue
         try:
-            u = _Unstager(src, k, lp, _instantiated(src, k))
+            u = _Unstager(src, k, lp, src.instantiated(k))
             new = u.run()
         except _Fail as e:
             why = why or f"line {lp.start_point[0] + 1}: {e}"
@@ -663,24 +663,6 @@ def _drop_dead_locals(text_: str, path: str, kernel: str) -> str:
         whole = not src.data[ls:drop.start_byte].strip() and not src.data[drop.end_byte:le].strip()
         text_ = span_text(src, 0, len(src.data), [(ls, le + 1, "") if whole else (drop.start_byte, drop.end_byte, "")])
     return text_
-
-
-def _instantiated(src: SourceFile, k) -> dict:
-    """A template's value parameters that every launch of the kernel in the file instantiates with the same
-    integer (`MatrixMulCUDA<32><<<grid, threads>>>`): the tile is then that constant."""
-    out = {}
-    insts = [s.template_args for s in src.launch_sites if s.kernel == k.name]
-    insts += [[a.strip() for a in m.group(1).split(",")] for m in re.finditer(
-        rf"template\s+(?:__global__\s+)?void\s+{re.escape(k.name)}\s*<([^>]*)>", src.text)]  # explicit ones
-    for i, (kind, name) in enumerate(k.template_params):
-        vals = {a[i] if i < len(a) else None for a in insts}
-        v = None
-        if kind == "value" and len(vals) == 1 and None not in vals:
-            v = next(iter(vals))
-            v = int(v) if v.isdigit() else src.constants.get(v)
-        if v:
-            out[name] = v
-    return out
 
 
 def inside_(n, outer) -> bool:

@@ -263,7 +263,8 @@ def block_reduction(src: SourceFile, k: Kernel, block: int | None = None, scalar
         if block is None:
             return Refusal(k.name, f"line {loop.start_point[0] + 1}: a tree in a form the spellings do not match, and "
                                    "no launch block to run it with")
-        got = _simulated(src, k, shared, stmts, first, epi_at, tids, block, dict(scalars or {}), grid)
+        got = _simulated(src, k, shared, stmts, first, epi_at, tids, block, {**src.instantiated(k), **(scalars or {})},
+                         grid)
         if isinstance(got, str):
             return Refusal(k.name, f"line {loop.start_point[0] + 1}: a loop after the barrier that is not a complete "
                                    "tree in the textbook spellings, nor one as far as running a block shows: "
