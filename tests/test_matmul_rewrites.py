@@ -142,8 +142,10 @@ def test_each_rewrite_compiles_and_computes_the_product(name, tmp_path):
         if p.name == "matmul-tiles":  # the model's first and one of the small settings, in turn over the
             # spellings (each small setting on a third of them: seven or more), to keep CI's time
             settings = [p.space[0], TILE_KNOBS[sorted(CASES).index(name) % len(TILE_KNOBS)]]
-        elif p.name == "matmul-wmma":  # both stage counts, each operand's layout (A and B transposed in hgemm_tn)
-            settings = [p.space[0], next(s for s in p.space if s["stages"] != p.space[0]["stages"])]
+        elif p.name == "matmul-wmma":  # both stage counts, each operand's layout (A and B transposed in hgemm_tn),
+            # and a warp tile other than 32 x 32 (more fragments per warp) with the other stage count
+            other = [s for s in p.space if s["stages"] != p.space[0]["stages"]]
+            settings = [p.space[0], next((s for s in other if (s.get("wm", 32), s.get("wn", 32)) != (32, 32)), other[0])]
         else:
             settings = [p.space[0]]
         for knobs in settings:
@@ -303,7 +305,8 @@ def test_3xtf32_keeps_fp32_accuracy_on_long_sums_where_tf32_does_not(tmp_path):
     sp, lp = ({p.name: p for p in api.plans(text, ctx)[0]} for ctx in (strict, loose))
     assert "matmul-wmma" not in sp and "matmul-3xtf32" not in lp and "matmul-3xtf32" in sp
     knobs = {"bm": 64, "bn": 64, "bk": 32, "stages": 2}
-    split, tf32 = sp["matmul-3xtf32"].build(knobs), lp["matmul-wmma"].build(knobs)
+    split, tf32 = sp["matmul-3xtf32"].build({**knobs, "wm": 64, "wn": 32}), lp["matmul-wmma"].build(knobs)
+    assert "kp_f[4][2]" in split.source and "kp_f[2][2]" in tf32.source  # a 64 x 32 warp tile: 4 x 2 fragments
     simt = sp["matmul-tiles"].build({**SMALL_TILES, "bm": 64, "bn": 64, "tm": 4, "tn": 4, "stages": 2})
     assert "3xTF32 split precision" in split.description and "does not admit TF32's error" in split.description
     nowait = split.source.replace("__pipeline_wait_prior(1);", "")
