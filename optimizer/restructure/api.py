@@ -1135,6 +1135,24 @@ def histogram_plans(text: str, ctx: Context) -> list[Plan]:
 # ---------------------------------------------------------------- stencils
 
 
+def _chosen_neighbours(src: SourceFile, k) -> list[int]:
+    """Lines of loads whose index the affine analysis cannot follow because a local in it is chosen by `?:`,
+    `min` or `max` (`int N = (r == 0) ? idx : idx - cols;`, `iS = min(i + 1, rows - 1)`)."""
+    from kernelpro.profilers.analysis.affine import build_env, global_accesses
+
+    chosen = set()
+    for d in walk(k.body):
+        if d.type == "init_declarator" and d.child_by_field_name("value") is not None:
+            v = d.child_by_field_name("value")
+            if v.type == "conditional_expression" or (v.type == "call_expression" and src.node_text(
+                    v.child_by_field_name("function")) in ("min", "max", "umin", "umax")):
+                chosen.add(src.node_text(d.child_by_field_name("declarator")))
+    if not chosen:
+        return []
+    return [a.line for a in global_accesses(build_env(src, k), include_unknown=True)
+            if not a.is_write and a.index is None and chosen & set(re.findall(r"[A-Za-z_]\w*", src.node_text(a.node)))]
+
+
 def stencil_plans(text: str, ctx: Context) -> list[Plan]:
     """A point computed from fixed neighbours in one array: the neighbours staged once per block in a
     shared-memory tile with a halo (stencil.py)."""
@@ -1151,6 +1169,11 @@ def stencil_plans(text: str, ctx: Context) -> list[Plan]:
             k = src.kernel(ctx.kernel)
             st = find_stencil(src, k)
     if isinstance(st, KernelRefusal):
+        chosen = _chosen_neighbours(src, k)
+        if chosen and not st.not_this_shape and "threadIdx.y" in src.node_text(k.body):
+            raise Refuse(f"line {chosen[0]}: a load's index is chosen at run time (`?:`, min or max: edges clamped "
+                         "to the point itself, say), which the tile does not read as a fixed neighbour yet"
+                         + ("" if "cannot follow" in st.reason else f"; {st.reason}"))
         if st.not_this_shape or neighbours_along_x(src, k) < 3 or isinstance(flat_index(src, k), FlatIndex) or \
                 flatview.z_on_grid(src, k) is not None:
             return []  # not a stencil at all, or a flat index that flat_plans views as rows: nothing to say
