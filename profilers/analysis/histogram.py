@@ -5,7 +5,7 @@ index a thread's data picks (atomics.py's `uniform_address` says no), whose old 
 nothing else in the kernel reads or writes. The bin count bounds the index from above: a byte (`bins[buf[i]]`,
 a `uchar4`'s field), `& 0xFF`, `% nbins`, `min(b, 255)`, a float scaled by the count (`(int)(v * NBINS)`), a
 guard (`if (b < 26)`), a shift or division of one of these, the largest of a local's assigned values (the
-clamps `if (b > N - 1) b = N - 1;`). The count is C text over literals, constants and the kernel's
+clamps `if (b > N - 1) b = N - 1;`, and a negative remainder wrapped by `if (b < 0) b += N;`). The count is C text over literals, constants and the kernel's
 parameters (`nbins`); a count that nothing bounds is a `Refusal` with its reason, as are other updates
 (atomicExch, an atomicCAS loop) and bins read in the kernel.
 """
@@ -100,12 +100,27 @@ class _Bounds:
                 left = n.child_by_field_name("left")
                 if left is not None and left.type == "identifier":
                     op = src.node_text(n.child_by_field_name("operator"))
+                    wrap = op == "+=" and self._below_zero(n, src.node_text(left))
                     self.values.setdefault(src.node_text(left), []).append(
-                        n.child_by_field_name("right") if op == "=" else None)
+                        n.child_by_field_name("right") if op == "=" else ("below", n.child_by_field_name("right"))
+                        if wrap else None)
             elif n.type == "update_expression":
                 arg = n.child_by_field_name("argument")
                 if arg is not None and arg.type == "identifier":
                     self.values.setdefault(src.node_text(arg), []).append(None)
+
+    def _below_zero(self, n, name: str) -> bool:
+        """`if (name < 0) name += E;`: a negative remainder wrapped into [0, E), so the new value is below E."""
+        st = n.parent
+        up = st.parent if st is not None and st.type == "expression_statement" else None
+        if up is not None and up.type == "compound_statement" and len(up.named_children) == 1:
+            up = up.parent
+        if up is None or up.type != "if_statement" or up.child_by_field_name("alternative") is not None:
+            return False
+        c = up.child_by_field_name("condition")
+        while c is not None and c.type in ("condition_clause", "parenthesized_expression") and c.named_children:
+            c = c.named_children[0]
+        return c is not None and " ".join(self.src.node_text(c).split()) in (f"{name} < 0", f"0 > {name}")
 
     def _declarator(self, d):
         val = d.child_by_field_name("value") if d.type == "init_declarator" else None
@@ -229,7 +244,7 @@ class _Bounds:
         own = _lit(256) if ty in BYTE_TYPES else None
         vals = self.values.get(name)
         if own is None and vals and all(v is not None for v in vals):
-            bs = [self.bound(v, at, depth + 1) for v in vals]
+            bs = [self._size(v[1]) if isinstance(v, tuple) else self.bound(v, at, depth + 1) for v in vals]
             if all(bs):
                 own = bs[0]
                 for b in bs[1:]:
