@@ -115,6 +115,24 @@ def test_the_digits_of_a_flat_index_and_its_row_length():
     assert got["transpose_ldg_flat"][1:] == ("N", ["x", "y"])
 
 
+def test_longer_rows_put_the_low_digits_in_the_column():
+    """NCHW -> NHWC: rows of W, of H * W (a batch's whole C x HW matrix transposed: c on the row, h and w from the
+    column) and of C * H * W are all views no digit cuts; flat_plans tries them shortest first."""
+    text = """__global__ void nchw2nhwc(const float* in, float* out, int N, int C, int H, int W) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= N * C * H * W) return;
+    int w = i % W, h = (i / W) % H, c = (i / (W * H)) % C, n = i / (W * H * C);
+    out[((n * H + h) * W + w) * C + c] = in[i];
+}"""
+    src = parse_source(text)
+    fi = flat_index(src, src.kernels[0])
+    assert fi.row_c == "W" and len(fi.rows) == 3
+    fi.row = fi.rows[1]
+    assert fi.row_c == "H * W"
+    assert sorted(fi.view(d, "x", "y") for _, d in fi.uses) == ["((x / (W)) % (H))", "(x % (W))", "(y % (C))",
+                                                                "(y / (C))"]
+
+
 def test_each_spelling_gets_its_plan(built):
     missing = {n: built[n][4] for n in CASES if built[n][3] is None}
     assert not missing, missing

@@ -1223,6 +1223,23 @@ def flat_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
             return [], []  # not a stencil: a flat index of another kind, nothing to say
         raise Refuse(fi.reason)
     old_block, grid = _launch_1d(ctx)
+    first = None  # what the shortest rows gave: said when no row length gives a plan
+    for w in list(fi.rows):  # the shortest rows first; longer ones put a batch's whole matrix in a row's columns
+        fi.row = w
+        try:
+            out, why = _flat_view_plans(src, k, fi, ctx, old_block, grid)
+        except Refuse as e:
+            out, why = [], e
+        if out:
+            return out, []
+        first = why if first is None else first
+    if isinstance(first, Refuse):
+        raise first
+    return [], (first or [])[:1]
+
+
+def _flat_view_plans(src: SourceFile, k, fi, ctx: Context, old_block, grid) -> tuple[list[Plan], list[str]]:
+    """The 2-D plans on the flat index seen as rows of fi.row."""
     row = in_terms_of(fi.row_c, {p: v for p, v in ctx.scalar_params.items()})
     if row is None:
         raise Refuse(f"the rows of {fi.name} are {fi.row_c} long, which is not made of the kernel's parameters "

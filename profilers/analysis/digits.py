@@ -85,7 +85,8 @@ class FlatIndex:
     type: str = "int"  # its declared type
     uses: list = field(default_factory=list, repr=False)  # [(node, Digit)]: expressions that are digits
     updates: list = field(default_factory=list, repr=False)  # [(node, name, Digit)]: `rest %= X` statements
-    row: tuple = ONE  # the row length (a monomial)
+    row: tuple = ONE  # the row length (a monomial): the shortest of `rows`
+    rows: list = field(default_factory=list, repr=False)  # every row length no digit cuts, shortest first
 
     @property
     def row_c(self) -> str:
@@ -100,6 +101,10 @@ class FlatIndex:
         """The digit in terms of the 2-D view's column (idx % row length) and row (idx / row length); None
         where the digit cuts a row."""
         w = self.row
+        inner = divide(w, times(d.place, d.radix)) if d.radix is not None else None
+        if inner is not None and (d.place != ONE or d.radix != w):  # the digit lies within a row: from the column
+            out = col if d.place == ONE else f"({col} / ({c_text(d.place)}))"
+            return out if inner == ONE and d.place == ONE else f"({out} % ({c_text(d.radix)}))"
         if d.place == ONE:
             if d.radix == w:
                 return col
@@ -235,17 +240,22 @@ def flat_index(src: SourceFile, k: Kernel) -> FlatIndex | Refusal:
     found = {d.radix for _, d in fi.uses if d.place == ONE and d.radix is not None} | \
             {d.place for _, d in fi.uses if d.place != ONE}
     found |= {d.radix for _, _, d in fi.updates if d.place == ONE and d.radix is not None}
+    every = fi.uses + [(n, d) for n, _, d in fi.updates]
+    cut = None
     for w in sorted(found, key=lambda m: (len(m[0]), m[1])):
-        if all(divide(m, w) is not None for m in found):
-            fi.row = w
-            break
-    else:
-        return Refusal(k.name, f"the digits of {name} do not nest (no row length that every quotient and remainder "
-                               "is a multiple of)")
-    for n, d in fi.uses + [(n, d) for n, _, d in fi.updates]:
-        if fi.view(d, "c", "r") is None:
-            return Refusal(k.name, f"line {n.start_point[0] + 1}: a digit of {name} cuts the rows of "
-                                   f"{fi.row_c}")
+        fi.row = w
+        bad = next((n for n, d in every if fi.view(d, "c", "r") is None), None)
+        if bad is None:
+            fi.rows.append(w)
+        elif cut is None:
+            cut = (w, bad)
+    if not fi.rows:
+        if cut is None:
+            return Refusal(k.name, f"the digits of {name} do not nest (no row length that every quotient and "
+                                   "remainder is a multiple of)")
+        fi.row = cut[0]
+        return Refusal(k.name, f"line {cut[1].start_point[0] + 1}: a digit of {name} cuts the rows of {fi.row_c}")
+    fi.row = fi.rows[0]
     return fi
 
 
