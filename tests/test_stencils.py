@@ -34,6 +34,8 @@ CASES = {
                    {"out": (H, W), "inp": (H, W)}, {"H": H, "W": W}, "out"),
     "jacobi": (os.path.join(TESTS, "stencils", "jacobi_literal.cu"), "jacobi", ["cdiv(n, 16)", "cdiv(n, 16)"], [16, 16],
                {"u": (H, H), "un": (H, H), "f": (H, H)}, {"n": H, "h2": 0.01}, "un"),
+    "jacobi_bc": (os.path.join(TESTS, "stencils", "jacobi_boundary.cu"), "jacobi_bc", ["cdiv(n, 32)", "cdiv(n, 8)"],
+                  [32, 8], {"u": (H, H), "un": (H, H)}, {"n": H}, "un"),  # the boundary copied, then `return`
     "heat3d": (os.path.join(TESTS, "stencils", "heat3d_z.cu"), "heat3d", ["cdiv(nx, 32)", "cdiv(ny, 4)", "nz"], [32, 4],
                {"out": (D, H, W), "in": (D, H, W)}, {"nx": W, "ny": H, "nz": D}, "out"),
 }
@@ -65,7 +67,7 @@ def test_the_analysis_reads_offsets_and_halo():
 
 
 @pytest.mark.parametrize("name,why", [("n_inplace", "in-place"), ("n_line1d", "one dimension of threads"),
-                                      ("n_clamped", "chosen at run time")])
+                                      ("n_clamped", "chosen at run time"), ("n_two_points", "2 stores")])
 def test_no_tile_where_it_would_change_the_result_or_has_no_rows(name, why):
     path = os.path.join(TESTS, "stencils", f"{name}.cu")  # a flat index split into rows: tests/test_flat_view.py
     text = open(path).read()

@@ -57,7 +57,7 @@ def body(src: SourceFile, k: Kernel, st: Stencil, tx: int, ty: int) -> str:
 
 
 def restage(src: SourceFile, k: Kernel, st: Stencil, block: tuple[int, int]) -> str:
-    staged = virtual.Staged(loads=[a.node for a, _, _ in st.points], store=st.store.node,
+    staged = virtual.Staged(loads=[a.node for a, _, _ in st.points], store=st.store.node, extra=[a.node for a in st.extra],
                             others=[a.node for a in st.others])
     helper = virtual.roles_helper(src, k, staged, virtual.elem_type(k, st.array), virtual.elem_type(k, st.store.array))
     at = virtual.insert_before(src, k)

@@ -1,7 +1,8 @@
 """A kernel's body run for a *virtual* thread: the shared step of the restaging rewrites (permute.py,
 stencil.py).
 
-`roles_helper` turns a kernel whose only side effect is one store into a `__device__` function
+`roles_helper` turns a kernel whose only side effect is one store (or one store per path: a boundary copied
+as is, then `return`) into a `__device__` function
 `kp_roles_<kernel>(params..., kp_vx, kp_vy, kp_phase, kp_val, kp_addr, kp_dst, kp_out)` that runs the old
 body with threadIdx.x and threadIdx.y replaced by (kp_vx, kp_vy). It returns false where the old thread
 would store nothing (its guards, its returns), else true with
@@ -28,6 +29,7 @@ class Staged:
     loads: list  # tree-sitter nodes of the staged loads (subscripts or __ldg calls)
     store: object  # the store's subscript node (the left side of `=`)
     others: list  # loads read as written in the value (not staged)
+    extra: list = None  # other stores of the same element on paths that then return (a boundary copied as is)
 
 
 def elem_type(k: Kernel, array: str) -> str:
@@ -86,29 +88,31 @@ def roles_helper(src: SourceFile, k: Kernel, staged: Staged, load_t: str, store_
         elif n.type == "return_statement" and not n.named_children:
             subs.append((n.start_byte, n.end_byte, "return false;"))
 
-    assign = staged.store.parent
-    stmt = assign.parent
-    value = assign.child_by_field_name("right")
-    # in the value: staged loads from kp_val; outside it (locals of values): staged address or value by phase
-    val_subs = [s for s in subs if within(s[0], s[1], value)]
+    stores = [staged.store] + list(staged.extra or [])
+    stmts = [n.parent.parent for n in stores]
+    values = [n.parent.child_by_field_name("right") for n in stores]
+    in_value = lambda n: any(within(n.start_byte, n.end_byte, v) for v in values)  # noqa: E731
+    body_subs = [s for s in subs if not any(st.start_byte <= s[0] < st.end_byte for st in stmts)]
     for i, n in enumerate(staged.loads):
-        if within(n.start_byte, n.end_byte, value):
-            val_subs.append((n.start_byte, n.end_byte, f"kp_val[{i}]"))
-    value_text = span_text(src, value.start_byte, value.end_byte, val_subs)
-    addr_set = " ".join(f"kp_addr[{i}] = {_address(src, n, subs)};" for i, n in enumerate(staged.loads)
-                        if within(n.start_byte, n.end_byte, value))
-    dst = _address(src, staged.store, subs)
-    body_subs = [s for s in subs if not (stmt.start_byte <= s[0] < stmt.end_byte)]
-    for i, n in enumerate(staged.loads):
-        if not within(n.start_byte, n.end_byte, value):  # a local computed from a staged load before the store
+        if not in_value(n):  # a local computed from a staged load before the store
             body_subs.append((n.start_byte, n.end_byte,
                               f"(kp_phase ? kp_val[{i}] : (kp_addr[{i}] = {_address(src, n, subs)}, {load_t}()))"))
     for n in staged.others:
-        if not within(n.start_byte, n.end_byte, value):
+        if not in_value(n):
             body_subs.append((n.start_byte, n.end_byte,
                               f"(kp_phase ? {span_text(src, n.start_byte, n.end_byte, subs)} : 0)"))
-    body_subs.append((stmt.start_byte, stmt.end_byte,
-                      f"{{ {addr_set} kp_dst = {dst}; if (kp_phase) kp_out = {value_text}; return true; }}"))
+    for store, stmt, value in zip(stores, stmts, values):
+        # in the value: staged loads from kp_val; outside it (locals of values): staged address or value by phase
+        val_subs = [s for s in subs if within(s[0], s[1], value)]
+        for i, n in enumerate(staged.loads):
+            if within(n.start_byte, n.end_byte, value):
+                val_subs.append((n.start_byte, n.end_byte, f"kp_val[{i}]"))
+        value_text = span_text(src, value.start_byte, value.end_byte, val_subs)
+        addr_set = " ".join(f"kp_addr[{i}] = {_address(src, n, subs)};" for i, n in enumerate(staged.loads)
+                            if within(n.start_byte, n.end_byte, value))
+        dst = _address(src, store, subs)
+        body_subs.append((stmt.start_byte, stmt.end_byte,
+                          f"{{ {addr_set} kp_dst = {dst}; if (kp_phase) kp_out = {value_text}; return true; }}"))
     body = span_text(src, k.body.start_byte, k.body.end_byte, sorted(body_subs))
     body = body[:body.rstrip().rfind("}")].rstrip() + "\n  return false;\n}"
     # a staged load under its own condition leaves its address null where the old thread skips it

@@ -29,6 +29,7 @@ class Stencil:
     store: Access = field(repr=False)
     points: list = field(repr=False)  # [(Access, dx, dy)]: the staged loads, offsets from the first
     others: list = field(repr=False)  # other loads of values (weights, a third dimension's neighbours)
+    extra: list = field(default_factory=list, repr=False)  # stores of the same point on paths that then return
 
     @property
     def halo(self) -> tuple[int, int, int, int]:
@@ -90,13 +91,20 @@ def stencil(src: SourceFile, k: Kernel) -> Stencil | Refusal:
     accs = [a for a in global_accesses(env, include_unknown=True)]
     stores = [a for a in accs if a.is_write]
     loads = [a for a in accs if not a.is_write]
-    if len(stores) != 1:
-        return Refusal(k.name, f"{len(stores)} stores (one point per thread is restaged)")
-    store = stores[0]
-    assign = store.node.parent
-    if assign.type != "assignment_expression" or src.node_text(assign.child_by_field_name("operator")) != "=" \
-            or assign.parent is None or assign.parent.type != "expression_statement":
-        return Refusal(k.name, f"line {store.line}: the store is not a plain `=`")
+    if not stores:
+        return Refusal(k.name, "no store")
+    store, extra = stores[-1], stores[:-1]
+    for a in stores:
+        assign = a.node.parent
+        if assign.type != "assignment_expression" or src.node_text(assign.child_by_field_name("operator")) != "=" \
+                or assign.parent is None or assign.parent.type != "expression_statement":
+            return Refusal(k.name, f"line {a.line}: the store is not a plain `=`")
+    for a in extra:  # a boundary copied as is: the same point, then `return` (one store on every path)
+        nxt = a.node.parent.parent.next_named_sibling
+        if a.array != store.array or a.index is None or a.index != store.index or nxt is None \
+                or nxt.type != "return_statement":
+            return Refusal(k.name, f"{len(stores)} stores (one point per thread is restaged: several only where "
+                                   "each but the last stores the same point and returns)")
     by_array: dict[str, list[Access]] = {}
     for a in loads:
         if a.index is None:
@@ -125,4 +133,4 @@ def stencil(src: SourceFile, k: Kernel) -> Stencil | Refusal:
                                "(offsets along threadIdx.x and threadIdx.y)", not_this_shape=True)
     array, pts, rest = best
     others = rest + [a for arr, g in by_array.items() if arr != array for a in g]
-    return Stencil(k.name, array, store, pts, others)
+    return Stencil(k.name, array, store, pts, others, extra)
