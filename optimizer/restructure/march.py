@@ -151,7 +151,7 @@ def body(src: SourceFile, k: Kernel, st: Stencil3, tile: tuple[int, int], chunk:
 
 
 def restage(src: SourceFile, k: Kernel, st: Stencil3, tile, chunk: int, zs: str, ze: str, inside: str) -> str:
-    staged = virtual.Staged(loads=[p[0].node for p in st.points], store=st.store.node, extra=[a.node for a in getattr(st, "extra", [])],
+    staged = virtual.Staged(loads=[p[0].node for p in st.points], store=st.store.node, extra=[a.node for a in st.extra],
                             others=[a.node for a in st.others])
     helper = virtual.roles_helper(src, k, staged, virtual.elem_type(k, st.array),
                                   virtual.elem_type(k, st.store.array), plane=True)

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import re
 
-from kernelpro.profilers.source import SourceFile, parse_source, walk
+from kernelpro.profilers.analysis.affine import subscript_parts
+from kernelpro.profilers.analysis.loops import unparen as _unparen
+from kernelpro.profilers.source import SourceFile, function_declarator, parse_source, walk
 
 from .text import line_indent, span_text
 
@@ -50,12 +52,6 @@ def warp_tail_tree(src_text: str, path: str, kernel: str) -> str | None:
                f"{ind}    __syncthreads();\n{ind}}}")
         return span_text(src, 0, len(src.data), [(s.start_byte, s.end_byte, new)])
     return None
-
-
-def _unparen(n):
-    while n is not None and n.type in ("parenthesized_expression", "condition_clause"):
-        n = next((c for c in n.named_children if c.type != "comment"), None)
-    return n
 
 
 def _below_32(src: SourceFile, cond, consts: dict) -> str | None:
@@ -154,7 +150,7 @@ def _step(src: SourceFile, st, env: dict) -> tuple[str, str, int] | None:
     if right is None or right.type != "subscript_expression":
         return None
     b, _ = _subscript(src, right)
-    idx = _index(right)
+    idx = _index(src, right)
     if b != a or idx is None or idx.type != "binary_expression" \
             or src.node_text(idx.child_by_field_name("operator")) != "+" \
             or re.sub(r"\s+", " ", src.node_text(_unparen(idx.child_by_field_name("left")))) != i:
@@ -163,18 +159,15 @@ def _step(src: SourceFile, st, env: dict) -> tuple[str, str, int] | None:
     return (a, i, c) if isinstance(c, int) and c > 0 else None
 
 
-def _index(n):
-    idx = n.child_by_field_name("index") or (n.named_children[-1] if len(n.named_children) > 1 else None)
-    idx = _unparen(idx)
-    if idx is not None and idx.type == "subscript_argument_list":
-        idx = _unparen(idx.named_children[0]) if idx.named_children else None
-    return idx
+def _index(src: SourceFile, n):
+    got = subscript_parts(src, n)
+    return _unparen(got[1]) if got else None
 
 
 def _subscript(src: SourceFile, n) -> tuple[str, str]:
-    arr, idx = n.child_by_field_name("argument"), _index(n)
-    return (src.node_text(arr) if arr is not None else "",
-            re.sub(r"\s+", " ", src.node_text(idx)) if idx is not None else "")
+    """(array, index text with its spaces normalised) of `a[i]`; ("", "") for other shapes."""
+    got = subscript_parts(src, n)
+    return (got[0], re.sub(r"\s+", " ", src.node_text(_unparen(got[1])))) if got else ("", "")
 
 
 def _helper_steps(src: SourceFile, call, consts: dict) -> tuple[str, str, list[int]] | None:
@@ -194,9 +187,7 @@ def _helper_steps(src: SourceFile, call, consts: dict) -> tuple[str, str, list[i
     for f in walk(src.root):
         if f.type != "function_definition" or "__device__" not in src.node_text(f).split("(")[0]:
             continue
-        d = f.child_by_field_name("declarator")
-        while d is not None and d.type != "function_declarator":
-            d = d.child_by_field_name("declarator")
+        d = function_declarator(f)
         if d is None or src.node_text(d.child_by_field_name("declarator")) != name:
             continue
         params = [src._param(p) for p in d.child_by_field_name("parameters").named_children

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from ..source import Kernel, SourceFile, walk
 from .affine import build_env, subscript_parts
 from .extents import with_defines
+from .loops import unparen
 from .atomics import atomic_calls, uniform_address
 from .refusal import Refusal
 from .types import table_for
@@ -117,9 +118,7 @@ class _Bounds:
             up = up.parent
         if up is None or up.type != "if_statement" or up.child_by_field_name("alternative") is not None:
             return False
-        c = up.child_by_field_name("condition")
-        while c is not None and c.type in ("condition_clause", "parenthesized_expression") and c.named_children:
-            c = c.named_children[0]
+        c = unparen(up.child_by_field_name("condition"))
         return c is not None and " ".join(self.src.node_text(c).split()) in (f"{name} < 0", f"0 > {name}")
 
     def _declarator(self, d):

@@ -68,6 +68,7 @@ class Stencil3:
     store: Access = field(repr=False)
     points: list = field(repr=False)  # [(Access, dx, dy, dz)]
     others: list = field(repr=False)  # loads read as written (weights, other arrays)
+    extra: list = field(default_factory=list, repr=False)  # other stores of the point (none found here yet)
 
     def span(self, axis: int) -> tuple[int, int]:
         """(below, above): how far the loads reach along x (0), y (1) or z (2)."""
