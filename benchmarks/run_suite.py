@@ -9,7 +9,9 @@ every finished unit; a unit cut short is run again next time):
   shared by its runs in the call (suite_lab.SharedEvaluator: a candidate is measured once), no branch
   written; its best candidate re-measured beside the naive kernel in the lab's own worker process,
   the search memory's attempts (for the rules' hit rates) and the best-so-far curve from its events;
-- `compile` of a family: PyTorch's op through torch.compile (after every run: the least needed).
+- `compile` of a family: PyTorch's op through torch.compile (after every run: the least needed);
+- `peers` of a family: torch.compile with mode="max-autotune", Liger-Kernel and QuACK wherever they
+  implement the operation (suite_peers.py), each checked against PyTorch eager and timed at every size.
 
     python benchmarks/run_suite.py --out results.json [--families F ...] [--strategies mcts greedy random]
         [--seeds 0 1 2] [--budget 8] [--repeats 2] [--objective time|energy] [--energy-families F ...]
@@ -65,6 +67,7 @@ COST = {
     "torch": 5.0,  # PyTorch eager, every size
     "torch_compile": 40.0,  # the first torch.compile unit of a call: inductor's start and two compiles (a guess)
     "torch_compile_warm": 10.0,  # each later one: two compiles (a guess)
+    "peers": 60.0,  # max-autotune's benchmarking at every size, Liger's and QuACK's first compiles (a guess)
 }
 CALL_SECONDS = 525  # the lead's device calls are given 540 s: room for a last unit past its estimate and the tar
 
@@ -72,7 +75,7 @@ CALL_SECONDS = 525  # the lead's device calls are given 540 s: room for a last u
 @dataclass(frozen=True)
 class Unit:
     family: str
-    kind: str  # "baseline" | "compile" (torch.compile's times) | "run"
+    kind: str  # "baseline" | "compile" (torch.compile's times) | "peers" | "run"
     objective: str = "time"
     strategy: str = ""
     seed: int = 0
@@ -84,7 +87,7 @@ class Unit:
     @property
     def shares(self) -> tuple[str, str]:
         """Units with the same `shares` in a row share their start-up: a family's evaluator, or inductor."""
-        return ("*", "compile") if self.kind == "compile" else (self.family, self.kind + self.objective)
+        return ("*", self.kind) if self.kind in ("compile", "peers") else (self.family, self.kind + self.objective)
 
     def __str__(self) -> str:
         return f"{self.family}:{self.key}"
@@ -127,6 +130,9 @@ class Lab(Protocol):
     def torch_compile(self, family: str) -> dict:
         ...
 
+    def peers(self, family: str) -> dict:
+        ...
+
     def run(self, family: str, unit: Unit, time_left: float, results: dict) -> dict:
         ...
 
@@ -142,7 +148,7 @@ def llm_configured(cfg: Config) -> bool:
 def units_for(families: list[str], strategies: list[str], seeds: list[int], objective: str,
               baseline: bool = True, compile_: bool = False, energy_families: tuple[str, ...] = ()) -> list[Unit]:
     """Family by family: the baseline, then the runs seed by seed, strategy by strategy; then torch.compile
-    of every family (`compile_`), then MCTS seed 0 with the energy objective on `energy_families` (the two
+    and the peers of every family (`compile_`), then MCTS seed 0 with the energy objective on `energy_families` (the two
     left for last: what a call has no time for is what the report can best do without)."""
     out = []
     for f in families:
@@ -150,7 +156,7 @@ def units_for(families: list[str], strategies: list[str], seeds: list[int], obje
             out.append(Unit(f, "baseline"))
         out += [Unit(f, "run", objective, s, seed) for seed in seeds for s in strategies]
     if compile_:
-        out += [Unit(f, "compile") for f in families]
+        out += [Unit(f, "compile") for f in families] + [Unit(f, "peers") for f in families]
     out += [Unit(f, "run", "energy", "mcts", 0) for f in energy_families if objective != "energy"]
     return out
 
@@ -184,6 +190,8 @@ def estimate(u: Unit, cfg: Config, results: dict | None = None, warm: bool = Fal
         return cfg.repeats * 2 * c["measure"] + 2 * c["energy"] + (c["torch"] if cfg.torch else 0)
     if u.kind == "compile":
         return c["torch_compile_warm"] if warm else c["torch_compile"]
+    if u.kind == "peers":
+        return c["peers"]
     per_eval = c["eval_energy"] if u.objective == "energy" else c["eval"]
     remeasure = cfg.repeats * 2 * c["measure"] + c["energy"]
     if u.objective == "energy":  # the time objective's best beside it, energy of all three
@@ -305,6 +313,8 @@ def drive(lab: Lab, units: list[Unit], results: dict, out: Path, cfg: Config, de
                 rec = lab.baseline(u.family)
             elif u.kind == "compile":
                 rec = lab.torch_compile(u.family)
+            elif u.kind == "peers":
+                rec = lab.peers(u.family)
             else:
                 rec = lab.run(u.family, u, left, results)
         except Exception as e:  # a bug or a broken machine: said in the JSON, the next units still run

@@ -350,6 +350,27 @@ class GpuLab:
         rec["complete"] = True
         return rec
 
+    def peers(self, family: str) -> dict:
+        """Each peer of suite_peers.NAMES that implements the family: its times at every size (checked against
+        PyTorch eager first), judged like the rest; a missing package or a wrong output said as such."""
+        from kernelpro.profilers.runtime.measure import _precision
+        from kernelpro.profilers.runtime.spec import load_spec
+
+        import suite_peers
+        spec = load_spec(suite_run.SUITE / family / "naive.kernelpro.toml")
+        rec: dict = {}
+        for name in suite_peers.NAMES:
+            if not suite_peers.implements(name, family):
+                continue
+            m = suite_peers.time_peer(name, family, spec)
+            if "times_s" in m:
+                m.update(judge(m["times_s"], {s: spec.bytes_moved(s) for s in spec.sizes},
+                               {s: spec.flops(s) for s in spec.sizes}, self.ceilings, _precision(spec),
+                               suite_peers.policies(family)[0] in ("tf32", "bf16"),
+                               int(self.device.get("l2_bytes") or 0)))
+            rec[name] = m
+        return {"peers": rec, "complete": True}
+
     def run(self, family: str, unit: Unit, time_left: float, results: dict) -> dict:
         """One search (`kernelpro.optimizer.run.optimize`, in this process) on the naive kernel in a fresh git
         repository, through the family's shared evaluator; no branch is written: the run's best candidate is
