@@ -88,6 +88,15 @@ class SyntheticLab:
             return {"failure": "RuntimeError: synthetic: no compiler for inductor", "complete": True}
         return {**self._measure(family, 4.2, energy=False), "complete": True}
 
+    def peers(self, family: str) -> dict:
+        self.calls.append(f"{family}:peers")
+        self._tick(30)
+        rec = {"torch_max_autotune": self._measure(family, 4.4, energy=False)}
+        if family in ("layernorm", "softmax"):
+            rec["liger"] = self._measure(family, 4.6, energy=False)
+            rec["quack"] = {"absent": "ModuleNotFoundError: No module named 'quack' (synthetic)"}
+        return {"peers": rec, "complete": True}
+
     def run(self, family: str, unit, time_left: float, results: dict) -> dict:
         self.calls.append(str(unit))
         self._tick(120)

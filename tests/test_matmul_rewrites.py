@@ -79,11 +79,15 @@ CASES = {
     "gemm_colmajor": (["cdiv(n, 16)", "cdiv(m, 16)"], [16, 16], {"A": (K, M), "B": (K, N), "C": (N, M)},
                       {"m": M, "n": N, "k": K, "alpha": 2.0, "lda": M, "ldb": N, "beta": 0.5, "ldc": M}, "C",
                       lambda v: (2.0 * v["A"].T @ v["B"] + 0.5 * v["C"].T).T),
+    # staged through shared memory with no guard: the rows only from the grid (the tiles keep the launch's grid)
+    "gemm_gridrows": (["n / 16", "rows / 16"], [16, 16], {"a": (48, 32), "b": (32, 80), "c": (48, 80)},
+                      {"k": 32, "n": 80, "rows": 48}, "c", lambda v: v["a"] @ v["b"]),
     "gemm_bf16": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K, BF16), "B": (K, N, BF16), "C": (M, N, BF16)},
                   {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
     "hgemm_tn": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (K, M, F16), "B": (N, K, F16), "C": (M, N, F16)},
                  {"M": M, "N": N, "K": K}, "C", lambda v: v["A"].T @ v["B"].T),
 }
+EMU_TEMPLATE = {"gemm_gridrows": "<16>"}
 SMALL_TILES = {"bm": 32, "bn": 16, "bk": 8, "tm": 2, "tn": 2, "pad": 1, "vec": 4}  # several blocks, tails in M, N and K
 # the same with cp.async double buffering, single loads and no padding; then with the XOR swizzle
 TILE_KNOBS = [SMALL_TILES, {**SMALL_TILES, "vec": 1, "pad": 0, "stages": 2}, {**SMALL_TILES, "pad": 0, "stages": 2, "swz": 1}]
@@ -154,7 +158,7 @@ def test_each_rewrite_compiles_and_computes_the_product(name, tmp_path):
     problems = compile_each(ctx.path, [(k.name, src, ()) for _, src, _ in runs[1:]], CompileOptions(arch="sm_90"))
     for (what, src, _), problem in zip(runs[1:], problems):
         assert problem is None, f"{what}:\n" + "\n".join(problem)
-    emu_name = k.name + ("<float>" if k.is_template else "")
+    emu_name = k.name + (EMU_TEMPLATE.get(name, "<float>") if k.is_template else "")
     batch = Batch([(src, emu_name) for _, src, _ in runs], str(tmp_path))
     env = {s: v for s, v in CASES[name][3].items()}
     out = CASES[name][4]
@@ -392,3 +396,24 @@ def test_knob_spaces_fit_shared_memory_and_put_the_likely_best_first():
     # a small product: the tiles that give the SMs most blocks first
     small = matmul.wmma_space(c, "16-bit", 128, 128, 1)
     assert small[0]["bm"] * small[0]["bn"] == 64 * 64, small[:3]
+
+
+def test_rows_known_only_from_the_grid_keep_the_launch_s_grid_in_the_file_and_the_spec():
+    """The CUDA sample's matrixMul spelling: no guard, no row count among the kernel's parameters. The tiles
+    read the size from gridDim (times the old block's rows) and keep the grid; only the block changes."""
+    text = open(os.path.join(HERE, "gemm_gridrows.cu")).read().replace(
+        "template __global__", "void run(const float* a, const float* b, float* c, int k, int n, int rows) {\n"
+        "  dim3 block(16, 16);\n  dim3 grid(n / 16, rows / 16);\n  gemm_staged<16><<<grid, block>>>(a, b, c, k, n);\n}\n"
+        "template __global__")
+    k, ctx = _ctx("gemm_gridrows", text)
+    plans, why = api.plans(text, ctx)
+    tiles = next(p for p in plans if p.name == "matmul-tiles")
+    assert all(s["bm"] >= 16 and s["bn"] >= 16 for s in tiles.space)  # no more tiles than blocks
+    c = tiles.build(tiles.space[0])
+    threads = (tiles.space[0]["bm"] // tiles.space[0]["tm"]) * (tiles.space[0]["bn"] // tiles.space[0]["tn"])
+    assert c.launch == {"grid": ["n / 16", "rows / 16"], "block": [threads]}
+    assert f"gemm_staged<16><<<grid, {threads}>>>" in c.source
+    assert "kp_M = (long long)(gridDim.y * 16)" in c.source and "kp_N = (long long)(gridDim.x * 16)" in c.source
+    # a block of other rows than the index's multiple would make gridDim * 16 wrong: no kept grid then
+    ctx.launch["block"] = [16, 8]
+    assert "matmul-tiles" not in [p.name for p in api.plans(text, ctx)[0]]

@@ -1491,6 +1491,7 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     for axis in (c.row, c.col):
         if axis.extent is None:  # no guard: the extent the old launch covers, where a parameter equals it
             axis.extent = _extent_from_launch(src, ctx, c, axis)
+    kept = _kept_grid(src, ctx, c)  # else, where the grid alone says it: gridDim times the rows of a block
     try:
         coords, causal = matmul.check_tiles(src, ctx.kernel, c)
     except Refuse as e:
@@ -1498,7 +1499,7 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
         coords = causal = None
     if coords is not None:
         table = _spec_table(src, ctx)
-        g = matmul.grid_text(c, table, 1, 1, None)
+        g = matmul.grid_text(c, table, 1, 1, None) if not kept else ("", "")
         zt = in_terms_of(c.batch.extent or "?", table) if c.batch is not None and c.batch.thread in ("loop", "digits") \
             else ""
         if zt is None:
@@ -1509,13 +1510,25 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                        "the kernel's parameters")
         else:
             acc = 8 if "double" in (c.acc_type + c.out.elem) else 4
-            m, n = _largest(ctx, in_terms_of(c.M, table) or "0"), _largest(ctx, in_terms_of(c.N, table) or "0")
+            m, n = (_largest(ctx, in_terms_of(c.M, table) or "0"), _largest(ctx, in_terms_of(c.N, table) or "0")) \
+                if not kept else (kept["m"], kept["n"])
             zgrid = ([grid[2]] if len(grid) > 2 else [])
             if zt:  # the batch loop becomes the grid's z
                 zgrid = [zt]
             nb = _largest(ctx, str(zgrid[0])) if zgrid else 1
             space = matmul.tile_space(len(c.terms), acc, m, n, nb, ctx.arch,
                                       **matmul.simt_features(c, _arch_num(ctx.arch)))
+            if kept:  # no more tiles than the grid has blocks: a tile at least as tall and wide as a block's outputs
+                space = [x for x in space if x["bm"] >= kept["rows"] and x["bn"] >= kept["cols"]]
+
+            def tiled_launch(bm, bn, threads):
+                launch = dict(ctx.base_launch or {})
+                if kept:
+                    launch.update(block=[threads])
+                else:
+                    launch.update(grid=[f"cdiv({in_terms_of(c.N, table)}, {bn})",
+                                        f"cdiv({in_terms_of(c.M, table)}, {bm})"] + zgrid, block=[threads])
+                return launch
             restricted = sorted({x for pair in c.assumes for x in pair})
             assumptions = (f"assumes {', '.join(restricted)} never overlap (adds __restrict__: the output is "
                            "written once, after the sums)",) if restricted else ()
@@ -1524,13 +1537,12 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                 bm, bn, bk, tm, tn, pad = (int(knobs[x]) for x in ("bm", "bn", "bk", "tm", "tn", "pad"))
                 vec, stages, swz = (int(knobs.get(x, 1 if x != "swz" else 0)) for x in ("vec", "stages", "swz"))
                 threads = (bm // tm) * (bn // tn)
-                new = matmul.tile_body(src, ctx.kernel, c, coords, bm, bn, bk, tm, tn, pad, vec, causal, stages, swz)
+                new = matmul.tile_body(src, ctx.kernel, c, coords, bm, bn, bk, tm, tn, pad, vec, causal, stages, swz,
+                                       kept=bool(kept))
                 if restricted:  # the sums are stored after every operand is read: said, and made __restrict__
                     new = add_restrict(new, ctx.kernel)[0]
-                new, notes = matmul.host_launches(src, ctx.kernel, c, new, bm, bn, threads)
-                launch = dict(ctx.base_launch or {})
-                launch.update(grid=[f"cdiv({in_terms_of(c.N, table)}, {bn})", f"cdiv({in_terms_of(c.M, table)}, {bm})"]
-                              + zgrid, block=[threads])
+                new, notes = matmul.host_launches(src, ctx.kernel, c, new, bm, bn, threads, bool(kept))
+                launch = tiled_launch(bm, bn, threads)
                 desc = (f"shared-memory tiles for the matrix product ({what}): {bm} x {bn} outputs per block, "
                         f"{bk}-deep slabs " + ("with XOR-swizzled rows where stored transposed" if swz else
                                                f"padded by {pad}") + f", {tm} x {tn} outputs per thread in registers, "
@@ -1556,19 +1568,19 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                     wt = "tf32"
             if wt is not None and _arch_num(ctx.arch) >= 80:
                 wspace = matmul.wmma_space(c, wt if "tf32" in wt else "16-bit", m, n, nb, ctx.arch)
+                if kept:
+                    wspace = [x for x in wspace if x["bm"] >= kept["rows"] and x["bn"] >= kept["cols"]]
 
                 def build_wmma(knobs):
                     bm, bn, bk, stages = (int(knobs.get(x, 1)) for x in ("bm", "bn", "bk", "stages"))
                     wm, wn = int(knobs.get("wm", 32)), int(knobs.get("wn", 32))
                     new = matmul.wmma_body(src, ctx.kernel, c, coords, bm, bn, bk, causal, tf32=wt == "tf32",
-                                           stages=stages, split=wt == "3xtf32", wm=wm, wn=wn)
+                                           stages=stages, split=wt == "3xtf32", wm=wm, wn=wn, kept=bool(kept))
                     if restricted:
                         new = add_restrict(new, ctx.kernel)[0]
                     threads = (bm // wm) * (bn // wn) * 32
-                    new, notes = matmul.host_launches(src, ctx.kernel, c, new, bm, bn, threads)
-                    launch = dict(ctx.base_launch or {})
-                    launch.update(grid=[f"cdiv({in_terms_of(c.N, table)}, {bn})", f"cdiv({in_terms_of(c.M, table)}, {bm})"]
-                                  + zgrid, block=[threads])
+                    new, notes = matmul.host_launches(src, ctx.kernel, c, new, bm, bn, threads, bool(kept))
+                    launch = tiled_launch(bm, bn, threads)
                     desc = (f"tensor cores for the matrix product ({what}): WMMA 16x16x16 on {wt} operands with fp32 "
                             f"sums, {bm} x {bn} outputs per block ({wm} x {wn} per warp), {bk}-deep slabs in shared memory"
                             + (", double-buffered through cp.async" if stages == 2 else ""))
@@ -1662,6 +1674,33 @@ def _extent_from_launch(src: SourceFile, ctx: Context, c, axis) -> str | None:
         if ok:
             return cand
     return None
+
+
+def _kept_grid(src: SourceFile, ctx: Context, c) -> dict | None:
+    """Where an output index has no bound that a parameter gives (no guard, no parameter equal to the
+    old launch's reach) and both are `C * blockIdx.D + threadIdx.D` with blocks of C threads along D at
+    every size of the spec: that axis's extent becomes gridDim.D * C, and the tiled kernel keeps the
+    launch's grid (matmul._origin). The rows and columns per old block, and the sizes at the largest."""
+    if c.row.extent is not None and c.col.extent is not None:
+        return None
+    k = src.kernel(ctx.kernel)
+    forms = [matmul.kept_grid_axis(src, k, c, a) for a in (c.row, c.col)]
+    if None in forms or forms[0][0] == forms[1][0] or not ctx.size_env:
+        return None
+    grid, block = list(ctx.launch.get("grid") or []), list(ctx.launch.get("block") or [])
+    reach = []
+    for dim, per in forms:
+        i = "xyz".index(dim)
+        if i >= len(grid) or i >= len(block) or any(_eval(str(block[i]), e) != per for e in ctx.size_env.values()):
+            return None
+        reach.append(_largest(ctx, f"({grid[i]}) * {per}"))
+    for (dim, per), axis in zip(forms, (c.row, c.col)):
+        if axis.extent is None:
+            axis.extent = f"gridDim.{dim} * {per}"
+    table = _spec_table(src, ctx)
+    m = _largest(ctx, in_terms_of(c.M, table) or "0") if not c.M.startswith("gridDim") else reach[0]
+    n = _largest(ctx, in_terms_of(c.N, table) or "0") if not c.N.startswith("gridDim") else reach[1]
+    return {"rows": forms[0][1], "cols": forms[1][1], "m": m, "n": n}
 
 
 def _value_at(src: SourceFile, k, node, vals: dict, depth: int = 0) -> int | None:

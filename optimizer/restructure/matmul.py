@@ -237,10 +237,11 @@ def _decl_of(src: SourceFile, k, name: str):
 
 
 def tile_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: int, bn: int, bk: int, tm: int, tn: int,
-              pad: int, vec: int = 1, causal: str | None = None, stages: int = 1, swz: int = 0) -> str:
+              pad: int, vec: int = 1, causal: str | None = None, stages: int = 1, swz: int = 0, kept: bool = False) -> str:
     """The kernel with its body replaced by the tiled product (the body as written runs per output).
     stages 2: the next slabs copied with cp.async while this one is used; swz 1: the slabs stored
-    transposed (an operand read along k) get an XOR-swizzled row instead of padding."""
+    transposed (an operand read along k) get an XOR-swizzled row instead of padding; kept: the launch's grid
+    stays (see _origin)."""
     k = src.kernel(kernel)
     threads = (bm // tm) * (bn // tn)
     acc = _acc_type(c.acc_type if c.accumulate == "local" else c.out.elem)
@@ -253,8 +254,8 @@ def tile_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: in
     L = [f"{{  // kernelpro: {bm} x {bn} output tiles per block, {bk}-deep slabs of the operands in shared memory "
          f"({layout}{', double-buffered through cp.async' if stages == 2 else ''}), {tm} x {tn} sums per thread"]
     L += _head(c, bm, bn, causal, ind)
-    L += [f"{ind}const int kp_tid = threadIdx.x, kp_tn = kp_tid % {bn // tn}, kp_tm = kp_tid / {bn // tn};",
-          f"{ind}const long long kp_i0 = (long long)blockIdx.y * {bm}, kp_j0 = (long long)blockIdx.x * {bn};"]
+    L += [f"{ind}const int kp_tid = threadIdx.x, kp_tn = kp_tid % {bn // tn}, kp_tm = kp_tid / {bn // tn};"]
+    L += _origin(bm, bn, kept, ind)
     for t, (sa, sb) in enumerate(slabs):
         L += [f"{ind}alignas(16) __shared__ {acc} {sa.name}[{stages}][{bk}][{sa.width(bk)}];",
               f"{ind}alignas(16) __shared__ {acc} {sb.name}[{stages}][{bk}][{sb.width(bk)}];",
@@ -299,6 +300,44 @@ def tile_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: in
           f"{i3}" + _replay(src, k, c, ind * 3), f"{i2}}}();", f"{ind}  }}", "}"]
     new = span_text(src, 0, k.body.start_byte) + "\n".join(L) + span_text(src, k.body.end_byte, len(src.data))
     return _include(new, "cuda_pipeline.h") if stages == 2 else new
+
+
+def kept_grid_axis(src: SourceFile, k, c: Contraction, axis) -> tuple[str, int] | None:
+    """(D, C) where the output index is `C * blockIdx.D + threadIdx.D` (through int locals), C a number:
+    with no guard, the rows (columns) are those the launch's grid gives, gridDim.D * C, for blocks
+    of C threads along D (the CUDA sample's matrixMul, whose host alone knows the row count)."""
+    from kernelpro.profilers.analysis.affine import build_env
+
+    if len(axis.atoms) != 1 or axis.atoms[0] not in c.coords:
+        return None
+    d = _decl_of(src, k, axis.atoms[0])
+    p = build_env(src, k).poly(d.child_by_field_name("value")) if d is not None else None
+    if not p or len(p) != 2:
+        return None
+    inst = src.instantiated(k)  # `blockIdx.y * TILE` with every launch's TILE = 16
+    terms = {}
+    for m, coef in p.items():
+        rest = [a for a in m if a not in inst]
+        for a in m:
+            coef = coef * inst[a] if a in inst else coef
+        terms[tuple(rest)] = coef
+    for dim in "xyz":
+        per = terms.get((f"blockIdx.{dim}",))
+        if terms.get((f"threadIdx.{dim}",)) == 1 and isinstance(per, int) and per > 0:
+            return dim, per
+    return None
+
+
+def _origin(bm: int, bn: int, kept: bool, ind: str) -> list[str]:
+    """The block's first output row and column. kept: the launch's grid stays as it was (the output's size
+    is known only from it: gridDim times the rows and columns each old block had); its blocks, flattened,
+    take the BM x BN tiles in turn and the ones left over return (there are fewer tiles than blocks)."""
+    if not kept:
+        return [f"{ind}const long long kp_i0 = (long long)blockIdx.y * {bm}, kp_j0 = (long long)blockIdx.x * {bn};"]
+    return [f"{ind}const long long kp_tj = (kp_N + {bn - 1}) / {bn}, kp_t = (long long)blockIdx.y * gridDim.x + blockIdx.x;"
+            "  // the launch's grid, its blocks taking the tiles in turn",
+            f"{ind}if (kp_t >= kp_tj * ((kp_M + {bm - 1}) / {bm})) return;",
+            f"{ind}const long long kp_i0 = (kp_t / kp_tj) * {bm}, kp_j0 = (kp_t % kp_tj) * {bn};"]
 
 
 def _quad_ok(sl: "_Slab", count: int, acc: str, bk: int) -> bool:
@@ -541,12 +580,15 @@ def grid_text(c: Contraction, table: dict, bm: int, bn: int, z: str | None) -> t
 
 
 def host_launches(src: SourceFile, kernel: str, c: Contraction, text_: str, bm: int, bn: int,
-                  threads: int) -> tuple[str, list[str]]:
-    """The file's own launches of the kernel with the tiled grid and block."""
+                  threads: int, kept: bool = False) -> tuple[str, list[str]]:
+    """The file's own launches of the kernel with the tiled grid and block (kept: the grid as it was)."""
     s2 = SourceFile(text_, src.path)
     subs, notes = [], []
     for call, cfg, args, host in launch_sites(s2, kernel):
         if len(args) < 2:
+            continue
+        if kept:
+            subs.append((args[1].start_byte, args[1].end_byte, str(threads)))
             continue
         table = _call_args(s2, kernel, call)
         g = grid_text(c, table, bm, bn, None)
@@ -752,7 +794,7 @@ WARP_TILES = ((32, 32), (64, 32), (32, 64), (64, 64))  # a warp's outputs in WMM
 
 def wmma_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: int, bn: int, bk: int,
               causal: str | None = None, tf32: bool = False, stages: int = 1, split: bool = False,
-              wm: int = 32, wn: int = 32) -> str:
+              wm: int = 32, wn: int = 32, kept: bool = False) -> str:
     """The kernel with its body replaced by a tensor-core product: BM x BN tiles per block, each warp
     WM x WN outputs (32 x 32 by default) as WM/16 x WN/16 WMMA fragments (16-bit operands, or fp32 as TF32, or as 3xTF32 with
     split; fp32 sums), the operands' slabs in padded shared memory in their global layout (16-byte
@@ -778,7 +820,7 @@ def wmma_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: in
     L += _head(c, bm, bn, causal, ind)
     dims = [f"[{stages}][{bk if sl.kmajor else sl.rows}][{sl.width(bk)}]" for sl in (sa, sb)]
     L += [f"{ind}const int kp_tid = threadIdx.x, kp_wm = (kp_tid / 32) / {warps_n}, kp_wn = (kp_tid / 32) % {warps_n};",
-          f"{ind}const long long kp_i0 = (long long)blockIdx.y * {bm}, kp_j0 = (long long)blockIdx.x * {bn};",
+          *_origin(bm, bn, kept, ind),
           f"{ind}alignas(128) __shared__ unsigned char kp_smem[{smem}];  // the slabs, then the sums' tile",
           f"{ind}{t} (&kp_As0){dims[0]} = *reinterpret_cast<{t} (*){dims[0]}>(kp_smem);",
           f"{ind}{t} (&kp_Bs0){dims[1]} = *reinterpret_cast<{t} (*){dims[1]}>(kp_smem + {ab});",

@@ -616,7 +616,7 @@ def unstage(src_text: str, path: str, kernel: str) -> tuple[str | None, str | No
             continue
         decls, outs = u.out_names
         subs = [(lp.start_byte, lp.end_byte, "".join(d + "\n" + line_indent(src, lp) for d in decls) + new)] + outs
-        staged = set(_shared_arrays(src, k))
+        staged = set(_shared_arrays(src, k, src.instantiated(k)))
         for d in walk(k.body):  # the staged arrays' declarations go (the loop's own went with it)
             if d.type == "declaration" and "__shared__" in text(src, d) and not inside_(d, lp):
                 names = {text(src, n) for n in walk(d) if n.type == "identifier"}
