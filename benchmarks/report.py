@@ -145,6 +145,40 @@ def clocks_seen(results: dict) -> dict:
     return out
 
 
+def _us(v) -> str:
+    return f"{v * 1e6:.1f} µs" if v else "—"
+
+
+def size_section(results: dict, fams: list[str]) -> list[str]:
+    """Per family and size: KernelPro's best and the hand-written kernel against every peer, the fastest
+    peer named, and the ratios (above 1: ours faster)."""
+    lines = ["", "## Per size, against the best peer", "",
+             "Times at each size of the spec (medians, the L2 flushed before each call, the same harness for all). "
+             "Peers: PyTorch eager, torch.compile (default and max-autotune), Liger-Kernel and QuACK where they "
+             "implement the operation, each checked against PyTorch eager's output first. "
+             "KernelPro / best peer and hand-written / best peer: the best peer's time over ours (above 1.00x: ours "
+             "is faster). DRAM: the fraction of the measured copy ceiling.", ""]
+    for f in fams:
+        fam = results["families"][f]
+        rows = rd.size_rows(fam)
+        if not rows or not any(r["peers_s"] for r in rows):
+            continue
+        peers = [p for p in rd.PEER_LABELS if any(p in r["peers_s"] for r in rows)]
+        lines += [f"**`{f}`**", ""]
+        lines += table(["size", "naive", "KernelPro", "hand-written"] + [rd.PEER_LABELS[p] for p in peers]
+                       + ["best peer", "KernelPro / best peer", "hand-written / best peer", "DRAM: KernelPro, hand-written"],
+                       [[r["size"] + " (" + ", ".join(f"{k}={v}" for k, v in (fam["sizes"].get(r["size"]) or {}).items())
+                         + ")", _us(r["naive_s"]), _us(r["kernelpro_s"]), _us(r["best_s"])]
+                        + [_us(r["peers_s"].get(p)) for p in peers]
+                        + [rd.PEER_LABELS.get(r["best_peer"], "—"), fx(r["kernelpro_vs_peer"]), fx(r["best_vs_peer"]),
+                           f"{pct(r['kernelpro_dram'])}, {pct(r['best_dram'])}"] for r in rows])
+        why = rd.peer_status(fam)
+        if why:
+            lines += ["", "No time from: " + "; ".join(f"{rd.PEER_LABELS.get(k, k)} ({v})" for k, v in why.items())]
+        lines += [""]
+    return lines
+
+
 def report_page(results: dict, mpl_version: str) -> str:
     synthetic = bool(results.get("synthetic"))
     env = results.get("environment") or {}
@@ -208,6 +242,7 @@ def report_page(results: dict, mpl_version: str) -> str:
               "device call (the later runs reuse their measurements). Fractions of the measured ceilings at the largest size: of the DRAM "
               "bandwidth, or of the FLOP rate (marked FLOP) where the kernel is compute-bound.", ""]
     lines += [f"- `{r['family']}`: {r['description']}" for r in rows if r["description"]]
+    lines += size_section(results, fams)
     lines += ["", "## Roofline and energy", "", "![Roofline, each kernel before and after](roofline.svg)", "",
               "![Energy per launch before and after](energy.svg)", ""]
     st = rd.strategy_table(results)

@@ -142,6 +142,61 @@ def family_row(name: str, fam: dict) -> dict:
     }
 
 
+PEER_LABELS = {"torch_eager": "PyTorch eager", "torch_compile": "torch.compile", "torch_max_autotune":
+               "torch.compile max-autotune", "liger": "Liger-Kernel", "quack": "QuACK"}
+
+
+def peer_measurements(fam: dict) -> dict:
+    """label -> measurement of every peer the family has: PyTorch eager (the baseline unit), torch.compile
+    (the compile unit) and the peers unit's (max-autotune, Liger-Kernel, QuACK)."""
+    base = fam.get("baseline") or {}
+    out = {"torch_eager": base.get("torch_eager"), "torch_compile": fam.get("compile") or base.get("torch_compile")}
+    out.update(((fam.get("peers") or {}).get("peers") or {}))
+    return {k: v for k, v in out.items() if v}
+
+
+def size_rows(fam: dict) -> list[dict]:
+    """Per size of the spec: the naive kernel's, KernelPro's (the median seed's best), the hand-written
+    kernel's and every peer's time; the fastest peer; KernelPro / best peer and hand-written / best peer (a
+    time ratio, above 1 where ours is faster); the DRAM fraction of KernelPro's and the hand-written kernel's.
+    A flagged or failed measurement gives no time."""
+    base = fam.get("baseline") or {}
+    rep = representative(fam)
+    meas = (rep or {}).get("measured") or {}
+    kp = (meas.get("optimized") if improved(rep) else base.get("naive")) if rep else None
+    peers = peer_measurements(fam)
+
+    def t(m, size):
+        return (m.get("times_s") or {}).get(size) if usable(m) else None
+
+    def bw(m, size):
+        return (((m or {}).get("roofline") or {}).get(size) or {}).get("bw_fraction") if usable(m) else None
+
+    rows = []
+    for size in sorted(fam.get("sizes") or {}, key=lambda z: (fam.get("bytes") or {}).get(z) or 0):  # small first
+        times = {k: t(m, size) for k, m in peers.items()}
+        times = {k: v for k, v in times.items() if v}
+        best_peer = min(times, key=times.get) if times else None
+        kp_t, hw_t = t(kp, size), t(base.get("best"), size)
+        peer_t = times.get(best_peer) if best_peer else None
+        rows.append({"size": size, "naive_s": t(base.get("naive"), size), "kernelpro_s": kp_t, "best_s": hw_t,
+                     "peers_s": times, "best_peer": best_peer, "best_peer_s": peer_t,
+                     "kernelpro_vs_peer": peer_t / kp_t if peer_t and kp_t else None,
+                     "best_vs_peer": peer_t / hw_t if peer_t and hw_t else None,
+                     "kernelpro_dram": bw(kp, size), "best_dram": bw(base.get("best"), size)})
+    return rows
+
+
+def peer_status(fam: dict) -> dict:
+    """peer -> why it gives no time (absent package, wrong output, failure), for the peers that give none."""
+    out = {}
+    for k, m in peer_measurements(fam).items():
+        if usable(m):
+            continue
+        out[k] = m.get("absent") or m.get("failure") or status(m)
+    return out
+
+
 def roofline_points(fam: dict) -> dict:
     """label -> (arithmetic intensity FLOP/byte, achieved GFLOP/s, GB/s) at the largest size."""
     large = fam.get("largest")

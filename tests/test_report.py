@@ -210,3 +210,25 @@ def test_roofline_labels_of_nearby_points_do_not_overlap():
     assert places["layernorm"][1:] != places["rmsnorm"][1:], "two labels in the same slot at the same point"
     assert places["residual"][1:] == report_plots.LABEL_SLOTS[0], "a point alone keeps the first slot"
     plt.close(fig)
+
+
+def test_per_size_tables_name_the_best_peer_and_the_ratio_to_it(results, built):
+    fam = results["families"]["layernorm"]
+    rows = rd.size_rows(fam)
+    assert [r["size"] for r in rows] == ["small", "large"]  # in the order of the bytes moved
+    for r in rows:
+        peers = {k: m["times_s"][r["size"]] for k, m in rd.peer_measurements(fam).items() if rd.usable(m)}
+        assert "liger" in peers and "quack" not in peers  # QuACK absent in the fixture: no time
+        best = min(peers, key=peers.get)
+        assert r["best_peer"] == best and r["best_peer_s"] == peers[best]
+        assert r["kernelpro_vs_peer"] == pytest.approx(peers[best] / r["kernelpro_s"])
+        assert r["best_vs_peer"] == pytest.approx(peers[best] / fam["baseline"]["best"]["times_s"][r["size"]])
+    text = built["index.md"].decode()
+    section = text.split("## Per size, against the best peer", 1)[1].split("\n## ", 1)[0]
+    part = section.split("**`layernorm`**", 1)[1].split("**`", 1)[0]
+    assert "| Liger-Kernel |" in part and "torch.compile max-autotune" in part
+    assert f"| {rd.PEER_LABELS[rows[1]['best_peer']]} | {rows[1]['kernelpro_vs_peer']:.2f}x |" in part
+    assert "No time from: QuACK (ModuleNotFoundError" in part
+    # a family whose torch.compile failed: the failure said, the other peers still compared
+    soft = section.split("**`softmax`**", 1)[1].split("**`", 1)[0]
+    assert "torch.compile (RuntimeError: synthetic: no compiler for inductor)" in soft

@@ -107,7 +107,7 @@ def test_units_run_family_by_family_with_torch_compile_and_the_energy_objective_
                          energy_families=("gelu",))
     assert [str(u) for u in units] == [
         "gelu:baseline", "gelu:time/mcts/0", "gelu:time/greedy/0", "softmax:baseline", "softmax:time/mcts/0",
-        "softmax:time/greedy/0", "gelu:compile", "softmax:compile", "gelu:energy/mcts/0"]
+        "softmax:time/greedy/0", "gelu:compile", "softmax:compile", "gelu:peers", "softmax:peers", "gelu:energy/mcts/0"]
     # a family's later runs, and every torch.compile after the first, cost less in the same call
     cfg = rs.Config(budget=8)
     warm_costs = [rs.call_seconds_of(units[:k], cfg, None) for k in range(1, len(units) + 1)]
@@ -156,7 +156,7 @@ def test_command_line_plan_and_bad_input(tmp_path):
     run = lambda *a: subprocess.run([sys.executable, str(ROOT / "benchmarks" / "run_suite.py"), *a],  # noqa: E731
                                     capture_output=True, text=True)
     r = run("--plan", "--families", "gelu", "--strategies", "mcts", "--seeds", "0")
-    assert r.returncode == 0 and "3 units left" in r.stdout and "gelu:time/mcts/0, gelu:compile" in r.stdout
+    assert r.returncode == 0 and "4 units left" in r.stdout and "gelu:time/mcts/0, gelu:compile, gelu:peers" in r.stdout
     r = run("--plan", "--families", "nope")
     assert r.returncode == 2 and r.stderr.strip() == (
         f"run_suite: unknown family nope (the suite has {', '.join(rs.suite_families())})")
@@ -432,6 +432,10 @@ def test_the_report_s_plan_runs_to_the_end_in_the_calls_it_plans_of_modelled_tim
         def torch_compile(self, family):
             self._take(rs.Unit(family, "compile"))
             return super().torch_compile(family)
+
+        def peers(self, family):
+            self._take(rs.Unit(family, "peers"))
+            return super().peers(family)
 
         def run(self, family, unit, time_left, results):
             self._take(unit)
