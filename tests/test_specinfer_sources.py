@@ -425,3 +425,18 @@ def test_propose_only_with_infer_spec_proposes_launch_changes_from_the_inferred_
     assert any(n.startswith("launch spec inferred (--infer-spec; not written") for n in b["notes"])
     assert [c["origin"] for c in b["candidates"] if c["kind"] == "structural"] == ["builtin:column"]
     assert not list(tmp_path.glob("*.kernelpro.toml")) and not list(tmp_path.glob("*.reference.cu"))
+
+
+def test_the_large_size_grows_a_loop_s_bound_with_the_thread_count(tmp_path):
+    """A column kernel (one thread per column, a loop down the rows): the timed size is square, as the
+    hand-written spec's 16384 x 16384, not 512 rows under a quarter million threads where the naive
+    kernel is already coalesced and short."""
+    cu = tmp_path / "cm.cu"
+    cu.write_text("""__global__ void colsum(float* y, const float* A, int M, int N) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j < N) { float s = 0.0f; for (int i = 0; i < M; i++) s += A[i * N + j]; y[j] = s; }
+}
+""")
+    sizes = infer_spec(cu).sizes
+    assert sizes["large"]["M"] == sizes["large"]["N"] >= 4096
+    assert sizes["small"]["M"] < sizes["small"]["N"]  # small: the loop a third of the threads (cheap to emulate)
