@@ -82,6 +82,10 @@ CASES = {
     # staged through shared memory with no guard: the rows only from the grid (the tiles keep the launch's grid)
     "gemm_gridrows": (["n / 16", "rows / 16"], [16, 16], {"a": (48, 32), "b": (32, 80), "c": (48, 80)},
                       {"k": 32, "n": 80, "rows": 48}, "c", lambda v: v["a"] @ v["b"]),
+    "gemm_gridstride": (["7"], [64], {"a": (M, K), "b": (K, N), "c": (M, N)}, {"M": M, "N": N, "K": K}, "c",
+                        lambda v: v["a"] @ v["b"]),
+    "gemm_subrem": (["cdiv(M * N, 128)"], [128], {"A": (M, K), "B": (K, N), "C": (M, N)}, {"M": M, "N": N, "K": K},
+                    "C", lambda v: v["A"] @ v["B"]),
     "gemm_bf16": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K, BF16), "B": (K, N, BF16), "C": (M, N, BF16)},
                   {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
     "hgemm_tn": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (K, M, F16), "B": (N, K, F16), "C": (M, N, F16)},
@@ -417,3 +421,17 @@ def test_rows_known_only_from_the_grid_keep_the_launch_s_grid_in_the_file_and_th
     # a block of other rows than the index's multiple would make gridDim * 16 wrong: no kept grid then
     ctx.launch["block"] = [16, 8]
     assert "matmul-tiles" not in [p.name for p in api.plans(text, ctx)[0]]
+
+
+def test_a_remainder_by_subtraction_reads_as_the_remainder_only_where_the_quotient_is_the_same():
+    from kernelpro.optimizer.restructure.passes import remainder_by_subtraction
+
+    text = open(os.path.join(HERE, "gemm_subrem.cu")).read()
+    assert "int j = t % N;" in remainder_by_subtraction(text, "x.cu", "mm_subrem")
+    assert "int j = t % N;" in remainder_by_subtraction(text.replace("t - i * N", "t - N * i"), "x.cu", "mm_subrem")
+    assert "int j = t % N;" in remainder_by_subtraction(text.replace("t - i * N", "t - (t / N) * N"), "x.cu",
+                                                        "mm_subrem")
+    # another divisor, another dividend, or a quotient changed after it was taken: left alone
+    assert remainder_by_subtraction(text.replace("t - i * N", "t - i * K"), "x.cu", "mm_subrem") is None
+    assert remainder_by_subtraction(text.replace("t - i * N", "(t + 1) - i * N"), "x.cu", "mm_subrem") is None
+    assert remainder_by_subtraction(text.replace("if (i < M) {", "i += 1; if (i < M) {"), "x.cu", "mm_subrem") is None

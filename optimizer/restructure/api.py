@@ -37,7 +37,8 @@ from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flat2
 from . import histogram as private_bins
 from .launch import columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
 from .passes import (declare_at_first_assignment, expand_macros, fold_reassignments, index_pointer_steps, inline_loop_helpers,
-                     name_thread_indices, promote_elements, rename_reassigned_pointers, simplify, while_to_for)
+                     name_thread_indices, promote_elements, remainder_by_subtraction, rename_reassigned_pointers, simplify,
+                     while_to_for)
 from .text import NotThisShape, Refuse, in_terms_of, span_text
 from .unstage import unstage
 from .warptail import warp_tail_tree
@@ -1462,10 +1463,20 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     """A recognised matrix product: the coalescing remap, and shared-memory tiles with register tiles
     (and why one of them does not apply)."""
     src = parse_source(text, ctx.path)
+    strided = False
     try:
         c = matmul.product(src, ctx.kernel)
     except NotThisShape:
-        return [], []
+        flat = matmul.unstride(src, ctx.kernel)  # a grid-stride loop over the outputs, read one output per thread
+        if flat is None:
+            return [], []
+        src, strided = parse_source(flat, ctx.path), True
+        try:
+            c = matmul.product(src, ctx.kernel)
+        except NotThisShape:
+            return [], []
+        except Refuse as e:
+            raise Refuse(f"a loop multiplies two operands along k, but {e}") from None
     except Refuse as e:
         raise Refuse(f"a loop multiplies two operands along k, but {e}") from None
     out, why = [], []
@@ -1474,7 +1485,7 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                     if r in ctx.answers_present)
     grid = list(ctx.launch.get("grid") or [])
     block = list(ctx.launch.get("block") or [])
-    if matmul.needs_remap(c):
+    if matmul.needs_remap(c) and not strided:  # (the remap keeps the launch: a grid-stride kernel's would not cover)
         if len(grid) < 2 or len(block) < 2:
             why.append("the output's contiguous dimension comes from threadIdx.y, but the launch is not 2-D")
         else:
@@ -1737,6 +1748,7 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
             break
         text = folded
     text = name_thread_indices(text, ctx.path, ctx.kernel) or text
+    text = remainder_by_subtraction(text, ctx.path, ctx.kernel) or text  # `j = t - i * N` with `i = t / N`
     text = while_to_for(text, ctx.path, ctx.kernel) or text
     text = index_pointer_steps(text, ctx.path, ctx.kernel) or text
     for _ in range(8):

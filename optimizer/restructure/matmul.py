@@ -49,6 +49,33 @@ def product(src: SourceFile, kernel: str) -> Contraction:
     return f.products[0]
 
 
+def unstride(src: SourceFile, kernel: str) -> str | None:
+    """The kernel with its grid-stride loop over the outputs, `for (T i = first; i < E; i += stride) body` as
+    the kernel's only statement (after declarations), read as one output per thread: `{ T i = first; if (i < E)
+    body }`. Only for the analysis: the tiled kernels launch a grid of their own over every output. None
+    where there is no such loop."""
+    from kernelpro.profilers.analysis.loops import _header
+
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    stmts = [s for s in k.body.named_children if s.type not in ("comment", "declaration")]
+    if len(stmts) != 1 or stmts[0].type != "for_statement":
+        return None
+    lp = stmts[0]
+    h = _header(src, lp)
+    step = lp.child_by_field_name("update")
+    init = lp.child_by_field_name("initializer")
+    if step is None or init is None or h.get("cmp") != "<" or "gridDim" not in text(src, step) \
+            or "threadIdx" not in text(src, init) or any(n.type in ("break_statement", "continue_statement")
+                                                         for n in walk(lp.child_by_field_name("body"))):
+        return None
+    cond = text(src, lp.child_by_field_name("condition"))
+    body = text(src, lp.child_by_field_name("body"))
+    init_t = text(src, init).rstrip(";")
+    return span_text(src, 0, len(src.data), [(lp.start_byte, lp.end_byte, f"{{ {init_t}; if ({cond}) {body} }}")])
+
+
 # ---------------------------------------------------------------- coalescing remap
 
 

@@ -1314,3 +1314,56 @@ def _primary(e: str) -> bool:
         if depth == 0:
             return i == len(rest) - 1
     return False
+
+
+def remainder_by_subtraction(src_text: str, path: str, kernel: str) -> str | None:
+    """A remainder written by subtraction, `j = t - i * N` where `i = t / N` (or `t - (t / N) * N`), read as
+    `t % N`: what C defines the remainder to be (a - (a / b) * b), so the flat index's split reads as the plans
+    expect. None if there is none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    quotients = {}  # i -> (t, N) for `i = t / N`
+
+    def parts(n, op):
+        n = unparen(n)
+        if n is None or n.type != "binary_expression" or text(src, n.child_by_field_name("operator")) != op:
+            return None
+        return unparen(n.child_by_field_name("left")), unparen(n.child_by_field_name("right"))
+
+    for d in walk(k.body):
+        if d.type == "init_declarator" and d.child_by_field_name("declarator").type == "identifier":
+            q = parts(d.child_by_field_name("value"), "/")
+            if q is not None:
+                quotients[text(src, d.child_by_field_name("declarator"))] = (text(src, q[0]), text(src, q[1]))
+    subs = []
+    for d in walk(k.body):
+        v = d.child_by_field_name("value") if d.type == "init_declarator" else None
+        diff = parts(v, "-") if v is not None else None
+        prod = parts(diff[1], "*") if diff else None
+        if prod is None:
+            continue
+        t = text(src, diff[0])
+        for q, n in (prod, prod[::-1]):
+            qt = text(src, q)
+            quot = quotients.get(qt) if q.type == "identifier" else \
+                ((text(src, parts(q, "/")[0]), text(src, parts(q, "/")[1])) if parts(q, "/") else None)
+            if quot == (t, text(src, n)) and not _reassigned(src, k, [t, text(src, n)] + ([qt] if qt in quotients else [])):
+                subs.append((v.start_byte, v.end_byte, f"{_paren(diff[0], t)} % {_paren(n, text(src, n))}"))
+                break
+    return span_text(src, 0, len(src.data), subs) if subs else None
+
+
+def _paren(n, t: str) -> str:
+    return t if n.type in ("identifier", "number_literal", "field_expression") else f"({t})"
+
+
+def _reassigned(src: SourceFile, k, names: list[str]) -> bool:
+    """Some of `names` is assigned after its declaration (the quotient and the remainder might then differ)."""
+    for n in walk(k.body):
+        if n.type in ("assignment_expression", "update_expression"):
+            left = unparen(n.child_by_field_name("left") or n.child_by_field_name("argument"))
+            if left is not None and text(src, left) in names:
+                return True
+    return False
