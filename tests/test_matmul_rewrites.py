@@ -86,6 +86,8 @@ CASES = {
                         lambda v: v["a"] @ v["b"]),
     "gemm_subrem": (["cdiv(M * N, 128)"], [128], {"A": (M, K), "B": (K, N), "C": (M, N)}, {"M": M, "N": N, "K": K},
                     "C", lambda v: v["A"] @ v["B"]),
+    "gemm_array2d": (["3", "3"], [16, 16], {"A": (40, 40), "B": (40, 40), "C": (40, 40)}, {}, "C",
+                     lambda v: v["A"] @ v["B"]),
     "gemm_bf16": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K, BF16), "B": (K, N, BF16), "C": (M, N, BF16)},
                   {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
     "hgemm_tn": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (K, M, F16), "B": (N, K, F16), "C": (M, N, F16)},

@@ -36,7 +36,7 @@ from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flat2
                permute, rows, scan, stencil, taps)
 from . import histogram as private_bins
 from .launch import columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
-from .passes import (declare_at_first_assignment, expand_macros, fold_reassignments, index_pointer_steps, inline_loop_helpers,
+from .passes import (declare_at_first_assignment, expand_macros, flatten_array_params, fold_reassignments, index_pointer_steps, inline_loop_helpers,
                      name_thread_indices, promote_elements, remainder_by_subtraction, rename_reassigned_pointers, simplify,
                      while_to_for)
 from .text import NotThisShape, Refuse, in_terms_of, span_text
@@ -1738,6 +1738,7 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     out, why = [], []
     original = text
     text = expand_macros(text, ctx.path, ctx.kernel) or text  # `#define A(i, j) a[(i) + (j) * lda]`
+    text = flatten_array_params(text, ctx.path, ctx.kernel) or text  # `float A[N][N]`: A[i][k] through a flat pointer
     inlined = inline_loop_helpers(text, ctx.path, ctx.kernel)
     text = inlined or text
     text = warp_tail_tree(text, ctx.path, ctx.kernel) or text  # `if (tid < 32) warpReduce(sdata, tid);`

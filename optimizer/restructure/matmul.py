@@ -277,6 +277,8 @@ def tile_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: in
     slabs = [(_Slab(a, f"kp_As{t}", bm, "kp_i", "kp_M", "kp_i0", c.row.atoms[0], True, pad, swz),
               _Slab(b, f"kp_Bs{t}", bn, "kp_j", "kp_N", "kp_j0", c.col.atoms[0], True, pad, swz))
              for t, (a, b) in enumerate(c.terms)]
+    for sa, sb in slabs:
+        sa.ptr, sb.ptr = _flat_ptr(src, k, sa.o), _flat_ptr(src, k, sb.o)
     layout = "XOR-swizzled rows where stored transposed" if swz else f"+{pad} padding"
     L = [f"{{  // kernelpro: {bm} x {bn} output tiles per block, {bk}-deep slabs of the operands in shared memory "
          f"({layout}{', double-buffered through cp.async' if stages == 2 else ''}), {tm} x {tn} sums per thread"]
@@ -367,6 +369,14 @@ def _origin(bm: int, bn: int, kept: bool, ind: str) -> list[str]:
             f"{ind}const long long kp_i0 = (kp_t / kp_tj) * {bm}, kp_j0 = (kp_t % kp_tj) * {bn};"]
 
 
+def _flat_ptr(src: SourceFile, k, o) -> str:
+    """`reinterpret_cast<const T*>(A)` for a parameter declared as an array (`float A[N][N]`, whose name is a
+    pointer to rows); '' for a plain pointer (used as it is, its __restrict__ kept)."""
+    p = k.param(o.array)
+    return f"reinterpret_cast<const {o.elem}*>({o.array})" if p is not None and \
+        "[" in src.data[p.decl_start:p.decl_end].decode() else ""
+
+
 def _quad_ok(sl: "_Slab", count: int, acc: str, bk: int) -> bool:
     """A thread's `count` values of this slab read 16 bytes at a time: float sums, runs of 4, rows of the
     slab a multiple of 16 bytes, and a swizzle (if any) that moves whole runs of 4."""
@@ -445,6 +455,7 @@ class _Slab:
     kmajor: bool
     pad: int
     swz: int = 0  # XOR-swizzle the row index by k (kmajor slabs read along k only)
+    ptr: str = ""  # the operand as a flat pointer where its name is not one (a `float A[N][N]` parameter)
 
     def along(self) -> str | None:
         """'k' or 'r': the dimension the operand is contiguous along in global memory."""
@@ -483,15 +494,16 @@ def _slab_loads(c: Contraction, sl: _Slab, bk: int, threads: int, smem: str, ren
     idx = poly_c(o.index, rename)
     i2, i3, i4 = ind * 2, ind * 3, ind * 4
     what = f"// {o.array}: {'along k' if along == 'k' else 'along its rows'}"
+    arr = sl.ptr or o.array
 
     def one(kk: str, r: str, at: str) -> list[str]:
         cond = f"{sl.coord} < {sl.lim} && kp_k < {kend}"
         dst = sl.at(stage, kk, r, bk)
         if copy:
             return [f"{at}{{ const bool kp_in = {cond};",
-                    f"{at}  __pipeline_memcpy_async(&{dst}, kp_in ? (const void*)({o.array} + ({idx})) : "
-                    f"(const void*){o.array}, {es}, kp_in ? 0 : {es}); }}"]
-        return [f"{at}{dst} = ({cond}) ? ({smem})({o.array}[{idx}]) : {zero};"]
+                    f"{at}  __pipeline_memcpy_async(&{dst}, kp_in ? (const void*)({arr} + ({idx})) : "
+                    f"(const void*){arr}, {es}, kp_in ? 0 : {es}); }}"]
+        return [f"{at}{dst} = ({cond}) ? ({smem})({arr}[{idx}]) : {zero};"]
 
     if v == 1:
         return ([f"{i2}for (int kp_e = kp_tid; kp_e < {sl.rows * bk}; kp_e += {threads}) {{  {what}",
@@ -510,7 +522,7 @@ def _slab_loads(c: Contraction, sl: _Slab, bk: int, threads: int, smem: str, ren
          f"{i3}const long long {sl.coord}_r = {sl.base} + kp_r, kp_k_r = kp_kt + kp_kk;",
          f"{i3}{{",
          f"{i4}const long long {sl.coord} = {sl.coord}_r, kp_k = kp_k_r;",
-         f"{i4}const {o.elem}* kp_p = {o.array} + ({idx});",
+         f"{i4}const {o.elem}* kp_p = {arr} + ({idx});",
          f"{i4}if ({last} && ((unsigned long long)(const void*)kp_p & 15) == 0) {{"]
     dst0, dst_v = sl.at(stage, "kp_kk", "kp_r", bk), sl.at(stage, kk_v, r_v, bk)
     if whole and async_:
@@ -837,6 +849,7 @@ def wmma_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: in
     warps_n = bn // wn
     threads = (bm // wm) * warps_n * 32
     sa, sb = _wmma_slabs(c, bm, bn, pad)
+    sa.ptr, sb.ptr = _flat_ptr(src, k, sa.o), _flat_ptr(src, k, sb.o)
     ab = _slab_bytes(sa, bk, stages, eb)
     smem = wmma_smem(c, tf32, bm, bn, bk, stages)
     ind, i2, i3 = "    ", "        ", "            "

@@ -1367,3 +1367,58 @@ def _reassigned(src: SourceFile, k, names: list[str]) -> bool:
             if left is not None and text(src, left) in names:
                 return True
     return False
+
+
+def flatten_array_params(src_text: str, path: str, kernel: str) -> str | None:
+    """A parameter declared as a multi-dimensional array (`float A[N][N]`, a pointer to rows of N) read
+    through a flat pointer to its first element, `kp_A[(i) * (N) + (k)]` for `A[i][k]`, the signature kept:
+    the analyses read the accesses as strided indices. None if there is none (or one is read otherwise:
+    a row taken whole, `A[i]`)."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    fd = function_declarator(k.node)
+    arrays = {}  # name -> (element type, [inner dimensions])
+    for p in (fd.child_by_field_name("parameters").named_children if fd is not None else []):
+        d = p.child_by_field_name("declarator") if p.type == "parameter_declaration" else None
+        dims = []
+        while d is not None and d.type == "array_declarator":
+            size = d.child_by_field_name("size")
+            dims.insert(0, text(src, size) if size is not None else None)
+            d = d.child_by_field_name("declarator")
+        if d is not None and d.type == "identifier" and len(dims) >= 2 and None not in dims[1:]:
+            quals = " ".join(text(src, c) for c in p.children if c.type == "type_qualifier")
+            arrays[text(src, d)] = (f"{quals} {text(src, p.child_by_field_name('type'))}".strip(), dims[1:])
+    if not arrays:
+        return None
+    subs = []
+    for n in walk(k.body):
+        if n.type == "identifier" and text(src, n) in arrays:
+            chain, top = [], n
+            while top.parent is not None and top.parent.type == "subscript_expression" and \
+                    top.parent.child_by_field_name("argument") == top:
+                top = top.parent
+                chain.append(top)
+            inner = arrays[text(src, n)][1]
+            if len(chain) != len(inner) + 1:
+                return None  # a row (or a plane) taken whole: left as it is
+            idx = [_index_text(src, c) for c in chain]
+            if None in idx:
+                return None
+            flat = f"({idx[0]})"
+            for dim, i in zip(inner, idx[1:]):
+                flat = f"({flat}) * ({dim}) + ({i})"
+            subs.append((top.start_byte, top.end_byte, f"kp_{text(src, n)}[{flat}]"))
+    decls = "".join(f"\n  {ty}* kp_{name} = ({ty}*){name};" for name, (ty, dims) in arrays.items())
+    subs.append((k.body.start_byte + 1, k.body.start_byte + 1, decls))
+    return span_text(src, 0, len(src.data), subs)
+
+
+def _index_text(src: SourceFile, sub) -> str | None:
+    """The index of one `x[i]` (tree-sitter-cuda keeps it in a subscript_argument_list)."""
+    args = sub.child_by_field_name("indices") or sub.child_by_field_name("index")
+    if args is None:
+        return None
+    named = [c for c in args.named_children if c.type != "comment"] if args.type.endswith("list") else [args]
+    return text(src, named[0]) if len(named) == 1 else None
