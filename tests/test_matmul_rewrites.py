@@ -88,6 +88,8 @@ CASES = {
                     "C", lambda v: v["A"] @ v["B"]),
     "gemm_array2d": (["3", "3"], [16, 16], {"A": (40, 40), "B": (40, 40), "C": (40, 40)}, {}, "C",
                      lambda v: v["A"] @ v["B"]),
+    "gemm_unrolled": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
+                      {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
     "gemm_bf16": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K, BF16), "B": (K, N, BF16), "C": (M, N, BF16)},
                   {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
     "hgemm_tn": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (K, M, F16), "B": (N, K, F16), "C": (M, N, F16)},
@@ -437,3 +439,22 @@ def test_a_remainder_by_subtraction_reads_as_the_remainder_only_where_the_quotie
     assert remainder_by_subtraction(text.replace("t - i * N", "t - i * K"), "x.cu", "mm_subrem") is None
     assert remainder_by_subtraction(text.replace("t - i * N", "(t + 1) - i * N"), "x.cu", "mm_subrem") is None
     assert remainder_by_subtraction(text.replace("if (i < M) {", "i += 1; if (i < M) {"), "x.cu", "mm_subrem") is None
+
+
+def test_a_loop_unrolled_by_hand_is_read_as_its_remainder_loop_only_where_every_step_is_there():
+    from kernelpro.optimizer.restructure.passes import counter_into_header, reroll_loops
+
+    text = open(os.path.join(HERE, "gemm_unrolled.cu")).read()
+    once = reroll_loops(text, "x.cu", "mm_unrolled")
+    assert "k + 2 < K" not in once and "k = 0;" in once
+    assert "for (int k = 0; k < K; k++)" in counter_into_header(
+        once.replace("int k;\n", "").replace("k = 0;", "int k = 0;"), "x.cu", "mm_unrolled")
+    # a step missing, a step twice, another step size or bound: not the same sum, left alone
+    assert reroll_loops(text.replace("s += A[row * K + k] * B[k * N + col];\n      s +=", "s +="), "x.cu",
+                        "mm_unrolled") is None
+    assert reroll_loops(text.replace("(k + 1)] * B[(k + 1)", "k] * B[(k)"), "x.cu", "mm_unrolled") is None
+    assert reroll_loops(text.replace("k += 3", "k += 4"), "x.cu", "mm_unrolled") is None
+    assert reroll_loops(text.replace("k + 2 < K", "k + 2 < N"), "x.cu", "mm_unrolled") is None
+    # the counter read after the loop: it stays declared outside
+    assert counter_into_header(once.replace("int k;\n", "").replace("k = 0;", "int k = 0;").replace(
+        "C[row * N + col] = s;", "C[row * N + col] = s + k;"), "x.cu", "mm_unrolled") is None

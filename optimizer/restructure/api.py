@@ -36,8 +36,9 @@ from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flat2
                permute, rows, scan, stencil, taps)
 from . import histogram as private_bins
 from .launch import columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
-from .passes import (declare_at_first_assignment, expand_macros, flatten_array_params, fold_reassignments, index_pointer_steps, inline_loop_helpers,
-                     name_thread_indices, promote_elements, remainder_by_subtraction, rename_reassigned_pointers, simplify,
+from .passes import (counter_into_header, declare_at_first_assignment, expand_macros, flatten_array_params, fold_reassignments, index_pointer_steps, inline_loop_helpers,
+                     name_thread_indices, promote_elements, remainder_by_subtraction, rename_reassigned_pointers, reroll_loops,
+                     simplify,
                      while_to_for)
 from .text import NotThisShape, Refuse, in_terms_of, span_text
 from .unstage import unstage
@@ -1742,7 +1743,10 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     inlined = inline_loop_helpers(text, ctx.path, ctx.kernel)
     text = inlined or text
     text = warp_tail_tree(text, ctx.path, ctx.kernel) or text  # `if (tid < 32) warpReduce(sdata, tid);`
+    for _ in range(4):  # a loop unrolled by hand before its remainder loop: the remainder loop alone
+        text = reroll_loops(text, ctx.path, ctx.kernel) or text
     text = declare_at_first_assignment(text, ctx.path, ctx.kernel) or text
+    text = counter_into_header(text, ctx.path, ctx.kernel) or text  # `int k = 0; for (; k < K; ++k)`
     for _ in range(8):
         folded = fold_reassignments(text, ctx.path, ctx.kernel)
         if folded is None:

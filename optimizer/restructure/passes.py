@@ -1422,3 +1422,123 @@ def _index_text(src: SourceFile, sub) -> str | None:
         return None
     named = [c for c in args.named_children if c.type != "comment"] if args.type.endswith("list") else [args]
     return text(src, named[0]) if len(named) == 1 else None
+
+
+def reroll_loops(src_text: str, path: str, kernel: str) -> str | None:
+    """A loop unrolled by hand, `for (; k + 3 < K; k += 4) s += f(k) + f(k + 1) + f(k + 2) + f(k + 3);` (or one
+    `s += f(k + u);` per u), followed by its remainder loop `for (; k < K; ++k) s += f(k);`, read as the
+    remainder loop alone (the unrolled loop dropped, its initializer kept): the same sum in another order.
+    None if there is none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    for blk in walk(k.body):
+        if blk.type != "compound_statement":
+            continue
+        kids = [c for c in blk.named_children if c.type != "comment"]
+        for a, b in zip(kids, kids[1:]):
+            edit = _reroll(src, a, b) if a.type == b.type == "for_statement" else None
+            if edit is not None:
+                return span_text(src, 0, len(src.data), [edit])
+    return None
+
+
+def _loop_step(src: SourceFile, lp) -> tuple[str, int] | None:
+    """(var, step) of `v += U`, `v++`, `++v`, `v = v + U`."""
+    u = lp.child_by_field_name("update")
+    t = re.sub(r"\s+", "", text(src, u)) if u is not None else ""
+    m = re.fullmatch(r"(\w+)\+=(\d+)", t) or re.fullmatch(r"(\w+)=\1\+(\d+)", t)
+    if m:
+        return m.group(1), int(m.group(2))
+    m = re.fullmatch(r"(\w+)\+\+|\+\+(\w+)", t)
+    return ((m.group(1) or m.group(2)), 1) if m else None
+
+
+def _sum_update(src: SourceFile, body) -> tuple[str, list[str]] | None:
+    """(s, [terms]) of a body that only does `s += t0 + t1 ...;` (one or several such statements)."""
+    stmts = [c for c in (body.named_children if body.type == "compound_statement" else [body]) if c.type != "comment"]
+    acc, terms = None, []
+    for st in stmts:
+        e = st.named_children[0] if st.type == "expression_statement" and st.named_children else None
+        if e is None or e.type != "assignment_expression" or text(src, e.child_by_field_name("operator")) != "+=":
+            return None
+        left = text(src, e.child_by_field_name("left"))
+        if acc not in (None, left):
+            return None
+        acc = left
+        terms += [text(src, t) for t in _plus_terms(src, e.child_by_field_name("right"))]
+    return (acc, terms) if acc else None
+
+
+def _reroll(src: SourceFile, a, b):
+    sa, sb = _loop_step(src, a), _loop_step(src, b)
+    if sa is None or sb is None or sa[0] != sb[0] or sb[1] != 1 or sa[1] < 2 or b.child_by_field_name("initializer"):
+        return None
+    var, unroll = sa
+    ca = re.sub(r"\s+", "", text(src, a.child_by_field_name("condition")))
+    cb = re.sub(r"\s+", "", text(src, b.child_by_field_name("condition")))
+    m = re.fullmatch(rf"{var}\+(\d+)<(.+)", ca)
+    if m is None or int(m.group(1)) != unroll - 1 or cb != f"{var}<{m.group(2)}":
+        return None
+    ua, ub = _sum_update(src, a.child_by_field_name("body")), _sum_update(src, b.child_by_field_name("body"))
+    if ua is None or ub is None or ua[0] != ub[0] or len(ub[1]) != 1 or len(ua[1]) != unroll:
+        return None
+
+    def norm(t: str, u: int) -> str | None:
+        """t with each `k + u` read as k; None where k appears otherwise (bare, with another offset, or where
+        precedence would bind `+ u` to something else: `x * k + 1`, `k + 1 * N`)."""
+        t = re.sub(r"\s+", "", t)
+        if u:
+            def one(m):
+                before, after = t[:m.start()], t[m.end():]
+                if m.group(0).startswith("("):
+                    return var
+                if (before and before[-1] not in "[(+,=") or (after and after[0] in "*/%"):
+                    return "\0"
+                return var
+            got = re.sub(rf"\(\b{var}\+{u}\)|\b{var}\+{u}(?![\w.])", one, t)
+            if "\0" in got or len(re.findall(rf"\b{var}\b", got)) != len(re.findall(rf"\b{var}\+{u}(?![\w.])", t)):
+                return None
+            t = got
+        elif re.search(rf"\b{var}\+\d", t):
+            return None
+        return re.sub(r"\((\w+)\)", r"\1", t)
+    want = norm(ub[1][0], 0)
+    left = set(range(unroll))
+    for t in ua[1]:
+        u = next((u for u in sorted(left) if want is not None and norm(t, u) == want), None)
+        if u is None:
+            return None
+        left.discard(u)
+    init = a.child_by_field_name("initializer")
+    keep = text(src, init).rstrip(";") + ";" if init is not None else ""
+    return a.start_byte, a.end_byte, keep
+
+
+def counter_into_header(src_text: str, path: str, kernel: str) -> str | None:
+    """`int k = 0;` then `for (; k < K; ++k)`, k not read after the loop: `for (int k = 0; k < K; ++k)`, the
+    loop the analyses read (what a remainder loop left alone by reroll_loops looks like). None if none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    for blk in walk(k.body):
+        if blk.type != "compound_statement":
+            continue
+        kids = [c for c in blk.named_children if c.type != "comment"]
+        for i, (d, lp) in enumerate(zip(kids, kids[1:])):
+            if d.type != "declaration" or lp.type != "for_statement" or lp.child_by_field_name("initializer"):
+                continue
+            decs = d.children_by_field_name("declarator")
+            if len(decs) != 1 or decs[0].type != "init_declarator":
+                continue
+            v = text(src, decs[0].child_by_field_name("declarator"))
+            step = _loop_step(src, lp)
+            if step is None or step[0] != v or any(n.type == "identifier" and text(src, n) == v
+                                                   for later in kids[i + 2:] for n in walk(later)):
+                continue
+            cond = lp.child_by_field_name("condition")
+            return span_text(src, 0, len(src.data), [(d.start_byte, cond.start_byte,
+                                                      f"for ({text(src, d).rstrip(';').strip()}; ")])
+    return None
