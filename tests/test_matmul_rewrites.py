@@ -90,12 +90,15 @@ CASES = {
                      lambda v: v["A"] @ v["B"]),
     "gemm_unrolled": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
                       {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
+    "gemm_dynshared": (["cdiv(N, 8)", "cdiv(M, 8)"], [8, 8], {"A": (M, K), "B": (K, N), "C": (M, N)},
+                       {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
     "gemm_bf16": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K, BF16), "B": (K, N, BF16), "C": (M, N, BF16)},
                   {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
     "hgemm_tn": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (K, M, F16), "B": (N, K, F16), "C": (M, N, F16)},
                  {"M": M, "N": N, "K": K}, "C", lambda v: v["A"].T @ v["B"].T),
 }
 EMU_TEMPLATE = {"gemm_gridrows": "<16>"}
+SHARED = {"gemm_dynshared": 512}  # the launch's dynamic shared bytes
 SMALL_TILES = {"bm": 32, "bn": 16, "bk": 8, "tm": 2, "tn": 2, "pad": 1, "vec": 4}  # several blocks, tails in M, N and K
 # the same with cp.async double buffering, single loads and no padding; then with the XOR swizzle
 TILE_KNOBS = [SMALL_TILES, {**SMALL_TILES, "vec": 1, "pad": 0, "stages": 2}, {**SMALL_TILES, "pad": 0, "stages": 2, "swz": 1}]
@@ -105,8 +108,9 @@ def _ctx(name, text, tolerance=None):
     grid, block, arrays, scalars, out, ref = CASES[name]
     k = parse_source(text).kernels[0]
     env = {s: v for s, v in scalars.items() if not isinstance(v, float)}
-    return k, api.Context(kernel=k.name, path=os.path.join(HERE, f"{name}.cu"), launch={"grid": grid, "block": block},
-                          base_launch={"grid": grid, "block": block}, size_env={"small": env},
+    launch = {"grid": grid, "block": block, **({"shared_bytes": SHARED[name]} if name in SHARED else {})}
+    return k, api.Context(kernel=k.name, path=os.path.join(HERE, f"{name}.cu"), launch=launch,
+                          base_launch=dict(launch), size_env={"small": env},
                           scalar_params={p.name: p.name for p in k.params if not p.is_pointer}, tolerance=tolerance)
 
 
@@ -173,7 +177,8 @@ def test_each_rewrite_compiles_and_computes_the_product(name, tmp_path):
     idx = [p.name for p in k.params].index(out)
     for i, (what, src, launch) in enumerate(runs):
         args, views = _args(k, name)
-        res = batch.run(i, args, [_ev(g, env) for g in launch["grid"]], [_ev(b, env) for b in launch["block"]])
+        res = batch.run(i, args, [_ev(g, env) for g in launch["grid"]], [_ev(b, env) for b in launch["block"]],
+                        shared_bytes=int(launch.get("shared_bytes") or 0))
         got = res[idx]
         got = _f(got) if got.dtype == np.uint16 else got.astype(np.float64)
         want = _want(name, views).reshape(-1)
@@ -458,3 +463,17 @@ def test_a_loop_unrolled_by_hand_is_read_as_its_remainder_loop_only_where_every_
     # the counter read after the loop: it stays declared outside
     assert counter_into_header(once.replace("int k;\n", "").replace("k = 0;", "int k = 0;").replace(
         "C[row * N + col] = s;", "C[row * N + col] = s + k;"), "x.cu", "mm_unrolled") is None
+
+
+def test_dynamic_shared_memory_cut_by_pointers_reads_as_static_arrays_and_the_tiles_drop_the_dynamic_bytes():
+    from kernelpro.optimizer.restructure.passes import static_shared_regions
+
+    text = open(os.path.join(HERE, "gemm_dynshared.cu")).read()
+    got = static_shared_regions(text, "x.cu", "mm_dynshared", 512)
+    assert "__shared__ float sA[64]; __shared__ float sB[64];" in got and "buf" not in got.split("{", 1)[1]
+    assert static_shared_regions(text, "x.cu", "mm_dynshared", None) is None  # the last array's end unknown
+    assert static_shared_regions(text, "x.cu", "mm_dynshared", 256) is None  # sB would be empty
+    assert static_shared_regions(text.replace("acc += sA", "acc += buf[0] + sA"), "x.cu", "mm_dynshared", 512) is None
+    k, ctx = _ctx("gemm_dynshared", text)
+    tiles = next(p for p in api.plans(text, ctx)[0] if p.name == "matmul-tiles")
+    assert tiles.build(tiles.space[0]).launch["shared_bytes"] == 0

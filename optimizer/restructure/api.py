@@ -36,10 +36,10 @@ from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flat2
                permute, rows, scan, stencil, taps)
 from . import histogram as private_bins
 from .launch import columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
-from .passes import (counter_into_header, declare_at_first_assignment, expand_macros, flatten_array_params, fold_reassignments, index_pointer_steps, inline_loop_helpers,
-                     name_thread_indices, promote_elements, remainder_by_subtraction, rename_reassigned_pointers, reroll_loops,
-                     simplify,
-                     while_to_for)
+from .passes import (counter_into_header, declare_at_first_assignment, expand_macros, flatten_array_params,
+                     fold_reassignments, index_pointer_steps, inline_loop_helpers, name_thread_indices,
+                     promote_elements, remainder_by_subtraction, rename_reassigned_pointers, reroll_loops, simplify,
+                     static_shared_regions, while_to_for)
 from .text import NotThisShape, Refuse, in_terms_of, span_text
 from .unstage import unstage
 from .warptail import warp_tail_tree
@@ -1533,8 +1533,10 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
             if kept:  # no more tiles than the grid has blocks: a tile at least as tall and wide as a block's outputs
                 space = [x for x in space if x["bm"] >= kept["rows"] and x["bn"] >= kept["cols"]]
 
-            def tiled_launch(bm, bn, threads):
+            def tiled_launch(bm, bn, threads, new):
                 launch = dict(ctx.base_launch or {})
+                if launch.get("shared_bytes") not in (None, 0, "0") and "extern __shared__" not in new:
+                    launch["shared_bytes"] = 0  # the staged tiles' dynamic shared memory went with them
                 if kept:
                     launch.update(block=[threads])
                 else:
@@ -1554,7 +1556,7 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                 if restricted:  # the sums are stored after every operand is read: said, and made __restrict__
                     new = add_restrict(new, ctx.kernel)[0]
                 new, notes = matmul.host_launches(src, ctx.kernel, c, new, bm, bn, threads, bool(kept))
-                launch = tiled_launch(bm, bn, threads)
+                launch = tiled_launch(bm, bn, threads, new)
                 desc = (f"shared-memory tiles for the matrix product ({what}): {bm} x {bn} outputs per block, "
                         f"{bk}-deep slabs " + ("with XOR-swizzled rows where stored transposed" if swz else
                                                f"padded by {pad}") + f", {tm} x {tn} outputs per thread in registers, "
@@ -1592,7 +1594,7 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                         new = add_restrict(new, ctx.kernel)[0]
                     threads = (bm // wm) * (bn // wn) * 32
                     new, notes = matmul.host_launches(src, ctx.kernel, c, new, bm, bn, threads, bool(kept))
-                    launch = tiled_launch(bm, bn, threads)
+                    launch = tiled_launch(bm, bn, threads, new)
                     desc = (f"tensor cores for the matrix product ({what}): WMMA 16x16x16 on {wt} operands with fp32 "
                             f"sums, {bm} x {bn} outputs per block ({wm} x {wn} per warp), {bk}-deep slabs in shared memory"
                             + (", double-buffered through cp.async" if stages == 2 else ""))
@@ -1715,6 +1717,15 @@ def _kept_grid(src: SourceFile, ctx: Context, c) -> dict | None:
     return {"rows": forms[0][1], "cols": forms[1][1], "m": m, "n": n}
 
 
+def _dynamic_shared(ctx: Context) -> int | None:
+    """The launch's dynamic shared bytes at every size of the spec where they are one number; else None."""
+    shared = ctx.launch.get("shared_bytes")
+    if shared in (None, "", 0, "0"):
+        return None
+    vals = {_eval(str(shared), env) for env in (ctx.size_env or {"": {}}).values()}
+    return vals.pop() if len(vals) == 1 and None not in vals else None
+
+
 def _value_at(src: SourceFile, k, node, vals: dict, depth: int = 0) -> int | None:
     """An integer expression of the thread's position at `vals` (builtins -> values), through the kernel's
     int locals and the file's constants (SourceFile.eval_int); None where something else is read."""
@@ -1740,6 +1751,7 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     original = text
     text = expand_macros(text, ctx.path, ctx.kernel) or text  # `#define A(i, j) a[(i) + (j) * lda]`
     text = flatten_array_params(text, ctx.path, ctx.kernel) or text  # `float A[N][N]`: A[i][k] through a flat pointer
+    text = static_shared_regions(text, ctx.path, ctx.kernel, _dynamic_shared(ctx)) or text  # `float* As = smem;`
     inlined = inline_loop_helpers(text, ctx.path, ctx.kernel)
     text = inlined or text
     text = warp_tail_tree(text, ctx.path, ctx.kernel) or text  # `if (tid < 32) warpReduce(sdata, tid);`

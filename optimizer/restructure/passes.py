@@ -1415,13 +1415,18 @@ def flatten_array_params(src_text: str, path: str, kernel: str) -> str | None:
     return span_text(src, 0, len(src.data), subs)
 
 
-def _index_text(src: SourceFile, sub) -> str | None:
-    """The index of one `x[i]` (tree-sitter-cuda keeps it in a subscript_argument_list)."""
+def _index_node(sub):
+    """The index node of one `x[i]` (tree-sitter-cuda keeps it in a subscript_argument_list); None otherwise."""
     args = sub.child_by_field_name("indices") or sub.child_by_field_name("index")
     if args is None:
         return None
     named = [c for c in args.named_children if c.type != "comment"] if args.type.endswith("list") else [args]
-    return text(src, named[0]) if len(named) == 1 else None
+    return named[0] if len(named) == 1 else None
+
+
+def _index_text(src: SourceFile, sub) -> str | None:
+    n = _index_node(sub)
+    return text(src, n) if n is not None else None
 
 
 def reroll_loops(src_text: str, path: str, kernel: str) -> str | None:
@@ -1542,3 +1547,66 @@ def counter_into_header(src_text: str, path: str, kernel: str) -> str | None:
             return span_text(src, 0, len(src.data), [(d.start_byte, cond.start_byte,
                                                       f"for ({text(src, d).rstrip(';').strip()}; ")])
     return None
+
+
+def static_shared_regions(src_text: str, path: str, kernel: str, dynamic_bytes: int | None) -> str | None:
+    """Dynamic shared memory cut into arrays by pointers, `extern __shared__ float smem[]; float* As = smem;
+    float* Bs = smem + T * T;` (offsets constants of the source), read as the static arrays they are,
+    `__shared__ float As[T * T]; __shared__ float Bs[...]` (the last one to the launch's `dynamic_bytes`), so
+    the tile loop reads as staged arrays. None where smem is read otherwise or an offset is not a constant."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None or not dynamic_bytes:
+        return None
+    ext = next((d for d in walk(k.body) if d.type == "declaration" and "extern" in text(src, d)
+                and "__shared__" in text(src, d)), None)
+    if ext is None or len(ext.children_by_field_name("declarator")) != 1:
+        return None
+    arr = ext.child_by_field_name("declarator")
+    if arr.type != "array_declarator" or arr.child_by_field_name("size") is not None:
+        return None
+    name, ty = text(src, arr.child_by_field_name("declarator")), text(src, ext.child_by_field_name("type"))
+    size = {"float": 4, "int": 4, "unsigned": 4, "double": 8, "half": 2, "__half": 2, "char": 1}.get(ty)
+    regions = []  # (offset, alias, its declaration)
+    for d in walk(k.body):
+        if d.type != "declaration" or d == ext:
+            continue
+        for dec in d.children_by_field_name("declarator"):
+            if dec.type != "init_declarator" or dec.child_by_field_name("declarator").type != "pointer_declarator":
+                continue
+            v = unparen(dec.child_by_field_name("value"))
+            off = None
+            if v is not None and v.type == "identifier" and text(src, v) == name:
+                off = 0
+            elif v is not None and v.type == "binary_expression" and text(src, v.child_by_field_name("operator")) == "+" \
+                    and text(src, unparen(v.child_by_field_name("left"))) == name:
+                off = src.eval_int(v.child_by_field_name("right"))
+            elif v is not None and v.type == "pointer_expression" and text(src, v).startswith("&"):
+                sub = unparen(v.child_by_field_name("argument"))
+                if sub is not None and sub.type == "subscript_expression" and \
+                        text(src, sub.child_by_field_name("argument")) == name:
+                    off = src.eval_int(_index_node(sub))
+            if off is None:
+                continue
+            if len(d.children_by_field_name("declarator")) != 1 or text(src, d.child_by_field_name("type")) != ty:
+                return None
+            alias = text(src, dec.child_by_field_name("declarator").child_by_field_name("declarator"))
+            regions.append((off, alias, d))
+    if not regions or size is None:
+        return None
+    aliases = {a for _, a, _ in regions}
+    if _reassigned(src, k, list(aliases) + [name]):
+        return None
+    decls = {d for _, _, d in regions}
+    for n in walk(k.body):  # smem itself read elsewhere: the regions might overlap its other uses
+        if n.type == "identifier" and text(src, n) == name and not any(d.start_byte <= n.start_byte < d.end_byte
+                                                                        for d in decls | {ext}):
+            return None
+    regions.sort()
+    ends = [o for o, _, _ in regions[1:]] + [dynamic_bytes // size]
+    if any(e <= o for (o, _, _), e in zip(regions, ends)):
+        return None
+    subs = [(d.start_byte, d.end_byte, "") for d in decls]
+    subs.append((ext.start_byte, ext.end_byte,
+                 " ".join(f"__shared__ {ty} {a}[{e - o}];" for (o, a, _), e in zip(regions, ends))))
+    return span_text(src, 0, len(src.data), subs)
