@@ -42,6 +42,9 @@ CASES = {
     "heat3d_grid3.cu": ("stencil-march", None, {"n": 19}, "n*n*n"),  # A3(a, i, j, k) macros on a 3-D grid
     "hist_mod.cu": ("private-bins", None, {"n": 3001, "nbins": 100}, "n"),  # `if (k < 0) k += nbins;` keeps k < nbins
     "permute_remainder.cu": ("transpose-tile", None, {"D0": 5, "D1": 7, "D2": 37}, "D0*D1*D2"),  # rows of D1*D2
+    # the store reaches a thread coordinate through a remainder (`(q % R)`): contiguous in runs of R
+    "nchw_to_nhwc.cu": ("transpose-tile", None, {"N": 2, "C": 13, "H": 7, "W": 37}, "N*C*H*W"),
+    "permute_batched_flat.cu": ("transpose-tile", None, {"B": 3, "R": 37, "C": 45}, "B*R*C"),
     "jacobi_flat1d.cu": ("stencil-tile", None, {"nx": 45, "ny": 37}, "nx*ny"),  # the boundary copied, then return
     # the warp-synchronous `volatile` tail read as a tree (restructure/warptail.py), in a helper and templated;
     # the emulator runs a warp's threads one after another, not in lockstep, so these kernels as written are

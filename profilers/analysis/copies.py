@@ -11,6 +11,8 @@ other. What is not such a kernel (a loop around the store, shared memory, a seco
 """
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 
 from .loops import LOOPS
@@ -44,12 +46,35 @@ class Copy:
 
 
 def _along(a: Access) -> str | None:
-    """The thread dimension along which neighbouring threads touch neighbouring elements."""
+    """The thread dimension along which neighbouring threads touch neighbouring elements (in runs, where the
+    index takes that thread coordinate through a remainder: `(q % R)` with q's step 1 along it, any quotient
+    `(q / R)` of it constant within a run of R)."""
     for dim in ("x", "y"):
         c = coefficient(a.index, f"threadIdx.{dim}") if a.index is not None else None
         if c is not None and is_const(c, 1):
             return dim
+    for dim in ("x", "y"):
+        if a.index is not None and _runs_along(a.index, f"threadIdx.{dim}"):
+            return dim
     return None
+
+
+def _runs_along(index: dict, t: str) -> bool:
+    """t reaches the index only as `(E % D)` alone with coefficient 1 (E a sum with t as a term of its own)
+    and through quotients `(E / D)`; at least one remainder."""
+    rem = False
+    for m, coef in index.items():
+        for a in m:
+            if t not in a:
+                continue
+            inner = re.fullmatch(r"\(\((.*)\) ([%/]) (.+)\)", a)
+            if inner is None or t not in [x.strip() for x in inner.group(1).split("+")]:
+                return False
+            if inner.group(2) == "%":
+                if len(m) != 1 or coef != 1:
+                    return False
+                rem = True
+    return rem
 
 
 def _address_only(src: SourceFile, n) -> bool:
