@@ -154,7 +154,7 @@ def size_section(results: dict, fams: list[str]) -> list[str]:
     peer named, and the ratios (above 1: ours faster)."""
     lines = ["", "## Per size, against the best peer", "",
              "Times at each size of the spec (medians, the L2 flushed before each call, the same harness for all). "
-             "Peers: PyTorch eager, torch.compile (default and max-autotune), Liger-Kernel and QuACK where they "
+             "Peers: PyTorch eager, torch.compile (default and max-autotune without CUDA graphs), Liger-Kernel and QuACK where they "
              "implement the operation, each checked against PyTorch eager's output first. "
              "KernelPro / best peer and hand-written / best peer: the best peer's time over ours (above 1.00x: ours "
              "is faster). DRAM: the fraction of the measured copy ceiling.", ""]

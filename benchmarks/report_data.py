@@ -143,7 +143,7 @@ def family_row(name: str, fam: dict) -> dict:
 
 
 PEER_LABELS = {"torch_eager": "PyTorch eager", "torch_compile": "torch.compile", "torch_max_autotune":
-               "torch.compile max-autotune", "liger": "Liger-Kernel", "quack": "QuACK"}
+               "torch.compile max-autotune (no CUDA graphs)", "liger": "Liger-Kernel", "quack": "QuACK"}
 
 
 def peer_measurements(fam: dict) -> dict:

@@ -10,7 +10,7 @@ every finished unit; a unit cut short is run again next time):
   written; its best candidate re-measured beside the naive kernel in the lab's own worker process,
   the search memory's attempts (for the rules' hit rates) and the best-so-far curve from its events;
 - `compile` of a family: PyTorch's op through torch.compile (after every run: the least needed);
-- `peers` of a family: torch.compile with mode="max-autotune", Liger-Kernel and QuACK wherever they
+- `peers` of a family: torch.compile with mode="max-autotune-no-cudagraphs", Liger-Kernel and QuACK wherever they
   implement the operation (suite_peers.py), each checked against PyTorch eager and timed at every size.
 
     python benchmarks/run_suite.py --out results.json [--families F ...] [--strategies mcts greedy random]

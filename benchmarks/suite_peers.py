@@ -1,5 +1,7 @@
 """The peers KernelPro's kernels are held to, beside PyTorch eager and torch.compile's default mode
-(suite_torch.py): torch.compile with mode="max-autotune", Liger-Kernel (Triton) and QuACK (the CuTe
+(suite_torch.py): torch.compile with mode="max-autotune-no-cudagraphs" (max-autotune's kernel choice: with its CUDA
+graphs the H200 measured 2-3x the default mode's time on 2026-12-05, likely the graphs' copies of inputs that are
+not static addresses; not verified), Liger-Kernel (Triton) and QuACK (the CuTe
 DSL), each wherever it implements the family's operation, timed at every size of the spec in the
 same harness and L2 flush as the kernels (suite_torch._time_sizes).
 
@@ -80,8 +82,8 @@ def maker(peer: str, family: str, spec) -> Callable:
     """make(torch, size) -> the peer's call at that size."""
     def make(torch, size):
         v = dict(spec.sizes[size])
-        if peer == "torch_max_autotune":
-            return torch.compile(_op(torch, family, spec, size), mode="max-autotune", dynamic=False)
+        if peer == "torch_max_autotune":  # without CUDA graphs (see the module's note)
+            return torch.compile(_op(torch, family, spec, size), mode="max-autotune-no-cudagraphs", dynamic=False)
         return (_liger if peer == "liger" else _quack)(torch, family, v)
     return make
 

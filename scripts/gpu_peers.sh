@@ -24,8 +24,11 @@ python3 -c "import cuda.bindings" 2>/dev/null && rm -f cuda_bindings-*.whl  # th
 for w in *.whl; do
   [ -e "$w" ] || continue
   [ -e "/tmp/peers/.done-$w" ] && continue
-  python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/peers "$w" >>"$L/pip.txt" 2>&1 \
-    && touch "/tmp/peers/.done-$w" || echo "peers: $w did not install (see pip.txt)"
+  # each wheel into a folder of its own, then merged: pip --target skips a folder that exists (nvidia_cutlass_dsl/
+  # comes in three wheels), so installing them one after another into /tmp/peers would drop the later ones
+  rm -rf /tmp/peers-one && python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/peers-one "$w" \
+    >>"$L/pip.txt" 2>&1 && cp -r /tmp/peers-one/. /tmp/peers/ && touch "/tmp/peers/.done-$w" \
+    || echo "peers: $w did not install (see pip.txt)"
 done
 if [ ! -e /tmp/peers/.done-cu13 ] && [ -e sha256 ]; then
   if cat cu13part.* | sha256sum | grep -q "$(cat sha256)"; then
