@@ -18,7 +18,7 @@ from kernelpro.profilers.compile import CompileOptions, read_source
 from kernelpro.profilers.contracts import parse as parse_event
 from kernelpro.profilers.source import parse_source
 
-from . import guard, spec_edit
+from . import dispatch, guard, spec_edit
 from .candidates import CandidateStore, check_repository, delete_candidate, format_message, make_note
 from .memory import Memory, MemoryStoreError, format_lessons, make_attempt
 from .model import Budget, Candidate, Evaluation
@@ -173,6 +173,7 @@ class Recorder:
         self.branch_speedup: float | None = None  # the speedup of branches[-1]
         self.pending: list[tuple[Candidate, Evaluation]] = []  # evaluated, waiting for their node event
         self.paths: dict[int, list[str]] = {}  # node id -> descriptions from the root
+        self.seen: list[tuple[Candidate, Evaluation, float]] = []  # every correct candidate and its log-reward
         if callable(getattr(inner, "submit", None)):  # a parallel evaluator stays one for the search
             self.submit = self._submit
 
@@ -195,6 +196,8 @@ class Recorder:
         except ValueError:  # e.g. a size missing: the search marks the node failed too
             r = None
         speedup = math.exp(r) if r is not None else None
+        if r is not None and ev.ok:
+            self.seen.append((c, ev, r))
         self.memory.record(make_attempt(self.store.run_id, self.cfg.kernel, str(self.cfg.file), c, ev, speedup))
         self.pending.append((c, ev))
 
@@ -209,6 +212,36 @@ class Recorder:
         r = event.get("reward")
         if r is not None and r > self.best_saved + math.log1p(SAVE_MARGIN) and self.cfg.max_branches > 0:
             if self.save(c, ev, math.exp(r), self.paths[event["node"]]):
+                self.best_saved = r
+                self.trim()
+
+    def specialise(self) -> None:
+        """After the search: where another candidate beats the best at some sizes (optimizer/dispatch.py), one
+        that picks per size, evaluated like the rest and saved as a branch if it is the best."""
+        if not self.seen or self.cfg.max_branches <= 0 or self.root is None:
+            return
+        bc, be, br = max(self.seen, key=lambda t: t[2])
+        split = dispatch.plan(self.spec, (bc, be), [(c, e) for c, e, _ in self.seen])
+        if isinstance(split, str):
+            self.emit({"type": "note", "message": f"no per-size dispatch: {split}"})
+            return
+        try:
+            cand = dispatch.build(self.spec, split, self.cfg.kernel, spec_edit.base_launch(self.spec))
+            ev = self.inner.evaluate([cand])[0]
+        except Exception as e:  # a dispatch that cannot be built or run loses nothing: the best stays
+            self.emit({"type": "note", "message": f"per-size dispatch not evaluated: {type(e).__name__}: {e}"})
+            return
+        try:
+            r = reward(ev, self.root[1], self.cfg.objective) if ev.ok else None
+        except ValueError:
+            r = None
+        self.memory.record(make_attempt(self.store.run_id, self.cfg.kernel, str(self.cfg.file), cand, ev,
+                                        math.exp(r) if r is not None else None))
+        self.emit({"type": "note", "message": f"per-size dispatch ({split.measure} >= {split.threshold:g}): "
+                   + (f"{math.exp(r):.2f}x against {math.exp(br):.2f}x for the best single kernel" if r is not None
+                      else f"failed: {ev.failure or ev.error}")})
+        if r is not None and r > max(br, self.best_saved) + math.log1p(SAVE_MARGIN):
+            if self.save(cand, ev, math.exp(r), ["per-size dispatch of the two fastest candidates"]):
                 self.best_saved = r
                 self.trim()
 
@@ -327,6 +360,7 @@ def optimize(cfg: RunConfig, on_event: Callable[[dict], None] | None = None, eva
         if parse_event(ev).type in ("evaluated", "tuned"):
             recorder.on_node(ev)
         if ev.get("type") == "done":
+            recorder.specialise()  # before `done` is told: the evaluator is still open
             ev["best_branch"] = recorder.branches[-1] if recorder.branches else None
             ev["branches"] = list(recorder.branches)
             if recorder.branches:  # the speedup shown with best_branch is that branch's

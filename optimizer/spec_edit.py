@@ -79,6 +79,19 @@ def render_spec(text: str, launch: dict | None, flags: tuple[str, ...] = (), ker
     comments and the rest of the file stay as written."""
     data = tomllib.loads(text)
     lines = text.split("\n")
+    if launch and "launches" in launch:  # a new sequence of launches (a per-size dispatch): the old ones replaced
+        ref, old = data.get("reference") or {}, data.get("launch")
+        if ref.get("kernel") and isinstance(old, dict) and not ("grid" in ref and "block" in ref):
+            starts = _header(lines, "reference")  # the kernel-as-reference took [launch]'s: now said in [reference]
+            if not starts:
+                raise ValueError("the spec's reference kernel takes [launch]'s grid and block, and [reference] is "
+                                 "not a table of its own to write them into")
+            end = _table_end(lines, starts[0])
+            for key in ("shared_bytes", "block", "grid"):
+                if key in old:
+                    end = _set_key(lines, starts[0], end, key, f"{key} = {_toml(old[key])}")
+        lines = _replace_launches(lines, launch["launches"])
+        launch = {k: v for k, v in launch.items() if k != "launches"}
     if launch:
         keys = [k for k in ("grid", "block", "shared_bytes") if k in launch]
         starts = _header(lines, "launch")
@@ -109,3 +122,22 @@ def render_spec(text: str, launch: dict | None, flags: tuple[str, ...] = (), ker
         else:
             _set_key(lines, starts[0], _table_end(lines, starts[0]), "flags", new)
     return "\n".join(lines)
+
+
+STEP_ORDER = ("kernel", "when", "grid", "block", "shared_bytes", "args")
+
+
+def _replace_launches(lines: list[str], steps: list[dict]) -> list[str]:
+    """The spec's [launch] table (or inline `launch = {...}`) and its [[launches]] tables removed, `steps` written
+    as [[launches]] tables at the end."""
+    drop = set()
+    for start in _header(lines, "launch") + _header(lines, "launches", array=True):
+        drop |= set(range(start, _table_end(lines, start)))
+    inline = [i for i, l in enumerate(lines) if re.match(r"\s*\"?launch\"?\s*=\s*\{", l)]
+    drop |= set(inline)
+    out = [l for i, l in enumerate(lines) if i not in drop]
+    while out and out[-1] == "":
+        out.pop()
+    for st in steps:
+        out += ["", "[[launches]]"] + [f"{k} = {_toml(st[k])}" for k in STEP_ORDER if k in st and st[k] is not None]
+    return out + [""]

@@ -173,3 +173,58 @@ def evaluate_int(text: str | int | float, env: dict[str, int | float]) -> int:
             raise ExprError(f"{text!r} = {v:g} is not an integer (use // or cdiv)")
         v = int(v)
     return v
+
+
+_COMPARE = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
+
+
+def parse_condition(text: str) -> Expr:
+    """A condition over the size variables: comparisons of arithmetic expressions (`M * N * K >= 1e10`),
+    joined by `and` / `or`, negated by `not`. Raises ExprError for anything else."""
+    if not isinstance(text, str) or not text.strip():
+        raise ExprError(f"expected a condition string, got {text!r}")
+    text = text.strip()
+    if len(text) > MAX_LEN:
+        raise ExprError(f"condition longer than {MAX_LEN} characters")
+    try:
+        tree = ast.parse(text, mode="eval").body
+    except SyntaxError as e:
+        raise ExprError(f"not a condition: {text!r} ({e.msg})") from None
+    names: set[str] = set()
+
+    def vet(n):
+        if isinstance(n, ast.BoolOp):
+            for v in n.values:
+                vet(v)
+        elif isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not):
+            vet(n.operand)
+        elif isinstance(n, ast.Compare):
+            if any(type(op) not in _COMPARE for op in n.ops):
+                raise ExprError(f"{text!r}: only < <= > >= == != compare")
+            for v in [n.left, *n.comparators]:
+                _vet(v, text, names)
+        else:
+            raise ExprError(f"{text!r}: a condition is comparisons joined by and / or (e.g. `M * N >= 4096`)")
+    vet(tree)
+    return Expr(text, tree, frozenset(names))
+
+
+def evaluate_condition(text: str, env: dict[str, int | float]) -> bool:
+    cond = parse_condition(text)
+
+    def ev(n) -> bool:
+        if isinstance(n, ast.BoolOp):
+            vals = (ev(v) for v in n.values)
+            return all(vals) if isinstance(n.op, ast.And) else any(vals)
+        if isinstance(n, ast.UnaryOp):
+            return not ev(n.operand)
+        left = _eval(n.left, env, text)
+        for op, right_n in zip(n.ops, n.comparators):
+            right = _eval(right_n, env, text)
+            ok = {ast.Lt: left < right, ast.LtE: left <= right, ast.Gt: left > right, ast.GtE: left >= right,
+                  ast.Eq: left == right, ast.NotEq: left != right}[type(op)]
+            if not ok:
+                return False
+            left = right
+        return True
+    return ev(cond.tree)

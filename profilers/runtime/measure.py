@@ -203,7 +203,7 @@ def build_job(spec, art: CompiledArtifact, ref_art: CompiledArtifact | None = No
             bufs.append({"name": a.name, "dtype": a.dtype, "count": math.prod(shape), "shape": shape,
                          "fill": a.fill, "output": bool(a.output), "scratch": a in spec.scratch})
         entry = {"name": s, "vars": spec.env(s), "buffers": bufs, "bytes": spec.bytes_moved(s), "flops": spec.flops(s),
-                 "steps": [_step(spec, st, s, names, params) for st in spec.launches],
+                 "steps": [_step(spec, st, s, names, params) for st in spec.steps_at(s)],
                  "tolerance": spec.tolerance(s).to_json() if hasattr(spec, "tolerance") else None,
                  "check_only": s in check_only}
         if ref_names:

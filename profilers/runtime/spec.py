@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from kernelpro.profilers.runtime.correctness import BASE_RTOL, SMALLEST_NORMAL, Tolerance, default_tolerance
-from kernelpro.profilers.runtime.expr import FUNCTIONS, ExprError, parse_expr
+from kernelpro.profilers.runtime.expr import FUNCTIONS, ExprError, evaluate_condition, parse_condition, parse_expr
 from kernelpro.profilers.source import Kernel, Param, SourceFile, parse_source
 from kernelpro.profilers.cachekey import CompileError, read_bounded, read_source
 
@@ -60,7 +60,7 @@ TOP_KEYS = ("kernel", "source", "sizes", "args", "scratch", "launch", "launches"
 ARG_KEYS = ("name", "dtype", "shape", "fill", "output", "value")
 SCRATCH_KEYS = ("name", "dtype", "shape", "fill")
 LAUNCH_KEYS = ("grid", "block", "shared_bytes")
-STEP_KEYS = ("kernel", "grid", "block", "shared_bytes", "args")
+STEP_KEYS = ("kernel", "grid", "block", "shared_bytes", "args", "when")
 MEMSET_KEYS = ("memset", "value")
 CHECK_KEYS = ("distributions", "off_by_one")
 DISTRIBUTIONS = ("spec", "negative", "scaled-down", "scaled-up", "denormal")
@@ -121,12 +121,14 @@ class LaunchStep:
     line: int | None = None
     memset: str | None = None  # a memset step: the buffer set to `memset_value` bytes (no kernel runs)
     memset_value: int = 0
+    when: str | None = None  # a condition on the size variables: the step runs only at sizes where it holds
 
     def to_table(self) -> dict:
         if self.memset:
             return {"memset": self.memset, "value": self.memset_value}
-        return {"kernel": self.kernel, "grid": list(self.grid), "block": list(self.block),
-                "shared_bytes": self.shared_bytes, "args": list(self.args)}
+        t = {"kernel": self.kernel, "grid": list(self.grid), "block": list(self.block),
+             "shared_bytes": self.shared_bytes, "args": list(self.args)}
+        return {**t, "when": self.when} if self.when else t
 
 
 @dataclass
@@ -193,6 +195,13 @@ class LaunchSpec:
 
     def block(self, step: LaunchStep, size: str | None = None) -> tuple[int, ...]:
         return tuple(self.eval_int(b, size) for b in step.block)
+
+    def runs_at(self, step: LaunchStep, size: str | None = None) -> bool:
+        """The step runs at `size`: it has no `when`, or its condition holds there."""
+        return not step.when or evaluate_condition(step.when, self.env(size))
+
+    def steps_at(self, size: str | None = None) -> list[LaunchStep]:
+        return [s for s in self.launches if self.runs_at(s, size)]
 
     @property
     def kernel_steps(self) -> list[LaunchStep]:
@@ -538,7 +547,20 @@ class _Validator:
         if not isinstance(args, (list, tuple)) or not all(
                 isinstance(a, (str, int, float)) and not isinstance(a, bool) for a in args):
             raise self.err(f"{where}: args must be a list of argument names or expressions", table, i, "args")
-        step = LaunchStep(kernel, grid, block, shared, tuple(str(a) for a in args), line=self.lines.line(table, i))
+        when = d.get("when")
+        if when is not None:
+            try:
+                cond = parse_condition(when) if isinstance(when, str) else None
+            except ExprError as e:
+                raise self.err(f"{where} when: {e}", table, i, "when") from None
+            if cond is None:
+                raise self.err(f"{where} when must be a condition string such as \"M * N >= 4096\"", table, i, "when")
+            sizes = self.spec.sizes
+            unknown = sorted(cond.names - (set().union(*(set(v) for v in sizes.values())) if sizes else set()))
+            if unknown:
+                raise self.err(f"{where} when: {', '.join(unknown)} is not a size variable", table, i, "when")
+        step = LaunchStep(kernel, grid, block, shared, tuple(str(a) for a in args), line=self.lines.line(table, i),
+                          when=when)
         if self.source is not None:
             self.bind_step(step, where, loc)
         return step

@@ -286,6 +286,8 @@ def check_spec(spec) -> tuple[list[str], list[str]]:
                 values[p.name] = arg.value if arg is not None and arg.value is not None else a
         chk = Checker(ks, values, shapes, list(st.grid), list(st.block), item, shared=st.shared_bytes)
         for size in sizes:
+            if st.when and not spec.runs_at(st, size):
+                continue  # a step that does not run at this size (its `when`)
             for pr in chk.problems(spec.env(size), size):
                 key = (st.kernel, pr.kind, pr.arg)
                 if key in seen:

@@ -1,0 +1,145 @@
+"""Size-specialised results: where the search's best candidate over every size is not the fastest at some of the
+spec's sizes, one candidate that picks per size.
+
+The sizes are ordered by the product of their size variables (the problem's size); the fastest candidate at
+each must form two runs (one below a threshold, one above), and the other must beat the overall best by more
+than MARGIN at its sizes. The dispatch is one .cu file holding both kernels (the other one's top-level names
+given a suffix, so nothing collides) and a launch spec whose two [[launches]] carry `when` conditions on the
+size variables: the threshold is the geometric mean of the problem sizes on either side of the switch, and
+sizes between them were not measured (said in the branch note).
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from kernelpro.profilers.source import parse_source, walk
+
+from .model import Candidate, Evaluation
+
+MARGIN = 0.03  # the other candidate must be this much faster at its sizes
+
+
+@dataclass
+class Split:
+    low: tuple[Candidate, dict]  # (candidate, its launch) below the threshold
+    high: tuple[Candidate, dict]
+    measure: str  # the problem size as an expression of the size variables
+    threshold: float
+    low_sizes: list[str]
+    high_sizes: list[str]
+
+
+def problem_size(env: dict) -> float:
+    return float(math.prod(v for v in env.values() if isinstance(v, (int, float)) and v > 0))
+
+
+def plan(spec, best: tuple[Candidate, Evaluation], seen: list[tuple[Candidate, Evaluation]]) -> Split | str:
+    """The split where one is worth it, else why not (a str)."""
+    sizes = sorted(spec.sizes, key=lambda s: problem_size(spec.env(s)))
+    if len(sizes) < 2:
+        return "one size: nothing to specialise"
+    if len(spec.launches) != 1 or spec.launches[0].memset or spec.launches[0].when:
+        return "the spec launches more than one step"
+    ok = [(c, e) for c, e in seen if e.ok and all(e.times_s.get(s) for s in sizes)]
+    fastest = {s: min(ok, key=lambda ce: ce[1].times_s[s]) for s in sizes} if ok else {}
+    bc, be = best
+    if not fastest or not all(be.times_s.get(s) for s in sizes):
+        return "no candidate timed at every size"
+    wins = [s for s in sizes if fastest[s][0].key() != bc.key()
+            and fastest[s][1].times_s[s] < (1 - MARGIN) * be.times_s[s]]
+    if not wins:
+        return f"the best candidate is within {MARGIN:.0%} of the fastest at every size"
+    other = fastest[wins[0]]
+    mine = [s for s in sizes if other[1].times_s[s] < be.times_s[s]]
+    # the sizes the other takes must be the largest ones or the smallest ones (one switch)
+    k = len(mine)
+    if mine == sizes[-k:]:
+        low, high, low_sizes, high_sizes = best, other, sizes[:-k], sizes[-k:]
+    elif mine == sizes[:k]:
+        low, high, low_sizes, high_sizes = other, best, sizes[:k], sizes[k:]
+    else:
+        return (f"the fastest candidate changes more than once over the sizes ordered by their problem size "
+                f"({', '.join(sizes)})")
+    if not low_sizes or not high_sizes:
+        return "the other candidate is faster at every size (it is the best)"
+    for c in (low[0], high[0]):
+        if c.launch and ("launches" in c.launch or "kernel" in c.launch):
+            return "a variant launches several steps of its own"
+    if tuple(low[0].flags) != tuple(high[0].flags):
+        return "the two variants are built with different compile flags (one file takes one set)"
+    a, b = problem_size(spec.env(low_sizes[-1])), problem_size(spec.env(high_sizes[0]))
+    names = sorted({n for s in sizes for n in spec.env(s)})
+    return Split((low[0], dict(low[0].launch or {})), (high[0], dict(high[0].launch or {})),
+                 " * ".join(names), float(f"{math.sqrt(a * b):.3g}"), low_sizes, high_sizes)
+
+
+def top_level_names(text: str, path: str = "x.cu") -> set[str]:
+    """The names a file defines at its top level: functions, kernels, globals, types, macros."""
+    src = parse_source(text, path)
+    out = set()
+    for n in walk(src.root):
+        if n.type in ("preproc_def", "preproc_function_def"):
+            nm = n.child_by_field_name("name")
+            if nm is not None:
+                out.add(src.node_text(nm))
+        elif n.type == "function_definition" and _top(n):
+            d = n.child_by_field_name("declarator")
+            while d is not None and d.type not in ("identifier", "field_identifier", "qualified_identifier"):
+                d = d.child_by_field_name("declarator")
+            if d is not None:
+                out.add(src.node_text(d))
+        elif n.type in ("struct_specifier", "class_specifier") and _top(n):
+            nm = n.child_by_field_name("name")
+            if nm is not None:
+                out.add(src.node_text(nm))
+        elif n.type == "declaration" and _top(n):
+            for dec in n.children_by_field_name("declarator"):
+                while dec is not None and dec.type not in ("identifier",):
+                    dec = dec.child_by_field_name("declarator")
+                if dec is not None:
+                    out.add(src.node_text(dec))
+    return out
+
+
+def _top(n) -> bool:
+    p = n.parent
+    while p is not None and p.type in ("template_declaration", "linkage_specification", "declaration_list"):
+        p = p.parent
+    return p is not None and p.type == "translation_unit"
+
+
+def merged_source(main: str, other: str, kernel: str, suffix: str) -> tuple[str, str]:
+    """(one file with both, the other kernel's new name): every name the other defines gets `suffix`."""
+    names = top_level_names(other) - {"main"}
+    names.add(kernel)
+    renamed = re.sub(r"\b(" + "|".join(sorted(map(re.escape, names), key=len, reverse=True)) + r")\b",
+                     lambda m: m.group(1) + suffix, other)
+    return (main.rstrip("\n") + f"\n\n// ---- kernelpro: the variant for the other sizes ({kernel}{suffix}) ----\n"
+            + renamed), kernel + suffix
+
+
+def build(spec, split: Split, kernel: str, base_launch: dict) -> Candidate:
+    """The dispatch candidate: both kernels in one file, two launches each with its `when`."""
+    (lc, ll), (hc, hl) = split.low, split.high  # the smaller sizes' variant keeps the kernel's name
+    src, other_name = merged_source(lc.source, hc.source, kernel, "_kp_large")
+    cond = f"{split.measure} >= {split.threshold:g}"
+    step = {"args": [a for a in spec.launches[0].args]}
+
+    def launch(lch: dict, name: str, when: str) -> dict:
+        d = {**base_launch, **{k: v for k, v in lch.items() if k in ("grid", "block", "shared_bytes")}}
+        return {"kernel": name, "grid": d["grid"], "block": d["block"], "shared_bytes": d.get("shared_bytes", 0),
+                **step, "when": when}
+    steps = [launch(ll, kernel, f"{split.measure} < {split.threshold:g}"), launch(hl, other_name, cond)]
+    flags = tuple(lc.flags)  # the same for both (plan)
+    desc = (f"per-size dispatch: {kernel} ({lc.description[:120]}) where {split.measure} < {split.threshold:g} "
+            f"(sizes {', '.join(split.low_sizes)}), {other_name} ({hc.description[:120]}) from there on "
+            f"(sizes {', '.join(split.high_sizes)})")
+    notes = tuple(dict.fromkeys(tuple(lc.notes) + tuple(hc.notes) + (
+        f"a per-size dispatch: the launch spec runs {kernel} where {split.measure} < {split.threshold:g} and "
+        f"{other_name} (the other variant, its names suffixed) where it is larger; the threshold lies between the "
+        f"spec's sizes {split.low_sizes[-1]} and {split.high_sizes[0]}, and sizes between them were not measured; "
+        f"your own launches of {kernel} take the first variant until you add the same test",)))
+    return Candidate(source=src, launch={"launches": steps}, flags=flags, description=desc, answers=tuple(
+        dict.fromkeys(lc.answers + hc.answers)), origin="builtin:dispatch", kind="structural", notes=notes)

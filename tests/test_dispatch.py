@@ -1,0 +1,208 @@
+"""Size-specialised results (optimizer/dispatch.py, issue 30): where another candidate beats the best at some
+sizes, one candidate that picks per size through `when` conditions on the spec's launches. The merged file is
+compiled with nvcc and each size's kernel run in the CPU emulator against numpy; the spec's `when` is parsed,
+checked and written; and `optimize` saves the dispatch as a branch when it is the fastest."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+import git
+import numpy as np
+import pytest
+
+from compile_batch import compile_each
+from emu_run import Batch
+
+from kernelpro.optimizer import dispatch, spec_edit
+from kernelpro.optimizer.model import Budget, Evaluation
+from kernelpro.optimizer.restructure import api
+from kernelpro.profilers.compile import CompileOptions
+from kernelpro.profilers.runtime.expr import ExprError, evaluate_condition
+from kernelpro.profilers.runtime.spec import SpecError, load_spec
+from kernelpro.profilers.source import parse_source
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+GXX = shutil.which("g++")
+SIZES = {"small": {"M": 37, "N": 53, "K": 29}, "large": {"M": 70, "N": 90, "K": 41}}
+SPEC = """kernel = "matmul"
+
+[sizes]
+small = { M = 37, N = 53, K = 29 }
+large = { M = 70, N = 90, K = 41 }
+
+[[args]]
+name = "a"
+dtype = "float32"
+shape = ["M * K"]
+fill = "randn"
+
+[[args]]
+name = "b"
+dtype = "float32"
+shape = ["K * N"]
+fill = "randn"
+
+[[args]]
+name = "c"
+dtype = "float32"
+shape = ["M * N"]
+output = true
+
+[[args]]
+name = "M"
+value = "M"
+
+[[args]]
+name = "N"
+value = "N"
+
+[[args]]
+name = "K"
+value = "K"
+
+[reference]
+kernel = "matmul"
+
+[launch]
+grid = ["cdiv(N, 16)", "cdiv(M, 16)"]
+block = [16, 16]
+"""
+
+
+@pytest.fixture
+def setup(tmp_path):
+    text = open(os.path.join(HERE, "matmul", "gemm_xcols.cu")).read()
+    (tmp_path / "mm.cu").write_text(text)
+    (tmp_path / "mm.kernelpro.toml").write_text(SPEC)
+    spec = load_spec(tmp_path / "mm.kernelpro.toml")
+    k = parse_source(text).kernels[0]
+    launch = {"grid": ["cdiv(N, 16)", "cdiv(M, 16)"], "block": [16, 16]}
+    ctx = api.Context(kernel="matmul", path=str(tmp_path / "mm.cu"), launch=launch, base_launch=dict(launch),
+                      size_env=dict(SIZES), scalar_params={"M": "M", "N": "N", "K": "K"})
+    plans = {p.name: p for p in api.plans(text, ctx)[0]}
+    tiles = plans["matmul-tiles"].build(plans["matmul-tiles"].space[0])
+    split = plans["matmul-3xtf32"].build(plans["matmul-3xtf32"].space[0])
+    return tmp_path, spec, k, tiles, split
+
+
+def ev(small, large):
+    return Evaluation(ok=True, times_s={"small": small, "large": large})
+
+
+def test_conditions_are_comparisons_of_size_arithmetic_and_nothing_else():
+    assert evaluate_condition("M * N * K >= 1e5", {"M": 70, "N": 90, "K": 41})
+    assert not evaluate_condition("M * N * K >= 1e5 and M < 50", {"M": 70, "N": 90, "K": 41})
+    assert evaluate_condition("not (M < 10) or N == 3", {"M": 70, "N": 90})
+    for bad in ("M * N", "open('x') > 1", "M if N else K", "[M] > 1"):
+        with pytest.raises(ExprError):
+            evaluate_condition(bad, {"M": 1, "N": 1, "K": 1})
+
+
+def test_a_launch_with_when_runs_only_where_it_holds_and_a_bad_when_says_where(tmp_path):
+    text = SPEC.replace('kernel = "matmul"\n\n[launch]', 'kernel = "matmul"\ngrid = ["cdiv(N, 16)", "cdiv(M, 16)"]\n'
+                        'block = [16, 16]\n\n[launch]').replace(
+                        '[launch]\ngrid = ["cdiv(N, 16)", "cdiv(M, 16)"]\nblock = [16, 16]\n',
+                        '[[launches]]\nkernel = "matmul"\nwhen = "M * N * K < 1e5"\ngrid = ["cdiv(N, 16)", "cdiv(M, 16)"]'
+                        '\nblock = [16, 16]\n\n[[launches]]\nkernel = "matmul"\nwhen = "M * N * K >= 1e5"\n'
+                        'grid = ["cdiv(N, 32)", "cdiv(M, 8)"]\nblock = [32, 8]\n')
+    (tmp_path / "s.kernelpro.toml").write_text(text)
+    shutil.copy(os.path.join(HERE, "matmul", "gemm_xcols.cu"), tmp_path / "mm.cu")
+    (tmp_path / "s.kernelpro.toml").write_text(text.replace('kernel = "matmul"\n\n[sizes]',
+                                                            'kernel = "matmul"\nsource = "mm.cu"\n\n[sizes]', 1))
+    spec = load_spec(tmp_path / "s.kernelpro.toml")
+    assert [s.block for s in spec.steps_at("small")] == [("16", "16")]
+    assert [s.block for s in spec.steps_at("large")] == [("32", "8")]
+    assert spec.launches[1].to_table()["when"] == "M * N * K >= 1e5"
+    (tmp_path / "s.kernelpro.toml").write_text(text.replace('when = "M * N * K < 1e5"', 'when = "Q > 3"')
+                                               .replace('kernel = "matmul"\n\n[sizes]',
+                                                        'kernel = "matmul"\nsource = "mm.cu"\n\n[sizes]', 1))
+    with pytest.raises(SpecError, match="Q is not a size variable"):
+        load_spec(tmp_path / "s.kernelpro.toml")
+
+
+def test_the_split_needs_one_switch_over_the_sizes_a_margin_and_the_same_flags(setup):
+    tmp, spec, k, tiles, split3 = setup
+    root = (tiles, ev(9, 9))
+    got = dispatch.plan(spec, (split3, ev(1, 2)), [root, (split3, ev(1, 2)), (tiles, ev(3, 1))])
+    assert isinstance(got, dispatch.Split) and got.low[0] is split3 and got.high[0] is tiles
+    assert got.low_sizes == ["small"] and got.high_sizes == ["large"] and got.measure == "K * M * N"
+    assert 37 * 53 * 29 < got.threshold < 70 * 90 * 41
+    # within the margin everywhere: nothing to specialise
+    assert isinstance(dispatch.plan(spec, (split3, ev(1, 1)), [(split3, ev(1, 1)), (tiles, ev(3, 0.98))]), str)
+    # other flags for the other variant: one file takes one set
+    fast = type(tiles)(source=tiles.source, launch=tiles.launch, flags=("--use_fast_math",), kind="structural")
+    assert "flags" in dispatch.plan(spec, (split3, ev(1, 2)), [(split3, ev(1, 2)), (fast, ev(3, 1))])
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+def test_the_dispatch_compiles_and_each_size_runs_its_own_kernel_correctly(setup):
+    tmp, spec, k, tiles, split3 = setup
+    s = dispatch.plan(spec, (split3, ev(1, 2)), [(split3, ev(1, 2)), (tiles, ev(3, 1))])
+    cand = dispatch.build(spec, s, "matmul", spec_edit.base_launch(spec))
+    assert cand.origin == "builtin:dispatch" and any("per-size dispatch" in n for n in cand.notes)
+    names = [st["kernel"] for st in cand.launch["launches"]]
+    assert names == ["matmul", "matmul_kp_large"]
+    assert compile_each(str(tmp / "mm.cu"), [(n, cand.source, ()) for n in names],
+                        CompileOptions(arch="sm_90")) == [None, None]
+    new = spec.with_launch(cand.launch, parse_source(cand.source))  # the spec takes it, each step checked
+    batch = Batch([(cand.source, n) for n in names], str(tmp))
+    rng = np.random.default_rng(1)
+    for size, env in SIZES.items():
+        (step,) = new.steps_at(size)
+        M, N, K = env["M"], env["N"], env["K"]
+        a, b = rng.standard_normal((M, K)).astype(np.float32), rng.standard_normal((K, N)).astype(np.float32)
+        out = batch.run(names.index(step.kernel), [a.reshape(-1), b.reshape(-1), np.zeros(M * N, np.float32), M, N, K],
+                        list(new.grid(step, size)), list(new.block(step, size)))
+        assert step.kernel == ("matmul" if size == "small" else "matmul_kp_large")
+        assert np.allclose(out[2].reshape(M, N), a.astype(np.float64) @ b, rtol=1e-4, atol=1e-4), size
+    # and the branch's spec is written with both launches and their conditions
+    text = spec_edit.render_spec(SPEC, cand.launch)
+    assert text.count("[[launches]]") == 2 and "[launch]" not in text and f"when = \"K * M * N >= {s.threshold:g}\"" in text
+    (tmp / "d.cu").write_text(cand.source)
+    (tmp / "d.kernelpro.toml").write_text(text.replace('kernel = "matmul"\n\n[sizes]',
+                                                       'kernel = "matmul"\nsource = "d.cu"\n\n[sizes]', 1))
+    again = load_spec(tmp / "d.kernelpro.toml")  # loads as written, the reference kernel given [launch]'s grid
+    assert [x.kernel for x in again.steps_at("large")] == ["matmul_kp_large"] and again.reference["kernel"] == "matmul"
+
+
+def test_optimize_saves_the_dispatch_when_it_is_the_fastest(tmp_path):
+    r = git.Repo.init(tmp_path)
+    r.git.config("user.name", "Test")
+    r.git.config("user.email", "t@example.com")
+    shutil.copy(os.path.join(HERE, "matmul", "gemm_xcols.cu"), tmp_path / "mm.cu")
+    (tmp_path / "mm.kernelpro.toml").write_text(SPEC)
+    r.git.add(".")
+    r.git.commit("-m", "kernel")
+
+    class PerSize:
+        """The tiles win at the large size, the tensor cores at the small; the dispatch gets each one's time."""
+        def evaluate(self, cands):
+            out = []
+            for c in cands:
+                if c.origin == "builtin:dispatch":
+                    out.append(ev(1e-3, 1e-3))
+                elif "tensor cores" in c.description:
+                    out.append(ev(1e-3, 4e-3))
+                elif "shared-memory tiles" in c.description:
+                    out.append(ev(4e-3, 1e-3))
+                else:
+                    out.append(ev(9e-3, 9e-3))
+            return out
+
+    from kernelpro.optimizer.run import RunConfig, optimize
+
+    events = []
+    out = optimize(RunConfig(file=tmp_path / "mm.cu", kernel="matmul", budget=Budget(evaluations=10)),
+                   on_event=events.append, evaluator=PerSize())
+    notes = [e["message"] for e in events if e["type"] == "note" and "dispatch" in e["message"]]
+    assert notes and "per-size dispatch" in notes[-1], notes
+    tip = r.commit(out.best_branch)
+    spec_text = tip.tree["mm.kernelpro.toml"].data_stream.read().decode()
+    assert spec_text.count("[[launches]]") == 2 and "when = " in spec_text
+    assert "matmul_kp_large" in tip.tree["mm.cu"].data_stream.read().decode()
+    note = json.loads(r.git.notes("--ref=kernelpro", "show", tip.hexsha))
+    assert note["origin"] == "builtin:dispatch" and any("per-size dispatch" in n for n in note["notes"])
+    assert events[-1]["type"] == "done" and events[-1]["best_branch"] == out.best_branch
