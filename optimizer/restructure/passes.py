@@ -1438,15 +1438,19 @@ def reroll_loops(src_text: str, path: str, kernel: str) -> str | None:
     k = src.kernel(kernel)
     if k is None or k.body is None:
         return None
-    for blk in walk(k.body):
-        if blk.type != "compound_statement":
-            continue
-        kids = [c for c in blk.named_children if c.type != "comment"]
+    for kids in _statement_lists(k):
         for a, b in zip(kids, kids[1:]):
             edit = _reroll(src, a, b) if a.type == b.type == "for_statement" else None
             if edit is not None:
                 return span_text(src, 0, len(src.data), [edit])
     return None
+
+
+def _statement_lists(k):
+    """The statements of each block of the kernel, comments left out."""
+    for blk in walk(k.body):
+        if blk.type == "compound_statement":
+            yield [c for c in blk.named_children if c.type != "comment"]
 
 
 def _loop_step(src: SourceFile, lp) -> tuple[str, int] | None:
@@ -1528,10 +1532,7 @@ def counter_into_header(src_text: str, path: str, kernel: str) -> str | None:
     k = src.kernel(kernel)
     if k is None or k.body is None:
         return None
-    for blk in walk(k.body):
-        if blk.type != "compound_statement":
-            continue
-        kids = [c for c in blk.named_children if c.type != "comment"]
+    for kids in _statement_lists(k):
         for i, (d, lp) in enumerate(zip(kids, kids[1:])):
             if d.type != "declaration" or lp.type != "for_statement" or lp.child_by_field_name("initializer"):
                 continue

@@ -49,17 +49,21 @@ def parse_expr(text: str | int | float) -> Expr:
 
 @lru_cache(maxsize=4096)
 def _parse(text: str) -> Expr:
-    if not text:
-        raise ExprError("empty expression")
-    if len(text) > MAX_LEN:
-        raise ExprError(f"expression longer than {MAX_LEN} characters")
-    try:
-        tree = ast.parse(text, mode="eval").body
-    except SyntaxError as e:
-        raise ExprError(f"not an arithmetic expression: {text!r} ({e.msg})") from None
+    tree = _tree(text, "expression", "an arithmetic expression")
     names: set[str] = set()
     _vet(tree, text, names)
     return Expr(text, tree, frozenset(names))
+
+
+def _tree(text: str, what: str, a_what: str) -> ast.expr:
+    if not text:
+        raise ExprError(f"empty {what}")
+    if len(text) > MAX_LEN:
+        raise ExprError(f"{what} longer than {MAX_LEN} characters")
+    try:
+        return ast.parse(text, mode="eval").body
+    except SyntaxError as e:
+        raise ExprError(f"not {a_what}: {text!r} ({e.msg})") from None
 
 
 def _vet(n: ast.AST, text: str, names: set[str]) -> None:
@@ -181,15 +185,10 @@ _COMPARE = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "=="
 def parse_condition(text: str) -> Expr:
     """A condition over the size variables: comparisons of arithmetic expressions (`M * N * K >= 1e10`),
     joined by `and` / `or`, negated by `not`. Raises ExprError for anything else."""
-    if not isinstance(text, str) or not text.strip():
+    if not isinstance(text, str):
         raise ExprError(f"expected a condition string, got {text!r}")
     text = text.strip()
-    if len(text) > MAX_LEN:
-        raise ExprError(f"condition longer than {MAX_LEN} characters")
-    try:
-        tree = ast.parse(text, mode="eval").body
-    except SyntaxError as e:
-        raise ExprError(f"not a condition: {text!r} ({e.msg})") from None
+    tree = _tree(text, "condition", "a condition")
     names: set[str] = set()
 
     def vet(n):
