@@ -168,6 +168,7 @@ def test_the_dispatch_compiles_and_each_size_runs_its_own_kernel_correctly(setup
     assert [x.kernel for x in again.steps_at("large")] == ["matmul_kp_large"] and again.reference["kernel"] == "matmul"
 
 
+@pytest.mark.slow
 def test_optimize_saves_the_dispatch_when_it_is_the_fastest(tmp_path):
     r = git.Repo.init(tmp_path)
     r.git.config("user.name", "Test")
@@ -195,7 +196,7 @@ def test_optimize_saves_the_dispatch_when_it_is_the_fastest(tmp_path):
     from kernelpro.optimizer.run import RunConfig, optimize
 
     events = []
-    out = optimize(RunConfig(file=tmp_path / "mm.cu", kernel="matmul", budget=Budget(evaluations=10)),
+    out = optimize(RunConfig(file=tmp_path / "mm.cu", kernel="matmul", budget=Budget(evaluations=4)),
                    on_event=events.append, evaluator=PerSize())
     notes = [e["message"] for e in events if e["type"] == "note" and "dispatch" in e["message"]]
     assert notes and "per-size dispatch" in notes[-1], notes
