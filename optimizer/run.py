@@ -220,6 +220,9 @@ class Recorder:
         that picks per size, evaluated like the rest and saved as a branch if it is the best."""
         if not self.seen or self.cfg.max_branches <= 0 or self.root is None:
             return
+        if self.cfg.objective != "time":  # the split reads times per size; energy has no per-size winner here
+            self.emit({"type": "note", "message": f"no per-size dispatch for the {self.cfg.objective} objective"})
+            return
         bc, be, br = max(self.seen, key=lambda t: t[2])
         split = dispatch.plan(self.spec, (bc, be), [(c, e) for c, e, _ in self.seen])
         if isinstance(split, str):

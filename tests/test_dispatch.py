@@ -195,6 +195,17 @@ def test_optimize_saves_the_dispatch_when_it_is_the_fastest(tmp_path):
 
     from kernelpro.optimizer.run import RunConfig, optimize
 
+    class PerSizeEnergy(PerSize):
+        def evaluate(self, cands):
+            out = super().evaluate(cands)
+            for e in out:
+                e.energy_j = {s: 100 * t for s, t in e.times_s.items()}
+            return out
+
+    events = []  # the energy objective: the split reads times, so it says it does not split
+    optimize(RunConfig(file=tmp_path / "mm.cu", kernel="matmul", budget=Budget(evaluations=4), objective="energy"),
+             on_event=events.append, evaluator=PerSizeEnergy())
+    assert any(e.get("message") == "no per-size dispatch for the energy objective" for e in events)
     events = []
     out = optimize(RunConfig(file=tmp_path / "mm.cu", kernel="matmul", budget=Budget(evaluations=4)),
                    on_event=events.append, evaluator=PerSize())
