@@ -99,6 +99,8 @@ CASES = {
                       {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
     "gemm_dynshared": (["cdiv(N, 8)", "cdiv(M, 8)"], [8, 8], {"A": (M, K), "B": (K, N), "C": (M, N)},
                        {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
+    "gemm_rowcache": (["cdiv(N, 32)", "M"], [32], {"A": (M, K), "B": (K, N), "C": (M, N)}, {"M": M, "N": N, "K": K},
+                      "C", lambda v: v["A"] @ v["B"]),
     "gemm_bf16": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K, BF16), "B": (K, N, BF16), "C": (M, N, BF16)},
                   {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
     "hgemm_tn": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (K, M, F16), "B": (N, K, F16), "C": (M, N, F16)},
@@ -490,3 +492,18 @@ def test_dynamic_shared_memory_cut_by_pointers_reads_as_static_arrays_and_the_ti
     k, ctx = _ctx("gemm_dynshared", text)
     tiles = next(p for p in api.plans(text, ctx)[0] if p.name == "matmul-tiles")
     assert tiles.build(tiles.space[0]).launch["shared_bytes"] == 0
+
+
+def test_a_row_cached_in_shared_memory_is_read_from_global_memory_only_where_that_is_the_same():
+    from kernelpro.optimizer.restructure.passes import unshare_preloads
+
+    text = open(_path("gemm_rowcache")).read()
+    got = unshare_preloads(text, "x.cu", "mm_rowcache")
+    assert "__shared__" not in got and "__syncthreads" not in got and "s += A[r * K + (k)] * B[k * N + c];" in got
+    # a later barrier, a fill that does not start at the thread, the cache written again: left alone
+    assert unshare_preloads(text.replace("C[r * N + c] = s;\n  }", "C[r * N + c] = s;\n  }\n  __syncthreads();"),
+                            "x.cu", "mm_rowcache") is None
+    assert unshare_preloads(text.replace("int i = threadIdx.x;", "int i = threadIdx.x + 1;"), "x.cu",
+                            "mm_rowcache") is None
+    assert unshare_preloads(text.replace("s += arow[k]", "arow[k] += 1.0f; s += arow[k]"), "x.cu",
+                            "mm_rowcache") is None

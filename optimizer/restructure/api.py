@@ -39,7 +39,7 @@ from .launch import columns_host, cover, fit_launch_bounds, launch_sites, rewrit
 from .passes import (counter_into_header, declare_at_first_assignment, expand_macros, flatten_array_params,
                      fold_reassignments, index_pointer_steps, inline_loop_helpers, name_thread_indices,
                      promote_elements, remainder_by_subtraction, rename_reassigned_pointers, reroll_loops, simplify,
-                     static_shared_regions, while_to_for)
+                     static_shared_regions, unshare_preloads, while_to_for)
 from .text import NotThisShape, Refuse, in_terms_of, span_text
 from .unstage import unstage
 from .warptail import warp_tail_tree
@@ -1501,8 +1501,9 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                                  origin="builtin:matmul-coalesce", kind="structural", knobs=(), notes=())
             out.append(Plan("matmul-coalesce", "coalescing remap", answers, [{}], build_remap, 0.8))
     for axis in (c.row, c.col):
-        if axis.extent is None:  # no guard: the extent the old launch covers, where a parameter equals it
-            axis.extent = _extent_from_launch(src, ctx, c, axis)
+        if axis.extent is None or axis.extent.startswith("gridDim."):  # no guard (or only the grid's reach): the
+            # extent the old launch covers, where a parameter equals it (`M` for a block per row over M blocks)
+            axis.extent = _extent_from_launch(src, ctx, c, axis) or axis.extent
     kept = _kept_grid(src, ctx, c)  # else, where the grid alone says it: gridDim times the rows of a block
     try:
         coords, causal = matmul.check_tiles(src, ctx.kernel, c)
@@ -1752,6 +1753,7 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     text = expand_macros(text, ctx.path, ctx.kernel) or text  # `#define A(i, j) a[(i) + (j) * lda]`
     text = flatten_array_params(text, ctx.path, ctx.kernel) or text  # `float A[N][N]`: A[i][k] through a flat pointer
     text = static_shared_regions(text, ctx.path, ctx.kernel, _dynamic_shared(ctx)) or text  # `float* As = smem;`
+    text = unshare_preloads(text, ctx.path, ctx.kernel) or text  # a row cached in shared memory, read from global
     inlined = inline_loop_helpers(text, ctx.path, ctx.kernel)
     text = inlined or text
     text = warp_tail_tree(text, ctx.path, ctx.kernel) or text  # `if (tid < 32) warpReduce(sdata, tid);`

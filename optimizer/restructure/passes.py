@@ -1611,3 +1611,62 @@ def static_shared_regions(src_text: str, path: str, kernel: str, dynamic_bytes: 
     subs.append((ext.start_byte, ext.end_byte,
                  " ".join(f"__shared__ {ty} {a}[{e - o}];" for (o, a, _), e in zip(regions, ends))))
     return span_text(src, 0, len(src.data), subs)
+
+
+def unshare_preloads(src_text: str, path: str, kernel: str) -> str | None:
+    """A shared array filled by the block from global memory and then only read, `for (i = threadIdx.x; i < K;
+    i += blockDim.x) s[i] = A[f(i)]; __syncthreads();`, read from global memory where it is read (`s[e]` as
+    `A[f(e)]`): the fill loop, its barrier and the array go, so the plans see the access the cache stood for
+    (they stage it again their own way). Only where A is not written in the kernel, s is written by that loop
+    alone, the barrier directly follows it and no other shared memory needs it. None if there is none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    shared = [d for d in walk(k.body) if d.type == "declaration" and "__shared__" in text(src, d)]
+    if len(shared) != 1 or len(shared[0].children_by_field_name("declarator")) != 1:
+        return None
+    dec = shared[0].child_by_field_name("declarator")
+    while dec is not None and dec.type == "array_declarator":
+        dec = dec.child_by_field_name("declarator")
+    if dec is None or dec.type != "identifier":
+        return None
+    name = text(src, dec)
+    for kids in _statement_lists(k):
+        for lp, bar in zip(kids, kids[1:]):
+            if lp.type != "for_statement" or text(src, bar).replace(" ", "") != "__syncthreads();":
+                continue
+            step = text(src, lp.child_by_field_name("update") or lp).replace(" ", "")
+            init = lp.child_by_field_name("initializer")
+            body = lp.child_by_field_name("body")
+            stmts = [c for c in (body.named_children if body.type == "compound_statement" else [body])
+                     if c.type != "comment"]
+            e = stmts[0].named_children[0] if len(stmts) == 1 and stmts[0].named_children else None
+            var = text(src, init).split("=")[0].split()[-1] if init is not None and "=" in text(src, init) else ""
+            start = text(src, init).split("=", 1)[1].strip(" ;") if var else ""
+            if start != "threadIdx.x" or step not in (f"{var}+=blockDim.x", f"{var}={var}+blockDim.x") \
+                    or e is None or e.type != "assignment_expression" or text(src, e.child_by_field_name("operator")) != "=":
+                continue
+            left, right = unparen(e.child_by_field_name("left")), unparen(e.child_by_field_name("right"))
+            if left.type != "subscript_expression" or text(src, left.child_by_field_name("argument")) != name \
+                    or _index_text(src, left) != var or right.type != "subscript_expression":
+                continue
+            arr = text(src, right.child_by_field_name("argument"))
+            if _reassigned(src, k, [arr]) or any(  # the cache written elsewhere, or the array it copies
+                    n.type == "assignment_expression" and n != e and text(src, unparen(n.child_by_field_name("left")))
+                    .startswith((name + "[", arr + "[")) for n in walk(k.body)):
+                continue
+            idx = _index_text(src, right)
+            if idx is None or _reassigned(src, k, sorted(set(re.findall(r"[A-Za-z_]\w*", idx)) - {var})):
+                continue  # the copied index's names must mean the same where the cache is read
+            subs = [(shared[0].start_byte, shared[0].end_byte, ""), (lp.start_byte, bar.end_byte, "")]
+            for n in walk(k.body):
+                if n.type == "subscript_expression" and text(src, n.child_by_field_name("argument")) == name \
+                        and not (lp.start_byte <= n.start_byte < lp.end_byte):
+                    at = _index_text(src, n)
+                    moved = re.sub(r"\b" + re.escape(var) + r"\b", lambda m, at=at: f"({at})", idx)
+                    subs.append((n.start_byte, n.end_byte, f"{arr}[{moved}]"))
+            if "__syncthreads" in text(src, k.body)[bar.end_byte - k.body.start_byte:]:
+                continue  # another barrier needs the block together: left as written
+            return span_text(src, 0, len(src.data), subs)
+    return None
