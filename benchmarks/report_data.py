@@ -102,7 +102,7 @@ def family_row(name: str, fam: dict) -> dict:
     meas = (rep or {}).get("measured") or {}
     # no branch: the optimizer's result is the naive kernel itself
     opt_m = (meas.get("optimized") if improved(rep) else base.get("naive")) if rep else None
-    compiled = fam.get("compile") or base.get("torch_compile")
+    compiled = peer_measurements(fam).get("torch_compile")
 
     def at(m, key):
         return ((m or {}).get(key) or {}).get(large)

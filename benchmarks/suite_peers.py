@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from suite_torch import _op, _time_sizes, policies, precision
+from suite_torch import _op, _time_sizes, policies, precision, seeded
 
 # family -> the peers that implement it (torch.compile max-autotune implements every family)
 LIGER = {"softmax", "layernorm", "rmsnorm", "crossentropy"}
@@ -29,10 +29,7 @@ def implements(peer: str, family: str) -> bool:
 
 def _inputs(torch, family: str, v: dict):
     """The family's inputs as suite_torch._op makes them (same generator and seed, same dtypes)."""
-    g = torch.Generator(device="cuda").manual_seed(0)
-
-    def randn(*shape, dtype=torch.float32):
-        return torch.randn(*shape, device="cuda", generator=g, dtype=torch.float32).to(dtype)
+    g, randn = seeded(torch)
 
     if family == "softmax":
         return (randn(v["N"], v["C"]),)

@@ -80,14 +80,20 @@ def _matmul_op(torch, family: str, v: dict, randn):
     return None
 
 
+def seeded(torch):
+    """(generator, randn(*shape, dtype)) from seed 0: every op's inputs, and the peers' (suite_peers.py), alike."""
+    g = torch.Generator(device="cuda").manual_seed(0)
+
+    def randn(*shape, dtype=torch.float32):
+        return torch.randn(*shape, device="cuda", generator=g, dtype=torch.float32).to(dtype)
+    return g, randn
+
+
 def _op(torch, family: str, spec, size: str):
     F = torch.nn.functional
     v = dict(spec.sizes[size])
     dev = "cuda"
-    g = torch.Generator(device=dev).manual_seed(0)
-
-    def randn(*shape, dtype=torch.float32):
-        return torch.randn(*shape, device=dev, generator=g, dtype=torch.float32).to(dtype)
+    g, randn = seeded(torch)
 
     mm = _matmul_op(torch, family, v, randn)
     if mm is not None:

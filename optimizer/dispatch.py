@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from kernelpro.profilers.source import parse_source, walk
 
+from . import spec_edit
 from .model import Candidate, Evaluation
 
 MARGIN = 0.03  # the other candidate must be this much faster at its sizes
@@ -23,8 +24,8 @@ MARGIN = 0.03  # the other candidate must be this much faster at its sizes
 
 @dataclass
 class Split:
-    low: tuple[Candidate, dict]  # (candidate, its launch) below the threshold
-    high: tuple[Candidate, dict]
+    low: Candidate  # the variant below the threshold
+    high: Candidate
     measure: str  # the problem size as an expression of the size variables
     threshold: float
     low_sizes: list[str]
@@ -71,8 +72,7 @@ def plan(spec, best: tuple[Candidate, Evaluation], seen: list[tuple[Candidate, E
         return "the two variants are built with different compile flags (one file takes one set)"
     a, b = problem_size(spec.env(low_sizes[-1])), problem_size(spec.env(high_sizes[0]))
     names = sorted({n for s in sizes for n in spec.env(s)})
-    return Split((low[0], dict(low[0].launch or {})), (high[0], dict(high[0].launch or {})),
-                 " * ".join(names), float(f"{math.sqrt(a * b):.3g}"), low_sizes, high_sizes)
+    return Split(low[0], high[0], " * ".join(names), float(f"{math.sqrt(a * b):.3g}"), low_sizes, high_sizes)
 
 
 def top_level_names(text: str, path: str = "x.cu") -> set[str]:
@@ -120,9 +120,10 @@ def merged_source(main: str, other: str, kernel: str, suffix: str) -> tuple[str,
             + renamed), kernel + suffix
 
 
-def build(spec, split: Split, kernel: str, base_launch: dict) -> Candidate:
+def build(spec, split: Split, kernel: str) -> Candidate:
     """The dispatch candidate: both kernels in one file, two launches each with its `when`."""
-    (lc, ll), (hc, hl) = split.low, split.high  # the smaller sizes' variant keeps the kernel's name
+    lc, hc = split.low, split.high  # the smaller sizes' variant keeps the kernel's name
+    base_launch = spec_edit.base_launch(spec)
     src, other_name = merged_source(lc.source, hc.source, kernel, "_kp_large")
     cond = f"{split.measure} >= {split.threshold:g}"
     step = {"args": [a for a in spec.launches[0].args]}
@@ -131,7 +132,8 @@ def build(spec, split: Split, kernel: str, base_launch: dict) -> Candidate:
         d = {**base_launch, **{k: v for k, v in lch.items() if k in ("grid", "block", "shared_bytes")}}
         return {"kernel": name, "grid": d["grid"], "block": d["block"], "shared_bytes": d.get("shared_bytes", 0),
                 **step, "when": when}
-    steps = [launch(ll, kernel, f"{split.measure} < {split.threshold:g}"), launch(hl, other_name, cond)]
+    steps = [launch(lc.launch or {}, kernel, f"{split.measure} < {split.threshold:g}"),
+             launch(hc.launch or {}, other_name, cond)]
     flags = tuple(lc.flags)  # the same for both (plan)
     desc = (f"per-size dispatch: {kernel} ({lc.description[:120]}) where {split.measure} < {split.threshold:g} "
             f"(sizes {', '.join(split.low_sizes)}), {other_name} ({hc.description[:120]}) from there on "

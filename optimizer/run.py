@@ -229,7 +229,7 @@ class Recorder:
             self.emit({"type": "note", "message": f"no per-size dispatch: {split}"})
             return
         try:
-            cand = dispatch.build(self.spec, split, self.cfg.kernel, spec_edit.base_launch(self.spec))
+            cand = dispatch.build(self.spec, split, self.cfg.kernel)
             ev = self.inner.evaluate([cand])[0]
         except Exception as e:  # a dispatch that cannot be built or run loses nothing: the best stays
             self.emit({"type": "note", "message": f"per-size dispatch not evaluated: {type(e).__name__}: {e}"})

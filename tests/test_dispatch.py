@@ -126,7 +126,7 @@ def test_the_split_needs_one_switch_over_the_sizes_a_margin_and_the_same_flags(s
     tmp, spec, k, tiles, split3 = setup
     root = (tiles, ev(9, 9))
     got = dispatch.plan(spec, (split3, ev(1, 2)), [root, (split3, ev(1, 2)), (tiles, ev(3, 1))])
-    assert isinstance(got, dispatch.Split) and got.low[0] is split3 and got.high[0] is tiles
+    assert isinstance(got, dispatch.Split) and got.low is split3 and got.high is tiles
     assert got.low_sizes == ["small"] and got.high_sizes == ["large"] and got.measure == "K * M * N"
     assert 37 * 53 * 29 < got.threshold < 70 * 90 * 41
     # within the margin everywhere: nothing to specialise
@@ -141,7 +141,7 @@ def test_the_split_needs_one_switch_over_the_sizes_a_margin_and_the_same_flags(s
 def test_the_dispatch_compiles_and_each_size_runs_its_own_kernel_correctly(setup):
     tmp, spec, k, tiles, split3 = setup
     s = dispatch.plan(spec, (split3, ev(1, 2)), [(split3, ev(1, 2)), (tiles, ev(3, 1))])
-    cand = dispatch.build(spec, s, "matmul", spec_edit.base_launch(spec))
+    cand = dispatch.build(spec, s, "matmul")
     assert cand.origin == "builtin:dispatch" and any("per-size dispatch" in n for n in cand.notes)
     names = [st["kernel"] for st in cand.launch["launches"]]
     assert names == ["matmul", "matmul_kp_large"]

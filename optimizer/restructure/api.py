@@ -40,7 +40,7 @@ from .passes import (counter_into_header, declare_at_first_assignment, expand_ma
                      fold_reassignments, index_pointer_steps, inline_loop_helpers, name_thread_indices,
                      promote_elements, remainder_by_subtraction, rename_reassigned_pointers, reroll_loops, simplify,
                      static_shared_regions, unshare_preloads, while_to_for)
-from .text import NotThisShape, Refuse, in_terms_of, span_text
+from .text import NotThisShape, Refuse, in_terms_of, leaving_jump, span_text
 from .unstage import unstage
 from .warptail import warp_tail_tree
 
@@ -423,9 +423,9 @@ def _destride(ctx: Context, src: SourceFile, rk: RowKernel, grid: list, old_bloc
     units = _spec_expr(src.node_text(rk.bound), ctx.scalar_params)
     if units is None:
         raise Refuse(f"the grid-stride loop's bound `{src.node_text(rk.bound)}` is not in the spec's sizes")
-    for n in walk(lp.body):
-        if n.type in ("break_statement", "continue_statement") and _binds_to(n, rk.guard):
-            raise Refuse(f"line {n.start_point[0] + 1}: {n.type.split('_')[0]} in the grid-stride loop")
+    n = leaving_jump(rk.guard)
+    if n is not None:
+        raise Refuse(f"line {n.start_point[0] + 1}: {n.type.split('_')[0]} in the grid-stride loop")
     decl = f"{lp.var_type} " if lp.declared_in_header else ""
     new = f"{decl}{lp.var} = {src.node_text(lp.start)}; if ({lp.var} < {src.node_text(rk.bound)}) {src.node_text(lp.body)}"
     text2 = span_text(src, 0, len(src.data), [(rk.guard.start_byte, rk.guard.end_byte, new)])
@@ -434,16 +434,6 @@ def _destride(ctx: Context, src: SourceFile, rk: RowKernel, grid: list, old_bloc
     if rk2 is None or not rk2.ok or rk2.form != "if" or column_loop(rk2) is None:
         raise Refuse("the grid-stride loop did not become one thread per column")
     return src2, rk2, [f"cdiv({units}, {old_block})"] + list(grid[1:])
-
-
-def _binds_to(n, loop) -> bool:
-    """A break or continue that leaves `loop` (not an inner loop or switch)."""
-    p = n.parent
-    while p is not None and p != loop:
-        if p.type in ("for_statement", "while_statement", "do_statement", "switch_statement", "for_range_loop"):
-            return False
-        p = p.parent
-    return p == loop
 
 
 def _grid_for(ctx: Context, src: SourceFile, rk: RowKernel, grid, old_block: int, per_block: int) -> str:

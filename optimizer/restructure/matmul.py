@@ -24,7 +24,7 @@ from kernelpro.profilers.analysis.loops import statements, text, unparen
 from kernelpro.profilers.source import SourceFile, walk
 
 from .launch import launch_sites, _call_args
-from .text import NotThisShape, Refuse, in_terms_of, span_text
+from .text import NotThisShape, Refuse, in_terms_of, leaving_jump, span_text
 
 LOW = ("__nv_bfloat16", "nv_bfloat16", "__half", "half", "bfloat16")
 SWAP_HELPER = ("#ifndef KERNELPRO_SWAP_XY\n#define KERNELPRO_SWAP_XY\n// the launch's x and y exchanged "
@@ -67,8 +67,7 @@ def unstride(src: SourceFile, kernel: str) -> str | None:
     step = lp.child_by_field_name("update")
     init = lp.child_by_field_name("initializer")
     if step is None or init is None or h.get("cmp") != "<" or "gridDim" not in text(src, step) \
-            or "threadIdx" not in text(src, init) or any(n.type in ("break_statement", "continue_statement")
-                                                         for n in walk(lp.child_by_field_name("body"))):
+            or "threadIdx" not in text(src, init) or leaving_jump(lp) is not None:
         return None
     cond = text(src, lp.child_by_field_name("condition"))
     body = text(src, lp.child_by_field_name("body"))

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import re
 
-from kernelpro.profilers.analysis.affine import const, global_accesses, index_poly, subscript_parts, unevaluated
+from kernelpro.profilers.analysis.affine import (const, global_accesses, index_poly, subscript_index, subscript_parts,
+                                                 unevaluated)
 from kernelpro.profilers.analysis.loops import (LoopInfo, ONLINE, MAX, MIN, SUM, analyze_kernel, declared_names, inside,
                                                 loop_start, may_alias, statements, text, unparen, uses, writes_in)
 from kernelpro.profilers.analysis.patterns import RowKernel, row_kernel
+from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import SourceFile, function_declarator, parse_source, walk
 
 from .text import ident_subs, line_indent, node_with, reindent, span_text
@@ -1361,12 +1363,7 @@ def _paren(n, t: str) -> str:
 
 def _reassigned(src: SourceFile, k, names: list[str]) -> bool:
     """Some of `names` is assigned after its declaration (the quotient and the remainder might then differ)."""
-    for n in walk(k.body):
-        if n.type in ("assignment_expression", "update_expression"):
-            left = unparen(n.child_by_field_name("left") or n.child_by_field_name("argument"))
-            if left is not None and text(src, left) in names:
-                return True
-    return False
+    return any(name in names for name, _ in writes_in(src, k.body))
 
 
 def flatten_array_params(src_text: str, path: str, kernel: str) -> str | None:
@@ -1415,17 +1412,8 @@ def flatten_array_params(src_text: str, path: str, kernel: str) -> str | None:
     return span_text(src, 0, len(src.data), subs)
 
 
-def _index_node(sub):
-    """The index node of one `x[i]` (tree-sitter-cuda keeps it in a subscript_argument_list); None otherwise."""
-    args = sub.child_by_field_name("indices") or sub.child_by_field_name("index")
-    if args is None:
-        return None
-    named = [c for c in args.named_children if c.type != "comment"] if args.type.endswith("list") else [args]
-    return named[0] if len(named) == 1 else None
-
-
 def _index_text(src: SourceFile, sub) -> str | None:
-    n = _index_node(sub)
+    n = subscript_index(sub)
     return text(src, n) if n is not None else None
 
 
@@ -1567,7 +1555,7 @@ def static_shared_regions(src_text: str, path: str, kernel: str, dynamic_bytes: 
     if arr.type != "array_declarator" or arr.child_by_field_name("size") is not None:
         return None
     name, ty = text(src, arr.child_by_field_name("declarator")), text(src, ext.child_by_field_name("type"))
-    size = {"float": 4, "int": 4, "unsigned": 4, "double": 8, "half": 2, "__half": 2, "char": 1}.get(ty)
+    size = table_for(src).bytes(ty)
     regions = []  # (offset, alias, its declaration)
     for d in walk(k.body):
         if d.type != "declaration" or d == ext:
@@ -1586,7 +1574,7 @@ def static_shared_regions(src_text: str, path: str, kernel: str, dynamic_bytes: 
                 sub = unparen(v.child_by_field_name("argument"))
                 if sub is not None and sub.type == "subscript_expression" and \
                         text(src, sub.child_by_field_name("argument")) == name:
-                    off = src.eval_int(_index_node(sub))
+                    off = src.eval_int(subscript_index(sub))
             if off is None:
                 continue
             if len(d.children_by_field_name("declarator")) != 1 or text(src, d.child_by_field_name("type")) != ty:

@@ -74,3 +74,18 @@ def in_terms_of(expr: str, table: dict) -> str | None:
     if any(n not in table for n in names):
         return None
     return re.sub(r"[A-Za-z_]\w*", lambda m: f"({table[m.group(0)]})", expr)
+
+
+def leaving_jump(loop):
+    """The first `break` or `continue` in loop's body that leaves loop itself (not an inner loop or switch);
+    None if there is none: the loop can then be read as one pass of its body."""
+    for n in walk(loop.child_by_field_name("body")):
+        if n.type not in ("break_statement", "continue_statement"):
+            continue
+        p = n.parent
+        while p is not None and p != loop and p.type not in ("for_statement", "while_statement", "do_statement",
+                                                             "switch_statement", "for_range_loop"):
+            p = p.parent
+        if p == loop:
+            return n
+    return None

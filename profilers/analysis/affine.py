@@ -389,15 +389,23 @@ def _pointer_base(src, value, values, pointers):
     return None
 
 
-def subscript_parts(src: SourceFile, n: ts.Node):
-    """(array name, index node) of `a[i]`; None for other shapes."""
-    arg = n.child_by_field_name("argument")
+def subscript_index(n: ts.Node) -> ts.Node | None:
+    """The index node of one `x[i]`, whatever x is (`A[i][k]`'s outer index too); None for other shapes."""
     idx = n.child_by_field_name("indices")
     if idx is None:
         idx = next((c for c in n.named_children if c.type == "subscript_argument_list"), None)
-    if arg is None or idx is None or arg.type != "identifier" or len(idx.named_children) != 1:
+    if idx is None or len(idx.named_children) != 1:
         return None
-    return src.node_text(arg), idx.named_children[0]
+    return idx.named_children[0]
+
+
+def subscript_parts(src: SourceFile, n: ts.Node):
+    """(array name, index node) of `a[i]`; None for other shapes."""
+    arg = n.child_by_field_name("argument")
+    idx = subscript_index(n)
+    if arg is None or idx is None or arg.type != "identifier":
+        return None
+    return src.node_text(arg), idx
 
 
 def index_poly(src: SourceFile, n: ts.Node | None, values: dict) -> Poly | None:

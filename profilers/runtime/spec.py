@@ -465,6 +465,10 @@ class _Validator:
     def err(self, reason: str, table: str = "", index: int = 0, key: str | None = None) -> SpecError:
         return SpecError(str(self.spec.path), self.lines.line(table, index, key), reason)
 
+    def size_names(self) -> set[str]:
+        """Every variable some size of the spec defines."""
+        return set().union(*(set(v) for v in self.spec.sizes.values())) if self.spec.sizes else set()
+
     def expr(self, value: Any, where: str, loc: tuple, integer: bool = True, minimum: int | None = 1) -> str:
         """Vet an expression at every size; returns its canonical text."""
         try:
@@ -472,7 +476,7 @@ class _Validator:
         except ExprError as x:
             raise self.err(f"{where}: {x}", *loc) from None
         sizes = self.spec.sizes
-        known = set().union(*(set(v) for v in sizes.values())) if sizes else set()
+        known = self.size_names()
         unknown = sorted(e.names - known)
         if unknown:
             raise self.err(f"{where}: unknown size variable {unknown[0]!r} in {e.text!r} "
@@ -555,8 +559,7 @@ class _Validator:
                 raise self.err(f"{where} when: {e}", table, i, "when") from None
             if cond is None:
                 raise self.err(f"{where} when must be a condition string such as \"M * N >= 4096\"", table, i, "when")
-            sizes = self.spec.sizes
-            unknown = sorted(cond.names - (set().union(*(set(v) for v in sizes.values())) if sizes else set()))
+            unknown = sorted(cond.names - self.size_names())
             if unknown:
                 raise self.err(f"{where} when: {', '.join(unknown)} is not a size variable", table, i, "when")
         step = LaunchStep(kernel, grid, block, shared, tuple(str(a) for a in args), line=self.lines.line(table, i),
