@@ -89,6 +89,15 @@ class GpuEvaluator:
             out.append(self._run(cand, rep.advice, resources_of(rep)))
         return out
 
+    def spec_for(self, cand: Candidate):
+        """The spec with the candidate's launch, its kernels and arguments checked against the candidate's own
+        source (a dispatch launches a kernel that only the candidate has)."""
+        if not cand.launch:
+            return self.spec
+        from kernelpro.profilers.source import parse_source
+
+        return self.spec.with_launch(cand.launch, parse_source(cand.source, str(self.path)))
+
     def static(self, cand: Candidate) -> Static:
         """The CPU half of evaluate (compile and static profile); Ray runs it as a CPU task."""
         return static_of(self.path, self.kernel, cand, self.options)
@@ -101,7 +110,7 @@ class GpuEvaluator:
         from kernelpro.profilers.runtime.measure import evaluate
 
         try:
-            spec = self.spec.with_launch(cand.launch) if cand.launch else self.spec
+            spec = self.spec_for(cand)
         except Exception as e:  # SpecError: e.g. a block of more than 1024 threads from the model
             return Evaluation(ok=False, failure=f"launch: {e}", advice=advice, resources=resources)
         try:
@@ -144,7 +153,7 @@ class GpuEvaluator:
         """Compute Sanitizer (memcheck, racecheck, initcheck) on one launch of the candidate, where present."""
         from kernelpro.profilers.runtime.sanitizer import sanitize_spec
 
-        spec = self.spec.with_launch(cand.launch) if cand.launch else self.spec
+        spec = self.spec_for(cand)
         return sanitize_spec(self.path, spec, compile_options(self.options, cand), source_text=cand.source,
                              pool_timeout_s=self.pool.timeout_s)
 
@@ -152,7 +161,7 @@ class GpuEvaluator:
         """Energy per launch at the largest size (NVML over >= 1.5 s of launches), for a branch's note."""
         from kernelpro.profilers.runtime.measure import evaluate
 
-        spec = self.spec.with_launch(cand.launch) if cand.launch else self.spec
+        spec = self.spec_for(cand)
         largest = list(spec.sizes)[-1]
         res = evaluate(self.path, spec, compile_options(self.options, cand), source_text=cand.source,
                        timing=False, energy=True, pool=self.pool, sizes=[largest], ref_options=self.options)

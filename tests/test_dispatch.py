@@ -148,6 +148,12 @@ def test_the_dispatch_compiles_and_each_size_runs_its_own_kernel_correctly(setup
     assert compile_each(str(tmp / "mm.cu"), [(n, cand.source, ()) for n in names],
                         CompileOptions(arch="sm_90")) == [None, None]
     new = spec.with_launch(cand.launch, parse_source(cand.source))  # the spec takes it, each step checked
+    from kernelpro.optimizer.evaluator import GpuEvaluator
+
+    # the GPU evaluator checks the launches against the candidate, not the file on disk (which lacks the
+    # second kernel: on the H100 the dispatch failed with "kernel 'sgemm_kp_large' is not in naive.cu")
+    assert "matmul_kp_large" not in (tmp / "mm.cu").read_text()
+    assert [st.kernel for st in GpuEvaluator(tmp / "mm.cu", "matmul", spec, pool=object()).spec_for(cand).launches] == names
     batch = Batch([(cand.source, n) for n in names], str(tmp))
     rng = np.random.default_rng(1)
     for size, env in SIZES.items():
