@@ -53,9 +53,11 @@ from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
 from .model import Budget, Candidate, Evaluation, Proposal
+from .dispatch import MARGIN
 
 OBJECTIVES = ("time", "energy", "edp")
 STRATEGIES = ("mcts", "greedy", "random")
+SIZE_MARGIN = MARGIN  # a node faster than the best by more than this at some size is tuned there too (dispatch)
 
 
 class Proposer(Protocol):
@@ -482,9 +484,29 @@ class _Search:
         best = self.best
         if best is None or best.reward is None:
             return []
+        leaders = self.size_leaders()
         pool = [n for n in self.nodes[1:] if not n.failed and n.reward is not None and n.tunes < self.tune_per_node
-                and (n is best or n.reward >= best.reward - self.tune_band)]
+                and (n is best or n.reward >= best.reward - self.tune_band or n.id in leaders)]
         return sorted(pool, key=lambda n: (n.tunes, -n.reward, n.id))
+
+    def size_leaders(self) -> dict[int, list[str]]:
+        """node id -> the sizes where that node (not the best) is the fastest by more than SIZE_MARGIN over the
+        best: the other half of a per-size dispatch (optimizer/dispatch.py), tuned at those sizes like the best
+        is tuned over all (the SIMT tiles that win at 4096^3 while tensor cores win the small sizes). Time only."""
+        best = self.best
+        if self.objective != "time" or best is None or best.failed:
+            return {}
+        bt = best.evaluation.times_s
+        ok = [n for n in self.nodes[1:] if not n.failed and n is not best]
+        out: dict[int, list[str]] = {}
+        for size, t in bt.items():
+            timed = [n for n in ok if n.evaluation.times_s.get(size)]
+            if not t or not timed:
+                continue
+            lead = min(timed, key=lambda n: n.evaluation.times_s[size])
+            if lead.evaluation.times_s[size] < (1 - SIZE_MARGIN) * t:
+                out.setdefault(lead.id, []).append(size)
+        return out
 
     def tune_step(self) -> _Flight | None:
         """The next knob setting to evaluate (tune_targets), when tuning is allowed (the caps count it now)."""
@@ -512,6 +534,9 @@ class _Search:
         except ValueError:
             r = None
         better = r is not None and n.reward is not None and r > n.reward
+        lead = self.size_leaders().get(n.id) if n is not self.best else None
+        if lead and r is not None and not better:  # a size leader: faster where it leads is better
+            better = all(ev.times_s.get(s) and ev.times_s[s] < n.evaluation.times_s[s] for s in lead)
         told = getattr(self.proposer, "tuned", None)
         if told is not None:
             told(n, cand, better)

@@ -223,6 +223,43 @@ def test_a_structural_sibling_within_ten_percent_of_the_best_is_tuned_too():
     assert res.best.candidate.origin == "builtin:row-block" and dict(res.best.candidate.knobs)["block"] == 128
 
 
+class SizeLandscape:
+    """Two sizes: the warp team wins the small one and the geometric mean (the best); the block team is 40% faster
+    at the large one, and at 128 threads faster still there though slower at the small one."""
+
+    def evaluate(self, cands):
+        out = []
+        for c in cands:
+            if c.kind == "root":
+                t = (1.0, 1.0)
+            elif c.origin == "builtin:row-warp":
+                t = (0.01, 0.5)
+            elif c.origin == "builtin:row-block":
+                t = (0.08, 0.2) if dict(c.knobs)["block"] == 128 else (0.05, 0.3)
+            else:
+                t = (0.99, 0.99)
+            out.append(Evaluation(ok=True, times_s={"small": t[0], "large": t[1]}))
+        return out
+
+
+def test_a_node_fastest_at_some_size_is_tuned_at_that_size():
+    """Far from the best's geometric mean, but the fastest at the large size: the per-size dispatch's other half,
+    so its knobs are tuned too, and a setting faster at the large size replaces its own."""
+    events = []
+    res = run_search(Candidate(source="// root", description="root"), TwoTeams(), SizeLandscape(),
+                     Budget(evaluations=16), on_event=events.append)
+    block = [e for e in events if e["type"] == "tuned" and e["origin"] == "builtin:row-block"]
+    assert block, [e["origin"] for e in events if e["type"] == "tuned"]
+    assert any(e["better"] and e["knobs"]["block"] == 128 for e in block)
+    assert res.best.candidate.origin == "builtin:row-warp"  # the geometric mean still picks the best
+    # the energy objective has no per-size leaders: nothing but the best's band is tuned
+    events = []
+    for_energy = SizeLandscape()
+    run_search(Candidate(source="// root", description="root"), TwoTeams(), for_energy, Budget(evaluations=16),
+               on_event=events.append, objective="edp")
+    assert not [e for e in events if e["type"] == "tuned" and e["origin"] == "builtin:row-block"]
+
+
 def _suite_proposer(family="softmax", stem="naive"):
     from kernelpro.optimizer import spec_edit
     from kernelpro.profilers.runtime.spec import load_spec
