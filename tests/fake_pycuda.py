@@ -351,7 +351,8 @@ def make_fake_pool(root, device_arrays: bool = False, timeout_s: float = 60.0):
     (root / "pycuda" / "driver.py").write_text(FAKE_DRIVER)
     (root / "pycuda" / "fake_kernels.py").write_text(FAKE_KERNELS)
     (root / "pynvml.py").write_text(FAKE_NVML)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]),
+               KERNELPRO_ENERGY_S="0.3")  # the fake's energy counter follows the host's clock: a short window
     if device_arrays:
         (root / "cupy.py").write_text(FAKE_CUPY)
         env.pop("KERNELPRO_HOST_CHECKS", None)

@@ -275,7 +275,7 @@ def test_the_gpu_lab_end_to_end_on_the_fake_gpu(tmp_path):
         (suite / f.name).write_text(text)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(fake), os.environ.get("PYTHONPATH", "")]),
            "LD_LIBRARY_PATH": os.pathsep.join([str(fake), os.environ.get("LD_LIBRARY_PATH", "")]),
-           "KERNELPRO_HOST_CHECKS": "1"}
+           "KERNELPRO_HOST_CHECKS": "1", "KERNELPRO_ENERGY_S": "0.3"}  # the fake's energy: host wall time
     script = tmp_path / "drive.py"
     script.write_text(DRIVER.format(bench=str(ROOT / "benchmarks"), suite=str(suite.parent)))
     out = tmp_path / "out" / "results.json"

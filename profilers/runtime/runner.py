@@ -466,7 +466,7 @@ def run_job(job: dict) -> dict:
                 res["times"], res["checked"] = t["times"], t["checked"]
             if sets and job.get("energy") and size["name"] in job.get("energy_sizes", [size["name"]]):
                 energies[size["name"]] = run.energy(sets, out["device"]["pci_bus_id"], res.get("time_s") or 0.0,
-                                                    float(job.get("energy_s", 1.5)))
+                                                    float(job.get("energy_s") or os.environ.get("KERNELPRO_ENERGY_S") or 1.5))
         except drv.Error as e:  # a copy or allocation after a launch went wrong
             raise CudaFailure(cuda_reason(e, f"size {size['name']}", True)) from None
         except Failed as e:
