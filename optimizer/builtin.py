@@ -15,6 +15,7 @@ from pathlib import Path
 
 from kernelpro.profilers.compile import CompileError, CompileOptions, compile_cuda
 from kernelpro.profilers.runtime.roofline import operation_bound
+from kernelpro.profilers.source import parse_source
 
 from .model import Candidate, Proposal
 from .restructure import api as restructure
@@ -41,9 +42,8 @@ class BuiltinProposer:
                  arch: str = "sm_90", path: str | None = None, transforms: list[Transform] | None = None,
                  compile_options: CompileOptions | None = None, spec=None, structural: bool = True):
         self.kernel = kernel
-        self.size_env = size_env(spec, kernel) if spec is not None else {}
-        self.scalar_params = {a.name: a.value for a in getattr(spec, "args", []) if a.value is not None} \
-            if spec is not None else {}
+        self.scalar_params = scalar_params_of(spec, kernel, path) if spec is not None else {}
+        self.size_env = size_env(spec, kernel, self.scalar_params) if spec is not None else {}
         self.structural = structural
         self.tolerance = (spec.rtol, spec.atol) if spec is not None and hasattr(spec, "rtol") else None
         self.bound = operation_bound_of(spec)  # "compute-bound": the matrix-product rewrites go first
@@ -216,18 +216,36 @@ def operation_bound_of(spec) -> str | None:
     return max(verdicts, key=lambda v: v[0] or 0)[1] if verdicts else None
 
 
-def size_env(spec, kernel: str) -> dict[str, dict[str, int]]:
+def scalar_params_of(spec, kernel: str, path=None) -> dict[str, str]:
+    """kernel scalar parameter -> the spec's expression for it, as the kernel's first launch passes it: by position
+    through that step's arguments (a [[launches]] step may pass `P` to a parameter named N), else by name (the
+    [launch] form passes the spec's args, named as the parameters)."""
+    values = {a.name: str(a.value) for a in getattr(spec, "args", []) if a.value is not None}
+    step = next((s for s in getattr(spec, "launches", []) if s.kernel == kernel and not s.memset), None)
+    k = None
+    if step is not None and step.args and path is not None and Path(path).is_file():
+        try:
+            k = parse_source(Path(path).read_text(), str(path)).kernel(kernel)
+        except Exception:  # unreadable source: the names it is
+            k = None
+    if k is None or len(k.params) != len(step.args):
+        return values
+    return {p.name: values.get(str(a), str(a)) for p, a in zip(k.params, step.args) if not p.is_pointer}
+
+
+def size_env(spec, kernel: str, scalars: dict[str, str] | None = None) -> dict[str, dict[str, int]]:
     """size name -> values of the spec's size variables and of the kernel's scalar parameters."""
+    if scalars is None:
+        scalars = {a.name: a.value for a in getattr(spec, "args", []) if a.value is not None}
     out = {}
     for size in getattr(spec, "sizes", {}) or {}:
         env = dict(spec.sizes[size])
-        for a in getattr(spec, "args", []):
-            if a.value is not None:
-                try:
-                    v = spec.eval(a.value, size)
-                except Exception:
-                    continue
-                if isinstance(v, (int, float)):
-                    env[a.name] = v
+        for name, expr in scalars.items():
+            try:
+                v = spec.eval(expr, size)
+            except Exception:
+                continue
+            if isinstance(v, (int, float)):
+                env[name] = v
         out[size] = env
     return out

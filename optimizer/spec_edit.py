@@ -5,6 +5,8 @@ import json
 import re
 import tomllib
 
+from kernelpro.profilers.runtime.spec import rebind_launch
+
 _EXPR_INT = re.compile(r"^-?\d+$")
 
 
@@ -94,17 +96,22 @@ def render_spec(text: str, launch: dict | None, flags: tuple[str, ...] = (), ker
         launch = {k: v for k, v in launch.items() if k != "launches"}
     if launch:
         keys = [k for k in ("grid", "block", "shared_bytes") if k in launch]
-        starts = _header(lines, "launch")
+        starts, own = _header(lines, "launch"), []
         if not starts:
             target = kernel or data.get("kernel")
             steps = data.get("launches") if isinstance(data.get("launches"), list) else []
             heads = _header(lines, "launches", array=True)
-            starts = [h for h, st in zip(heads, steps) if st.get("kernel", data.get("kernel")) == target]
+            mine = [(h, st) for h, st in zip(heads, steps) if st.get("kernel", data.get("kernel")) == target]
+            starts = [h for h, _ in mine]
+            # each step gets the launch written for the first, in its own arguments (LaunchSpec.with_launch)
+            values = {a.get("name"): a.get("value") for a in data.get("args") or [] if isinstance(a, dict)}
+            own = [rebind_launch({k: launch[k] for k in keys}, mine[0][1].get("args") or [], st.get("args") or [],
+                                 values) for _, st in mine]
         if starts:
-            for start in reversed(starts):
+            for start, mine_ in reversed(list(zip(starts, own or [launch] * len(starts)))):
                 end = _table_end(lines, start)
                 for key in keys:
-                    end = _set_key(lines, start, end, key, f"{key} = {_toml(launch[key])}")
+                    end = _set_key(lines, start, end, key, f"{key} = {_toml(mine_[key])}")
         elif isinstance(data.get("launch"), dict):  # launch = { ... } inline, on one line
             hit = next(i for i, l in enumerate(lines) if re.match(r"\s*\"?launch\"?\s*=\s*\{", l))
             merged = {**data["launch"], **{k: launch[k] for k in keys}}

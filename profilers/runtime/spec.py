@@ -109,6 +109,37 @@ class ArgSpec:
         return self.output and self.fill is not None
 
 
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+
+
+def rebind_launch(launch: dict, base_args, step_args, values: dict | None = None) -> dict:
+    """A launch (grid, block, shared_bytes) written for one step of a kernel, rewritten for another step of the
+    same kernel whose arguments differ: a name that the first step passes as parameter i (or the bare size variable
+    that argument's value is) becomes what the other step passes there. A chain launching one product twice, the
+    second time as (M, P, N), then gets the second product's grid. Names neither step passes stay as they are
+    (the sizes both share). ValueError where one name stands for two different arguments of the other step."""
+    values = {k: str(v) for k, v in (values or {}).items() if v is not None}
+    if list(base_args) == list(step_args):
+        return dict(launch)
+    sub: dict[str, str] = {}
+    for b, t in zip(base_args, step_args):
+        b, t = str(b), str(t)
+        for name, new in ((b, t), (values.get(b), values.get(t, t))):
+            if not name or not _IDENT.fullmatch(name) or name == new:
+                continue
+            if sub.get(name, new) != new:
+                raise ValueError(f"`{name}` is passed as two different arguments ({sub[name]} and {new}) by another "
+                                 f"launch of the kernel: its launch cannot be carried over")
+            sub[name] = new
+
+    def one(v):
+        if not isinstance(v, str) or not sub:
+            return v
+        return _IDENT.sub(lambda m: f"({sub[m.group(0)]})" if m.group(0) in sub else m.group(0), v)
+
+    return {k: ([one(x) for x in v] if isinstance(v, (list, tuple)) else one(v)) for k, v in launch.items()}
+
+
 @dataclass
 class LaunchStep:
     kernel: str
@@ -279,13 +310,19 @@ class LaunchSpec:
         else:
             target = overrides.get("kernel", self.kernel)
             steps, hit = [], False
+            base = next((s for s in self.launches if s.kernel == target and not s.memset), None)
+            values = {a.name: a.value for a in self.args if a.value is not None}
             for i, s in enumerate(self.launches):
                 if s.kernel != target or s.memset:
                     steps.append(s)
                     continue
                 hit = True
                 d = {"grid": list(s.grid), "block": list(s.block), "shared_bytes": s.shared_bytes}
-                d.update({k: overrides[k] for k in LAUNCH_KEYS if k in overrides})
+                try:  # written for the kernel's first launch: another launch of it passes other sizes
+                    d.update(rebind_launch({k: overrides[k] for k in LAUNCH_KEYS if k in overrides},
+                                           base.args, s.args, values))
+                except ValueError as e:
+                    raise SpecError(str(self.path), s.line, f"[[launches]] #{i + 1}: {e}") from None
                 step = v.step(d, i, table="launch", kernel=s.kernel, args=s.args)
                 if not step.dtypes:  # no source to re-check: the kernel and its arguments are unchanged
                     step.dtypes, step.pointers = s.dtypes, s.pointers
