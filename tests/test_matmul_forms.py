@@ -52,6 +52,11 @@ CASES = {
                          {"heads": 3, "n": 37, "d": 5, "s": 0.5}, "out",
                          lambda v: np.where(np.tril(np.ones((37, 37))) > 0, 0.5 * v["q"] @ np.swapaxes(v["k"], 1, 2),
                                             -np.inf)),
+    "attn_headlow": (["cdiv(heads * n * n, 128)"], [128], {"out": (3, 37, 37), "q": (3, 37, 5), "k": (3, 37, 5)},
+                     {"heads": 3, "n": 37, "d": 5}, "out", lambda v: v["q"] @ np.swapaxes(v["k"], 1, 2)),
+    "attn_bh_split": (["cdiv(B * NH * n * n, 128)"], [128], {"out": (2, 3, 21, 21), "q": (2, 3, 21, 5),
+                                                             "k": (2, 3, 21, 5)},
+                      {"B": 2, "NH": 3, "n": 21, "d": 5}, "out", lambda v: v["q"] @ np.swapaxes(v["k"], 2, 3)),
 }
 SMALL = {"bm": 32, "bn": 16, "bk": 8, "tm": 2, "tn": 2, "pad": 1, "vec": 4}
 

@@ -430,7 +430,7 @@ def _head(c: Contraction, bm: int, bn: int, causal: str | None, ind: str) -> lis
         d = c.batch.digits
         L.append(f"{ind}const long long kp_b = (long long)blockIdx.z;")
         for a in c.batch.atoms:  # each batch digit as the kernel splits it, from kp_b at the batch's place
-            value = re.sub(rf"\b{re.escape(d.root)}\b", f"(kp_b * ({d.place}))", c.coords[a])
+            value = re.sub(rf"\b{re.escape(d.root)}\b", f"({d.flat})", c.coords[a])
             L.append(f"{ind}const long long {a} = {value};")
     elif c.batch is not None:  # blockIdx.z as the kernel names it, or the grid's z for a batch loop
         bval = c.coords.get(c.batch.atoms[0], "blockIdx.z")
@@ -556,7 +556,7 @@ def _replay(src: SourceFile, k, c: Contraction, ind: str, sums: list[str] | None
         if c.batch is not None and c.batch.thread == "digits" and name == c.batch.digits.root:
             g = c.batch.digits
             subs.append((d.child_by_field_name("value").start_byte, d.child_by_field_name("value").end_byte,
-                         f"kp_b * ({g.place}) + kp_i * ({g.row_place}) + kp_j * ({g.col_place})"))
+                         f"{g.flat} + kp_i * ({g.row_place})" + (f" + kp_j * ({g.col_place})" if g.col_place else "")))
             continue
         split = _split_value(src, k, name, c)
         if split is None and _only_in_coordinates(src, k, name, c):

@@ -56,12 +56,11 @@ class Axis:
 
 @dataclass
 class Digits:
-    """A batch whose coordinates are the higher digits of one flat index that the row and column split
-    too (`t2 = idx % T, t = (idx / T) % T, h = (idx / (T*T)) % NH, b = idx / (NH*T*T)`)."""
+    """A batch whose coordinates are digits of one flat index that the row (and column) split too (`t2 = idx % T, t = (idx / T) % T, h = (idx / (T*T)) % NH, b = idx / (NH*T*T)`)."""
     root: str  # the flat index's name
-    place: str  # the place of the lowest batch digit (C text over parameters): idx = z * place + ...
+    flat: str  # the flat index of batch kp_b with the row and column 0 (C text over kp_b and parameters)
     row_place: str
-    col_place: str
+    col_place: str | None  # None: the column comes from a loop, not from the index
 
 
 @dataclass
@@ -290,11 +289,14 @@ def _contractions(src: SourceFile, k: Kernel) -> Found:
 
 
 def _digit_batch(src: SourceFile, k: Kernel, env, coords: dict, guards: dict, row: Axis, col: Axis, batch: Axis) -> None:
-    """Mark a batch made of the higher digits of the flat index the row and column split (Digits), its
-    count the index's bound over their place; left as it is otherwise."""
+    """Mark a batch made of digits of the flat index the row (and the column, unless a loop gives it) split
+    (Digits): at any places, above or below the row's (llm.c's `h = idx % NH, t = (idx / NH) % T, b = idx / (NH*T)`
+    with t the row and (b, h) the batch). Its count is the product of the batch digits' radices, the top digit's
+    the index's bound over its place; left as it is otherwise."""
     if len(row.atoms) != 1 or len(col.atoms) != 1:
         return
     roots = _split_roots(src, k, coords)
+    col_digit = col.thread != "loop"
     for root, value in roots.items():
         places = {}
         for m, c in value.items():
@@ -303,37 +305,58 @@ def _digit_batch(src: SourceFile, k: Kernel, env, coords: dict, guards: dict, ro
                 break
             places[digit[0]] = tuple(a for a in m if a != digit[0])
         else:
-            if row.atoms[0] not in places or col.atoms[0] not in places or set(batch.atoms) - set(places):
+            want = {row.atoms[0], *batch.atoms} | ({col.atoms[0]} if col_digit else set())
+            if set(places) != want:
                 continue
-            low = min((places[a] for a in batch.atoms), key=len)
-            if any(len(places[a]) >= len(low) for a in (row.atoms[0], col.atoms[0])):
-                continue  # the batch digits must be the high ones
-            bound = guards.get(root)
-            decl = next((d for d in walk(k.body) if d.type == "init_declarator"
-                         and text(src, d.child_by_field_name("declarator")) == bound), None)
-            total = env.poly(decl.child_by_field_name("value")) if decl is not None else None
-            if total is None and bound is not None and re.fullmatch(r"[\w\s*()]+", bound):
-                total = {tuple(sorted(re.findall(r"[A-Za-z_]\w*", bound))): 1} if "*" in bound or bound.isidentifier() \
-                    else None
-            if not total:
-                continue
-            count = {}
-            for m, c in total.items():  # total / place, term by term
-                rest = list(m)
-                for a in low:
+            order = sorted(places, key=lambda a: len(places[a]))  # from place 1 up: each place a product
+            radix = {}
+            for lo, hi in zip(order, order[1:]):
+                rest = list(places[hi])
+                for a in places[lo]:
                     if a not in rest:
                         break
                     rest.remove(a)
                 else:
-                    count[tuple(rest)] = c
+                    radix[lo] = tuple(rest)
                     continue
-                count = None
+                radix = None
                 break
-            if not count:
+            if radix is None:
                 continue
+            top = order[-1]
+            if top in batch.atoms:  # the top digit's count: the index's bound over its place
+                bound = guards.get(root)
+                decl = next((d for d in walk(k.body) if d.type == "init_declarator"
+                             and text(src, d.child_by_field_name("declarator")) == bound), None)
+                total = env.poly(decl.child_by_field_name("value")) if decl is not None else None
+                if total is None and bound is not None and re.fullmatch(r"[\w\s*()]+", bound):
+                    total = {tuple(sorted(re.findall(r"[A-Za-z_]\w*", bound))): 1} \
+                        if "*" in bound or bound.isidentifier() else None
+                if not total or len(total) != 1:
+                    continue
+                (m, c), = total.items()
+                rest = list(m)
+                for a in places[top]:
+                    if a not in rest:
+                        break
+                    rest.remove(a)
+                else:
+                    if c == 1:
+                        radix[top] = tuple(rest)
+                if top not in radix:
+                    continue
             ptext = lambda m: " * ".join(m) or "1"
-            batch.thread, batch.extent = "digits", poly_text(count)
-            batch.digits = Digits(root, ptext(low), ptext(places[row.atoms[0]]), ptext(places[col.atoms[0]]))
+            mine = [a for a in order if a in batch.atoms]
+            count, below, terms = [], [], []
+            for a in mine:  # kp_b's digits in mixed radix, each put back at its place in the flat index
+                q = f"kp_b / ({' * '.join(below)})" if below else "kp_b"
+                d = f"({q})" if a == top else f"(({q}) % ({ptext(radix[a])}))"
+                terms.append(f"{d} * ({ptext(places[a])})")
+                below.append(f"({ptext(radix[a])})")
+                count.extend(radix[a])
+            batch.thread, batch.extent = "digits", ptext(tuple(count))
+            batch.digits = Digits(root, " + ".join(terms), ptext(places[row.atoms[0]]),
+                                  ptext(places[col.atoms[0]]) if col_digit else None)
             return
 
 
