@@ -95,6 +95,8 @@ CASES = {
                     "C", lambda v: v["A"] @ v["B"]),
     "gemm_array2d": (["3", "3"], [16, 16], {"A": (40, 40), "B": (40, 40), "C": (40, 40)}, {}, "C",
                      lambda v: v["A"] @ v["B"]),
+    "gemm_unroll_guarded": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"a": (M, K), "b": (K, N), "c": (M, N)},
+                            {"M": M, "N": N, "K": K}, "c", lambda v: v["a"] @ v["b"]),
     "gemm_unrolled": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
                       {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
     "gemm_dynshared": (["cdiv(N, 8)", "cdiv(M, 8)"], [8, 8], {"A": (M, K), "B": (K, N), "C": (M, N)},
@@ -475,6 +477,15 @@ def test_a_loop_unrolled_by_hand_is_read_as_its_remainder_loop_only_where_every_
     assert reroll_loops(text.replace("(k + 1)] * B[(k + 1)", "k] * B[(k)"), "x.cu", "mm_unrolled") is None
     assert reroll_loops(text.replace("k += 3", "k += 4"), "x.cu", "mm_unrolled") is None
     assert reroll_loops(text.replace("k + 2 < K", "k + 2 < N"), "x.cu", "mm_unrolled") is None
+    # each later step guarded against the end instead of a remainder loop: one step per iteration
+    g = open(_path("gemm_unroll_guarded")).read()
+    once = reroll_loops(g, "x.cu", "mm_unroll_guarded")
+    assert "i + 1 < K" not in once and "i < K; ++i) { sum += a[row * K + i] * b[i * N + col]; }" in once
+    for wrong in (("if (i + 3 < K) sum", "sum"),  # a step unguarded: it would run past the end
+                  ("if (i + 2 < K) {", "if (i + 1 < K) {"),  # a guard that is not its step's
+                  ("i + 3] * b[(i + 3)", "i + 2] * b[(i + 2)"),  # a step twice, one missing
+                  ("i += 4", "i += 5")):  # five per iteration, four steps
+        assert reroll_loops(g.replace(*wrong), "x.cu", "mm_unroll_guarded") is None, wrong
     # the counter read after the loop: it stays declared outside
     assert counter_into_header(once.replace("int k;\n", "").replace("k = 0;", "int k = 0;").replace(
         "C[row * N + col] = s;", "C[row * N + col] = s + k;"), "x.cu", "mm_unrolled") is None

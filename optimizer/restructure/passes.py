@@ -1431,7 +1431,58 @@ def reroll_loops(src_text: str, path: str, kernel: str) -> str | None:
             edit = _reroll(src, a, b) if a.type == b.type == "for_statement" else None
             if edit is not None:
                 return span_text(src, 0, len(src.data), [edit])
+        for a in kids:
+            edit = _reroll_guarded(src, a) if a.type == "for_statement" else None
+            if edit is not None:
+                return span_text(src, 0, len(src.data), [edit])
     return None
+
+
+def _reroll_guarded(src: SourceFile, a):
+    """`for (...; k < K; k += 4) { s += f(k); if (k + 1 < K) s += f(k + 1); ...; if (k + 3 < K) s += f(k + 3); }`
+    (each later step guarded against the end, no remainder loop): `for (...; k < K; ++k) { s += f(k); }`, the same
+    terms in the same order."""
+    step = _loop_step(src, a)
+    body, upd = a.child_by_field_name("body"), a.child_by_field_name("update")
+    if step is None or step[1] < 2 or body is None or body.type != "compound_statement" or upd is None:
+        return None
+    var, unroll = step
+    cond = re.sub(r"\s+", "", text(src, a.child_by_field_name("condition")))
+    m = re.fullmatch(rf"{var}<(.+)", cond)
+    if m is None:
+        return None
+    end = m.group(1)
+    stmts = [c for c in body.named_children if c.type != "comment"]
+    if len(stmts) != unroll:
+        return None
+    acc, want, left, first = None, None, set(range(unroll)), None
+    for st in stmts:
+        u, inner = 0, st
+        if st.type == "if_statement":
+            if st.child_by_field_name("alternative") is not None:
+                return None
+            c = re.sub(r"\s+", "", text(src, st.child_by_field_name("condition")))
+            g = re.fullmatch(rf"\(?{var}\+(\d+)<{re.escape(end)}\)?", c.strip("()")) or \
+                re.fullmatch(rf"{var}\+(\d+)<{re.escape(end)}", c.strip("()"))
+            if g is None or int(g.group(1)) == 0:
+                return None
+            u, inner = int(g.group(1)), st.child_by_field_name("consequence")
+        upd_ = _sum_update(src, inner)
+        if upd_ is None or len(upd_[1]) != 1 or acc not in (None, upd_[0]) or u not in left:
+            return None
+        acc = upd_[0]
+        read = _offset_read(upd_[1][0], var, u)
+        if read is None or want not in (None, read):
+            return None
+        want = want or read
+        left.discard(u)
+        if u == 0:
+            first = inner
+    if left or first is None or stmts[0].start_byte != first.start_byte:
+        return None
+    if span_text(src, upd.end_byte, body.start_byte).strip() != ")":
+        return None
+    return upd.start_byte, body.end_byte, f"++{var}) {{ {text(src, first)} }}"
 
 
 def _statement_lists(k):
@@ -1468,6 +1519,27 @@ def _sum_update(src: SourceFile, body) -> tuple[str, list[str]] | None:
     return (acc, terms) if acc else None
 
 
+def _offset_read(t: str, var: str, u: int) -> str | None:
+    """t with each `k + u` read as k; None where k appears otherwise (bare, with another offset, or where
+    precedence would bind `+ u` to something else: `x * k + 1`, `k + 1 * N`)."""
+    t = re.sub(r"\s+", "", t)
+    if u:
+        def one(m):
+            before, after = t[:m.start()], t[m.end():]
+            if m.group(0).startswith("("):
+                return var
+            if (before and before[-1] not in "[(+,=") or (after and after[0] in "*/%"):
+                return "\0"
+            return var
+        got = re.sub(rf"\(\b{var}\+{u}\)|\b{var}\+{u}(?![\w.])", one, t)
+        if "\0" in got or len(re.findall(rf"\b{var}\b", got)) != len(re.findall(rf"\b{var}\+{u}(?![\w.])", t)):
+            return None
+        t = got
+    elif re.search(rf"\b{var}\+\d", t):
+        return None
+    return re.sub(r"\((\w+)\)", r"\1", t)
+
+
 def _reroll(src: SourceFile, a, b):
     sa, sb = _loop_step(src, a), _loop_step(src, b)
     if sa is None or sb is None or sa[0] != sb[0] or sb[1] != 1 or sa[1] < 2 or b.child_by_field_name("initializer"):
@@ -1482,29 +1554,10 @@ def _reroll(src: SourceFile, a, b):
     if ua is None or ub is None or ua[0] != ub[0] or len(ub[1]) != 1 or len(ua[1]) != unroll:
         return None
 
-    def norm(t: str, u: int) -> str | None:
-        """t with each `k + u` read as k; None where k appears otherwise (bare, with another offset, or where
-        precedence would bind `+ u` to something else: `x * k + 1`, `k + 1 * N`)."""
-        t = re.sub(r"\s+", "", t)
-        if u:
-            def one(m):
-                before, after = t[:m.start()], t[m.end():]
-                if m.group(0).startswith("("):
-                    return var
-                if (before and before[-1] not in "[(+,=") or (after and after[0] in "*/%"):
-                    return "\0"
-                return var
-            got = re.sub(rf"\(\b{var}\+{u}\)|\b{var}\+{u}(?![\w.])", one, t)
-            if "\0" in got or len(re.findall(rf"\b{var}\b", got)) != len(re.findall(rf"\b{var}\+{u}(?![\w.])", t)):
-                return None
-            t = got
-        elif re.search(rf"\b{var}\+\d", t):
-            return None
-        return re.sub(r"\((\w+)\)", r"\1", t)
-    want = norm(ub[1][0], 0)
+    want = _offset_read(ub[1][0], var, 0)
     left = set(range(unroll))
     for t in ua[1]:
-        u = next((u for u in sorted(left) if want is not None and norm(t, u) == want), None)
+        u = next((u for u in sorted(left) if want is not None and _offset_read(t, var, u) == want), None)
         if u is None:
             return None
         left.discard(u)
