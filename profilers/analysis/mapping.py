@@ -141,6 +141,40 @@ def thread_dims(ks: KernelShapes) -> set[str]:
     return {d for d in DIMS if f"threadIdx.{d}" in text.replace(" ", "")}
 
 
+def rows_loop_step(ks: KernelShapes, axis: Axis) -> tuple[str, int] | None:
+    """(j, S) where the writes' index adds a loop counter j to the thread index of a fixed-block axis
+    (`y = blockIdx.y * TILE + threadIdx.y; for (j = 0; j < TILE; j += ROWS) out[(y + j) * w + x]`): the block
+    of such a TILE x ROWS loop is ROWS along that thread dimension, each thread taking TILE / ROWS rows."""
+    if not axis.fixed_block or not axis.thread:
+        return None
+    f = ks.facts
+    src, k = f.src, f.kernel
+    tid = f"threadIdx.{axis.thread}"
+    writes = [u for p in ks.pointers.values() if p.role != "input" for u in p.uses if u.write and u.index is not None]
+    for lp in k.loops:
+        if not lp.var:
+            continue
+        upd, cond, init = (lp.node.child_by_field_name(x) for x in ("update", "condition", "initializer"))
+        if upd is None or cond is None or init is None or upd.type != "assignment_expression" \
+                or src.node_text(upd.child_by_field_name("operator")) != "+=" \
+                or src.node_text(upd.child_by_field_name("left")).strip() != lp.var \
+                or not re.search(r"=\s*0\s*;?$", src.node_text(init).strip()):
+            continue
+        while cond is not None and cond.type != "binary_expression" and cond.named_children:
+            cond = cond.named_children[0]  # the condition clause's parentheses
+        if cond is None or cond.type != "binary_expression" or src.node_text(cond.child_by_field_name("operator")) != "<" \
+                or src.node_text(cond.child_by_field_name("left")).strip() != lp.var:
+            continue
+        step, end = src.eval_int(upd.child_by_field_name("right")), src.eval_int(cond.child_by_field_name("right"))
+        if not step or end != axis.fixed_block or step >= end or end % step:
+            continue
+        for u in writes:
+            ct, cj = _coef(u.index, tid), _coef(u.index, lp.var)
+            if ct and ct == cj:
+                return lp.var, step
+    return None
+
+
 def shared_block(ks: KernelShapes) -> tuple[int, ...] | None:
     """The block a shared array indexed by the thread indices implies: `__shared__ float s[256]; s[threadIdx.x]`
     gives (256,), `tile[TY][TX]` read at [threadIdx.y][threadIdx.x] gives (TX, TY)."""

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..analysis.affine import atom as katom
 from ..analysis.extents import DIMS, KernelShapes, Reach, Term, analyse, gathers
-from ..analysis.mapping import axes, dynamic_shared, row_width, shared_block, thread_dims
+from ..analysis.mapping import axes, dynamic_shared, row_width, rows_loop_step, shared_block, thread_dims
 from ..analysis.shapes import dims
 from ..analysis.host import Host, HostLaunch, device_names, host_files
 from ..analysis.types import table_for
@@ -387,10 +387,17 @@ class _Inference:
         elif self.k.launch_bounds and nd == 1:
             block = [self.k.launch_bounds[0]]
             bwhy, guessed = "from __launch_bounds__", False
+        whys = []
         for a in ax.values():
             if a.fixed_block and a.thread and a.fixed_block * math.prod(block) // block[DIMS.index(a.thread)] <= 1024:
-                block[DIMS.index(a.thread)] = a.fixed_block
-                bwhy, guessed = f"from `blockIdx.{a.dim} * {a.fixed_block}` in the index", False
+                rows = rows_loop_step(self.ks, a)  # a TILE x ROWS loop: ROWS threads take the tile's TILE rows
+                block[DIMS.index(a.thread)] = rows[1] if rows else a.fixed_block
+                whys.append(f"from `blockIdx.{a.dim} * {a.fixed_block}` in the index"
+                            + (f" and the loop over `{rows[0]}` in steps of {rows[1]} (each thread "
+                               f"{a.fixed_block // rows[1]} rows of the tile)" if rows else ""))
+                guessed = False
+        if whys:
+            bwhy = "; ".join(whys)
         for i, d in enumerate(DIMS):
             self.bind.table[f"blockDim.{d}"] = sym.const(block[i]) if i < len(block) else sym.const(1)
         grid, why, guessed_grid = [], [], False
