@@ -578,3 +578,16 @@ def _trip_count(src: SourceFile, n: ts.Node) -> tuple[str | None, int | None]:
         span = start - end + (1 if op == ">=" else 0)
         return var, max(0, -(-span // -step))
     return var, None
+
+
+def span_text(src: "SourceFile", start: int, end: int, subs: list[tuple[int, int, str]] = ()) -> str:
+    """Bytes [start, end) of the source as text, with (start, end, text) substitutions inside."""
+    out, pos = [], start
+    for a, b, t in sorted(subs):
+        if a < pos or b > end:
+            continue
+        out.append(src.data[pos:a].decode("utf-8", errors="replace"))
+        out.append(t)
+        pos = b
+    out.append(src.data[pos:end].decode("utf-8", errors="replace"))
+    return "".join(out)

@@ -37,6 +37,15 @@ def _scores(v):
     return np.where(np.tril(np.ones((T_, T_))) > 0, s, -np.inf)
 
 
+def _att_value(att, inp, nh):
+    """out[b, t, h * hs + i] = sum over t2 <= t of att[b, h, t, t2] * v[b, t2, h, i], v the last third of inp."""
+    b_, t_, c3 = inp.shape
+    c = c3 // 3
+    v = inp[:, :, 2 * c:].reshape(b_, t_, nh, c // nh).transpose(0, 2, 1, 3)  # (B, NH, T, hs)
+    w = np.where(np.tril(np.ones((t_, t_))) > 0, att, 0.0)
+    return (w @ v).transpose(0, 2, 1, 3).reshape(b_, t_, c)
+
+
 # file -> (grid, block, {array: shape}, {scalar: value}, output, reference)
 CASES = {
     "gemm_macros": (["cdiv(53, 32)", "cdiv(37, 8)"], [32, 8], {"a": (37, 29), "b": (29, 53), "c": (37, 53)},
@@ -57,6 +66,9 @@ CASES = {
     "attn_bh_split": (["cdiv(B * NH * n * n, 128)"], [128], {"out": (2, 3, 21, 21), "q": (2, 3, 21, 5),
                                                              "k": (2, 3, 21, 5)},
                       {"B": 2, "NH": 3, "n": 21, "d": 5}, "out", lambda v: v["q"] @ np.swapaxes(v["k"], 2, 3)),
+    "attn_value_rowsum": (["cdiv(B * T * NH, 64)"], [64], {"out": (2, 13, 12), "att": (2, 3, 13, 13),
+                                                          "inp": (2, 13, 36)},
+                          {"B": 2, "T": 13, "C": 12, "NH": 3}, "out", lambda v: _att_value(v["att"], v["inp"], 3)),
 }
 SMALL = {"bm": 32, "bn": 16, "bk": 8, "tm": 2, "tn": 2, "pad": 1, "vec": 4}
 

@@ -491,6 +491,22 @@ def test_a_loop_unrolled_by_hand_is_read_as_its_remainder_loop_only_where_every_
         "C[row * N + col] = s;", "C[row * N + col] = s + k;"), "x.cu", "mm_unrolled") is None
 
 
+def test_a_row_of_outputs_summed_in_global_memory_is_summed_in_locals_only_where_that_is_the_same_sum():
+    from kernelpro.optimizer.restructure.passes import sums_into_locals
+
+    text = open(_path("attn_value_rowsum")).read()
+    once = sums_into_locals(text, "x.cu", "att_value")
+    assert "float kp_sum = (float)0;" in once and "kp_sum += att_btt2 * value_t2[i];" in once
+    assert "out_bth[i] = kp_sum;" in once and "out_bth[i] = 0.0f" not in once
+    zero = "for (int i = 0; i < hs; i++) { out_bth[i] = 0.0f; }"
+    for wrong in ((zero, zero.replace("0.0f", "1.0f")),  # not zeroed first: the sum starts elsewhere
+                  (zero, zero.replace("i < hs", "i < hs - 1")),  # another range than the sums'
+                  ("out_bth[i] += att_btt2", "out_bth[i] += out[0] * att_btt2"),  # the output read in the loop
+                  ("out_bth[i] += att_btt2 * value_t2[i]", "out_bth[i + 1] += att_btt2 * value_t2[i]"),  # another element
+                  ("float att_btt2 = att_bth[t2];", "float att_btt2 = att_bth[t2]; out[0] = 1.0f;")):  # a store there
+        assert sums_into_locals(text.replace(*wrong), "x.cu", "att_value") is None, wrong
+
+
 def test_dynamic_shared_memory_cut_by_pointers_reads_as_static_arrays_and_the_tiles_drop_the_dynamic_bytes():
     from kernelpro.optimizer.restructure.passes import static_shared_regions
 

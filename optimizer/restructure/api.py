@@ -39,7 +39,7 @@ from .launch import columns_host, cover, fit_launch_bounds, launch_sites, rewrit
 from .passes import (counter_into_header, declare_at_first_assignment, expand_macros, flatten_array_params,
                      fold_reassignments, index_pointer_steps, inline_loop_helpers, name_thread_indices,
                      promote_elements, remainder_by_subtraction, rename_reassigned_pointers, reroll_loops, simplify,
-                     static_shared_regions, unshare_preloads, while_to_for)
+                     static_shared_regions, sums_into_locals, unshare_preloads, while_to_for)
 from .text import NotThisShape, Refuse, in_terms_of, leaving_jump, span_text
 from .unstage import unstage
 from .warptail import warp_tail_tree
@@ -1494,6 +1494,10 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
         if axis.extent is None or axis.extent.startswith("gridDim."):  # no guard (or only the grid's reach): the
             # extent the old launch covers, where a parameter equals it (`M` for a block per row over M blocks)
             axis.extent = _extent_from_launch(src, ctx, c, axis) or axis.extent
+    k_ = src.kernel(ctx.kernel)
+    for axis in (c.row, c.col):  # sizes held in locals (`int hs = C / NH;`) written in the parameters
+        if axis.extent is not None:
+            axis.extent = matmul.in_params(src, k_, axis.extent) or axis.extent
     kept = _kept_grid(src, ctx, c)  # else, where the grid alone says it: gridDim times the rows of a block
     try:
         coords, causal = matmul.check_tiles(src, ctx.kernel, c)
@@ -1749,6 +1753,7 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     text = warp_tail_tree(text, ctx.path, ctx.kernel) or text  # `if (tid < 32) warpReduce(sdata, tid);`
     for _ in range(4):  # a loop unrolled by hand before its remainder loop: the remainder loop alone
         text = reroll_loops(text, ctx.path, ctx.kernel) or text
+    text = sums_into_locals(text, ctx.path, ctx.kernel) or text  # a row of outputs summed in global memory
     text = declare_at_first_assignment(text, ctx.path, ctx.kernel) or text
     text = counter_into_header(text, ctx.path, ctx.kernel) or text  # `int k = 0; for (; k < K; ++k)`
     for _ in range(8):

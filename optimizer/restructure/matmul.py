@@ -137,6 +137,39 @@ def _names_ok(src: SourceFile, k, expr: str) -> bool:
                or w in ("x", "y", "z") for w in re.findall(r"[A-Za-z_]\w*", expr))
 
 
+def in_params(src: SourceFile, k, expr: str | None, depth: int = 0) -> str | None:
+    """expr with each local it reads replaced by its value, where that is written in the parameters (`hs` for
+    `int hs = C / NH;`, a local never assigned again): the sizes the tiled kernel's launch is written in."""
+    if expr is None or _names_ok(src, k, expr) or depth > 4:
+        return expr if expr is not None and _names_ok(src, k, expr) else None
+    assigned = {text(src, unparen(n.child_by_field_name("left"))) for n in walk(k.body)
+                if n.type == "assignment_expression"}
+
+    def one(m):
+        w = m.group(0)
+        if _names_ok(src, k, w):
+            return w
+        d = _decl_of(src, k, w)
+        v = d.child_by_field_name("value") if d is not None and w not in assigned else None
+        got = in_params(src, k, text(src, v), depth + 1) if v is not None else None
+        return f"({got})" if got is not None else "\0"
+    out = re.sub(r"[A-Za-z_]\w*", one, expr)
+    return None if "\0" in out else out
+
+
+def axis_loops(src: SourceFile, k, c: Contraction) -> dict:
+    """var -> loop node, for the output's row or column given by a loop around the k loop
+    (`for (int i = 0; i < hs; i++) { ... the k loop ...; out[i] = sum; }`, what passes.sums_into_locals makes of
+    llm.c's attention_value_kernel1)."""
+    out = {}
+    for axis in (c.row, c.col):
+        if axis.thread == "loop" and len(axis.atoms) == 1:
+            lp = loop_around(src, k, c, axis.atoms[0])
+            if lp is not None:
+                out[axis.atoms[0]] = lp
+    return out
+
+
 def check_tiles(src: SourceFile, kernel: str, c: Contraction) -> dict:
     """Why the tiled rewrite does not apply (Refuse), else the names it needs."""
     k = src.kernel(kernel)
@@ -157,7 +190,13 @@ def check_tiles(src: SourceFile, kernel: str, c: Contraction) -> dict:
                          "loop alone")
         if k.param(c.batch.extent or "") is None and not _names_ok(src, k, c.batch.extent or "?"):
             raise Refuse(f"the batch count `{c.batch.extent}` is not written in the kernel's parameters")
+    looped = axis_loops(src, k, c)
     for what, axis in (("row", c.row), ("column", c.col)):
+        if axis.thread == "loop" and len(axis.atoms) == 1 and axis.atoms[0] in looped:
+            if axis.extent is None or not _names_ok(src, k, axis.extent):
+                raise Refuse(f"the output's {what} runs in a loop whose bound `{axis.extent}` is not written in the "
+                             "kernel's parameters")
+            continue  # a loop around the k loop gives it: the tile runs that loop's body once per output
         if len(axis.atoms) != 1 or axis.atoms[0] not in c.coords:
             raise Refuse(f"the output's {what} is not one named index of the thread's position "
                          f"(`int row = blockIdx.y * blockDim.y + threadIdx.y;`)")
@@ -168,7 +207,7 @@ def check_tiles(src: SourceFile, kernel: str, c: Contraction) -> dict:
             raise Refuse(f"the size `{e}` is not written in the kernel's parameters")
     if "__shared__" in src.node_text(k.body):
         raise Refuse("the kernel already uses shared memory")
-    if sum(1 for lp in k.loops) != 1 + (c.batch is not None and c.batch.thread == "loop"):
+    if sum(1 for lp in k.loops) != 1 + (c.batch is not None and c.batch.thread == "loop") + len(looped):
         raise Refuse("the kernel has loops besides the k loop")
     body = c.loop.child_by_field_name("body")
     upd = c.update.parent
@@ -244,10 +283,15 @@ def _k_poly_ok(src, k, c: Contraction) -> bool:
 
 def batch_loop(src: SourceFile, k, c: Contraction):
     """The loop over the batch around the k loop: `for (int b = 0; b < B; b++)`; None otherwise."""
+    return loop_around(src, k, c, c.batch.atoms[0])
+
+
+def loop_around(src: SourceFile, k, c: Contraction, var: str):
+    """The loop over `var` around the k loop, `for (int var = 0; var < E; var++)`; None otherwise."""
     from kernelpro.profilers.analysis.loops import _header
 
     for lp in k.loops:
-        if lp.var == c.batch.atoms[0] and lp.node.start_byte < c.loop.start_byte and c.loop.end_byte <= lp.node.end_byte:
+        if lp.var == var and lp.node.start_byte < c.loop.start_byte and c.loop.end_byte <= lp.node.end_byte:
             h = _header(src, lp.node)
             if lp.node.type == "for_statement" and h["step"] == 1 and h["cmp"] == "<" and h["start"] is not None \
                     and text(src, h["start"]) == "0" and h["declared"]:
@@ -542,7 +586,15 @@ def _slab_loads(c: Contraction, sl: _Slab, bk: int, threads: int, smem: str, ren
 
 def _replay(src: SourceFile, k, c: Contraction, ind: str, sums: list[str] | None = None) -> str:
     subs = []
+    looped = axis_loops(src, k, c)
     for name, value in ((c.row.atoms[0], "kp_i"), (c.col.atoms[0], "kp_j")):
+        if name in looped:  # the loop over the outputs runs once, for this one
+            lp = looped[name]
+            body = lp.child_by_field_name("body")
+            t = text(src, lp.child_by_field_name("initializer").child_by_field_name("type"))
+            subs.append((lp.start_byte, body.start_byte, f"{{ const {t} {name} = ({t})({value}); "))
+            subs.append((body.end_byte, body.end_byte, " }"))
+            continue
         d = _decl_of(src, k, name)
         v = d.child_by_field_name("value")
         subs.append((v.start_byte, v.end_byte, f"({value})"))

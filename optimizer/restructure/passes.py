@@ -17,6 +17,7 @@ import re
 
 from kernelpro.profilers.analysis.affine import (const, global_accesses, index_poly, subscript_index, subscript_parts,
                                                  unevaluated)
+from kernelpro.profilers.analysis.macros import expand_macros  # noqa: F401 (a pass the plans run)
 from kernelpro.profilers.analysis.loops import (LoopInfo, ONLINE, MAX, MIN, SUM, analyze_kernel, declared_names, inside,
                                                 loop_start, may_alias, statements, text, unparen, uses, writes_in)
 from kernelpro.profilers.analysis.patterns import RowKernel, row_kernel
@@ -1251,73 +1252,6 @@ def fold_reassignments(src_text: str, path: str, kernel: str) -> str | None:
     return None
 
 
-def expand_macros(src_text: str, path: str, kernel: str, rounds: int = 4) -> str | None:
-    """Calls in the kernel of the file's function-like macros (`#define A(i, j) a[(i) + (j) * lda]`, cuBLAS's
-    `IDX2C(i, j, ld)`) replaced by their bodies with the arguments in parentheses, so the plans read the
-    accesses they stand for; macros that stringize, paste or take `...` are left alone. None if none."""
-    out = None
-    for _ in range(rounds):  # a macro whose body calls another
-        src = parse_source(src_text, path)
-        k = src.kernel(kernel)
-        if k is None or k.body is None:
-            return out
-        macros = {}
-        for n in walk(src.root):
-            if n.type != "preproc_function_def" or n.child_by_field_name("value") is None:
-                continue
-            body = " ".join(text(src, n.child_by_field_name("value")).replace("\\\n", " ").split())
-            params = [text(src, p) for p in n.child_by_field_name("parameters").named_children]
-            if "#" in body or any(not re.fullmatch(r"[A-Za-z_]\w*", p) for p in params):
-                continue
-            macros[text(src, n.child_by_field_name("name"))] = (params, body)
-        subs = []
-        for call in walk(k.body):
-            fn = call.child_by_field_name("function") if call.type == "call_expression" else None
-            if fn is None or fn.type != "identifier" or text(src, fn) not in macros \
-                    or any(a <= call.start_byte < b for a, b, _ in subs):
-                continue
-            params, body = macros[text(src, fn)]
-            args = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
-            if len(args) != len(params):
-                continue
-            value = {p: text(src, a) if a.type in ("identifier", "number_literal") else f"({text(src, a)})"
-                     for p, a in zip(params, args)}
-            bare = {p_ for p_, a in zip(params, args) if a.type == "identifier"}  # `(i)` given a name: the bare
-            # name (`(j) + (i)` reads as a cast of `+(i)` to type j); every parameter replaced in one pass
-
-            def put(m, value=value, bare=bare):
-                if m.group(1) is not None:
-                    return value[m.group(1)] if m.group(1) in bare else \
-                        f"({value[m.group(1)]})" if m.group(1) in value else m.group(0)
-                return value.get(m.group(2), m.group(2))
-            new = re.sub(r"\(\s*([A-Za-z_]\w*)\s*\)|\b([A-Za-z_]\w*)\b", put, body)
-            subs.append((call.start_byte, call.end_byte, new if _primary(new) else f"({new})"))
-        if not subs:
-            return out
-        src_text = out = span_text(src, 0, len(src.data), subs)
-    return out
-
-
-def _primary(e: str) -> bool:
-    """`a[...]` (one subscript, its bracket closing at the end) or a name: safe without parentheses, also
-    where it is stored to."""
-    m = re.match(r"[A-Za-z_]\w*\s*", e)
-    if m is None:
-        return False
-    rest = e[m.end():]
-    if not rest:
-        return True
-    if not rest.startswith("["):
-        return False
-    depth = 0
-    for i, ch in enumerate(rest):
-        depth += ch == "["
-        depth -= ch == "]"
-        if depth == 0:
-            return i == len(rest) - 1
-    return False
-
-
 def remainder_by_subtraction(src_text: str, path: str, kernel: str) -> str | None:
     """A remainder written by subtraction, `j = t - i * N` where `i = t / N` (or `t - (t / N) * N`), read as
     `t % N`: what C defines the remainder to be (a - (a / b) * b), so the flat index's split reads as the plans
@@ -1711,3 +1645,128 @@ def unshare_preloads(src_text: str, path: str, kernel: str) -> str | None:
                 continue  # another barrier needs the block together: left as written
             return span_text(src, 0, len(src.data), subs)
     return None
+
+
+def sums_into_locals(src_text: str, path: str, kernel: str) -> str | None:
+    """A row of outputs zeroed in global memory and accumulated there over an outer loop (llm.c's
+    attention_value_kernel1):
+
+        for (int i = 0; i < n; i++) { out[i] = 0.0f; }
+        for (int k = 0; k < K; k++) { const float a = x[k]; for (int i = 0; i < n; i++) { out[i] += a * y[k * n + i]; } }
+
+    becomes one sum per output in a local, the output loop outside the k loop:
+
+        for (int i = 0; i < n; i++) { float kp_sum = 0.0f; for (int k = 0; k < K; k++) { const float a = x[k];
+            kp_sum += a * y[k * n + i]; } out[i] = kp_sum; }
+
+    Each output gets the same terms in the same order, rounded to the element's type at every step as before.
+    Only where the k loop's other statements are declarations, the inner loop is its last statement with the same
+    bound, and nothing in the k loop reads the output's array (its root parameter read nowhere else in there).
+    None if there is no such pair."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    for kids in _statement_lists(k):
+        for a, b in zip(kids, kids[1:]):
+            if a.type == b.type == "for_statement":
+                edit = _sink_output_loop(src, k, a, b)
+                if edit is not None:
+                    return span_text(src, 0, len(src.data), [edit])
+    return None
+
+
+def _count_loop(src: SourceFile, lp) -> tuple[str, str] | None:
+    """(i, n) of `for (int i = 0; i < n; i++)` (++i, i += 1)."""
+    init, cond = lp.child_by_field_name("initializer"), lp.child_by_field_name("condition")
+    if init is None or cond is None or _loop_step(src, lp) is None or _loop_step(src, lp)[1] != 1:
+        return None
+    m = re.fullmatch(r"(?:int|long|long long|unsigned|size_t|unsigned int)\s+(\w+)\s*=\s*0\s*;?", text(src, init).strip())
+    c = re.fullmatch(r"\(?\s*(\w+)\s*<\s*(.+?)\s*\)?", text(src, cond).strip())
+    if m is None or c is None or c.group(1) != m.group(1) or _loop_step(src, lp)[0] != m.group(1):
+        return None
+    return m.group(1), re.sub(r"\s+", " ", c.group(2))
+
+
+def _only_statement(body):
+    stmts = [c for c in (body.named_children if body.type == "compound_statement" else [body]) if c.type != "comment"]
+    return stmts[0] if len(stmts) == 1 else None
+
+
+def _element_store(src: SourceFile, st, op: str):
+    """(array text, index node, value node) of `A[idx] op value;`."""
+    got = _store(src, st) if st is not None else None
+    if got is None or got[2] != op:
+        return None
+    left, value, _ = got
+    return text(src, left.child_by_field_name("argument")), left.child_by_field_name("indices"), value
+
+
+def _root_param(src: SourceFile, k, name: str, depth: int = 0) -> str | None:
+    """The pointer parameter a local pointer is taken from (`float* p = out + b * n;` -> out)."""
+    if k.param(name) is not None:
+        return name
+    if depth > 4:
+        return None
+    d = next((x for x in walk(k.body) if x.type == "init_declarator"
+              and text(src, x.child_by_field_name("declarator")).lstrip("*").strip() == name), None)
+    v = d.child_by_field_name("value") if d is not None else None
+    if v is None:
+        return None
+    roots = {r for n in walk(v) if n.type == "identifier"
+             for r in [_root_param(src, k, text(src, n), depth + 1)]
+             if r is not None and k.param(r) is not None and k.param(r).is_pointer}
+    return roots.pop() if len(roots) == 1 else None
+
+
+def _sink_output_loop(src: SourceFile, k, init_loop, kloop):
+    head = _count_loop(src, init_loop)
+    zero = _element_store(src, _only_statement(init_loop.child_by_field_name("body")), "=")
+    if head is None or zero is None or text(src, zero[2]).strip() not in ("0", "0.0", "0.f", "0.0f", "0.0F", "0.F"):
+        return None
+    i, n = head
+    arr, idx0, _ = zero
+    body = kloop.child_by_field_name("body")
+    if body is None or body.type != "compound_statement":
+        return None
+    stmts = [c for c in body.named_children if c.type != "comment"]
+    if not stmts or stmts[-1].type != "for_statement" or any(s.type != "declaration" for s in stmts[:-1]):
+        return None
+    inner = stmts[-1]
+    ih = _count_loop(src, inner)
+    acc = _element_store(src, _only_statement(inner.child_by_field_name("body")), "+=")
+    if ih is None or acc is None or ih[1] != n or acc[0] != arr:
+        return None
+    j = ih[0]
+    # the same element: the store's index with the inner counter read as the outer one
+    same = lambda node, var: re.sub(rf"\b{var}\b", "\0", re.sub(r"\s+", "", text(src, node)))  # noqa: E731
+    if same(idx0, i) != same(acc[1], j):
+        return None
+    root = _root_param(src, k, re.sub(r"\s+", "", arr))
+    if root is None:
+        return None
+    for s in stmts[:-1] + [acc[2]]:  # the output's array is not read, and the bound not changed, in the k loop
+        for nd in walk(s):
+            if nd.type == "identifier" and _root_param(src, k, text(src, nd)) == root:
+                return None
+    if _writes_scalars(src, [kloop]) & set(re.findall(r"[A-Za-z_]\w*", n)):
+        return None
+    ctype = _pointee(src, k, root)  # the element's type: each step rounded to it, as the stores did
+    if not ctype:
+        return None
+    ind = line_indent(src, init_loop)
+    one = ind + "    "
+    value = span_text(src, acc[2].start_byte, acc[2].end_byte, ident_subs(src, acc[2], j, i))
+    decls = "".join(f"{one}    {text(src, s)}\n" for s in stmts[:-1])
+    header = span_text(src, kloop.start_byte, body.start_byte).rstrip()
+    idx = text(src, idx0)
+    new = (f"for (int {i} = 0; {i} < {n}; {i}++) {{  // kernelpro: one sum per output, kept in a local\n"
+           f"{one}{ctype} kp_sum = ({ctype})0;\n"
+           f"{one}{header} {{\n{decls}{one}    kp_sum += {value};\n{one}}}\n"
+           f"{one}{arr}{idx} = kp_sum;\n{ind}}}")
+    return init_loop.start_byte, kloop.end_byte, new
+
+
+def _pointee(src: SourceFile, k, name: str) -> str | None:
+    p = k.param(name)
+    return p.base_type if p is not None else None

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from kernelpro.profilers.source import SourceFile, walk
+from kernelpro.profilers.source import SourceFile, span_text, walk  # noqa: F401 (span_text: for the rewrites)
 
 
 class Refuse(Exception):
@@ -17,19 +17,6 @@ class NotThisShape(Refuse):
 def line_indent(src: SourceFile, node) -> str:
     line = src.lines[node.start_point[0]]
     return line[: len(line) - len(line.lstrip())]
-
-
-def span_text(src: SourceFile, start: int, end: int, subs: list[tuple[int, int, str]] = ()) -> str:
-    """Bytes [start, end) of the source as text, with (start, end, text) substitutions inside."""
-    out, pos = [], start
-    for a, b, t in sorted(subs):
-        if a < pos or b > end:
-            continue
-        out.append(src.data[pos:a].decode("utf-8", errors="replace"))
-        out.append(t)
-        pos = b
-    out.append(src.data[pos:end].decode("utf-8", errors="replace"))
-    return "".join(out)
 
 
 def node_with(src: SourceFile, node, subs: list[tuple[int, int, str]] = ()) -> str:

@@ -21,12 +21,13 @@ from pathlib import Path
 
 from ..analysis.affine import atom as katom
 from ..analysis.extents import DIMS, KernelShapes, Reach, Term, analyse, gathers
+from ..analysis.macros import expand_macros
 from ..analysis.mapping import axes, dynamic_shared, row_width, rows_loop_step, shared_block, thread_dims
 from ..analysis.shapes import dims
 from ..analysis.host import Host, HostLaunch, device_names, host_files
 from ..analysis.types import table_for
 from ..cachekey import CompileError, read_source
-from ..source import Kernel, Param
+from ..source import Kernel, Param, parse_source
 from . import symbolic as sym
 from .expr import FUNCTIONS
 
@@ -237,6 +238,10 @@ def infer_spec(cu_path: str | Path, kernel: str | None = None, text: str | None 
     if k is None:
         have = ", ".join(x.name for x in src.kernels) or "none"
         raise InferError(f"kernel {kernel!r} is not in {cu} (kernels there: {have})")
+    expanded = expand_macros(src.text, str(cu), kernel)  # `A3(a, i, j, k)` read as the access it stands for
+    if expanded is not None:  # (the analysis only: the snapshot is the file as written)
+        src = files[0] = parse_source(expanded, str(cu))
+        k = src.kernel(kernel)
     spec_path = spec_path or spec_path_for(cu, kernel)
     plan = _Inference(cu, src, files, k, spec_path).run()
     plan.python_reference = python_reference

@@ -1,0 +1,78 @@
+"""Function-like macros in a kernel read as what they stand for (`#define A(i, j) a[(i) + (j) * lda]`,
+cuBLAS's `IDX2C`): the restructuring passes and the spec inference both read the accesses behind them."""
+from __future__ import annotations
+
+import re
+
+from ..source import parse_source, span_text, walk
+
+
+def text(src, n) -> str:
+    return src.node_text(n)
+
+
+def expand_macros(src_text: str, path: str, kernel: str, rounds: int = 4) -> str | None:
+    """Calls in the kernel of the file's function-like macros (`#define A(i, j) a[(i) + (j) * lda]`, cuBLAS's
+    `IDX2C(i, j, ld)`) replaced by their bodies with the arguments in parentheses, so the plans read the
+    accesses they stand for; macros that stringize, paste or take `...` are left alone. None if none."""
+    out = None
+    for _ in range(rounds):  # a macro whose body calls another
+        src = parse_source(src_text, path)
+        k = src.kernel(kernel)
+        if k is None or k.body is None:
+            return out
+        macros = {}
+        for n in walk(src.root):
+            if n.type != "preproc_function_def" or n.child_by_field_name("value") is None:
+                continue
+            body = " ".join(text(src, n.child_by_field_name("value")).replace("\\\n", " ").split())
+            params = [text(src, p) for p in n.child_by_field_name("parameters").named_children]
+            if "#" in body or any(not re.fullmatch(r"[A-Za-z_]\w*", p) for p in params):
+                continue
+            macros[text(src, n.child_by_field_name("name"))] = (params, body)
+        subs = []
+        for call in walk(k.body):
+            fn = call.child_by_field_name("function") if call.type == "call_expression" else None
+            if fn is None or fn.type != "identifier" or text(src, fn) not in macros \
+                    or any(a <= call.start_byte < b for a, b, _ in subs):
+                continue
+            params, body = macros[text(src, fn)]
+            args = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
+            if len(args) != len(params):
+                continue
+            value = {p: text(src, a) if a.type in ("identifier", "number_literal") else f"({text(src, a)})"
+                     for p, a in zip(params, args)}
+            bare = {p_ for p_, a in zip(params, args) if a.type == "identifier"}  # `(i)` given a name: the bare
+            # name (`(j) + (i)` reads as a cast of `+(i)` to type j); every parameter replaced in one pass
+
+            def put(m, value=value, bare=bare):
+                if m.group(1) is not None:
+                    return value[m.group(1)] if m.group(1) in bare else \
+                        f"({value[m.group(1)]})" if m.group(1) in value else m.group(0)
+                return value.get(m.group(2), m.group(2))
+            new = re.sub(r"\(\s*([A-Za-z_]\w*)\s*\)|\b([A-Za-z_]\w*)\b", put, body)
+            subs.append((call.start_byte, call.end_byte, new if _primary(new) else f"({new})"))
+        if not subs:
+            return out
+        src_text = out = span_text(src, 0, len(src.data), subs)
+    return out
+
+
+def _primary(e: str) -> bool:
+    """`a[...]` (one subscript, its bracket closing at the end) or a name: safe without parentheses, also
+    where it is stored to."""
+    m = re.match(r"[A-Za-z_]\w*\s*", e)
+    if m is None:
+        return False
+    rest = e[m.end():]
+    if not rest:
+        return True
+    if not rest.startswith("["):
+        return False
+    depth = 0
+    for i, ch in enumerate(rest):
+        depth += ch == "["
+        depth -= ch == "]"
+        if depth == 0:
+            return i == len(rest) - 1
+    return False
