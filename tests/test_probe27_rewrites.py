@@ -46,6 +46,9 @@ CASES = {
     "nchw_to_nhwc.cu": ("transpose-tile", None, {"N": 2, "C": 13, "H": 7, "W": 37}, "N*C*H*W"),
     "permute_batched_flat.cu": ("transpose-tile", None, {"B": 3, "R": 37, "C": 45}, "B*R*C"),
     "jacobi_flat1d.cu": ("stencil-tile", None, {"nx": 45, "ny": 37}, "nx*ny"),  # the boundary copied, then return
+    # the neighbours clamped to the cell itself at the edges (`(r == 0) ? idx : idx - cols`): a choice of fixed loads
+    "hotspot_clamped.cu": ("stencil-tile", None, {"rows": 37, "cols": 45, "Cap": 0.5, "Rx": 0.1, "Ry": 0.1, "Rz": 0.2,
+                                                   "step": 0.001, "amb": 80.0}, "rows*cols"),
     # the warp-synchronous `volatile` tail read as a tree (restructure/warptail.py), in a helper and templated;
     # the emulator runs a warp's threads one after another, not in lockstep, so these kernels as written are
     # wrong there: their candidates are checked against the block sums computed here (REFERENCE)
@@ -114,3 +117,28 @@ def test_each_candidate_computes_what_the_kernel_computes(name, tmp_path):
     for c, o in zip(cands, outs[1:]):
         for a, b, p in zip(outs[0], o, ptrs):
             assert np.allclose(a, b, rtol=1e-4, atol=1e-3), f"{c.description}: {p.name} differs"
+
+
+def test_clamped_neighbours_become_choices_of_fixed_loads_only_where_the_clamp_is_the_point_itself():
+    from kernelpro.optimizer.restructure.passes import clamped_neighbours
+
+    def run(text, kernel):
+        for _ in range(3):
+            out = clamped_neighbours(text, "x.cu", kernel)
+            if out is None:
+                return text
+            text = out
+        return text
+
+    srad = open(os.path.join(PROBE, "srad_minmax.cu")).read()
+    got = run(srad, "srad_derivs")
+    assert "(i > 0 ? J[(i - 1) * cols + j] : J[(i) * cols + j])" in got
+    assert "(j < cols - 1 ? J[i * cols + (j + 1)] : J[i * cols + (j)])" in got
+    # two cells away is not the cell itself at the edge; no guard `j < cols`: the clamp may not be the point
+    assert "? J[(i - 2)" not in run(srad.replace("max(i - 1, 0)", "max(i - 2, 0)"), "srad_derivs")
+    assert "(j < cols - 1 ?" not in run(srad.replace("if (i < rows && j < cols)", "if (i < rows)"), "srad_derivs")
+    hot = open(os.path.join(PROBE, "hotspot_clamped.cu")).read()
+    assert "(r == 0 ? temp_src[(idx)] : temp_src[(idx - cols)])" in run(hot, "hotspot_step")
+    # the choice's inputs assigned again before the load: the load is left as written
+    moved = run(hot.replace("float t = temp_src[idx];", "float t = temp_src[idx]; r = r + 0;"), "hotspot_step")
+    assert "temp_src[S]" in moved and "temp_src[N]" in moved and "temp_src[(idx - 1)]" in moved

@@ -36,7 +36,7 @@ from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flat2
                permute, rows, scan, stencil, taps)
 from . import histogram as private_bins
 from .launch import columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
-from .passes import (counter_into_header, declare_at_first_assignment, expand_macros, flatten_array_params,
+from .passes import (clamped_neighbours, counter_into_header, declare_at_first_assignment, expand_macros, flatten_array_params,
                      fold_reassignments, index_pointer_steps, inline_loop_helpers, name_thread_indices,
                      promote_elements, remainder_by_subtraction, rename_reassigned_pointers, reroll_loops, simplify,
                      static_shared_regions, sums_into_locals, unshare_preloads, while_to_for)
@@ -1762,6 +1762,8 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
             break
         text = folded
     text = name_thread_indices(text, ctx.path, ctx.kernel) or text
+    for _ in range(2):  # clamps first, then the loads through them
+        text = clamped_neighbours(text, ctx.path, ctx.kernel) or text
     text = remainder_by_subtraction(text, ctx.path, ctx.kernel) or text  # `j = t - i * N` with `i = t / N`
     text = while_to_for(text, ctx.path, ctx.kernel) or text
     text = index_pointer_steps(text, ctx.path, ctx.kernel) or text

@@ -1770,3 +1770,109 @@ def _sink_output_loop(src: SourceFile, k, init_loop, kloop):
 def _pointee(src: SourceFile, k, name: str) -> str | None:
     p = k.param(name)
     return p.base_type if p is not None else None
+
+
+_THREAD_COORD = re.compile(r"(?:blockIdx\.([xyz])\*blockDim\.\1\+threadIdx\.\1|threadIdx\.([xyz])\+blockIdx\.\2\*blockDim\.\2"
+                           r"|blockDim\.([xyz])\*blockIdx\.\3\+threadIdx\.\3|threadIdx\.([xyz])\+blockDim\.\4\*blockIdx\.\4)")
+
+
+def clamped_neighbours(src_text: str, path: str, kernel: str) -> str | None:
+    """Neighbours clamped at the edges read as fixed neighbours under a condition (Rodinia's hotspot and srad):
+
+        int N = (r == 0) ? idx : idx - cols;   ... t[N]          ->  ((r == 0) ? t[idx] : t[idx - cols])
+        int iN = max(i - 1, 0);                 ... J[iN * n + j] ->  ((i > 0) ? J[(i - 1) * n + j] : J[(i) * n + j])
+
+    `max(i - 1, 0)` is `i > 0 ? i - 1 : i` and `min(i + 1, R - 1)` is `i < R - 1 ? i + 1 : i` for a thread's
+    coordinate i (never negative) under a guard `i < R` (or an early return on `i >= R`): an edge clamps to the
+    point itself. A load through a local defined once as `c ? a : b` (nothing it reads assigned again) becomes
+    the choice between the two loads, each evaluated only where it is chosen, as before. None if none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    assigned = _writes_scalars(src, [k.body])
+    decls = {}
+    for d in walk(k.body):
+        if d.type == "init_declarator" and d.child_by_field_name("declarator").type == "identifier":
+            decls.setdefault(text(src, d.child_by_field_name("declarator")), []).append(d)
+    once = {n: ds[0] for n, ds in decls.items() if len(ds) == 1 and n not in assigned}
+    subs = []
+    for name, d in once.items():  # the clamps, where the coordinate is one and guarded
+        v = unparen(d.child_by_field_name("value"))
+        choice = _clamp_choice(src, k, v, once)
+        if choice is not None:
+            subs.append((v.start_byte, v.end_byte, choice))
+    if subs:
+        return span_text(src, 0, len(src.data), subs)
+    ptrs = {p.name for p in k.params if p.is_pointer}
+    for n in walk(k.body):  # loads through a chosen index
+        if n.type != "subscript_expression" or text(src, n.child_by_field_name("argument")) not in ptrs:
+            continue
+        parent = n.parent
+        if parent is not None and parent.type in ("assignment_expression", "update_expression") and (
+                parent.child_by_field_name("left") == n or parent.child_by_field_name("argument") == n):
+            continue  # a store: left as it is
+        if parent is not None and parent.type == "pointer_expression":
+            continue  # &a[i]
+        idx = n.child_by_field_name("indices")
+        idx = idx.named_children[0] if idx is not None and idx.type != "number_literal" and idx.named_children else idx
+        if idx is None:
+            continue
+        for ident in walk(idx):
+            name = text(src, ident) if ident.type == "identifier" else None
+            d = once.get(name)
+            v = unparen(d.child_by_field_name("value")) if d is not None else None
+            if v is None or v.type != "conditional_expression":
+                continue
+            reads = {text(src, x) for x in walk(v) if x.type == "identifier"}
+            if reads & assigned or any(x.type in ("call_expression", "subscript_expression") for x in walk(v)):
+                continue
+            c, a, b = (v.child_by_field_name(f) for f in ("condition", "consequence", "alternative"))
+            arr = text(src, n.child_by_field_name("argument"))
+
+            def load(alt, ident=ident, idx=idx):
+                return f"{arr}[{span_text(src, idx.start_byte, idx.end_byte, ident_subs(src, idx, text(src, ident), f'({text(src, alt)})'))}]"
+            subs.append((n.start_byte, n.end_byte, f"({text(src, unparen(c))} ? {load(a)} : {load(b)})"))
+            break
+    return span_text(src, 0, len(src.data), subs) if subs else None
+
+
+def _clamp_choice(src: SourceFile, k, v, once: dict) -> str | None:
+    """`i > 0 ? i - 1 : i` for `max(i - 1, 0)`, `i < R - 1 ? i + 1 : i` for `min(i + 1, R - 1)` (either argument
+    order), i a thread's coordinate guarded by `i < R`; None otherwise."""
+    if v is None or v.type != "call_expression":
+        return None
+    fn = text(src, v.child_by_field_name("function"))
+    args = [unparen(a) for a in v.child_by_field_name("arguments").named_children if a.type != "comment"]
+    if fn not in ("max", "min", "::max", "::min", "std::max", "std::min") or len(args) != 2:
+        return None
+    flat = [re.sub(r"\s+", "", text(src, a)) for a in args]
+    for near, edge in ((flat[0], flat[1]), (flat[1], flat[0])):
+        m = re.fullmatch(r"(\w+)([+-])1", near)
+        if m is None or m.group(1) not in once or not _THREAD_COORD.fullmatch(
+                re.sub(r"\s+", "", text(src, unparen(once[m.group(1)].child_by_field_name("value"))))):
+            continue
+        i = m.group(1)
+        if fn.endswith("max") and m.group(2) == "-" and edge == "0":
+            return f"({i} > 0 ? {i} - 1 : {i})"
+        if fn.endswith("min") and m.group(2) == "+":
+            r = re.fullmatch(r"(.+)-1", edge)
+            if r is not None and _guarded_below(src, k, i, r.group(1)):
+                return f"({i} < {text(src, args[flat.index(edge)])} ? {i} + 1 : {i})"
+    return None
+
+
+def _guarded_below(src: SourceFile, k, i: str, bound: str) -> bool:
+    """The kernel holds i < bound where it runs on: an `if (... && i < bound && ...)` around the rest, or an early
+    `if (... || i >= bound || ...) return;`."""
+    for n in walk(k.body):
+        if n.type != "if_statement":
+            continue
+        cond = re.sub(r"\s+", "", text(src, n.child_by_field_name("condition")))[1:-1]
+        body = text(src, n.child_by_field_name("consequence")).strip()
+        if f"{i}<{bound}" in cond.split("&&") and n.child_by_field_name("alternative") is None:
+            return True
+        if re.fullmatch(r"\{?\s*return\s*;\s*\}?", body) and (f"{i}>={bound}" in cond.split("||")
+                                                               or f"{bound}<={i}" in cond.split("||")):
+            return True
+    return False
