@@ -257,13 +257,39 @@ def dynamic_shared(ks: KernelShapes) -> tuple[int, Poly | None, str, bool] | Non
     elem, name = found.group(1), found.group(2)
     size = f.types.bytes(elem) or 4
     end, text, complete = None, "", True
+    views, moved = {name: const(0)}, set()  # the array and the pointers cut from it: `float* Bs = smem + T * T;`
+    for d in walk(k.body):
+        if d.type != "init_declarator":
+            continue
+        decl, v = d.child_by_field_name("declarator"), d.child_by_field_name("value")
+        while decl is not None and decl.type == "pointer_declarator":
+            decl = decl.child_by_field_name("declarator")
+        if decl is None or decl.type != "identifier" or v is None:
+            continue
+        vt = re.sub(r"\s+", "", src.node_text(v))
+        if vt == name:
+            views[src.node_text(decl)] = const(0)
+        elif v.type == "binary_expression" and src.node_text(v.child_by_field_name("operator")) == "+" \
+                and src.node_text(v.child_by_field_name("left")).strip() == name:
+            off = f.poly(v.child_by_field_name("right"))
+            if off is not None:
+                views[src.node_text(decl)] = off
+    for n in walk(k.body):  # a view moved later (`As += T;`) is not followed: its accesses count as unbounded
+        target = n.child_by_field_name("left") if n.type == "assignment_expression" else \
+            n.child_by_field_name("argument") if n.type == "update_expression" else None
+        if target is not None and src.node_text(target).strip() in views and src.node_text(target).strip() != name:
+            moved.add(src.node_text(target).strip())
     for n in walk(k.body):
         if n.type != "subscript_expression":
             continue
         parts = subscript_parts(src, n)
-        if parts is None or parts[0] != name:
+        if parts is None or parts[0] not in views:
+            continue
+        if parts[0] in moved:
+            text, complete = text or f.text(n), False
             continue
         p = f.poly(parts[1])
+        p = add(p, views[parts[0]]) if p is not None else None
         bounds = f.guards(n) + ks.block_bounds
         bounds = bounds + f.derived(bounds)
         r = reach(p, bounds, f.atoms, sample_env(f.atoms, [p] + [b.u for b in bounds])) if p is not None else None
