@@ -70,7 +70,7 @@ CASES = {
                                                           "inp": (2, 13, 36)},
                           {"B": 2, "T": 13, "C": 12, "NH": 3}, "out", lambda v: _att_value(v["att"], v["inp"], 3)),
 }
-SMALL = {"bm": 32, "bn": 16, "bk": 8, "tm": 2, "tn": 2, "pad": 1, "vec": 4}
+SMALL = {"bm": 32, "bn": 16, "bk": 8, "tm": 2, "tn": 2, "pad": 1, "vec": 4, "stages": 2, "pre": 1}  # through registers
 
 
 def _ev(e, env):

@@ -111,8 +111,11 @@ CASES = {
 EMU_TEMPLATE = {"gemm_gridrows": "<16>"}
 SHARED = {"gemm_dynshared": 512}  # the launch's dynamic shared bytes
 SMALL_TILES = {"bm": 32, "bn": 16, "bk": 8, "tm": 2, "tn": 2, "pad": 1, "vec": 4}  # several blocks, tails in M, N and K
-# the same with cp.async double buffering, single loads and no padding; then with the XOR swizzle
-TILE_KNOBS = [SMALL_TILES, {**SMALL_TILES, "vec": 1, "pad": 0, "stages": 2}, {**SMALL_TILES, "pad": 0, "stages": 2, "swz": 1}]
+# the same with cp.async double buffering, single loads and no padding; then with the XOR swizzle;
+TILE_KNOBS = [SMALL_TILES, {**SMALL_TILES, "vec": 1, "pad": 0, "stages": 2}, {**SMALL_TILES, "pad": 0, "stages": 2, "swz": 1},
+              # double-buffered through registers (loaded before the slab is used, stored after), with and without
+              # 16-byte loads, padded or swizzled
+              {**SMALL_TILES, "stages": 2, "pre": 1}, {**SMALL_TILES, "vec": 1, "pad": 0, "stages": 2, "pre": 1, "swz": 1}]
 
 
 def _ctx(name, text, tolerance=None):
@@ -405,13 +408,15 @@ def test_knob_spaces_fit_shared_memory_and_put_the_likely_best_first():
     for s in tiles:  # every setting's stages of padded slabs within the 48 KB of static shared memory
         assert s["stages"] * s["bk"] * (s["bm"] + s["bn"] + 2 * s["pad"]) * 4 <= 48 * 1024, s
     assert {(s["stages"], s["swz"]) for s in tiles} == {(1, 0), (2, 0), (1, 1), (2, 1)}
-    assert tiles[0]["stages"] == 2 and tiles[0]["vec"] == 4 and not tiles[0]["swz"]
+    assert tiles[0]["stages"] == 2 and tiles[0]["vec"] == 4 and not tiles[0]["swz"] and not tiles[0].get("pre")
+    assert any(s.get("pre") == 1 and s["stages"] == 2 for s in tiles)  # double-buffered through registers too
     two = matmul.tile_space(2, 4, 4096, 4096, 1, "sm_90", async_ok=True)  # two products (syr2k): twice the slabs
     got = {(s["bm"], s["bn"], s["bk"], s["stages"], s["pad"]) for s in two}
     assert (128, 128, 16, 1, 4) in got and (128, 128, 16, 2, 4) not in got  # 2 x 2 x 16 x 264 x 4 bytes: 66 KB
-    # before sm_80 no cp.async; nothing read along k (gemm_colmajor): no swizzle; bf16 operands kept
-    # as float in shared memory: no cp.async either
-    assert {s["stages"] for s in matmul.tile_space(1, 4, 4096, 4096, 1, "sm_75", **matmul.simt_features(c, 75))} == {1}
+    # before sm_80 no cp.async (two stages only through registers); nothing read along k (gemm_colmajor): no
+    # swizzle; bf16 operands kept as float in shared memory: no cp.async either
+    assert {(s["stages"], s.get("pre", 0)) for s in matmul.tile_space(1, 4, 4096, 4096, 1, "sm_75",
+                                                                      **matmul.simt_features(c, 75))} == {(1, 0), (2, 1)}
     for name, want in (("gemm_colmajor", {"swz_ok": False, "async_ok": True}), ("gemm_bf16", {"async_ok": False})):
         t = open(_path(name)).read()
         f = matmul.simt_features(matmul.product(parse_source(t), parse_source(t).kernels[0].name), 90)

@@ -35,7 +35,7 @@ from ..model import Candidate
 from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flat2d, flatview, gather, march, matmul,
                permute, rows, scan, stencil, taps)
 from . import histogram as private_bins
-from .launch import columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
+from .launch import add_attribute, columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
 from .passes import (clamped_neighbours, counter_into_header, declare_at_first_assignment, expand_macros, flatten_array_params,
                      fold_reassignments, index_pointer_steps, inline_loop_helpers, name_thread_indices,
                      promote_elements, remainder_by_subtraction, rename_reassigned_pointers, reroll_loops, simplify,
@@ -1545,9 +1545,14 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
             def build_tiles(knobs):
                 bm, bn, bk, tm, tn, pad = (int(knobs[x]) for x in ("bm", "bn", "bk", "tm", "tn", "pad"))
                 vec, stages, swz = (int(knobs.get(x, 1 if x != "swz" else 0)) for x in ("vec", "stages", "swz"))
+                pre = int(knobs.get("pre", 0))
                 threads = (bm // tm) * (bn // tn)
                 new = matmul.tile_body(src, ctx.kernel, c, coords, bm, bn, bk, tm, tn, pad, vec, causal, stages, swz,
-                                       kept=bool(kept))
+                                       kept=bool(kept), pre=pre)
+                if pre and 65536 // (threads * 128):  # the next slab's registers on top of the sums: at most 128
+                    # registers a thread, the count that lets as many blocks in as the cp.async variant (129 without)
+                    new = add_attribute(new, ctx.path, ctx.kernel,
+                                        f"__launch_bounds__({threads}, {65536 // (threads * 128)})", False) or new
                 if restricted:  # the sums are stored after every operand is read: said, and made __restrict__
                     new = add_restrict(new, ctx.kernel)[0]
                 new, notes = matmul.host_launches(src, ctx.kernel, c, new, bm, bn, threads, bool(kept))
@@ -1557,8 +1562,9 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                                                f"padded by {pad}") + f", {tm} x {tn} outputs per thread in registers, "
                         f"sums in {matmul._acc_type(c.acc_type)}"
                         + ("; tiles loaded 16 bytes at a time where aligned and in bounds" if vec > 1 else "")
-                        + ("; double-buffered: the next slabs copied with cp.async while this one is used"
-                           if stages == 2 else "")
+                        + ("; double-buffered: the next slabs loaded into registers while this one is used"
+                           if stages == 2 and pre else "; double-buffered: the next slabs copied with cp.async while "
+                           "this one is used" if stages == 2 else "")
                         + (f"; k stops at the bound of the block's last {causal}, each {causal}'s operand zero past "
                            "its own" if causal else ""))
                 return Candidate(source=new, launch=launch, flags=ctx.flags, description=desc, answers=answers,

@@ -307,9 +307,12 @@ def _decl_of(src: SourceFile, k, name: str):
 
 
 def tile_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: int, bn: int, bk: int, tm: int, tn: int,
-              pad: int, vec: int = 1, causal: str | None = None, stages: int = 1, swz: int = 0, kept: bool = False) -> str:
+              pad: int, vec: int = 1, causal: str | None = None, stages: int = 1, swz: int = 0, kept: bool = False,
+              pre: int = 0) -> str:
     """The kernel with its body replaced by the tiled product (the body as written runs per output).
-    stages 2: the next slabs copied with cp.async while this one is used; swz 1: the slabs stored
+    stages 2: the next slabs copied with cp.async while this one is used, or with pre 1 loaded into registers
+    before this one is used and stored to the other buffer after it (one barrier a step, as hand-written SGEMMs
+    do, any element type); swz 1: the slabs stored
     transposed (an operand read along k) get an XOR-swizzled row instead of padding; kept: the launch's grid
     stays (see _origin)."""
     k = src.kernel(kernel)
@@ -324,7 +327,7 @@ def tile_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: in
         sa.ptr, sb.ptr = _flat_ptr(src, k, sa.o), _flat_ptr(src, k, sb.o)
     layout = "XOR-swizzled rows where stored transposed" if swz else f"+{pad} padding"
     L = [f"{{  // kernelpro: {bm} x {bn} output tiles per block, {bk}-deep slabs of the operands in shared memory "
-         f"({layout}{', double-buffered through cp.async' if stages == 2 else ''}), {tm} x {tn} sums per thread"]
+         f"({layout}{_buffering(stages, pre)}), {tm} x {tn} sums per thread"]
     L += _head(c, bm, bn, causal, ind)
     L += [f"{ind}const int kp_tid = threadIdx.x, kp_tn = kp_tid % {bn // tn}, kp_tm = kp_tid / {bn // tn};"]
     L += _origin(bm, bn, kept, ind)
@@ -361,7 +364,13 @@ def tile_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: in
     def loads(stage):
         return [ln for sa, sb in slabs for sl in (sa, sb)
                 for ln in _slab_loads(c, sl, bk, threads, acc, rename, causal, vec, stages == 2, stage, f"({acc})0", ind)]
-    L += _pipeline(bk, stages, loads, use, ind)
+    if stages == 2 and pre:
+        parts = [_slab_regs(c, sl, bk, threads, acc, rename, causal, vec, ind) for sa, sb in slabs for sl in (sa, sb)]
+        L += [ln for d, _, _ in parts for ln in d]
+        L += _pipeline_regs(bk, lambda: [ln for _, f, _ in parts for ln in f],
+                            lambda stage: [ln for _, _, p in parts for ln in p(stage)], use, ind)
+    else:
+        L += _pipeline(bk, stages, loads, use, ind)
     # every output of the thread's tile runs the kernel's code as written
     i2 = ind * 2
     L += [f"{ind}for (int kp_m = 0; kp_m < {tm}; ++kp_m)", f"{ind}  for (int kp_n = 0; kp_n < {tn}; ++kp_n) {{",
@@ -371,7 +380,85 @@ def tile_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: in
           f"{i2}[&]() {{  // the kernel as written, for output (kp_i, kp_j), its k loop's sum given",
           f"{i3}" + _replay(src, k, c, ind * 3), f"{i2}}}();", f"{ind}  }}", "}"]
     new = span_text(src, 0, k.body.start_byte) + "\n".join(L) + span_text(src, k.body.end_byte, len(src.data))
-    return _include(new, "cuda_pipeline.h") if stages == 2 else new
+    return _include(new, "cuda_pipeline.h") if stages == 2 and not pre else new
+
+
+def _buffering(stages: int, pre: int) -> str:
+    if stages != 2:
+        return ""
+    return ", double-buffered through registers" if pre else ", double-buffered through cp.async"
+
+
+def _pipeline_regs(bk: int, fetch, put, use: list[str], ind: str) -> list[str]:
+    """The k loop with the next slabs loaded into registers while this one is used, then stored into the other
+    buffer: the buffer written in a step was last read in the step before, so one barrier a step suffices."""
+    i2 = ind * 2
+    return ([f"{ind}int kp_st = 0;", f"{ind}{{  // the first slabs", f"{i2}const long long kp_kt = kp_k0;"]
+            + fetch() + [f"{ind}}}"] + put("0") + [f"{ind}__syncthreads();",
+                                                   f"{ind}for (long long kp_kt0 = kp_k0; kp_kt0 < kp_K; kp_kt0 += {bk}, kp_st ^= 1) {{",
+                                                   f"{i2}const bool kp_more = kp_kt0 + {bk} < kp_K;",
+                                                   f"{i2}if (kp_more) {{  // the next slabs, into registers",
+                                                   f"{i2}  const long long kp_kt = kp_kt0 + {bk};"]
+            + fetch() + [f"{i2}}}"] + use + [f"{i2}if (kp_more) {{  // ... and into the other buffer"]
+            + put("kp_st ^ 1") + [f"{i2}}}", f"{i2}__syncthreads();", f"{ind}}}"])
+
+
+def _slab_regs(c: Contraction, sl: "_Slab", bk: int, threads: int, smem: str, rename: dict, causal: str | None,
+               vec: int, ind: str):
+    """(declarations, fetch lines, put(stage) -> lines) of one operand's slab staged through registers: each
+    thread loads its pieces (16 bytes where aligned and in bounds, else element by element, zero past the
+    bounds) for k from kp_kt into `kp_r<slab>[piece][v]` (the slab's type), and stores them into `stage`."""
+    o = sl.o
+    along = sl.along()
+    es = ESIZE.get(o.elem)
+    mine = causal == ("row" if sl.name.startswith("kp_As") else "col")
+    kend = poly_c(c.bound, {(c.row if causal == "row" else c.col).atoms[0]: sl.coord}) if mine else "kp_K"
+    v = 16 // es if vec > 1 and es and along and not mine else 1
+    if v > 1 and (bk if along == "k" else sl.rows) % v:
+        v = 1
+    ak = along == "k"
+    pieces = sl.rows * bk // v
+    per = -(-pieces // threads)
+    reg = f"kp_r{sl.name[3:]}"
+    idx = poly_c(o.index, rename)
+    arr = sl.ptr or o.array
+    i2, i3, i4 = ind * 2, ind * 3, ind * 4
+    decl = [f"{ind}alignas(16) {smem} {reg}[{per}][{v}];  // this thread's pieces of {o.array}'s next slab"]
+    head = [f"{i2}#pragma unroll", f"{i2}for (int kp_q = 0; kp_q < {per}; ++kp_q) {{",
+            f"{i3}const int kp_e = kp_tid + kp_q * {threads};"]
+    if pieces % threads:
+        head.append(f"{i3}if (kp_e >= {pieces}) continue;")
+    head.append(f"{i3}const int kp_kk = (kp_e % {bk // v}) * {v}, kp_r = kp_e / {bk // v};" if ak else
+                f"{i3}const int kp_r = (kp_e % {sl.rows // v}) * {v}, kp_kk = kp_e / {sl.rows // v};")
+    cond = f"{sl.coord} < {sl.lim} && kp_k < {kend}"
+    each = [f"{i3}for (int kp_v = 0; kp_v < {v}; ++kp_v) {{",
+            f"{i4}const long long {sl.coord} = {sl.base} + kp_r{'' if ak else ' + kp_v'}, kp_k = kp_kt + kp_kk"
+            f"{' + kp_v' if ak else ''};",
+            f"{i4}{reg}[kp_q][kp_v] = ({cond}) ? ({smem})({arr}[{idx}]) : ({smem})0;", f"{i3}}}"]
+    if v > 1:
+        last = f"kp_k + {v - 1} < kp_K && {sl.coord} < {sl.lim}" if ak else f"{sl.coord} + {v - 1} < {sl.lim} && kp_k < kp_K"
+        fast = ([f"{i4}  *reinterpret_cast<int4*>({reg}[kp_q]) = *reinterpret_cast<const int4*>(kp_p);"]
+                if o.elem == smem else
+                [f"{i4}  alignas(16) {o.elem} kp_w[{v}];",
+                 f"{i4}  *reinterpret_cast<int4*>(kp_w) = *reinterpret_cast<const int4*>(kp_p);",
+                 f"{i4}  for (int kp_v = 0; kp_v < {v}; ++kp_v) {reg}[kp_q][kp_v] = ({smem})(kp_w[kp_v]);"])
+        body = ([f"{i3}{{", f"{i4}const long long {sl.coord} = {sl.base} + kp_r, kp_k = kp_kt + kp_kk;",
+                 f"{i4}const {o.elem}* kp_p = {arr} + ({idx});",
+                 f"{i4}if ({last} && ((unsigned long long)(const void*)kp_p & 15) == 0) {{"] + fast
+                + [f"{i4}  continue;", f"{i4}}}", f"{i3}}}"] + each)
+    else:
+        body = each
+    fetch = head + body + [f"{i2}}}"]
+
+    def put(stage: str) -> list[str]:
+        ssize = ESIZE.get(smem, 0)
+        whole = (ak != sl.kmajor) and not sl.swizzled() and v * ssize == 16 and (sl.width(bk) * ssize) % 16 == 0
+        dst0 = sl.at(stage, "kp_kk", "kp_r", bk)
+        kk_v, r_v = ("kp_kk + kp_v", "kp_r") if ak else ("kp_kk", "kp_r + kp_v")
+        store = ([f"{i3}*reinterpret_cast<int4*>(&{dst0}) = *reinterpret_cast<const int4*>({reg}[kp_q]);"] if whole
+                 else [f"{i3}for (int kp_v = 0; kp_v < {v}; ++kp_v) {sl.at(stage, kk_v, r_v, bk)} = {reg}[kp_q][kp_v];"])
+        return head + store + [f"{i2}}}"]
+    return decl, fetch, put
 
 
 def kept_grid_axis(src: SourceFile, k, c: Contraction, axis) -> tuple[str, int] | None:
@@ -751,9 +838,11 @@ def tile_space(terms: int, acc_bytes: int, m: float | None, n: float | None, bat
     layouts = [(4, 0), (1, 0), (0, 0)] + ([(0, 1)] if swz_ok else [])
     for bm, bn, bk, tm, tn in SHAPES:
         threads = (bm // tm) * (bn // tn)
-        for (pad, swz), stages in ((lay, st) for lay in layouts for st in ((2, 1) if async_ok else (1,))):
+        pipes = ([(2, 0)] if async_ok else []) + [(1, 0), (2, 1)]  # (stages, pre): cp.async, none, registers
+        for (pad, swz), (stages, pre) in ((lay, sp) for lay in layouts for sp in pipes):
             smem = stages * terms * bk * (bm + bn + 2 * pad) * acc_bytes
-            regs = min(255, terms * tm * tn * (acc_bytes // 4) + tm + tn + 40 + 8 * (stages - 1))
+            regs = min(255, terms * tm * tn * (acc_bytes // 4) + tm + tn + 40 + 8 * (stages - 1)
+                       + pre * terms * -(-(bm + bn) * bk // threads) * (acc_bytes // 4))
             if smem > 48 * 1024 or not 32 <= threads <= 1024:
                 continue
             try:
@@ -763,10 +852,12 @@ def tile_space(terms: int, acc_bytes: int, m: float | None, n: float | None, bat
             if not occ.blocks_per_sm:
                 continue
             score = min(bm * bn / (bm + bn), 64) * _wave_share(bm, bn, m, n, batch, sms, occ.blocks_per_sm) \
-                * (0.99 if swz else {4: 1.0, 1: 0.97, 0: 0.9}[pad]) * (1.0 if stages == 2 or not async_ok else 0.93)
+                * (0.99 if swz else {4: 1.0, 1: 0.97, 0: 0.9}[pad]) \
+                * (0.92 if pre else 1.0 if stages == 2 or not async_ok else 0.93)  # registers: not yet measured
             for vec in ((4, 1) if packs else (1,)):
-                out.append(({"bm": bm, "bn": bn, "bk": bk, "tm": tm, "tn": tn, "pad": pad, "vec": vec, "stages": stages,
-                             "swz": swz}, score * (1.0 if vec == 4 or not packs else 0.95)))
+                knobs = {"bm": bm, "bn": bn, "bk": bk, "tm": tm, "tn": tn, "pad": pad, "vec": vec, "stages": stages,
+                         "swz": swz}
+                out.append(({**knobs, "pre": 1} if pre else knobs, score * (1.0 if vec == 4 or not packs else 0.95)))
     out.sort(key=lambda x: -x[1])
     return [k for k, _ in out]
 
