@@ -47,6 +47,8 @@ CASES = {
     "permute_batched_flat.cu": ("transpose-tile", None, {"B": 3, "R": 37, "C": 45}, "B*R*C"),
     "jacobi_flat1d.cu": ("stencil-tile", None, {"nx": 45, "ny": 37}, "nx*ny"),  # the boundary copied, then return
     # the neighbours clamped to the cell itself at the edges (`(r == 0) ? idx : idx - cols`): a choice of fixed loads
+    # four outputs of each point (its derivatives), the neighbours clamped through min and max
+    "srad_minmax.cu": ("stencil-tile", None, {"rows": 37, "cols": 45}, "rows*cols"),
     "hotspot_clamped.cu": ("stencil-tile", None, {"rows": 37, "cols": 45, "Cap": 0.5, "Rx": 0.1, "Ry": 0.1, "Rz": 0.2,
                                                    "step": 0.001, "amb": 80.0}, "rows*cols"),
     # the warp-synchronous `volatile` tail read as a tree (restructure/warptail.py), in a helper and templated;
@@ -142,3 +144,28 @@ def test_clamped_neighbours_become_choices_of_fixed_loads_only_where_the_clamp_i
     # the choice's inputs assigned again before the load: the load is left as written
     moved = run(hot.replace("float t = temp_src[idx];", "float t = temp_src[idx]; r = r + 0;"), "hotspot_step")
     assert "temp_src[S]" in moved and "temp_src[N]" in moved and "temp_src[(idx - 1)]" in moved
+
+
+def test_several_outputs_of_one_point_are_restaged_only_when_each_is_another_array_at_that_point():
+    from kernelpro.profilers.analysis.stencils import Stencil, stencil
+
+    text = run_clamps(open(os.path.join(PROBE, "srad_minmax.cu")).read())
+    k = lambda t: parse_source(t).kernel("srad_derivs")  # noqa: E731
+    got = stencil(parse_source(text), k(text))
+    assert isinstance(got, Stencil) and [a.array for a in got.more] == ["dN", "dS", "dW"] and got.store.array == "dE"
+    for wrong in (("dS[i * cols + j] =", "dS[i * cols + j + 1] ="),  # another point
+                  ("dW[i * cols + j] =", "dN[i * cols + j] ="),  # one array twice
+                  ("- Jc;\n        dE", "- dN[i * cols + j];\n        dE")):  # an output read back: in place
+        t = text.replace(*wrong)
+        assert t != text and not isinstance(stencil(parse_source(t), k(t)), Stencil), wrong
+
+
+def run_clamps(text: str) -> str:
+    from kernelpro.optimizer.restructure.passes import clamped_neighbours
+
+    for _ in range(3):
+        out = clamped_neighbours(text, "x.cu", "srad_derivs")
+        if out is None:
+            return text
+        text = out
+    return text

@@ -36,6 +36,9 @@ CASES = {
                {"u": (H, H), "un": (H, H), "f": (H, H)}, {"n": H, "h2": 0.01}, "un"),
     "jacobi_bc": (os.path.join(TESTS, "stencils", "jacobi_boundary.cu"), "jacobi_bc", ["cdiv(n, 32)", "cdiv(n, 8)"],
                   [32, 8], {"u": (H, H), "un": (H, H)}, {"n": H}, "un"),  # the boundary copied, then `return`
+    # the neighbours clamped at the edges through ?:, min and max: a choice between two fixed loads (clamped_neighbours)
+    "clamped": (os.path.join(TESTS, "stencils", "n_clamped.cu"), "clamped", ["cdiv(n, 32)", "cdiv(n, 8)"], [32, 8],
+                {"in": (H, H), "out": (H, H)}, {"n": H}, "out"),
     "heat3d": (os.path.join(TESTS, "stencils", "heat3d_z.cu"), "heat3d", ["cdiv(nx, 32)", "cdiv(ny, 4)", "nz"], [32, 4],
                {"out": (D, H, W), "in": (D, H, W)}, {"nx": W, "ny": H, "nz": D}, "out"),
 }
@@ -67,7 +70,7 @@ def test_the_analysis_reads_offsets_and_halo():
 
 
 @pytest.mark.parametrize("name,why", [("n_inplace", "in-place"), ("n_line1d", "one dimension of threads"),
-                                      ("n_clamped", "chosen at run time"), ("n_two_points", "2 stores")])
+                                      ("n_two_points", "2 stores")])
 def test_no_tile_where_it_would_change_the_result_or_has_no_rows(name, why):
     path = os.path.join(TESTS, "stencils", f"{name}.cu")  # a flat index split into rows: tests/test_flat_view.py
     text = open(path).read()

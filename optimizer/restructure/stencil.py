@@ -14,7 +14,7 @@ from kernelpro.profilers.analysis.stencils import Stencil
 from kernelpro.profilers.source import Kernel, SourceFile
 
 from . import virtual
-from .text import span_text
+from .text import Refuse, span_text
 
 
 def body(src: SourceFile, k: Kernel, st: Stencil, tx: int, ty: int) -> str:
@@ -23,6 +23,8 @@ def body(src: SourceFile, k: Kernel, st: Stencil, tx: int, ty: int) -> str:
     left, right, below, above = st.halo
     ex, ey = tx + left + right, ty + below + above
     n = len(st.points)
+    outs = len(st.more) + 1  # outputs of the point (srad's four derivatives): the helper hands back one at a time
+    which0 = "0" if st.more else None  # (every call notes every output's loads)
     # slot (px, py) relative to the block's first thread: which old thread reads it, offset (0, 0) first
     order = sorted(range(n), key=lambda i: (abs(st.points[i][1]) + abs(st.points[i][2]), i))
     seen, tries = set(), []
@@ -33,8 +35,11 @@ def body(src: SourceFile, k: Kernel, st: Stencil, tx: int, ty: int) -> str:
         seen.add((dx, dy))
         qx, qy = f"kp_px - ({dx})", f"kp_py - ({dy})"
         tries.append(f"if ({qx} >= 0 && {qx} < {tx} && {qy} >= 0 && {qy} < {ty} && "
-                     f"{virtual.call(src, k, qx, qy, 'false')} && kp_addr[{i}]) kp_halo[kp_s] = *kp_addr[{i}];")
+                     f"{virtual.call(src, k, qx, qy, 'false', which=which0)} && kp_addr[{i}]) kp_halo[kp_s] = *kp_addr[{i}];")
     staged = "\n      else ".join(tries)
+    one = virtual.call(src, k, "threadIdx.x", "threadIdx.y", "true", which="kp_w" if st.more else None)
+    store_line = (f"for (int kp_w = 0; kp_w < {outs}; ++kp_w)\n    if ({one}) *kp_dst = kp_out;" if st.more
+                  else f"if ({one}) *kp_dst = kp_out;")
     reads = "\n  ".join(f"kp_val[{i}] = kp_tile[threadIdx.y + {below + dy}][threadIdx.x + {left + dx}];"
                         for i, (_, dx, dy) in enumerate(st.points))
     return f"""{{
@@ -52,13 +57,15 @@ def body(src: SourceFile, k: Kernel, st: Stencil, tx: int, ty: int) -> str:
   }}
   __syncthreads();
   {reads}
-  if ({virtual.call(src, k, "threadIdx.x", "threadIdx.y", "true")}) *kp_dst = kp_out;
+  {store_line}
 }}"""
 
 
 def restage(src: SourceFile, k: Kernel, st: Stencil, block: tuple[int, int]) -> str:
+    if len({virtual.elem_type(k, a.array) for a in [st.store] + st.more}) > 1:
+        raise Refuse("the point's outputs have different element types")
     staged = virtual.Staged(loads=[a.node for a, _, _ in st.points], store=st.store.node, extra=[a.node for a in st.extra],
-                            others=[a.node for a in st.others])
+                            others=[a.node for a in st.others], more=[a.node for a in st.more])
     helper = virtual.roles_helper(src, k, staged, virtual.elem_type(k, st.array), virtual.elem_type(k, st.store.array))
     at = virtual.insert_before(src, k)
     return span_text(src, 0, len(src.data), [(at, at, helper),

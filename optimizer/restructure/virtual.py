@@ -30,6 +30,7 @@ class Staged:
     store: object  # the store's subscript node (the left side of `=`)
     others: list  # loads read as written in the value (not staged)
     extra: list = None  # other stores of the same element on paths that then return (a boundary copied as is)
+    more: list = None  # stores of the same point into other arrays before `store`: the helper's kp_which picks one
 
 
 def elem_type(k: Kernel, array: str) -> str:
@@ -88,7 +89,9 @@ def roles_helper(src: SourceFile, k: Kernel, staged: Staged, load_t: str, store_
         elif n.type == "return_statement" and not n.named_children:
             subs.append((n.start_byte, n.end_byte, "return false;"))
 
-    stores = [staged.store] + list(staged.extra or [])
+    more = list(staged.more or [])
+    stores = [staged.store] + list(staged.extra or []) + more
+    which = {id(n): j for j, n in enumerate(more)} | {id(staged.store): len(more)}  # with more: the output's number
     stmts = [n.parent.parent for n in stores]
     values = [n.parent.child_by_field_name("right") for n in stores]
     in_value = lambda n: any(within(n.start_byte, n.end_byte, v) for v in values)  # noqa: E731
@@ -111,16 +114,23 @@ def roles_helper(src: SourceFile, k: Kernel, staged: Staged, load_t: str, store_
         addr_set = " ".join(f"kp_addr[{i}] = {_address(src, n, subs)};" for i, n in enumerate(staged.loads)
                             if within(n.start_byte, n.end_byte, value))
         dst = _address(src, store, subs)
+        if more:  # every output's loads are noted; the one asked for (kp_which) is handed back, and the body goes on
+            j = which.get(id(store))
+            body_subs.append((stmt.start_byte, stmt.end_byte,
+                              f"{{ {addr_set} if (kp_which == {j}) {{ kp_dst = {dst}; if (kp_phase) kp_out = {value_text}; "
+                              f"kp_hit = true; }} }}"))
+            continue
         body_subs.append((stmt.start_byte, stmt.end_byte,
                           f"{{ {addr_set} kp_dst = {dst}; if (kp_phase) kp_out = {value_text}; return true; }}"))
     body = span_text(src, k.body.start_byte, k.body.end_byte, sorted(body_subs))
-    body = body[:body.rstrip().rfind("}")].rstrip() + "\n  return false;\n}"
+    body = body[:body.rstrip().rfind("}")].rstrip() + f"\n  return {'kp_hit' if more else 'false'};\n}}"
     # a staged load under its own condition leaves its address null where the old thread skips it
-    body = "{\n  " + " ".join(f"kp_addr[{i}] = nullptr;" for i in range(len(staged.loads))) + body[1:]
+    body = "{\n  " + ("bool kp_hit = false; " if more else "") + " ".join(
+        f"kp_addr[{i}] = nullptr;" for i in range(len(staged.loads))) + body[1:]
     tmpl, _, _ = template_parts(src, k)
     return (f"{tmpl}static __device__ __forceinline__ bool kp_roles_{k.name}({param_list(src, k)}, int kp_vx, "
-            f"int kp_vy, {'int kp_vz, ' if plane else ''}bool kp_phase, const {load_t}* kp_val, const {load_t}** kp_addr, {store_t}*& kp_dst, "
-            f"{store_t}& kp_out)\n{body}\n\n")
+            f"int kp_vy, {'int kp_vz, ' if plane else ''}bool kp_phase, {'int kp_which, ' if more else ''}"
+            f"const {load_t}* kp_val, const {load_t}** kp_addr, {store_t}*& kp_dst, {store_t}& kp_out)\n{body}\n\n")
 
 
 def within(start: int, end: int, node) -> bool:
@@ -128,13 +138,15 @@ def within(start: int, end: int, node) -> bool:
     return node.start_byte <= start and end <= node.end_byte
 
 
-def call(src: SourceFile, k: Kernel, vx: str, vy: str, phase: str, vz: str | None = None) -> str:
-    """A call of the helper for virtual thread (vx, vy) (in plane vz), with kp_val, kp_addr, kp_dst, kp_out
-    in scope."""
+def call(src: SourceFile, k: Kernel, vx: str, vy: str, phase: str, vz: str | None = None,
+         which: str | None = None) -> str:
+    """A call of the helper for virtual thread (vx, vy) (in plane vz; asking for output `which` where the point
+    has several), with kp_val, kp_addr, kp_dst, kp_out in scope."""
     _, targs, _ = template_parts(src, k)
     args = ", ".join(p.name for p in k.signature)
     z = f"{vz}, " if vz is not None else ""
-    return f"kp_roles_{k.name}{targs}({args}, {vx}, {vy}, {z}{phase}, kp_val, kp_addr, kp_dst, kp_out)"
+    w = f"{which}, " if which is not None else ""
+    return f"kp_roles_{k.name}{targs}({args}, {vx}, {vy}, {z}{phase}, {w}kp_val, kp_addr, kp_dst, kp_out)"
 
 
 def insert_before(src: SourceFile, k: Kernel) -> int:

@@ -30,6 +30,7 @@ class Stencil:
     points: list = field(repr=False)  # [(Access, dx, dy)]: the staged loads, offsets from the first
     others: list = field(repr=False)  # other loads of values (weights, a third dimension's neighbours)
     extra: list = field(default_factory=list, repr=False)  # stores of the same point on paths that then return
+    more: list = field(default_factory=list, repr=False)  # stores of the same point into other arrays, before `store`
 
     @property
     def halo(self) -> tuple[int, int, int, int]:
@@ -99,20 +100,35 @@ def stencil(src: SourceFile, k: Kernel) -> Stencil | Refusal:
         if assign.type != "assignment_expression" or src.node_text(assign.child_by_field_name("operator")) != "=" \
                 or assign.parent is None or assign.parent.type != "expression_statement":
             return Refusal(k.name, f"line {a.line}: the store is not a plain `=`")
+    stmt = lambda a: a.node.parent.parent  # noqa: E731
+    # several outputs of the same point (srad's four derivatives): stores into other arrays at the store's index,
+    # statements of the same block as the last store, in a row before it
+    more = []
+    for a in reversed(extra):
+        if a.array == store.array or a.index is None or a.index != store.index \
+                or stmt(a).parent is None or stmt(a).parent.id != stmt(store).parent.id:
+            break
+        more.insert(0, a)
+    extra = extra[:len(extra) - len(more)]
+    if more and (extra or len({a.array for a in more} | {store.array}) != len(more) + 1):
+        return Refusal(k.name, f"{len(stores)} stores: several outputs of one point, each array once, and nothing "
+                               "else stored")
     for a in extra:  # a boundary copied as is: the same point, then `return` (one store on every path)
         nxt = a.node.parent.parent.next_named_sibling
         if a.array != store.array or a.index is None or a.index != store.index or nxt is None \
                 or nxt.type != "return_statement":
             return Refusal(k.name, f"{len(stores)} stores (one point per thread is restaged: several only where "
-                                   "each but the last stores the same point and returns)")
+                                   "each but the last stores the same point and returns, or where they store the "
+                                   "same point of other arrays one after another)")
     by_array: dict[str, list[Access]] = {}
     for a in loads:
         if a.index is None:
             return Refusal(k.name, f"line {a.line}: an index the analysis cannot follow")
         by_array.setdefault(a.array, []).append(a)
-    if store.array in by_array:
-        return Refusal(k.name, f"the kernel reads and writes {store.array}: an in-place stencil reads neighbours "
-                               "that other threads update, so staging them would change its result")
+    for out in [store] + more:
+        if out.array in by_array:
+            return Refusal(k.name, f"the kernel reads and writes {out.array}: an in-place stencil reads neighbours "
+                                   "that other threads update, so staging them would change its result")
     best = None
     for array, group in by_array.items():
         first = group[0]
@@ -133,4 +149,4 @@ def stencil(src: SourceFile, k: Kernel) -> Stencil | Refusal:
                                "(offsets along threadIdx.x and threadIdx.y)", not_this_shape=True)
     array, pts, rest = best
     others = rest + [a for arr, g in by_array.items() if arr != array for a in g]
-    return Stencil(k.name, array, store, pts, others, extra)
+    return Stencil(k.name, array, store, pts, others, extra, more)

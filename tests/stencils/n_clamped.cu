@@ -1,5 +1,5 @@
-// negative (for now): the neighbours are clamped at the edges through ?: and min, so their indices are chosen at
-// run time; the tile is not offered, and the plans say why
+// once a negative: the neighbours are clamped at the edges through ?: and min, so their indices are chosen at
+// run time; passes.clamped_neighbours reads each as a choice between two fixed loads, and the tile applies
 __global__ void clamped(const float* in, float* out, int n) {
     int x = blockIdx.x * blockDim.x + threadIdx.x;
     int y = blockIdx.y * blockDim.y + threadIdx.y;
