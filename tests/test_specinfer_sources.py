@@ -243,24 +243,7 @@ __global__ void warps(float* y, const float* x, int N, int C) {
 
 def test_the_dynamic_shared_memory_follows_pointers_cut_from_the_extern_array(tmp_path):
     """`float* Bs = smem + T * T;` then `Bs[ty * T + tx]`: the block's bytes reach the second tile's end."""
-    body = """
-#define T 16
-__global__ void mm_dyn(const float* A, const float* B, float* C, int M, int N, int K) {
-  extern __shared__ float smem[];
-  float* As = smem;
-  float* Bs = smem + T * T;
-  int tx = threadIdx.x, ty = threadIdx.y;
-  int row = blockIdx.y * T + ty, col = blockIdx.x * T + tx;
-  float acc = 0.0f;
-  for (int t = 0; t < (K + T - 1) / T; ++t) {
-    As[ty * T + tx] = (row < M && t * T + tx < K) ? A[row * K + t * T + tx] : 0.0f;
-    Bs[ty * T + tx] = (col < N && t * T + ty < K) ? B[(t * T + ty) * N + col] : 0.0f;
-    __syncthreads();
-    for (int i = 0; i < T; ++i) acc += As[ty * T + i] * Bs[i * T + tx];
-    __syncthreads();
-  }
-  if (row < M && col < N) C[row * N + col] = acc;
-}"""
+    body = (HERE / "probe26" / "dyn_shared.cu").read_text()  # (a probe header above the kernel)
     p = plan_of(tmp_path, body)
     assert p.shared.value == "2048" and not p.shared.guess, (p.shared.value, p.shared.why)
     moved = plan_of(tmp_path, body.replace("float acc = 0.0f;", "float acc = 0.0f; Bs += 1;"))

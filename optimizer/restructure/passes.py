@@ -1356,19 +1356,24 @@ def reroll_loops(src_text: str, path: str, kernel: str) -> str | None:
     `s += f(k + u);` per u), followed by its remainder loop `for (; k < K; ++k) s += f(k);`, read as the
     remainder loop alone (the unrolled loop dropped, its initializer kept): the same sum in another order.
     None if there is none."""
+    return _first_loop_edit(src_text, path, kernel, lambda src, k, a, b: _reroll(src, a, b) if b is not None else
+                            _reroll_guarded(src, a))
+
+
+def _first_loop_edit(src_text: str, path: str, kernel: str, edit) -> str | None:
+    """The text with the first edit(src, k, a, b) that applies to two `for` loops in a row of one block, or to one
+    loop alone (b None, after the pairs of its block): (start, end, text), or None where it does not."""
     src = parse_source(src_text, path)
     k = src.kernel(kernel)
     if k is None or k.body is None:
         return None
     for kids in _statement_lists(k):
-        for a, b in zip(kids, kids[1:]):
-            edit = _reroll(src, a, b) if a.type == b.type == "for_statement" else None
-            if edit is not None:
-                return span_text(src, 0, len(src.data), [edit])
-        for a in kids:
-            edit = _reroll_guarded(src, a) if a.type == "for_statement" else None
-            if edit is not None:
-                return span_text(src, 0, len(src.data), [edit])
+        loops = [c for c in kids if c.type == "for_statement"]
+        pairs = [(a, b) for a, b in zip(kids, kids[1:]) if a.type == b.type == "for_statement"]
+        for a, b in pairs + [(a, None) for a in loops]:
+            got = edit(src, k, a, b)
+            if got is not None:
+                return span_text(src, 0, len(src.data), [got])
     return None
 
 
@@ -1663,17 +1668,8 @@ def sums_into_locals(src_text: str, path: str, kernel: str) -> str | None:
     Only where the k loop's other statements are declarations, the inner loop is its last statement with the same
     bound, and nothing in the k loop reads the output's array (its root parameter read nowhere else in there).
     None if there is no such pair."""
-    src = parse_source(src_text, path)
-    k = src.kernel(kernel)
-    if k is None or k.body is None:
-        return None
-    for kids in _statement_lists(k):
-        for a, b in zip(kids, kids[1:]):
-            if a.type == b.type == "for_statement":
-                edit = _sink_output_loop(src, k, a, b)
-                if edit is not None:
-                    return span_text(src, 0, len(src.data), [edit])
-    return None
+    return _first_loop_edit(src_text, path, kernel, lambda src, k, a, b: _sink_output_loop(src, k, a, b)
+                            if b is not None else None)
 
 
 def _count_loop(src: SourceFile, lp) -> tuple[str, str] | None:
