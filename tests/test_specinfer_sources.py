@@ -357,6 +357,58 @@ def test_spec_check_finds_a_proven_read_past_and_a_grid_that_leaves_outputs_unwr
     assert any("unwritten" in e and "c" in e for e in errors), errors
 
 
+def test_a_bound_whose_parts_share_the_thread_index_is_not_called_proven(tmp_path):
+    """llm.c's permute: `inp` indexed by the digits of the flat index (b = idx / (NH N d), ...) and the index
+    itself; a bound written with both `idx` and `idx / (N NH d)` cannot reach every part's limit at once, so a
+    right shape (3 B N NH d) is never refused as a proven read past (it was: element 3361656 of 3331665)."""
+    cu = tmp_path / "permute.cu"
+    cu.write_text((HERE / "probe27" / "llmc_permute.cu").read_text())
+    spec = tmp_path / "permute.kernelpro.toml"
+    spec.write_text('''kernel = "permute_kernel"
+[sizes]
+small = { B = 37, N = 45, NH = 29, d = 23 }
+[[args]]
+name = "q"
+dtype = "float32"
+shape = ["B * N * NH * d"]
+output = true
+[[args]]
+name = "k"
+dtype = "float32"
+shape = ["B * N * NH * d"]
+output = true
+[[args]]
+name = "v"
+dtype = "float32"
+shape = ["B * N * NH * d"]
+output = true
+[[args]]
+name = "inp"
+dtype = "float32"
+shape = ["B", "N", 3, "NH", "d"]
+fill = "randn"
+[[args]]
+name = "B"
+value = "B"
+[[args]]
+name = "N"
+value = "N"
+[[args]]
+name = "NH"
+value = "NH"
+[[args]]
+name = "d"
+value = "d"
+[launch]
+grid = ["cdiv(B * N * NH * d, 256)"]
+block = [256]
+[reference]
+kernel = "permute_kernel"
+''')
+    errors, warnings = check_spec(load_spec(spec))
+    assert not errors, errors
+
+
 # --- the command lines -------------------------------------------------------------------------------
 def kp(*args, cwd=None, env=None):
     return subprocess.run([sys.executable, "-m", "kernelpro.profilers.cli", *args], capture_output=True, text=True,

@@ -56,6 +56,16 @@ class Atoms:
             return True
         return any(self.is_var(b) for p in (x, y) if isinstance(p, dict) for b in atoms(p))
 
+    def base_vars(self, a: str, depth: int = 0) -> set[str]:
+        """The thread, block and loop variables a variable atom depends on (a quotient of the thread's index on
+        those of the index): two bounds over disjoint base variables can both reach their limits at once."""
+        note = self.notes.get(a)
+        if note is None or note[0] == "load" or depth > 8:
+            return {a}
+        out = {b for p in note[1:] if isinstance(p, dict) for m in p for x in m if self.is_var(x)
+               for b in self.base_vars(x, depth + 1)}
+        return out or {a}
+
     def var_part(self, p: Poly) -> Poly:
         return {m: c for m, c in p.items() if any(self.is_var(a) for a in m)}
 

@@ -179,8 +179,8 @@ class Checker:
         A = self.ks.facts.atoms
         seen: set = set()
         launch = self.ks.block_bounds + self.ks.grid_bounds
-        for t in r.terms:
-            names = {a for a in poly_atoms(t.bound.q) if A.is_var(a)}
+        for t in r.terms:  # disjoint in what they depend on: `idx` and `idx / (N * d)` are not
+            names = {b for a in poly_atoms(t.bound.q) if A.is_var(a) for b in A.base_vars(a)}
             if names & seen:
                 return False
             seen |= names
