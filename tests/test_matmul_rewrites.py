@@ -512,6 +512,21 @@ def test_a_row_of_outputs_summed_in_global_memory_is_summed_in_locals_only_where
         assert sums_into_locals(text.replace(*wrong), "x.cu", "att_value") is None, wrong
 
 
+def test_several_outputs_per_thread_in_named_sums_read_as_one_only_where_they_are_the_same_product_moved():
+    from kernelpro.optimizer.restructure import matmul
+
+    text = open(_path("gemm_two_rows")).read()
+    one = matmul.one_output(parse_source(text), "mm_two_rows")
+    assert "s1" not in one and "int row = blockIdx.y * blockDim.y + threadIdx.y;" in one
+    assert "if (row >= M) return;" in one and "s0 += A[row * K + k] * b;" in one
+    for wrong in (("A[(row + 16) * K + k] * b", "A[(row + 8) * K + k] * b"),  # the sum at another row than its store
+                  ("if (row + 16 < M) C[(row + 16)", "if (row + 16 < N) C[(row + 16)"),  # another guard
+                  ("s1 += A[(row + 16) * K + k] * b", "s1 += A[(2 * row) * K + k] * b"),  # not a constant apart
+                  ("  if (row < M) C[row * N + col] = s0;", "  C[0] = 1.f;\n  if (row < M) C[row * N + col] = s0;")):
+        t = text.replace(*wrong)
+        assert t != text and matmul.one_output(parse_source(t), "mm_two_rows") is None, wrong
+
+
 def test_dynamic_shared_memory_cut_by_pointers_reads_as_static_arrays_and_the_tiles_drop_the_dynamic_bytes():
     from kernelpro.optimizer.restructure.passes import static_shared_regions
 

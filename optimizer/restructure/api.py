@@ -1454,9 +1454,18 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     """A recognised matrix product: the coalescing remap, and shared-memory tiles with register tiles
     (and why one of them does not apply)."""
     src = parse_source(text, ctx.path)
-    strided = False
+    strided = coarse = False
     try:
-        c = matmul.product(src, ctx.kernel)
+        try:
+            c = matmul.product(src, ctx.kernel)
+        except NotThisShape:
+            raise
+        except Refuse:  # a small tile of outputs per thread in named sums: read one output per thread (tiles only)
+            one = matmul.one_output(src, ctx.kernel)
+            if one is None:
+                raise
+            src, coarse = parse_source(one, ctx.path), True
+            c = matmul.product(src, ctx.kernel)
     except NotThisShape:
         flat = matmul.unstride(src, ctx.kernel)  # a grid-stride loop over the outputs, read one output per thread
         if flat is None:
@@ -1476,7 +1485,8 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                     if r in ctx.answers_present)
     grid = list(ctx.launch.get("grid") or [])
     block = list(ctx.launch.get("block") or [])
-    if matmul.needs_remap(c) and not strided:  # (the remap keeps the launch: a grid-stride kernel's would not cover)
+    if matmul.needs_remap(c) and not strided and not coarse:  # (the remap keeps the launch: a grid-stride kernel's,
+        # or one of several outputs per thread read as one, would not cover)
         if len(grid) < 2 or len(block) < 2:
             why.append("the output's contiguous dimension comes from threadIdx.y, but the launch is not 2-D")
         else:

@@ -49,6 +49,144 @@ def product(src: SourceFile, kernel: str) -> Contraction:
     return f.products[0]
 
 
+def one_output(src: SourceFile, kernel: str) -> str | None:
+    """A thread that computes a small tile of outputs in named sums (`s0` at row, `s1` at row + 16, each updated in
+    the k loop under its own guard and stored once after it under the same guard) read as the kernel of one
+    output per thread that the tiles take: the first sum alone, its row from the thread's position. Only for the
+    tiles and tensor cores, which set their own launch (the kernel made here covers the outputs with one thread
+    each, not with the old grid). None where the sums are not the same product at rows (or columns) a constant apart.
+    """
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    norm = lambda n: re.sub(r"\s+", "", text(src, n))  # noqa: E731
+    for lp in k.loops:
+        body = lp.node.child_by_field_name("body")
+        if lp.node.type != "for_statement" or body is None or body.type != "compound_statement":
+            continue
+        ups = []  # (sum, guard text, the whole statement, the update's value)
+        for st in body.named_children:
+            if st.type == "comment" or st.type == "declaration":
+                continue
+            guard, inner = None, st
+            if st.type == "if_statement" and st.child_by_field_name("alternative") is None:
+                guard, inner = norm(st.child_by_field_name("condition")).strip("()"), st.child_by_field_name("consequence")
+                inner = inner.named_children[0] if inner.type == "compound_statement" and len(inner.named_children) == 1 \
+                    else inner
+            e = inner.named_children[0] if inner.type == "expression_statement" and inner.named_children else None
+            if e is None or e.type != "assignment_expression" or text(src, e.child_by_field_name("operator")) != "+=" \
+                    or e.child_by_field_name("left").type != "identifier":
+                ups = None
+                break
+            ups.append((text(src, e.child_by_field_name("left")), guard, st, norm(e.child_by_field_name("right"))))
+        if not ups or len(ups) < 2 or len({u[0] for u in ups}) != len(ups):
+            continue
+        # each later sum: the first one's value, guard and store at a coordinate moved by a constant
+        stores = {}
+        for n in walk(k.body):
+            if n.type == "assignment_expression" and n.start_byte > lp.node.end_byte \
+                    and text(src, n.child_by_field_name("operator")) == "=":
+                r = n.child_by_field_name("right")
+                if r is not None and r.type == "identifier" and text(src, r) in {u[0] for u in ups}:
+                    stmt = n.parent
+                    g = stmt.parent if stmt.parent is not None and stmt.parent.type == "if_statement" else None
+                    stores.setdefault(text(src, r), []).append((stmt, g))
+        if any(len(stores.get(u[0], [])) != 1 for u in ups):
+            continue
+        writes = [n for n in walk(k.body) if n.type == "assignment_expression"
+                  and n.child_by_field_name("left").type in ("subscript_expression", "pointer_expression")]
+        if len(writes) != len(ups):  # the sums' stores are all the thread writes
+            continue
+        first, s0_store = ups[0], stores[ups[0][0]][0]
+        moved = _moved_coordinate(src, k, first, ups[1:], stores, norm)
+        if moved is None:
+            continue
+        coord, _ = moved
+        subs = []
+        for name, guard, st, _ in ups[1:]:
+            subs.append((st.start_byte, st.end_byte, ""))
+            stmt, g = stores[name][0]
+            node = g if g is not None else stmt
+            subs.append((node.start_byte, node.end_byte, ""))
+            decl = _decl_of(src, k, name)
+            if decl is not None:  # `float s0 = 0.f, s1 = 0.f;`: s1's declarator (and its comma) goes
+                subs.append(_declarator_span(src, decl))
+        if first[1] is not None and s0_store[1] is not None and norm(s0_store[1].child_by_field_name("condition")).strip("()") == first[1]:
+            inner = first[2].child_by_field_name("consequence")  # the sum's guard is its store's: unmasked
+            subs.append((first[2].start_byte, first[2].end_byte, text(src, inner)))
+        if s0_store[1] is not None:  # the one output left is stored under its guard alone: the thread ends without
+            cond = text(src, s0_store[1].child_by_field_name("condition"))  # it (its bound, read by the recogniser)
+            subs.append((lp.node.start_byte, lp.node.start_byte, f"if ({_negated(cond)}) return;\n  "))
+        d = _decl_of(src, k, coord)
+        dim = _thread_dim(src, d.child_by_field_name("value")) if d is not None else None
+        if dim is None:
+            continue
+        v = d.child_by_field_name("value")
+        subs.append((v.start_byte, v.end_byte, f"blockIdx.{dim} * blockDim.{dim} + threadIdx.{dim}"))
+        return span_text(src, 0, len(src.data), subs)
+    return None
+
+
+def _negated(cond: str) -> str:
+    """`(a < b && c < d)` as `a >= b || c >= d` (the early-exit spelling of a guard), else `!(cond)`."""
+    inner = cond.strip()
+    inner = inner[1:-1] if inner.startswith("(") and inner.endswith(")") else inner
+    flip = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+    parts = []
+    for part in inner.split("&&"):
+        m = re.fullmatch(r"\s*([\w.+\-* ()]+?)\s*(<=|>=|<|>)\s*([\w.+\-* ()]+?)\s*", part)
+        if m is None or "(" in part and part.count("(") != part.count(")"):
+            return f"!({inner})"
+        parts.append(f"{m.group(1)} {flip[m.group(2)]} {m.group(3)}")
+    return " || ".join(parts)
+
+
+def _thread_dim(src: SourceFile, v) -> str | None:
+    """x, y or z of `blockIdx.D * C + threadIdx.D` (any order, C a number or blockDim.D)."""
+    t = re.sub(r"\s+", "", text(src, v)) if v is not None else ""
+    m = re.fullmatch(r"blockIdx\.([xyz])\*(?:\d+|blockDim\.\1)\+threadIdx\.\1", t) or \
+        re.fullmatch(r"threadIdx\.([xyz])\+blockIdx\.\1\*(?:\d+|blockDim\.\1)", t)
+    return m.group(1) if m else None
+
+
+def _moved_coordinate(src: SourceFile, k, first, rest, stores, norm):
+    """(coordinate, offsets) where every later sum's update, guard and store are the first's with one coordinate
+    `r` read as `r + c` (c a distinct positive number); None otherwise."""
+    name0, guard0, _, value0 = first
+    stmt0, g0 = stores[name0][0]
+    store0 = norm(stmt0) + (norm(g0.child_by_field_name("condition")) if g0 is not None else "")
+    for coord in re.findall(r"[A-Za-z_]\w*", value0):
+        offs = []
+        for name, guard, _, value in rest:
+            m = re.search(rf"\(?\b{coord}\+(\d+)\)?", value)
+            if m is None:
+                break
+            c = m.group(1)
+            put = lambda t: re.sub(rf"\b{coord}\b", f"({coord}+{c})", t)  # noqa: E731
+            same = lambda a, b: re.sub(r"[()]", "", a) == re.sub(r"[()]", "", b)  # noqa: E731
+            stmt, g = stores[name][0]
+            store = norm(stmt).replace(name, name0) + (norm(g.child_by_field_name("condition")) if g is not None else "")
+            if not (same(put(value0), value) and same(put(guard0 or ""), guard or "") and same(put(store0), store)):
+                break
+            offs.append(int(c))
+        else:
+            if offs and len(set(offs)) == len(offs) and 0 not in offs:
+                return coord, offs
+    return None
+
+
+def _declarator_span(src: SourceFile, decl) -> tuple[int, int, str]:
+    """The bytes that remove one declarator of a declaration, with the comma before (or after) it."""
+    parent = decl.parent
+    decls = parent.children_by_field_name("declarator")
+    if len(decls) == 1:
+        return parent.start_byte, parent.end_byte, ""
+    i = next(j for j, d in enumerate(decls) if d.start_byte == decl.start_byte)
+    if i > 0:
+        return decls[i - 1].end_byte, decl.end_byte, ""
+    return decl.start_byte, decls[1].start_byte, ""
+
+
 def unstride(src: SourceFile, kernel: str) -> str | None:
     """The kernel with its grid-stride loop over the outputs, `for (T i = first; i < E; i += stride) body` as
     the kernel's only statement (after declarations), read as one output per thread: `{ T i = first; if (i < E)
