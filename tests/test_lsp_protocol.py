@@ -91,14 +91,14 @@ def many_kernels(n: int) -> str:
 @pytest.mark.timeout(900)
 def test_exit_during_the_analysis_cancels_it(tmp_path):
     path = tmp_path / "many.cu"
-    path.write_text(many_kernels(1500))
+    path.write_text(many_kernels(800))
     log = tmp_path / "server.log"
     s = RawLsp(tmp_path, command=[*SERVER, "--log-file", str(log), "--log-level", "INFO"])
     try:
         s.initialize(tmp_path)
         s.open(path)
-        # the compile done, the rules start: 1500 kernels are many seconds of analysis
-        wait_for(lambda: log.exists() and "analysing 1500 kernel(s) of many.cu" in log.read_text(), 600,
+        # the compile done, the rules start: 800 kernels are seconds of analysis
+        wait_for(lambda: log.exists() and "analysing 800 kernel(s) of many.cu" in log.read_text(), 600,
                  "the analysis to start")
         s.request("shutdown", None, timeout=60)
         s.notify("exit", None)

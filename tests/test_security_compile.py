@@ -363,11 +363,11 @@ def test_a_source_linked_to_a_device_is_refused(tmp_path):
 
 @pytest.mark.slow
 def test_a_big_parse_leaves_the_event_loop(tmp_path):
-    """Code lenses of a 1.5 MB file (thousands of kernels) are parsed in a worker thread: a
+    """Code lenses of a 1 MB file (thousands of kernels) are parsed in a worker thread: a
     hover on another file, asked after the lenses, is answered before them."""
     ws = _ws(tmp_path)
     big = ws / "big.cu"
-    body = "".join(f"__global__ void k{i}(float* p) {{ p[threadIdx.x] = {i}.0f; }}\n" for i in range(24000))
+    body = "".join(f"__global__ void k{i}(float* p) {{ p[threadIdx.x] = {i}.0f; }}\n" for i in range(16000))
     big.write_text(body)
     s = RawLsp(ws, settings={"profileOn": "save"}, env={"KERNELPRO_CACHE_DIR": str(tmp_path / "cache")})
     try:
