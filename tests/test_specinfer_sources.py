@@ -357,6 +357,19 @@ def test_spec_check_finds_a_proven_read_past_and_a_grid_that_leaves_outputs_unwr
     assert any("unwritten" in e and "c" in e for e in errors), errors
 
 
+def test_a_bound_on_one_coordinate_serves_every_term_it_appears_in(tmp_path):
+    """llm.c's attention_value_kernel1 reads `att_bth[t2]` with att_bth = att + ... + t * T under `t2 <= t`: the
+    index holds t twice (t * T and, through t2, t), so `t <= T - 1` bounds both terms; att is B NH T T."""
+    import math
+
+    p = plan_of(tmp_path, (HERE / "probe26" / "llmc_attn_v.cu").read_text())
+    att = arg(p, "att")
+    assert not att.shape.guess, att.shape.why
+    env = {"B": 2, "NH": 3, "T": 5, "C": 12}
+    from kernelpro.profilers.runtime.expr import evaluate
+    assert math.prod(evaluate(str(d), env) for d in att.shape.value) == 2 * 3 * 5 * 5, att.shape.value
+
+
 def test_a_bound_whose_parts_share_the_thread_index_is_not_called_proven(tmp_path):
     """llm.c's permute: `inp` indexed by the digits of the flat index (b = idx / (NH N d), ...) and the index
     itself; a bound written with both `idx` and `idx / (N NH d)` cannot reach every part's limit at once, so a

@@ -552,7 +552,9 @@ def _search(p: Poly, bounds: list[Bound], A: Atoms, depth: int, terms: list, fou
             cands.append((gone - new, -i, i, b, mult, rest))
     for _, _, i, b, mult, rest in sorted(cands, key=lambda c: (c[0], c[1]), reverse=True):  # most cancelled first
         before = len(found)
-        _search(rest, bounds[:i] + bounds[i + 1:], A, depth - 1, terms + [Term(mult, b)], found)
+        # a bound on one atom (`t <= T - 1`) may bound it again in another term (t * T + t2 with t2 <= t); others once
+        left = bounds if len(b.q) == 1 and len(next(iter(b.q))) == 1 else bounds[:i] + bounds[i + 1:]
+        _search(rest, left, A, depth - 1, terms + [Term(mult, b)], found)
         for j in range(before, len(found)):
             found[j] = (add(found[j][0], mul(mult, b.u)), found[j][1])
         if len(found) >= _MAX_RESULTS:
