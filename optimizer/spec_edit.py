@@ -101,7 +101,8 @@ def render_spec(text: str, launch: dict | None, flags: tuple[str, ...] = (), ker
             target = kernel or data.get("kernel")
             steps = data.get("launches") if isinstance(data.get("launches"), list) else []
             heads = _header(lines, "launches", array=True)
-            mine = [(h, st) for h, st in zip(heads, steps) if st.get("kernel", data.get("kernel")) == target]
+            mine = [(h, st) for h, st in zip(heads, steps)
+                    if "memset" not in st and st.get("kernel", data.get("kernel")) == target]
             starts = [h for h, _ in mine]
             # each step gets the launch written for the first, in its own arguments (LaunchSpec.with_launch)
             values = {a.get("name"): a.get("value") for a in data.get("args") or [] if isinstance(a, dict)}

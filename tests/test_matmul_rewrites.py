@@ -489,8 +489,14 @@ def test_a_loop_unrolled_by_hand_is_read_as_its_remainder_loop_only_where_every_
     for wrong in (("if (i + 3 < K) sum", "sum"),  # a step unguarded: it would run past the end
                   ("if (i + 2 < K) {", "if (i + 1 < K) {"),  # a guard that is not its step's
                   ("i + 3] * b[(i + 3)", "i + 2] * b[(i + 2)"),  # a step twice, one missing
-                  ("i += 4", "i += 5")):  # five per iteration, four steps
+                  ("i += 4", "i += 5"),  # five per iteration, four steps
+                  ("for (int i = 0; i < K; i += 4) {", "int i;\n        for (i = 0; i < K; i += 4) {")):  # read after?
         assert reroll_loops(g.replace(*wrong), "x.cu", "mm_unroll_guarded") is None, wrong
+    swapped = g.replace("if (i + 1 < K) sum += a[row * K + i + 1] * b[(i + 1) * N + col];",
+                        "if (i + 3 < K) sum += a[row * K + i + 3] * b[(i + 3) * N + col];", 1)
+    swapped = swapped.replace("if (i + 3 < K) sum += a[row * K + i + 3] * b[(i + 3) * N + col];\n        }",
+                              "if (i + 1 < K) sum += a[row * K + i + 1] * b[(i + 1) * N + col];\n        }", 1)
+    assert swapped != g and reroll_loops(swapped, "x.cu", "mm_unroll_guarded") is None  # another order of the sums
     # the counter read after the loop: it stays declared outside
     assert counter_into_header(once.replace("int k;\n", "").replace("k = 0;", "int k = 0;").replace(
         "C[row * N + col] = s;", "C[row * N + col] = s + k;"), "x.cu", "mm_unrolled") is None
@@ -508,7 +514,12 @@ def test_a_row_of_outputs_summed_in_global_memory_is_summed_in_locals_only_where
                   (zero, zero.replace("i < hs", "i < hs - 1")),  # another range than the sums'
                   ("out_bth[i] += att_btt2", "out_bth[i] += out[0] * att_btt2"),  # the output read in the loop
                   ("out_bth[i] += att_btt2 * value_t2[i]", "out_bth[i + 1] += att_btt2 * value_t2[i]"),  # another element
-                  ("float att_btt2 = att_bth[t2];", "float att_btt2 = att_bth[t2]; out[0] = 1.0f;")):  # a store there
+                  ("float att_btt2 = att_bth[t2];", "float att_btt2 = att_bth[t2]; out[0] = 1.0f;"),  # a store there
+                  # the k loop run again per output needs its own fresh counter: not the output's name, not declared
+                  # outside (it would not restart), stepped alone (a pointer stepped beside it would not restart)
+                  ("for (int t2 = 0; t2 <= t; t2++) {", "for (int i = 0; i <= t; i++) { int t2 = i;"),
+                  ("for (int t2 = 0; t2 <= t; t2++) {", "int t2 = 0;\n        for (; t2 <= t; t2++) {"),
+                  ("for (int t2 = 0; t2 <= t; t2++) {", "for (int t2 = 0; t2 <= t; t2++, att_bth += 0) {")):
         assert sums_into_locals(text.replace(*wrong), "x.cu", "att_value") is None, wrong
 
 
@@ -516,15 +527,18 @@ def test_several_outputs_per_thread_in_named_sums_read_as_one_only_where_they_ar
     from kernelpro.optimizer.restructure import matmul
 
     text = open(_path("gemm_two_rows")).read()
-    one = matmul.one_output(parse_source(text), "mm_two_rows")
+    one = matmul.one_output(parse_source(text), "mm_two_rows", [16, 16])
     assert "s1" not in one and "int row = blockIdx.y * blockDim.y + threadIdx.y;" in one
     assert "if (row >= M) return;" in one and "s0 += A[row * K + k] * b;" in one
     for wrong in (("A[(row + 16) * K + k] * b", "A[(row + 8) * K + k] * b"),  # the sum at another row than its store
                   ("if (row + 16 < M) C[(row + 16)", "if (row + 16 < N) C[(row + 16)"),  # another guard
                   ("s1 += A[(row + 16) * K + k] * b", "s1 += A[(2 * row) * K + k] * b"),  # not a constant apart
-                  ("  if (row < M) C[row * N + col] = s0;", "  C[0] = 1.f;\n  if (row < M) C[row * N + col] = s0;")):
+                  ("  if (row < M) C[row * N + col] = s0;", "  C[0] = 1.f;\n  if (row < M) C[row * N + col] = s0;"),
+                  ("A[(row + 16) * K + k] * b", "A[row + 16 * K + k] * b"),  # another index, not row + 16 (precedence)
+                  ("blockIdx.y * 32", "blockIdx.y * 64")):  # rows of each block the old threads never computed
         t = text.replace(*wrong)
-        assert t != text and matmul.one_output(parse_source(t), "mm_two_rows") is None, wrong
+        assert t != text and matmul.one_output(parse_source(t), "mm_two_rows", [16, 16]) is None, wrong
+    assert matmul.one_output(parse_source(text), "mm_two_rows", [16, 8]) is None  # a block of 8 rows: 16 uncovered
 
 
 def test_dynamic_shared_memory_cut_by_pointers_reads_as_static_arrays_and_the_tiles_drop_the_dynamic_bytes():

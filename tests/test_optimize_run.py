@@ -215,6 +215,11 @@ def test_render_spec_keeps_own_flags_multiline_values_and_inline_tables():
            '[[launches]]\nkernel = "b"\nblock = [64]\ngrid = [1]\n')
     d = tomllib.loads(render_spec(two, {"block": [128]}, kernel="a"))
     assert [s["block"] for s in d["launches"]] == [[128], [64]]
+    # a memset step (no kernel of its own, the top-level one by default) is never given a grid or block
+    zeroed = ('kernel = "a"\n[[launches]]\nmemset = "y"\n[[launches]]\nkernel = "a"\nblock = [256]\ngrid = [1]\n'
+              'args = ["y", "n"]\n')
+    d = tomllib.loads(render_spec(zeroed, {"block": [128], "grid": [2]}))
+    assert d["launches"][0] == {"memset": "y"} and d["launches"][1]["block"] == [128] and d["launches"][1]["grid"] == [2]
 
 
 def test_preflight_uses_the_kernels_own_spec_and_refuses_another_kernels(repo):

@@ -139,6 +139,15 @@ def test_clamped_neighbours_become_choices_of_fixed_loads_only_where_the_clamp_i
     # two cells away is not the cell itself at the edge; no guard `j < cols`: the clamp may not be the point
     assert "? J[(i - 2)" not in run(srad.replace("max(i - 1, 0)", "max(i - 2, 0)"), "srad_derivs")
     assert "(j < cols - 1 ?" not in run(srad.replace("if (i < rows && j < cols)", "if (i < rows)"), "srad_derivs")
+    # the clamp computed and read before the guard that bounds its coordinate: an extra thread would read past
+    early = """__global__ void k1(const float* in, float* out, int R, int C) {
+  int r = blockIdx.y * blockDim.y + threadIdx.y;
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  int rs = min(r + 1, R - 1);
+  float v = in[rs * C + c];
+  if (r < R && c < C) out[r * C + c] = v;
+}"""
+    assert clamped_neighbours(early, "x.cu", "k1") is None
     hot = open(os.path.join(PROBE, "hotspot_clamped.cu")).read()
     assert "(r == 0 ? temp_src[(idx)] : temp_src[(idx - cols)])" in run(hot, "hotspot_step")
     # the choice's inputs assigned again before the load: the load is left as written

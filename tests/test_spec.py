@@ -602,3 +602,5 @@ def test_a_launch_written_for_a_kernels_first_step_is_rebound_for_its_other_step
     assert rebind_launch({"grid": ["N / 4"]}, ["x", "n"], ["x", "m"], {"n": "N", "m": "M"}) == {"grid": ["(M) / 4"]}
     with pytest.raises(ValueError, match="two different arguments"):
         rebind_launch({"grid": ["N"]}, ["N", "N"], ["A", "B"])
+    with pytest.raises(ValueError, match="two different arguments"):  # N kept for one parameter, P for the other
+        rebind_launch({"grid": ["cdiv(N, 16)"]}, ["A", "B", "C", "N", "N", "N"], ["C", "D", "E", "N", "P", "N"])

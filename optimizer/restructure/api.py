@@ -1461,7 +1461,7 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
         except NotThisShape:
             raise
         except Refuse:  # a small tile of outputs per thread in named sums: read one output per thread (tiles only)
-            one = matmul.one_output(src, ctx.kernel)
+            one = matmul.one_output(src, ctx.kernel, list(ctx.launch.get("block") or []))
             if one is None:
                 raise
             src, coarse = parse_source(one, ctx.path), True
@@ -1500,7 +1500,7 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                                  answers=tuple(r for r in answers if r == "uncoalesced-access") or answers,
                                  origin="builtin:matmul-coalesce", kind="structural", knobs=(), notes=())
             out.append(Plan("matmul-coalesce", "coalescing remap", answers, [{}], build_remap, 0.8))
-    for axis in (c.row, c.col):
+    for axis in (c.row, c.col) if not coarse else ():  # (read as one output per thread: its own guards only)
         if axis.extent is None or axis.extent.startswith("gridDim."):  # no guard (or only the grid's reach): the
             # extent the old launch covers, where a parameter equals it (`M` for a block per row over M blocks)
             axis.extent = _extent_from_launch(src, ctx, c, axis) or axis.extent
@@ -1508,7 +1508,7 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     for axis in (c.row, c.col):  # sizes held in locals (`int hs = C / NH;`) written in the parameters
         if axis.extent is not None:
             axis.extent = matmul.in_params(src, k_, axis.extent) or axis.extent
-    kept = _kept_grid(src, ctx, c)  # else, where the grid alone says it: gridDim times the rows of a block
+    kept = _kept_grid(src, ctx, c) if not coarse else None  # else, where the grid alone says it: gridDim times the rows of a block
     try:
         coords, causal = matmul.check_tiles(src, ctx.kernel, c)
     except Refuse as e:

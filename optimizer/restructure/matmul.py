@@ -49,7 +49,7 @@ def product(src: SourceFile, kernel: str) -> Contraction:
     return f.products[0]
 
 
-def one_output(src: SourceFile, kernel: str) -> str | None:
+def one_output(src: SourceFile, kernel: str, block: list | None = None) -> str | None:
     """A thread that computes a small tile of outputs in named sums (`s0` at row, `s1` at row + 16, each updated in
     the k loop under its own guard and stored once after it under the same guard) read as the kernel of one
     output per thread that the tiles take: the first sum alone, its row from the thread's position. Only for the
@@ -101,7 +101,19 @@ def one_output(src: SourceFile, kernel: str) -> str | None:
         moved = _moved_coordinate(src, k, first, ups[1:], stores, norm)
         if moved is None:
             continue
-        coord, _ = moved
+        coord, offs = moved
+        if s0_store[1] is None or not re.search(rf"\b{coord}<", norm(s0_store[1].child_by_field_name("condition"))):
+            continue  # the output's bound must be its own guard (the old launch's reach is not the new kernel's)
+        d = _decl_of(src, k, coord)
+        t = re.sub(r"\s+", "", text(src, d.child_by_field_name("value"))) if d is not None else ""
+        per = re.fullmatch(r"blockIdx\.([xyz])\*(\d+)\+threadIdx\.\1", t) or \
+            re.fullmatch(r"threadIdx\.([xyz])\+blockIdx\.\1\*(\d+)", t)
+        dims = "xyz"
+        if per is None or block is None or len(block) <= dims.index(per.group(1)):
+            continue
+        b, rows = int(block[dims.index(per.group(1))]), int(per.group(2))
+        if sorted([0] + offs) != [b * u for u in range(len(offs) + 1)] or b * (len(offs) + 1) != rows:
+            continue  # the block's threads and the sums' offsets cover each block's rows once, no more, no less
         subs = []
         for name, guard, st, _ in ups[1:]:
             subs.append((st.start_byte, st.end_byte, ""))
@@ -163,7 +175,7 @@ def _moved_coordinate(src: SourceFile, k, first, rest, stores, norm):
                 break
             c = m.group(1)
             put = lambda t: re.sub(rf"\b{coord}\b", f"({coord}+{c})", t)  # noqa: E731
-            same = lambda a, b: re.sub(r"[()]", "", a) == re.sub(r"[()]", "", b)  # noqa: E731
+            same = lambda a, b: _same_expr(a, b)  # noqa: E731
             stmt, g = stores[name][0]
             store = norm(stmt).replace(name, name0) + (norm(g.child_by_field_name("condition")) if g is not None else "")
             if not (same(put(value0), value) and same(put(guard0 or ""), guard or "") and same(put(store0), store)):
@@ -173,6 +185,21 @@ def _moved_coordinate(src: SourceFile, k, first, rest, stores, norm):
             if offs and len(set(offs)) == len(offs) and 0 not in offs:
                 return coord, offs
     return None
+
+
+def _same_expr(a: str, b: str) -> bool:
+    """Two C expressions (or statements) the same up to redundant parentheses: compared as parsed trees (`(r+16)*K`
+    is not `r+16*K`); False where either is not plain arithmetic, subscripts and comparisons."""
+    import ast
+
+    def tree(t: str):
+        t = t.strip().rstrip(";").replace("&&", " and ").replace("||", " or ")
+        try:
+            return ast.dump(ast.parse(t, mode="exec"))
+        except SyntaxError:
+            return None
+    ta, tb = tree(a), tree(b)
+    return ta is not None and ta == tb
 
 
 def _declarator_span(src: SourceFile, decl) -> tuple[int, int, str]:
@@ -280,8 +307,8 @@ def in_params(src: SourceFile, k, expr: str | None, depth: int = 0) -> str | Non
     `int hs = C / NH;`, a local never assigned again): the sizes the tiled kernel's launch is written in."""
     if expr is None or _names_ok(src, k, expr) or depth > 4:
         return expr if expr is not None and _names_ok(src, k, expr) else None
-    assigned = {text(src, unparen(n.child_by_field_name("left"))) for n in walk(k.body)
-                if n.type == "assignment_expression"}
+    assigned = {text(src, unparen(n.child_by_field_name("left") or n.child_by_field_name("argument")))
+                for n in walk(k.body) if n.type in ("assignment_expression", "update_expression")}
 
     def one(m):
         w = m.group(0)

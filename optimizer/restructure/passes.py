@@ -1394,8 +1394,11 @@ def _reroll_guarded(src: SourceFile, a):
     stmts = [c for c in body.named_children if c.type != "comment"]
     if len(stmts) != unroll:
         return None
+    init = a.child_by_field_name("initializer")
+    if init is None or init.type != "declaration":  # a counter read after the loop would end elsewhere
+        return None
     acc, want, left, first = None, None, set(range(unroll)), None
-    for st in stmts:
+    for pos, st in enumerate(stmts):
         u, inner = 0, st
         if st.type == "if_statement":
             if st.child_by_field_name("alternative") is not None:
@@ -1407,8 +1410,8 @@ def _reroll_guarded(src: SourceFile, a):
                 return None
             u, inner = int(g.group(1)), st.child_by_field_name("consequence")
         upd_ = _sum_update(src, inner)
-        if upd_ is None or len(upd_[1]) != 1 or acc not in (None, upd_[0]) or u not in left:
-            return None
+        if upd_ is None or len(upd_[1]) != 1 or acc not in (None, upd_[0]) or u != pos:  # steps in order: the
+            return None  # same sums in the same order
         acc = upd_[0]
         read = _offset_read(upd_[1][0], var, u)
         if read is None or want not in (None, read):
@@ -1725,10 +1728,21 @@ def _sink_output_loop(src: SourceFile, k, init_loop, kloop):
     body = kloop.child_by_field_name("body")
     if body is None or body.type != "compound_statement":
         return None
+    # the k loop runs again for every output: its counter declared in its header (from a value that does not move),
+    # stepped alone, and not the output loop's name; nothing in it declares that name again
+    kinit, kupd = kloop.child_by_field_name("initializer"), kloop.child_by_field_name("update")
+    kvar = _loop_step(src, kloop)
+    if kinit is None or kinit.type != "declaration" or kupd is None or kupd.type == "comma_expression" \
+            or kvar is None or kvar[0] == i \
+            or re.fullmatch(rf"[\w\s:<>*]+\b{kvar[0]}\s*=\s*[^,]+", text(src, kinit).strip().rstrip(";")) is None \
+            or _writes_scalars(src, [kinit.child_by_field_name("declarator").child_by_field_name("value")]):
+        return None
     stmts = [c for c in body.named_children if c.type != "comment"]
     if not stmts or stmts[-1].type != "for_statement" or any(s.type != "declaration" for s in stmts[:-1]):
         return None
     inner = stmts[-1]
+    if any(i in declared_names(src, st) for st in stmts[:-1]):  # the output's counter hidden inside: refused
+        return None
     ih = _count_loop(src, inner)
     acc = _element_store(src, _only_statement(inner.child_by_field_name("body")), "+=")
     if ih is None or acc is None or ih[1] != n or acc[0] != arr:
@@ -1795,7 +1809,7 @@ def clamped_neighbours(src_text: str, path: str, kernel: str) -> str | None:
     subs = []
     for name, d in once.items():  # the clamps, where the coordinate is one and guarded
         v = unparen(d.child_by_field_name("value"))
-        choice = _clamp_choice(src, k, v, once)
+        choice = _clamp_choice(src, k, v, once, d)
         if choice is not None:
             subs.append((v.start_byte, v.end_byte, choice))
     if subs:
@@ -1821,7 +1835,8 @@ def clamped_neighbours(src_text: str, path: str, kernel: str) -> str | None:
             if v is None or v.type != "conditional_expression":
                 continue
             reads = {text(src, x) for x in walk(v) if x.type == "identifier"}
-            if reads & assigned or any(x.type in ("call_expression", "subscript_expression") for x in walk(v)):
+            if reads & assigned or any(x.type in ("call_expression", "subscript_expression") for x in walk(v)) \
+                    or any(len(decls.get(r, ())) > 1 for r in reads):  # a name declared again could be hidden there
                 continue
             c, a, b = (v.child_by_field_name(f) for f in ("condition", "consequence", "alternative"))
             arr = text(src, n.child_by_field_name("argument"))
@@ -1833,7 +1848,7 @@ def clamped_neighbours(src_text: str, path: str, kernel: str) -> str | None:
     return span_text(src, 0, len(src.data), subs) if subs else None
 
 
-def _clamp_choice(src: SourceFile, k, v, once: dict) -> str | None:
+def _clamp_choice(src: SourceFile, k, v, once: dict, decl) -> str | None:
     """`i > 0 ? i - 1 : i` for `max(i - 1, 0)`, `i < R - 1 ? i + 1 : i` for `min(i + 1, R - 1)` (either argument
     order), i a thread's coordinate guarded by `i < R`; None otherwise."""
     if v is None or v.type != "call_expression":
@@ -1853,22 +1868,27 @@ def _clamp_choice(src: SourceFile, k, v, once: dict) -> str | None:
             return f"({i} > 0 ? {i} - 1 : {i})"
         if fn.endswith("min") and m.group(2) == "+":
             r = re.fullmatch(r"(.+)-1", edge)
-            if r is not None and _guarded_below(src, k, i, r.group(1)):
+            if r is not None and _guarded_below(src, k, i, r.group(1), decl):
                 return f"({i} < {text(src, args[flat.index(edge)])} ? {i} + 1 : {i})"
     return None
 
 
-def _guarded_below(src: SourceFile, k, i: str, bound: str) -> bool:
-    """The kernel holds i < bound where it runs on: an `if (... && i < bound && ...)` around the rest, or an early
-    `if (... || i >= bound || ...) return;`."""
+def _guarded_below(src: SourceFile, k, i: str, bound: str, decl) -> bool:
+    """i < bound holds wherever the clamp `decl` declares is computed and read: an `if (... && i < bound && ...)`
+    whose body holds the declaration and every read of its name, or an early `if (... || i >= bound || ...)
+    return;` among the kernel's top-level statements before the declaration."""
+    name = text(src, decl.child_by_field_name("declarator"))
+    reads = [n for n in walk(k.body) if n.type == "identifier" and text(src, n) == name]
     for n in walk(k.body):
         if n.type != "if_statement":
             continue
         cond = re.sub(r"\s+", "", text(src, n.child_by_field_name("condition")))[1:-1]
-        body = text(src, n.child_by_field_name("consequence")).strip()
-        if f"{i}<{bound}" in cond.split("&&") and n.child_by_field_name("alternative") is None:
+        then = n.child_by_field_name("consequence")
+        if f"{i}<{bound}" in cond.split("&&") and n.child_by_field_name("alternative") is None \
+                and all(then.start_byte <= x.start_byte < then.end_byte for x in reads + [decl]):
             return True
-        if re.fullmatch(r"\{?\s*return\s*;\s*\}?", body) and (f"{i}>={bound}" in cond.split("||")
-                                                               or f"{bound}<={i}" in cond.split("||")):
+        if re.fullmatch(r"\{?\s*return\s*;\s*\}?", text(src, then).strip()) and n.parent is not None \
+                and n.parent.id == k.body.id and n.end_byte <= decl.start_byte \
+                and (f"{i}>={bound}" in cond.split("||") or f"{bound}<={i}" in cond.split("||")):
             return True
     return False

@@ -86,8 +86,8 @@ def roles_helper(src: SourceFile, k: Kernel, staged: Staged, load_t: str, store_
             subs.append((n.start_byte, n.end_byte, "kp_vz"))
         elif block_dims and n.type == "field_expression" and t in ("blockDim.x", "blockDim.y"):
             subs.append((n.start_byte, n.end_byte, f"{block_dims[0] if t.endswith('x') else block_dims[1]}u"))
-        elif n.type == "return_statement" and not n.named_children:
-            subs.append((n.start_byte, n.end_byte, "return false;"))
+        elif n.type == "return_statement" and not n.named_children:  # (with several outputs: the one asked for
+            subs.append((n.start_byte, n.end_byte, "return kp_hit;" if staged.more else "return false;"))  # may be in)
 
     more = list(staged.more or [])
     stores = [staged.store] + list(staged.extra or []) + more

@@ -125,12 +125,13 @@ def rebind_launch(launch: dict, base_args, step_args, values: dict | None = None
     for b, t in zip(base_args, step_args):
         b, t = str(b), str(t)
         for name, new in ((b, t), (values.get(b), values.get(t, t))):
-            if not name or not _IDENT.fullmatch(name) or name == new:
+            if not name or not _IDENT.fullmatch(name):
                 continue
-            if sub.get(name, new) != new:
+            if sub.get(name, new) != new:  # (a name kept as itself counts: N for M and P for N is a conflict)
                 raise ValueError(f"`{name}` is passed as two different arguments ({sub[name]} and {new}) by another "
                                  f"launch of the kernel: its launch cannot be carried over")
             sub[name] = new
+    sub = {k: v for k, v in sub.items() if k != v}
 
     def one(v):
         if not isinstance(v, str) or not sub:
