@@ -177,11 +177,7 @@ def run_steps(spec, source: str, env, workdir, seed=0, launch: dict | None = Non
         bufs[s.name] = _poisoned(count, s.dtype, 0 if s.fill == "zeros" else None)
     kernels = sorted({s.kernel for s in spec.launches if not s.memset})
     batch = Batch([(source, k) for k in kernels], workdir)
-    from kernelpro.profilers.runtime.expr import evaluate_condition
-
     for step in spec.launches:
-        if step.when and not evaluate_condition(step.when, dict(env)):
-            continue  # a step for other sizes (its `when`)
         if step.memset:
             bufs[step.memset].view(np.uint8)[:] = step.memset_value
             continue

@@ -29,7 +29,7 @@ def _list(v) -> str:
 
 def _launch_lines(step: dict) -> list[str]:
     out = []
-    for key in ("kernel", "memset", "when"):
+    for key in ("kernel", "memset"):
         if key in step:
             out.append(f'{key} = "{step[key]}"')
     if "value" in step:

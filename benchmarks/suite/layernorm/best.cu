@@ -2,9 +2,6 @@
 // four float4 of its row in registers (C <= 4096, C a multiple of 4), so the row is read from
 // memory once; mean, then the variance around it, are block-reduced with shuffles. Other
 // widths take a plain path over memory (same arithmetic, element by element).
-// Rows of up to 1024 (the spec runs it where C <= 1024): `layernorm_warp`, a warp per row, eight rows per
-// block of 256, the row in the lanes' registers and every sum a warp's shuffles (no barrier, no idle
-// threads: at 768 wide a block per row left 64 of its 256 threads without a float4 of the row).
 #define LN_THREADS 256
 #define LN_VECS 4
 
@@ -76,74 +73,6 @@ __global__ void __launch_bounds__(LN_THREADS) layernorm_forward(float* __restric
     }
   }
   if (threadIdx.x == 0) {
-    mean[row] = m;
-    rstd[row] = inv;
-  }
-}
-
-#define LNW_VECS 8  // float4 per lane: rows up to 32 * 8 * 4 = 1024
-
-__device__ __forceinline__ float warp_sum(float v) {
-  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-  return v;
-}
-
-__global__ void __launch_bounds__(LN_THREADS) layernorm_warp(float* __restrict__ out, float* __restrict__ mean,
-                                                             float* __restrict__ rstd, const float* __restrict__ inp,
-                                                             const float* __restrict__ weight,
-                                                             const float* __restrict__ bias, int N, int C) {
-  const int lane = threadIdx.x % 32;
-  const int row = blockIdx.x * (LN_THREADS / 32) + threadIdx.x / 32;
-  if (row >= N) return;
-  const float* xs = inp + (size_t)row * C;
-  float* o = out + (size_t)row * C;
-  if (C % 4 != 0 || C > 32 * LNW_VECS * 4) {  // the plain path: the same sums, element by element
-    float s = 0.0f;
-    for (int i = lane; i < C; i += 32) s += xs[i];
-    const float m = warp_sum(s) / C;
-    float q = 0.0f;
-    for (int i = lane; i < C; i += 32) q += (xs[i] - m) * (xs[i] - m);
-    const float inv = rsqrtf(warp_sum(q) / C + 1e-5f);
-    for (int i = lane; i < C; i += 32) o[i] = (xs[i] - m) * inv * weight[i] + bias[i];
-    if (lane == 0) {
-      mean[row] = m;
-      rstd[row] = inv;
-    }
-    return;
-  }
-  const float4* x = reinterpret_cast<const float4*>(xs);
-  const int nv = C / 4;
-  float4 r[LNW_VECS];
-  float s = 0.0f;
-#pragma unroll
-  for (int k = 0; k < LNW_VECS; ++k) {
-    const int i = lane + 32 * k;
-    r[k] = i < nv ? x[i] : make_float4(0.f, 0.f, 0.f, 0.f);
-    s += (r[k].x + r[k].y) + (r[k].z + r[k].w);
-  }
-  const float m = warp_sum(s) / C;
-  float q = 0.0f;
-#pragma unroll
-  for (int k = 0; k < LNW_VECS; ++k) {
-    if (lane + 32 * k < nv) {
-      const float a = r[k].x - m, b = r[k].y - m, c = r[k].z - m, d = r[k].w - m;
-      q += (a * a + b * b) + (c * c + d * d);
-    }
-  }
-  const float inv = rsqrtf(warp_sum(q) / C + 1e-5f);
-  const float4* w = reinterpret_cast<const float4*>(weight);
-  const float4* bb = reinterpret_cast<const float4*>(bias);
-  float4* o4 = reinterpret_cast<float4*>(o);
-#pragma unroll
-  for (int k = 0; k < LNW_VECS; ++k) {
-    const int i = lane + 32 * k;
-    if (i < nv) {
-      const float4 wv = w[i], bv = bb[i];
-      o4[i] = make_float4((r[k].x - m) * inv * wv.x + bv.x, (r[k].y - m) * inv * wv.y + bv.y,
-                          (r[k].z - m) * inv * wv.z + bv.z, (r[k].w - m) * inv * wv.w + bv.w);
-    }
-  }
-  if (lane == 0) {
     mean[row] = m;
     rstd[row] = inv;
   }
