@@ -20,11 +20,15 @@ from kernelpro.profilers.source import parse_source
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "matmul_forms")  # spellings the passes prepare
 RECOGNISED = os.path.join(os.path.dirname(HERE), "matmul")  # spellings the recogniser reads as written
+PROBE26 = os.path.join(os.path.dirname(HERE), "probe26")  # public-style kernels of the first-step measure
 
 
 def _path(name):
-    p = os.path.join(HERE, f"{name}.cu")
-    return p if os.path.exists(p) else os.path.join(RECOGNISED, f"{name}.cu")
+    for d in (HERE, RECOGNISED, PROBE26):
+        p = os.path.join(d, f"{name}.cu")
+        if os.path.exists(p):
+            return p
+    return os.path.join(RECOGNISED, f"{name}.cu")
 GXX = shutil.which("g++")
 B_, T_, NH_, HS_ = 2, 37, 3, 5
 C_ = NH_ * HS_
@@ -66,10 +70,11 @@ CASES = {
     "attn_bh_split": (["cdiv(B * NH * n * n, 128)"], [128], {"out": (2, 3, 21, 21), "q": (2, 3, 21, 5),
                                                              "k": (2, 3, 21, 5)},
                       {"B": 2, "NH": 3, "n": 21, "d": 5}, "out", lambda v: v["q"] @ np.swapaxes(v["k"], 2, 3)),
-    "attn_value_rowsum": (["cdiv(B * T * NH, 64)"], [64], {"out": (2, 13, 12), "att": (2, 3, 13, 13),
+    # llm.c's attention_value_kernel1 and two named sums per thread, as tests/probe26/ holds them
+    "llmc_attn_v": (["cdiv(B * T * NH, 64)"], [64], {"out": (2, 13, 12), "att": (2, 3, 13, 13),
                                                           "inp": (2, 13, 36)},
                           {"B": 2, "T": 13, "C": 12, "NH": 3}, "out", lambda v: _att_value(v["att"], v["inp"], 3)),
-    "gemm_two_rows": (["cdiv(N, 16)", "cdiv(M, 32)"], [16, 16], {"A": (37, 29), "B": (29, 53), "C": (37, 53)},
+    "two_outputs": (["cdiv(N, 16)", "cdiv(M, 32)"], [16, 16], {"A": (37, 29), "B": (29, 53), "C": (37, 53)},
                       {"M": 37, "N": 53, "K": 29}, "C", lambda v: v["A"] @ v["B"]),
 }
 SMALL = {"bm": 32, "bn": 16, "bk": 8, "tm": 2, "tn": 2, "pad": 1, "vec": 4, "stages": 2, "pre": 1}  # through registers
@@ -94,7 +99,7 @@ def built(tmp_path_factory):
         got = {p.name: p for p in plans}
         assert "matmul-tiles" in got, (name, list(got), why)
         assert not {"row-warp", "row-block"} & set(got), (name, list(got))
-        if name == "gemm_two_rows":  # read one output per thread: only the plans that set their own launch
+        if name == "two_outputs":  # read one output per thread: only the plans that set their own launch
             assert "matmul-coalesce" not in got, list(got)
         runs.append((name, "as written", text, k.name, grid, block))
         for knobs in (got["matmul-tiles"].space[0], SMALL):

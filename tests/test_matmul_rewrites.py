@@ -23,11 +23,15 @@ from kernelpro.profilers.source import parse_source
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "matmul")
 # spellings the recogniser reads only after the restructuring passes (unstage, reroll, ...): not in test_contraction
 PASSES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "matmul_forms")
+PROBE26 = os.path.join(os.path.dirname(os.path.abspath(__file__)), "probe26")  # the first-step measure's kernels
 
 
 def _path(name: str) -> str:
-    p = os.path.join(HERE, f"{name}.cu")
-    return p if os.path.exists(p) else os.path.join(PASSES, f"{name}.cu")
+    for d in (HERE, PASSES, PROBE26):
+        p = os.path.join(d, f"{name}.cu")
+        if os.path.exists(p):
+            return p
+    return os.path.join(PASSES, f"{name}.cu")
 GXX = shutil.which("g++")
 M, N, K, NB = 37, 53, 29, 3
 BF16, F16 = "bf16", "f16"
@@ -505,8 +509,8 @@ def test_a_loop_unrolled_by_hand_is_read_as_its_remainder_loop_only_where_every_
 def test_a_row_of_outputs_summed_in_global_memory_is_summed_in_locals_only_where_that_is_the_same_sum():
     from kernelpro.optimizer.restructure.passes import sums_into_locals
 
-    text = open(_path("attn_value_rowsum")).read()
-    once = sums_into_locals(text, "x.cu", "att_value")
+    text = open(_path("llmc_attn_v")).read()
+    once = sums_into_locals(text, "x.cu", "attention_value_kernel1")
     assert "float kp_sum = (float)0;" in once and "kp_sum += att_btt2 * value_t2[i];" in once
     assert "out_bth[i] = kp_sum;" in once and "out_bth[i] = 0.0f" not in once
     zero = "for (int i = 0; i < hs; i++) { out_bth[i] = 0.0f; }"
@@ -520,14 +524,14 @@ def test_a_row_of_outputs_summed_in_global_memory_is_summed_in_locals_only_where
                   ("for (int t2 = 0; t2 <= t; t2++) {", "for (int i = 0; i <= t; i++) { int t2 = i;"),
                   ("for (int t2 = 0; t2 <= t; t2++) {", "int t2 = 0;\n        for (; t2 <= t; t2++) {"),
                   ("for (int t2 = 0; t2 <= t; t2++) {", "for (int t2 = 0; t2 <= t; t2++, att_bth += 0) {")):
-        assert sums_into_locals(text.replace(*wrong), "x.cu", "att_value") is None, wrong
+        assert sums_into_locals(text.replace(*wrong), "x.cu", "attention_value_kernel1") is None, wrong
 
 
 def test_several_outputs_per_thread_in_named_sums_read_as_one_only_where_they_are_the_same_product_moved():
     from kernelpro.optimizer.restructure import matmul
 
-    text = open(_path("gemm_two_rows")).read()
-    one = matmul.one_output(parse_source(text), "mm_two_rows", [16, 16])
+    text = open(_path("two_outputs")).read()
+    one = matmul.one_output(parse_source(text), "mm_two", [16, 16])
     assert "s1" not in one and "int row = blockIdx.y * blockDim.y + threadIdx.y;" in one
     assert "if (row >= M) return;" in one and "s0 += A[row * K + k] * b;" in one
     for wrong in (("A[(row + 16) * K + k] * b", "A[(row + 8) * K + k] * b"),  # the sum at another row than its store
@@ -537,8 +541,8 @@ def test_several_outputs_per_thread_in_named_sums_read_as_one_only_where_they_ar
                   ("A[(row + 16) * K + k] * b", "A[row + 16 * K + k] * b"),  # another index, not row + 16 (precedence)
                   ("blockIdx.y * 32", "blockIdx.y * 64")):  # rows of each block the old threads never computed
         t = text.replace(*wrong)
-        assert t != text and matmul.one_output(parse_source(t), "mm_two_rows", [16, 16]) is None, wrong
-    assert matmul.one_output(parse_source(text), "mm_two_rows", [16, 8]) is None  # a block of 8 rows: 16 uncovered
+        assert t != text and matmul.one_output(parse_source(t), "mm_two", [16, 16]) is None, wrong
+    assert matmul.one_output(parse_source(text), "mm_two", [16, 8]) is None  # a block of 8 rows: 16 uncovered
 
 
 def test_dynamic_shared_memory_cut_by_pointers_reads_as_static_arrays_and_the_tiles_drop_the_dynamic_bytes():

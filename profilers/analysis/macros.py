@@ -5,10 +5,7 @@ from __future__ import annotations
 import re
 
 from ..source import parse_source, span_text, walk
-
-
-def text(src, n) -> str:
-    return src.node_text(n)
+from .loops import text
 
 
 def expand_macros(src_text: str, path: str, kernel: str, rounds: int = 4) -> str | None:
