@@ -105,13 +105,11 @@ def one_output(src: SourceFile, kernel: str, block: list | None = None) -> str |
         if s0_store[1] is None or not re.search(rf"\b{coord}<", norm(s0_store[1].child_by_field_name("condition"))):
             continue  # the output's bound must be its own guard (the old launch's reach is not the new kernel's)
         d = _decl_of(src, k, coord)
-        t = re.sub(r"\s+", "", text(src, d.child_by_field_name("value"))) if d is not None else ""
-        per = re.fullmatch(r"blockIdx\.([xyz])\*(\d+)\+threadIdx\.\1", t) or \
-            re.fullmatch(r"threadIdx\.([xyz])\+blockIdx\.\1\*(\d+)", t)
-        dims = "xyz"
-        if per is None or block is None or len(block) <= dims.index(per.group(1)):
+        per = _rows_per_block(src, d.child_by_field_name("value")) if d is not None else None
+        if per is None or block is None or len(block) <= "xyz".index(per[0]):
             continue
-        b, rows = int(block[dims.index(per.group(1))]), int(per.group(2))
+        dim, rows = per
+        b = int(block["xyz".index(dim)])
         if sorted([0] + offs) != [b * u for u in range(len(offs) + 1)] or b * (len(offs) + 1) != rows:
             continue  # the block's threads and the sums' offsets cover each block's rows once, no more, no less
         subs = []
@@ -123,16 +121,13 @@ def one_output(src: SourceFile, kernel: str, block: list | None = None) -> str |
             decl = _decl_of(src, k, name)
             if decl is not None:  # `float s0 = 0.f, s1 = 0.f;`: s1's declarator (and its comma) goes
                 subs.append(_declarator_span(src, decl))
-        if first[1] is not None and s0_store[1] is not None and norm(s0_store[1].child_by_field_name("condition")).strip("()") == first[1]:
+        cond = text(src, s0_store[1].child_by_field_name("condition"))
+        if first[1] is not None and norm(s0_store[1].child_by_field_name("condition")).strip("()") == first[1]:
             inner = first[2].child_by_field_name("consequence")  # the sum's guard is its store's: unmasked
             subs.append((first[2].start_byte, first[2].end_byte, text(src, inner)))
-        if s0_store[1] is not None:  # the one output left is stored under its guard alone: the thread ends without
-            cond = text(src, s0_store[1].child_by_field_name("condition"))  # it (its bound, read by the recogniser)
-            subs.append((lp.node.start_byte, lp.node.start_byte, f"if ({_negated(cond)}) return;\n  "))
-        d = _decl_of(src, k, coord)
-        dim = _thread_dim(src, d.child_by_field_name("value")) if d is not None else None
-        if dim is None:
-            continue
+        # the one output left is stored under its guard alone: the thread ends without it (its bound, read by the
+        # recogniser)
+        subs.append((lp.node.start_byte, lp.node.start_byte, f"if ({_negated(cond)}) return;\n  "))
         v = d.child_by_field_name("value")
         subs.append((v.start_byte, v.end_byte, f"blockIdx.{dim} * blockDim.{dim} + threadIdx.{dim}"))
         return span_text(src, 0, len(src.data), subs)
@@ -153,12 +148,12 @@ def _negated(cond: str) -> str:
     return " || ".join(parts)
 
 
-def _thread_dim(src: SourceFile, v) -> str | None:
-    """x, y or z of `blockIdx.D * C + threadIdx.D` (any order, C a number or blockDim.D)."""
+def _rows_per_block(src: SourceFile, v) -> tuple[str, int] | None:
+    """(D, C) of `blockIdx.D * C + threadIdx.D` (either order), C a number: each block's rows along D."""
     t = re.sub(r"\s+", "", text(src, v)) if v is not None else ""
-    m = re.fullmatch(r"blockIdx\.([xyz])\*(?:\d+|blockDim\.\1)\+threadIdx\.\1", t) or \
-        re.fullmatch(r"threadIdx\.([xyz])\+blockIdx\.\1\*(?:\d+|blockDim\.\1)", t)
-    return m.group(1) if m else None
+    m = re.fullmatch(r"blockIdx\.([xyz])\*(\d+)\+threadIdx\.\1", t) or \
+        re.fullmatch(r"threadIdx\.([xyz])\+blockIdx\.\1\*(\d+)", t)
+    return (m.group(1), int(m.group(2))) if m else None
 
 
 def _moved_coordinate(src: SourceFile, k, first, rest, stores, norm):
