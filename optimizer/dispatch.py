@@ -14,6 +14,7 @@ import math
 import re
 from dataclasses import dataclass
 
+from kernelpro.profilers.runtime.spec import rebind_launch
 from kernelpro.profilers.source import parse_source, walk
 
 from . import spec_edit
@@ -41,8 +42,11 @@ def plan(spec, best: tuple[Candidate, Evaluation], seen: list[tuple[Candidate, E
     sizes = sorted(spec.sizes, key=lambda s: problem_size(spec.env(s)))
     if len(sizes) < 2:
         return "one size: nothing to specialise"
-    if len(spec.launches) != 1 or spec.launches[0].memset or spec.launches[0].when:
-        return "the spec launches more than one step"
+    mine_steps = [st for st in spec.launches if st.kernel == spec.kernel and not st.memset]
+    if not mine_steps:
+        return f"the spec does not launch {spec.kernel}"
+    if any(st.when for st in spec.launches):
+        return "the spec's launches already run at some sizes only (`when`)"
     ok = [(c, e) for c, e in seen if e.ok and all(e.times_s.get(s) for s in sizes)]
     fastest = {s: min(ok, key=lambda ce: ce[1].times_s[s]) for s in sizes} if ok else {}
     bc, be = best
@@ -121,25 +125,33 @@ def merged_source(main: str, other: str, kernel: str, suffix: str) -> tuple[str,
 
 
 def build(spec, split: Split, kernel: str) -> Candidate:
-    """The dispatch candidate: both kernels in one file, two launches each with its `when`."""
+    """The dispatch candidate: both kernels in one file; each launch of the kernel becomes two, each with its
+    `when` (a chain launching the kernel twice gets four), the other steps (memsets, other kernels) kept."""
     lc, hc = split.low, split.high  # the smaller sizes' variant keeps the kernel's name
-    base_launch = spec_edit.base_launch(spec)
     src, other_name = merged_source(lc.source, hc.source, kernel, "_kp_large")
+    low_cond = f"{split.measure} < {split.threshold:g}"
     cond = f"{split.measure} >= {split.threshold:g}"
-    step = {"args": [a for a in spec.launches[0].args]}
+    base = next(st for st in spec.launches if st.kernel == kernel and not st.memset)
+    values = {a.name: a.value for a in spec.args if a.value is not None}
 
-    def launch(lch: dict, name: str, when: str) -> dict:
-        d = {**base_launch, **{k: v for k, v in lch.items() if k in ("grid", "block", "shared_bytes")}}
-        return {"kernel": name, "grid": d["grid"], "block": d["block"], "shared_bytes": d.get("shared_bytes", 0),
-                **step, "when": when}
-    steps = [launch(lc.launch or {}, kernel, f"{split.measure} < {split.threshold:g}"),
-             launch(hc.launch or {}, other_name, cond)]
+    def launch(st, lch: dict, name: str, when: str) -> dict:
+        own = spec_edit.step_launch(st)
+        # a variant's launch is written for the kernel's first launch: rebound to this one's arguments
+        own.update(rebind_launch({k: v for k, v in (lch or {}).items() if k in ("grid", "block", "shared_bytes")},
+                                 base.args, st.args, values))
+        return {"kernel": name, **own, "args": list(st.args), "when": when}
+    steps = []
+    for st in spec.launches:
+        if st.memset or st.kernel != kernel:
+            steps.append(st.to_table())
+        else:
+            steps += [launch(st, lc.launch, kernel, low_cond), launch(st, hc.launch, other_name, cond)]
     flags = tuple(lc.flags)  # the same for both (plan)
-    desc = (f"per-size dispatch: {kernel} ({lc.description[:120]}) where {split.measure} < {split.threshold:g} "
+    desc = (f"per-size dispatch: {kernel} ({lc.description[:120]}) where {low_cond} "
             f"(sizes {', '.join(split.low_sizes)}), {other_name} ({hc.description[:120]}) from there on "
             f"(sizes {', '.join(split.high_sizes)})")
     notes = tuple(dict.fromkeys(tuple(lc.notes) + tuple(hc.notes) + (
-        f"a per-size dispatch: the launch spec runs {kernel} where {split.measure} < {split.threshold:g} and "
+        f"a per-size dispatch: the launch spec runs {kernel} where {low_cond} and "
         f"{other_name} (the other variant, its names suffixed) where it is larger; the threshold lies between the "
         f"spec's sizes {split.low_sizes[-1]} and {split.high_sizes[0]}, and sizes between them were not measured; "
         f"your own launches of {kernel} take the first variant until you add the same test",)))

@@ -17,8 +17,11 @@ def _value(v: str):
 def base_launch(spec) -> dict:
     """The [launch] of the spec's main kernel as a candidate-launch dict."""
     step = next((s for s in spec.launches if s.kernel == spec.kernel), None)
-    if step is None:
-        return {}
+    return {} if step is None else step_launch(step)
+
+
+def step_launch(step) -> dict:
+    """One launch step's grid, block and shared_bytes as a candidate-launch dict."""
     return {"grid": [_value(g) for g in step.grid], "block": [_value(b) for b in step.block],
             "shared_bytes": _value(step.shared_bytes)}
 
@@ -132,7 +135,7 @@ def render_spec(text: str, launch: dict | None, flags: tuple[str, ...] = (), ker
     return "\n".join(lines)
 
 
-STEP_ORDER = ("kernel", "when", "grid", "block", "shared_bytes", "args")
+STEP_ORDER = ("kernel", "memset", "value", "when", "grid", "block", "shared_bytes", "args")
 
 
 def _replace_launches(lines: list[str], steps: list[dict]) -> list[str]:

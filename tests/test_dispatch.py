@@ -224,3 +224,116 @@ def test_optimize_saves_the_dispatch_when_it_is_the_fastest(tmp_path):
     note = json.loads(r.git.notes("--ref=kernelpro", "show", tip.hexsha))
     assert note["origin"] == "builtin:dispatch" and any("per-size dispatch" in n for n in note["notes"])
     assert events[-1]["type"] == "done" and events[-1]["best_branch"] == out.best_branch
+
+
+CHAIN = SPEC.split("[[args]]")[0].replace("K = 29 }", "K = 29, P = 23 }").replace("K = 41 }", "K = 41, P = 66 }") + """
+[[args]]
+name = "d"
+dtype = "float32"
+shape = ["M * P"]
+output = true
+
+[[args]]
+name = "a"
+dtype = "float32"
+shape = ["M * K"]
+fill = "randn"
+
+[[args]]
+name = "b"
+dtype = "float32"
+shape = ["K * N"]
+fill = "randn"
+
+[[args]]
+name = "c"
+dtype = "float32"
+shape = ["N * P"]
+fill = "randn"
+
+[[args]]
+name = "M"
+value = "M"
+
+[[args]]
+name = "N"
+value = "N"
+
+[[args]]
+name = "K"
+value = "K"
+
+[[args]]
+name = "P"
+value = "P"
+
+[[scratch]]
+name = "t"
+dtype = "float32"
+shape = ["M * N"]
+
+[reference]
+python = "ref.py:chain"
+
+[[launches]]
+memset = "t"
+value = 0
+
+[[launches]]
+kernel = "matmul"
+grid = ["cdiv(N, 16)", "cdiv(M, 16)"]
+block = [16, 16]
+args = ["a", "b", "t", "M", "N", "K"]
+
+[[launches]]
+kernel = "matmul"
+grid = ["cdiv(P, 16)", "cdiv(M, 16)"]
+block = [16, 16]
+args = ["t", "c", "d", "M", "P", "N"]
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+def test_a_chain_launching_the_kernel_twice_gets_a_dispatch_for_each_launch(setup):
+    """gemm_chain on the H100: the tiles were the fastest at 4096 x 1024 x 4096 x 1024 (1.70 ms against 2.62 for
+    3xTF32, which won the smaller sizes), and the dispatch refused a spec of several steps. Each launch of the
+    kernel now becomes two, each grid rebound to its own launch's sizes; the memset stays."""
+    tmp, _, k, tiles, split3 = setup
+    (tmp / "ref.py").write_text("def chain(a, b, c, M, N, K, P, **_):\n    return {'d': (a.reshape(M, K) @ b.reshape(K, N) @ c.reshape(N, P)).ravel()}\n")
+    (tmp / "chain.kernelpro.toml").write_text(CHAIN.replace('kernel = "matmul"\n', 'kernel = "matmul"\nsource = "mm.cu"\n', 1))
+    spec = load_spec(tmp / "chain.kernelpro.toml")
+    s = dispatch.plan(spec, (split3, ev(1, 2)), [(split3, ev(1, 2)), (tiles, ev(3, 1))])
+    assert isinstance(s, dispatch.Split) and s.measure == "K * M * N * P"
+    cand = dispatch.build(spec, s, "matmul")
+    steps = cand.launch["launches"]
+    assert [st.get("kernel", st.get("memset")) for st in steps] == ["t", "matmul", "matmul_kp_large", "matmul",
+                                                                    "matmul_kp_large"]
+    assert steps[0] == {"memset": "t", "value": 0}
+    assert steps[1]["args"] == steps[2]["args"] == ["a", "b", "t", "M", "N", "K"]
+    assert steps[3]["args"] == steps[4]["args"] == ["t", "c", "d", "M", "P", "N"]
+    # the tiles' grid is written for the first product (N columns); the second product's is over P
+    assert "N" in str(steps[2]["grid"][0]) and "P" in str(steps[4]["grid"][0]) and "N" not in str(steps[4]["grid"][0])
+    new = spec.with_launch(cand.launch, parse_source(cand.source))
+    names = ["matmul", "matmul_kp_large"]
+    batch = Batch([(cand.source, n) for n in names], str(tmp))
+    rng = np.random.default_rng(2)
+    for size in ("small", "large"):
+        env = new.env(size)
+        M, N, K, P = env["M"], env["N"], env["K"], env["P"]
+        run = new.steps_at(size)
+        assert [st.memset or st.kernel for st in run] == ["t"] + [names[size == "large"]] * 2
+        a, b, c = (rng.standard_normal(n).astype(np.float32) for n in (M * K, K * N, N * P))
+        t = batch.run(names.index(run[1].kernel), [a, b, np.zeros(M * N, np.float32), M, N, K],
+                      list(new.grid(run[1], size)), list(new.block(run[1], size)))[2]
+        d = batch.run(names.index(run[2].kernel), [t, c, np.zeros(M * P, np.float32), M, P, N],
+                      list(new.grid(run[2], size)), list(new.block(run[2], size)))[2]
+        want = a.reshape(M, K).astype(np.float64) @ b.reshape(K, N) @ c.reshape(N, P)
+        assert np.allclose(d.reshape(M, P), want, rtol=1e-3, atol=1e-3), size
+    text = spec_edit.render_spec(CHAIN, cand.launch)
+    assert text.count("[[launches]]") == 5 and 'memset = "t"' in text and text.count("when = ") == 4
+    # a spec whose launches already carry `when` is left alone
+    (tmp / "w.kernelpro.toml").write_text(text.replace('kernel = "matmul"\n', 'kernel = "matmul"\nsource = "mm.cu"\n', 1)
+                                          .replace("matmul_kp_large", "matmul"))
+    assert "when" in dispatch.plan(load_spec(tmp / "w.kernelpro.toml"), (split3, ev(1, 2)),
+                                   [(split3, ev(1, 2)), (tiles, ev(3, 1))])
