@@ -1537,6 +1537,9 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                                       **matmul.simt_features(c, _arch_num(ctx.arch)))
             if kept:  # no more tiles than the grid has blocks: a tile at least as tall and wide as a block's outputs
                 space = [x for x in space if x["bm"] >= kept["rows"] and x["bn"] >= kept["cols"]]
+            sym = not kept and matmul.symmetric(c)  # C = A Aᵀ: square tiles on and below the diagonal, mirrored
+            if sym:
+                space = _symmetric_space(space)
 
             def tiled_launch(bm, bn, threads, new):
                 launch = dict(ctx.base_launch or {})
@@ -1555,10 +1558,10 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
             def build_tiles(knobs):
                 bm, bn, bk, tm, tn, pad = (int(knobs[x]) for x in ("bm", "bn", "bk", "tm", "tn", "pad"))
                 vec, stages, swz = (int(knobs.get(x, 1 if x != "swz" else 0)) for x in ("vec", "stages", "swz"))
-                pre = int(knobs.get("pre", 0))
+                pre, half = int(knobs.get("pre", 0)), bool(knobs.get("sym", 0))
                 threads = (bm // tm) * (bn // tn)
                 new = matmul.tile_body(src, ctx.kernel, c, coords, bm, bn, bk, tm, tn, pad, vec, causal, stages, swz,
-                                       kept=bool(kept), pre=pre)
+                                       kept=bool(kept), pre=pre, sym=half)
                 if pre and 65536 // (threads * 128):  # the next slab's registers on top of the sums: at most 128
                     # registers a thread, the count that lets as many blocks in as the cp.async variant (129 without)
                     new = add_attribute(new, ctx.path, ctx.kernel,
@@ -1576,7 +1579,7 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                            if stages == 2 and pre else "; double-buffered: the next slabs copied with cp.async while "
                            "this one is used" if stages == 2 else "")
                         + (f"; k stops at the bound of the block's last {causal}, each {causal}'s operand zero past "
-                           "its own" if causal else ""))
+                           "its own" if causal else "") + (matmul.SYMMETRIC if half else ""))
                 return Candidate(source=new, launch=launch, flags=ctx.flags, description=desc, answers=answers,
                                  origin="builtin:matmul-tiles", kind="structural", knobs=tuple(sorted(knobs.items())),
                                  notes=assumptions + tuple(notes))
@@ -1595,12 +1598,15 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                 wspace = matmul.wmma_space(c, wt if "tf32" in wt else "16-bit", m, n, nb, ctx.arch)
                 if kept:
                     wspace = [x for x in wspace if x["bm"] >= kept["rows"] and x["bn"] >= kept["cols"]]
+                if sym:
+                    wspace = _symmetric_space(wspace)
 
                 def build_wmma(knobs):
                     bm, bn, bk, stages = (int(knobs.get(x, 1)) for x in ("bm", "bn", "bk", "stages"))
                     wm, wn = int(knobs.get("wm", 32)), int(knobs.get("wn", 32))
                     new = matmul.wmma_body(src, ctx.kernel, c, coords, bm, bn, bk, causal, tf32=wt == "tf32",
-                                           stages=stages, split=wt == "3xtf32", wm=wm, wn=wn, kept=bool(kept))
+                                           stages=stages, split=wt == "3xtf32", wm=wm, wn=wn, kept=bool(kept),
+                                           sym=bool(knobs.get("sym", 0)))
                     if restricted:
                         new = add_restrict(new, ctx.kernel)[0]
                     threads = (bm // wm) * (bn // wn) * 32
@@ -1608,7 +1614,8 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                     launch = tiled_launch(bm, bn, threads, new)
                     desc = (f"tensor cores for the matrix product ({what}): WMMA 16x16x16 on {wt} operands with fp32 "
                             f"sums, {bm} x {bn} outputs per block ({wm} x {wn} per warp), {bk}-deep slabs in shared memory"
-                            + (", double-buffered through cp.async" if stages == 2 else ""))
+                            + (", double-buffered through cp.async" if stages == 2 else "")
+                            + (matmul.SYMMETRIC if knobs.get("sym") else ""))
                     if wt == "tf32":
                         desc = desc.replace("16x16x16 on tf32 operands", "16x16x8 on fp32 operands rounded to TF32 "
                                             "(10-bit mantissa)") + "; " + matmul.tf32_admits(c, ctx.tolerance, kmax)[1]
@@ -1633,6 +1640,13 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     if why and not out:
         raise Refuse("; ".join(why))
     return out, why
+
+
+def _symmetric_space(space: list[dict]) -> list[dict]:
+    """A symmetric product's settings (matmul.symmetric): the square tiles, each computing the lower half only;
+    the others where no tile is square."""
+    square = [{**x, "sym": 1} for x in space if x["bm"] == x["bn"]]
+    return square or space
 
 
 def _spec_table(src: SourceFile, ctx: Context) -> dict:
