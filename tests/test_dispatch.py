@@ -337,3 +337,29 @@ def test_a_chain_launching_the_kernel_twice_gets_a_dispatch_for_each_launch(setu
                                           .replace("matmul_kp_large", "matmul"))
     assert "when" in dispatch.plan(load_spec(tmp / "w.kernelpro.toml"), (split3, ev(1, 2)),
                                    [(split3, ev(1, 2)), (tiles, ev(3, 1))])
+
+
+def test_the_split_takes_the_switch_that_makes_every_size_fastest_not_the_first_winner(setup):
+    """gemm_chain on the H100 (ms): the naive kernel was fastest at the small size (0.046 against 0.050), the
+    3xTF32 kernel at the medium, the tiles at the large (1.62 against 2.65); splitting at the first winner put the
+    naive kernel below the medium size and the 3xTF32 kernel above, leaving the tiles out (2.66 ms at the large
+    size on the branch). Every switch point is tried now: the 3xTF32 kernel below the large size, the tiles there."""
+    tmp, _, k, tiles, split3 = setup
+    three = SPEC.replace("large = { M = 70", "medium = { M = 50, N = 60, K = 33 }\nlarge = { M = 70")
+    (tmp / "three.kernelpro.toml").write_text(three.replace('kernel = "matmul"\n', 'kernel = "matmul"\nsource = "mm.cu"\n', 1))
+    spec = load_spec(tmp / "three.kernelpro.toml")
+    root = type(tiles)(source=(tmp / "mm.cu").read_text(), launch=None, kind="root")
+
+    def ev3(s, m, l):
+        return Evaluation(ok=True, times_s={"small": s, "medium": m, "large": l})
+    seen = [(root, ev3(0.046, 0.848, 12.5)), (split3, ev3(0.050, 0.182, 2.653)), (tiles, ev3(0.076, 0.233, 1.621))]
+    got = dispatch.plan(spec, seen[1], seen)
+    assert isinstance(got, dispatch.Split), got
+    assert got.low is split3 and got.high is tiles and got.low_sizes == ["small", "medium"] and got.high_sizes == ["large"]
+    # where the tiles lose everywhere, the naive kernel's 8% at the small size alone is still a split
+    seen[2] = (tiles, ev3(0.076, 0.233, 2.9))
+    got = dispatch.plan(spec, seen[1], seen)
+    assert isinstance(got, dispatch.Split) and got.low is root and got.high is split3 and got.low_sizes == ["small"]
+    # and nothing more than 3% faster anywhere: no split
+    seen[0] = (root, ev3(0.0495, 0.848, 12.5))
+    assert isinstance(dispatch.plan(spec, seen[1], seen), str)
