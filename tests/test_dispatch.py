@@ -226,42 +226,13 @@ def test_optimize_saves_the_dispatch_when_it_is_the_fastest(tmp_path):
     assert events[-1]["type"] == "done" and events[-1]["best_branch"] == out.best_branch
 
 
-CHAIN = SPEC.split("[[args]]")[0].replace("K = 29 }", "K = 29, P = 23 }").replace("K = 41 }", "K = 41, P = 66 }") + """
-[[args]]
+# the product launched twice, t = a b then d = t c: SPEC's arguments with c an input, d the output, P and t
+CHAIN = (SPEC.split("[reference]")[0].replace("K = 29 }", "K = 29, P = 23 }").replace("K = 41 }", "K = 41, P = 66 }")
+         .replace('shape = ["M * N"]\noutput = true', 'shape = ["N * P"]\nfill = "randn"') + """[[args]]
 name = "d"
 dtype = "float32"
 shape = ["M * P"]
 output = true
-
-[[args]]
-name = "a"
-dtype = "float32"
-shape = ["M * K"]
-fill = "randn"
-
-[[args]]
-name = "b"
-dtype = "float32"
-shape = ["K * N"]
-fill = "randn"
-
-[[args]]
-name = "c"
-dtype = "float32"
-shape = ["N * P"]
-fill = "randn"
-
-[[args]]
-name = "M"
-value = "M"
-
-[[args]]
-name = "N"
-value = "N"
-
-[[args]]
-name = "K"
-value = "K"
 
 [[args]]
 name = "P"
@@ -290,7 +261,7 @@ kernel = "matmul"
 grid = ["cdiv(P, 16)", "cdiv(M, 16)"]
 block = [16, 16]
 args = ["t", "c", "d", "M", "P", "N"]
-"""
+""")
 
 
 @pytest.mark.slow
