@@ -29,6 +29,7 @@ import shutil
 import sys
 import tempfile
 import time
+import tomllib
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -81,7 +82,9 @@ def policy_of(family: str, stem: str) -> str:
 def stems(family: str, kernels: list[str] | None) -> list[str]:
     """The family's kernel files to measure, naive ones first: all of them, or those `kernels` names
     (`naive` stands for every naive*.cu)."""
-    have = sorted(p.stem for p in (SUITE / family).glob("*.cu"))
+    files = tomllib.loads((SUITE / family / "family.toml").read_text()).get("files", {})
+    # (a naive file under another policy, naive_tf32, is another's kernel for the optimizer: timed there)
+    have = sorted(p.stem for p in (SUITE / family).glob("*.cu") if not files.get(p.stem, {}).get("policy"))
     order = [s for s in have if s.startswith("naive")] + [s for s in have if not s.startswith("naive")]
     if not kernels:
         return order

@@ -52,6 +52,14 @@ def naive_file(path: Path) -> tuple[str, str, Path | None]:
     return spelling_spec(path)[0], path.stem, path
 
 
+def file_roles(meta: dict, stem: str) -> tuple[str, str, str | None]:
+    """(kernel, the hand-written best's stem, the precision policy or None) for a naive file of a family: its
+    own `kernel` (scan's naive: scan_blocks), `best` and `policy` in family.toml's [files.<stem>] (naive_tf32:
+    best_tf32 and cuBLAS with TF32 on), else the family's kernel, best.cu and the family's first policy."""
+    own = meta.get("files", {}).get(stem, {})
+    return own.get("kernel", meta["kernel"]), own.get("best", "best"), own.get("policy")
+
+
 def make_repo(family: str, spelled: Path | None = None, drop: str | None = None) -> Path:
     """A git repository with the family's files (and a spelling of it with its spec); `drop`: a file left out."""
     d = Path(tempfile.mkdtemp(prefix=f"suite-{family}-"))
@@ -211,14 +219,16 @@ def main(argv=None) -> int:
               "device": ceil.get("device"), "dram_gbs": ceil["dram_gbs"], "families": {}}
     for fam, stem, spelled in runs:
         meta = tomllib.loads((SUITE / fam / "family.toml").read_text())
-        kernel = meta.get("files", {}).get(stem, {}).get("kernel", meta["kernel"])  # scan's naive: scan_blocks
+        kernel, best, policy = file_roles(meta, stem)
         key = (fam if stem == "naive" else f"{fam}/{stem}") + ("/inferred" if args.infer_spec else "")
-        row: dict = {"title": meta["title"], "kernel": kernel, "naive_file": f"{stem}.cu"}
+        row: dict = {"title": meta["title"], "kernel": kernel, "naive_file": f"{stem}.cu", "best_file": f"{best}.cu"}
+        if policy:
+            row["policy"] = policy
         spec_name = f"{stem}.kernelpro.toml"
         repo = make_repo(fam, spelled, drop=spec_name if args.infer_spec else None)
         entries = {} if args.infer_spec else {
             "naive": (repo / f"{stem}.cu", load_spec(repo / spec_name)),
-            "best": (repo / "best.cu", load_spec(repo / "best.kernelpro.toml"))}
+            "best": (repo / f"{best}.cu", load_spec(repo / f"{best}.kernelpro.toml"))}
         if not args.measure_only or args.infer_spec:
             print(f"== {key}: optimize {stem}.cu (budget {args.budget})", flush=True)
             events = optimize(repo, stem, kernel, args.budget, args.timeout, logs / f"events_{key.replace('/', '_')}.jsonl",
@@ -264,15 +274,19 @@ def main(argv=None) -> int:
                 sys.path.insert(0, str(Path(__file__).resolve().parent))
                 from suite_torch import time_torch
             try:
-                row["torch"] = {"times_s": time_torch(fam, spec)}
+                row["torch"] = {"times_s": time_torch(fam, spec, policy=row.get("policy"))}
+                if row.get("policy"):  # cuBLAS under the file's policy (TF32 on for naive_tf32)
+                    row["torch"]["policy"] = row["policy"]
                 if t.get("best"):
                     row["best_vs_torch"] = geomean_ratio(row["torch"]["times_s"], t["best"])
+                if t.get("optimized"):
+                    row["optimized_vs_torch"] = geomean_ratio(row["torch"]["times_s"], t["optimized"])
             except Exception as e:  # torch missing or an op not in this version: said, not hidden
                 row["torch"] = {"failure": f"{type(e).__name__}: {e}"}
         result["families"][key] = row
         Path(args.out).write_text(json.dumps(result, indent=2, default=str))
         print(json.dumps({k: row.get(k) for k in ("optimized_fraction_of_best", "optimized_speedup", "best_vs_naive",
-                                                   "best_vs_torch")}), flush=True)
+                                                   "best_vs_torch", "optimized_vs_torch")}), flush=True)
     fr = [r["optimized_fraction_of_best"] for r in result["families"].values() if r.get("optimized_fraction_of_best")]
     if fr:
         result["geomean_fraction_of_best"] = math.exp(sum(math.log(x) for x in fr) / len(fr))

@@ -35,6 +35,18 @@ def advice_prior(advice) -> float:
     return min(1.0, p)
 
 
+
+def spec_tolerance(spec) -> tuple | None:
+    """(rtol, atol, atol_rms) the evaluator checks outputs with at the spec's last size (atol_rms: the part of
+    the absolute tolerance that scales with the reference's rms, rtol's where the spec gives no atol)."""
+    if spec is None or not hasattr(spec, "rtol"):
+        return None
+    try:
+        t = spec.tolerance(list(spec.sizes)[-1])
+        return t.rtol, t.atol, t.atol_rms
+    except Exception:  # a spec without sizes or outputs: what it says
+        return spec.rtol, spec.atol
+
 class BuiltinProposer:
     name = "builtin"
 
@@ -45,7 +57,7 @@ class BuiltinProposer:
         self.scalar_params = scalar_params_of(spec, kernel, path) if spec is not None else {}
         self.size_env = size_env(spec, kernel, self.scalar_params) if spec is not None else {}
         self.structural = structural
-        self.tolerance = (spec.rtol, spec.atol) if spec is not None and hasattr(spec, "rtol") else None
+        self.tolerance = spec_tolerance(spec)
         self.bound = operation_bound_of(spec)  # "compute-bound": the matrix-product rewrites go first
         # and their tile knobs get more of the budget: on a GPU, a product's first tile setting was 0.46x of
         # cuBLAS while the local children of the tiled kernel (unroll, launch bounds) only lost speed

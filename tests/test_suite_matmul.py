@@ -292,3 +292,33 @@ def test_the_report_shows_the_precision_pytorch_ran_under():
     assert rd.family_row("gemm_fp32", fam("fp32"))["torch_policy"] == "fp32"
     assert rd.family_row("gelu", fam("-"))["torch_policy"] is None
     assert rd.family_row("gelu", fam(None))["torch_policy"] is None
+
+
+def test_the_tf32_admitted_naive_kernel_gets_tf32_tensor_cores_and_is_measured_against_cublas_with_tf32_on():
+    """Issue 26's TF32-admitted policy: gemm_fp32's naive_tf32 (naive_cols's kernel under best_tf32's tolerance)
+    is offered plain TF32 tensor cores, said in the description, where the strict naive kernel gets 3xTF32 only;
+    suite_run measures it beside best_tf32.cu and cuBLAS under the tf32 policy."""
+    sys.path.insert(0, str(Path(SUITE).parent))
+    import suite_run
+    from kernelpro.optimizer import builtin
+    from kernelpro.optimizer.restructure import api
+
+    meta = tomllib.loads((Path(SUITE) / "gemm_fp32" / "family.toml").read_text())
+    assert suite_run.file_roles(meta, "naive_tf32") == ("sgemm", "best_tf32", "tf32")
+    assert suite_run.file_roles(meta, "naive") == ("sgemm", "best", None)
+    assert (Path(SUITE) / "gemm_fp32" / "naive_tf32.cu").read_text().split("\n", 2)[2] == \
+        (Path(SUITE) / "gemm_fp32" / "naive_cols.cu").read_text().split("\n", 1)[1]  # the same kernel
+    got = {}
+    for stem in ("naive_tf32", "naive_cols"):
+        spec = load_spec("gemm_fp32", stem)
+        text = (Path(SUITE) / "gemm_fp32" / f"{stem}.cu").read_text()
+        launch = _base(spec)
+        ctx = api.Context(kernel="sgemm", path=str(Path(SUITE) / "gemm_fp32" / f"{stem}.cu"), launch=launch,
+                          base_launch=dict(launch), size_env={s: spec.env(s) for s in spec.sizes},
+                          scalar_params={"M": "M", "N": "N", "K": "K"}, tolerance=builtin.spec_tolerance(spec))
+        got[stem] = {p.name: p for p in api.plans(text, ctx)[0]}
+    assert "matmul-wmma" in got["naive_tf32"] and "matmul-3xtf32" not in got["naive_tf32"]
+    assert "matmul-3xtf32" in got["naive_cols"] and "matmul-wmma" not in got["naive_cols"]
+    desc = got["naive_tf32"]["matmul-wmma"].build(got["naive_tf32"]["matmul-wmma"].space[0]).description
+    assert "rounded to TF32" in desc and "TF32 admitted by the spec's tolerance (rtol 0.01, atol 0.64 (0.01 x the " \
+        "outputs' rms" in desc, desc

@@ -1114,19 +1114,22 @@ TF32_U = 2.0 ** -11  # TF32's unit roundoff (10-bit mantissa, rounded to nearest
 def tf32_admits(c: Contraction, tolerance, kmax):
     """(True, what to say) where the spec's tolerance admits TF32's error for sums of kmax products of
     unit-scale values: a product's relative error up to 2u, summed as a random walk (3 sigma), against
-    atol (outputs near zero) and rtol; else the reason (a str)."""
+    the absolute tolerance (atol, plus atol_rms times the outputs' rms, sqrt(kmax) for such sums, where the
+    tolerance is (rtol, atol, atol_rms)) and rtol; else the reason (a str)."""
     a, b = c.terms[0] if len(c.terms) == 1 else (None, None)
     if a is None or a.elem != "float" or b.elem != "float":
         return "only for one product of float operands"
     if tolerance is None or kmax is None:
         return "no spec tolerance (or K) to check TF32's error against"
-    rtol, atol = tolerance
+    rtol, atol, *scaled = tolerance
+    scaled = scaled[0] if scaled else 0.0
+    atol = atol + scaled * kmax ** 0.5  # (rtol x rms(C) where the spec gives no atol)
+    said = f"rtol {rtol:g}, atol {atol:.2g}" + (f" ({scaled:g} x the outputs' rms, about sqrt(K) here)" if scaled else "")
     err = 3 * 2 * TF32_U * (kmax ** 0.5)
     if atol < err or rtol < 4 * TF32_U:
-        return (f"the spec's tolerance (rtol {rtol:g}, atol {atol:g}) does not admit TF32's error at K = {kmax:g} "
+        return (f"the spec's tolerance ({said}) does not admit TF32's error at K = {kmax:g} "
                 f"(about {err:.2g} absolute, {4 * TF32_U:.1g} relative)")
-    return True, (f"TF32 admitted by the spec's tolerance (rtol {rtol:g}, atol {atol:g}) at K = {kmax:g}: "
-                  f"expected error about {err:.2g}")
+    return True, f"TF32 admitted by the spec's tolerance ({said}) at K = {kmax:g}: expected error about {err:.2g}"
 
 
 def split_tf32_ok(c: Contraction) -> bool:
