@@ -102,6 +102,10 @@ class Include:
     quoted: bool
 
 
+_INT_WORDS = {"int", "unsigned", "signed", "long", "short", "size_t", "ptrdiff_t", "int32_t", "int64_t", "uint32_t",
+              "uint64_t", "__forceinline__", "inline", "static", "__inline__"}
+
+
 class SourceFile:
     def __init__(self, text: str, path: str = "<memory>"):
         self.path = path
@@ -113,6 +117,8 @@ class SourceFile:
         self.constants: dict[str, int] = {}  # #define, namespace-scope const, and (last wins) block-scope const
         self._scoped: set[str] = set()  # names of const integers declared inside a block: looked up by scope
         self.macros: dict[str, tuple[tuple[str, ...], str]] = {}  # function-like: name -> (params, body)
+        # `__device__ int at(int x, int y, int nx) { return y * nx + x; }`: name -> (params, the returned expression)
+        self.index_functions: dict[str, tuple[tuple[str, ...], str]] = {}
         self.includes: list[Include] = []
         self.kernels: list[Kernel] = []
         self.device_functions: list[str] = []
@@ -205,6 +211,7 @@ class SourceFile:
         if "__global__" not in quals:
             if "__device__" in quals:
                 self.device_functions.append(name)
+                self._index_function(n, decl, name)
             return
         lb, lb_nodes = None, []
         for c in n.children:
@@ -235,6 +242,25 @@ class SourceFile:
         if k.body is not None:
             k.loops = self._loops(k.body)
         self.kernels.append(k)
+
+    def _index_function(self, n: ts.Node, decl: ts.Node, name: str) -> None:
+        """A `__device__` function of integer parameters that returns one integer expression: an index helper."""
+        t, body = n.child_by_field_name("type"), n.child_by_field_name("body")
+        if t is None or body is None or n.parent is None or n.parent.type == "template_declaration" \
+                or not _INT_WORDS.issuperset(self.node_text(t).replace("const", " ").split()):
+            return
+        stmts = [c for c in body.named_children if c.type != "comment"]
+        if len(stmts) != 1 or stmts[0].type != "return_statement" or not stmts[0].named_children:
+            return
+        names = []
+        plist = decl.child_by_field_name("parameters")
+        for p in plist.named_children if plist is not None else []:
+            pd, pt = p.child_by_field_name("declarator"), p.child_by_field_name("type")
+            if p.type != "parameter_declaration" or pd is None or pd.type != "identifier" or pt is None \
+                    or not _INT_WORDS.issuperset(self.node_text(pt).replace("const", " ").split()):
+                return
+            names.append(self.node_text(pd))
+        self.index_functions[name] = (tuple(names), self.node_text(stmts[0].named_children[0]).strip())
 
     def _template_params(self, decl: ts.Node | None) -> list[tuple[str, str]]:
         plist = decl.child_by_field_name("parameters") if decl is not None and decl.type == "template_declaration" else None

@@ -45,3 +45,29 @@ __global__ void axpy(const float* x, float* y, int n, float s) {
     ctx = Context(kernel="axpy", path="m.cu", launch=launch, base_launch=launch, size_env={"small": {"n": 1000}},
                   scalar_params={"n": "n", "s": "s"})
     assert "elementwise" in [p.name for p in plans(text, ctx)[0]]
+
+
+def test_an_index_helper_function_is_read_like_a_macro_and_other_device_functions_are_not():
+    """`__device__ int at(int x, int y, int nx) { return y * nx + x; }`: one integer expression of integer
+    parameters, followed into the index like a function-like macro (tests/probe27/st3d_idx_fn.cu gets its
+    stencil plans so); a helper with a loop, a pointer parameter or a float result stays a call."""
+    from kernelpro.profilers.analysis.affine import build_env, global_accesses
+    from kernelpro.profilers.source import parse_source
+
+    text = """__device__ __forceinline__ int at(int x, int y, const int nx) { return y * nx + x; }
+__device__ int loops(int x, int n) { int s = 0; for (int i = 0; i < n; ++i) s += x; return s; }
+__device__ int deref(const int* p, int x) { return p[x]; }
+__device__ float half(int x) { return x / 2; }
+__global__ void k(const float* in, float* out, const int* idx, int nx) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    out[at(x, y, nx)] = in[at(x + 1, y - 1, nx)] + in[loops(x, 3)] + in[deref(idx, x)] + in[(int)half(x)];
+}
+"""
+    src = parse_source(text)
+    assert set(src.index_functions) == {"at"} and src.index_functions["at"] == (("x", "y", "nx"), "y * nx + x")
+    k = src.kernel("k")
+    got = {src.node_text(a.node): a.index for a in global_accesses(build_env(src, k), include_unknown=True)}
+    assert got["out[at(x, y, nx)]"] is not None and got["in[at(x + 1, y - 1, nx)]"] is not None
+    out, shifted = got["out[at(x, y, nx)]"], got["in[at(x + 1, y - 1, nx)]"]
+    assert {m: c for m, c in shifted.items() if m not in out or out[m] != c} == {(): 1, ("nx",): -1}
+    assert got["in[loops(x, 3)]"] is None and got["in[deref(idx, x)]"] is None and got["in[(int)half(x)]"] is None

@@ -111,6 +111,20 @@ CASES = {
                   {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
     "hgemm_tn": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (K, M, F16), "B": (N, K, F16), "C": (M, N, F16)},
                  {"M": M, "N": N, "K": K}, "C", lambda v: v["A"].T @ v["B"].T),
+    # public spellings of tests/probe26 the passes prepare: a tile loop synchronised through cooperative groups
+    # with its k index in locals, a tile staged by part of the block (`if (tx < TK)`), a k loop run backwards,
+    # pointers walked with `++pa; pb += N;`, padded tiles with alpha and beta
+    "tiled_cg": (["cdiv(N, 32)", "cdiv(M, 32)"], [32, 32], {"A": (M, K), "B": (K, N), "C": (M, N)},
+                 {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
+    "rect_tiles": (["cdiv(N, 32)", "cdiv(M, 16)"], [32, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
+                   {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
+    "reverse_k": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"a": (M, K), "b": (K, N), "c": (M, N)},
+                  {"M": M, "N": N, "K": K}, "c", lambda v: v["a"] @ v["b"]),
+    "ptr_walk": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
+                 {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
+    "tiled_padded": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
+                     {"M": M, "N": N, "K": K, "alpha": 1.5, "beta": -0.5}, "C",
+                     lambda v: 1.5 * v["A"] @ v["B"] - 0.5 * v["C"]),
 }
 EMU_TEMPLATE = {"gemm_gridrows": "<16>"}
 SHARED = {"gemm_dynshared": 512}  # the launch's dynamic shared bytes
@@ -637,3 +651,32 @@ def test_a_symmetric_product_computes_the_tiles_below_the_diagonal_and_writes_ea
         got = batch.run(i, [old.reshape(-1).copy(), a.reshape(-1), N, K], grid,
                         [_ev(b, {}) for b in c.launch["block"]])[0].reshape(N, N)
         assert np.allclose(got, want, rtol=1e-4, atol=1e-4), (c.description, np.argwhere(~np.isclose(got, want)))
+
+
+def test_public_tile_loops_backward_loops_and_walked_pointers_read_as_the_product_only_where_they_are():
+    """tests/probe26's tiled_cg, rect_tiles, reverse_k and ptr_walk (computed right in the emulator above), and
+    what must stay unread: a tile staged by fewer threads than the array is wide (part of it left unset), a
+    backward loop whose iterations pass values through memory, a walked pointer read after its loop."""
+    from kernelpro.optimizer.restructure.passes import ascending_sum_loops, index_pointer_steps
+    from kernelpro.optimizer.restructure.unstage import unstage
+
+    rect = open(_path("rect_tiles")).read()
+    assert unstage(rect, "r.cu", "mm_rect")[0] is not None
+    half = rect.replace("if (tx < TK) As", "if (tx < TK / 2) As")  # As[ty][8..15] never stored
+    new, why = unstage(half, "r.cu", "mm_rect")
+    assert new is None and "stage" in why, why
+    cg = open(_path("tiled_cg")).read()
+    new, _ = unstage(cg, "c.cu", "mm_tiled_cg")
+    assert new is not None and "block.sync" not in new and "this_thread_block" not in new and "sA" not in new
+    rev = open(_path("reverse_k")).read()
+    assert "for (int k = 0; k <= K - 1; ++k) s +=" in ascending_sum_loops(rev, "r.cu", "mm_rev")
+    shift = ("__global__ void f(float* y, const float* x, int n) {\n  int i = threadIdx.x;\n"
+             "  for (int k = n - 1; k > 0; --k) y[k] = y[k - 1] + x[i];\n}\n")
+    assert ascending_sum_loops(shift, "s.cu", "f") is None
+    walk_ = open(_path("ptr_walk")).read()
+    once = index_pointer_steps(walk_, "w.cu", "mm_ptrwalk")
+    twice = index_pointer_steps(once, "w.cu", "mm_ptrwalk")
+    assert "pb += N" not in once and "++pa" in once and "++pa" not in twice and "pa[(long long)(k)]" in twice
+    kept = walk_.replace("  C[row * N + col] = acc;", "  C[row * N + col] = acc + *pa;")  # pa read after the loop
+    assert "++pa" in (index_pointer_steps(index_pointer_steps(kept, "w.cu", "mm_ptrwalk") or kept, "w.cu",
+                                          "mm_ptrwalk") or kept)

@@ -56,6 +56,10 @@ CASES = {
     # wrong there: their candidates are checked against the block sums computed here (REFERENCE)
     "harris_reduce4.cu": ("block-tree", None, {"n": 1500}, "n"),
     "harris_reduce6.cu": ("block-tree", "reduce6<256>", {"n": 3001}, "n"),
+    # the index through a `__device__ int at(x, y, z, nx, ny)` helper (SourceFile.index_functions)
+    "st3d_idx_fn.cu": ("stencil-march", None, {"nx": 37, "ny": 21, "nz": 9}, "nx*ny*nz"),
+    # the neighbours through a centre pointer, `p[-1]`, `p[nx]`
+    "st_5pt_ptr.cu": ("stencil-tile", None, {"nx": 45, "ny": 37}, "nx*ny"),
 }
 
 

@@ -36,7 +36,7 @@ from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flat2
                permute, rows, scan, stencil, taps)
 from . import histogram as private_bins
 from .launch import add_attribute, columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
-from .passes import (clamped_neighbours, counter_into_header, declare_at_first_assignment, expand_macros, flatten_array_params,
+from .passes import (ascending_sum_loops, clamped_neighbours, counter_into_header, declare_at_first_assignment, expand_macros, flatten_array_params,
                      fold_reassignments, index_pointer_steps, inline_loop_helpers, name_thread_indices,
                      promote_elements, remainder_by_subtraction, rename_reassigned_pointers, reroll_loops, simplify,
                      static_shared_regions, sums_into_locals, unshare_preloads, while_to_for)
@@ -1786,6 +1786,8 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     text = sums_into_locals(text, ctx.path, ctx.kernel) or text  # a row of outputs summed in global memory
     text = declare_at_first_assignment(text, ctx.path, ctx.kernel) or text
     text = counter_into_header(text, ctx.path, ctx.kernel) or text  # `int k = 0; for (; k < K; ++k)`
+    for _ in range(4):  # `for (int k = K - 1; k >= 0; --k) s += ...`: forwards
+        text = ascending_sum_loops(text, ctx.path, ctx.kernel) or text
     for _ in range(8):
         folded = fold_reassignments(text, ctx.path, ctx.kernel)
         if folded is None:
@@ -1796,7 +1798,11 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
         text = clamped_neighbours(text, ctx.path, ctx.kernel) or text
     text = remainder_by_subtraction(text, ctx.path, ctx.kernel) or text  # `j = t - i * N` with `i = t / N`
     text = while_to_for(text, ctx.path, ctx.kernel) or text
-    text = index_pointer_steps(text, ctx.path, ctx.kernel) or text
+    for _ in range(4):  # one stepped pointer at a time, from the loop's end (`++pa; pb += N;`)
+        stepped = index_pointer_steps(text, ctx.path, ctx.kernel)
+        if stepped is None:
+            break
+        text = stepped
     for _ in range(8):
         renamed = rename_reassigned_pointers(text, ctx.path, ctx.kernel)
         if renamed is None:

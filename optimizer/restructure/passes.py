@@ -843,7 +843,7 @@ def _inlined(src: SourceFile, d, call, fn, helper, count: int, dec) -> str | Non
 
 def index_pointer_steps(src_text: str, path: str, kernel: str) -> str | None:
     """A pointer stepped once per iteration of a counted loop (`for (r = a; r < b; ++r) { acc += *p;
-    p += OC; }`) read at the counter instead: `p[(long long)(r - a) * (OC)]`, its step dropped, so the
+    p += OC; }`, or `++p;`) read at the counter instead: `p[(long long)(r - a) * (OC)]`, its step dropped, so the
     accesses have an index the plans follow. Only where the step is the body's last statement, reads
     nothing the loop writes, nothing else writes p in the loop, there is no `continue` or `break`, p
     is read only as `*p` or `p[k]` there, and p is not used after the loop; None if none."""
@@ -858,17 +858,21 @@ def index_pointer_steps(src_text: str, path: str, kernel: str) -> str | None:
             continue
         last = body.named_children[-1]
         e = last.named_children[0] if last.type == "expression_statement" and last.named_children else None
-        if e is None or e.type != "assignment_expression" or text(src, e.child_by_field_name("operator")) != "+=" \
-                or e.child_by_field_name("left").type != "identifier":
+        if e is not None and e.type == "update_expression" and "++" in text(src, e) \
+                and e.child_by_field_name("argument").type == "identifier":  # `++p;`: a step of 1
+            ptr, step = text(src, e.child_by_field_name("argument")), None
+        elif e is not None and e.type == "assignment_expression" and text(src, e.child_by_field_name("operator")) \
+                == "+=" and e.child_by_field_name("left").type == "identifier":
+            ptr, step = text(src, e.child_by_field_name("left")), e.child_by_field_name("right")
+        else:
             continue
         kl = kl or analyze_kernel(src, k)  # only for a loop ending in `x += e;`
         lp = kl.at(f)
         if lp is None or lp.var is None or lp.step != 1 or lp.start is None:
             continue
-        ptr, step = text(src, e.child_by_field_name("left")), e.child_by_field_name("right")
         others = [s for s in body.named_children[:-1]]
         written = _writes_scalars(src, others) | {lp.var}
-        if _idents(src, step) & written or ptr in _writes_scalars(src, others) or any(
+        if (step is not None and _idents(src, step) & written) or ptr in _writes_scalars(src, others) or any(
                 n.type in ("continue_statement", "break_statement", "return_statement") for n in walk(body)):
             continue
         if not any(d.type == "pointer_declarator" and text(src, d.child_by_field_name("declarator") or d) == ptr
@@ -877,7 +881,8 @@ def index_pointer_steps(src_text: str, path: str, kernel: str) -> str | None:
         if any(n.type == "identifier" and text(src, n) == ptr for n in walk(k.body) if n.start_byte >= f.end_byte):
             continue
         start = text(src, lp.start)
-        off = f"(long long)({lp.var}{'' if start == '0' else f' - ({start})'}) * ({text(src, step)})"
+        off = f"(long long)({lp.var}{'' if start == '0' else f' - ({start})'})" + (
+            f" * ({text(src, step)})" if step is not None else "")
         edits, ok = [], True
         for n in walk(body):
             if n.type != "identifier" or text(src, n) != ptr or n.start_byte >= last.start_byte:
@@ -1506,6 +1511,30 @@ def _reroll(src: SourceFile, a, b):
     init = a.child_by_field_name("initializer")
     keep = text(src, init).rstrip(";") + ";" if init is not None else ""
     return a.start_byte, a.end_byte, keep
+
+
+def ascending_sum_loops(src_text: str, path: str, kernel: str) -> str | None:
+    """A counted loop run backwards, `for (int k = K - 1; k >= 0; --k) s += a[..k..] * b[..k..];`, whose
+    iterations meet only in sums, maxima or minima (nothing else carried, no memory linking them, no break,
+    return, barrier or call), read as the same loop forwards, `for (int k = 0; k <= K - 1; ++k)`, the loop the
+    analyses read. A sum of floats is then added in the other order (a rounding difference within the tolerance
+    of that reduction length, as any tiled rewrite's order is); integer sums are the same. None if none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    for lp in analyze_kernel(src, k).loops:
+        f = lp.node
+        if f.type != "for_statement" or lp.var is None or not lp.declared_in_header or lp.step != -1 \
+                or lp.cmp not in (">=", ">") or lp.start is None or lp.bound is None:
+            continue
+        if not lp.reductions or lp.carried or lp.memory_deps or lp.escapes \
+                or any(r.op not in (SUM, MAX, MIN) for r in lp.reductions):
+            continue
+        first = text(src, lp.bound) if lp.cmp == ">=" else f"({text(src, lp.bound)}) + 1"
+        header = f"for ({lp.var_type or 'int'} {lp.var} = {first}; {lp.var} <= {text(src, lp.start)}; ++{lp.var}) "
+        return span_text(src, 0, len(src.data), [(f.start_byte, f.child_by_field_name("body").start_byte, header)])
+    return None
 
 
 def counter_into_header(src_text: str, path: str, kernel: str) -> str | None:

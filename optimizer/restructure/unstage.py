@@ -25,6 +25,7 @@ import re
 
 from kernelpro.profilers.analysis.affine import (Poly, add, atom, atoms, build_env, coefficient, const, global_accesses, mul,
                                                  poly_text, without, _pointer_base)
+from kernelpro.profilers.analysis.blocksim import is_group_handle, is_sync_call
 from kernelpro.profilers.analysis.loops import _header, statements, text, unparen, writes_in
 from kernelpro.profilers.source import SourceFile, parse_source, walk
 
@@ -102,7 +103,8 @@ class _Unstager:
         self.stmts = statements(body) if body is not None else []
         thread_locals = set()
         for d in walk(k.body):
-            if d.type == "init_declarator" and d.child_by_field_name("value") is not None:
+            if d.type == "init_declarator" and d.child_by_field_name("value") is not None \
+                    and not loop.start_byte <= d.start_byte < loop.end_byte:  # (`int ka = t * TS + tx;`: followed)
                 v = text(src, d.child_by_field_name("value"))
                 if "threadIdx" in v and "blockIdx" not in v:
                     thread_locals.add(text(src, d.child_by_field_name("declarator")))
@@ -181,12 +183,14 @@ class _Unstager:
         stores, steps, inner = {}, {}, None
         for s in self.stmts:
             t = re.sub(r"\s+", "", text(src, s))
-            if t in ("__syncthreads();",) or s.type == "declaration" and "__shared__" in text(src, s) \
+            if _barrier(src, s) or s.type == "declaration" and "__shared__" in text(src, s) \
                     or s.type.startswith("preproc"):  # `#pragma unroll` before the loop over the tile
                 continue
             if s.type == "for_statement" and inner is None:
                 inner = s
                 continue
+            if s.type == "declaration" and inner is None and self._index_locals(s):  # `int ka = t * TS + tx;`
+                continue  # (followed into the stores' indices and conditions by the analysis)
             st = self._store(s)
             if st is not None and inner is None:
                 stores.setdefault(st[0], []).append(st[1:])
@@ -219,6 +223,10 @@ class _Unstager:
                 b = self._assign(statements(other)[0] if len(statements(other)) == 1 else other)
             else:
                 b = None
+            if other is None and then is not None and len(statements(then)) == 1:
+                inner = self._store(statements(then)[0])
+                if inner is not None and self._within_extent(cond, inner[0], inner[1]):
+                    return inner  # `if (tx < TK) As[ty][tx] = ...`: only the threads past the array's end skip it
             if a is None or (other is not None and (b is None or b[0] != a[0] or not _zero(src, b[2]))):
                 return None
             name, idx, val = a
@@ -233,6 +241,33 @@ class _Unstager:
         if v.type == "conditional_expression" and _zero(src, v.child_by_field_name("alternative")):
             return name, idx, v.child_by_field_name("consequence"), v.child_by_field_name("condition")
         return name, idx, val, None
+
+    def _index_locals(self, decl) -> bool:
+        """An integer declaration in the tile loop whose every value the analysis follows (no call, no store)."""
+        src = self.src
+        t = decl.child_by_field_name("type")
+        if t is None or text(src, t).replace("const", "").strip() not in ("int", "unsigned", "unsigned int", "long",
+                                                                           "long long", "size_t", "int64_t"):
+            return False
+        decs = decl.children_by_field_name("declarator")
+        return bool(decs) and all(
+            d.type == "init_declarator" and d.child_by_field_name("declarator").type == "identifier"
+            and not any(n.type in ("call_expression", "assignment_expression", "update_expression")
+                        for n in walk(d.child_by_field_name("value")))
+            and self.env.poly(d.child_by_field_name("value")) is not None for d in decs)
+
+    def _within_extent(self, cond, name: str, idx) -> bool:
+        """cond is `i < E` with i one of the store's subscripts and E that dimension of the shared array: the
+        threads it leaves out would store past the array's end."""
+        src = self.src
+        c = unparen(cond)
+        if c is None or c.type != "binary_expression" or text(src, c.child_by_field_name("operator")) != "<":
+            return False
+        left = re.sub(r"\s+", "", text(src, c.child_by_field_name("left")))
+        bound = src.eval_int(c.child_by_field_name("right"), self.consts or None)
+        dims = self.shared.get(name, ())
+        return bound is not None and len(idx) == len(dims) and any(
+            re.sub(r"\s+", "", text(src, n)) == left and dims[i] == bound for i, n in enumerate(idx))
 
     def _assign(self, s):
         src = self.src
@@ -605,8 +640,7 @@ def unstage(src_text: str, path: str, kernel: str) -> tuple[str | None, str | No
     for lp in walk(k.body):
         if lp.type != "for_statement" or not any(n.type == "for_statement" for n in walk(lp.child_by_field_name("body"))):
             continue
-        body = text(src, lp.child_by_field_name("body"))
-        if "__syncthreads" not in body:
+        if not any(_barrier(src, n) for n in walk(lp.child_by_field_name("body"))):
             continue
         try:
             u = _Unstager(src, k, lp, src.instantiated(k))
@@ -630,6 +664,13 @@ def unstage(src_text: str, path: str, kernel: str) -> tuple[str | None, str | No
     return None, why
 
 
+def _barrier(src: SourceFile, s) -> bool:
+    """A block barrier statement: `__syncthreads();`, `cg::sync(block);`, `block.sync();`."""
+    if s.type == "expression_statement" and s.named_children:
+        s = s.named_children[0]
+    return is_sync_call(src, s) and "__syncwarp" not in text(src, s)
+
+
 def _drop_dead_locals(text_: str, path: str, kernel: str) -> str:
     """Declarations left unread by the merge (`int aStep = BLOCK_SIZE;`, `int c = ...;`) removed, their values
     free of calls and assignments; repeated until none is left (one may have read another)."""
@@ -649,9 +690,9 @@ def _drop_dead_locals(text_: str, path: str, kernel: str) -> str:
                 target = target.child_by_field_name("declarator")
             name = text(src, target) if target is not None else ""
             value = decs[0].child_by_field_name("value")
-            if not re.fullmatch(r"\w+", name) or value is None or any(
+            if not re.fullmatch(r"\w+", name) or value is None or not is_group_handle(src, d) and any(
                     n.type in ("call_expression", "assignment_expression", "update_expression", "subscript_expression")
-                    for n in walk(value)):
+                    for n in walk(value)):  # (a cooperative group's handle, only synchronised on: gone with them)
                 continue
             if not any(n.type == "identifier" and text(src, n) == name and not inside_(n, d) for n in walk(k.node)):
                 drop = d

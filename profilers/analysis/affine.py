@@ -437,7 +437,8 @@ def index_poly(src: SourceFile, n: ts.Node | None, values: dict) -> Poly | None:
     if t == "call_expression":  # functional casts: size_t(x), (int64_t)(x) parsed as a call
         fn = n.child_by_field_name("function")
         args = n.child_by_field_name("arguments")
-        if fn is not None and args is not None and src.node_text(fn).strip() in src.macros:
+        if fn is not None and args is not None and (src.node_text(fn).strip() in src.macros
+                                                    or src.node_text(fn).strip() in src.index_functions):
             return _macro_poly(src, src.node_text(fn).strip(), args, values)
         if fn is not None and args is not None and len(args.named_children) == 1:
             name = src.node_text(fn).strip("() ")
@@ -546,15 +547,16 @@ class lane_view:
 def _macro_poly(src: SourceFile, name: str, args, values: dict) -> Poly | None:
     """The index of a function-like macro's expansion (`IDX(r, c, ld)` defined as
     `((size_t)(r) * (ld) + (c))`): the body with each parameter replaced by its argument in
-    parentheses, parsed as an expression of the same file's constants and macros."""
-    params, body = src.macros[name]
+    parentheses, parsed as an expression of the same file's constants and macros; an index helper
+    (`__device__ int at(int x, int y, int nx) { return y * nx + x; }`, SourceFile.index_functions) the same way."""
+    params, body = src.macros[name] if name in src.macros else src.index_functions[name]
     vals = [src.node_text(a) for a in args.named_children if a.type != "comment"]
     if len(vals) != len(params) or _MACRO_DEPTH[0] > 8 or "#" in body:
         return None
     table = dict(zip(params, vals))
     expanded = re.sub(r"[A-Za-z_]\w*", lambda m: f"({table[m.group(0)]})" if m.group(0) in table else m.group(0), body)
     sub = SourceFile(f"void kp_macro() {{ long long kp_x = {expanded}; }}", src.path)
-    sub.constants, sub.macros = src.constants, src.macros
+    sub.constants, sub.macros, sub.index_functions = src.constants, src.macros, src.index_functions
     init = next((d for d in walk(sub.root) if d.type == "init_declarator"), None)
     if init is None:
         return None
