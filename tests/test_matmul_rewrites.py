@@ -122,6 +122,15 @@ CASES = {
                   {"M": M, "N": N, "K": K}, "c", lambda v: v["a"] @ v["b"]),
     "ptr_walk": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
                  {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
+    # the batch as two digits of blockIdx.z (`b = bh / H, h = bh % H`), round-to-nearest intrinsics, a flat
+    # batched index bounded by `(size_t)batch * M * N`
+    "bh_split_z": (["cdiv(T, 16)", "cdiv(T, 16)", "B * H"], [16, 16], {"q": (2, 3, M, K), "k": (2, 3, M, K),
+                                                                       "s": (2, 3, M, M)},
+                   {"B": 2, "H": 3, "T": M, "D": K}, "s", lambda v: v["q"] @ np.swapaxes(v["k"], 2, 3)),
+    "rn_intrinsics": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
+                      {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
+    "sizet_flat_batched": (["cdiv(batch * M * N, 256)"], [256], {"A": (NB, M, K), "B": (NB, K, N), "C": (NB, M, N)},
+                           {"batch": NB, "M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
     "tiled_padded": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
                      {"M": M, "N": N, "K": K, "alpha": 1.5, "beta": -0.5}, "C",
                      lambda v: 1.5 * v["A"] @ v["B"] - 0.5 * v["C"]),
@@ -680,3 +689,15 @@ def test_public_tile_loops_backward_loops_and_walked_pointers_read_as_the_produc
     kept = walk_.replace("  C[row * N + col] = acc;", "  C[row * N + col] = acc + *pa;")  # pa read after the loop
     assert "++pa" in (index_pointer_steps(index_pointer_steps(kept, "w.cu", "mm_ptrwalk") or kept, "w.cu",
                                           "mm_ptrwalk") or kept)
+
+
+def test_round_to_nearest_intrinsics_read_as_arithmetic_and_other_roundings_are_not():
+    from kernelpro.optimizer.restructure.passes import plain_rn_arithmetic
+
+    text = open(_path("rn_intrinsics")).read()
+    once = plain_rn_arithmetic(text, "r.cu", "mm_rn")
+    twice = plain_rn_arithmetic(once, "r.cu", "mm_rn")
+    assert "__fmul_rn" not in once and "__fadd_rn" in once and plain_rn_arithmetic(twice, "r.cu", "mm_rn") is None
+    assert "sum = ((sum) + (((A[row * K + k]) * (B[k * N + col]))));" in twice
+    rz = text.replace("__fadd_rn", "__fadd_rz").replace("__fmul_rn", "__fmul_rz")  # toward zero: not `+`
+    assert plain_rn_arithmetic(rz, "r.cu", "mm_rn") is None

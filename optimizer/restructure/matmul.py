@@ -444,8 +444,8 @@ def check_tiles(src: SourceFile, kernel: str, c: Contraction) -> dict:
             if left is not None and left.type == "identifier" and src.node_text(left) in operands:
                 raise Refuse(f"line {n.start_point[0] + 1} moves the pointer {src.node_text(left)}")
     coords = {c.row.atoms[0]: "kp_i", c.col.atoms[0]: "kp_j", c.k: "kp_k"}
-    if c.batch is not None and c.batch.thread != "digits":
-        coords[c.batch.atoms[0]] = "kp_b"
+    if c.batch is not None and c.batch.thread != "digits" and len(c.batch.atoms) == 1:
+        coords[c.batch.atoms[0]] = "kp_b"  # (several digits of blockIdx.z: declared as written, _head)
     allowed = set(coords) | {"blockIdx.z"} | (set(c.batch.atoms) if c.batch is not None else set())
     for a, b in c.terms:
         for o in (a, b):
@@ -790,6 +790,9 @@ def _head(c: Contraction, bm: int, bn: int, causal: str | None, ind: str) -> lis
         for a in c.batch.atoms:  # each batch digit as the kernel splits it, from kp_b at the batch's place
             value = re.sub(rf"\b{re.escape(d.root)}\b", f"({d.flat})", c.coords[a])
             L.append(f"{ind}const long long {a} = {value};")
+    elif c.batch is not None and len(c.batch.atoms) > 1:  # digits of blockIdx.z: the kernel's own definitions
+        L.append(f"{ind}const long long kp_b = (long long)blockIdx.{c.batch.thread[-1]};")
+        L += [f"{ind}const long long {name} = {value};" for name, value in _block_only(c)]
     elif c.batch is not None:  # blockIdx.z as the kernel names it, or the grid's z for a batch loop
         bval = c.coords.get(c.batch.atoms[0], "blockIdx.z")
         L.append(f"{ind}const long long kp_b = (long long)({bval});")
@@ -913,9 +916,11 @@ def _replay(src: SourceFile, k, c: Contraction, ind: str, sums: list[str] | None
         v = d.child_by_field_name("value")
         subs.append((v.start_byte, v.end_byte, f"({value})"))
     # a root split into the row and column (`r = idx / N, c = idx % N`): idx = r * N + c
+    block_only = {n for n, _ in _block_only(c)} if c.batch is not None and len(c.batch.atoms) > 1 else set()
     for name, value in c.coords.items():
         d = _decl_of(src, k, name)
-        if name in (c.row.atoms[0], c.col.atoms[0]) or (c.batch is not None and name == c.batch.atoms[0]):
+        if name in (c.row.atoms[0], c.col.atoms[0]) or (c.batch is not None and name == c.batch.atoms[0]) \
+                or name in block_only:  # (the grid's z is as it was: such names keep their values)
             continue
         if d is None or (c.batch is not None and c.batch.thread == "digits" and name in c.batch.atoms):
             continue  # a batch digit: computed as written from the flat index rebuilt below
@@ -948,6 +953,21 @@ def _replay(src: SourceFile, k, c: Contraction, ind: str, sums: list[str] | None
         subs.append((body.end_byte, body.end_byte, " }"))
     body = textwrap.dedent(span_text(src, k.body.start_byte + 1, k.body.end_byte - 1, subs).strip("\n"))
     return textwrap.indent(body, ind).strip()
+
+
+def _block_only(c: Contraction) -> list[tuple[str, str]]:
+    """(name, definition) of the coordinates computed from block indices alone (`bh = blockIdx.z`, `b = bh / H`),
+    in the kernel's order: a batch of several digits of blockIdx.z is declared from them as written."""
+    out, seen = [], set()
+    z = f"blockIdx.{c.batch.thread[-1]}" if c.batch is not None and c.batch.thread else "blockIdx.z"
+    for name, value in c.coords.items():
+        ids = set(re.findall(r"[A-Za-z_]\w*(?:\.[xyz])?", value))
+        builtins = {i for i in ids if "." in i}
+        if builtins - {z} or not (z in ids or ids & seen) or ids & (set(c.coords) - seen):
+            continue  # (another thread or block index, or a coordinate not computed from the batch's alone)
+        out.append((name, value))
+        seen.add(name)
+    return out
 
 
 def _only_in_coordinates(src: SourceFile, k, name: str, c: Contraction) -> bool:

@@ -1513,6 +1513,31 @@ def _reroll(src: SourceFile, a, b):
     return a.start_byte, a.end_byte, keep
 
 
+_RN = {"__fadd_rn": "+", "__fsub_rn": "-", "__fmul_rn": "*", "__dadd_rn": "+", "__dsub_rn": "-", "__dmul_rn": "*"}
+
+
+def plain_rn_arithmetic(src_text: str, path: str, kernel: str) -> str | None:
+    """`__fadd_rn(s, __fmul_rn(a, b))` (round-to-nearest intrinsics, written to keep nvcc from contracting the
+    product into an FMA) read as `(s + (a * b))`, the arithmetic the analyses read: each operation rounds the
+    same way; only the FMA contraction the intrinsics forbade becomes allowed (a rounding difference within the
+    tolerance, as a tiled rewrite's reordered sum is). Innermost calls first; None if the kernel has none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    for n in walk(k.body):
+        fn = n.child_by_field_name("function") if n.type == "call_expression" else None
+        args = n.child_by_field_name("arguments") if fn is not None else None
+        if fn is None or text(src, fn) not in _RN or args is None or len(args.named_children) != 2:
+            continue
+        if any(c.type == "call_expression" and text(src, c.child_by_field_name("function")) in _RN
+               for a in args.named_children for c in walk(a)):
+            continue  # the inner call first
+        a, b = (text(src, x) for x in args.named_children)
+        return span_text(src, 0, len(src.data), [(n.start_byte, n.end_byte, f"(({a}) {_RN[text(src, fn)]} ({b}))")])
+    return None
+
+
 def ascending_sum_loops(src_text: str, path: str, kernel: str) -> str | None:
     """A counted loop run backwards, `for (int k = K - 1; k >= 0; --k) s += a[..k..] * b[..k..];`, whose
     iterations meet only in sums, maxima or minima (nothing else carried, no memory linking them, no break,

@@ -288,6 +288,14 @@ def _contractions(src: SourceFile, k: Kernel) -> Found:
     return found
 
 
+def _text_poly(src: SourceFile, expr: str):
+    """The polynomial of an expression given as text, read with the file's constants (casts dropped)."""
+    sub = SourceFile(f"void kp_bound() {{ long long kp_x = {expr}; }}", src.path)
+    sub.constants, sub.macros, sub.index_functions = src.constants, src.macros, src.index_functions
+    init = next((d for d in walk(sub.root) if d.type == "init_declarator"), None)
+    return index_poly(sub, init.child_by_field_name("value"), {}) if init is not None else None
+
+
 def _digit_batch(src: SourceFile, k: Kernel, env, coords: dict, guards: dict, row: Axis, col: Axis, batch: Axis) -> None:
     """Mark a batch made of digits of the flat index the row (and the column, unless a loop gives it) split
     (Digits): at any places, above or below the row's (llm.c's `h = idx % NH, t = (idx / NH) % T, b = idx / (NH*T)`
@@ -329,9 +337,8 @@ def _digit_batch(src: SourceFile, k: Kernel, env, coords: dict, guards: dict, ro
                 decl = next((d for d in walk(k.body) if d.type == "init_declarator"
                              and text(src, d.child_by_field_name("declarator")) == bound), None)
                 total = env.poly(decl.child_by_field_name("value")) if decl is not None else None
-                if total is None and bound is not None and re.fullmatch(r"[\w\s*()]+", bound):
-                    total = {tuple(sorted(re.findall(r"[A-Za-z_]\w*", bound))): 1} \
-                        if "*" in bound or bound.isidentifier() else None
+                if total is None and bound is not None:  # the bound as written (`(size_t)batch * M * N`)
+                    total = _text_poly(src, bound)
                 if not total or len(total) != 1:
                     continue
                 (m, c), = total.items()
@@ -775,6 +782,10 @@ def _axis(src: SourceFile, plain, coords: dict, guards: dict, atoms_: set, k: Ke
         if len(axes) == 2 and axes[0] == "B":  # blockIdx.z alone: the grid's z is its extent
             thread = "block " + axes[1]
             extent = extent or f"gridDim.{axes[1]}"
+    elif len(names) > 1 and len({coords.get(a) for a in names}) == 1 and (coords.get(names[0]) or "").startswith("B") \
+            and len(coords[names[0]]) == 2:  # digits of blockIdx.z (`bh = blockIdx.z; b = bh / H, h = bh % H;`)
+        thread = "block " + coords[names[0]][1]
+        extent = f"gridDim.{coords[names[0]][1]}"
     elif any(a.startswith("threadIdx.") for a in names):
         thread = next(a[-1] for a in names if a.startswith("threadIdx."))
     elif names and all(a not in coords and "." not in a for a in names):
