@@ -287,6 +287,10 @@ def row_plans(text: str, ctx: Context) -> list[Plan]:
     vmax = max(1, min(8, 16 // elem))
     bound = next((rl.info.bound for rl in walks if rl.info.bound is not None), None)
     length = _largest(ctx, src.node_text(bound)) if bound is not None else None
+    short = _short_rows(ctx, src, walks)
+    if short is not None:
+        raise Refuse(f"the rows are {short} elements at most at the spec's sizes: a warp or a block per row would "
+                     "leave most of its lanes idle")
     # rows too long for the rows in flight to stay in L2: several packed steps' loads in flight
     # per thread, and a row read by several passes kept in shared memory
     long_row = vmax > 1 and length is not None and length * elem >= LONG_ROW_BYTES
@@ -1174,6 +1178,8 @@ def stencil_plans(text: str, ctx: Context) -> list[Plan]:
         block = [int(b) for b in ctx.launch.get("block") or []]
     except (TypeError, ValueError):
         raise Refuse("the launch's block is not a number") from None
+    if len(block) == 1 and all(dy == 0 for _, _, dy in st.points):
+        block = block + [1]  # a 1-D stencil: a tile of one row
     if len(block) < 2 or any(b != 1 for b in block[2:]):
         raise Refuse("the launch's block is not two-dimensional")
     left, right, below, above = st.halo
@@ -1647,6 +1653,23 @@ def _symmetric_space(space: list[dict]) -> list[dict]:
     the others where no tile is square."""
     square = [{**x, "sym": 1} for x in space if x["bm"] == x["bn"]]
     return square or space
+
+
+def _short_rows(ctx: Context, src: SourceFile, walks) -> int | None:
+    """The rows' length where every walked loop runs at most 8 times at the spec's largest size (a stencil's
+    taps, `for (off = -R; off <= R; ++off)`), else None."""
+    most = None
+    for rl in walks:
+        i = rl.info
+        if i.bound is None or i.start is None or i.step != 1 or i.cmp not in ("<", "<="):
+            return None
+        span = f"({src.node_text(i.bound)}) - ({src.node_text(i.start)})" + (" + 1" if i.cmp == "<=" else "")
+        vals = [_eval(span, {**src.constants, **env}) for env in ctx.size_env.values()]
+        n = max((v for v in vals if v is not None), default=None)
+        if n is None or n > 8:
+            return None
+        most = max(most or 0, int(n))
+    return most
 
 
 def _spec_table(src: SourceFile, ctx: Context) -> dict:

@@ -373,9 +373,11 @@ def column_loop(rk: RowKernel) -> RowLoop | None:
     coefficient 1) and strided in the loop variable, a thread-per-column reduction. Beside it the
     loop may read a vector every column shares (`x[i]`, the same for every thread: a column
     matrix-vector product) and per-column values (`mean[j]`, the same in every iteration)."""
-    if len(rk.loops) != 1 or rk.loops[0].kind != "spread" or not rk.loops[0].info.reductions:
+    if not rk.loops or rk.loops[0].kind != "spread" or not rk.loops[0].info.reductions:
         return None
     lp = rk.loops[0]
+    if any(o.info.node.start_byte < lp.info.node.end_byte for o in rk.loops[1:]):
+        return None  # (loops after the reduction, an update pass down the column, run as written after it)
     var = lp.info.var
     accs = lp.info.accesses
     if not accs or any(a.is_write for a in accs):

@@ -6,8 +6,9 @@ computed from loads of one input array at the thread's point plus constant offse
 (dx, dy) in threads: dx elements along threadIdx.x (stride 1) and dy rows along threadIdx.y (the
 array's row stride, the same for every load). Loads at other offsets (a third dimension, say) and loads
 of other arrays (weights) may feed the value and are left as they are. What is not such a kernel is a
-`Refusal` with its reason (an in-place update that would read updated neighbours, a loop, one
-dimension of threads).
+`Refusal` with its reason (an in-place update that would read updated neighbours, a loop). With one
+dimension of threads every neighbour is along x (a 1-D stencil, `in[i - 1] + in[i] + in[i + 1]`), and only
+where each load of the array is at a constant offset (a flat index's rows are the flat view's).
 """
 from __future__ import annotations
 
@@ -74,12 +75,10 @@ def stencil(src: SourceFile, k: Kernel) -> Stencil | Refusal:
     if k.body is None:
         return Refusal(k.name, "no body")
     body = src.node_text(k.body)
-    if "threadIdx.y" not in body:
-        if neighbours_along_x(src, k) < 3:
-            return Refusal(k.name, "no array is read at three or more neighbouring points of the thread's own",
-                           not_this_shape=True)
-        return Refusal(k.name, "one dimension of threads: the neighbours above and below are not threads of the "
-                               "block (a 2-D launch is needed for a tile with a halo)")
+    one_d = "threadIdx.y" not in body  # a 1-D stencil: every neighbour along x, the tile one row of the block
+    if one_d and neighbours_along_x(src, k) < 3:
+        return Refusal(k.name, "no array is read at three or more neighbouring points of the thread's own",
+                       not_this_shape=True)
     if "threadIdx.z" in body:
         return Refusal(k.name, "three dimensions of threads")
     for w in SIDE_EFFECTS:
@@ -132,16 +131,22 @@ def stencil(src: SourceFile, k: Kernel) -> Stencil | Refusal:
     best = None
     for array, group in by_array.items():
         first = group[0]
-        row = coefficient(first.index, "threadIdx.y")
-        if row is None or not row or is_const(row, 1) or coefficient(first.index, "threadIdx.x") != {(): 1}:
+        if one_d:  # the offsets from the middle load (`in[i + R + off]` for off in -R..R reaches 2R from the first)
+            at = sorted((d.get((), 0), n) for n, a in enumerate(group)
+                        if is_const(d := add(a.index, first.index, -1)))
+            first = group[at[len(at) // 2][1]] if at else first
+        row = coefficient(first.index, "threadIdx.y") or {}
+        if (not one_d and (not row or is_const(row, 1))) or coefficient(first.index, "threadIdx.x") != {(): 1}:
             continue
         pts, rest = [], []
         for a in group:
-            if coefficient(a.index, "threadIdx.x") != {(): 1} or coefficient(a.index, "threadIdx.y") != row:
+            if coefficient(a.index, "threadIdx.x") != {(): 1} or (coefficient(a.index, "threadIdx.y") or {}) != row:
                 rest.append(a)
                 continue
             off = _offset(add(a.index, first.index, -1), row)
             (pts if off is not None else rest).append((a, *off) if off is not None else a)
+        if one_d and rest:  # (rows of a flat index, `idx - W`: the flat view's 2-D tile is the one to make)
+            continue
         if len({(dx, dy) for _, dx, dy in pts}) >= 3 and (best is None or len(pts) > len(best[1])):
             best = (array, pts, rest)
     if best is None:

@@ -1,4 +1,4 @@
-// a 3-point smoothing of a line: one dimension of threads and no rows to tile
+// a 3-point smoothing of a line: one dimension of threads, a tile of one row
 __global__ void smooth1d(float* y, const float* x, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < 1 || i >= n - 1) return;
