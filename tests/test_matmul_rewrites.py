@@ -678,10 +678,22 @@ def test_public_tile_loops_backward_loops_and_walked_pointers_read_as_the_produc
     new, _ = unstage(cg, "c.cu", "mm_tiled_cg")
     assert new is not None and "block.sync" not in new and "this_thread_block" not in new and "sA" not in new
     rev = open(_path("reverse_k")).read()
-    assert "for (int k = 0; k <= K - 1; ++k) s +=" in ascending_sum_loops(rev, "r.cu", "mm_rev")
+    assert "for (int k = 0; k <= (int)(K - 1); ++k) s +=" in ascending_sum_loops(rev, "r.cu", "mm_rev")
     shift = ("__global__ void f(float* y, const float* x, int n) {\n  int i = threadIdx.x;\n"
              "  for (int k = n - 1; k > 0; --k) y[k] = y[k - 1] + x[i];\n}\n")
     assert ascending_sum_loops(shift, "s.cu", "f") is None
+    # not where the order matters beyond rounding: a second index walked in the sum (a convolution, not a
+    # correlation), a call that is not pure math, an end that the sum changes
+    conv = rev.replace("s += a[i * K + k] * b[k * N + j];", "s += a[i * K + k] * b[jj++];").replace(
+        "float s = 0;", "float s = 0; int jj = j;")
+    assert ascending_sum_loops(conv, "r.cu", "mm_rev") is None
+    assert ascending_sum_loops(rev.replace("* b[k * N + j]", "* draw(k)"), "r.cu", "mm_rev") is None
+    grow = ("__global__ void g(const int* a, int* out, int K) { int s = K;\n"
+            "  for (int k = s - 1; k >= 0; --k) s += a[k]; out[0] = s; }\n")
+    assert ascending_sum_loops(grow, "g.cu", "g") is None
+    # an unsigned length of 0: `n - 1` taken in the loop's type, no iteration as before
+    assert "k <= (int)(n - 1)" in ascending_sum_loops(grow.replace("int s = K;", "int s = 0; unsigned n = K;").replace(
+        "k = s - 1", "k = n - 1"), "g.cu", "g")
     walk_ = open(_path("ptr_walk")).read()
     once = index_pointer_steps(walk_, "w.cu", "mm_ptrwalk")
     twice = index_pointer_steps(once, "w.cu", "mm_ptrwalk")

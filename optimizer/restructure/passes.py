@@ -1513,6 +1513,27 @@ def _reroll(src: SourceFile, a, b):
     return a.start_byte, a.end_byte, keep
 
 
+_PURE = {"fmaxf", "fminf", "fmax", "fmin", "max", "min", "fabsf", "fabs", "abs", "__ldg", "expf", "exp", "__expf",
+         "logf", "log", "sqrtf", "sqrt", "rsqrtf", "tanhf", "fmaf", "fma", "__fmaf_rn", "__fadd_rn", "__fmul_rn",
+         "__half2float", "__bfloat162float", "__float2half", "__float2bfloat16", "float", "double", "int"}
+
+
+def _only_accumulates(src: SourceFile, lp: LoopInfo) -> bool:
+    """Every statement of the loop's body updates one of its reductions (`s += e`, `s = s + e`, `m = fmaxf(m,
+    e)`), nothing else is assigned or stepped (`x[j++]` walks a second index), and every call is pure math."""
+    accs = {r.var for r in lp.reductions}
+    for n in walk(lp.body):
+        if n.type == "update_expression":
+            return False
+        if n.type == "assignment_expression":
+            left = n.child_by_field_name("left")
+            if left is None or left.type != "identifier" or text(src, left) not in accs:
+                return False
+        if n.type == "call_expression" and text(src, n.child_by_field_name("function")) not in _PURE:
+            return False
+    return True
+
+
 _RN = {"__fadd_rn": "+", "__fsub_rn": "-", "__fmul_rn": "*", "__dadd_rn": "+", "__dsub_rn": "-", "__dmul_rn": "*"}
 
 
@@ -1554,10 +1575,16 @@ def ascending_sum_loops(src_text: str, path: str, kernel: str) -> str | None:
                 or lp.cmp not in (">=", ">") or lp.start is None or lp.bound is None:
             continue
         if not lp.reductions or lp.carried or lp.memory_deps or lp.escapes \
-                or any(r.op not in (SUM, MAX, MIN) for r in lp.reductions):
+                or any(r.op not in (SUM, MAX, MIN) for r in lp.reductions) or not _only_accumulates(src, lp):
             continue
+        accs = {r.var for r in lp.reductions}
+        if any(n.type == "call_expression" or (n.type == "identifier" and text(src, n) in accs)
+               for end in (lp.start, lp.bound) for n in walk(end)):
+            continue  # (the ends are evaluated at the other moment now: nothing they read may change)
+        t = lp.var_type or "int"
         first = text(src, lp.bound) if lp.cmp == ">=" else f"({text(src, lp.bound)}) + 1"
-        header = f"for ({lp.var_type or 'int'} {lp.var} = {first}; {lp.var} <= {text(src, lp.start)}; ++{lp.var}) "
+        # (the old start in the loop's type: `n - 1` of an unsigned n = 0 is -1 there, no iteration, as before)
+        header = f"for ({t} {lp.var} = {first}; {lp.var} <= ({t})({text(src, lp.start)}); ++{lp.var}) "
         return span_text(src, 0, len(src.data), [(f.start_byte, f.child_by_field_name("body").start_byte, header)])
     return None
 
