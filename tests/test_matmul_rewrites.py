@@ -131,6 +131,15 @@ CASES = {
                       {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
     "sizet_flat_batched": (["cdiv(batch * M * N, 256)"], [256], {"A": (NB, M, K), "B": (NB, K, N), "C": (NB, M, N)},
                            {"batch": NB, "M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
+    # the causal mask as a break (`if (t2 > t) break;`), a BLAS epilogue branching on beta, a batch loop with its
+    # operands' pointers set inside it
+    "av_break": (["cdiv(HS, 32)", "cdiv(T, 8)", "NH"], [32, 8], {"att": (NB, M, M), "v": (NB, M, K), "out": (NB, M, K)},
+                 {"NH": NB, "T": M, "HS": K}, "out", lambda v: np.tril(v["att"]) @ v["v"]),
+    "beta_branch": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
+                    {"M": M, "N": N, "K": K, "alpha": 1.5, "beta": 0.5}, "C",
+                    lambda v: 1.5 * v["A"] @ v["B"] + 0.5 * v["C"]),
+    "batch_loop_ptrs": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (NB, M, K), "B": (NB, K, N), "C": (NB, M, N)},
+                        {"batch": NB, "M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
     "tiled_padded": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
                      {"M": M, "N": N, "K": K, "alpha": 1.5, "beta": -0.5}, "C",
                      lambda v: 1.5 * v["A"] @ v["B"] - 0.5 * v["C"]),
@@ -691,6 +700,14 @@ def test_public_tile_loops_backward_loops_and_walked_pointers_read_as_the_produc
     grow = ("__global__ void g(const int* a, int* out, int K) { int s = K;\n"
             "  for (int k = s - 1; k >= 0; --k) s += a[k]; out[0] = s; }\n")
     assert ascending_sum_loops(grow, "g.cu", "g") is None
+    # the causal break as the loop's bound only where the row is known below the loop's end, and not written in it
+    from kernelpro.optimizer.restructure.passes import break_to_bound
+    av = open(_path("av_break")).read()
+    assert "for (int t2 = 0; t2 <= t; ++t2)" in break_to_bound(av, "a.cu", "att_v_break")
+    assert break_to_bound(av.replace("if (t >= T || i >= HS) return;", "if (i >= HS) return;"), "a.cu",
+                          "att_v_break") is None
+    assert break_to_bound(av.replace("if (t2 > t) break;", "if (t2 > t) break;\n    t -= 0;"), "a.cu",
+                          "att_v_break") is None
     # an unsigned length of 0: `n - 1` taken in the loop's type, no iteration as before
     assert "k <= (int)(n - 1)" in ascending_sum_loops(grow.replace("int s = K;", "int s = 0; unsigned n = K;").replace(
         "k = s - 1", "k = n - 1"), "g.cu", "g")

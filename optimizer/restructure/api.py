@@ -36,7 +36,7 @@ from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flat2
                permute, rows, scan, stencil, taps)
 from . import histogram as private_bins
 from .launch import add_attribute, columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
-from .passes import (ascending_sum_loops, clamped_neighbours, plain_rn_arithmetic, counter_into_header, declare_at_first_assignment, expand_macros, flatten_array_params,
+from .passes import (ascending_sum_loops, break_to_bound, clamped_neighbours, plain_rn_arithmetic, counter_into_header, declare_at_first_assignment, expand_macros, flatten_array_params,
                      fold_reassignments, index_pointer_steps, inline_loop_helpers, name_thread_indices,
                      promote_elements, remainder_by_subtraction, rename_reassigned_pointers, reroll_loops, simplify,
                      static_shared_regions, sums_into_locals, unshare_preloads, while_to_for)
@@ -1814,6 +1814,8 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
         if plain is None:
             break
         text = plain
+    for _ in range(4):  # `for (...; t2 < T; ++t2) { if (t2 > t) break; ... }`: `t2 <= t`
+        text = break_to_bound(text, ctx.path, ctx.kernel) or text
     for _ in range(4):  # `for (int k = K - 1; k >= 0; --k) s += ...`: forwards
         text = ascending_sum_loops(text, ctx.path, ctx.kernel) or text
     for _ in range(8):

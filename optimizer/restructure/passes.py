@@ -1559,6 +1559,74 @@ def plain_rn_arithmetic(src_text: str, path: str, kernel: str) -> str | None:
     return None
 
 
+def break_to_bound(src_text: str, path: str, kernel: str) -> str | None:
+    """`for (k = S; k < E; ++k) { if (k > X) break; ... }` (a causal mask as a break) read as the loop with its
+    bound, `for (k = S; k <= X; ++k) { ... }`, where X < E is known (an early `if (X >= E ...) return;` before
+    the loop or an enclosing `if (X < E && ...)`) and X is not written in the loop: the same iterations run.
+    `k >= X` gives `k < X` (X <= E known). None if there is no such loop."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    flip = {">": "<", ">=": "<=", "<": ">", "<=": ">="}
+    for lp in analyze_kernel(src, k).loops:
+        f = lp.node
+        body = f.child_by_field_name("body") if f.type == "for_statement" else None
+        if body is None or body.type != "compound_statement" or lp.var is None or lp.step != 1 or lp.cmp != "<" \
+                or lp.bound is None or not body.named_children:
+            continue
+        first = body.named_children[0]
+        if first.type != "if_statement" or first.child_by_field_name("alternative") is not None:
+            continue
+        then = first.child_by_field_name("consequence")
+        if then is None or [c.type for c in (then.named_children if then.type == "compound_statement" else [then])] \
+                != ["break_statement"]:
+            continue
+        c = unparen(first.child_by_field_name("condition"))
+        if c is None or c.type != "binary_expression":
+            continue
+        op, left, right = text(src, c.child_by_field_name("operator")), c.child_by_field_name("left"), \
+            c.child_by_field_name("right")
+        if text(src, left) != lp.var:
+            if text(src, right) != lp.var or op not in flip:
+                continue
+            op, right = flip[op], left
+        if op not in (">", ">=") or any(n.type == "identifier" and text(src, n) in _writes_scalars(src, [body]) | {lp.var}
+                                        for n in walk(right)) or any(n.type == "call_expression" for n in walk(right)):
+            continue
+        x, e = text(src, right), text(src, lp.bound)
+        if not _known_below(src, k, f, x, e, strict=op == ">"):
+            continue
+        cond = f.child_by_field_name("condition")
+        new_cond = f"{lp.var} <= {x}" if op == ">" else f"{lp.var} < {x}"
+        return span_text(src, 0, len(src.data), [(cond.start_byte, cond.end_byte, new_cond), _whole_lines(src, first)])
+    return None
+
+
+def _known_below(src: SourceFile, k, loop, x: str, e: str, strict: bool) -> bool:
+    """x < e (strict) or x <= e holds at the loop: an early return on the negation before it, or an enclosing `if`."""
+    norm = lambda t: re.sub(r"\s+", "", t)  # noqa: E731
+    want_ret = {f"{x}>={e}", f"{e}<={x}"} if strict else {f"{x}>{e}", f"{e}<{x}"}
+    want_if = {f"{x}<{e}", f"{e}>{x}"} if strict else {f"{x}<={e}", f"{e}>={x}", f"{x}<{e}", f"{e}>{x}"}
+    parts = lambda n, op: ([q for side in ("left", "right") for q in parts(unparen(n.child_by_field_name(side)), op)]  # noqa: E731
+                           if n is not None and n.type == "binary_expression" and text(src, n.child_by_field_name("operator")) == op
+                           else [n])
+    for n in walk(k.body):
+        if n.type != "if_statement" or n.start_byte >= loop.start_byte:
+            continue
+        cond = unparen(n.child_by_field_name("condition"))
+        then = n.child_by_field_name("consequence")
+        if n.end_byte < loop.start_byte and then is not None and (then.type == "return_statement" or (
+                then.type == "compound_statement" and [c.type for c in then.named_children] == ["return_statement"])):
+            if want_ret & {norm(text(src, q)) for q in parts(cond, "||") if q is not None}:
+                return True
+        elif n.start_byte < loop.start_byte and loop.end_byte <= n.end_byte and then is not None \
+                and then.start_byte <= loop.start_byte and loop.end_byte <= then.end_byte:
+            if want_if & {norm(text(src, q)) for q in parts(cond, "&&") if q is not None}:
+                return True
+    return False
+
+
 def ascending_sum_loops(src_text: str, path: str, kernel: str) -> str | None:
     """A counted loop run backwards, `for (int k = K - 1; k >= 0; --k) s += a[..k..] * b[..k..];`, whose
     iterations meet only in sums, maxima or minima (nothing else carried, no memory linking them, no break,
