@@ -64,6 +64,8 @@ CASES = {
     "stencil1d_define.cu": ("stencil-tile", None, {"n": 1001}, "n + 6"),
     # a column's sum of squares, then the column scaled in place by it: the sum split, the update pass after it
     "colscale_norm.cu": ("column", None, {"m": 37, "n": 45}, "m*n"),
+    # a transpose through `__stcs(&out[..], __ldg(&in[..]))`: the copy read without its cache hints
+    "tr_ldg_stcs.cu": ("transpose-tile", None, {"rows": 37, "cols": 45}, "rows*cols"),
 }
 
 

@@ -36,7 +36,7 @@ from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flat2
                permute, rows, scan, stencil, taps)
 from . import histogram as private_bins
 from .launch import add_attribute, columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
-from .passes import (ascending_sum_loops, break_to_bound, clamped_neighbours, plain_rn_arithmetic, counter_into_header, declare_at_first_assignment, expand_macros, flatten_array_params,
+from .passes import (ascending_sum_loops, break_to_bound, clamped_neighbours, plain_memory_intrinsics, plain_rn_arithmetic, counter_into_header, declare_at_first_assignment, expand_macros, flatten_array_params,
                      fold_reassignments, index_pointer_steps, inline_loop_helpers, name_thread_indices,
                      promote_elements, remainder_by_subtraction, rename_reassigned_pointers, reroll_loops, simplify,
                      static_shared_regions, sums_into_locals, unshare_preloads, while_to_for)
@@ -810,6 +810,11 @@ def permute_plans(text: str, ctx: Context) -> list[Plan]:
     if k is None or k.body is None:
         return []
     c = copy_kernel(src, k)
+    plain = plain_memory_intrinsics(text, ctx.path, ctx.kernel) if isinstance(c, KernelRefusal) else None
+    if plain is not None:  # `__stcs(&out[j], __ldg(&in[i]))`: the copy `out[j] = in[i]` (the hints go with it)
+        src = parse_source(plain, ctx.path)
+        k = src.kernel(ctx.kernel)
+        c = copy_kernel(src, k)
     rows = _rows_folded(src, k, ctx) if isinstance(c, KernelRefusal) else None
     if rows is not None:  # a loop over extra rows (TILE x ROWS): folded into a block TILE rows tall
         src, k, c, tile_rows = rows

@@ -1534,6 +1534,53 @@ def _only_accumulates(src: SourceFile, lp: LoopInfo) -> bool:
     return True
 
 
+def plain_memory_intrinsics(src_text: str, path: str, kernel: str) -> str | None:
+    """Loads and stores through cache-hint intrinsics as plain accesses: `__ldg(&in[i])` -> `in[i]`,
+    `__stcs(&out[j], v);` -> `out[j] = v;` (the hints only steer caching; the values are the same), so a copy
+    reads as the copy it is. None if the kernel has none."""
+    from kernelpro.profilers.analysis.affine import LOAD_INTRINSICS, STORE_INTRINSICS
+
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    subs = []
+    for n in walk(k.body):
+        fn = n.child_by_field_name("function") if n.type == "call_expression" else None
+        args = n.child_by_field_name("arguments") if fn is not None else None
+        name = text(src, fn) if fn is not None else ""
+        if args is None or name not in LOAD_INTRINSICS | STORE_INTRINSICS or any(
+                s <= n.start_byte < e for s, e, _ in subs):
+            continue
+        a = args.named_children
+        ref = unparen(a[0]) if a else None
+        if ref is None or ref.type != "pointer_expression" or not text(src, ref).startswith("&"):
+            continue
+        target = text(src, ref.child_by_field_name("argument"))
+        if name in LOAD_INTRINSICS and len(a) == 1:
+            subs.append((n.start_byte, n.end_byte, f"({target})"))
+        elif name in STORE_INTRINSICS and len(a) == 2 and n.parent is not None \
+                and n.parent.type == "expression_statement":
+            inner = plain_memory_intrinsics_value(src, a[1])
+            subs.append((n.start_byte, n.end_byte, f"{target} = {inner}"))
+    return span_text(src, 0, len(src.data), subs) if subs else None
+
+
+def plain_memory_intrinsics_value(src: SourceFile, v) -> str:
+    """The value of a store intrinsic with the load intrinsics in it plain (see plain_memory_intrinsics)."""
+    from kernelpro.profilers.analysis.affine import LOAD_INTRINSICS
+
+    subs = []
+    for n in walk(v):
+        fn = n.child_by_field_name("function") if n.type == "call_expression" else None
+        a = n.child_by_field_name("arguments").named_children if fn is not None else []
+        if fn is not None and text(src, fn) in LOAD_INTRINSICS and len(a) == 1 and unparen(a[0]).type == \
+                "pointer_expression" and text(src, unparen(a[0])).startswith("&") and not any(
+                s <= n.start_byte < e for s, e, _ in subs):
+            subs.append((n.start_byte, n.end_byte, f"({text(src, unparen(a[0]).child_by_field_name('argument'))})"))
+    return span_text(src, v.start_byte, v.end_byte, subs)
+
+
 _RN = {"__fadd_rn": "+", "__fsub_rn": "-", "__fmul_rn": "*", "__dadd_rn": "+", "__dsub_rn": "-", "__dmul_rn": "*"}
 
 
