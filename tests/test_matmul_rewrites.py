@@ -140,6 +140,12 @@ CASES = {
                     lambda v: 1.5 * v["A"] @ v["B"] + 0.5 * v["C"]),
     "batch_loop_ptrs": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (NB, M, K), "B": (NB, K, N), "C": (NB, M, N)},
                         {"batch": NB, "M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
+    # scores over tensors given by strides, and P V over a flat index summed up to t (causal)
+    "qk_strides": (["cdiv(T, 16)", "cdiv(T, 16)", "H"], [16, 16], {"q": (NB, M, K), "k": (NB, M, K), "s": (NB, M, M)},
+                   {"H": NB, "T": M, "D": K, "sq_h": M * K, "sq_t": K, "sk_h": M * K, "sk_t": K}, "s",
+                   lambda v: v["q"] @ np.swapaxes(v["k"], 1, 2)),
+    "av_flat_causal": (["cdiv(BH * T * D, 256)"], [256], {"P": (NB, M, M), "V": (NB, M, K), "O": (NB, M, K)},
+                       {"BH": NB, "T": M, "D": K}, "O", lambda v: np.tril(v["P"]) @ v["V"]),
     "tiled_padded": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
                      {"M": M, "N": N, "K": K, "alpha": 1.5, "beta": -0.5}, "C",
                      lambda v: 1.5 * v["A"] @ v["B"] - 0.5 * v["C"]),
