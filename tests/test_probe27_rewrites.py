@@ -66,6 +66,8 @@ CASES = {
     "colscale_norm.cu": ("column", None, {"m": 37, "n": 45}, "m*n"),
     # a transpose through `__stcs(&out[..], __ldg(&in[..]))`: the copy read without its cache hints
     "tr_ldg_stcs.cu": ("transpose-tile", None, {"rows": 37, "cols": 45}, "rows*cols"),
+    # a lower bound beside the upper one (`if (i > 0 && i < n) y[i] += ...`): each element keeps its own test
+    "ew_lower_guard.cu": ("elementwise", None, {"n": 1001, "a": 0.5}, "n"),
 }
 
 
@@ -190,3 +192,18 @@ def run_clamps(text: str) -> str:
             return text
         text = out
     return text
+
+
+def test_a_lower_bound_goes_inside_the_upper_one_only_for_the_same_index_and_plain_conditions():
+    from kernelpro.optimizer.restructure.passes import split_lower_guards
+
+    base = ("__global__ void f(float* y, const float* x, int n, int m) {\n"
+            "  int i = blockIdx.x * blockDim.x + threadIdx.x; int j = threadIdx.y;\n  COND y[i] += x[i];\n}\n")
+    got = split_lower_guards(base.replace("COND", "if (i > 0 && i < n)"), "f.cu", "f")
+    assert "if (i < n) { if ((i > 0)) y[i] += x[i]; }" in got
+    assert "if (n > i) { if ((2 <= i)) y[i] += x[i]; }" in split_lower_guards(
+        base.replace("COND", "if (2 <= i && n > i)"), "f.cu", "f")
+    for cond in ("if (j > 1 && i < n)",  # another index's bound: nothing of i's to move
+                 "if (i < n && i < m)",  # two upper bounds
+                 "if (i >= 2 && i < n && g(i))"):  # a call
+        assert split_lower_guards(base.replace("COND", cond), "f.cu", "f") is None, cond

@@ -36,10 +36,12 @@ from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flat2
                permute, rows, scan, stencil, taps)
 from . import histogram as private_bins
 from .launch import add_attribute, columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
-from .passes import (ascending_sum_loops, break_to_bound, clamped_neighbours, plain_memory_intrinsics, plain_rn_arithmetic, counter_into_header, declare_at_first_assignment, expand_macros, flatten_array_params,
-                     fold_reassignments, index_pointer_steps, inline_loop_helpers, name_thread_indices,
-                     promote_elements, remainder_by_subtraction, rename_reassigned_pointers, reroll_loops, simplify,
-                     static_shared_regions, sums_into_locals, unshare_preloads, while_to_for)
+from .passes import (ascending_sum_loops, break_to_bound, clamped_neighbours, counter_into_header,
+                     declare_at_first_assignment, expand_macros, flatten_array_params, fold_reassignments,
+                     index_pointer_steps, inline_loop_helpers, name_thread_indices, plain_memory_intrinsics,
+                     plain_rn_arithmetic, promote_elements, remainder_by_subtraction, rename_reassigned_pointers,
+                     reroll_loops, simplify, split_lower_guards, static_shared_regions, sums_into_locals,
+                     unshare_preloads, while_to_for)
 from .text import NotThisShape, Refuse, in_terms_of, leaving_jump, span_text
 from .unstage import unstage
 from .warptail import warp_tail_tree
@@ -485,6 +487,12 @@ def elementwise_plans(text: str, ctx: Context) -> list[Plan]:
     src = parse_source(text, ctx.path)
     k = src.kernel(ctx.kernel)
     rk = row_kernel(src, k) if k is not None else None
+    if (rk is None or not is_elementwise(rk)) and k is not None:
+        split = split_lower_guards(text, ctx.path, ctx.kernel)  # `if (i > 0 && i < n)`: the lower bound inside
+        if split is not None:
+            src = parse_source(split, ctx.path)
+            k = src.kernel(ctx.kernel)
+            rk = row_kernel(src, k)
     if rk is None or not is_elementwise(rk):
         return []
     old_block, grid = _launch_1d(ctx)

@@ -1606,6 +1606,57 @@ def plain_rn_arithmetic(src_text: str, path: str, kernel: str) -> str | None:
     return None
 
 
+def split_lower_guards(src_text: str, path: str, kernel: str) -> str | None:
+    """A guard with a lower bound beside the upper one, `if (i > 0 && i < n) body` (also `i >= 1`, `0 < i`, in
+    any order, other conditions on i too), split into the upper bound outside and the rest inside:
+    `if (i < n) { if (i > 0) body }`, the form the element-wise plans read (each element keeps its own test).
+    Only for an `if` without `else` at the kernel's top level whose conditions call nothing. None if none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    for s in statements(k.body):
+        if s.type != "if_statement" or s.child_by_field_name("alternative") is not None:
+            continue
+        cond = unparen(s.child_by_field_name("condition"))
+        parts = _and_parts(cond)
+        if len(parts) < 2 or any(n.type in ("call_expression", "assignment_expression", "update_expression")
+                                 for p in parts for n in walk(p)):
+            continue
+        upper = [p for p in parts if _upper_bound_of(src, p)]
+        if len(upper) != 1:
+            continue
+        v = _upper_bound_of(src, upper[0])
+        rest = [p for p in parts if p is not upper[0]]
+        if not any(n.type == "identifier" and text(src, n) == v for p in rest for n in walk(p)):
+            continue  # (no lower bound on the same index: nothing to split)
+        then = s.child_by_field_name("consequence")
+        inner = " && ".join(f"({text(src, p)})" for p in rest)
+        body = span_text(src, then.start_byte, then.end_byte)
+        return span_text(src, 0, len(src.data), [(s.start_byte, s.end_byte,
+                                                  f"if ({text(src, upper[0])}) {{ if ({inner}) {body} }}")])
+    return None
+
+
+def _and_parts(n) -> list:
+    if n is not None and n.type == "binary_expression" and n.child_by_field_name("operator").type == "&&":
+        return _and_parts(unparen(n.child_by_field_name("left"))) + _and_parts(unparen(n.child_by_field_name("right")))
+    return [n] if n is not None else []
+
+
+def _upper_bound_of(src: SourceFile, c) -> str | None:
+    """v of `v < E` (or `E > v`), v a plain name."""
+    if c is None or c.type != "binary_expression":
+        return None
+    op, left, right = text(src, c.child_by_field_name("operator")), unparen(c.child_by_field_name("left")), \
+        unparen(c.child_by_field_name("right"))
+    if op == "<" and left.type == "identifier":
+        return text(src, left)
+    if op == ">" and right.type == "identifier":
+        return text(src, right)
+    return None
+
+
 def break_to_bound(src_text: str, path: str, kernel: str) -> str | None:
     """`for (k = S; k < E; ++k) { if (k > X) break; ... }` (a causal mask as a break) read as the loop with its
     bound, `for (k = S; k <= X; ++k) { ... }`, where X < E is known (an early `if (X >= E ...) return;` before
