@@ -68,6 +68,8 @@ CASES = {
     "tr_ldg_stcs.cu": ("transpose-tile", None, {"rows": 37, "cols": 45}, "rows*cols"),
     # a lower bound beside the upper one (`if (i > 0 && i < n) y[i] += ...`): each element keeps its own test
     "ew_lower_guard.cu": ("elementwise", None, {"n": 1001, "a": 0.5}, "n"),
+    # a column sum guarded by `j > 0 && j < N`: every column summed, the lower bound kept on the store
+    "col_lower.cu": ("column", None, {"M": 37, "N": 45}, "M*N"),
 }
 
 
@@ -207,3 +209,15 @@ def test_a_lower_bound_goes_inside_the_upper_one_only_for_the_same_index_and_pla
                  "if (i < n && i < m)",  # two upper bounds
                  "if (i >= 2 && i < n && g(i))"):  # a call
         assert split_lower_guards(base.replace("COND", cond), "f.cu", "f") is None, cond
+
+
+def test_a_column_sum_s_lower_bound_moves_to_its_stores_only_where_every_column_reads_in_bounds():
+    from kernelpro.optimizer.restructure.passes import lower_guard_to_stores
+
+    text = open(os.path.join(PROBE, "col_lower.cu")).read()
+    assert "if ((j > 0)) {" in lower_guard_to_stores(text, "c.cu", "colsum_skip")
+    shifted = text.replace("t += A[i * N + j];", "t += A[i * N + j - 1];")  # column 0 would read A[-1]
+    assert lower_guard_to_stores(shifted, "c.cu", "colsum_skip") is None
+    written = text.replace("for (int i = 0; i < M; ++i) t += A[i * N + j];",
+                           "for (int i = 0; i < M; ++i) { t += A[i * N + j]; A[0] = t; }")  # the loop writes memory
+    assert lower_guard_to_stores(written, "c.cu", "colsum_skip") is None

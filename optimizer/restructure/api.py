@@ -38,7 +38,8 @@ from . import histogram as private_bins
 from .launch import add_attribute, columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
 from .passes import (ascending_sum_loops, break_to_bound, clamped_neighbours, counter_into_header,
                      declare_at_first_assignment, expand_macros, flatten_array_params, fold_reassignments,
-                     index_pointer_steps, inline_loop_helpers, name_thread_indices, plain_memory_intrinsics,
+                     index_pointer_steps, inline_loop_helpers, lower_guard_to_stores, name_thread_indices,
+                     plain_memory_intrinsics,
                      plain_rn_arithmetic, promote_elements, remainder_by_subtraction, rename_reassigned_pointers,
                      reroll_loops, simplify, split_lower_guards, static_shared_regions, sums_into_locals,
                      unshare_preloads, while_to_for)
@@ -638,6 +639,7 @@ def _one_thread_columns(src: SourceFile, k, ctx: Context, grid: list, loop_line)
 
 
 def column_plans(text: str, ctx: Context) -> list[Plan]:
+    text = lower_guard_to_stores(text, ctx.path, ctx.kernel) or text  # `if (j > 0 && j < N)`: the bound on the stores
     k0 = parse_source(text, ctx.path).kernel(ctx.kernel)
     first_loop = next((lp.line for lp in k0.loops if lp.depth == 0), None) if k0 is not None else None
     text, restricted = _promoted_columns(text, ctx)

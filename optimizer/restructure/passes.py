@@ -1638,6 +1638,65 @@ def split_lower_guards(src_text: str, path: str, kernel: str) -> str | None:
     return None
 
 
+def lower_guard_to_stores(src_text: str, path: str, kernel: str) -> str | None:
+    """A thread-per-column sum guarded by a lower bound beside the upper one, `if (j > 0 && j < N) { float t =
+    0; for (i...) t += A[i * N + j]; s[j] = t; }`: the sum run for every j < N and the lower bound kept on what
+    follows it, `if (j < N) { float t = 0; for (...) ...; if ((j > 0)) { s[j] = t; } }` (the column split's
+    form). Only where the loop reads memory alone, at indices whose constant part is >= 0 and whose other terms
+    are products of indices and sizes (so a column the bound left out reads in bounds too), and the statements
+    before the loop only declare. None if none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    from kernelpro.profilers.analysis.affine import build_env, global_accesses
+
+    for s in statements(k.body):
+        if s.type != "if_statement" or s.child_by_field_name("alternative") is not None:
+            continue
+        parts = _and_parts(unparen(s.child_by_field_name("condition")))
+        upper = [p for p in parts if _upper_bound_of(src, p)]
+        if len(parts) < 2 or len(upper) != 1 or any(n.type in ("call_expression", "assignment_expression",
+                                                                "update_expression") for p in parts for n in walk(p)):
+            continue
+        v = _upper_bound_of(src, upper[0])
+        if not all(_lower_bound_on(src, p, v) for p in parts if p is not upper[0]):
+            continue  # (only lower bounds of the same index move: `threadIdx.x == 0 &&` is another matter)
+        body = statements(s.child_by_field_name("consequence"))
+        loops = [i for i, b in enumerate(body) if b.type == "for_statement"]
+        if len(loops) != 1 or any(b.type != "declaration" for b in body[:loops[0]]) or not body[loops[0] + 1:]:
+            continue
+        lp = body[loops[0]]
+        accs = [a for a in global_accesses(build_env(src, k), include_unknown=True)
+                if lp.start_byte <= a.node.start_byte < lp.end_byte]
+        if not accs or any(a.is_write or a.index is None or a.index.get((), 0) < 0 or any(
+                c < 0 for m, c in a.index.items() if m) for a in accs):
+            continue
+        rest = " && ".join(f"({text(src, p)})" for p in parts if p is not upper[0])
+        after = span_text(src, body[loops[0] + 1].start_byte, body[-1].end_byte)
+        head = span_text(src, body[0].start_byte, lp.end_byte)
+        ind = line_indent(src, lp)
+        return span_text(src, 0, len(src.data), [(s.start_byte, s.end_byte,
+                                                  f"if ({text(src, upper[0])}) {{\n{ind}{head}\n{ind}if ({rest}) {{\n"
+                                                  f"{ind}  {after}\n{ind}}}\n{line_indent(src, s)}}}")])
+    return None
+
+
+def _lower_bound_on(src: SourceFile, c, v: str) -> bool:
+    """c is `v > E`, `v >= E`, `E < v` or `E <= v`, E not reading v."""
+    if c is None or c.type != "binary_expression":
+        return False
+    op, left, right = text(src, c.child_by_field_name("operator")), unparen(c.child_by_field_name("left")), \
+        unparen(c.child_by_field_name("right"))
+    if op in (">", ">=") and text(src, left) == v:
+        other = right
+    elif op in ("<", "<=") and text(src, right) == v:
+        other = left
+    else:
+        return False
+    return not any(n.type == "identifier" and text(src, n) == v for n in walk(other))
+
+
 def _and_parts(n) -> list:
     if n is not None and n.type == "binary_expression" and n.child_by_field_name("operator").type == "&&":
         return _and_parts(unparen(n.child_by_field_name("left"))) + _and_parts(unparen(n.child_by_field_name("right")))
