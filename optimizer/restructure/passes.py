@@ -1616,25 +1616,15 @@ def split_lower_guards(src_text: str, path: str, kernel: str) -> str | None:
     if k is None or k.body is None:
         return None
     for s in statements(k.body):
-        if s.type != "if_statement" or s.child_by_field_name("alternative") is not None:
+        got = _split_guard(src, s, lower_only=False)
+        if got is None:
             continue
-        cond = unparen(s.child_by_field_name("condition"))
-        parts = _and_parts(cond)
-        if len(parts) < 2 or any(n.type in ("call_expression", "assignment_expression", "update_expression")
-                                 for p in parts for n in walk(p)):
-            continue
-        upper = [p for p in parts if _upper_bound_of(src, p)]
-        if len(upper) != 1:
-            continue
-        v = _upper_bound_of(src, upper[0])
-        rest = [p for p in parts if p is not upper[0]]
-        if not any(n.type == "identifier" and text(src, n) == v for p in rest for n in walk(p)):
-            continue  # (no lower bound on the same index: nothing to split)
+        upper, rest = got
         then = s.child_by_field_name("consequence")
         inner = " && ".join(f"({text(src, p)})" for p in rest)
         body = span_text(src, then.start_byte, then.end_byte)
         return span_text(src, 0, len(src.data), [(s.start_byte, s.end_byte,
-                                                  f"if ({text(src, upper[0])}) {{ if ({inner}) {body} }}")])
+                                                  f"if ({text(src, upper)}) {{ if ({inner}) {body} }}")])
     return None
 
 
@@ -1652,16 +1642,10 @@ def lower_guard_to_stores(src_text: str, path: str, kernel: str) -> str | None:
     from kernelpro.profilers.analysis.affine import build_env, global_accesses
 
     for s in statements(k.body):
-        if s.type != "if_statement" or s.child_by_field_name("alternative") is not None:
+        got = _split_guard(src, s, lower_only=True)
+        if got is None:
             continue
-        parts = _and_parts(unparen(s.child_by_field_name("condition")))
-        upper = [p for p in parts if _upper_bound_of(src, p)]
-        if len(parts) < 2 or len(upper) != 1 or any(n.type in ("call_expression", "assignment_expression",
-                                                                "update_expression") for p in parts for n in walk(p)):
-            continue
-        v = _upper_bound_of(src, upper[0])
-        if not all(_lower_bound_on(src, p, v) for p in parts if p is not upper[0]):
-            continue  # (only lower bounds of the same index move: `threadIdx.x == 0 &&` is another matter)
+        upper, rest = got
         body = statements(s.child_by_field_name("consequence"))
         loops = [i for i, b in enumerate(body) if b.type == "for_statement"]
         if len(loops) != 1 or any(b.type != "declaration" for b in body[:loops[0]]) or not body[loops[0] + 1:]:
@@ -1672,14 +1656,36 @@ def lower_guard_to_stores(src_text: str, path: str, kernel: str) -> str | None:
         if not accs or any(a.is_write or a.index is None or a.index.get((), 0) < 0 or any(
                 c < 0 for m, c in a.index.items() if m) for a in accs):
             continue
-        rest = " && ".join(f"({text(src, p)})" for p in parts if p is not upper[0])
+        rest = " && ".join(f"({text(src, p)})" for p in rest)
         after = span_text(src, body[loops[0] + 1].start_byte, body[-1].end_byte)
         head = span_text(src, body[0].start_byte, lp.end_byte)
         ind = line_indent(src, lp)
         return span_text(src, 0, len(src.data), [(s.start_byte, s.end_byte,
-                                                  f"if ({text(src, upper[0])}) {{\n{ind}{head}\n{ind}if ({rest}) {{\n"
+                                                  f"if ({text(src, upper)}) {{\n{ind}{head}\n{ind}if ({rest}) {{\n"
                                                   f"{ind}  {after}\n{ind}}}\n{line_indent(src, s)}}}")])
     return None
+
+
+def _split_guard(src: SourceFile, s, lower_only: bool):
+    """(the upper bound `v < E`, the other conditions) of a top-level `if` without `else` whose condition is a
+    conjunction of plain comparisons, one of them the only upper bound of v and the others mentioning v (with
+    lower_only, each a lower bound of v); else None."""
+    if s.type != "if_statement" or s.child_by_field_name("alternative") is not None:
+        return None
+    parts = _and_parts(unparen(s.child_by_field_name("condition")))
+    if len(parts) < 2 or any(n.type in ("call_expression", "assignment_expression", "update_expression")
+                             for p in parts for n in walk(p)):
+        return None
+    upper = [p for p in parts if _upper_bound_of(src, p)]
+    if len(upper) != 1:
+        return None
+    v = _upper_bound_of(src, upper[0])
+    rest = [p for p in parts if p is not upper[0]]
+    if lower_only and not all(_lower_bound_on(src, p, v) for p in rest):
+        return None  # (only lower bounds of the same index move: `threadIdx.x == 0 &&` is another matter)
+    if not any(n.type == "identifier" and text(src, n) == v for p in rest for n in walk(p)):
+        return None  # (no bound on the same index: nothing to split)
+    return upper[0], rest
 
 
 def _lower_bound_on(src: SourceFile, c, v: str) -> bool:
