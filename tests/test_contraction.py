@@ -135,3 +135,19 @@ def test_the_tensor_core_rule_fires_on_an_alpha_scaled_product_and_a_row_pointer
     rep = profile_file(os.path.join(HERE, f"{name}.cu"), CompileOptions(arch="sm_90"))
     rules = {a.rule for a in rep.advice}
     assert {"matmul-without-tensor-cores", "matmul-global-operands"} <= rules, rules
+
+
+def test_a_difference_of_products_is_two_terms_and_a_lone_subtracted_product_is_not_a_sum():
+    """`s += ar * br - ai * bi` (a complex product's real part): two products, the signs left to the kernel's own
+    code; `s -= a * b` alone and `s = s - a * b` are no sum of products (refused, with the reason)."""
+    kernel = """__global__ void k(const float* ar, const float* ai, const float* br, const float* bi, float* c,
+                                 int M, int N, int K) {
+    int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y * blockDim.y + threadIdx.y;
+    if (i < M && j < N) { float s = 0.f; for (int k = 0; k < K; ++k) UPDATE; c[i * N + j] = s; }
+}"""
+    f = found(kernel.replace("UPDATE", "s += ar[i * K + k] * br[k * N + j] - ai[i * K + k] * bi[k * N + j]"))
+    assert len(f.products) == 1 and len(f.products[0].terms) == 2
+    f = found(kernel.replace("UPDATE", "s = s - ar[i * K + k] * br[k * N + j]"))
+    assert not f.products and any("subtracts" in r.reason or "not a sum" in r.reason for r in f.refused), f.refused
+    f = found(kernel.replace("UPDATE", "s += (double)(2.0f * ar[i * K + k] * br[k * N + j])"))
+    assert len(f.products) == 1 and f.products[0].alpha == "2.0f"

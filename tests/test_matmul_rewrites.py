@@ -146,6 +146,12 @@ CASES = {
                    lambda v: v["q"] @ np.swapaxes(v["k"], 1, 2)),
     "av_flat_causal": (["cdiv(BH * T * D, 256)"], [256], {"P": (NB, M, M), "V": (NB, M, K), "O": (NB, M, K)},
                        {"BH": NB, "T": M, "D": K}, "O", lambda v: np.tril(v["P"]) @ v["V"]),
+    # a difference of two products in one loop (a complex product's real part), alpha inside a cast to double
+    "mm_sub_products": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"Ar": (M, K), "Ai": (M, K), "Br": (K, N),
+                                                                    "Bi": (K, N), "Cr": (M, N)},
+                        {"M": M, "N": N, "K": K}, "Cr", lambda v: v["Ar"] @ v["Br"] - v["Ai"] @ v["Bi"]),
+    "mm_scale_loop_acc_double": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
+                                 {"M": M, "N": N, "K": K, "alpha": 2.0}, "C", lambda v: 2.0 * v["A"] @ v["B"]),
     "tiled_padded": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
                      {"M": M, "N": N, "K": K, "alpha": 1.5, "beta": -0.5}, "C",
                      lambda v: 1.5 * v["A"] @ v["B"] - 0.5 * v["C"]),
@@ -208,7 +214,8 @@ def test_each_rewrite_compiles_and_computes_the_product(name, tmp_path):
     assert ("matmul-coalesce" in names) == (name in ("gemm_xrows", "linear_rowptr", "linear_dinp", "gemm_colmajor")), \
         names
     assert ("matmul-wmma" in names) == (name in LOW), names  # 16-bit operands only (TF32: no tolerance given)
-    assert ("matmul-3xtf32" in names) == (name not in LOW + ("syr2k", "gemm_tmpl")), names  # one product of fp32
+    assert ("matmul-3xtf32" in names) == (name not in LOW + ("syr2k", "gemm_tmpl", "mm_sub_products")), names  # one
+    # product of fp32
     runs = [("as written", text, ctx.launch)]
     prepared = not os.path.exists(os.path.join(HERE, f"{name}.cu"))  # a spelling the passes prepare: what it
     # tests is that reading; the tiles' first setting shows the rewrite computes the product (CI's time)

@@ -193,8 +193,10 @@ def _value(src: SourceFile, n, privates: dict, depth: int = 0, by_node: dict | N
 
 
 def _terms(src: SourceFile, e, sign: int = 1) -> list:
-    """The summands of e: [(sign, node)] through + and -."""
+    """The summands of e: [(sign, node)] through + and - (and a cast around them, `(double)(a * b)`)."""
     e = unparen(e)
+    while e is not None and e.type == "cast_expression":
+        e = unparen(e.child_by_field_name("value"))
     if e is not None and e.type == "binary_expression" and text(src, e.child_by_field_name("operator")) in ("+", "-"):
         op = text(src, e.child_by_field_name("operator"))
         return _terms(src, e.child_by_field_name("left"), sign) + \
@@ -204,6 +206,9 @@ def _terms(src: SourceFile, e, sign: int = 1) -> list:
 
 def _factors(src: SourceFile, e) -> list:
     e = unparen(e)
+    while e is not None and e.type == "cast_expression" and _factors(src, e.child_by_field_name("value")) != \
+            [unparen(e.child_by_field_name("value"))]:  # `(double)(alpha * a * b)`: the product's factors
+        e = unparen(e.child_by_field_name("value"))
     if e is not None and e.type == "binary_expression" and text(src, e.child_by_field_name("operator")) == "*":
         return _factors(src, e.child_by_field_name("left")) + _factors(src, e.child_by_field_name("right"))
     return [e]
@@ -465,8 +470,10 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
     w, acc_node, terms = updates[0]
     if any(len(ops) != 2 for _, ops, _, _ in terms):
         return Refusal(line, f"line {w.start_point[0] + 1} adds a term that is not a product of two operands along {var}")
-    if any(sign < 0 for sign, *_ in terms):
+    if any(sign < 0 for sign, *_ in terms) and len(terms) == 1:
         return Refusal(line, f"line {w.start_point[0] + 1} subtracts a product (only sums are recognised)")
+    # (several products, some subtracted, `ar * br - ai * bi`: each summed apart, the signs kept where the
+    # kernel's own code adds them up)
     acc = text(src, acc_node)
     kind = "global" if acc_node.type == "subscript_expression" and acc_node.id in by_node else "local"
     acc_name = text(src, _base(acc_node))
