@@ -131,21 +131,9 @@ CASES = {
                       {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
     "sizet_flat_batched": (["cdiv(batch * M * N, 256)"], [256], {"A": (NB, M, K), "B": (NB, K, N), "C": (NB, M, N)},
                            {"batch": NB, "M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
-    # the causal mask as a break (`if (t2 > t) break;`), a BLAS epilogue branching on beta, a batch loop with its
-    # operands' pointers set inside it
+    # the causal mask as a break (`if (t2 > t) break;`)
     "av_break": (["cdiv(HS, 32)", "cdiv(T, 8)", "NH"], [32, 8], {"att": (NB, M, M), "v": (NB, M, K), "out": (NB, M, K)},
                  {"NH": NB, "T": M, "HS": K}, "out", lambda v: np.tril(v["att"]) @ v["v"]),
-    "beta_branch": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
-                    {"M": M, "N": N, "K": K, "alpha": 1.5, "beta": 0.5}, "C",
-                    lambda v: 1.5 * v["A"] @ v["B"] + 0.5 * v["C"]),
-    "batch_loop_ptrs": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (NB, M, K), "B": (NB, K, N), "C": (NB, M, N)},
-                        {"batch": NB, "M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
-    # scores over tensors given by strides, and P V over a flat index summed up to t (causal)
-    "qk_strides": (["cdiv(T, 16)", "cdiv(T, 16)", "H"], [16, 16], {"q": (NB, M, K), "k": (NB, M, K), "s": (NB, M, M)},
-                   {"H": NB, "T": M, "D": K, "sq_h": M * K, "sq_t": K, "sk_h": M * K, "sk_t": K}, "s",
-                   lambda v: v["q"] @ np.swapaxes(v["k"], 1, 2)),
-    "av_flat_causal": (["cdiv(BH * T * D, 256)"], [256], {"P": (NB, M, M), "V": (NB, M, K), "O": (NB, M, K)},
-                       {"BH": NB, "T": M, "D": K}, "O", lambda v: np.tril(v["P"]) @ v["V"]),
     # a difference of two products in one loop (a complex product's real part), alpha inside a cast to double
     "mm_sub_products": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"Ar": (M, K), "Ai": (M, K), "Br": (K, N),
                                                                     "Bi": (K, N), "Cr": (M, N)},
