@@ -198,26 +198,14 @@ def _same_expr(a: str, b: str) -> bool:
 
 
 def _equal_sizes(a: str, b: str) -> bool:
-    """Two size expressions equal: the same tree, or the same value at several positive sizes (`(N * N) / (N)`
-    is N)."""
+    """Two size expressions equal: the same tree, or the same polynomial of the sizes (`(N * N) / (N)` is N; C's
+    integer `/` as the spec expressions' `//`)."""
+    from kernelpro.profilers.runtime import symbolic
+
     if _same_expr(a, b):
         return True
-    import random
-
-    from kernelpro.profilers.runtime.expr import ExprError, evaluate_int, parse_expr
-    try:
-        names = sorted(parse_expr(a).names | parse_expr(b).names)
-    except (ExprError, AttributeError):
-        return False
-    rng = random.Random(7)
-    for _ in range(8):
-        env = {n: rng.randint(2, 5000) for n in names}
-        try:
-            if evaluate_int(a, env) != evaluate_int(b, env):
-                return False
-        except (ExprError, ZeroDivisionError, ValueError, TypeError):
-            return False
-    return True
+    pa, pb = (symbolic.parse(re.sub(r"(?<!/)/(?!/)", "//", x)) for x in (a, b))
+    return pa is not None and pa == pb
 
 
 def symmetric(c: Contraction) -> bool:

@@ -19,7 +19,8 @@ from kernelpro.profilers.analysis.affine import (const, global_accesses, index_p
                                                  unevaluated)
 from kernelpro.profilers.analysis.macros import expand_macros  # noqa: F401 (a pass the plans run)
 from kernelpro.profilers.analysis.loops import (LoopInfo, ONLINE, MAX, MIN, SUM, analyze_kernel, declared_names, inside,
-                                                loop_start, may_alias, statements, text, unparen, uses, writes_in)
+                                                loop_start, may_alias, operands, statements, text, unparen, uses,
+                                                writes_in)
 from kernelpro.profilers.analysis.patterns import RowKernel, row_kernel
 from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import SourceFile, function_declarator, parse_source, walk
@@ -1538,47 +1539,44 @@ def plain_memory_intrinsics(src_text: str, path: str, kernel: str) -> str | None
     """Loads and stores through cache-hint intrinsics as plain accesses: `__ldg(&in[i])` -> `in[i]`,
     `__stcs(&out[j], v);` -> `out[j] = v;` (the hints only steer caching; the values are the same), so a copy
     reads as the copy it is. None if the kernel has none."""
-    from kernelpro.profilers.analysis.affine import LOAD_INTRINSICS, STORE_INTRINSICS
-
     src = parse_source(src_text, path)
     k = src.kernel(kernel)
     if k is None or k.body is None:
         return None
     subs = []
     for n in walk(k.body):
-        fn = n.child_by_field_name("function") if n.type == "call_expression" else None
-        args = n.child_by_field_name("arguments") if fn is not None else None
-        name = text(src, fn) if fn is not None else ""
-        if args is None or name not in LOAD_INTRINSICS | STORE_INTRINSICS or any(
-                s <= n.start_byte < e for s, e, _ in subs):
+        if any(s <= n.start_byte < e for s, e, _ in subs):
+            continue  # (inside a store already written out)
+        hinted = _hinted_access(src, n)
+        if hinted is None:
             continue
-        a = args.named_children
-        ref = unparen(a[0]) if a else None
-        if ref is None or ref.type != "pointer_expression" or not text(src, ref).startswith("&"):
-            continue
-        target = text(src, ref.child_by_field_name("argument"))
-        if name in LOAD_INTRINSICS and len(a) == 1:
+        target, value = hinted
+        if value is None:
             subs.append((n.start_byte, n.end_byte, f"({target})"))
-        elif name in STORE_INTRINSICS and len(a) == 2 and n.parent is not None \
-                and n.parent.type == "expression_statement":
-            inner = plain_memory_intrinsics_value(src, a[1])
-            subs.append((n.start_byte, n.end_byte, f"{target} = {inner}"))
+        elif n.parent is not None and n.parent.type == "expression_statement":
+            loads = [(m.start_byte, m.end_byte, f"({h[0]})") for m in walk(value)
+                     if (h := _hinted_access(src, m)) is not None and h[1] is None]
+            outer = [x for x in loads if not any(o[0] <= x[0] and x[1] <= o[1] and o != x for o in loads)]
+            subs.append((n.start_byte, n.end_byte, f"{target} = {span_text(src, value.start_byte, value.end_byte, outer)}"))
     return span_text(src, 0, len(src.data), subs) if subs else None
 
 
-def plain_memory_intrinsics_value(src: SourceFile, v) -> str:
-    """The value of a store intrinsic with the load intrinsics in it plain (see plain_memory_intrinsics)."""
-    from kernelpro.profilers.analysis.affine import LOAD_INTRINSICS
+def _hinted_access(src: SourceFile, n):
+    """(the accessed element's text, the stored value node or None for a load) of `__ldg(&a[i])` or
+    `__stcs(&a[i], v)`; None for anything else."""
+    from kernelpro.profilers.analysis.affine import LOAD_INTRINSICS, STORE_INTRINSICS
 
-    subs = []
-    for n in walk(v):
-        fn = n.child_by_field_name("function") if n.type == "call_expression" else None
-        a = n.child_by_field_name("arguments").named_children if fn is not None else []
-        if fn is not None and text(src, fn) in LOAD_INTRINSICS and len(a) == 1 and unparen(a[0]).type == \
-                "pointer_expression" and text(src, unparen(a[0])).startswith("&") and not any(
-                s <= n.start_byte < e for s, e, _ in subs):
-            subs.append((n.start_byte, n.end_byte, f"({text(src, unparen(a[0]).child_by_field_name('argument'))})"))
-    return span_text(src, v.start_byte, v.end_byte, subs)
+    fn = n.child_by_field_name("function") if n.type == "call_expression" else None
+    args = n.child_by_field_name("arguments").named_children if fn is not None else []
+    name = text(src, fn) if fn is not None else ""
+    ref = unparen(args[0]) if args else None
+    if ref is None or ref.type != "pointer_expression" or not text(src, ref).startswith("&"):
+        return None
+    if name in LOAD_INTRINSICS and len(args) == 1:
+        return text(src, ref.child_by_field_name("argument")), None
+    if name in STORE_INTRINSICS and len(args) == 2:
+        return text(src, ref.child_by_field_name("argument")), args[1]
+    return None
 
 
 _RN = {"__fadd_rn": "+", "__fsub_rn": "-", "__fmul_rn": "*", "__dadd_rn": "+", "__dsub_rn": "-", "__dmul_rn": "*"}
@@ -1672,7 +1670,7 @@ def _split_guard(src: SourceFile, s, lower_only: bool):
     lower_only, each a lower bound of v); else None."""
     if s.type != "if_statement" or s.child_by_field_name("alternative") is not None:
         return None
-    parts = _and_parts(unparen(s.child_by_field_name("condition")))
+    parts = operands(s.child_by_field_name("condition"))
     if len(parts) < 2 or any(n.type in ("call_expression", "assignment_expression", "update_expression")
                              for p in parts for n in walk(p)):
         return None
@@ -1701,12 +1699,6 @@ def _lower_bound_on(src: SourceFile, c, v: str) -> bool:
     else:
         return False
     return not any(n.type == "identifier" and text(src, n) == v for n in walk(other))
-
-
-def _and_parts(n) -> list:
-    if n is not None and n.type == "binary_expression" and n.child_by_field_name("operator").type == "&&":
-        return _and_parts(unparen(n.child_by_field_name("left"))) + _and_parts(unparen(n.child_by_field_name("right")))
-    return [n] if n is not None else []
 
 
 def _upper_bound_of(src: SourceFile, c) -> str | None:
@@ -1771,9 +1763,6 @@ def _known_below(src: SourceFile, k, loop, x: str, e: str, strict: bool) -> bool
     norm = lambda t: re.sub(r"\s+", "", t)  # noqa: E731
     want_ret = {f"{x}>={e}", f"{e}<={x}"} if strict else {f"{x}>{e}", f"{e}<{x}"}
     want_if = {f"{x}<{e}", f"{e}>{x}"} if strict else {f"{x}<={e}", f"{e}>={x}", f"{x}<{e}", f"{e}>{x}"}
-    parts = lambda n, op: ([q for side in ("left", "right") for q in parts(unparen(n.child_by_field_name(side)), op)]  # noqa: E731
-                           if n is not None and n.type == "binary_expression" and text(src, n.child_by_field_name("operator")) == op
-                           else [n])
     for n in walk(k.body):
         if n.type != "if_statement" or n.start_byte >= loop.start_byte:
             continue
@@ -1781,11 +1770,11 @@ def _known_below(src: SourceFile, k, loop, x: str, e: str, strict: bool) -> bool
         then = n.child_by_field_name("consequence")
         if n.end_byte < loop.start_byte and then is not None and (then.type == "return_statement" or (
                 then.type == "compound_statement" and [c.type for c in then.named_children] == ["return_statement"])):
-            if want_ret & {norm(text(src, q)) for q in parts(cond, "||") if q is not None}:
+            if want_ret & {norm(text(src, q)) for q in operands(cond, "||")}:
                 return True
         elif n.start_byte < loop.start_byte and loop.end_byte <= n.end_byte and then is not None \
                 and then.start_byte <= loop.start_byte and loop.end_byte <= then.end_byte:
-            if want_if & {norm(text(src, q)) for q in parts(cond, "&&") if q is not None}:
+            if want_if & {norm(text(src, q)) for q in operands(cond)}:
                 return True
     return False
 

@@ -26,7 +26,8 @@ import re
 from kernelpro.profilers.analysis.affine import (Poly, add, atom, atoms, build_env, coefficient, const, global_accesses, mul,
                                                  poly_text, without, _pointer_base)
 from kernelpro.profilers.analysis.blocksim import is_group_handle, is_sync_call
-from kernelpro.profilers.analysis.loops import _header, statements, text, unparen, writes_in
+from kernelpro.profilers.analysis.types import table_for
+from kernelpro.profilers.analysis.loops import _header, operands, statements, text, unparen, writes_in
 from kernelpro.profilers.source import SourceFile, parse_source, walk
 
 from .text import line_indent, span_text
@@ -246,8 +247,7 @@ class _Unstager:
         """An integer declaration in the tile loop whose every value the analysis follows (no call, no store)."""
         src = self.src
         t = decl.child_by_field_name("type")
-        if t is None or text(src, t).replace("const", "").strip() not in ("int", "unsigned", "unsigned int", "long",
-                                                                           "long long", "size_t", "int64_t"):
+        if t is None or not table_for(src).is_int(text(src, t).replace("const", "").strip()):
             return False
         decs = decl.children_by_field_name("declarator")
         return bool(decs) and all(
@@ -457,7 +457,7 @@ class _Unstager:
         which the guard of the output's store must already hold."""
         src = self.src
         out = set()
-        for c in _conjuncts(unparen(cond)):
+        for c in operands(cond):
             c = unparen(c)
             if c.type != "binary_expression" or text(src, c.child_by_field_name("operator")) not in ("<", "<="):
                 raise _Fail(f"the fill's condition `{text(src, c)}` is not a bound")
@@ -482,7 +482,7 @@ class _Unstager:
         src = self.src
         for n in walk(self.k.body):
             if n.type == "if_statement" and n.start_byte > self.loop.end_byte:
-                if want in {re.sub(r"\s+", "", text(src, c)) for c in _conjuncts(unparen(n.child_by_field_name("condition")))}:
+                if want in {re.sub(r"\s+", "", text(src, c)) for c in operands(n.child_by_field_name("condition"))}:
                     rest = self.k.body.end_byte
                     return all(not _is_global_store(src, m, self.shared) or n.start_byte <= m.start_byte < n.end_byte
                                for m in walk(self.k.body) if self.loop.end_byte <= m.start_byte < rest)
@@ -604,12 +604,6 @@ def _covers(count: Poly, e: str, tile: int) -> bool:
     t = re.sub(r"\s+", "", m[0])
     e_ = re.sub(r"\s+", "", e)
     return t in (f"(({e_}+{tile - 1})/{tile})", f"(({e_}+{tile}-1)/{tile})", f"({e_}+{tile - 1})/{tile}")
-
-
-def _conjuncts(n) -> list:
-    if n is not None and n.type == "binary_expression" and n.child_by_field_name("operator").type == "&&":
-        return _conjuncts(unparen(n.child_by_field_name("left"))) + _conjuncts(unparen(n.child_by_field_name("right")))
-    return [n]
 
 
 def _commas(n) -> list:

@@ -555,16 +555,20 @@ def _macro_poly(src: SourceFile, name: str, args, values: dict) -> Poly | None:
         return None
     table = dict(zip(params, vals))
     expanded = re.sub(r"[A-Za-z_]\w*", lambda m: f"({table[m.group(0)]})" if m.group(0) in table else m.group(0), body)
-    sub = SourceFile(f"void kp_macro() {{ long long kp_x = {expanded}; }}", src.path)
-    sub.constants, sub.macros, sub.index_functions = src.constants, src.macros, src.index_functions
-    init = next((d for d in walk(sub.root) if d.type == "init_declarator"), None)
-    if init is None:
-        return None
     _MACRO_DEPTH[0] += 1
     try:
-        return index_poly(sub, init.child_by_field_name("value"), values)
+        return text_poly(src, expanded, values)
     finally:
         _MACRO_DEPTH[0] -= 1
+
+
+def text_poly(src: SourceFile, expr: str, values: dict | None = None) -> Poly | None:
+    """The polynomial of an index expression given as text, read with src's constants, macros and index helpers
+    (casts dropped as in the file)."""
+    sub = SourceFile(f"void kp_expr() {{ long long kp_x = {expr}; }}", src.path)
+    sub.constants, sub.macros, sub.index_functions = src.constants, src.macros, src.index_functions
+    init = next((d for d in walk(sub.root) if d.type == "init_declarator"), None)
+    return index_poly(sub, init.child_by_field_name("value"), values or {}) if init is not None else None
 
 
 # --- accesses ---------------------------------------------------------------

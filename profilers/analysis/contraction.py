@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from ..source import Kernel, SourceFile, walk
 from .affine import (Access, Poly, add, atom, atoms, mul, build_env, coefficient, global_accesses, index_poly, poly_text,
-                     recording, without)
+                     recording, text_poly, without)
 from .loops import analyze_loop, inside, text, unparen, uses
 from .types import table_for
 
@@ -293,14 +293,6 @@ def _contractions(src: SourceFile, k: Kernel) -> Found:
     return found
 
 
-def _text_poly(src: SourceFile, expr: str):
-    """The polynomial of an expression given as text, read with the file's constants (casts dropped)."""
-    sub = SourceFile(f"void kp_bound() {{ long long kp_x = {expr}; }}", src.path)
-    sub.constants, sub.macros, sub.index_functions = src.constants, src.macros, src.index_functions
-    init = next((d for d in walk(sub.root) if d.type == "init_declarator"), None)
-    return index_poly(sub, init.child_by_field_name("value"), {}) if init is not None else None
-
-
 def _digit_batch(src: SourceFile, k: Kernel, env, coords: dict, guards: dict, row: Axis, col: Axis, batch: Axis) -> None:
     """Mark a batch made of digits of the flat index the row (and the column, unless a loop gives it) split
     (Digits): at any places, above or below the row's (llm.c's `h = idx % NH, t = (idx / NH) % T, b = idx / (NH*T)`
@@ -343,7 +335,7 @@ def _digit_batch(src: SourceFile, k: Kernel, env, coords: dict, guards: dict, ro
                              and text(src, d.child_by_field_name("declarator")) == bound), None)
                 total = env.poly(decl.child_by_field_name("value")) if decl is not None else None
                 if total is None and bound is not None:  # the bound as written (`(size_t)batch * M * N`)
-                    total = _text_poly(src, bound)
+                    total = text_poly(src, bound)
                 if not total or len(total) != 1:
                     continue
                 (m, c), = total.items()

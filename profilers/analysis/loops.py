@@ -90,6 +90,14 @@ def unparen(n):
     return n
 
 
+def operands(n, op: str = "&&") -> list:
+    """The operands of a chain of one binary operator (`a && b && c`: [a, b, c]), parentheses dropped."""
+    n = unparen(n)
+    if n is not None and n.type == "binary_expression" and n.child_by_field_name("operator").type == op:
+        return operands(n.child_by_field_name("left"), op) + operands(n.child_by_field_name("right"), op)
+    return [n] if n is not None else []
+
+
 def text(src: SourceFile, n) -> str:
     return " ".join(src.node_text(n).split()) if n is not None else ""
 
