@@ -187,6 +187,8 @@ class BuiltinProposer:
 
     # ------------------------------------------------------------ protocol
     def propose(self, node, ctx, k: int) -> list[Proposal]:
+        if (node.candidate.launch or {}).get("host"):
+            return []  # a library launcher runs the operation: nothing of the kernel is left to change
         inp = self.input_for(node)
         own = node.candidate.key()
         done = self._proposed.setdefault(own, set())
@@ -211,7 +213,7 @@ def _knobs(knobs: dict) -> str:
     return knob_text(knobs)
 
 
-COMPUTE_PLANS = ("matmul-wmma", "matmul-3xtf32", "matmul-tiles", "matmul-coalesce")
+COMPUTE_PLANS = ("matmul-library", "matmul-wmma", "matmul-3xtf32", "matmul-tiles", "matmul-coalesce")
 
 
 def operation_bound_of(spec) -> str | None:

@@ -84,6 +84,8 @@ def render_spec(text: str, launch: dict | None, flags: tuple[str, ...] = (), ker
     comments and the rest of the file stay as written."""
     data = tomllib.loads(text)
     lines = text.split("\n")
+    if launch and "host" in launch:  # the kernel's launches become calls of a host launcher: [[launches]] steps
+        launch = {"launches": _host_steps(data, launch["host"], kernel or data.get("kernel"))}
     if launch and "launches" in launch:  # a new sequence of launches (a per-size dispatch): the old ones replaced
         ref, old = data.get("reference") or {}, data.get("launch")
         if ref.get("kernel") and isinstance(old, dict) and not ("grid" in ref and "block" in ref):
@@ -135,7 +137,21 @@ def render_spec(text: str, launch: dict | None, flags: tuple[str, ...] = (), ker
     return "\n".join(lines)
 
 
-STEP_ORDER = ("kernel", "memset", "value", "when", "grid", "block", "shared_bytes", "args")
+STEP_ORDER = ("kernel", "host", "memset", "value", "when", "grid", "block", "shared_bytes", "args")
+
+
+def _host_steps(data: dict, host: str, kernel: str) -> list[dict]:
+    """The spec's launches with each launch of `kernel` a host step (its arguments kept, no grid or block)."""
+    steps = data.get("launches") if isinstance(data.get("launches"), list) else None
+    if steps is None:  # [launch]: the spec's args, in order, as the kernel's (LaunchSpec's default)
+        return [{"kernel": kernel, "host": host}]
+    out = []
+    for st in steps:
+        if "memset" not in st and st.get("kernel", data.get("kernel")) == kernel:
+            st = {k: v for k, v in st.items() if k not in ("grid", "block", "shared_bytes")}
+            st.update(kernel=kernel, host=host)
+        out.append(st)
+    return out
 
 
 def _replace_launches(lines: list[str], steps: list[dict]) -> list[str]:

@@ -183,6 +183,7 @@ def compile_cuda(
     t0 = time.perf_counter()
     tc = toolchain or discover()
     nvcc = tc.path("nvcc")
+    options = with_blocks(options, path, text)
     k = compile_key(path, options, text, tc)
     src_path, options, text, headers, key = k.path, k.options, k.text, k.headers, k.key
     cdir = cache_dir() / key
@@ -208,7 +209,7 @@ def compile_cuda(
                *lang, "-keep", f"-keep-dir={keep}", "-o", str(cubin), str(compile_path)]
         check_args(cmd)
         maps = [(str(compile_path), str(src_path))] + safe.links
-        rc, out = _run(limited(cmd), options.timeout_s, cwd=str(work), tmpdir=work, cancel=cancel)
+        rc, out = _run(limited(cmd, _memory_mb(options)), _timeout_s(options), cwd=str(work), tmpdir=work, cancel=cancel)
         out = unmap(out.replace(str(compile_path), str(src_path)), safe.links)
         lines = text.split("\n")
 
@@ -226,7 +227,7 @@ def compile_cuda(
         diags = [d for d in diags if not (d.severity == "warning" and d.message == "#pragma once in main file"
                                           and d.file and Path(d.file).resolve() == src_path)]
         if rc == _TIMEOUT:
-            diags = [Diagnostic("error", f"compilation timed out after {options.timeout_s:g} s and was stopped", str(src_path), None, tool="nvcc")]
+            diags = [Diagnostic("error", f"compilation timed out after {_timeout_s(options):g} s and was stopped", str(src_path), None, tool="nvcc")]
         elif not finished:
             diags = [Diagnostic("error", f"nvcc was stopped (signal {-rc}) before it finished", str(src_path), None, tool="nvcc")]
         ok = rc == 0 and cubin.is_file()
@@ -241,7 +242,9 @@ def compile_cuda(
         art = _artifact(ok, src_path, options, cmd, diags, resources, None, headers, None, key, tc, [], live)
         art._path_maps = maps
         # only a compile nvcc finished is kept: a killed, cancelled or timed-out one is tried again
-        if use_cache and finished and _store(cdir, art, cubin if ok else None, out):
+        # (nor one the memory limit stopped: a higher limit passes it)
+        if use_cache and finished and not (rc > 0 and "out of memory" in out) and \
+                _store(cdir, art, cubin if ok else None, out):
             art.cubin = str(cdir / "kernel.cubin") if ok else None
             art._cache_dir = str(cdir)
         elif ok:  # uncached, or the cache could not be written: the cubin lives as long as the artifact
@@ -251,6 +254,101 @@ def compile_cuda(
             weakref.finalize(art, shutil.rmtree, str(keep), True)  # also runs at exit
         art.duration_s = time.perf_counter() - t0
         return art
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+_BLOCK_INCLUDE = re.compile(r"^[ \t]*#[ \t]*include[ \t]*<(kernelpro/\w+\.cuh)>", re.M)
+
+
+def with_blocks(options: CompileOptions, path, text: str | None) -> CompileOptions:
+    """`options` plus what the KernelPro building blocks the source includes (`#include
+    <kernelpro/NAME.cuh>`) need: their folder, CUTLASS's headers and flags for the tensor-core GEMM,
+    and the arch-specific target (sm_90a for wgmma) where the block needs one."""
+    from .hunt import library
+    from .hunt.corpus import cutlass_root
+
+    if text is None:
+        try:
+            text = read_source(Path(path).resolve())
+        except (OSError, CompileError, UnicodeDecodeError):
+            return options  # compile_key says what is wrong with the file
+    blocks = [b for b in (library.block(h) for h in _BLOCK_INCLUDE.findall(text)) if b is not None]
+    if not blocks:
+        return options
+    root = cutlass_root() if any(b.needs_cutlass for b in blocks) else None
+    incs = [str(library.INCLUDE_DIR)] + ([str(root / "include")] if root is not None else [])
+    extra, defines = [], []
+    if any(b.needs_cutlass for b in blocks):
+        extra, defines = ["-std=c++17", "--expt-relaxed-constexpr"], ["NDEBUG"]
+    arch = options.arch
+    for b in blocks:  # sm_90 -> sm_90a for a block built on wgmma
+        if b.arch.endswith("a") and arch == b.arch[:-1]:
+            arch = b.arch
+    return dataclasses.replace(
+        options, arch=arch, include_paths=tuple(dict.fromkeys(tuple(options.include_paths) + tuple(incs))),
+        defines=tuple(dict.fromkeys(tuple(options.defines) + tuple(defines))),
+        extra_flags=tuple(options.extra_flags) + tuple(f for f in extra if f not in options.extra_flags))
+
+
+def _cutlass(options: CompileOptions) -> bool:
+    return any(Path(p, "cute").is_dir() for p in options.include_paths)
+
+
+def _memory_mb(options: CompileOptions) -> int:
+    """The compile's address-space limit: CUTLASS's templates (the GEMM block) reserve about 6 GB of it."""
+    return max(compile_memory_mb(), 12288) if _cutlass(options) else compile_memory_mb()
+
+
+def _timeout_s(options: CompileOptions) -> float:
+    """The compile's time limit: CUTLASS's GEMM takes one to three minutes on two cores."""
+    return max(options.timeout_s, 600.0) if _cutlass(options) else options.timeout_s
+
+
+def compile_library(path: str | os.PathLike, options: CompileOptions = CompileOptions(), text: str | None = None,
+                    toolchain: Toolchain | None = None, use_cache: bool = True) -> str:
+    """The source (or `text`) built as a shared library, host and device code, for a launch spec's host
+    steps (an extern "C" launcher the runtime calls with the kernel's arguments); its path, cached like
+    the cubins. Raises CompileError with nvcc's first error."""
+    tc = toolchain or discover()
+    options = with_blocks(options, path, text)
+    k = compile_key(path, options, text, tc)
+    cdir = cache_dir() / f"{k.key}-lib"
+    lib = cdir / "host.so"
+    if use_cache and lib.is_file():
+        return str(lib)
+    work = Path(tempfile.mkdtemp(prefix="kernelpro-lib-"))
+    try:
+        safe = SafeArgs(work)
+        (work / "src").mkdir()
+        compile_path = work / "src" / compile_name(k.path)
+        compile_path.write_text(k.text)
+        flags = _flags(k.options, safe)
+        base = k.options.base_flags()
+        flags = [f for f in flags if f not in base or f.startswith("-gencode")]  # no -cubin, no ptxas report
+        out = work / "host.so"
+        lang = [] if k.path.suffix == ".cu" else ["-x", "cu"]
+        cmd = [tc.path("nvcc"), "-shared", "-Xcompiler", "-fPIC", *flags, f"-I{safe.path(str(k.path.parent))}",
+               *safe.header_flags(), *lang, "-o", str(out), str(compile_path)]
+        check_args(cmd)
+        rc, log = _run(limited(cmd, _memory_mb(k.options)), max(_timeout_s(k.options), 600.0), cwd=str(work), tmpdir=work)
+        log = unmap(log.replace(str(compile_path), str(k.path)), safe.links)
+        if rc != 0 or not out.is_file():
+            first = next((ln for ln in log.splitlines() if "error" in ln), None) or _failure_line(log, rc)
+            raise CompileError(f"building {k.path.name} as a shared library for its host launcher failed: "
+                               f"{first.strip()[:400]}")
+        if not use_cache:
+            keep = Path(tempfile.mkdtemp(prefix="kernelpro-lib-"))
+            shutil.copy(out, keep / "host.so")
+            return str(keep / "host.so")
+        cache_dir().mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=".lib-", dir=cache_dir()))
+        shutil.copy(out, tmp / "host.so")
+        try:
+            os.replace(tmp, cdir)
+        except OSError:  # another process stored it first
+            shutil.rmtree(tmp, ignore_errors=True)
+        return str(lib)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -122,6 +122,7 @@ class SourceFile:
         self.includes: list[Include] = []
         self.kernels: list[Kernel] = []
         self.device_functions: list[str] = []
+        self.host_functions: list[str] = []  # extern "C" host functions (launchers a spec's host step calls)
         self.launch_sites: list[LaunchSite] = []
         self._by_name: dict[str, Kernel] = {}
         self.memo: dict = {}  # file-wide values the rules compute once (shared by every view)
@@ -212,6 +213,8 @@ class SourceFile:
             if "__device__" in quals:
                 self.device_functions.append(name)
                 self._index_function(n, decl, name)
+            elif _extern_c(self, n):
+                self.host_functions.append(name)
             return
         lb, lb_nodes = None, []
         for c in n.children:
@@ -534,6 +537,16 @@ def _walk(n: ts.Node):
         cur = stack.pop()
         yield cur
         stack.extend(reversed(cur.children))
+
+
+def _extern_c(src: "SourceFile", fn: ts.Node) -> bool:
+    """fn is declared `extern "C"` (on its own or inside an `extern "C" { ... }` block)."""
+    p = fn.parent
+    while p is not None and p.type in ("declaration_list", "linkage_specification"):
+        if p.type == "linkage_specification" and '"C"' in src.node_text(p.child_by_field_name("value") or p):
+            return True
+        p = p.parent
+    return False
 
 
 def function_declarator(fn: ts.Node) -> ts.Node | None:

@@ -32,8 +32,8 @@ from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import SourceFile, parse_source, walk
 
 from ..model import Candidate
-from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flat2d, flatview, gather, march, matmul,
-               permute, rows, scan, stencil, taps)
+from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flat2d, flatview, gather, gemmlib, march,
+               matmul, permute, rows, scan, stencil, taps)
 from . import histogram as private_bins
 from .launch import add_attribute, columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
 from .passes import (ascending_sum_loops, break_to_bound, clamped_neighbours, counter_into_header,
@@ -1658,9 +1658,53 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                                 assumptions))
             else:
                 why.append("shared-memory tiles: no tile setting fits the shared memory and registers")
+    library = _library_plan(text, src, c, ctx, what, answers)
+    if isinstance(library, str):
+        why.append(library) if library else None
+    else:
+        out.insert(0, library)
     if why and not out:
         raise Refuse("; ".join(why))
     return out, why
+
+
+LIBRARY_ANY_TYPE = False  # tests: the library plan for a product of any element type (the mapping checked)
+
+
+def _library_plan(text: str, src: SourceFile, c, ctx: Context, what: str, answers) -> Plan | str:
+    """The product on the library's tensor-core GEMM behind the kernel's signature (gemmlib), or why not
+    ("" where the operands are not 16-bit: the block is not for them, nothing to say)."""
+    if not LIBRARY_ANY_TYPE and not any(gemmlib._type(o.elem) in gemmlib.ELEMENTS for t in c.terms for o in t):
+        return ""
+    if _arch_num(ctx.arch) != 90:
+        return f"the library GEMM: built for sm_90a (wgmma), the target is {ctx.arch}"
+    grid = [str(g).strip() for g in ctx.launch.get("grid") or []]
+    if c.batch is not None and (c.batch.extent or "").startswith("gridDim.z") and len(grid) > 2:
+        # a batch bounded by the grid alone: the parameter the spec passes the grid's z as
+        same = [p for p, v in ctx.scalar_params.items() if str(v).strip() == grid[2]]
+        if same:
+            c.batch.extent = same[0]
+    try:
+        p = gemmlib.plan(src, c, types=not LIBRARY_ANY_TYPE)
+    except Refuse as e:
+        return str(e)
+    orig = parse_source(text, ctx.path)
+    host = gemmlib.launcher_name(ctx.kernel)
+
+    def build(knobs):
+        tile, cluster = str(knobs["tile"]), int(knobs["cluster"])
+        new = gemmlib.rewrite(orig, ctx.kernel, p, tile, cluster)
+        desc = (f"the matrix product ({what}) on the library's tensor-core GEMM (kernelpro/gemm_sm90.cuh: CUTLASS 3, "
+                f"TMA and wgmma, fp32 sums), {tile} tiles in clusters of {cluster}, run by the host launcher {host} "
+                f"that takes the kernel's arguments" + (" (the output column-major: computed as its transpose)"
+                                                        if p["transposed"] else ""))
+        note = (f"{ctx.kernel} stays in the file; the spec runs {host} instead (a host step), and the file's own "
+                f"launches call it; sizes the tensor cores refuse go to the block's plain kernel")
+        return Candidate(source=new, launch={"host": host}, flags=ctx.flags, description=desc, answers=answers,
+                         origin="builtin:matmul-library", kind="structural", knobs=tuple(sorted(knobs.items())),
+                         notes=(note,))
+    return Plan("matmul-library", "the library's tensor-core GEMM", answers, [dict(t) for t in gemmlib.TILES], build,
+                0.95)
 
 
 def _symmetric_space(space: list[dict]) -> list[dict]:

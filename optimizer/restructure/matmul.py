@@ -341,11 +341,14 @@ def _acc_type(t: str) -> str:
     return t if t.isidentifier() and not any(w in t for w in known) else "float"
 
 
+_NAME = r"(?<![\w.])[A-Za-z_]\w*"  # a name, not a literal's suffix (`1.0f`, `2u`) or a member (`.x`)
+
+
 def _names_ok(src: SourceFile, k, expr: str) -> bool:
     params = {p.name for p in k.params}
     return all(w in params or w in src.constants or w in src.macros or w in ("NULL", "nullptr", "size_t", "long",
                                                                             "int", "unsigned", "gridDim")
-               or w in ("x", "y", "z") for w in re.findall(r"[A-Za-z_]\w*", expr))
+               or w in ("x", "y", "z") for w in re.findall(_NAME, expr))
 
 
 def in_params(src: SourceFile, k, expr: str | None, depth: int = 0) -> str | None:
@@ -364,7 +367,7 @@ def in_params(src: SourceFile, k, expr: str | None, depth: int = 0) -> str | Non
         v = d.child_by_field_name("value") if d is not None and w not in assigned else None
         got = in_params(src, k, text(src, v), depth + 1) if v is not None else None
         return f"({got})" if got is not None else "\0"
-    out = re.sub(r"[A-Za-z_]\w*", one, expr)
+    out = re.sub(_NAME, one, expr)
     return None if "\0" in out else out
 
 

@@ -7,6 +7,7 @@ Nsight Compute installed, the advice of rules/dynamic_ncu.py over one profiled l
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import secrets
@@ -14,7 +15,7 @@ import sys
 from pathlib import Path
 
 from ..advice import Advice, Evidence, Severity
-from ..compile import CompiledArtifact, CompileOptions, compile_cuda
+from ..compile import CompiledArtifact, CompileOptions, compile_cuda, compile_library
 from ..children import python_command
 from .worker import RunResult, WorkerPool, shared_pool
 
@@ -108,6 +109,10 @@ def _step(spec, st, size: str, names: dict[str, str], params: dict | None = None
 
     if st.memset:
         return {"memset": st.memset, "byte": int(st.memset_value)}
+    if st.host:  # the launcher takes the kernel's parameters: passed as to the kernel, by ctypes
+        out = _step(spec, dataclasses.replace(st, host=None, grid=("1",), block=("1",), shared_bytes="0"), size, names,
+                    params)
+        return {"host": st.host, "name": f"{st.host} (host launcher of {st.kernel})", "args": out["args"]}
     grid = list(spec.grid(st, size))
     block = list(spec.block(st, size))
     where = f"launch of {st.kernel} at size {size!r}"
@@ -156,7 +161,7 @@ def _step(spec, st, size: str, names: dict[str, str], params: dict | None = None
 
 def build_job(spec, art: CompiledArtifact, ref_art: CompiledArtifact | None = None, sizes=None,
               timing: bool = True, energy: bool = False, seed: int | None = None, check: bool = True,
-              sanitize: bool = False, defences: bool = True) -> dict:
+              sanitize: bool = False, defences: bool = True, library: str | None = None) -> dict:
     """The worker job for one candidate: plain JSON, every expression evaluated.
 
     With `sizes` None every size of the spec runs, and (when checking) its off-by-one sizes after them,
@@ -165,7 +170,7 @@ def build_job(spec, art: CompiledArtifact, ref_art: CompiledArtifact | None = No
     first launch of each spec size once and times one input set, as before docs/evaluation.md."""
     from .cubin import Cubin, CubinError
 
-    names = {st.kernel: _mangled(art, st.kernel) for st in spec.kernel_steps}
+    names = {st.kernel: _mangled(art, st.kernel) for st in spec.kernel_steps + spec.host_steps}
     try:
         cub = Cubin.read(art.cubin) if art.cubin else None
         rcub = Cubin.read(ref_art.cubin) if ref_art is not None and ref_art.cubin else None
@@ -179,6 +184,11 @@ def build_job(spec, art: CompiledArtifact, ref_art: CompiledArtifact | None = No
            "distributions": list(getattr(spec, "distributions", ("spec",))) if not sanitize and defences else ["spec"]}
     if not defences:
         job.update(defences=False, reset_state=False)
+    if spec.host_steps:  # the source built as a shared library: its launchers run these steps
+        if library is None:
+            raise EvalError(f"the spec's host launcher {spec.host_steps[0].host} needs the source built as a shared "
+                            "library (compile_library)")
+        job.update(library=library, hosts=sorted({st.host for st in spec.host_steps}))
     ref_names = {}
     if ref.get("python"):
         job["reference"] = {"python": f"{ref['python']}:{ref.get('function', 'reference')}"}
@@ -238,7 +248,13 @@ def evaluate(cu_path, spec, options: CompileOptions = CompileOptions(), source_t
                 compile_cuda(ref_file, ropts, use_cache=use_cache)
             if not ref_art.ok:
                 return RunResult.failed(f"the reference kernel {ref['kernel']} in {ref_file} does not compile")
-        job = build_job(spec, art, ref_art, sizes=sizes, timing=timing, energy=energy, seed=seed)
+        library = None
+        if spec.host_steps:
+            try:
+                library = compile_library(cu_path, options, text=source_text, use_cache=use_cache)
+            except Exception as e:  # CompileError, ToolchainError
+                return RunResult.failed(f"compile: {e}")
+        job = build_job(spec, art, ref_art, sizes=sizes, timing=timing, energy=energy, seed=seed, library=library)
     except EvalError as e:
         return RunResult.failed(str(e))
     except Exception as e:  # an expression that fails at a size (ExprError) and the like
@@ -487,6 +503,10 @@ def ncu_advice(cu_path, spec, art: CompiledArtifact, source_text, verdicts: dict
         notes.append(f"no Nsight Compute advice: {problem}")
         return []
     size = max(spec.sizes, key=lambda s: spec.bytes_moved(s))
+    if spec.host_steps:  # the launcher's own kernels are not the spec's kernel: no counters to read here
+        notes.append(f"no Nsight Compute advice: {spec.kernel} runs through the host launcher "
+                     f"{spec.host_steps[0].host} (a library kernel)")
+        return []
     job = build_job(spec, art, sizes=[size], timing=False, energy=False, check=False)
     work = Path(tempfile.mkdtemp(prefix="kernelpro-ncu-"))
     (work / "job.json").write_text(json.dumps(job))

@@ -252,6 +252,51 @@ def load_python_reference(target: str):
     return fn
 
 
+# --- host launchers --------------------------------------------------------------------------------
+_RUNTIME_ERRORS = {1: "cudaErrorInvalidValue", 2: "cudaErrorMemoryAllocation", 98: "cudaErrorInvalidDeviceFunction",
+                   209: "cudaErrorNoKernelImageForDevice", 400: "cudaErrorInvalidResourceHandle",
+                   700: "cudaErrorIllegalAddress", 701: "cudaErrorLaunchOutOfResources", 719: "cudaErrorLaunchFailure",
+                   801: "cudaErrorNotSupported"}
+_CTYPES = {"int8": "c_int8", "uint8": "c_uint8", "int16": "c_int16", "uint16": "c_uint16", "int32": "c_int32",
+           "uint32": "c_uint32", "int64": "c_int64", "uint64": "c_uint64", "float32": "c_float", "float64": "c_double",
+           "float16": "c_uint16", "bfloat16": "c_uint16"}  # a half or bf16 by value: its 16 bits, like a uint16
+
+
+def load_library(path: str, hosts: list[str]) -> dict:
+    """The host launchers of a shared library built from the candidate ("host:NAME" -> function): each
+    takes the kernel's parameters and returns a cudaError_t (int); it launches on the legacy default
+    stream, in order with the module's kernels, in the worker's current context."""
+    import ctypes
+
+    try:
+        lib = ctypes.CDLL(path)
+    except OSError as e:
+        raise CudaFailure(f"cuda error in loading the host launcher library {os.path.basename(path)}: {e}") from None
+    out = {}
+    for h in hosts:
+        fn = getattr(lib, h, None)
+        if fn is None:
+            raise CudaFailure(f"cuda error in looking up host launcher {h}: not exported by {os.path.basename(path)}")
+        fn.restype = ctypes.c_int
+        out[f"host:{h}"] = fn
+    return out
+
+
+def host_args(args: list[dict], bufs: dict) -> list:
+    """A launcher's arguments as ctypes values: pointers as addresses, scalars in their C types."""
+    import ctypes
+
+    out = []
+    for a in args:
+        if "buf" in a:
+            out.append(ctypes.c_void_p(int(bufs[a["buf"]])))
+        else:
+            v = scalar(a["scalar"], a["dtype"])
+            out.append(getattr(ctypes, _CTYPES[a["dtype"]])(int(v) if a["dtype"] in ("float16", "bfloat16") else
+                                                             v.item()))
+    return out
+
+
 # --- launching ------------------------------------------------------------------------------------
 class Launcher:
     """The launch steps of one size over one set of device buffers.
@@ -271,6 +316,9 @@ class Launcher:
                 name = st["memset"]
                 self.calls.append(("memset", bufs[name], int(st.get("byte", 0)), int((nbytes or {})[name]),
                                    f"memset of {name}"))
+                continue
+            if "host" in st:
+                self.calls.append(("host", funcs[f"host:{st['host']}"], host_args(st["args"], bufs), None, st["name"]))
                 continue
             fn = funcs[st["kernel"]]
             shared = int(st.get("shared", 0))
@@ -299,6 +347,11 @@ class Launcher:
             try:
                 if kind == "memset":
                     drv.memset_d8_async(target, args, kw, None)
+                elif kind == "host":
+                    rc = target(*args)
+                    if rc != 0:
+                        raise CudaFailure(f"crash: {_RUNTIME_ERRORS.get(rc, 'cudaError')} ({rc}) returned by {name}, "
+                                          f"{self.where}")
                 else:
                     target(*args, **kw)
                 if sync:
@@ -443,6 +496,8 @@ def run_job(job: dict) -> dict:
         funcs = {m: mod.get_function(m) for m in job["kernels"]}
     except drv.Error as e:
         raise CudaFailure(cuda_reason(e, f"looking up {', '.join(job['kernels'])}", False)) from None
+    if job.get("library"):
+        funcs.update(load_library(job["library"], job.get("hosts", [])))
     state = module_state(job["cubin"], mod) if job.get("reset_state", True) else None
     ref_funcs = {}
     if (job.get("reference") or {}).get("kernel"):

@@ -154,7 +154,7 @@ def sanitize_job(job: dict, tools=TOOLS, timeout_s: float = 180.0, exe: str | No
 def sanitize_spec(cu_path, spec, options, source_text: str | None = None, pool_timeout_s: float = 180.0,
                   tools=TOOLS) -> dict:
     """Compile the kernel (the cache makes this cheap after an evaluation) and sanitize one launch."""
-    from ..compile import compile_cuda
+    from ..compile import compile_cuda, compile_library
     from .measure import EvalError, build_job
 
     if find_sanitizer() is None:
@@ -163,7 +163,8 @@ def sanitize_spec(cu_path, spec, options, source_text: str | None = None, pool_t
         art = compile_cuda(cu_path, options, text=source_text)
         if not art.ok:
             return {"failure": None, "notes": ["Compute Sanitizer not run: the kernel does not compile"], "reports": []}
-        job = build_job(spec, art, sanitize=True)
+        library = compile_library(cu_path, options, text=source_text) if spec.host_steps else None
+        job = build_job(spec, art, sanitize=True, library=library)
     except (EvalError, Exception) as e:  # the evaluation already reported these; the sanitizer adds nothing
         return {"failure": None, "notes": [f"Compute Sanitizer not run: {e}"], "reports": []}
     return sanitize_job(job, tools, max(60.0, 3 * pool_timeout_s))

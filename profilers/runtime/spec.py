@@ -60,7 +60,7 @@ TOP_KEYS = ("kernel", "source", "sizes", "args", "scratch", "launch", "launches"
 ARG_KEYS = ("name", "dtype", "shape", "fill", "output", "value")
 SCRATCH_KEYS = ("name", "dtype", "shape", "fill")
 LAUNCH_KEYS = ("grid", "block", "shared_bytes")
-STEP_KEYS = ("kernel", "grid", "block", "shared_bytes", "args", "when")
+STEP_KEYS = ("kernel", "grid", "block", "shared_bytes", "args", "when", "host")
 MEMSET_KEYS = ("memset", "value")
 CHECK_KEYS = ("distributions", "off_by_one")
 DISTRIBUTIONS = ("spec", "negative", "scaled-down", "scaled-up", "denormal")
@@ -154,10 +154,15 @@ class LaunchStep:
     memset: str | None = None  # a memset step: the buffer set to `memset_value` bytes (no kernel runs)
     memset_value: int = 0
     when: str | None = None  # a condition on the size variables: the step runs only at sizes where it holds
+    host: str | None = None  # a host step: this extern "C" function of the source, called with the kernel's
+    # arguments, launches the work itself (a library GEMM behind the kernel's signature); no grid or block
 
     def to_table(self) -> dict:
         if self.memset:
             return {"memset": self.memset, "value": self.memset_value}
+        if self.host:
+            t = {"kernel": self.kernel, "host": self.host, "args": list(self.args)}
+            return {**t, "when": self.when} if self.when else t
         t = {"kernel": self.kernel, "grid": list(self.grid), "block": list(self.block),
              "shared_bytes": self.shared_bytes, "args": list(self.args)}
         return {**t, "when": self.when} if self.when else t
@@ -237,11 +242,20 @@ class LaunchSpec:
 
     @property
     def kernel_steps(self) -> list[LaunchStep]:
-        """The launches that run a kernel (memset steps left out)."""
-        return [s for s in self.launches if not s.memset]
+        """The launches that run a kernel with a grid and block (memset and host steps left out)."""
+        return [s for s in self.launches if not s.memset and not s.host]
 
-    def block_threads(self, size: str | None = None) -> int:
-        step = next((s for s in self.kernel_steps if s.kernel == self.kernel), self.kernel_steps[0])
+    @property
+    def host_steps(self) -> list[LaunchStep]:
+        """The steps a host launcher of the source runs (LaunchStep.host)."""
+        return [s for s in self.launches if s.host]
+
+    def block_threads(self, size: str | None = None) -> int | None:
+        """The threads of a block of the spec's kernel (None when only host launchers run it)."""
+        steps = self.kernel_steps
+        if not steps:
+            return None
+        step = next((s for s in steps if s.kernel == self.kernel), steps[0])
         return math.prod(self.block(step, size))
 
     def nbytes(self, name: str, size: str | None = None) -> int:
@@ -296,7 +310,7 @@ class LaunchSpec:
         shared_bytes, args}, ... ]} for a new sequence. With `source`, step kernels and
         arguments are checked against its signatures.
         """
-        unknown = set(overrides) - {"grid", "block", "shared_bytes", "kernel", "launches"}
+        unknown = set(overrides) - {"grid", "block", "shared_bytes", "kernel", "launches", "host"}
         if unknown:
             raise SpecError(str(self.path), None, f"with_launch: unknown keys {sorted(unknown)}")
         if source is None and Path(self.source_path).is_file():
@@ -308,13 +322,20 @@ class LaunchSpec:
             if not isinstance(overrides["launches"], list) or not overrides["launches"]:
                 raise SpecError(str(self.path), None, "with_launch: launches must be a non-empty list of tables")
             steps = [v.step(dict(s), i) for i, s in enumerate(overrides["launches"])]
+        elif "host" in overrides:  # every launch of the kernel becomes a call of the source's host launcher
+            target = overrides.get("kernel", self.kernel)
+            steps = [v.step({"kernel": s.kernel, "host": overrides["host"], "args": list(s.args),
+                             **({"when": s.when} if s.when else {})}, i)
+                     if s.kernel == target and not s.memset else s for i, s in enumerate(self.launches)]
+            if not any(s.host for s in steps):
+                raise SpecError(str(self.path), None, f"with_launch: no launch of kernel {target!r}")
         else:
             target = overrides.get("kernel", self.kernel)
             steps, hit = [], False
-            base = next((s for s in self.launches if s.kernel == target and not s.memset), None)
+            base = next((s for s in self.launches if s.kernel == target and not s.memset and not s.host), None)
             values = {a.name: a.value for a in self.args if a.value is not None}
             for i, s in enumerate(self.launches):
-                if s.kernel != target or s.memset:
+                if s.kernel != target or s.memset or s.host:
                     steps.append(s)
                     continue
                 hit = True
@@ -577,6 +598,8 @@ class _Validator:
         kernel = d.get("kernel", kernel or self.spec.kernel)
         if not isinstance(kernel, str):
             raise self.err(f"{where}: kernel must be a string", table, i, "kernel")
+        if "host" in d:
+            return self.host_step(d, i, kernel, where)
         for k in ("grid", "block"):
             if k not in d:
                 raise self.err(f"{where}: missing {k} = [...]", *loc)
@@ -589,6 +612,14 @@ class _Validator:
         if not isinstance(args, (list, tuple)) or not all(
                 isinstance(a, (str, int, float)) and not isinstance(a, bool) for a in args):
             raise self.err(f"{where}: args must be a list of argument names or expressions", table, i, "args")
+        when = self.when(d, i, table, where)
+        step = LaunchStep(kernel, grid, block, shared, tuple(str(a) for a in args), line=self.lines.line(table, i),
+                          when=when)
+        if self.source is not None:
+            self.bind_step(step, where, loc)
+        return step
+
+    def when(self, d: dict, i: int, table: str, where: str) -> str | None:
         when = d.get("when")
         if when is not None:
             try:
@@ -600,10 +631,31 @@ class _Validator:
             unknown = sorted(cond.names - self.size_names())
             if unknown:
                 raise self.err(f"{where} when: {', '.join(unknown)} is not a size variable", table, i, "when")
-        step = LaunchStep(kernel, grid, block, shared, tuple(str(a) for a in args), line=self.lines.line(table, i),
-                          when=when)
+        return when
+
+    def host_step(self, d: dict, i: int, kernel: str, where: str) -> LaunchStep:
+        """[[launches]] kernel = "k", host = "launcher", args = [...]: the source's extern "C" function
+        `launcher`, declared with the kernel's parameters, called with the kernel's arguments."""
+        host = d["host"]
+        if not isinstance(host, str) or not re.fullmatch(r"[A-Za-z_]\w*", host):
+            raise self.err(f"{where}: host must be the name of an extern \"C\" function of the source", "launches", i,
+                           "host")
+        extra = sorted(set(d) & {"grid", "block", "shared_bytes"})
+        if extra:
+            raise self.err(f"{where}: a host step takes no {', '.join(extra)}: its launcher {host} chooses them",
+                           "launches", i, extra[0])
+        args = d.get("args", [a.name for a in self.spec.args])
+        if not isinstance(args, (list, tuple)) or not all(
+                isinstance(a, (str, int, float)) and not isinstance(a, bool) for a in args):
+            raise self.err(f"{where}: args must be a list of argument names or expressions", "launches", i, "args")
+        step = LaunchStep(kernel, (), (), "0", tuple(str(a) for a in args), line=self.lines.line("launches", i),
+                          when=self.when(d, i, "launches", where), host=host)
         if self.source is not None:
-            self.bind_step(step, where, loc)
+            if host not in self.source.host_functions:
+                have = ", ".join(self.source.host_functions) or "none"
+                raise self.err(f"{where}: host launcher {host!r} is not an extern \"C\" function of "
+                               f"{self.source.path} (there: {have})", "launches", i, "host")
+            self.bind_step(step, where, ("launches", i))
         return step
 
     def memset_step(self, d: dict, i: int, where: str) -> LaunchStep:

@@ -14,9 +14,21 @@
 /// (wgmma needs the arch-specific sm_90a target; without -DNDEBUG the device asserts of
 /// CUTLASS make ptxas serialize the wgmma pipeline, warning C7510, and the kernel is slow).
 ///
+/// The general form, GemmSm90<ElementA, LayoutA, ElementB, LayoutB, ElementD>, takes bf16 or
+/// fp16 operands in either layout, a bf16, fp16 or fp32 output, leading dimensions, a batch
+/// with its strides, and D = alpha * A * B + beta * D. `gemm_sm90(...)` runs it, and where the
+/// tensor-core kernel refuses the problem (a leading dimension, offset or extent that is not a
+/// multiple of 16 bytes), a plain one-output-per-thread kernel with the same epilogue: every
+/// size gets an answer. The optimizer puts it behind a kernel's own signature (an extern "C"
+/// host launcher beside the kernel; docs/launch-specs.md, "host launchers").
+///
 /// Usage:
 ///   #include <kernelpro/gemm_sm90.cuh>
 ///   cudaError_t e = kernelpro::gemm_bf16_sm90(m, n, k, dA, dBt, dD, stream);
+///   // C (m x n, row-major) = A (m x k, row-major) * B (k x n, row-major), bf16, fp32 sums:
+///   e = kernelpro::gemm_sm90<cutlass::bfloat16_t, kernelpro::RowMajor, cutlass::bfloat16_t,
+///                            kernelpro::RowMajor, cutlass::bfloat16_t>(
+///       m, n, k, 1, dA, k, 0, dB, n, 0, dC, n, 0, 1.0f, 0.0f);
 #pragma once
 
 #include <cuda_bf16.h>
@@ -35,31 +47,53 @@
 
 namespace kernelpro {
 
+using RowMajor = cutlass::layout::RowMajor;
+using ColumnMajor = cutlass::layout::ColumnMajor;
+
+/// A CuTe stride (rows, columns, batch) for a leading dimension: the static unit stride stays
+/// where the layout has it, the leading dimension and the batch stride go in the others.
+template <class Stride>
+Stride make_ld_stride(int64_t ld, int64_t batch) {
+  Stride s{};
+  if constexpr (cute::is_static<cute::remove_cvref_t<decltype(cute::get<0>(s))>>::value) {
+    cute::get<1>(s) = ld;
+  } else {
+    cute::get<0>(s) = ld;
+  }
+  cute::get<2>(s) = batch;
+  return s;
+}
+
 /// A CUTLASS 3 GEMM for sm_90a built with the collective builders: TMA + wgmma mainloop,
-/// warp-specialized cooperative persistent kernel, TMA epilogue. The tile (CTA) shape and
-/// the cluster shape are template parameters; the defaults suit large bf16 problems.
-template <class TileShape = cute::Shape<cute::_128, cute::_256, cute::_64>,
+/// warp-specialized cooperative persistent kernel, TMA epilogue D = alpha * A * B + beta * D.
+/// A is m x k (RowMajor: k contiguous, ColumnMajor: m contiguous), B is k x n (RowMajor: n
+/// contiguous, ColumnMajor: k contiguous), D is m x n row-major; a batch of l problems apart
+/// by the batch strides. The tile (CTA) shape and the cluster shape are template parameters.
+template <class ElementA_, class LayoutA_, class ElementB_, class LayoutB_, class ElementD_,
+          class TileShape = cute::Shape<cute::_128, cute::_256, cute::_64>,
           class ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>>
-struct GemmBf16Sm90 {
-  using ElementA = cutlass::bfloat16_t;
-  using ElementB = cutlass::bfloat16_t;
-  using ElementD = cutlass::bfloat16_t;
+struct GemmSm90 {
+  using ElementA = ElementA_;
+  using ElementB = ElementB_;
+  using ElementD = ElementD_;
   using ElementAccumulator = float;
-  using LayoutA = cutlass::layout::RowMajor;     // M x K, K contiguous
-  using LayoutB = cutlass::layout::ColumnMajor;  // K x N with K contiguous (= Bt row-major)
-  using LayoutD = cutlass::layout::RowMajor;     // M x N
-  static constexpr int kAlignment = 16 / sizeof(ElementA);  // elements per 16-byte TMA access
+  using LayoutA = LayoutA_;
+  using LayoutB = LayoutB_;
+  using LayoutD = cutlass::layout::RowMajor;
+  static constexpr int kAlignA = 16 / sizeof(ElementA);  // elements per 16-byte TMA access
+  static constexpr int kAlignB = 16 / sizeof(ElementB);
+  static constexpr int kAlignD = 16 / sizeof(ElementD);
 
   using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
       cutlass::epilogue::collective::EpilogueTileAuto, ElementAccumulator, ElementAccumulator,
-      void, LayoutD, kAlignment,  // no C operand: D = alpha * A * B
-      ElementD, LayoutD, kAlignment,
+      ElementD, LayoutD, kAlignD,  // C: the old D, read only where beta is not 0
+      ElementD, LayoutD, kAlignD,
       cutlass::epilogue::TmaWarpSpecializedCooperative>::CollectiveOp;
 
   using CollectiveMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp,
-      ElementA, LayoutA, kAlignment, ElementB, LayoutB, kAlignment, ElementAccumulator,
+      ElementA, LayoutA, kAlignA, ElementB, LayoutB, kAlignB, ElementAccumulator,
       TileShape, ClusterShape,
       cutlass::gemm::collective::StageCountAutoCarveout<
           static_cast<int>(sizeof(typename CollectiveEpilogue::SharedStorage))>,
@@ -69,33 +103,40 @@ struct GemmBf16Sm90 {
                                                       CollectiveEpilogue, cutlass::gemm::PersistentScheduler>;
   using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;
 
-  /// D[m x n] = A[m x k] * Bt[n x k]^T on `stream`. Returns cudaErrorInvalidValue when the
-  /// sizes or pointers do not meet the kernel's requirements (multiples of 8, 16-byte
-  /// aligned), or the launch error.
-  static cudaError_t run(int m, int n, int k, const __nv_bfloat16* A, const __nv_bfloat16* Bt, __nv_bfloat16* D,
-                         cudaStream_t stream = nullptr) {
+  /// D = alpha * A * B + beta * D for l problems on `stream`. Returns cudaErrorNotSupported
+  /// when the problem does not meet the kernel's requirements (16-byte aligned pointers,
+  /// leading dimensions and batch strides), else the launch error.
+  static cudaError_t run(int m, int n, int k, int l, const void* A, int64_t lda, int64_t batch_a, const void* B,
+                         int64_t ldb, int64_t batch_b, void* D, int64_t ldd, int64_t batch_d, float alpha,
+                         float beta, cudaStream_t stream = nullptr) {
     using StrideA = typename Kernel::StrideA;
     using StrideB = typename Kernel::StrideB;
     using StrideD = typename Kernel::StrideD;
-    if (m <= 0 || n <= 0 || k <= 0 || m % kAlignment || n % kAlignment || k % kAlignment) {
-      return cudaErrorInvalidValue;
+    if (m <= 0 || n <= 0 || k <= 0 || l <= 0) {
+      return cudaErrorNotSupported;
     }
-    StrideA sa = cute::make_stride(int64_t(k), cute::Int<1>{}, int64_t(m) * k);
-    StrideB sb = cute::make_stride(int64_t(k), cute::Int<1>{}, int64_t(n) * k);
-    StrideD sd = cute::make_stride(int64_t(n), cute::Int<1>{}, int64_t(m) * n);
+    if (lda % kAlignA || ldb % kAlignB || ldd % kAlignD || (l > 1 && (batch_a % kAlignA || batch_b % kAlignB ||
+                                                                   batch_d % kAlignD)) ||
+        reinterpret_cast<uintptr_t>(A) % 16 || reinterpret_cast<uintptr_t>(B) % 16 ||
+        reinterpret_cast<uintptr_t>(D) % 16) {
+      return cudaErrorNotSupported;
+    }
+    StrideA sa = make_ld_stride<StrideA>(lda, batch_a);
+    StrideB sb = make_ld_stride<StrideB>(ldb, batch_b);
+    StrideD sd = make_ld_stride<StrideD>(ldd, batch_d);
     static int sm_count = cutlass::KernelHardwareInfo::query_device_multiprocessor_count(0);
     cutlass::KernelHardwareInfo hw;
     cudaGetDevice(&hw.device_id);
     hw.sm_count = sm_count;
     typename Gemm::Arguments args{
         cutlass::gemm::GemmUniversalMode::kGemm,
-        {m, n, k, 1},
-        {reinterpret_cast<const ElementA*>(A), sa, reinterpret_cast<const ElementB*>(Bt), sb},
-        {{1.0f, 0.0f}, nullptr, sd, reinterpret_cast<ElementD*>(D), sd},
+        {m, n, k, l},
+        {reinterpret_cast<const ElementA*>(A), sa, reinterpret_cast<const ElementB*>(B), sb},
+        {{alpha, beta}, reinterpret_cast<const ElementD*>(D), sd, reinterpret_cast<ElementD*>(D), sd},
         hw};
     Gemm gemm;
     if (gemm.can_implement(args) != cutlass::Status::kSuccess) {
-      return cudaErrorInvalidValue;
+      return cudaErrorNotSupported;
     }
     size_t ws_size = Gemm::get_workspace_size(args);
     void* ws = nullptr;
@@ -117,11 +158,69 @@ struct GemmBf16Sm90 {
   }
 };
 
+/// The same product one output per thread with fp32 sums, any strides and alignment: what
+/// gemm_sm90 runs where the tensor-core kernel refuses the problem. `a_row`/`a_k` are A's
+/// element strides along m and k, `b_k`/`b_col` B's along k and n.
+template <class ElementA, class ElementB, class ElementD>
+__global__ void gemm_sm90_fallback(int m, int n, int k, const ElementA* A, int64_t a_row, int64_t a_k,
+                                   int64_t batch_a, const ElementB* B, int64_t b_k, int64_t b_col, int64_t batch_b,
+                                   ElementD* D, int64_t ldd, int64_t batch_d, float alpha, float beta) {
+  const int col = blockIdx.x * blockDim.x + threadIdx.x;
+  const int row = blockIdx.y * blockDim.y + threadIdx.y;
+  if (row >= m || col >= n) {
+    return;
+  }
+  const ElementA* a = A + blockIdx.z * batch_a + row * a_row;
+  const ElementB* b = B + blockIdx.z * batch_b + col * b_col;
+  float sum = 0.0f;
+  for (int i = 0; i < k; ++i) {
+    sum += static_cast<float>(a[i * a_k]) * static_cast<float>(b[i * b_k]);
+  }
+  ElementD* d = D + blockIdx.z * batch_d + row * ldd + col;
+  float out = alpha * sum;
+  if (beta != 0.0f) {
+    out += beta * static_cast<float>(*d);
+  }
+  *d = static_cast<ElementD>(out);
+}
+
+/// D = alpha * A * B + beta * D (see GemmSm90 for the layouts) on the tensor cores, or, where
+/// they refuse the problem, with gemm_sm90_fallback: an answer at every size.
+template <class ElementA, class LayoutA, class ElementB, class LayoutB, class ElementD,
+          class TileShape = cute::Shape<cute::_128, cute::_256, cute::_64>,
+          class ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>>
+cudaError_t gemm_sm90(int m, int n, int k, int l, const void* A, int64_t lda, int64_t batch_a, const void* B,
+                      int64_t ldb, int64_t batch_b, void* D, int64_t ldd, int64_t batch_d, float alpha, float beta,
+                      cudaStream_t stream = nullptr) {
+  cudaError_t e = GemmSm90<ElementA, LayoutA, ElementB, LayoutB, ElementD, TileShape, ClusterShape>::run(
+      m, n, k, l, A, lda, batch_a, B, ldb, batch_b, D, ldd, batch_d, alpha, beta, stream);
+  if (e != cudaErrorNotSupported) {
+    return e;
+  }
+  if (m <= 0 || n <= 0 || l <= 0) {
+    return cudaSuccess;  // nothing to compute
+  }
+  constexpr bool a_rows = cute::is_same_v<LayoutA, RowMajor>;
+  constexpr bool b_rows = cute::is_same_v<LayoutB, RowMajor>;
+  dim3 block(16, 16);
+  dim3 grid((n + 15) / 16, (m + 15) / 16, l);
+  gemm_sm90_fallback<<<grid, block, 0, stream>>>(
+      m, n, k, static_cast<const ElementA*>(A), a_rows ? lda : 1, a_rows ? 1 : lda, batch_a,
+      static_cast<const ElementB*>(B), b_rows ? ldb : 1, b_rows ? 1 : ldb, batch_b, static_cast<ElementD*>(D), ldd,
+      batch_d, alpha, beta);
+  return cudaGetLastError();
+}
+
 /// bf16 GEMM with wgmma and TMA on sm_90a: D = A * Bt^T (A: m x k row-major, Bt: n x k
-/// row-major, D: m x n row-major), fp32 accumulation, through GemmBf16Sm90's defaults.
+/// row-major, D: m x n row-major), fp32 accumulation. Returns cudaErrorNotSupported where
+/// m, n or k is not a multiple of 8 (no fallback here).
 inline cudaError_t gemm_bf16_sm90(int m, int n, int k, const __nv_bfloat16* A, const __nv_bfloat16* Bt,
                                   __nv_bfloat16* D, cudaStream_t stream = nullptr) {
-  return GemmBf16Sm90<>::run(m, n, k, A, Bt, D, stream);
+  if (m % 8 || n % 8 || k % 8) {
+    return cudaErrorNotSupported;
+  }
+  return GemmSm90<cutlass::bfloat16_t, RowMajor, cutlass::bfloat16_t, ColumnMajor, cutlass::bfloat16_t>::run(
+      m, n, k, 1, A, k, 0, Bt, k, 0, D, n, 0, 1.0f, 0.0f, stream);
 }
 
 }  // namespace kernelpro
