@@ -38,6 +38,17 @@ def test_while_loops_that_are_not_counted_loops_stay(why, text):
     assert while_to_for(text, "k.cu", "k") is None, why
 
 
+DO = WALK.replace("  while (i < M) {", "  do {").replace("    %s\n  }\n", "    %s\n  } while (i < M);\n")
+
+
+def test_a_counted_do_loop_becomes_a_for():
+    new = while_to_for(DO % ("++i;", ""), "k.cu", "k")
+    assert new is not None and "for (unsigned i = 0; i < M; ++i) {" in new
+    assert "while" not in new and " do " not in new and new.count("++i") == 1
+    assert while_to_for(DO % ("++i;", "\n  y[col + 1] = i;"), "k.cu", "k") is None  # read after the loop
+    assert while_to_for(DO.replace("a += N;", "a += N; if (acc > 1.f) break;") % ("++i;", ""), "k.cu", "k") is None
+
+
 # --- passes.fold_reassignments: an index built up by statements after its declaration
 def test_an_index_built_by_reassignment_is_declared_with_its_value():
     from kernelpro.optimizer.restructure.passes import fold_reassignments

@@ -140,6 +140,9 @@ CASES = {
                         {"M": M, "N": N, "K": K}, "Cr", lambda v: v["Ar"] @ v["Br"] - v["Ai"] @ v["Bi"]),
     "mm_scale_loop_acc_double": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
                                  {"M": M, "N": N, "K": K, "alpha": 2.0}, "C", lambda v: 2.0 * v["A"] @ v["B"]),
+    # a do-while k loop (`do { ...; ++k; } while (k < K);`) read as its for
+    "do_while_k": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
+                   {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
     "tiled_padded": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
                      {"M": M, "N": N, "K": K, "alpha": 1.5, "beta": -0.5}, "C",
                      lambda v: 1.5 * v["A"] @ v["B"] - 0.5 * v["C"]),

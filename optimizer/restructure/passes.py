@@ -1162,13 +1162,16 @@ def while_to_for(src_text: str, path: str, kernel: str) -> str | None:
     (`for (unsigned i = 0; i < M; ++i) { ... }`), so the passes and plans that read counted loops see it:
     only where the counter is declared with a value just before the loop, the loop's last statement steps
     it (`++i`, `i++`, `i += c`), nothing else in the body writes it or leaves the loop early (`continue`
-    would skip the step), and nothing reads it after the loop; None if there is none."""
+    would skip the step), and nothing reads it after the loop; None if there is none. A `do { ...; ++k; }
+    while (k < K);` likewise: the same loop wherever it runs at least once (a do loop whose first pass ran
+    past K read past its operands anyway)."""
     src = parse_source(src_text, path)
     k = src.kernel(kernel)
     if k is None or k.body is None:
         return None
     for w in walk(k.body):
-        if w.type != "while_statement" or w.parent is None or w.parent.type != "compound_statement":
+        if w.type not in ("while_statement", "do_statement") or w.parent is None \
+                or w.parent.type != "compound_statement":
             continue
         cond = unparen(w.child_by_field_name("condition"))
         body = w.child_by_field_name("body")
@@ -1205,6 +1208,8 @@ def while_to_for(src_text: str, path: str, kernel: str) -> str | None:
         subs = [(prev.start_byte, w.start_byte, ""), (w.start_byte, body.start_byte, head),
                 (ls if not src.data[ls:step.start_byte].strip() else step.start_byte,
                  step.end_byte + (1 if src.data[step.end_byte:step.end_byte + 1] == b"\n" else 0), "")]
+        if w.type == "do_statement":  # `while (k < K);` after the body goes
+            subs.append((body.end_byte, w.end_byte, ""))
         return span_text(src, 0, len(src.data), subs)
     return None
 
