@@ -228,6 +228,31 @@ class Facts:
                 out.append(Bound(q, add(const(c), self.atoms.size_part(e), -1), text, line, "guard"))
         return out
 
+    def _last_step(self, loop, b: "Bound") -> Poly:
+        """The bound's end made the counter's last value where a literal start, step and end say it: `for (j = 0;
+        j < 32; j += 8)` gives j <= 24, not 31 (the rows of a TILE x ROWS loop end where they do)."""
+        if loop.type != "for_statement" or set(b.q) != {(next(iter(b.q))[0],)} or len(b.q) != 1 \
+                or set(b.u) - {()} or next(iter(b.q.values())) != 1:
+            return b.u
+        var = next(iter(b.q))[0]
+        init, upd = loop.child_by_field_name("initializer"), loop.child_by_field_name("update")
+        start = step = None
+        for d in ([init] if init is not None and init.type == "declaration" else []):
+            for dd in d.children_by_field_name("declarator"):
+                if dd.type == "init_declarator" and self.src.node_text(dd.child_by_field_name("declarator")) == var:
+                    start = self.src.eval_int(dd.child_by_field_name("value"))
+        if init is not None and init.type == "assignment_expression" \
+                and self.src.node_text(init.child_by_field_name("left")) == var:
+            start = self.src.eval_int(init.child_by_field_name("right"))
+        if upd is not None and upd.type == "assignment_expression" and \
+                self.src.node_text(upd.child_by_field_name("left")) == var and \
+                self.src.node_text(upd.child_by_field_name("operator")) == "+=":
+            step = self.src.eval_int(upd.child_by_field_name("right"))
+        end = b.u.get((), 0)
+        if start is None or step is None or step < 2 or end < start:
+            return b.u
+        return const(start + (end - start) // step * step)
+
     def guards(self, node) -> list[Bound]:
         """The bounds that hold wherever `node` runs: its ifs, loops, `?:`, `&&` and earlier exits."""
         out: list[Bound] = []
@@ -242,7 +267,7 @@ class Facts:
                     out += self.comparisons(p.child_by_field_name("condition"), negate=True)
             elif t in ("for_statement", "while_statement"):
                 if child in (p.child_by_field_name("body"), p.child_by_field_name("update")):
-                    out += [Bound(b.q, b.u, b.text, b.line, "loop")
+                    out += [Bound(b.q, self._last_step(p, b), b.text, b.line, "loop")
                             for b in self.comparisons(p.child_by_field_name("condition"))]
             elif t == "conditional_expression":
                 if child == p.child_by_field_name("consequence"):

@@ -26,6 +26,8 @@ class Axis:
     step: int
     why: str
     cyclic: int = 1  # a thread's elements a block apart: blockIdx.x * blockDim.x * cyclic + threadIdx.x
+    quotient_of: int | None = None  # the thread index is threadIdx.<thread> / quotient_of (a 1-D block cut into
+    # rows of that many threads: `row = blockIdx.y * 16 + threadIdx.x / 16`); fixed_block rows per block
 
 
 def _coef(p: Poly, name: str) -> Poly | None:
@@ -88,10 +90,15 @@ def _axes(ks: KernelShapes, use_list: list[Use]) -> dict[str, Axis]:
                 if axis is not None:
                     break
             if axis is None:
+                axis = _quotient_axis(A, P, cb, d)
+            if axis is None:
                 axis = Axis(d, "blocks", None, None, None, cb.get((), 0) if set(cb) <= {()} and cb.get((), 0) > 0 else 1,
                             "")
             g = atom(bx)
-            if axis.mode == "threads":
+            if axis.quotient_of:
+                g = add(mul(atom(bx), const(axis.fixed_block)), atom(axis.why))
+                axis.why = ""
+            elif axis.mode == "threads":
                 per = const(axis.fixed_block) if axis.fixed_block else mul(atom(f"blockDim.{axis.thread}"),
                                                                            const(axis.cyclic))
                 g = add(mul(atom(bx), per), atom(f"threadIdx.{axis.thread}"))
@@ -106,6 +113,23 @@ def _axes(ks: KernelShapes, use_list: list[Use]) -> dict[str, Axis]:
         if found is not None:
             out[d] = found
     return out
+
+
+def _quotient_axis(A: Atoms, P: Poly, cb: Poly, d: str) -> Axis | None:
+    """blockIdx.d * T + threadIdx.e / D in the index: a 1-D block cut into rows of D threads, T rows a block."""
+    for m in P:
+        for a in m:
+            note = A.notes.get(a) if len(m) >= 1 else None
+            if not note or note[0] != "floor" or not isinstance(note[1], dict) or not isinstance(note[2], dict):
+                continue
+            (t, one), = note[1].items() if len(note[1]) == 1 else ((None, 0),)
+            if t is None or one != 1 or len(t) != 1 or not t[0].startswith("threadIdx.") or set(note[2]) != {()}:
+                continue
+            cq = {mm: v for mm, v in (_coef(P, a) or {}).items() if mm in cb}  # (the remainder's -D * q apart)
+            ratio = _ratio(cb, cq) if cq else None
+            if ratio:
+                return Axis(d, "threads", t[0][-1], ratio, None, 1, a, quotient_of=int(note[2][()]))
+    return None
 
 
 def _val(A: Atoms, c: tuple, sample: dict) -> float:

@@ -392,20 +392,27 @@ class _Inference:
         elif self.k.launch_bounds and nd == 1:
             block = [self.k.launch_bounds[0]]
             bwhy, guessed = "from __launch_bounds__", False
-        whys = []
-        for a in ax.values():
+        whys = {}  # thread dimension -> why its block is what it is
+        for a in sorted(ax.values(), key=lambda a: bool(a.quotient_of)):  # a quotient's rows after the remainder
+            if a.quotient_of and a.thread:  # `blockIdx.y * T + threadIdx.x / D`: T rows of D threads
+                if a.quotient_of * a.fixed_block * math.prod(block) // block[DIMS.index(a.thread)] <= 1024:
+                    block[DIMS.index(a.thread)] = a.quotient_of * a.fixed_block
+                    whys[a.thread] = (f"from `blockIdx.{a.dim} * {a.fixed_block} + threadIdx.{a.thread} / "
+                                      f"{a.quotient_of}` in the index ({a.fixed_block} rows of {a.quotient_of} threads)")
+                    guessed = False
+                continue
             if a.fixed_block and a.thread and a.fixed_block * math.prod(block) // block[DIMS.index(a.thread)] <= 1024:
                 rows = rows_loop_step(self.ks, a)  # a TILE x ROWS loop: ROWS threads take the tile's TILE rows
                 block[DIMS.index(a.thread)] = rows[1] if rows else a.fixed_block
-                whys.append(f"from `blockIdx.{a.dim} * {a.fixed_block}` in the index"
-                            + (f" and the loop over `{rows[0]}` in steps of {rows[1]} (each thread "
-                               f"{a.fixed_block // rows[1]} rows of the tile)" if rows else ""))
+                whys[a.thread] = (f"from `blockIdx.{a.dim} * {a.fixed_block}` in the index"
+                                  + (f" and the loop over `{rows[0]}` in steps of {rows[1]} (each thread "
+                                     f"{a.fixed_block // rows[1]} rows of the tile)" if rows else ""))
                 guessed = False
         if whys:
-            bwhy = "; ".join(whys)
+            bwhy = "; ".join(whys.values())
         for i, d in enumerate(DIMS):
             self.bind.table[f"blockDim.{d}"] = sym.const(block[i]) if i < len(block) else sym.const(1)
-        grid, why, guessed_grid = [], [], False
+        grid, why, guessed_grid, free_threads, free_dim = [], [], False, None, None
         for i, d in enumerate(DIMS[:max([DIMS.index(x) + 1 for x in ax] or [1])]):
             a = ax.get(d)
             if a is None:
@@ -439,13 +446,18 @@ class _Inference:
                     why.append(f"{d}: nothing bounds blockIdx.{d}; taken to move within rows of {sym.render(c)} "
                                f"(`{rw[1].text}`, line {rw[1].line})")
                     continue
-            t = self.free_variable(a.mode)
+            # a second dimension nothing bounds takes the first one's size: a kernel that bounds neither reads its
+            # sizes from the grid (`width = gridDim.x * TILE`), and a square grid is the one such kernels that read a
+            # matrix both ways (a transpose) cover whole (a non-square one leaves outputs unwritten)
+            t = free_threads if a.mode == "threads" and free_threads else self.free_variable(a.mode)
             if a.mode == "threads":
-                self.multiple[t] = per * a.step
+                self.multiple[t] = math.lcm(self.multiple.get(t, 1), per * a.step)
                 grid.append(sym.cdiv(sym.name(t), sym.const(per * a.step)))
                 guessed_grid = True
                 why.append(f"{d}: nothing bounds blockIdx.{d}; {t} threads" +
-                           (f" ({a.step} elements each)" if a.step > 1 else ""))
+                           (f" ({a.step} elements each)" if a.step > 1 else "") +
+                           (f" (as many as along {free_dim}: a square grid)" if t == free_threads else ""))
+                free_threads, free_dim = free_threads or t, free_dim or d
             else:
                 grid.append(sym.name(t))
                 guessed_grid = True

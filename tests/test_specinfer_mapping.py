@@ -1,0 +1,72 @@
+"""Grid and block inferred from how the threads map onto the outputs, for kernels with no launch to read:
+a 1-D block cut into rows by a quotient of threadIdx.x, a kernel that reads its sizes from the grid in both
+dimensions (a square grid), and a TILE x ROWS loop whose counter ends at its last step; each spec passes
+`spec check` (no output left unwritten, nothing read past)."""
+from __future__ import annotations
+
+from kernelpro.profilers.runtime.infer import infer_spec, write_spec
+from kernelpro.profilers.runtime.spec import load_spec
+from kernelpro.profilers.runtime.speccheck import check_spec
+from kernelpro.profilers.source import parse_source
+from kernelpro.profilers.analysis.extents import analyse
+
+TID_ROWS = """__global__ void mm_tid(const float* A, const float* B, float* C, int M, int N, int K) {
+  int row = blockIdx.y * %(T)d + threadIdx.x / %(D)d;
+  int col = blockIdx.x * %(D)d + threadIdx.x %% %(D)d;
+  if (row < M && col < N) {
+    float s = 0.f;
+    for (int k = 0; k < K; ++k) s += A[row * K + k] * B[k * N + col];
+    C[row * N + col] = s;
+  }
+}
+"""
+
+GRID_SIZED = """const int TILE = 32;
+const int ROWS = %(R)d;
+__global__ void tr(float *odata, const float *idata) {
+  int x = blockIdx.x * TILE + threadIdx.x;
+  int y = blockIdx.y * TILE + threadIdx.y;
+  int width = gridDim.x * TILE;
+  for (int j = 0; j < TILE; j += ROWS)
+    odata[x * width + (y + j)] = idata[(y + j) * width + x];
+}
+"""
+
+
+def _infer(tmp_path, text, name="k.cu"):
+    f = tmp_path / name
+    f.write_text(text)
+    plan = infer_spec(f)
+    write_spec(plan)
+    spec = load_spec(plan.spec_path)
+    errors = check_spec(spec)[0]
+    return plan, spec, errors
+
+
+def test_a_block_cut_into_rows_by_a_quotient_is_rows_times_their_threads(tmp_path):
+    for t, d in ((16, 16), (8, 32), (4, 64)):
+        plan, spec, errors = _infer(tmp_path, TID_ROWS % {"T": t, "D": d}, f"k{t}.cu")
+        assert plan.block.value == [t * d], plan.block
+        assert f"{t} rows of {d} threads" in plan.block.why and not plan.block.guess
+        assert plan.grid.value == [f"cdiv(N, {d})", f"cdiv(M, {t})"], plan.grid
+        assert not errors, errors
+
+
+def test_a_kernel_sized_by_its_grid_both_ways_gets_a_square_grid(tmp_path):
+    plan, spec, errors = _infer(tmp_path, GRID_SIZED % {"R": 8})
+    assert plan.grid.value == ["cdiv(n, 32)", "cdiv(n, 32)"] and "square" in plan.grid.why
+    assert plan.block.value == [32, 8]
+    assert list(spec.sizes["small"]) == ["n"] and not errors, errors
+
+
+def test_a_stepped_loop_counter_ends_at_its_last_step():
+    for rows, last in ((8, 24), (4, 28), (5, 30), (32, 0)):
+        src = parse_source(GRID_SIZED % {"R": rows})
+        ks = analyse(src, src.kernels[0])
+        ends = {b.u.get((), 0) for p in ks.pointers.values() for u in p.uses for b in u.guards if b.kind == "loop"}
+        assert ends == {last}, (rows, ends)
+    # a bound that is not a literal keeps the condition's own end
+    src = parse_source((GRID_SIZED % {"R": 8}).replace("j < TILE;", "j < n;").replace("const float *idata)",
+                                                                                         "const float *idata, int n)"))
+    ks = analyse(src, src.kernels[0])
+    assert all(b.u != {(): 24} for p in ks.pointers.values() for u in p.uses for b in u.guards)
