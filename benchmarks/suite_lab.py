@@ -287,7 +287,7 @@ class GpuLab:
             m["spread"] = {s: (max(v) - min(v)) / statistics.median(v) for s, v in m.get("rounds_s", {}).items() if v}
             m.update(judge(m["times_s"], {s: spec.bytes_moved(s) for s in spec.sizes},
                            {s: spec.flops(s) for s in spec.sizes}, self.ceilings, _precision(spec),
-                           _tensor_cores(art, spec.kernel), int(self.device.get("l2_bytes") or 0)))
+                           _tensor_cores(art, spec), int(self.device.get("l2_bytes") or 0)))
             if energy_for is None or label in energy_for:
                 largest = list(spec.sizes)[-1]
                 res = evaluate(cu, spec, opts, timing=False, energy=True, pool=self.pool, sizes=[largest])

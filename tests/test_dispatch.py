@@ -134,6 +134,10 @@ def test_the_split_needs_one_switch_over_the_sizes_a_margin_and_the_same_flags(s
     # other flags for the other variant: one file takes one set
     fast = type(tiles)(source=tiles.source, launch=tiles.launch, flags=("--use_fast_math",), kind="structural")
     assert "flags" in dispatch.plan(spec, (split3, ev(1, 2)), [(split3, ev(1, 2)), (fast, ev(3, 1))])
+    # a host launcher (the library's GEMM covers every size itself) is neither split nor a side of a split
+    lib = type(tiles)(source=tiles.source, launch={"host": "kp_gemm_matmul"}, kind="structural")
+    assert "host launcher" in dispatch.plan(spec, (lib, ev(1, 2)), [(lib, ev(1, 2)), (tiles, ev(3, 1))])
+    assert isinstance(dispatch.plan(spec, (split3, ev(1, 2)), [(split3, ev(1, 2)), (lib, ev(3, 1))]), str)
 
 
 @pytest.mark.slow

@@ -236,6 +236,31 @@ def test_a_wrong_host_step_says_what_and_where(tmp_path, step, said):
     assert said in str(e.value) and e.value.line is not None
 
 
+@pytest.mark.slow
+def test_the_candidate_compiles_to_wgmma_and_the_ceilings_judge_it_as_tensor_core_work(tmp_path):
+    """The launcher as the plan writes it (hgemm_tn: fp16 operands, both stored transposed) compiles with no flags
+    of its own into the library's HGMMA kernel and the block's plain one beside the kernel as written; the ceilings
+    rule sees tensor cores where the spec runs the launcher, and not in the kernel as written."""
+    from kernelpro.profilers.runtime.measure import _tensor_cores
+
+    text = open(_path("hgemm_tn")).read()
+    _, ctx = _ctx("hgemm_tn", text)
+    plans, _ = api.plans(text, ctx)
+    cand = plans[0].build(plans[0].space[1])
+    f = tmp_path / "hgemm_tn.cu"
+    f.write_text(text)
+    art = compile_cuda(f, CompileOptions(), text=cand.source, use_cache=False)
+    assert art.ok, [d.message for d in art.errors][:3]
+    names = {k.name for k in art.kernels}
+    assert {"hgemm_tn", "gemm_sm90_fallback"} <= names and len(names) >= 3, names
+
+    class Spec:
+        kernel, host_steps = "hgemm_tn", [object()]
+    assert _tensor_cores(art, Spec)
+    Spec.host_steps = []
+    assert not _tensor_cores(art, Spec)
+
+
 # ---------------------------------------------------------------- the worker's side, without a GPU
 
 CC = shutil.which("cc") or shutil.which("gcc")

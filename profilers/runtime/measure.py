@@ -271,12 +271,14 @@ def _precision(spec) -> str:
     return "fp16" if dts & {"float16", "bfloat16"} and "float32" not in dts else "fp32"
 
 
-def _tensor_cores(art: CompiledArtifact | None, kernel: str) -> bool:
+def _tensor_cores(art: CompiledArtifact | None, spec) -> bool:
+    """The spec's kernel runs on tensor cores (a host launcher: any kernel the source compiles, the library's)."""
     from .roofline import uses_tensor_cores
 
     if art is None:
         return False
-    return any(uses_tensor_cores(i.base for i in b.sass) for b in art.builds(kernel))
+    builds = art.kernels if getattr(spec, "host_steps", None) else art.builds(spec.kernel)
+    return any(uses_tensor_cores(i.base for i in b.sass) for b in builds)
 
 
 IMPOSSIBLE_PREFIX = "faster than the device allows"
@@ -292,7 +294,7 @@ def judge_ceilings(spec, res: RunResult, ceilings: dict | None, art: CompiledArt
     l2 = int((res.device or {}).get("l2_bytes") or 0)
     for s in res.sizes:
         why = faster_than_ceiling(s.bytes, s.flops, s.time_s, ceilings, _precision(spec),
-                                  _tensor_cores(art, spec.kernel), l2)
+                                  _tensor_cores(art, spec), l2)
         if why:
             res.ok = False
             res.failure = (f"{IMPOSSIBLE_PREFIX} at size {s.size}: {why}; the kernel cannot have done the work "
@@ -319,7 +321,7 @@ def rows_and_verdicts(spec, res: RunResult, ceilings: dict | None, art: Compiled
             row["bandwidth_gbs"] = s.bytes / s.time_s / 1e9 if s.bytes else None
             row["gflops"] = s.flops / s.time_s / 1e9 if s.flops else None
             if ceilings:
-                r = analyze(s.bytes, s.flops, s.time_s, ceilings, _precision(spec), _tensor_cores(art, spec.kernel))
+                r = analyze(s.bytes, s.flops, s.time_s, ceilings, _precision(spec), _tensor_cores(art, spec))
                 verdicts[s.size] = r
                 row.update(bw_fraction=r.bw_fraction, flop_fraction=r.flop_fraction, bound=r.verdict)
         e = energy.get(s.size)
