@@ -138,6 +138,22 @@ def test_fp32_products_are_left_to_the_other_rewrites_and_16_bit_ones_get_it_fir
     assert "matmul-library" not in [p.name for p in plans] and any("sm_90a" in w for w in why)
 
 
+@pytest.mark.parametrize("tolerance, admitted", [((1e-2, 0.1), True), ((1e-2, 1e-3), False)])
+def test_fp32_operands_go_to_the_library_in_tf32_only_where_the_tolerance_admits_it(tolerance, admitted):
+    text = open(_path("gemm_xcols")).read()
+    _, ctx = _ctx("gemm_xcols", text, tolerance)
+    plans, why = api.plans(text, ctx)
+    lib = [p for p in plans if p.name == "matmul-library"]
+    assert bool(lib) == admitted, [p.name for p in plans]
+    if admitted:
+        assert lib[0].space[0]["tile"].endswith("x32")  # 4-byte operands: half the k depth
+        cand = lib[0].build(lib[0].space[0])
+        assert "multiplied in TF32" in cand.description and "TF32 admitted by the spec's tolerance" in cand.description
+        targs, _ = _launcher_call(cand.source)
+        assert targs[0] == targs[2] == targs[4] == "float"
+    assert not any("library GEMM" in w for w in why)  # (no TF32: the tensor-core plans say why; nothing here)
+
+
 def test_the_file_own_launches_call_the_launcher(monkeypatch):
     text = open(_path("gemm_bf16")).read() + """
 int main() {

@@ -1674,8 +1674,16 @@ LIBRARY_ANY_TYPE = False  # tests: the library plan for a product of any element
 def _library_plan(text: str, src: SourceFile, c, ctx: Context, what: str, answers) -> Plan | str:
     """The product on the library's tensor-core GEMM behind the kernel's signature (gemmlib), or why not
     ("" where the operands are not 16-bit: the block is not for them, nothing to say)."""
+    tf32 = None  # fp32 operands: through TF32 where the spec's tolerance admits its error (said in the description)
     if not LIBRARY_ANY_TYPE and not any(gemmlib._type(o.elem) in gemmlib.ELEMENTS for t in c.terms for o in t):
-        return ""
+        if len(c.terms) != 1 or not all(gemmlib._type(o.elem) == "float" for o in c.terms[0]):
+            return ""
+        table = _spec_table(src, ctx)
+        kmax = _largest(ctx, in_terms_of(c.K, table) or "") if not c.causal else None
+        admitted = matmul.tf32_admits(c, ctx.tolerance, kmax)
+        if isinstance(admitted, str):
+            return ""  # (the tensor-core plans say why TF32 is not used)
+        tf32 = admitted[1]
     if _arch_num(ctx.arch) != 90:
         return f"the library GEMM: built for sm_90a (wgmma), the target is {ctx.arch}"
     grid = [str(g).strip() for g in ctx.launch.get("grid") or []]
@@ -1685,7 +1693,7 @@ def _library_plan(text: str, src: SourceFile, c, ctx: Context, what: str, answer
         if same:
             c.batch.extent = same[0]
     try:
-        p = gemmlib.plan(src, c, types=not LIBRARY_ANY_TYPE)
+        p = gemmlib.plan(src, c, types=not LIBRARY_ANY_TYPE, tf32=tf32 is not None)
     except Refuse as e:
         return str(e)
     orig = parse_source(text, ctx.path)
@@ -1697,14 +1705,15 @@ def _library_plan(text: str, src: SourceFile, c, ctx: Context, what: str, answer
         desc = (f"the matrix product ({what}) on the library's tensor-core GEMM (kernelpro/gemm_sm90.cuh: CUTLASS 3, "
                 f"TMA and wgmma, fp32 sums), {tile} tiles in clusters of {cluster}, run by the host launcher {host} "
                 f"that takes the kernel's arguments" + (" (the output column-major: computed as its transpose)"
-                                                        if p["transposed"] else ""))
+                                                        if p["transposed"] else "")
+                + (f"; fp32 operands multiplied in TF32 (10-bit mantissa): {tf32}" if tf32 else ""))
         note = (f"{ctx.kernel} stays in the file; the spec runs {host} instead (a host step), and the file's own "
                 f"launches call it; sizes the tensor cores refuse go to the block's plain kernel")
         return Candidate(source=new, launch={"host": host}, flags=ctx.flags, description=desc, answers=answers,
                          origin="builtin:matmul-library", kind="structural", knobs=tuple(sorted(knobs.items())),
                          notes=(note,))
-    return Plan("matmul-library", "the library's tensor-core GEMM", answers, [dict(t) for t in gemmlib.TILES], build,
-                0.95)
+    return Plan("matmul-library", "the library's tensor-core GEMM" + (" in TF32" if tf32 else ""), answers,
+                [dict(t) for t in (gemmlib.TF32_TILES if tf32 else gemmlib.TILES)], build, 0.95)
 
 
 def _symmetric_space(space: list[dict]) -> list[dict]:

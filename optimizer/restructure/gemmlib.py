@@ -35,6 +35,8 @@ CONVERSIONS = {"__float2bfloat16", "__float2bfloat16_rn", "__float2half", "__flo
 # the tile (CTA) shape and the thread-block cluster: the block's default first (large problems), then a
 # tile for problems with fewer than ~2 waves of 128 x 256 tiles
 TILES = [{"tile": "128x256x64", "cluster": 2}, {"tile": "128x128x64", "cluster": 1}]
+TF32_TILES = [{"tile": "128x256x32", "cluster": 2}, {"tile": "128x128x32", "cluster": 1}]  # 4-byte operands: half
+# the k depth for the same shared memory per stage
 
 
 def launcher_name(kernel: str) -> str:
@@ -137,9 +139,10 @@ def _layout(op, outer: str, k_stride: str, what: str) -> tuple[str, str, bool]:
                  f"{k_stride})")
 
 
-def plan(src: SourceFile, c: Contraction, types: bool = True) -> dict:
-    """What the launcher passes (C text over the kernel's parameters); Refuse with the reason. `types=False`
-    maps a product of any element type (what the tests check the mapping on; the block takes 16-bit only)."""
+def plan(src: SourceFile, c: Contraction, types: bool = True, tf32: bool = False) -> dict:
+    """What the launcher passes (C text over the kernel's parameters); Refuse with the reason. `tf32`: fp32
+    operands too (the block multiplies them in TF32: only where the spec's tolerance admits it). `types=False`
+    maps a product of any element type (what the tests check the mapping on)."""
     k = src.kernel(c.kernel)
     if k is None or k.is_template:
         raise Refuse("the library GEMM: a template kernel (the launcher needs one instantiation)")
@@ -153,8 +156,10 @@ def plan(src: SourceFile, c: Contraction, types: bool = True) -> dict:
         raise Refuse(f"the library GEMM: k starts at {c.k_start}")
     a, b = c.terms[0]
     ea, eb, ed = _type(a.elem), _type(b.elem), _type(c.out.elem)
-    if types and (ea not in ELEMENTS or eb not in ELEMENTS or ELEMENTS[ea] != ELEMENTS[eb]):
-        raise Refuse(f"the library GEMM: operands of {ea} and {eb} (it takes bf16 or fp16 operands, both the same)")
+    ok = {**ELEMENTS, **({"float": "float"} if tf32 else {})}
+    if types and (ea not in ok or eb not in ok or ok[ea] != ok[eb]):
+        raise Refuse(f"the library GEMM: operands of {ea} and {eb} (it takes bf16 or fp16 operands, both the same"
+                     + (", or fp32 ones where the tolerance admits TF32)" if not tf32 else ")"))
     if types and ed not in OUTPUTS:
         raise Refuse(f"the library GEMM: an output of {ed}")
     if "double" in c.acc_type:
@@ -201,7 +206,7 @@ def plan(src: SourceFile, c: Contraction, types: bool = True) -> dict:
             if key not in ("alpha", "beta") else _params_only(src, k, v, key)
     la = "ColumnMajor" if a_rows else "RowMajor"
     lb = "RowMajor" if b_cols else "ColumnMajor"
-    ta, tb, td = ELEMENTS.get(ea, ea), ELEMENTS.get(eb, eb), OUTPUTS.get(ed, ed)
+    ta, tb, td = ok.get(ea, ea), ok.get(eb, eb), OUTPUTS.get(ed, ed)
     out = {"A": (a.array, a.offset, ta, la), "B": (b.array, b.offset, tb, lb), "D": (c.out.array, c.out.offset, td),
            **vals}
     if transposed:  # D^T (n x m, row-major) = B^T (n x k) A^T (k x m): B^T's layout flips, and A^T's

@@ -15,7 +15,7 @@
 /// CUTLASS make ptxas serialize the wgmma pipeline, warning C7510, and the kernel is slow).
 ///
 /// The general form, GemmSm90<ElementA, LayoutA, ElementB, LayoutB, ElementD>, takes bf16 or
-/// fp16 operands in either layout, a bf16, fp16 or fp32 output, leading dimensions, a batch
+/// fp16 operands (or fp32 ones, multiplied in TF32 with fp32 sums) in either layout, a bf16, fp16 or fp32 output, leading dimensions, a batch
 /// with its strides, and D = alpha * A * B + beta * D. `gemm_sm90(...)` runs it, and where the
 /// tensor-core kernel refuses the problem (a leading dimension, offset or extent that is not a
 /// multiple of 16 bytes), a plain one-output-per-thread kernel with the same epilogue: every
@@ -213,9 +213,11 @@ cudaError_t gemm_sm90(int m, int n, int k, int l, const void* A, int64_t lda, in
 
 /// bf16 GEMM with wgmma and TMA on sm_90a: D = A * Bt^T (A: m x k row-major, Bt: n x k
 /// row-major, D: m x n row-major), fp32 accumulation. Returns cudaErrorNotSupported where
-/// m, n or k is not a multiple of 8 (no fallback here).
-inline cudaError_t gemm_bf16_sm90(int m, int n, int k, const __nv_bfloat16* A, const __nv_bfloat16* Bt,
-                                  __nv_bfloat16* D, cudaStream_t stream = nullptr) {
+/// m, n or k is not a multiple of 8 (no fallback here). (A template only so that a file
+/// including the header compiles its GEMM only where it calls it.)
+template <class Unused = void>
+cudaError_t gemm_bf16_sm90(int m, int n, int k, const __nv_bfloat16* A, const __nv_bfloat16* Bt,
+                           __nv_bfloat16* D, cudaStream_t stream = nullptr) {
   if (m % 8 || n % 8 || k % 8) {
     return cudaErrorNotSupported;
   }
