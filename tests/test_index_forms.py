@@ -49,6 +49,25 @@ def test_a_counted_do_loop_becomes_a_for():
     assert while_to_for(DO.replace("a += N;", "a += N; if (acc > 1.f) break;") % ("++i;", ""), "k.cu", "k") is None
 
 
+def test_steps_in_a_for_update_move_to_the_end_of_its_body():
+    from kernelpro.optimizer.restructure.passes import comma_steps_into_body
+    text = """__global__ void k(const float* m, float* s, int rows, int cols) {
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  const float* p = m + c;
+  float acc = 0.f;
+  for (int r = 0; r < rows; ++r, p += cols) %s
+  s[c] = acc;
+}"""
+    new = comma_steps_into_body(text % "acc += *p;", "k.cu", "k")
+    assert "for (int r = 0; r < rows; ++r) { acc += *p; p += cols; }" in new
+    new = comma_steps_into_body(text % "{ acc += *p; }", "k.cu", "k")
+    assert "for (int r = 0; r < rows; ++r) { acc += *p; p += cols; }" in new.replace("\n", " ").replace("  ", " ")
+    # a continue of this loop would skip the moved step: left as written (one of an inner loop is fine)
+    assert comma_steps_into_body(text % "{ if (*p < 0.f) continue; acc += *p; }", "k.cu", "k") is None
+    assert comma_steps_into_body(text % "{ for (int q = 0; q < 2; ++q) { if (q) continue; } acc += *p; }",
+                                 "k.cu", "k") is not None
+
+
 # --- passes.fold_reassignments: an index built up by statements after its declaration
 def test_an_index_built_by_reassignment_is_declared_with_its_value():
     from kernelpro.optimizer.restructure.passes import fold_reassignments

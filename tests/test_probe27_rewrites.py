@@ -70,6 +70,8 @@ CASES = {
     "ew_lower_guard.cu": ("elementwise", None, {"n": 1001, "a": 0.5}, "n"),
     # a column sum guarded by `j > 0 && j < N`: every column summed, the lower bound kept on the store
     "col_lower.cu": ("column", None, {"M": 37, "N": 45}, "M*N"),
+    # a pointer walking down the column in the loop's update (`++r, p += cols`): the step moved into the body
+    "colsum_ptr_comma.cu": ("column", None, {"rows": 37, "cols": 45}, "rows*cols"),
 }
 
 

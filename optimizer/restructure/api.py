@@ -36,7 +36,7 @@ from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flat2
                matmul, permute, rows, scan, stencil, taps)
 from . import histogram as private_bins
 from .launch import add_attribute, columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
-from .passes import (ascending_sum_loops, break_to_bound, clamped_neighbours, counter_into_header,
+from .passes import (ascending_sum_loops, break_to_bound, clamped_neighbours, comma_steps_into_body, counter_into_header,
                      declare_at_first_assignment, expand_macros, flatten_array_params, fold_reassignments,
                      index_pointer_steps, inline_loop_helpers, lower_guard_to_stores, name_thread_indices,
                      plain_memory_intrinsics,
@@ -1896,6 +1896,8 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
         text = clamped_neighbours(text, ctx.path, ctx.kernel) or text
     text = remainder_by_subtraction(text, ctx.path, ctx.kernel) or text  # `j = t - i * N` with `i = t / N`
     text = while_to_for(text, ctx.path, ctx.kernel) or text
+    for _ in range(4):  # `for (...; ++r, p += cols)`: the other steps at the body's end
+        text = comma_steps_into_body(text, ctx.path, ctx.kernel) or text
     for _ in range(4):  # one stepped pointer at a time, from the loop's end (`++pa; pb += N;`)
         stepped = index_pointer_steps(text, ctx.path, ctx.kernel)
         if stepped is None:

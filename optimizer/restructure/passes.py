@@ -842,6 +842,60 @@ def _inlined(src: SourceFile, d, call, fn, helper, count: int, dec) -> str | Non
     return f"\n{ind}".join(lines)
 
 
+def comma_steps_into_body(src_text: str, path: str, kernel: str) -> str | None:
+    """A `for` whose update also steps pointers (`for (r = 0; r < rows; ++r, p += cols) acc += *p;`)
+    with those steps moved to the end of its body (`for (r = 0; r < rows; ++r) { acc += *p; p += cols; }`),
+    so `index_pointer_steps` reads the pointer at the counter: only where the body has no `continue` of this
+    loop (it would skip the moved steps); the counter's own step (the first part) stays. None if none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    for f in walk(k.body):
+        upd = f.child_by_field_name("update") if f.type == "for_statement" else None
+        body = f.child_by_field_name("body") if upd is not None else None
+        if upd is None or body is None or upd.type != "comma_expression":
+            continue
+        parts, e = [], upd
+        while e is not None and e.type == "comma_expression":
+            parts.append(e.child_by_field_name("left"))
+            e = e.child_by_field_name("right")
+        parts.append(e)
+        if any(p is None for p in parts) or any(
+                n.type == "continue_statement" and _loop_of(n) == f for n in walk(body)):
+            continue
+        pointers = {text(src, d.child_by_field_name("declarator") or d) for d in walk(k.body)
+                    if d.type == "pointer_declarator" and d.start_byte < f.start_byte}
+        if not all(_stepped_name(src, p) in pointers for p in parts[1:]):  # (a second counter, `a += s, b += t`,
+            continue  # is the loop's own: index_pointer_steps is for pointers)
+        moved = "".join(f" {text(src, p)};" for p in parts[1:])
+        subs = [(upd.start_byte, upd.end_byte, text(src, parts[0]))]
+        if body.type == "compound_statement":
+            close = body.end_byte - 1
+            subs.append((close, close, moved.strip() + " "))
+        else:
+            subs.append((body.start_byte, body.end_byte, "{ " + text(src, body) + moved + " }"))
+        return span_text(src, 0, len(src.data), subs)
+    return None
+
+
+def _stepped_name(src: SourceFile, e) -> str | None:
+    """x of `x += e`, `++x` or `x++`."""
+    if e.type == "update_expression" and "++" in text(src, e):
+        return text(src, e.child_by_field_name("argument"))
+    if e.type == "assignment_expression" and text(src, e.child_by_field_name("operator")) == "+=":
+        return text(src, e.child_by_field_name("left"))
+    return None
+
+
+def _loop_of(n):
+    """The loop a `continue` or `break` at n belongs to (None outside loops)."""
+    p = n.parent
+    while p is not None and p.type not in ("for_statement", "while_statement", "do_statement"):
+        p = p.parent
+    return p
+
+
 def index_pointer_steps(src_text: str, path: str, kernel: str) -> str | None:
     """A pointer stepped once per iteration of a counted loop (`for (r = a; r < b; ++r) { acc += *p;
     p += OC; }`, or `++p;`) read at the counter instead: `p[(long long)(r - a) * (OC)]`, its step dropped, so the
