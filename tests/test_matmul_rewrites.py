@@ -35,7 +35,7 @@ def _path(name: str) -> str:
 GXX = shutil.which("g++")
 M, N, K, NB = 37, 53, 29, 3
 BF16, F16 = "bf16", "f16"
-LOW = ("gemm_bf16", "hgemm_tn")
+LOW = ("gemm_bf16", "hgemm_tn", "hgemm_half2_acc", "bf16_linear_rowptr")
 
 
 def _bf16(a):
@@ -143,6 +143,27 @@ CASES = {
     # a do-while k loop (`do { ...; ++k; } while (k < K);`) read as its for
     "do_while_k": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
                    {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
+    # a later batch of public-style spellings: strides of a batch passed in, two outputs 16 columns apart (the
+    # second's update under its store's guard), 2-D grid-stride loops, a block per row with its threads striding
+    # the columns, PolyBench's 2mm summing alpha * A * B in the output, fp16 summed in half by __hfma, a bf16
+    # linear layer through row pointers
+    "strided_batched": (["cdiv(N, 16)", "cdiv(M, 16)", "batch"], [16, 16],
+                        {"A": (NB, M, K), "B": (NB, K, N), "C": (NB, M, N)},
+                        {"M": M, "N": N, "K": K, "strideA": M * K, "strideB": K * N, "strideC": M * N, "batch": NB},
+                        "C", lambda v: v["A"] @ v["B"]),
+    "two_outputs": (["cdiv(N, 32)", "cdiv(M, 16)"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
+                    {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
+    "gridstride2d": (["2", "2"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)}, {"M": M, "N": N, "K": K}, "C",
+                     lambda v: v["A"] @ v["B"]),
+    "block_row_threads_cols": (["M"], [32], {"A": (M, K), "B": (K, N), "C": (M, N)}, {"M": M, "N": N, "K": K}, "C",
+                               lambda v: v["A"] @ v["B"]),
+    "mm_2mm_alpha": (["cdiv(nj, 32)", "cdiv(ni, 8)"], [32, 8], {"tmp": (M, N), "A": (M, K), "B": (K, N)},
+                     {"ni": M, "nj": N, "nk": K, "alpha": 1.5}, "tmp", lambda v: 1.5 * v["A"] @ v["B"]),
+    "hgemm_half2_acc": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K, F16), "B": (K, N, F16), "C": (M, N, F16)},
+                        {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
+    "bf16_linear_rowptr": (["cdiv(OC, 64)", "BT"], [64], {"out": (M, N, BF16), "inp": (M, K, BF16),
+                                                          "weight": (N, K, BF16)},
+                           {"BT": M, "C": K, "OC": N}, "out", lambda v: v["inp"] @ v["weight"].T),
     "tiled_padded": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
                      {"M": M, "N": N, "K": K, "alpha": 1.5, "beta": -0.5}, "C",
                      lambda v: 1.5 * v["A"] @ v["B"] - 0.5 * v["C"]),

@@ -4,6 +4,8 @@ dimensions (a square grid), and a TILE x ROWS loop whose counter ends at its las
 `spec check` (no output left unwritten, nothing read past)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from kernelpro.profilers.runtime.infer import infer_spec, write_spec
 from kernelpro.profilers.runtime.spec import load_spec
 from kernelpro.profilers.runtime.speccheck import check_spec
@@ -70,3 +72,26 @@ def test_a_stepped_loop_counter_ends_at_its_last_step():
                                                                                          "const float *idata, int n)"))
     ks = analyse(src, src.kernels[0])
     assert all(b.u != {(): 24} for p in ks.pointers.values() for u in p.uses for b in u.guards)
+
+
+WALK = """__global__ void col_sum(const float* m, float* s, int rows, int cols) {
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= cols) return;
+  const float* p = m + c;
+  float acc = 0.f;
+  %s
+  s[c] = acc;
+}
+"""
+
+
+def test_a_pointer_walked_down_a_column_has_the_whole_matrix_as_its_shape(tmp_path):
+    for i, loop in enumerate(("for (int r = 0; r < rows; ++r, p += cols) acc += *p;",
+                              "for (int r = 0; r < rows; ++r) { acc += *p; p += cols; }",
+                              "for (int r = 0; r < rows; r++) { acc += p[0]; p += cols; }")):
+        plan, spec, errors = _infer(tmp_path, WALK % loop, f"w{i}.cu")
+        m = next(a for a in plan.args if a.name == "m")
+        assert m.shape.value == ["rows", "cols"], (loop, m.shape)
+        assert not errors, errors
+        assert (tmp_path / f"w{i}.cu").read_text() == WALK % loop  # the file and its snapshot as written
+        assert loop in Path(plan.snapshot).read_text()

@@ -1476,6 +1476,9 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     (and why one of them does not apply)."""
     src = parse_source(text, ctx.path)
     strided = coarse = False
+    flat = matmul.unstride(src, ctx.kernel)  # grid- or block-stride loops over the outputs: one output per thread
+    if flat is not None:
+        src, strided = parse_source(flat, ctx.path), True
     try:
         try:
             c = matmul.product(src, ctx.kernel)
@@ -1488,16 +1491,7 @@ def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
             src, coarse = parse_source(one, ctx.path), True
             c = matmul.product(src, ctx.kernel)
     except NotThisShape:
-        flat = matmul.unstride(src, ctx.kernel)  # a grid-stride loop over the outputs, read one output per thread
-        if flat is None:
-            return [], []
-        src, strided = parse_source(flat, ctx.path), True
-        try:
-            c = matmul.product(src, ctx.kernel)
-        except NotThisShape:
-            return [], []
-        except Refuse as e:
-            raise Refuse(f"a loop multiplies two operands along k, but {e}") from None
+        return [], []
     except Refuse as e:
         raise Refuse(f"a loop multiplies two operands along k, but {e}") from None
     out, why = [], []

@@ -162,6 +162,10 @@ def _moved_coordinate(src: SourceFile, k, first, rest, stores, norm):
     name0, guard0, _, value0 = first
     stmt0, g0 = stores[name0][0]
     store0 = norm(stmt0) + (norm(g0.child_by_field_name("condition")) if g0 is not None else "")
+
+    def own(guard, g):  # an update under its own store's guard is the unguarded one: the sum counts only if stored
+        return "" if g is not None and guard == norm(g.child_by_field_name("condition")).strip("()") else guard or ""
+    guard0 = own(guard0, g0)
     for coord in re.findall(r"[A-Za-z_]\w*", value0):
         offs = []
         for name, guard, _, value in rest:
@@ -173,7 +177,7 @@ def _moved_coordinate(src: SourceFile, k, first, rest, stores, norm):
             same = lambda a, b: _same_expr(a, b)  # noqa: E731
             stmt, g = stores[name][0]
             store = norm(stmt).replace(name, name0) + (norm(g.child_by_field_name("condition")) if g is not None else "")
-            if not (same(put(value0), value) and same(put(guard0 or ""), guard or "") and same(put(store0), store)):
+            if not (same(put(value0), value) and same(put(guard0), own(guard, g)) and same(put(store0), store)):
                 break
             offs.append(int(c))
         else:
@@ -187,10 +191,39 @@ def _same_expr(a: str, b: str) -> bool:
     is not `r+16*K`); False where either is not plain arithmetic, subscripts and comparisons."""
     import ast
 
+    def canon(n):  # sums and products as sorted lists of their terms: `k*N+(c+16)` is `k*N+c+16`
+        if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Add, ast.Sub)):
+            terms = []
+
+            def walk_sum(x, sign):
+                if isinstance(x, ast.BinOp) and isinstance(x.op, (ast.Add, ast.Sub)):
+                    walk_sum(x.left, sign)
+                    walk_sum(x.right, sign if isinstance(x.op, ast.Add) else -sign)
+                else:
+                    terms.append((sign, canon(x)))
+            walk_sum(n, 1)
+            return ("sum", tuple(sorted(terms)))
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult):
+            fs = []
+
+            def walk_prod(x):
+                if isinstance(x, ast.BinOp) and isinstance(x.op, ast.Mult):
+                    walk_prod(x.left)
+                    walk_prod(x.right)
+                else:
+                    fs.append(canon(x))
+            walk_prod(n)
+            return ("prod", tuple(sorted(fs)))
+        if isinstance(n, ast.AST):
+            return (type(n).__name__,) + tuple((f, canon(v)) for f, v in ast.iter_fields(n) if f != "ctx")
+        if isinstance(n, list):
+            return tuple(canon(x) for x in n)
+        return repr(n)
+
     def tree(t: str):
         t = t.strip().rstrip(";").replace("&&", " and ").replace("||", " or ")
         try:
-            return ast.dump(ast.parse(t, mode="exec"))
+            return canon(ast.parse(t, mode="exec"))
         except SyntaxError:
             return None
     ta, tb = tree(a), tree(b)
@@ -261,25 +294,52 @@ def _declarator_span(src: SourceFile, decl) -> tuple[int, int, str]:
 
 
 def unstride(src: SourceFile, kernel: str) -> str | None:
-    """The kernel with its grid-stride loop over the outputs, `for (T i = first; i < E; i += stride) body` as
-    the kernel's only statement (after declarations), read as one output per thread: `{ T i = first; if (i < E)
-    body }`. Only for the analysis: the tiled kernels launch a grid of their own over every output. None
-    where there is no such loop."""
+    """The kernel with its grid- or block-stride loops over the outputs, `for (T i = first; i < E; i += stride)
+    body` (stride through gridDim or blockDim, first through threadIdx) as the kernel's only statement (after
+    declarations), or as the only statement of such a loop's body (a 2-D grid-stride nest), read as one output
+    per thread: `{ T i = first; if (i < E) body }`. Only for the analysis: the tiled kernels launch a grid of
+    their own over every output. None where there is no such loop."""
+    out, cur = None, src
+    for _ in range(3):
+        one = _unstride_one(cur, kernel)
+        if one is None:
+            break
+        out, cur = one, SourceFile(one, src.path)
+    return out
+
+
+def _unstride_one(src: SourceFile, kernel: str) -> str | None:
     from kernelpro.profilers.analysis.loops import _header
 
     k = src.kernel(kernel)
     if k is None or k.body is None:
         return None
-    stmts = [s for s in k.body.named_children if s.type not in ("comment", "declaration")]
-    if len(stmts) != 1 or stmts[0].type != "for_statement":
+    lp, block = None, k.body
+    for _ in range(6):  # down through the single statements: `{ i = ..; if (i < M) for (j ...) }`
+        stmts = [s for s in block.named_children if s.type not in ("comment", "declaration")] \
+            if block.type == "compound_statement" else [block]
+        if len(stmts) != 1:
+            return None
+        st = stmts[0]
+        if st.type == "for_statement":
+            step, init = st.child_by_field_name("update"), st.child_by_field_name("initializer")
+            if step is not None and init is not None and ("gridDim" in text(src, step) or "blockDim" in text(src, step)) \
+                    and "threadIdx" in text(src, init):
+                lp = st
+                break
+            return None
+        if st.type == "if_statement" and st.child_by_field_name("alternative") is None:
+            block = st.child_by_field_name("consequence")
+        elif st.type == "compound_statement":
+            block = st
+        else:
+            return None
+    if lp is None:
         return None
-    lp = stmts[0]
     h = _header(src, lp)
-    step = lp.child_by_field_name("update")
-    init = lp.child_by_field_name("initializer")
-    if step is None or init is None or h.get("cmp") != "<" or "gridDim" not in text(src, step) \
-            or "threadIdx" not in text(src, init) or leaving_jump(lp) is not None:
+    if h.get("cmp") != "<" or leaving_jump(lp) is not None:
         return None
+    init = lp.child_by_field_name("initializer")
     cond = text(src, lp.child_by_field_name("condition"))
     body = text(src, lp.child_by_field_name("body"))
     init_t = text(src, init).rstrip(";")

@@ -25,7 +25,7 @@ from .types import table_for
 BUILTIN = ("threadIdx", "blockIdx")
 CONVERT = ("__half2float", "__bfloat162float", "float", "double", "static_cast<float>", "static_cast<double>",
            "__ldg", "__low2float", "__high2float")
-FMA = ("fmaf", "fma", "__fmaf_rn", "__fma_rn")
+FMA = ("fmaf", "fma", "__fmaf_rn", "__fma_rn", "__hfma")
 
 
 @dataclass
@@ -707,7 +707,14 @@ def _compares(src: SourceFile, cond, one: set, other: set) -> bool:
     return False
 
 
+_TO_ZERO = re.compile(r"^\s*(?:__float2half(?:_rn)?|__float2bfloat16(?:_rn)?|__int2half_rn|__half|half|__nv_bfloat16|"
+                      r"nv_bfloat16|float|double|static_cast<[\w\s]+>)\s*\((.*)\)\s*$", re.S)
+
+
 def _zero(t: str) -> bool:
+    m = _TO_ZERO.match(t)
+    if m:  # `__float2half(0.0f)`, `static_cast<float>(0)`
+        return _zero(m.group(1))
     t = t.replace("{", "").replace("}", "").replace(",", " ")
     if len(t.split()) > 1:
         return all(_zero(x) for x in t.split())

@@ -101,6 +101,12 @@ struct __half {
 typedef __half half;
 inline float __half2float(__half v) { return (float)v; }
 inline __half __float2half(float f) { return __half(f); }
+inline __half __float2half_rn(float f) { return __half(f); }
+// fp16 arithmetic intrinsics: computed in float and rounded once to half, as the hardware does
+inline __half __hadd(__half a, __half b) { return __half((float)a + (float)b); }
+inline __half __hmul(__half a, __half b) { return __half((float)a * (float)b); }
+inline __half __hsub(__half a, __half b) { return __half((float)a - (float)b); }
+inline __half __hfma(__half a, __half b, __half c) { return __half(std::fma((float)a, (float)b, (float)c)); }
 
 // ------------------------------------------------------------------ vector types
 struct alignas(8) float2 { float x, y; };
