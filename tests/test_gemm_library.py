@@ -155,6 +155,16 @@ def test_fp32_operands_go_to_the_library_in_tf32_only_where_the_tolerance_admits
     assert not any("library GEMM" in w for w in why)  # (no TF32: the tensor-core plans say why; nothing here)
 
 
+def test_without_cutlass_the_library_is_not_offered_and_says_why(monkeypatch):
+    import kernelpro.profilers.hunt.corpus as corpus
+    monkeypatch.setattr(corpus, "cutlass_root", lambda: None)
+    text = open(_path("gemm_bf16")).read()
+    _, ctx = _ctx("gemm_bf16", text)
+    plans, why = api.plans(text, ctx)
+    assert "matmul-library" not in [p.name for p in plans] and "matmul-wmma" in [p.name for p in plans]
+    assert any("CUTLASS's headers are not installed" in w for w in why), why
+
+
 def test_the_file_own_launches_call_the_launcher(monkeypatch):
     text = open(_path("gemm_bf16")).read() + """
 int main() {

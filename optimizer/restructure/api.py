@@ -1680,6 +1680,9 @@ def _library_plan(text: str, src: SourceFile, c, ctx: Context, what: str, answer
         tf32 = admitted[1]
     if _arch_num(ctx.arch) != 90:
         return f"the library GEMM: built for sm_90a (wgmma), the target is {ctx.arch}"
+    from kernelpro.profilers.hunt.corpus import cutlass_root
+    if cutlass_root() is None:
+        return "the library GEMM: CUTLASS's headers are not installed (pip install nvidia-cutlass)"
     grid = [str(g).strip() for g in ctx.launch.get("grid") or []]
     if c.batch is not None and (c.batch.extent or "").startswith("gridDim.z") and len(grid) > 2:
         # a batch bounded by the grid alone: the parameter the spec passes the grid's z as
