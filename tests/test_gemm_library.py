@@ -78,7 +78,7 @@ def _model(targs, args, env, arrays) -> dict:
 # the spellings the library takes (fp32 ones mapped with LIBRARY_ANY_TYPE: the block itself takes 16-bit operands)
 TAKEN = ["gemm_xrows", "gemm_xcols", "gemm_global", "gemm_abt", "gemm_loopbatch", "gemm_colmajor", "gemm_bf16",
          "hgemm_tn", "gemm_flat", "linear_dinp", "linear_heads", "tiled_padded", "gemm_blockrow", "ptr_walk",
-         "reverse_k", "rn_intrinsics", "tiled_cg", "rect_tiles", "strided_batched", "two_outputs", "gridstride2d",
+         "reverse_k", "rn_intrinsics", "tiled_cg", "rect_tiles", "strided_batched", "two_cols_per_thread", "gridstride2d",
          "block_row_threads_cols", "mm_2mm_alpha", "hgemm_half2_acc", "bf16_linear_rowptr", "do_while_k"]
 REFUSED = {"attn_scores": "causal", "av_break": "causal", "linear_rowptr": "bias", "syr2k": "several products",
            "mm_sub_products": "several products", "gemm_tmpl": "template", "syrk_aat": "sums in double",

@@ -151,7 +151,7 @@ CASES = {
                         {"A": (NB, M, K), "B": (NB, K, N), "C": (NB, M, N)},
                         {"M": M, "N": N, "K": K, "strideA": M * K, "strideB": K * N, "strideC": M * N, "batch": NB},
                         "C", lambda v: v["A"] @ v["B"]),
-    "two_outputs": (["cdiv(N, 32)", "cdiv(M, 16)"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
+    "two_cols_per_thread": (["cdiv(N, 32)", "cdiv(M, 16)"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
                     {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
     "gridstride2d": (["2", "2"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)}, {"M": M, "N": N, "K": K}, "C",
                      lambda v: v["A"] @ v["B"]),
