@@ -24,6 +24,7 @@ HARNESSES = {
     "vector_io": (("kernelpro/vector_io.cuh",), "sm_90", ("LDG.E.128", "STG.E.128")),
     "transpose": (("kernelpro/transpose.cuh",), "sm_90", ("STS", "LDS", "BAR.SYNC")),
     "softmax": (("kernelpro/online_softmax.cuh",), "sm_90", ("SHFL.BFLY", "MUFU.EX2")),
+    "scan": (("kernelpro/scan.cuh",), "sm_90", ("SHFL.UP", "VOTE.ANY", "ATOMG.E.ADD.64")),
     "gemm_sm90": (("kernelpro/gemm_sm90.cuh",), "sm_90a", ("HGMMA", "UTMALDG")),
 }
 _BUILT: dict[tuple[str, bool], Path] = {}
@@ -172,6 +173,29 @@ def test_online_softmax_matches_torch(build_dir):
             assert fn(_p(x), _p(y), 64, cols) == 0
             torch.cuda.synchronize()
             torch.testing.assert_close(y, ref, rtol=1e-4, atol=1e-6, equal_nan=True)
+
+
+@pytest.mark.gpu
+def test_scan_matches_torch_cumsum_in_place_and_at_any_length(build_dir):
+    torch = pytest.importorskip("torch")
+    lib = _lib("scan", build_dir)
+    for fn in (lib.kp_scan_float, lib.kp_scan_int):
+        fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_longlong, ctypes.c_int, ctypes.c_void_p]
+    for n in (1, 2047, 2049, 1 << 20, (1 << 24) + 5):
+        x = torch.randint(-5, 6, (n,), device="cuda", dtype=torch.int32)
+        for inclusive in (1, 0):
+            y = torch.full_like(x, 12345)
+            assert lib.kp_scan_int(x.data_ptr(), y.data_ptr(), n, inclusive, None) == 0
+            want = torch.cumsum(x, 0, dtype=torch.int32)
+            if not inclusive:
+                want = torch.cat([torch.zeros(1, device="cuda", dtype=torch.int32), want[:-1]])
+            torch.cuda.synchronize()
+            assert torch.equal(y, want), (n, inclusive)
+        xf = torch.rand(n, device="cuda")
+        want = torch.cumsum(xf.double(), 0)
+        assert lib.kp_scan_float(xf.data_ptr(), xf.data_ptr(), n, 1, None) == 0  # in place
+        torch.cuda.synchronize()
+        assert torch.allclose(xf.double(), want, rtol=1e-4, atol=1e-3), n
 
 
 @pytest.mark.gpu

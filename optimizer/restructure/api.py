@@ -27,13 +27,14 @@ from kernelpro.profilers.analysis.refusal import Refusal as KernelRefusal
 from kernelpro.profilers.analysis.scans import add_prefix, block_scan
 from kernelpro.profilers.analysis.stencils import neighbours_along_x, stencil as find_stencil
 from kernelpro.profilers.analysis.planes import plane_loop, stencil3
+from kernelpro.profilers.analysis.prefix import prefix_sum
 from kernelpro.profilers.analysis.patterns import accesses_in
 from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import SourceFile, parse_source, walk
 
 from ..model import Candidate
-from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flat2d, flatview, gather, gemmlib, march,
-               matmul, permute, rows, scan, stencil, taps)
+from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flat2d, flatview, gather, gemmlib,
+               hostcall, march, matmul, permute, rows, scan, stencil, taps)
 from . import histogram as private_bins
 from .launch import add_attribute, columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
 from .passes import (ascending_sum_loops, break_to_bound, clamped_neighbours, comma_steps_into_body, counter_into_header,
@@ -79,6 +80,7 @@ class Context:
     flags: tuple[str, ...] = ()
     scalar_params: dict = field(default_factory=dict)  # kernel scalar parameter -> its spec value expression
     tolerance: tuple | None = None  # the spec's (rtol, atol): whether TF32's error is admitted
+    original: str | None = None  # the file as written (plans() sets it): a host launcher keeps the kernel as is
 
 
 def _arch_num(arch: str) -> int:
@@ -1086,6 +1088,47 @@ def scan_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
 STATIC_SHARED = 48 * 1024  # a block's static shared memory
 
 
+def prefix_plans(text: str, ctx: Context) -> list[Plan]:
+    """A prefix sum written one output per thread (thread i sums the input up to i: O(n^2) work) as the
+    library's single-pass device-wide scan (kernelpro/scan.cuh) behind the kernel's signature."""
+    src = parse_source(text, ctx.path)
+    k = src.kernel(ctx.kernel)
+    if k is None:
+        return []
+    got = prefix_sum(src, k)
+    if isinstance(got, KernelRefusal):
+        if got.not_this_shape:
+            return []
+        raise Refuse(got.reason)
+    if got.elem not in SCAN_TYPES:
+        raise Refuse(f"line {got.line}: a prefix sum of {got.elem}: the library's scan takes 4-byte values "
+                     f"({', '.join(SCAN_TYPES)})")
+    orig = parse_source(ctx.original or text, ctx.path)
+    name = f"kp_scan_{ctx.kernel}"
+    kind = "inclusive" if got.inclusive else "exclusive"
+
+    def build(knobs):
+        body = (f"  return (int)kernelpro::scan<{SCAN_TYPES[got.elem]}>({got.src}, {got.dst}, (long long)({got.count}), "
+                f"{'true' if got.inclusive else 'false'});")
+        comment = (f"KernelPro: {ctx.kernel}'s prefix sum ({kind}) as one device-wide scan (single pass, decoupled\n"
+                   f"look-back), launched from the host with the kernel's arguments.")
+        new = hostcall.with_launcher(orig, ctx.kernel, "kernelpro/scan.cuh", name, comment, body,
+                                     "the library's device-wide scan")
+        desc = (f"the {kind} prefix sum of line {got.line} (each of the {got.count} outputs the sum of {got.src} up to "
+                f"it, O(n^2) additions as written) as one device-wide scan, O(n): kernelpro/scan.cuh (tiles of 2048 "
+                f"values taken in order, warp-shuffle scans, decoupled look-back), run by the host launcher {name} "
+                f"that takes the kernel's arguments")
+        note = (f"{ctx.kernel} stays in the file; the spec runs {name} instead (a host step), and the file's own "
+                "launches call it" + ("; float sums are added in another order (within rounding)"
+                                      if got.elem == "float" else ""))
+        return Candidate(source=new, launch={"host": name}, flags=ctx.flags, description=desc, answers=(),
+                         origin="builtin:scan-library", kind="structural", knobs=(), notes=(note,))
+    return [Plan("scan-library", "the library's device-wide scan", (), [{}], build, 0.9)]
+
+
+SCAN_TYPES = {"float": "float", "int": "int", "unsigned": "unsigned", "unsigned int": "unsigned"}
+
+
 def histogram_plans(text: str, ctx: Context) -> list[Plan]:
     """atomicAdd into bins a thread's data picks: private bins in shared memory per block (or per warp), one
     global atomic per non-zero bin; a wave of blocks looping over the old grid as a knob (histogram.py)."""
@@ -1693,7 +1736,7 @@ def _library_plan(text: str, src: SourceFile, c, ctx: Context, what: str, answer
         p = gemmlib.plan(src, c, types=not LIBRARY_ANY_TYPE, tf32=tf32 is not None)
     except Refuse as e:
         return str(e)
-    orig = parse_source(text, ctx.path)
+    orig = parse_source(ctx.original or text, ctx.path)  # the kernel stays as written beside its launcher
     host = gemmlib.launcher_name(ctx.kernel)
 
     def build(knobs):
@@ -1862,6 +1905,7 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     """Every structural plan that applies, and why the others did not."""
     out, why = [], []
     original = text
+    ctx = replace(ctx, original=text)
     text = expand_macros(text, ctx.path, ctx.kernel) or text  # `#define A(i, j) a[(i) + (j) * lda]`
     text = flatten_array_params(text, ctx.path, ctx.kernel) or text  # `float A[N][N]`: A[i][k] through a flat pointer
     text = static_shared_regions(text, ctx.path, ctx.kernel, _dynamic_shared(ctx)) or text  # `float* As = smem;`
@@ -1913,7 +1957,7 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     by_family: dict[str, list[Plan]] = {}
     for fn in (elementwise_plans, gather_plans, row_plans, column_plans, matmul_plans, permute_plans,
                coalesce_plans, stencil_plans, tree_plans, aggregate_plans, flat_plans, planes_plans, scan_plans,
-               histogram_plans, march_plans, flat2d_plans):
+               prefix_plans, histogram_plans, march_plans, flat2d_plans):
         family = fn.__name__.replace('_plans', '')
         try:
             got = fn(text, ctx)
@@ -1928,6 +1972,9 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
         # block per dot product (the row rewrites) reads both operands once per output
         why.append("row: " + ", ".join(p.name for p in by_family.pop("row")) + " not offered: this loop is a "
                    "matrix product, whose outputs share operand rows and columns; the tiles reuse them")
+    if by_family.get("prefix") and by_family.get("row"):
+        why.append("row: " + ", ".join(p.name for p in by_family.pop("row")) + " not offered: each output is the "
+                   "sum of the input up to it, a prefix sum; one scan computes them all in one pass")
     if by_family.get("matmul") and by_family.get("coalesce"):
         by_family.pop("coalesce")  # the matrix product's own remap (matmul-coalesce) does it
     out = [p for got in by_family.values() for p in got]

@@ -21,9 +21,9 @@ import re
 
 from kernelpro.profilers.analysis.contraction import Contraction, _factors, _terms
 from kernelpro.profilers.analysis.loops import text, unparen, uses
-from kernelpro.profilers.source import SourceFile, span_text, walk
+from kernelpro.profilers.source import SourceFile, walk
 
-from .launch import launch_sites
+from .hostcall import with_launcher
 from .text import Refuse
 
 HEADER = "kernelpro/gemm_sm90.cuh"
@@ -219,12 +219,8 @@ def plan(src: SourceFile, c: Contraction, types: bool = True, tf32: bool = False
     return out
 
 
-def launcher(src: SourceFile, kernel: str, p: dict, tile: str, cluster: int) -> str:
-    """The extern "C" launcher's text: the kernel's parameters, the block's call."""
-    k = src.kernel(kernel)
-    if any(not prm.name for prm in k.signature):
-        raise Refuse("the library GEMM: a parameter without a name")
-    params = ", ".join(" ".join(src.data[prm.decl_start:prm.decl_end].decode().split()) for prm in k.signature)
+def rewrite(src: SourceFile, kernel: str, p: dict, tile: str, cluster: int) -> str:
+    """The file (as written: `src`) with the block's launcher (hostcall.with_launcher)."""
     bm, bn, bk = tile.split("x")
     cpp = lambda v: f"({v})"  # noqa: E731
 
@@ -232,11 +228,7 @@ def launcher(src: SourceFile, kernel: str, p: dict, tile: str, cluster: int) -> 
         arr, off, *_ = p[key]
         return arr if off in ("0", None) else f"{arr} + {cpp(off)}"
     la, lb = p["A"][3], p["B"][3]
-    return (f"// KernelPro: {kernel}'s product on the library's tensor-core GEMM (CUTLASS 3: TMA, wgmma on sm_90a),\n"
-            f"// launched from the host with the kernel's arguments ({tile} tiles, clusters of {cluster}); where the\n"
-            f"// tensor cores refuse the sizes, the block's plain kernel computes the same sums.\n"
-            f'extern "C" int {launcher_name(kernel)}({params}) {{\n'
-            f"  return (int)kernelpro::gemm_sm90<{p['A'][2]}, kernelpro::{la}, {p['B'][2]}, kernelpro::{lb}, "
+    body = (f"  return (int)kernelpro::gemm_sm90<{p['A'][2]}, kernelpro::{la}, {p['B'][2]}, kernelpro::{lb}, "
             f"{p['D'][2]},\n"
             f"                                   cute::Shape<cute::_{bm}, cute::_{bn}, cute::_{bk}>, "
             f"cute::Shape<cute::_{cluster}, cute::_1, cute::_1>>(\n"
@@ -244,20 +236,8 @@ def launcher(src: SourceFile, kernel: str, p: dict, tile: str, cluster: int) -> 
             f"      {ptr('A')}, (int64_t){cpp(p['lda'])}, (int64_t){cpp(p['sa'])},\n"
             f"      {ptr('B')}, (int64_t){cpp(p['ldb'])}, (int64_t){cpp(p['sb'])},\n"
             f"      {ptr('D')}, (int64_t){cpp(p['ldd'])}, (int64_t){cpp(p['sd'])},\n"
-            f"      (float){cpp(p['alpha'])}, (float){cpp(p['beta'])});\n"
-            f"}}\n")
-
-
-def rewrite(src: SourceFile, kernel: str, p: dict, tile: str, cluster: int) -> str:
-    """The file (as written: `src`) with the block included at its top, the launcher after the kernel, and
-    the file's own `kernel<<<...>>>(args)` launches calling the launcher with the same arguments."""
-    k = src.kernel(kernel)
-    body = launcher(src, kernel, p, tile, cluster)
-    subs = []
-    for call, _cfg, _args, _host in launch_sites(src, kernel):
-        al = call.child_by_field_name("arguments")
-        if al is not None:
-            subs.append((call.start_byte, call.end_byte, f"{launcher_name(kernel)}{src.node_text(al)}"))
-    subs.append((k.node.end_byte, k.node.end_byte, "\n\n" + body.rstrip("\n")))
-    text_ = span_text(src, 0, len(src.data), sorted(subs))
-    return f"#include <{HEADER}>  // KernelPro: the library's tensor-core GEMM\n" + text_
+            f"      (float){cpp(p['alpha'])}, (float){cpp(p['beta'])});")
+    comment = (f"KernelPro: {kernel}'s product on the library's tensor-core GEMM (CUTLASS 3: TMA, wgmma on sm_90a),\n"
+               f"launched from the host with the kernel's arguments ({tile} tiles, clusters of {cluster}); where the\n"
+               f"tensor cores refuse the sizes, the block's plain kernel computes the same sums.")
+    return with_launcher(src, kernel, HEADER, launcher_name(kernel), comment, body, "the library's tensor-core GEMM")

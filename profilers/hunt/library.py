@@ -33,6 +33,9 @@ BLOCKS = (
           "shared-memory tiled transpose with a padded tile: coalesced reads and writes, no bank conflicts"),
     Block("kernelpro/online_softmax.cuh", "kernelpro::softmax_row_block",
           "online softmax of a row: one pass for the maximum and the normalizer, one to write"),
+    Block("kernelpro/scan.cuh", "kernelpro::scan",
+          "device-wide prefix sum (inclusive or exclusive) in one pass: ordered tiles, warp-shuffle scans, decoupled "
+          "look-back"),
     Block("kernelpro/gemm_sm90.cuh", "kernelpro::gemm_bf16_sm90",
           "bf16 GEMM on Hopper tensor cores: TMA, wgmma, warp-specialized persistent kernel (CUTLASS 3 / CuTe)",
           arch="sm_90a", needs_cutlass=True),

@@ -1,0 +1,233 @@
+"""A prefix sum written one output per thread (thread i sums the input up to i, O(n^2) work) read by
+profilers/analysis/prefix.py in its spellings and refused with reasons where it is something else; the
+`scan-library` candidate (kernelpro/scan.cuh behind the kernel's signature through a host launcher)
+compiles, as a cubin and as the shared library the worker loads; the block's kernel, run in the CPU
+emulator, equals numpy's cumsum at lengths that are no multiples of its tiles."""
+from __future__ import annotations
+
+import ctypes
+import shutil
+
+import numpy as np
+import pytest
+
+from emu_run import emulate
+
+from kernelpro.optimizer.restructure import api
+from kernelpro.profilers.analysis.prefix import PrefixSum, prefix_sum
+from kernelpro.profilers.compile import CompileOptions, compile_cuda, compile_library
+from kernelpro.profilers.hunt.library import LIBRARY_DIR
+from kernelpro.profilers.runtime.spec import loads_spec
+from kernelpro.profilers.source import parse_source
+
+GXX = shutil.which("g++")
+
+SPELLINGS = {
+    "if_guard": ("""__global__ void k(const float* in, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float s = 0.0f;
+    for (int j = 0; j <= i; ++j) s += in[j];
+    out[i] = s;
+  }
+}""", ("in", "out", "n", True, "float")),
+    "early_return_plus_one": ("""__global__ void k(const int* x, int* y, int N) {
+  int tid = threadIdx.x + blockDim.x * blockIdx.x;
+  if (tid >= N) return;
+  int acc = 0;
+  for (int j = 0; j < tid + 1; j++) { acc = acc + x[j]; }
+  y[tid] = acc;
+}""", ("x", "y", "N", True, "int")),
+    "exclusive": ("""__global__ void k(const unsigned* a, unsigned* b, int n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    unsigned s = 0;
+    for (unsigned j = 0; j < i; j++) s += a[j];
+    b[i] = s;
+  }
+}""", ("a", "b", "n", False, "unsigned")),
+    "typedef": ("""typedef float real;
+__global__ void k(const real* v, real* p, int count) {
+  const int g = blockIdx.x * blockDim.x + threadIdx.x;
+  if (g < count) {
+    real sum = 0;
+    for (int q = 0; q <= g; q++)
+      sum += v[q];
+    p[g] = sum;
+  }
+}""", ("v", "p", "count", True, "float")),
+    "named_index": ("""__global__ void k(float* out, const float* in, int n) {
+  int bid = blockIdx.x, tid = threadIdx.x;
+  int idx = bid * blockDim.x + tid;
+  if (idx < n) {
+    float total = 0.f;
+    for (int j = 0; j <= idx; ++j) total += in[j];
+    out[idx] = total;
+  }
+}""", ("in", "out", "n", True, "float")),
+}
+
+NOT = {
+    "in place": ("for (int j = 0; j <= i; ++j) s += in[j];\n    out[i] = s;",
+                 "for (int j = 0; j <= i; ++j) s += out[j];\n    out[i] = s;", "over its own input"),
+    "a product": ("s += in[j];", "s += in[j] * in[j];", None),
+    "a second output": ("out[i] = s;", "out[i] = s; out[0] = 1.f;", "writes 2 places"),
+    "a block's index": ("int i = blockIdx.x * blockDim.x + threadIdx.x;", "int i = blockIdx.x;", None),
+    "no guard": ("if (i < n) {", "{", "no guard"),
+    "a double sum": ("float s = 0.0f;", "double s = 0.0;", "differ in type"),
+    "a start of one": ("float s = 0.0f;", "float s = 1.0f;", None),
+    "the output scaled": ("out[i] = s;", "out[i] = 2.f * s;", "not the sum itself"),
+}
+
+
+def _read(text):
+    src = parse_source(text)
+    return prefix_sum(src, src.kernels[0])
+
+
+@pytest.mark.parametrize("name", sorted(SPELLINGS))
+def test_each_spelling_reads_as_a_prefix_sum(name):
+    text, (a, b, n, inclusive, elem) = SPELLINGS[name]
+    got = _read(text)
+    assert isinstance(got, PrefixSum), got
+    assert (got.src, got.dst, got.count, got.inclusive, got.elem) == (a, b, n, inclusive, elem)
+
+
+@pytest.mark.parametrize("what", sorted(NOT))
+def test_what_is_not_a_prefix_sum_is_refused(what):
+    old, new, said = NOT[what]
+    text = SPELLINGS["if_guard"][0]
+    assert old in text
+    got = _read(text.replace(old, new))
+    assert not isinstance(got, PrefixSum), what
+    if said:
+        assert said in got.reason and not got.not_this_shape, got
+    else:
+        assert got.not_this_shape, got
+
+
+def _plans(text):
+    k = parse_source(text).kernels[0]
+    ctx = api.Context(kernel=k.name, path="k.cu", launch={"grid": ["cdiv(n, 256)"], "block": [256]},
+                      base_launch=None, size_env={"small": {"n": 1000}}, scalar_params={"n": "n"})
+    return api.plans(text, ctx)
+
+
+def test_the_plan_replaces_the_row_plans_and_keeps_the_kernel_beside_its_launcher():
+    text = SPELLINGS["if_guard"][0] + """
+int main() {
+  float *in, *out;
+  k<<<4, 256>>>(in, out, 1000);
+  return 0;
+}
+"""
+    plans, why = _plans(text)
+    assert [p.name for p in plans] == ["scan-library"], (plans, why)
+    assert any("row-warp, row-block not offered" in w and "prefix sum" in w for w in why), why
+    cand = plans[0].build({})
+    assert cand.launch == {"host": "kp_scan_k"} and cand.kind == "structural"
+    assert cand.source.startswith("#include <kernelpro/scan.cuh>")
+    assert "kernelpro::scan<float>(in, out, (long long)(n), true);" in cand.source
+    assert "kp_scan_k(in, out, 1000);" in cand.source and "k<<<" not in cand.source
+    assert SPELLINGS["if_guard"][0] in cand.source  # the kernel as written
+    exclusive = _plans(SPELLINGS["exclusive"][0])[0][0].build({})
+    assert "kernelpro::scan<unsigned>(a, b, (long long)(n), false);" in exclusive.source
+    plans, why = _plans(SPELLINGS["if_guard"][0].replace("float", "double"))
+    assert "scan-library" not in [p.name for p in plans] and any("4-byte values" in w for w in why), why
+
+
+@pytest.mark.slow
+def test_the_candidate_compiles_and_its_launcher_is_exported(tmp_path):
+    cand = _plans(SPELLINGS["typedef"][0])[0][0].build({})
+    f = tmp_path / "k.cu"
+    f.write_text(SPELLINGS["typedef"][0])
+    art = compile_cuda(f, CompileOptions(), text=cand.source, use_cache=False)
+    assert art.ok and {"k", "scan_tiles"} <= {b.name for b in art.kernels}, [d.message for d in art.errors][:3]
+    lib = ctypes.CDLL(compile_library(f, CompileOptions(), text=cand.source, use_cache=False))
+    assert hasattr(lib, "kp_scan_k")
+    spec = loads_spec("""kernel = "k"
+[sizes]
+small = { count = 1000 }
+[[args]]
+name = "v"
+dtype = "float32"
+shape = ["count"]
+[[args]]
+name = "p"
+dtype = "float32"
+shape = ["count"]
+output = true
+[[args]]
+name = "count"
+value = "count"
+[launch]
+grid = ["cdiv(count, 256)"]
+block = [256]
+[reference]
+kernel = "k"
+""", tmp_path / "k.kernelpro.toml", parse_source(cand.source, str(f)))
+    new = spec.with_launch(cand.launch, parse_source(cand.source, str(f)))
+    assert [s.host for s in new.launches] == ["kp_scan_k"]
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+@pytest.mark.parametrize("T, dt", [("float", np.float32), ("int", np.int32), ("unsigned", np.uint32)])
+def test_the_blocks_kernel_equals_cumsum_at_any_length(T, dt, tmp_path):
+    src = (LIBRARY_DIR / "scan.cuh").read_text()
+    rng = np.random.default_rng(1)
+    for n, inclusive in ((1, True), (255, False), (256, True), (1001, True), (1001, False)):
+        x = (rng.standard_normal(n) * 10).astype(dt) if dt != np.uint32 else rng.integers(0, 9, n).astype(dt)
+        tiles = -(-n // 256)  # 64 threads x 4 values a tile
+        res = emulate(src, f"kernelpro::scan_tiles<{T}, 64, 4>",
+                      [x, np.zeros(n, dt), np.int64(n), np.zeros(tiles + 1, np.uint64), np.bool_(inclusive)],
+                      [tiles], [64], workdir=str(tmp_path))
+        want = np.cumsum(x.astype(np.float64))
+        if not inclusive:
+            want = np.concatenate([[0.0], want[:-1]])
+        got = res[1].astype(np.float64)
+        if dt == np.float32:
+            assert np.allclose(got, want, rtol=1e-5, atol=1e-3), (n, inclusive)
+        else:
+            assert np.array_equal(got, want.astype(dt).astype(np.float64)), (n, inclusive)
+        assert int(res[3][0]) == tiles  # every tile took its number from the counter
+
+
+@pytest.mark.gpu
+def test_the_candidate_checks_against_the_kernel_as_written_on_the_gpu(tmp_path):
+    """Through the worker's host launcher, against the O(n^2) kernel as the reference, off-by-one sizes too."""
+    from kernelpro.profilers.runtime.measure import evaluate
+
+    text = SPELLINGS["early_return_plus_one"][0]
+    (tmp_path / "k.cu").write_text(text)
+    spec_text = """kernel = "k"
+[sizes]
+small = { N = 5000 }
+large = { N = 60000 }
+[[args]]
+name = "x"
+dtype = "int32"
+shape = ["N"]
+fill = "randint"
+[[args]]
+name = "y"
+dtype = "int32"
+shape = ["N"]
+output = true
+[[args]]
+name = "N"
+value = "N"
+[launch]
+grid = ["cdiv(N, 256)"]
+block = [256]
+[reference]
+kernel = "k"
+"""
+    spec = loads_spec(spec_text, tmp_path / "k.kernelpro.toml")
+    cand = _plans(text)[0][0].build({})
+    new = spec.with_launch(cand.launch, parse_source(cand.source, str(tmp_path / "k.cu")))
+    res = evaluate(tmp_path / "k.cu", new, CompileOptions(), source_text=cand.source)
+    assert res.ok, res.failure
+    assert res.check_sizes and all(s.check["ok"] for s in res.sizes + res.check_sizes)
+    base = evaluate(tmp_path / "k.cu", spec, CompileOptions())
+    large = {s.size: s.time_s for s in res.sizes}["large"]
+    assert large < {s.size: s.time_s for s in base.sizes}["large"]
