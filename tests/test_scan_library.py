@@ -231,3 +231,26 @@ kernel = "k"
     base = evaluate(tmp_path / "k.cu", spec, CompileOptions())
     large = {s.size: s.time_s for s in res.sizes}["large"]
     assert large < {s.size: s.time_s for s in base.sizes}["large"]
+
+
+def test_profiling_a_file_with_a_host_step_never_builds_or_loads_its_host_code(tmp_path, monkeypatch):
+    """Opening or profiling compiles device code only: the shared library (whose static initialisers would run
+    in the worker) is built by GPU runs and optimizations alone (docs/security.md)."""
+    import kernelpro.profilers.compile as comp
+    import kernelpro.profilers.runtime.measure as measure
+    from kernelpro.profilers.profile import profile_file
+
+    def refuse(*a, **k):
+        raise AssertionError("the host code was built")
+    monkeypatch.setattr(comp, "compile_library", refuse)
+    monkeypatch.setattr(measure, "compile_library", refuse)
+    cand = _plans(SPELLINGS["if_guard"][0])[0][0].build({})
+    f = tmp_path / "k.cu"
+    f.write_text(cand.source + '\nstatic int kp_marker = (__builtin_trap(), 0);\n')
+    (tmp_path / "k.kernelpro.toml").write_text('kernel = "k"\n[sizes]\nsmall = { n = 1000 }\n[[args]]\nname = "in"\n'
+                                               'dtype = "float32"\nshape = ["n"]\n[[args]]\nname = "out"\n'
+                                               'dtype = "float32"\nshape = ["n"]\noutput = true\n[[args]]\nname = "n"\n'
+                                               'value = "n"\n[[launches]]\nkernel = "k"\nhost = "kp_scan_k"\n'
+                                               '[reference]\nkernel = "k"\ngrid = ["cdiv(n, 256)"]\nblock = [256]\n')
+    rep = profile_file(f, CompileOptions())
+    assert any(k.name == "k" for k in rep.kernels)
