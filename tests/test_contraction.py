@@ -137,6 +137,18 @@ def test_the_tensor_core_rule_fires_on_an_alpha_scaled_product_and_a_row_pointer
     assert {"matmul-without-tensor-cores", "matmul-global-operands"} <= rules, rules
 
 
+def test_the_rules_read_a_small_tile_of_outputs_in_named_sums_each_a_product():
+    """Two outputs a thread in sums s0 and s1 (the recogniser reads one sum a loop): the rules still see a matrix
+    product's loop, and count the loads the two sums share (3 for 2 multiply-adds)."""
+    path = os.path.join(os.path.dirname(HERE), "probe26", "two_cols_per_thread.cu")
+    src = parse_source(open(path).read(), path)
+    f = contractions(src, src.kernels[0])
+    assert not f.products and len(f.refused) == 1 and len(f.refused[0].updates) == 2
+    adv = matmul_reuse(Context(source=src, artifact=None))
+    assert len(adv) == 1 and "1.5 global loads per multiply-add" in adv[0].message
+    assert [e.value for e in adv[0].evidence if e.name == "global loads per multiply-add"] == [1.5]
+
+
 def test_a_difference_of_products_is_two_terms_and_a_lone_subtracted_product_is_not_a_sum():
     """`s += ar * br - ai * bi` (a complex product's real part): two products, the signs left to the kernel's own
     code; `s -= a * b` alone and `s = s - a * b` are no sum of products (refused, with the reason)."""

@@ -110,6 +110,9 @@ class Contraction:
 class Refusal:
     line: int  # the loop's line
     reason: str
+    # a loop summing several products (a small tile of outputs in named sums): each (update node, the two
+    # operands' arrays, the sum's text), for the rules, which judge the loop's arithmetic, not its outputs
+    updates: list = field(default_factory=list)
 
 
 @dataclass
@@ -458,7 +461,10 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
         return None
     line = lp.line
     if len(updates) > 1:
-        return Refusal(line, f"the loop on line {line} updates {len(updates)} sums of products; one is recognised")
+        seen = [(w, ops[0][0].array, ops[1][0].array, text(src, acc_node)) for w, acc_node, terms in updates
+                for _, ops, _, _ in terms[:1] if len(ops) == 2]
+        return Refusal(line, f"the loop on line {line} updates {len(updates)} sums of products; one is recognised",
+                       seen)
     w, acc_node, terms = updates[0]
     if any(len(ops) != 2 for _, ops, _, _ in terms):
         return Refusal(line, f"line {w.start_point[0] + 1} adds a term that is not a product of two operands along {var}")

@@ -92,6 +92,7 @@ def matmul_updates(src: SourceFile, k: Kernel, loop: Loop):
         return []
     f = contractions(src, k)
     found = [(c.update, a.array, b.array, c.acc) for c in f.products if c.loop == loop.node for a, b in c.terms[:1]]
+    found += [u for r in f.refused if r.line == loop.line for u in r.updates]  # several named sums: each a product
     if found or any(r.line == loop.line for r in f.refused) or any(
             loop.node.start_byte < c.loop.start_byte and c.loop.end_byte <= loop.node.end_byte for c in f.products):
         return found  # recognised (or refused) here, or the product is a loop inside this one
