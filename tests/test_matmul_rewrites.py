@@ -164,11 +164,19 @@ CASES = {
     "bf16_linear_rowptr": (["cdiv(OC, 64)", "BT"], [64], {"out": (M, N, BF16), "inp": (M, K, BF16),
                                                           "weight": (N, K, BF16)},
                            {"BT": M, "C": K, "OC": N}, "out", lambda v: v["inp"] @ v["weight"].T),
+    # and: a k loop unrolled by two with no remainder (K even), K a template parameter, operands declared as
+    # pointers to rows (`const float (*A)[NN]`)
+    "unroll2_noremainder": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, 30), "B": (30, N), "C": (M, N)},
+                            {"M": M, "N": N, "K": 30}, "C", lambda v: v["A"] @ v["B"]),
+    "tmpl_k": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, 64), "B": (64, N), "C": (M, N)},
+               {"M": M, "N": N}, "C", lambda v: v["A"] @ v["B"]),
+    "arr_ptr_param": (["cdiv(40, 16)", "cdiv(40, 16)"], [16, 16], {"A": (40, 40), "B": (40, 40), "C": (40, 40)}, {},
+                      "C", lambda v: v["A"] @ v["B"]),
     "tiled_padded": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
                      {"M": M, "N": N, "K": K, "alpha": 1.5, "beta": -0.5}, "C",
                      lambda v: 1.5 * v["A"] @ v["B"] - 0.5 * v["C"]),
 }
-EMU_TEMPLATE = {"gemm_gridrows": "<16>"}
+EMU_TEMPLATE = {"gemm_gridrows": "<16>", "tmpl_k": "<64>"}
 SHARED = {"gemm_dynshared": 512}  # the launch's dynamic shared bytes
 SMALL_TILES = {"bm": 32, "bn": 16, "bk": 8, "tm": 2, "tn": 2, "pad": 1, "vec": 4}  # several blocks, tails in M, N and K
 # the same with cp.async double buffering, single loads and no padding; then with the XOR swizzle;

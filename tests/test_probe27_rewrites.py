@@ -72,6 +72,9 @@ CASES = {
     "col_lower.cu": ("column", None, {"M": 37, "N": 45}, "M*N"),
     # a pointer walking down the column in the loop's update (`++r, p += cols`): the step moved into the body
     "colsum_ptr_comma.cu": ("column", None, {"rows": 37, "cols": 45}, "rows*cols"),
+    # a rank-1 update on 2-D indices, `A[i * N + j] += alpha * x[i] * y[j]`: flattened, the vectors read at the
+    # flat index's quotient and remainder, packed by the gather plan
+    "ger_rank1.cu": ("gather", None, {"M": 37, "N": 45, "alpha": 2.0}, "M*N"),
 }
 
 

@@ -1355,7 +1355,8 @@ def flat2d_plans(text: str, ctx: Context) -> list[Plan]:
     inner = replace(ctx, launch=launch, base_launch={**(ctx.base_launch or {}), **launch})
     say = f"the 2-D indices (rows of {w}) read as one flat index on a 1-D grid; "
     out = []
-    for p in elementwise_plans(new, inner):
+    broadcast = f"{flat2d.IDX} / (" in new or f"{flat2d.IDX} % (" in new  # a vector read along rows or columns
+    for p in (gather_plans(new, inner) if broadcast else elementwise_plans(new, inner)):
         p.build = _prefixed(p.build, say, tuple(notes))
         p.description = "2-D indices flattened; " + p.description
         out.append(p)

@@ -5,9 +5,11 @@
     if (row < M && col < N)                                 if (kp_e < (long long)(M) * (N))
         C[row * N + col] = A[row * N + col] + B[...];           C[kp_e] = A[kp_e] + B[kp_e];
 
-Only where every global access is at `row * N + col` (N the column's bound), the row and column are read
-nowhere else but in their guard, and the guard bounds both: then the elements are the same set, each
-touched by one thread, and the element-wise plan (packs, several per thread) applies to the 1-D kernel.
+Only where every global access is at `row * N + col` (N the column's bound) or is a read at the row or the
+column alone (a vector broadcast along the other, `bias[col]`: read at `kp_e % N`, `x[row]` at `kp_e / N`),
+the row and column are read nowhere else but in their guard, and the guard bounds both: then the elements are
+the same set, each touched by one thread, and the element-wise plan (packs, several per thread) or, with
+broadcasts, the gather plan (packs within a row share the quotient) applies to the 1-D kernel.
 """
 from __future__ import annotations
 
@@ -77,17 +79,32 @@ def flatten(src: SourceFile, k) -> tuple[str, str, str] | None:
     want = add(mul(width, atom(row)), atom(col))
     accs = global_accesses(env, include_unknown=True)
     cons = guard.child_by_field_name("consequence")
-    if not accs or any(a.index != want or not (cons.start_byte <= a.node.start_byte < cons.end_byte) or
+    # a read at the row or the column alone is a vector broadcast along the other (`x[row]`, `bias[col]`): at the
+    # flat index's quotient or remainder by the row length
+    broadcast = {str(atom(row)): f"{IDX} / ({text(src, bounds[col])})", str(atom(col)): f"{IDX} % ({text(src, bounds[col])})"}
+    if not accs or any((a.index != want and (a.is_write or str(a.index) not in broadcast))
+                       or not (cons.start_byte <= a.node.start_byte < cons.end_byte) or
                        a.node.type != "subscript_expression" for a in accs):
         return None
     inside_idx = set()
     subs = []
+    if any(a.index != want for a in accs):  # (the gather plan reads `x = ...`: `A[e] += v` as `A[e] = A[e] + (v)`)
+        for a in accs:
+            st = a.node.parent
+            if a.is_write and st is not None and st.type == "assignment_expression" and \
+                    st.child_by_field_name("left") == a.node:
+                op = text(src, st.child_by_field_name("operator"))
+                if op in ("+=", "-=", "*="):
+                    r = st.child_by_field_name("right")
+                    arr = text(src, a.node.child_by_field_name("argument"))
+                    o = st.child_by_field_name("operator")
+                    subs += [(o.start_byte, o.end_byte, f"= {arr}[{IDX}] {op[0]} ("), (r.end_byte, r.end_byte, ")")]
     for a in accs:
         i = a.node.child_by_field_name("index") or next(
             (c.named_children[0] for c in a.node.named_children if c.type == "subscript_argument_list"), None)
         if i is None:
             return None
-        subs.append((i.start_byte, i.end_byte, IDX))
+        subs.append((i.start_byte, i.end_byte, IDX if a.index == want else f"({broadcast[str(a.index)]})"))
         inside_idx.add((i.start_byte, i.end_byte))
     # the row and column read nowhere else than in the accesses, the guard and their declarations
     cond = guard.child_by_field_name("condition")

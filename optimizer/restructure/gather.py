@@ -96,7 +96,13 @@ def plan_accesses(src: SourceFile, rk: RowKernel):
             raise Refuse(f"line {a.line}: a write that is not at consecutive elements")
     for arr, accs in by_array.items():  # the packs are read before the element's code, written after it
         writes = [a for a in accs if a.is_write]
-        if writes and (len(writes) > 1 or any(a.node.start_byte > writes[0].node.start_byte or a.index != writes[0].index
+        st = writes[0].node.parent if writes else None
+        rhs = st.child_by_field_name("right") if st is not None and st.type == "assignment_expression" else None
+
+        def after(a):  # read after the write (the write's own right side is read before it)
+            return a.node.start_byte > writes[0].node.start_byte and not (
+                rhs is not None and rhs.start_byte <= a.node.start_byte < rhs.end_byte)
+        if writes and (len(writes) > 1 or any(after(a) or a.index != writes[0].index
                                                or a not in packed for a in accs if not a.is_write)):
             raise Refuse(f"line {writes[0].line}: {arr} is written and read at other places or after the write")
     if not divisors:

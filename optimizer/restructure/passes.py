@@ -1224,7 +1224,7 @@ def _reassigned(src: SourceFile, k, names: list[str]) -> bool:
 
 
 def flatten_array_params(src_text: str, path: str, kernel: str) -> str | None:
-    """A parameter declared as a multi-dimensional array (`float A[N][N]`, a pointer to rows of N) read
+    """A parameter declared as a multi-dimensional array (`float A[N][N]`, or `float (*A)[N]`: a pointer to rows of N) read
     through a flat pointer to its first element, `kp_A[(i) * (N) + (k)]` for `A[i][k]`, the signature kept:
     the analyses read the accesses as strided indices. None if there is none (or one is read otherwise:
     a row taken whole, `A[i]`)."""
@@ -1241,6 +1241,11 @@ def flatten_array_params(src_text: str, path: str, kernel: str) -> str | None:
             size = d.child_by_field_name("size")
             dims.insert(0, text(src, size) if size is not None else None)
             d = d.child_by_field_name("declarator")
+        if d is not None and d.type == "parenthesized_declarator" and dims:  # `float (*A)[N]`: a pointer to rows of N
+            inner = d.named_children[0] if d.named_children else None
+            if inner is not None and inner.type == "pointer_declarator":
+                d = inner.child_by_field_name("declarator")
+                dims.insert(0, None)
         if d is not None and d.type == "identifier" and len(dims) >= 2 and None not in dims[1:]:
             quals = " ".join(text(src, c) for c in p.children if c.type == "type_qualifier")
             arrays[text(src, d)] = (f"{quals} {text(src, p.child_by_field_name('type'))}".strip(), dims[1:])
@@ -1303,7 +1308,8 @@ def _first_loop_edit(src_text: str, path: str, kernel: str, edit) -> str | None:
 def _reroll_guarded(src: SourceFile, a):
     """`for (...; k < K; k += 4) { s += f(k); if (k + 1 < K) s += f(k + 1); ...; if (k + 3 < K) s += f(k + 3); }`
     (each later step guarded against the end, no remainder loop): `for (...; k < K; ++k) { s += f(k); }`, the same
-    terms in the same order."""
+    terms in the same order. Unguarded later steps too (`s += f(k); s += f(k + 1);` with `k += 2`): the same loop
+    wherever the one as written stays in bounds (K a multiple of the step); past that it read beyond K."""
     step = _loop_step(src, a)
     body, upd = a.child_by_field_name("body"), a.child_by_field_name("update")
     if step is None or step[1] < 2 or body is None or body.type != "compound_statement" or upd is None:
@@ -1322,7 +1328,7 @@ def _reroll_guarded(src: SourceFile, a):
         return None
     acc, want, left, first = None, None, set(range(unroll)), None
     for pos, st in enumerate(stmts):
-        u, inner = 0, st
+        u, inner = pos, st  # (a later step unguarded: K a multiple of the step, as the loop as written needs)
         if st.type == "if_statement":
             if st.child_by_field_name("alternative") is not None:
                 return None
