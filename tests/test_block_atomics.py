@@ -16,7 +16,7 @@ from emu_run import Batch
 
 from kernelpro.optimizer.restructure import api
 from kernelpro.profilers.compile import CompileOptions
-from kernelpro.profilers.source import parse_source
+from kernelpro.profilers.source import parse_source, walk
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SUITE = os.path.join(os.path.dirname(TESTS), "benchmarks", "suite", "sum")
@@ -71,3 +71,19 @@ def test_one_atomic_per_block_gives_the_same_result(name, tmp_path):
     for i in range(2):
         got = batch.run(i, [a.copy() if isinstance(a, np.ndarray) else a for a in args], [grid], [B])[out]
         assert np.allclose(got.astype(np.float64), want, rtol=1e-4, atol=1e-3), (i, got[:4], want[:4])
+
+
+def test_an_index_clamped_by_ifs_is_not_the_same_for_every_thread():
+    """`int b = (int)(v[i] * nbins); if (b >= nbins) b = nbins - 1; if (b < 0) b = 0;` leaves b one of several values
+    (the analysis once read it as the last assignment, 0: the same address for every thread, and offered one
+    atomic per block, which would have summed every bin into one)."""
+    from kernelpro.profilers.analysis.affine import build_env
+    from kernelpro.profilers.analysis.atomics import uniform_atomics
+
+    text = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "probe27", "hist_clamped_bins.cu")).read()
+    src = parse_source(text)
+    k = src.kernels[0]
+    got = uniform_atomics(src, k)
+    assert not hasattr(got, "calls") and "different addresses" in got.reason, got
+    call = next(n for n in walk(k.body) if n.type == "call_expression")
+    assert build_env(src, k).values_at(call.start_byte).get("b", "unset") is None  # unknown, not 0

@@ -75,6 +75,8 @@ CASES = {
     # a rank-1 update on 2-D indices, `A[i * N + j] += alpha * x[i] * y[j]`: flattened, the vectors read at the
     # flat index's quotient and remainder, packed by the gather plan
     "ger_rank1.cu": ("gather", None, {"M": 37, "N": 45, "alpha": 2.0}, "M*N"),
+    # a float binned by the count and clamped to the bins by two ifs (`if (b >= nbins) b = nbins - 1;`)
+    "hist_clamped_bins.cu": ("private-bins", None, {"n": 3001, "nbins": 64}, "n"),
 }
 
 

@@ -318,23 +318,24 @@ def _updates(src: SourceFile, k: Kernel):
 def _straight_line(src: SourceFile, k: Kernel, stmt, name: str) -> bool:
     """A statement that runs once wherever it is reached: at the kernel body's top level, or in
     blocks nested in it through plain blocks and the bodies of `if`s without `else` (a guard),
-    with `name` not used after the outermost such `if` (where it may or may not have run)."""
-    n, top_if = stmt, None
+    with `name` not used after the innermost such `if` (where it may or may not have run: `if (b < 0) b = 0;`
+    inside a guard leaves b one of two values for what follows)."""
+    n, inner_if = stmt, None
     while n.parent is not None and n.parent != k.body:
         p = n.parent
         if p.type == "compound_statement":
             pass
         elif p.type == "if_statement" and p.child_by_field_name("consequence") == n \
                 and p.child_by_field_name("alternative") is None:
-            top_if = p
+            inner_if = inner_if or p
         else:
             return False
         n = p
     if n.parent != k.body:
         return False
-    if top_if is None:
+    if inner_if is None:
         return True
-    return not any(c.type == "identifier" and src.node_text(c) == name and c.start_byte >= n.end_byte
+    return not any(c.type == "identifier" and src.node_text(c) == name and c.start_byte >= inner_if.end_byte
                    for c in walk(k.body))
 
 

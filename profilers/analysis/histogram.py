@@ -213,6 +213,8 @@ class _Bounds:
                 return _plus(a, r) if a else None
             if op == "-" and r is not None and r >= 0:
                 a = self.bound(left, at, depth + 1)
+                if a is None and r >= 1:  # `nbins - 1` (a clamp's top): below the count itself
+                    return self._size(left)
                 return (_lit(max(1, a.value - r)) if a.value is not None else a) if a else None
         return None
 
