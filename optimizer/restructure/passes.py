@@ -1327,8 +1327,9 @@ def _reroll_guarded(src: SourceFile, a):
     if init is None or init.type != "declaration":  # a counter read after the loop would end elsewhere
         return None
     acc, want, left, first = None, None, set(range(unroll)), None
-    for pos, st in enumerate(stmts):
-        u, inner = pos, st  # (a later step unguarded: K a multiple of the step, as the loop as written needs)
+    guarded = any(st.type == "if_statement" for st in stmts)  # all later steps guarded, or none (K a multiple of
+    for pos, st in enumerate(stmts):  # the step, as such a loop as written needs); one unguarded among guards: no
+        u, inner = (0 if guarded else pos), st
         if st.type == "if_statement":
             if st.child_by_field_name("alternative") is not None:
                 return None
