@@ -17,7 +17,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(TESTS), "benchmarks"))
 import first_step  # noqa: E402
 
 # corpus -> (the fewest kernels it holds, the share reached)
-REACHED = {"probe27": (116, 114 / 116), "probe26": (98, 95 / 98)}
+REACHED = {"probe27": (122, 119 / 122), "probe26": (98, 95 / 98)}
 
 
 @pytest.mark.parametrize("corpus", sorted(REACHED))

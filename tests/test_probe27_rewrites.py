@@ -77,6 +77,8 @@ CASES = {
     "ger_rank1.cu": ("gather", None, {"M": 37, "N": 45, "alpha": 2.0}, "M*N"),
     # a float binned by the count and clamped to the bins by two ifs (`if (b >= nbins) b = nbins - 1;`)
     "hist_clamped_bins.cu": ("private-bins", None, {"n": 3001, "nbins": 64}, "n"),
+    # an element-wise kernel reading a scale every thread reads at the same place (`x[i] / norm[0]`)
+    "scale_by_norm.cu": ("elementwise", None, {"n": 1001}, "n"),
 }
 
 

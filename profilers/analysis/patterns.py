@@ -337,11 +337,21 @@ def _row_loops(src: SourceFile, stmts, path=()):
 
 
 def is_elementwise(rk: RowKernel) -> bool:
-    """No loops; every global access is at exactly the row index."""
+    """No loops; every global access is at exactly the row index, or a read every thread makes at the same
+    place (`x[i] / norm[0]`, a scale held in device memory: a broadcast)."""
     if not rk.ok or rk.loops or rk.bound is None:
         return False
     accs = [a for a in accesses_in(rk) if True]
-    return bool(accs) and all(a.index == {(rk.row,): 1} or a.index == _row_poly(rk) for a in accs)
+    at_row = [a for a in accs if a.index == {(rk.row,): 1} or a.index == _row_poly(rk)]
+    return bool(at_row) and all(a in at_row or (not a.is_write and _uniform(rk, a.index)) for a in accs)
+
+
+def _uniform(rk: RowKernel, p: Poly | None) -> bool:
+    """An index the same for every thread: a constant or a polynomial of the kernel's scalar parameters."""
+    if p is None:
+        return False
+    scalars = {q.name for q in rk.env.kernel.params if not q.is_pointer}
+    return all(x in scalars for m in p for x in m)
 
 
 def _row_poly(rk: RowKernel) -> Poly:
