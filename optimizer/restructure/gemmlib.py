@@ -61,7 +61,6 @@ def _epilogue(src: SourceFile, c: Contraction) -> tuple[str, str]:
     alpha = c.alpha or "1.0f"
     if c.accumulate == "global":  # `out[..] += alpha * a * b` in the loop: the old value stays (beta 1), unless
         beta = "1.0f"             # the kernel sets it before the loop (`out[..] = 0`, `out[..] *= beta`)
-        k = c.update
         for n in walk(src.kernel(c.kernel).body):
             if n.type != "assignment_expression" or n.start_byte >= c.loop.start_byte:
                 continue
@@ -75,7 +74,6 @@ def _epilogue(src: SourceFile, c: Contraction) -> tuple[str, str]:
                 beta = f"({right})"
             else:
                 raise Refuse(f"the library GEMM: the output is set to `{right}` before the sum")
-        del k
         return alpha, beta
     st = c.store
     op = text(src, st.child_by_field_name("operator")) if st is not None else None
@@ -126,15 +124,15 @@ def _only_writes(src: SourceFile, c: Contraction) -> None:
                 raise Refuse(f"the library GEMM: the kernel also writes {name}")
 
 
-def _layout(op, outer: str, k_stride: str, what: str) -> tuple[str, str, bool]:
-    """(leading dimension, the coordinate's stride, outer-contiguous) of an operand over (outer, k)."""
+def _layout(op, outer: str, k_stride: str, what: str) -> tuple[str, bool]:
+    """(leading dimension, outer-contiguous) of an operand over (outer, k)."""
     s_outer = op.strides.get(outer)
     if s_outer is None or k_stride in (None, "0"):
         raise Refuse(f"the library GEMM: {what} is not indexed by the output's coordinate and k")
     if k_stride == "1":
-        return s_outer, s_outer, False
+        return s_outer, False
     if s_outer == "1":
-        return k_stride, s_outer, True
+        return k_stride, True
     raise Refuse(f"the library GEMM: {what} has no contiguous dimension ({op.array}: strides {s_outer} and "
                  f"{k_stride})")
 
@@ -178,8 +176,8 @@ def plan(src: SourceFile, c: Contraction, types: bool = True, tf32: bool = False
     m = _params_only(src, k, c.M, "the row count")
     n = _params_only(src, k, c.N, "the column count")
     kk = _params_only(src, k, c.K, "the length of the sum")
-    lda, _, a_rows = _layout(a, row, a.k_stride, "the first operand")  # a_rows: m contiguous (ColumnMajor A)
-    ldb, _, b_cols = _layout(b, col, b.k_stride, "the second operand")  # b_cols: n contiguous (RowMajor B)
+    lda, a_rows = _layout(a, row, a.k_stride, "the first operand")  # a_rows: m contiguous (ColumnMajor A)
+    ldb, b_cols = _layout(b, col, b.k_stride, "the second operand")  # b_cols: n contiguous (RowMajor B)
     s_row, s_col = c.out.strides.get(row), c.out.strides.get(col)
     if s_row is None or s_col is None:
         raise Refuse("the library GEMM: the output is not indexed by the row and the column")

@@ -7,7 +7,6 @@ Nsight Compute installed, the advice of rules/dynamic_ncu.py over one profiled l
 """
 from __future__ import annotations
 
-import dataclasses
 import math
 import os
 import secrets
@@ -105,14 +104,12 @@ def _step(spec, st, size: str, names: dict[str, str], params: dict | None = None
     """One launch (or memset) of one size as plain JSON; checked against the compiled kernel's parameters
     (`params`: mangled name -> [KParam]): count, pointer sizes and each scalar's size, so an argument is
     passed with the type of the parameter it goes to."""
-    from .spec import ITEMSIZE
-
     if st.memset:
         return {"memset": st.memset, "byte": int(st.memset_value)}
+    kp = (params or {}).get(names[st.kernel])
     if st.host:  # the launcher takes the kernel's parameters: passed as to the kernel, by ctypes
-        out = _step(spec, dataclasses.replace(st, host=None, grid=("1",), block=("1",), shared_bytes="0"), size, names,
-                    params)
-        return {"host": st.host, "name": f"{st.host} (host launcher of {st.kernel})", "args": out["args"]}
+        return {"host": st.host, "name": f"{st.host} (host launcher of {st.kernel})",
+                "args": _step_args(spec, st, size, kp, f"launch of {st.kernel} at size {size!r}")}
     grid = list(spec.grid(st, size))
     block = list(spec.block(st, size))
     where = f"launch of {st.kernel} at size {size!r}"
@@ -121,7 +118,18 @@ def _step(spec, st, size: str, names: dict[str, str], params: dict | None = None
     if math.prod(block) > 1024:
         raise EvalError(f"{where}: block {block} has {math.prod(block)} threads; the limit is 1024")
     shared = int(spec.eval_int(st.shared_bytes, size)) if st.shared_bytes else 0
-    kp = (params or {}).get(names[st.kernel])
+    args = _step_args(spec, st, size, kp, where)
+    out = {"kernel": names[st.kernel], "name": st.kernel, "grid": grid, "block": block, "shared": shared, "args": args}
+    if kp is not None:
+        out["param_bytes"] = max((p.offset + p.size for p in kp), default=0)
+    return out
+
+
+def _step_args(spec, st, size: str, kp, where: str) -> list[dict]:
+    """A step's arguments at `size`, each checked against the compiled kernel's parameter (`kp`: [KParam] or
+    None): buffers as 8-byte pointers, scalars in their parameter's type and range."""
+    from .spec import ITEMSIZE
+
     if kp is not None and len(kp) != len(st.args):
         sizes_text = ", ".join(f"{p.size}" for p in kp)
         raise EvalError(f"{where}: the compiled kernel takes {len(kp)} parameters (sizes {sizes_text} bytes, from the "
@@ -153,10 +161,7 @@ def _step(spec, st, size: str, names: dict[str, str], params: dict | None = None
             if not lo <= value < hi:
                 raise EvalError(f"{where}: argument {name!r} = {value} does not fit its {dtype} parameter")
         args.append({"scalar": value, "dtype": dtype, "offset": kp[i].offset if kp is not None else None})
-    out = {"kernel": names[st.kernel], "name": st.kernel, "grid": grid, "block": block, "shared": shared, "args": args}
-    if kp is not None:
-        out["param_bytes"] = max((p.offset + p.size for p in kp), default=0)
-    return out
+    return args
 
 
 def build_job(spec, art: CompiledArtifact, ref_art: CompiledArtifact | None = None, sizes=None,
