@@ -9,10 +9,10 @@ set -u
 export PYTHONUNBUFFERED=1
 L=${OUT:-/tmp/suite-out}; mkdir -p $L
 if [ ! -d /tmp/site/kernelpro ]; then
-  # .gpuwheels-hunter/ holds nvidia-cutlass where present: the matmul-library candidates compile against it
-  # (without it the plan is not offered and says why)
+  # .gpuwheels-hunter/ holds nvidia-cutlass (and the hunter's and test runner's wheels) where present: the
+  # matmul-library candidates compile against it (without it the plan is not offered and says why)
   python3 -m pip install -q --no-index --no-deps --target /tmp/site .gpuwheels/*.whl \
-    $(ls .gpuwheels-hunter/nvidia_cutlass-*.whl 2>/dev/null) >$L/pip.txt 2>&1 || { cat $L/pip.txt; exit 1; }
+    $(ls .gpuwheels-hunter/*.whl 2>/dev/null) >$L/pip.txt 2>&1 || { cat $L/pip.txt; exit 1; }
 fi
 python3 -m pip install -q --no-deps --no-build-isolation --upgrade --target /tmp/site . >>$L/pip.txt 2>&1 || { cat $L/pip.txt; exit 1; }
 export PYTHONPATH=/tmp/site
