@@ -141,13 +141,23 @@ void go(int n) {
 
 def test_an_index_the_analysis_cannot_bound_is_said_and_guessed(tmp_path):
     p = plan_of(tmp_path, """
-__device__ float pick(const float* x, int i) { return x[i]; }
 __global__ void u(float* y, const float* x, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) y[i] = pick(x, i);
+  if (i < n) y[i] = x[i * i];
 }""")
     assert arg(p, "x").shape.guess and any("x:" in n and "GUESS" in n for n in p.notes)
     assert not arg(p, "y").shape.guess
+
+
+def test_an_index_behind_a_one_expression_helper_is_read_through_it(tmp_path):
+    p = plan_of(tmp_path, """
+__device__ __forceinline__ float pick(const float* x, int r, int c, int ld) { return x[r * ld + c]; }
+__global__ void u(float* y, const float* x, int m, int n) {
+  int r = blockIdx.y * blockDim.y + threadIdx.y, c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < m && c < n) y[r * n + c] = 2.0f * pick(x, r, c, n);
+}""")
+    assert arg(p, "x").shape.value == ["m", "n"] and not arg(p, "x").shape.guess
+    assert "pick" in (tmp_path / "k.cu").read_text()  # the file as written is not touched
 
 
 # --- host code ---------------------------------------------------------------------------------------

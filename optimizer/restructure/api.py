@@ -38,12 +38,13 @@ from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flat2
 from . import histogram as private_bins
 from .launch import add_attribute, columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
 from .passes import (ascending_sum_loops, break_to_bound, clamped_neighbours, comma_steps_into_body, counter_into_header,
-                     declare_at_first_assignment, expand_macros, flatten_array_params, fold_reassignments,
+                     declare_at_first_assignment, flatten_array_params, fold_reassignments,
                      index_pointer_steps, inline_loop_helpers, lower_guard_to_stores, name_thread_indices,
                      plain_memory_intrinsics,
                      plain_rn_arithmetic, promote_elements, remainder_by_subtraction, rename_reassigned_pointers,
                      reroll_loops, simplify, split_lower_guards, static_shared_regions, sums_into_locals,
                      unshare_preloads, while_to_for)
+from kernelpro.profilers.analysis.spelling import plain_form
 from .text import NotThisShape, Refuse, in_terms_of, leaving_jump, span_text
 from .unstage import unstage
 from .warptail import warp_tail_tree
@@ -1907,7 +1908,8 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     out, why = [], []
     original = text
     ctx = replace(ctx, original=text)
-    text = expand_macros(text, ctx.path, ctx.kernel) or text  # `#define A(i, j) a[(i) + (j) * lda]`
+    # `#define A(i, j) a[(i) + (j) * lda]`, `__device__ float at(..) { return p[r * ld + c]; }`, `int r = .., c = ..;`
+    text = plain_form(text, ctx.path, ctx.kernel) or text
     text = flatten_array_params(text, ctx.path, ctx.kernel) or text  # `float A[N][N]`: A[i][k] through a flat pointer
     text = static_shared_regions(text, ctx.path, ctx.kernel, _dynamic_shared(ctx)) or text  # `float* As = smem;`
     text = unshare_preloads(text, ctx.path, ctx.kernel) or text  # a row cached in shared memory, read from global

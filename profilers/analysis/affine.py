@@ -674,3 +674,100 @@ def element_bytes(k: Kernel, array: str, types: TypeTable | None = None) -> int 
         v = VECTORS.get(t)
         return SCALARS[v[0]].bytes * v[1] if v and v[0] in SCALARS else None
     return types.bytes(p.base_type)
+
+
+def finite_values(src: SourceFile, k: Kernel, limit: int = 8) -> dict[str, set[int]]:
+    """Int locals that only ever hold a few constants: every definition and `=` assignment of the name is an
+    expression of literals and other such locals (`int pout = 0; ... pout = 1 - pout; pin = 1 - pout;`, the
+    double buffer of a scan), never stepped. name -> the values (at most `limit`)."""
+    if k.body is None:
+        return {}
+    defs: dict[str, list] = {}
+    bad = set()
+    for n in walk(k.body):
+        if n.type == "init_declarator" and n.child_by_field_name("declarator") is not None \
+                and n.child_by_field_name("declarator").type == "identifier":
+            if n.child_by_field_name("value") is None:
+                continue
+            defs.setdefault(src.node_text(n.child_by_field_name("declarator")), []).append(n.child_by_field_name("value"))
+        elif n.type in ("assignment_expression", "update_expression"):
+            left = n.child_by_field_name("left") or n.child_by_field_name("argument")
+            if left is None or left.type != "identifier":
+                continue
+            name = src.node_text(left)
+            if n.type == "assignment_expression" and src.node_text(n.child_by_field_name("operator")) == "=":
+                defs.setdefault(name, []).append(n.child_by_field_name("right"))
+            else:
+                bad.add(name)
+    ints = {n for n in defs if n not in bad}
+    known: dict[str, set[int]] = {}
+
+    def values(e) -> set[int] | None:
+        t = e.type
+        if t == "parenthesized_expression":
+            return values(e.named_children[0]) if e.named_children else None
+        if t == "number_literal":
+            try:
+                return {int(src.node_text(e).rstrip("uUlL"), 0)}
+            except ValueError:
+                return None
+        if t == "identifier":  # a candidate not yet valued counts as none yet (`pout = 1 - pout` grows from 0)
+            name = src.node_text(e)
+            return known.get(name, set()) if name in ints else None
+        if t == "binary_expression":
+            a, b = values(e.child_by_field_name("left")), values(e.child_by_field_name("right"))
+            op = src.node_text(e.child_by_field_name("operator"))
+            fn = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y,
+                  "^": lambda x, y: x ^ y}.get(op)
+            if a is None or b is None or fn is None:
+                return None
+            return {fn(x, y) for x in a for y in b}
+        return None
+
+    for _ in range((limit + 2) * (len(ints) + 1)):  # to a fixed point: a name's values, the union of its definitions'
+        changed = False
+        for name in sorted(ints):
+            got: set[int] = set()
+            for v in defs[name]:
+                s = values(v)
+                if s is None:
+                    got = None
+                    break
+                got |= s
+            if got is None or len(got) > limit:
+                if name in known:
+                    del known[name]
+                    changed = True
+                ints.discard(name)
+                continue
+            if got and known.get(name) != got:
+                known[name] = got
+                changed = True
+        if not changed:
+            break
+    else:
+        return {}  # no fixed point within the rounds: nothing claimed
+    return {n: v for n, v in known.items() if n in ints}
+
+
+def poly_cases(env: IndexEnv, n: ts.Node, few: dict[str, set[int]], limit: int = 16) -> list[Poly] | None:
+    """The index's polynomial for each combination of the values its few-valued locals take (`pout * blockDim.x +
+    tid` with pout in {0, 1}: two), where the plain poly cannot follow them; None if some name is still unknown."""
+    names = sorted({env.src.node_text(x) for x in walk(n) if x.type == "identifier"} & set(few))
+    combos = [{}]
+    for name in names:
+        combos = [dict(c, **{name: v}) for c in combos for v in sorted(few[name])]
+        if len(combos) > limit:
+            return None
+    if not names:
+        return None
+    out = []
+    with lane_view(env.lanes):
+        for c in combos:
+            vals = dict(env.values_at(n.start_byte))
+            vals.update({name: const(v) for name, v in c.items()})
+            p = index_poly(env.src, n, vals)
+            if p is None:
+                return None
+            out.append(p)
+    return out

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from ..source import walk
-from .affine import Poly, add, atom, const, mul, subscript_parts
+from .affine import Poly, add, atom, const, finite_values, mul, poly_cases, subscript_parts
 from .extents import DIMS, Atoms, Bound, KernelShapes, Use, _divides, reach, sample_env
 
 
@@ -303,6 +303,7 @@ def dynamic_shared(ks: KernelShapes) -> tuple[int, Poly | None, str, bool] | Non
             n.child_by_field_name("argument") if n.type == "update_expression" else None
         if target is not None and src.node_text(target).strip() in views and src.node_text(target).strip() != name:
             moved.add(src.node_text(target).strip())
+    few = None
     for n in walk(k.body):
         if n.type != "subscript_expression":
             continue
@@ -313,14 +314,18 @@ def dynamic_shared(ks: KernelShapes) -> tuple[int, Poly | None, str, bool] | Non
             text, complete = text or f.text(n), False
             continue
         p = f.poly(parts[1])
-        p = add(p, views[parts[0]]) if p is not None else None
+        # `temp[pout * blockDim.x + tid]` with pout in {0, 1} (a double buffer): each value's reach
+        ps = [p] if p is not None else poly_cases(f.env, parts[1], few if few is not None else
+                                                  (few := finite_values(src, k))) or [None]
         bounds = f.guards(n) + ks.block_bounds
         bounds = bounds + f.derived(bounds)
-        r = reach(p, bounds, f.atoms, sample_env(f.atoms, [p] + [b.u for b in bounds])) if p is not None else None
-        if r is None:
-            text, complete = text or f.text(n), False  # an index not followed: the others still give a lower bound
-            continue
-        v = f.atoms.eval(r.end, sample_env(f.atoms, [r.end]))
-        if end is None or (v is not None and v > end[0]):
-            end, text = (v if v is not None else 0, r.end), f.text(n)
+        for p in ps:
+            p = add(p, views[parts[0]]) if p is not None else None
+            r = reach(p, bounds, f.atoms, sample_env(f.atoms, [p] + [b.u for b in bounds])) if p is not None else None
+            if r is None:
+                text, complete = text or f.text(n), False  # an index not followed: the others still give a lower bound
+                continue
+            v = f.atoms.eval(r.end, sample_env(f.atoms, [r.end]))
+            if end is None or (v is not None and v > end[0]):
+                end, text = (v if v is not None else 0, r.end), f.text(n)
     return size, (end[1] if end is not None else None), text, complete

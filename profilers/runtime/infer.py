@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..analysis.affine import atom as katom
 from ..analysis.extents import DIMS, KernelShapes, Reach, Term, analyse, gathers
-from ..analysis.macros import expand_macros
+from ..analysis.spelling import plain_form
 from ..analysis.pointer_steps import comma_steps_into_body, index_pointer_steps
 from ..analysis.mapping import axes, dynamic_shared, row_width, rows_loop_step, shared_block, thread_dims
 from ..analysis.shapes import dims
@@ -239,7 +239,8 @@ def infer_spec(cu_path: str | Path, kernel: str | None = None, text: str | None 
     if k is None:
         have = ", ".join(x.name for x in src.kernels) or "none"
         raise InferError(f"kernel {kernel!r} is not in {cu} (kernels there: {have})")
-    expanded = expand_macros(src.text, str(cu), kernel)  # `A3(a, i, j, k)` read as the access it stands for
+    # `A3(a, i, j, k)`, `at(A, r, k, K)` read as the access they stand for; `int r = .., c = ..;` split
+    expanded = plain_form(src.text, str(cu), kernel)
     for _ in range(4):  # a pointer walked through a loop (`p += N` each pass) read at the loop's counter
         expanded = comma_steps_into_body(expanded or src.text, str(cu), kernel) or expanded
     for _ in range(4):

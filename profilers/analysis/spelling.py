@@ -1,0 +1,157 @@
+"""Spellings read as their plain forms before any analysis: function-like macros expanded, one-expression
+`__device__` helpers inlined (`at(A, r, k, K)` read as `A[r * K + k]`), and declarations of several names
+split into one declaration each (`int r = ..., c = ...;`). The restructuring plans and the spec inference
+both start from `plain_form`."""
+from __future__ import annotations
+
+import re
+
+from ..source import parse_source, span_text, walk
+from .loops import text
+from .macros import _primary, expand_macros
+
+_SIDE_EFFECTS = ("assignment_expression", "update_expression", "call_expression")
+
+
+def plain_form(src_text: str, path: str, kernel: str) -> str | None:
+    """The kernel's file with its macros expanded, its one-expression helpers inlined and its multi-name
+    declarations split; None when nothing changed."""
+    out = None
+    for _ in range(4):  # a helper calling a macro, a macro calling a helper
+        changed = False
+        for step in (expand_macros, inline_expression_helpers):
+            new = step(out or src_text, path, kernel)
+            if new is not None:
+                out, changed = new, True
+        if not changed:
+            break
+    split = split_declarations(out or src_text, path, kernel)
+    return split if split is not None else out
+
+
+def _expression_helpers(src) -> dict:
+    """name -> (parameter names, return type, the returned expression node, whether a cast keeps its type)
+    of the file's non-template `__device__` functions whose body is one `return e;`."""
+    helpers = {}
+    for f in walk(src.root):
+        if f.type != "function_definition" or "__device__" not in text(src, f).split("(")[0] \
+                or "__global__" in text(src, f).split("(")[0] or (f.parent is not None and f.parent.type == "template_declaration"):
+            continue
+        d = f.child_by_field_name("declarator")
+        ref = False
+        while d is not None and d.type in ("pointer_declarator", "reference_declarator"):
+            ref = True  # `float& at(...)`: an lvalue, returned as is
+            d = d.named_children[-1] if d.type == "reference_declarator" else d.child_by_field_name("declarator")
+        if d is None or d.type != "function_declarator":
+            continue
+        name, params, body = d.child_by_field_name("declarator"), d.child_by_field_name("parameters"), \
+            f.child_by_field_name("body")
+        stmts = [s for s in body.named_children if s.type != "comment"] if body is not None else []
+        if name is None or name.type != "identifier" or params is None or len(stmts) != 1 \
+                or stmts[0].type != "return_statement" or not stmts[0].named_children:
+            continue
+        names, elem = [], {}
+        for p in params.named_children:
+            pn = p.child_by_field_name("declarator")
+            stars = 0
+            while pn is not None and pn.type == "pointer_declarator":
+                stars += 1
+                pn = pn.child_by_field_name("declarator")
+            if p.type != "parameter_declaration" or pn is None or pn.type != "identifier":
+                names = None
+                break
+            names.append(text(src, pn))
+            if stars == 1:
+                elem[text(src, pn)] = " ".join(w for w in text(src, p.child_by_field_name("type")).split()
+                                               if w not in ("const", "volatile", "__restrict__"))
+        if names is None:
+            continue
+        rtype = " ".join(w for w in text(src, f.child_by_field_name("type")).split()
+                         if w not in ("const", "static", "inline", "__forceinline__", "__inline__", "__device__",
+                                      "__host__", "__noinline__"))
+        expr = stmts[0].named_children[0]
+        if any(n.type in _SIDE_EFFECTS and n.type != "call_expression" for n in walk(expr)) \
+                or any(n.type == "identifier" and text(src, n) == text(src, name) for n in walk(expr)):
+            continue  # assigns, or calls itself
+        # `return p[i];` of a `T*` parameter as a `T`, or a reference: no cast needed
+        plain = ref or (expr.type == "subscript_expression" and elem.get(text(src, expr.child_by_field_name("argument")))
+                        == rtype)
+        helpers[text(src, name)] = (names, rtype, expr, plain)
+    return helpers
+
+
+def inline_expression_helpers(src_text: str, path: str, kernel: str) -> str | None:
+    """Calls in the kernel of the file's one-expression `__device__` helpers (`__device__ float at(const float* p,
+    int r, int c, int ld) { return p[r * ld + c]; }`) replaced by the expression with the arguments in
+    parentheses, cast to the helper's type unless it returns an element of a parameter of that type (or a
+    reference). A call whose argument assigns or calls is left alone where the helper reads that parameter more
+    than once. None if none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    helpers = _expression_helpers(src)
+    if not helpers:
+        return None
+    subs = []
+    for call in walk(k.body):
+        fn = call.child_by_field_name("function") if call.type == "call_expression" else None
+        if fn is None or fn.type != "identifier" or text(src, fn) not in helpers \
+                or any(a <= call.start_byte < b for a, b, _ in subs):
+            continue
+        names, rtype, expr, plain = helpers[text(src, fn)]
+        args = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
+        if len(args) != len(names):
+            continue
+        uses = {p: 0 for p in names}
+        reps = []
+        for n in walk(expr):
+            if n.type == "identifier" and text(src, n) in uses and not (
+                    n.parent is not None and n.parent.type == "field_expression" and n.parent.child_by_field_name("field") == n):
+                uses[text(src, n)] += 1
+                reps.append(n)
+        if any(uses[p] > 1 and any(x.type in _SIDE_EFFECTS for x in walk(a)) for p, a in zip(names, args)):
+            continue
+        value = {p: text(src, a) if a.type in ("identifier", "number_literal") else f"({text(src, a)})"
+                 for p, a in zip(names, args)}
+        body = span_text(src, expr.start_byte, expr.end_byte,
+                         [(n.start_byte, n.end_byte, value[text(src, n)]) for n in reps])
+        body = " ".join(body.split())
+        if plain:
+            new = body if _primary(body) else f"({body})"
+        else:
+            new = f"(({rtype})({body}))"
+        subs.append((call.start_byte, call.end_byte, new))
+    if not subs:
+        return None
+    return span_text(src, 0, len(src.data), subs)
+
+
+def split_declarations(src_text: str, path: str, kernel: str) -> str | None:
+    """`int r = a, c = b;` in the kernel's statement lists -> `int r = a;` and `int c = b;` (each name its own
+    declaration, in order, with the same type and qualifiers; `int* p, q` keeps each declarator's stars).
+    Not in a loop's header. None if none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    subs = []
+    for d in walk(k.body):
+        decs = d.children_by_field_name("declarator") if d.type == "declaration" else []
+        if len(decs) < 2 or d.parent is None or d.parent.type != "compound_statement":
+            continue
+        head = span_text(src, d.start_byte, decs[0].start_byte).rstrip()
+        if not re.fullmatch(r"[\w\s:<>,*&]+", head) or "," in head:
+            continue
+        ind = _indent(src, d)
+        parts = [f"{head} {text(src, x)};" for x in decs]
+        subs.append((d.start_byte, d.end_byte, f"\n{ind}".join(parts)))
+    if not subs:
+        return None
+    return span_text(src, 0, len(src.data), subs)
+
+
+def _indent(src, node) -> str:
+    line_start = src.data.rfind(b"\n", 0, node.start_byte) + 1
+    lead = src.data[line_start:node.start_byte].decode(errors="replace")
+    return lead if not lead.strip() else " " * len(lead)

@@ -1,0 +1,92 @@
+"""analysis.spelling: one-expression device helpers inlined, multi-name declarations split, macros expanded, and
+what the plans and the spec inference read through them; affine.finite_values for few-valued locals."""
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from kernelpro.optimizer.restructure.api import Context, plans
+from kernelpro.profilers.analysis.affine import finite_values
+from kernelpro.profilers.analysis.spelling import inline_expression_helpers, plain_form, split_declarations
+from kernelpro.profilers.source import parse_source
+from kernelpro.profilers.toolchain import discover
+
+HELPER_MM = """__device__ __forceinline__ float at(const float* p, int r, int c, int ld) { return p[r * ld + c]; }
+__device__ inline float sq(float x) { return x * x; }
+__device__ float& ref(float* p, int i) { return p[i]; }
+__global__ void mm(const float* A, const float* B, float* C, int M, int N, int K) {
+  int r = blockIdx.y * blockDim.y + threadIdx.y, c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < M && c < N) {
+    float acc = 0.f;
+    for (int t = 0; t < K; t++) acc += at(A, r, t, K) * at(B, t, c, N);
+    ref(C, r * N + c) = acc + 0.f * sq(acc);
+  }
+}
+"""
+
+
+def test_one_expression_helpers_read_as_their_expression_with_the_arguments_put_in():
+    new = inline_expression_helpers(HELPER_MM, "h.cu", "mm")
+    body = new[new.index("__global__"):]
+    assert "acc += A[r * K + t] * B[t * N + c];" in body  # an element of a `const float*` as a float: no cast
+    assert "C[(r * N + c)] = acc + 0.f * ((float)(acc * acc));" in body  # a reference: stored to as is
+    assert "at(" not in body and "ref(" not in body and "sq(" not in body
+    assert new[:new.index("__global__")] == HELPER_MM[:HELPER_MM.index("__global__")]  # the helpers stay
+
+
+def test_a_helper_reading_a_parameter_twice_is_not_given_an_argument_with_side_effects():
+    text = HELPER_MM.replace("0.f * sq(acc)", "0.f * sq(C[r]++)")
+    new = inline_expression_helpers(text, "h.cu", "mm")
+    assert "sq(C[r]++)" in new and "A[r * K + t]" in new
+    loopy = "__device__ float f(const float* p) { float s = 0; for (int i = 0; i < 4; ++i) s += p[i]; return s; }\n" \
+            "__global__ void k(const float* p, float* o) { o[threadIdx.x] = f(p); }\n"
+    assert inline_expression_helpers(loopy, "h.cu", "k") is None  # not one expression: left to other passes
+    tmpl = "template <typename T> __device__ T g(const T* p, int i) { return p[i]; }\n" \
+           "__global__ void k(const float* p, float* o) { o[threadIdx.x] = g(p, threadIdx.x); }\n"
+    assert inline_expression_helpers(tmpl, "h.cu", "k") is None
+
+
+def test_declarations_of_several_names_split_in_order_outside_loop_headers():
+    text = """__global__ void k(float* o, int n) {
+  int r = blockIdx.y, c = blockIdx.x * blockDim.x + threadIdx.x, w = c + r * n;
+  float *p = o + w, q = 2.0f;
+  for (int i = 0, j = 1; i < n; ++i, ++j) o[i] += j;
+  *p = q;
+}
+"""
+    new = split_declarations(text, "d.cu", "k")
+    assert "  int r = blockIdx.y;\n  int c = blockIdx.x * blockDim.x + threadIdx.x;\n  int w = c + r * n;\n" in new
+    assert "  float *p = o + w;\n  float q = 2.0f;\n" in new  # each declarator keeps its own star
+    assert "for (int i = 0, j = 1; i < n; ++i, ++j)" in new
+
+
+@pytest.mark.slow
+def test_the_plain_form_compiles_and_means_the_same(tmp_path):
+    """The plain form of the helper product, compiled beside the original: both build (no name lost)."""
+    nvcc = discover().path("nvcc")
+    for name, text in (("a.cu", HELPER_MM), ("b.cu", plain_form(HELPER_MM, "h.cu", "mm"))):
+        (tmp_path / name).write_text(text)
+        r = subprocess.run([nvcc, "-arch=sm_90", "-c", "-o", str(tmp_path / f"{name}.o"), str(tmp_path / name)],
+                           capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr[-2000:]
+
+
+def test_a_product_through_helpers_and_a_comma_declaration_gets_the_matmul_plans():
+    ctx = Context(kernel="mm", path="h.cu", launch={"grid": ["cdiv(N, 16)", "cdiv(M, 16)"], "block": [16, 16]},
+                  base_launch=None, size_env={"s": {"M": 257, "N": 129, "K": 65}},
+                  scalar_params={"M": "M", "N": "N", "K": "K"})
+    got, why = plans(HELPER_MM, ctx)
+    assert {"matmul-tiles", "matmul-3xtf32"} <= {p.name for p in got}, why
+
+
+def test_few_valued_locals_are_found_and_stepped_ones_are_not():
+    text = """__global__ void k(float* t, int n) {
+  int pout = 0, pin = 1, s = 0, w = 0, z = 3;
+  for (int o = 1; o < n; o *= 2) { pout = 1 - pout; pin = 1 - pout; s++; w = n; z = z * 2; }
+  t[pout * blockDim.x + threadIdx.x] = t[pin * blockDim.x + threadIdx.x];
+}
+"""
+    src = parse_source(text, "f.cu")
+    got = finite_values(src, src.kernel("k"))
+    assert got == {"pout": {0, 1}, "pin": {0, 1}}  # s stepped, w unknown, z grows past the limit
