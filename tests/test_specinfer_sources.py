@@ -524,3 +524,12 @@ def test_the_large_size_grows_a_loop_s_bound_with_the_thread_count(tmp_path):
     sizes = infer_spec(cu).sizes
     assert sizes["large"]["M"] == sizes["large"]["N"] >= 4096
     assert sizes["small"]["M"] < sizes["small"]["N"]  # small: the loop a third of the threads (cheap to emulate)
+
+
+def test_a_double_buffered_scan_gets_both_halves_of_its_shared_memory(tmp_path):
+    """GPU Gems' naive scan: `temp[pout * n + thid]` with pout toggled between 0 and 1 reaches two blocks' worth."""
+    body = (HERE / "probe27" / "scan_block_hs_dbl.cu").read_text()
+    p = plan_of(tmp_path, body)
+    assert p.block.value == [256] and p.shared.value == "2048", (p.shared.value, p.shared.why)
+    stepped = plan_of(tmp_path, body.replace("pout = 1 - pout;", "pout = pout + 1;"))
+    assert stepped.shared.value == "1024" and stepped.shared.guess  # unbounded: the one index it follows, said
