@@ -128,3 +128,10 @@ def test_a_one_dimensional_stencil_is_tiled_only_where_every_neighbour_is_along_
                       size_env={"s": {"n": 100000, "R": 3}}, scalar_params={"n": "n", "R": "R"})
     plans, said = api.plans(radius, ctx)
     assert not plans and any("7 elements at most" in w for w in said), said
+    assert any(w.startswith("stencil: line 9: `for (int offset = -R; offset <= R; offset++)") and "run time" in w
+               for w in said), said  # the tile says why it is not offered
+    fixed = radius.replace("offset = -R; offset <= R;", "offset = -3; offset <= 3;")
+    assert taps.runtime_taps(fixed, "r.cu", k.name) is None  # literal bounds: written out, nothing to say
+    grid_stride = "__global__ void s(const float* in, float* out, int n) {\n" \
+                  "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) out[i] = in[i];\n}\n"
+    assert taps.runtime_taps(grid_stride, "g.cu", "s") is None  # a loop over the thread's points, not over taps

@@ -1231,6 +1231,9 @@ def stencil_plans(text: str, ctx: Context) -> list[Plan]:
                          + ("" if "cannot follow" in st.reason else f"; {st.reason}"))
         if st.not_this_shape or neighbours_along_x(src, k) < 3 or isinstance(flat_index(src, k), FlatIndex) or \
                 flatview.z_on_grid(src, k) is not None:
+            runtime = taps.runtime_taps(text, ctx.path, ctx.kernel)
+            if runtime is not None:
+                raise Refuse(runtime)
             return []  # not a stencil at all, or a flat index that flat_plans views as rows: nothing to say
         raise Refuse(st.reason)
     try:

@@ -111,3 +111,35 @@ def fold(text: str, path: str, kernel: str) -> str:
                 continue
         stack.extend(n.children)
     return span_text(src, 0, len(src.data), subs) if subs else text
+
+
+def runtime_taps(text: str, path: str, kernel: str) -> str | None:
+    """Why the taps of a loop over neighbours cannot be written out: a loop whose counter moves a global load
+    along a thread dimension (`in[i + off]`, `in[(y + dy) * W + x]`: the counter's stride is threadIdx.x's or
+    threadIdx.y's) while its bounds are not constants (`-R..R` with R a parameter) or it runs more than
+    MAX_TAPS times. None where there is no such loop."""
+    from kernelpro.profilers.analysis.affine import coefficient, global_accesses
+
+    src = parse_source(text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    env = build_env(src, k)
+    accs = [a for a in global_accesses(env) if not a.is_write and a.index is not None]
+    for n in walk(k.body):
+        if n.type != "for_statement":
+            continue
+        info = analyze_loop(src, env, n)
+        if info.var is None or _values(src, info) is not None or info.start is None or any(
+                w in src.node_text(info.start) for w in ("threadIdx", "blockIdx", "blockDim", "gridDim")):
+            continue  # a grid- or block-stride loop over the thread's points is not a loop over taps
+        for a in accs:
+            if not (n.start_byte <= a.node.start_byte < n.end_byte):
+                continue
+            c = coefficient(a.index, info.var)
+            if c and any(c == coefficient(a.index, t) for t in ("threadIdx.x", "threadIdx.y")):
+                bounds = " ".join(src.node_text(n).split("{")[0].split())
+                return (f"line {n.start_point[0] + 1}: `{bounds}` runs over neighbours of {a.array} whose number is known "
+                        f"only at run time (or more than {MAX_TAPS}); the shared-memory tile stages fixed offsets "
+                        "(literal or #define bounds) and does not yet take a run-time radius")
+    return None
