@@ -87,3 +87,61 @@ def test_an_index_clamped_by_ifs_is_not_the_same_for_every_thread():
     assert not hasattr(got, "calls") and "different addresses" in got.reason, got
     call = next(n for n in walk(k.body) if n.type == "call_expression")
     assert build_env(src, k).values_at(call.start_byte).get("b", "unset") is None  # unknown, not 0
+
+
+def test_an_address_that_moves_with_a_loop_gets_no_combined_atomic():
+    """`for (r ...) atomicAdd(&s[r], ...)`: one address per iteration, not one per block (the block plan once
+    combined every iteration into the last address)."""
+    text = """__global__ void k(const float* x, float* s, int n, int R) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) for (int r = 0; r < R; ++r) atomicAdd(&s[r], x[i] * r);
+}
+"""
+    launch = {"grid": ["cdiv(n, 128)"], "block": [128]}
+    plans, why = api.plans(text, api.Context(kernel="k", path="k.cu", launch=launch, base_launch=launch, size_env={}))
+    assert not {"block-atomic", "warp-atomic"} & {p.name for p in plans}
+    assert any(w.startswith("aggregate:") and "moves while a thread runs" in w for w in why), why
+
+
+ROWS = """__global__ void rowred(const float* A, float* s, int* m, int M, int N) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  int i = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i < M && j < N) {
+    atomicAdd(&s[i], A[i * N + j]);
+  }
+}
+"""
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+@pytest.mark.parametrize("bx,by", [(32, 8), (64, 4)])
+def test_an_address_shared_by_a_warps_lanes_gets_one_atomic_per_warp(bx, by, tmp_path):
+    """Row sums by one atomic per element on a 2-D grid (tests/probe27/rowsum_2d_atomic.cu's kind): the address
+    varies with threadIdx.y only, so each warp combines first; the emulator agrees with numpy at sizes off the
+    block (partial warps at the right edge, rows past M)."""
+    M, N = 37, 101
+    grid = [-(-N // bx), -(-M // by)]
+    launch = {"grid": [str(g) for g in grid], "block": [bx, by]}
+    plans, why = api.plans(ROWS, api.Context(kernel="rowred", path="r.cu", launch=launch, base_launch=launch,
+                                             size_env={}))
+    plan = next((p for p in plans if p.name == "warp-atomic"), None)
+    assert plan is not None, why
+    c = plan.build(plan.space[0])
+    assert c.source.count("atomicAdd(") == 1 and "kp_warp_allreduce" in c.source and "__ballot_sync" in c.source
+    p = tmp_path / "r.cu"
+    p.write_text(ROWS)
+    (problem,) = compile_each(str(p), [("rowred", c.source, ())], CompileOptions(arch="sm_90"))
+    assert problem is None, "\n".join(problem)
+    A = np.random.default_rng(3).standard_normal((M, N)).astype(np.float32)
+    batch = Batch([(ROWS, "rowred"), (c.source, "rowred")], str(tmp_path))
+    for i in range(2):
+        got = batch.run(i, [A, np.zeros(M, np.float32), np.zeros(1, np.int32), M, N], grid, [bx, by])[1]
+        assert np.allclose(got, A.astype(np.float64).sum(1), rtol=1e-4, atol=1e-3), i
+
+
+def test_a_warp_spanning_rows_gets_no_warp_atomic_and_says_why():
+    launch = {"grid": ["7", "5"], "block": [16, 16]}
+    plans, why = api.plans(ROWS, api.Context(kernel="rowred", path="r.cu", launch=launch, base_launch=launch,
+                                             size_env={}))
+    assert "warp-atomic" not in {p.name for p in plans}
+    assert any("blockDim.x (16) is not a multiple of 32" in w for w in why), why

@@ -3,7 +3,9 @@ the block first: each call adds its value to the thread's own contribution inste
 as a lambda (so its `return`s leave the body, not the kernel, and every thread reaches the combine), the
 block combines the contributions with warp shuffles (`kp_block_allreduce`), and one thread sends one
 atomic with the block's value. One atomic per block instead of one per thread; the sum's order changes
-within rounding (max and min are exact)."""
+within rounding (max and min are exact). Where the address differs between a block's rows but not between a
+warp's lanes (`atomicAdd(&s[i], ...)` with i from threadIdx.y and blockDim.x a multiple of 32), each warp
+combines with shuffles and one lane sends the warp's atomic (`rewrite_warp`)."""
 from __future__ import annotations
 
 from kernelpro.profilers.analysis.atomics import UniformAtomics
@@ -38,5 +40,38 @@ def rewrite(src: SourceFile, k: Kernel, ua: UniformAtomics) -> str:
   if (kp_p != nullptr) kp_dst = kp_p;  // the same address for every thread that sent one
   const {t} kp_total = kp_block_allreduce(kp_c, {combine(ua.op, None)}, ({t})({ident}));
   if (threadIdx.x == 0 && kp_dst != nullptr) {ua.fn}(kp_dst, kp_total);
+}}"""
+    return with_prelude(span_text(src, 0, len(src.data), [(k.body.start_byte, k.body.end_byte, new_body)]))
+
+
+def _calls_into_contribution(src: SourceFile, ua: UniformAtomics) -> tuple[str, list]:
+    t = ua.value_type
+    if t is None:
+        raise Refuse(f"the type {ua.fn} works on is not known (its address is not a pointer parameter)")
+    subs = []
+    for n in ua.calls:
+        args = n.child_by_field_name("arguments").named_children
+        v = src.node_text(args[1])
+        step = {"sum": f"kp_c = kp_c + ({t})({v})", "max": f"kp_c = ({v}) > kp_c ? ({t})({v}) : kp_c",
+                "min": f"kp_c = ({v}) < kp_c ? ({t})({v}) : kp_c"}[ua.op]
+        subs.append((n.start_byte, n.end_byte, f"(kp_p = ({src.node_text(args[0])}), {step})"))
+    return t, subs
+
+
+def rewrite_warp(src: SourceFile, k: Kernel, ua: UniformAtomics) -> str:
+    """One atomic per warp: every lane runs the body (a lambda), the warp combines with shuffles, and the
+    first lane that sent one sends the warp's value to the address they share."""
+    t, subs = _calls_into_contribution(src, ua)
+    ident = identity(ua.op, t, src)
+    body = span_text(src, k.body.start_byte + 1, k.body.end_byte - 1, subs)
+    new_body = f"""{{
+  // {ua.fn} combined in each warp first (the address does not depend on threadIdx.x and blockDim.x is a
+  // multiple of 32: a warp's lanes share it): one atomic per warp
+  {t} kp_c = ({t})({ident});
+  {t}* kp_p = nullptr;
+  [&]() {{{body}}}();
+  const unsigned kp_sent = __ballot_sync(0xffffffffu, kp_p != nullptr);
+  const {t} kp_total = kp_warp_allreduce(kp_c, {combine(ua.op, None)});
+  if (kp_sent != 0u && (int)(threadIdx.x & 31u) == __ffs(kp_sent) - 1) {ua.fn}(kp_p, kp_total);
 }}"""
     return with_prelude(span_text(src, 0, len(src.data), [(k.body.start_byte, k.body.end_byte, new_body)]))

@@ -989,13 +989,12 @@ def aggregate_plans(text: str, ctx: Context) -> list[Plan]:
     if k is None or k.body is None or "atomic" not in src.node_text(k.body):
         return []
     ua = uniform_atomics(src, k)
-    if isinstance(ua, KernelRefusal):
-        raise Refuse(ua.reason)
-    if "__shared__" in src.node_text(k.body):
+    if "__shared__" in src.node_text(k.body) and not isinstance(ua, KernelRefusal):
         raise Refuse("the kernel has its own shared memory (a tree combines its block already)")
-    if _old_block(ctx) is None:
-        raise Refuse("the launch's block is not one-dimensional")
     answers = tuple(r for r in ("atomic-contention",) if r in ctx.answers_present)
+    if isinstance(ua, KernelRefusal) or _old_block(ctx) is None:
+        return _warp_atomic_plans(src, k, ctx, answers, ua.reason if isinstance(ua, KernelRefusal) else
+                                  "the launch's block is not one-dimensional")
     lines = sorted({n.start_point[0] + 1 for n in ua.calls})
 
     def build(knobs):
@@ -1005,6 +1004,33 @@ def aggregate_plans(text: str, ctx: Context) -> list[Plan]:
                          description=f"the {ua.fn} on line {', '.join(map(str, lines))} combined in the block first "
                                      "(warp shuffles): one atomic per block instead of one per thread")
     return [Plan("block-atomic", "one atomic per block", answers, [{}], build, 0.7)]
+
+
+def _warp_atomic_plans(src, k, ctx: Context, answers: tuple, block_why: str) -> list[Plan]:
+    """Atomics whose address a warp's lanes share (it varies with threadIdx.y or z only; blockDim.x a multiple
+    of 32): combined in the warp, one atomic per warp. Refuse with the block plan's reason and this one's."""
+    try:
+        block = [int(b) for b in ctx.launch.get("block") or []]
+    except (TypeError, ValueError):
+        block = []
+    ua = uniform_atomics(src, k, scope="warp")
+    if isinstance(ua, KernelRefusal):
+        raise Refuse(block_why)
+    if len(block) < 2 or block[0] % 32:
+        raise Refuse(f"{block_why}; per warp: the address varies only with threadIdx.y/z, but the launch's "
+                     f"blockDim.x ({block[0] if block else 'unknown'}) is not a multiple of 32, so a warp spans rows")
+    if "__shared__" in src.node_text(k.body) or any(w in src.node_text(k.body) for w in ("__syncthreads", "__shfl")):
+        raise Refuse(f"{block_why}; per warp: the kernel already has its own shared memory, barriers or shuffles")
+    lines = sorted({n.start_point[0] + 1 for n in ua.calls})
+
+    def build(knobs):
+        new = aggregate.rewrite_warp(src, k, ua)
+        return Candidate(source=new, launch=dict(ctx.base_launch or {}, **ctx.launch), flags=ctx.flags, answers=answers,
+                         origin="builtin:warp-atomic", kind="structural", knobs=(), notes=(),
+                         description=f"the {ua.fn} on line {', '.join(map(str, lines))} combined in each warp first "
+                                     f"(its address does not change along threadIdx.x): one atomic per warp of "
+                                     f"{block[0]} x {block[1]} blocks instead of one per thread")
+    return [Plan("warp-atomic", "one atomic per warp", answers, [{}], build, 0.65)]
 
 
 # ---------------------------------------------------------------- block scans

@@ -39,32 +39,53 @@ def atomic_calls(src: SourceFile, k: Kernel) -> list:
     return out
 
 
-def uniform_address(src: SourceFile, env, arg) -> tuple[bool, str | None]:
-    """(the address is the same for a block's threads, its array parameter)."""
+_FIXED = ("blockIdx.", "blockDim.", "gridDim.")
+
+
+def _fixed(poly, k: Kernel, lanes: str) -> bool:
+    """An address offset that stays put for a thread and is shared by the scope's threads: its atoms are the
+    block's and grid's indices and sizes, the kernel's scalar parameters, and thread indices other than `lanes`
+    (a loop counter or a reassigned local moves it: several addresses, not one)."""
+    scalars = {p.name for p in k.params if not p.is_pointer}
+    for mono in poly:
+        for a in mono:
+            if a.startswith("threadIdx."):
+                if a[-1] in lanes:
+                    return False
+            elif not (a.startswith(_FIXED) or a in scalars):
+                return False
+    return True
+
+
+def uniform_address(src: SourceFile, env, arg, lanes: str = "xyz") -> tuple[bool, str | None]:
+    """(the address is one for all threads that differ only in the `lanes` thread indices and fixed while the
+    thread runs, its array parameter)."""
     t = arg.type
+    k = env.kernel
     if t == "identifier":
-        p = env.kernel.param(src.node_text(arg))
+        p = k.param(src.node_text(arg))
         return (p is not None and p.is_pointer), (p.name if p is not None else None)
     if t == "pointer_expression" and src.node_text(arg).startswith("&"):
         sub = arg.child_by_field_name("argument")
         if sub is not None and sub.type == "subscript_expression":
             parts = subscript_parts(src, sub)
-            p = env.kernel.param(parts[0]) if parts is not None else None
+            p = k.param(parts[0]) if parts is not None else None
             if p is None or not p.is_pointer:
                 return False, None
             poly = env.poly(parts[1])
-            return poly is not None and not any(depends(poly, f"threadIdx.{d}") for d in "xyz"), p.name
+            return poly is not None and _fixed(poly, k, lanes), p.name
     if t == "binary_expression" and src.node_text(arg.child_by_field_name("operator")) == "+":
         left = arg.child_by_field_name("left")
-        p = env.kernel.param(src.node_text(left))
+        p = k.param(src.node_text(left))
         poly = env.poly(arg.child_by_field_name("right"))
-        ok = p is not None and p.is_pointer and poly is not None and \
-            not any(depends(poly, f"threadIdx.{d}") for d in "xyz")
+        ok = p is not None and p.is_pointer and poly is not None and _fixed(poly, k, lanes)
         return ok, (p.name if p is not None else None)
     return False, None
 
 
-def uniform_atomics(src: SourceFile, k: Kernel) -> UniformAtomics | Refusal:
+def uniform_atomics(src: SourceFile, k: Kernel, scope: str = "block") -> UniformAtomics | Refusal:
+    """scope "block": one address for the block's threads; "warp": one for threads that differ only in
+    threadIdx.x (a warp's lanes where blockDim.x is a multiple of 32), blocks of two or three dimensions."""
     if k.body is None:
         return Refusal(k.name, "no body")
     calls = atomic_calls(src, k)
@@ -82,15 +103,17 @@ def uniform_atomics(src: SourceFile, k: Kernel) -> UniformAtomics | Refusal:
         args = n.child_by_field_name("arguments").named_children
         if len(args) != 2:
             return Refusal(k.name, f"line {n.start_point[0] + 1}: {fn} with {len(args)} arguments")
-        ok, array = uniform_address(src, env, args[0])
+        ok, array = uniform_address(src, env, args[0], "xyz" if scope == "block" else "x")
         if not ok:
-            return Refusal(k.name, f"line {n.start_point[0] + 1}: the threads of a block aim {fn} at different "
-                                   "addresses (per-thread bins need private copies, not one combined value)")
+            who = "a block" if scope == "block" else "a warp (threads differing in threadIdx.x)"
+            return Refusal(k.name, f"line {n.start_point[0] + 1}: the threads of {who} aim {fn} at different "
+                                   "addresses, or the address moves while a thread runs (per-thread bins need "
+                                   "private copies, not one combined value)")
         addrs.add("".join(src.node_text(args[0]).split()))
     if len(addrs) != 1:
         return Refusal(k.name, f"{fn} at {len(addrs)} different addresses")
     body = src.node_text(k.body)
-    if "threadIdx.y" in body or "threadIdx.z" in body:
+    if scope == "block" and ("threadIdx.y" in body or "threadIdx.z" in body):
         return Refusal(k.name, "two- or three-dimensional blocks")
     p = k.param(array) if array else None
     return UniformAtomics(k.name, fn, OPS[fn], [n for _, n in calls], next(iter(addrs)),
