@@ -831,6 +831,9 @@ def permute_plans(text: str, ctx: Context) -> list[Plan]:
     rows = _rows_folded(src, k, ctx) if isinstance(c, KernelRefusal) else None
     if rows is not None:  # a loop over extra rows (TILE x ROWS): folded into a block TILE rows tall
         src, k, c, tile_rows = rows
+    lifted = _grid_y_lifted(src, k, ctx) if isinstance(c, KernelRefusal) or not c.transpose else None
+    if lifted is not None:  # a coordinate on blockIdx.y of 1-D blocks (NCHW -> NHWC's channel): a thread row
+        src, k, c, ctx = lifted
     if isinstance(c, KernelRefusal):
         if c.not_this_shape or "uncoalesced-access" not in ctx.answers_present:
             return []  # not a copy kernel at all, or nothing to fix: nothing to say
@@ -873,6 +876,40 @@ def permute_plans(text: str, ctx: Context) -> list[Plan]:
                          origin="builtin:transpose-tile", kind="structural", knobs=tuple(sorted(knobs.items())),
                          notes=tuple(notes))
     return [Plan("transpose-tile", "transpose through shared memory", answers, space, build, 0.8)]
+
+
+def _grid_y_lifted(src: SourceFile, k, ctx: Context):
+    """(source, kernel, Copy, context) where a copy with 1-D blocks takes a coordinate from blockIdx.y (the
+    channel of an NCHW -> NHWC permute, one block row per channel) and is a transpose once that coordinate is a
+    thread row: blockIdx.y read as `blockIdx.y * blockDim.y + threadIdx.y` under a guard at the launch's grid
+    height (a kernel parameter), which with blocks one row tall is the kernel as written; else None."""
+    block, grid = ctx.launch.get("block") or [], list(ctx.launch.get("grid") or [])
+    try:
+        block = [int(b) for b in block]
+    except (TypeError, ValueError):
+        return None
+    if not block or any(b != 1 for b in block[1:]) or len(grid) < 2:
+        return None
+    body = src.node_text(k.body)
+    if "blockIdx.y" not in body or any(w in body for w in ("threadIdx.y", "blockDim.y", "gridDim.y", "__shared__",
+                                                           "__syncthreads", "__shfl", "atomic")):
+        return None
+    names = {str(v).strip(): p for p, v in (ctx.scalar_params or {}).items()}
+    height = re.sub(r"[A-Za-z_]\w*", lambda m: names.get(m.group(0), "\0"), str(grid[1]))
+    if "\0" in height or re.search(r"cdiv", height):
+        return None  # the grid's height is not an expression of the kernel's parameters
+    subs = [(n.start_byte, n.end_byte, "kp_by") for n in walk(k.body)
+            if n.type == "field_expression" and src.node_text(n) == "blockIdx.y"]
+    ind = "  "
+    new_body = (f"{{\n{ind}const unsigned kp_by = blockIdx.y * blockDim.y + threadIdx.y;  // blockIdx.y with blocks "
+                f"one row tall\n{ind}if (kp_by >= (unsigned)({height})) return;\n{ind}"
+                + span_text(src, k.body.start_byte, k.body.end_byte, subs) + "\n}")
+    src2 = parse_source(span_text(src, 0, len(src.data), [(k.body.start_byte, k.body.end_byte, new_body)]), src.path)
+    k2 = src2.kernel(k.name)
+    c2 = copy_kernel(src2, k2) if k2 is not None else None
+    if c2 is None or isinstance(c2, KernelRefusal) or not c2.transpose:
+        return None
+    return src2, k2, c2, replace(ctx, launch=dict(ctx.launch, block=[block[0], 1]))
 
 
 def _rows_folded(src: SourceFile, k, ctx: Context):
