@@ -207,7 +207,7 @@ large = { N = 60000 }
 name = "x"
 dtype = "int32"
 shape = ["N"]
-fill = "randint"
+fill = "randint:-8:8"
 [[args]]
 name = "y"
 dtype = "int32"
