@@ -243,6 +243,21 @@ def test_gemm_sm90_matches_and_is_timed_against_torch_matmul(build_dir):
     ref = torch.matmul(gat.float().t(), gbt.float().t())
     assert ((gc - ref).norm() / ref.norm()).item() < 1e-3
 
+    # fp32 operands in TF32 (the form a TF32-admitting candidate takes): right within TF32's error, on the tensor
+    # cores at an aligned size (the fallback would be right too, but slow: the flag says which path ran)
+    lib.kp_gemm_sm90_tf32_rr.argtypes = [ctypes.c_int] * 3 + [ctypes.c_void_p] * 3 + [ctypes.c_float] * 2
+    lib.kp_gemm_sm90_last_tc.restype = ctypes.c_int
+    for (m, n, k), tc in (((1024, 1024, 1024), 1), ((1024, 1000, 1001), 0)):
+        fa = torch.randn(m, k, device="cuda")
+        fb = torch.randn(k, n, device="cuda")
+        fc = torch.randn(m, n, device="cuda")
+        ref = 0.5 * torch.matmul(fa.double(), fb.double()) + 2.0 * fc.double()
+        assert lib.kp_gemm_sm90_tf32_rr(m, n, k, fa.data_ptr(), fb.data_ptr(), fc.data_ptr(), 0.5, 2.0) == 0
+        torch.cuda.synchronize()
+        assert lib.kp_gemm_sm90_last_tc() == tc, f"{m}x{n}x{k}: tensor cores {'expected' if tc else 'not expected'}"
+        err = ((fc.double() - ref).norm() / ref.norm()).item()
+        assert err < 5e-3, f"tf32 {m}x{n}x{k}: relative error {err}"
+
     def timed(fn, reps=15, per=10):
         """Median over reps of the mean of `per` back-to-back calls (ms): the host work of
         each call (CUTLASS builds its TMA descriptors per call) overlaps the previous one."""

@@ -184,6 +184,13 @@ __global__ void gemm_sm90_fallback(int m, int n, int k, const ElementA* A, int64
   *d = static_cast<ElementD>(out);
 }
 
+/// Whether the last gemm_sm90 call on this host thread ran the tensor-core kernel (true) or the
+/// plain fallback (false): a slow answer says which path gave it.
+inline bool& gemm_sm90_last_used_tensor_cores() {
+  static thread_local bool used = false;
+  return used;
+}
+
 /// D = alpha * A * B + beta * D (see GemmSm90 for the layouts) on the tensor cores, or, where
 /// they refuse the problem, with gemm_sm90_fallback: an answer at every size.
 template <class ElementA, class LayoutA, class ElementB, class LayoutB, class ElementD,
@@ -194,6 +201,7 @@ cudaError_t gemm_sm90(int m, int n, int k, int l, const void* A, int64_t lda, in
                       cudaStream_t stream = nullptr) {
   cudaError_t e = GemmSm90<ElementA, LayoutA, ElementB, LayoutB, ElementD, TileShape, ClusterShape>::run(
       m, n, k, l, A, lda, batch_a, B, ldb, batch_b, D, ldd, batch_d, alpha, beta, stream);
+  gemm_sm90_last_used_tensor_cores() = e != cudaErrorNotSupported;
   if (e != cudaErrorNotSupported) {
     return e;
   }
