@@ -131,6 +131,10 @@ CASES = {
                       {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
     "sizet_flat_batched": (["cdiv(batch * M * N, 256)"], [256], {"A": (NB, M, K), "B": (NB, K, N), "C": (NB, M, N)},
                            {"batch": NB, "M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
+    # a sum over two indices whose indices read the merged k * L + l (a tensor contraction): one product over K * L
+    "kernel_tensor_contract": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, 5, 6), "B": (5, 6, N), "C": (M, N)},
+                               {"M": M, "N": N, "K": 5, "L": 6}, "C",
+                               lambda v: v["A"].reshape(M, 30) @ v["B"].reshape(30, N)),
     # the causal mask as a break (`if (t2 > t) break;`)
     "av_break": (["cdiv(HS, 32)", "cdiv(T, 8)", "NH"], [32, 8], {"att": (NB, M, M), "v": (NB, M, K), "out": (NB, M, K)},
                  {"NH": NB, "T": M, "HS": K}, "out", lambda v: np.tril(v["att"]) @ v["v"]),
@@ -766,3 +770,17 @@ def test_round_to_nearest_intrinsics_read_as_arithmetic_and_other_roundings_are_
     assert "sum = ((sum) + (((A[row * K + k]) * (B[k * N + col]))));" in twice
     rz = text.replace("__fadd_rn", "__fadd_rz").replace("__fmul_rn", "__fmul_rz")  # toward zero: not `+`
     assert plain_rn_arithmetic(rz, "r.cu", "mm_rn") is None
+
+
+def test_two_loops_merge_only_where_every_index_reads_k_times_l_plus_l():
+    from kernelpro.optimizer.restructure.passes import merge_sum_loops
+    text = open(_path("kernel_tensor_contract")).read()
+    merged = merge_sum_loops(text, "t.cu", "contract2")
+    assert "for (int kp_k = 0; kp_k < (K) * (L); ++kp_k)" in merged
+    assert "A[(i * K + 0) * L + kp_k] * B[(0 * L + kp_k) * N + j]" in merged
+    other = text.replace("B[(k * L + l) * N + j]", "B[k * N + j]")  # B moves with k alone: two indices, no product
+    assert merge_sum_loops(other, "t.cu", "contract2") is None
+    stray = text.replace("s += A[", "s += l * A[")  # l used outside an index
+    assert merge_sum_loops(stray, "t.cu", "contract2") is None
+    ragged = text.replace("l < L", "l < k")  # the inner bound moves with k: not a rectangle
+    assert merge_sum_loops(ragged, "t.cu", "contract2") is None

@@ -2118,3 +2118,75 @@ def _guarded_below(src: SourceFile, k, i: str, bound: str, decl) -> bool:
                 and (f"{i}>={bound}" in cond.split("||") or f"{bound}<={i}" in cond.split("||")):
             return True
     return False
+
+
+def merge_sum_loops(src_text: str, path: str, kernel: str) -> str | None:
+    """Two counted loops nested around one sum (`for k < K: for l < L: s += A[(i*K + k)*L + l] * B[(k*L + l)*N + j]`)
+    whose every global index moves by L times as much along k as along l (they read k*L + l, a merged index)
+    become one loop over kp_k < K * L with each index rewritten in kp_k: a contraction over two indices read as
+    the product over one. Only where k and l appear in those indices alone; None if no such nest."""
+    from kernelpro.profilers.analysis.affine import build_env, coefficient, mul
+    from kernelpro.profilers.analysis.loops import analyze_loop
+
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    env = build_env(src, k)
+
+    def only(body):
+        while body is not None and body.type == "compound_statement":
+            kids = [c for c in body.named_children if c.type != "comment"]
+            if len(kids) != 1:
+                return None
+            body = kids[0]
+        return body
+
+    for outer in walk(k.body):
+        if outer.type != "for_statement":
+            continue
+        inner = only(outer.child_by_field_name("body"))
+        if inner is None or inner.type != "for_statement":
+            continue
+        stmt = only(inner.child_by_field_name("body"))
+        if stmt is None or stmt.type != "expression_statement":
+            continue
+        lo, li = analyze_loop(src, env, outer), analyze_loop(src, env, inner)
+        if not (lo.declared_in_header and li.declared_in_header) or lo.escapes or li.escapes:
+            continue
+        if any(x.cmp != "<" or x.step != 1 or x.start is None or src.eval_int(x.start) != 0 for x in (lo, li)):
+            continue
+        bounds = [index_poly(src, x.bound, env.values_at(x.bound.start_byte)) for x in (lo, li)]
+        if any(b is None or any(lo.var in m or li.var in m or any(a.startswith("threadIdx") for a in m) for m in b)
+               for b in bounds):
+            continue
+        accs = [a for a in global_accesses(env) if stmt.start_byte <= a.node.start_byte < stmt.end_byte]
+        subs, moved = [], False
+        for a in accs:
+            parts = subscript_parts(src, a.node) if a.node.type == "subscript_expression" else None
+            if a.index is None or parts is None or parts[0] != a.array or k.param(a.array) is None:
+                break  # (through a pointer cut from the parameter, the index text is not the whole index)
+            ck, cl = coefficient(a.index, lo.var), coefficient(a.index, li.var)
+            if ck is None or cl is None or ck != mul(bounds[1], cl):
+                break
+            moved = moved or bool(cl)
+            # linear in both, k's step L times l's: the index at (k, l) is its value at (0, k * L + l)
+            idx = subscript_index(a.node)
+            subs += ident_subs(src, idx, lo.var, "0")
+            subs += ident_subs(src, idx, li.var, "kp_k")
+        else:
+            if not moved:
+                continue
+            # k and l nowhere else in the statement: every use is inside a rewritten index
+            spans = [(s, e) for s, e, _ in subs]
+            stray = [n for n in walk(stmt) if n.type == "identifier" and src.node_text(n) in (lo.var, li.var)
+                     and not any(s <= n.start_byte < e for s, e in spans)]
+            if stray:
+                continue
+            body = span_text(src, stmt.start_byte, stmt.end_byte, subs)
+            kk, ll = src.node_text(lo.bound), src.node_text(li.bound)
+            loop = (f"for ({lo.var_type or 'int'} kp_k = 0; kp_k < ({kk}) * ({ll}); ++kp_k)  "
+                    f"// kernelpro: the loops over {lo.var} and {li.var} read as one over {lo.var} * {ll} + {li.var}\n"
+                    f"{line_indent(src, outer)}  {body}")
+            return span_text(src, 0, len(src.data), [(outer.start_byte, outer.end_byte, loop)])
+    return None
