@@ -58,6 +58,8 @@ class BuiltinProposer:
         self.size_env = size_env(spec, kernel, self.scalar_params) if spec is not None else {}
         self.structural = structural
         self.tolerance = spec_tolerance(spec)
+        self.steps = tuple((s.kernel, tuple(str(a) for a in s.args)) for s in spec.launches
+                           if not s.memset and not s.host) if spec is not None else ()
         self.bound = operation_bound_of(spec)  # "compute-bound": the matrix-product rewrites go first
         # and their tile knobs get more of the budget: on a GPU, a product's first tile setting was 0.46x of
         # cuBLAS while the local children of the tiled kernel (unroll, launch bounds) only lost speed
@@ -116,7 +118,7 @@ class BuiltinProposer:
         ctx = restructure.Context(kernel=self.kernel, path=self.path, launch=inp.launch, base_launch=inp.base_launch,
                                   size_env=self.size_env, arch=self.arch,
                                   answers_present=tuple(a.rule for a in inp.advice), flags=inp.flags,
-                                  scalar_params=self.scalar_params, tolerance=self.tolerance)
+                                  scalar_params=self.scalar_params, tolerance=self.tolerance, steps=self.steps)
         plans, why = restructure.plans(inp.source, ctx)
         out = []
         for plan in plans:
@@ -187,7 +189,7 @@ class BuiltinProposer:
 
     # ------------------------------------------------------------ protocol
     def propose(self, node, ctx, k: int) -> list[Proposal]:
-        if (node.candidate.launch or {}).get("host"):
+        if node.candidate.runs_host_launcher:
             return []  # a library launcher runs the operation: nothing of the kernel is left to change
         inp = self.input_for(node)
         own = node.candidate.key()

@@ -23,6 +23,14 @@ class Candidate:
     knobs: tuple = ()  # ((name, value), ...) numeric parameters it was built with (tuned inside its node)
     notes: tuple[str, ...] = ()  # what the user must know: caller changes, assumptions (branch note)
 
+    @property
+    def runs_host_launcher(self) -> bool:
+        """Whether a host launcher of the source runs the operation (a `host` launch, or a step of its own
+        `launches` that is one): nothing of the kernel is left to tune, and it covers every size itself."""
+        launch = self.launch or {}
+        return bool(launch.get("host")) or any(isinstance(s, dict) and s.get("host")
+                                                for s in launch.get("launches") or [])
+
     def __post_init__(self):
         if not isinstance(self.source, str):
             raise TypeError(f"Candidate.source must be str, got {type(self.source).__name__}")

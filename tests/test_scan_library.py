@@ -6,6 +6,7 @@ emulator, equals numpy's cumsum at lengths that are no multiples of its tiles.""
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import shutil
 
 import numpy as np
@@ -254,3 +255,91 @@ def test_profiling_a_file_with_a_host_step_never_builds_or_loads_its_host_code(t
                                                '[reference]\nkernel = "k"\ngrid = ["cdiv(n, 256)"]\nblock = [256]\n')
     rep = profile_file(f, CompileOptions())
     assert any(k.name == "k" for k in rep.kernels)
+
+
+# --- a multi-kernel scan (block scans, a scan of the totals, the offsets added back) as one library scan -------
+SUITE_SCAN = __import__("pathlib").Path(__file__).resolve().parents[1] / "benchmarks" / "suite" / "scan"
+
+
+def _chain_ctx(stem: str, steps=None):
+    from kernelpro.optimizer.builtin import scalar_params_of, size_env
+    from kernelpro.profilers.runtime.spec import load_spec
+    path = SUITE_SCAN / f"{stem}.cu"
+    spec = load_spec(SUITE_SCAN / f"{stem}.kernelpro.toml")
+    step = spec.kernel_steps[0]
+    sp = scalar_params_of(spec, spec.kernel, path)
+    ctx = api.Context(kernel=spec.kernel, path=str(path), launch={"grid": list(step.grid), "block": list(step.block)},
+                      base_launch=None, size_env=size_env(spec, spec.kernel, sp), scalar_params=sp,
+                      steps=tuple((s.kernel, tuple(s.args)) for s in spec.kernel_steps) if steps is None else steps)
+    return path, spec, ctx
+
+
+@pytest.mark.parametrize("stem, kernel", [("naive", "scan_blocks"), ("naive_blelloch", "prescan")])
+def test_a_chain_of_scan_passes_becomes_one_host_step_of_the_library_scan(stem, kernel):
+    """Both three-pass scans of the suite (Hillis-Steele and Blelloch block scans, a serial or a block scan of the
+    totals, the offsets added back): block 0 run on the CPU shows inclusive prefix sums of `inp` in `out`, so the
+    whole chain becomes one call of kernelpro::scan with the first pass's arguments; the spec binds it, and the
+    host code's own launches stay (its other passes would otherwise add the offsets twice)."""
+    path, spec, ctx = _chain_ctx(stem)
+    text = path.read_text()
+    plans, why = api.plans(text, ctx)
+    assert plans[0].name == "scan-library", why
+    c = plans[0].build({})
+    assert f"return (int)kernelpro::scan<int>(inp, out, (long long)(n), true);" in c.source
+    assert c.launch == {"launches": [{"kernel": kernel, "host": f"kp_scan_{kernel}", "args": ["out", "inp", "sums", "n"]}]}
+    assert c.runs_host_launcher
+    assert text.count("<<<") == c.source.count("<<<")  # no host launch rewritten
+    new = spec.with_launch(c.launch, parse_source(c.source, str(path)))
+    assert [(s.kernel, s.host) for s in new.launches] == [(kernel, f"kp_scan_{kernel}")]
+    assert [a.name for a in new.scratch] == ["sums"]  # kept: the launcher takes it, unused
+    assert any("host code still launches them" in n for n in c.notes)
+    from kernelpro.optimizer import spec_edit  # the branch's spec: one host step, the scratch kept, loads again
+    rendered = spec_edit.render_spec((SUITE_SCAN / f"{stem}.kernelpro.toml").read_text(), c.launch)
+    again = loads_spec(rendered, SUITE_SCAN / f"{stem}.kernelpro.toml", parse_source(c.source, str(path)))
+    assert [(s.kernel, s.host, list(s.args)) for s in again.launches] == \
+        [(kernel, f"kp_scan_{kernel}", ["out", "inp", "sums", "n"])]
+
+
+def test_a_chain_that_is_not_a_whole_scan_keeps_its_passes_and_says_why():
+    path, spec, ctx = _chain_ctx("naive")
+    text = path.read_text()
+    cut = dataclasses.replace(ctx, steps=ctx.steps[:2])  # no pass adds the offsets back
+    plans, why = api.plans(text, cut)
+    assert "scan-library" not in [p.name for p in plans]
+    assert any("does not add the scanned totals" in w for w in why), why
+    touch = dataclasses.replace(ctx, steps=(ctx.steps[0], ("scan_sums", ("out", "n")), ctx.steps[2]))
+    plans, why = api.plans(text, touch)
+    assert "scan-library" not in [p.name for p in plans]
+    assert any("touches more than the block totals" in w for w in why), why
+    alone = dataclasses.replace(ctx, steps=())  # no spec chain known: the block-scan plan only
+    plans, why = api.plans(text, alone)
+    assert [p.name for p in plans][:1] == ["block-scan"]
+
+
+@pytest.mark.slow
+def test_the_chain_candidate_builds_as_the_shared_library_the_worker_loads(tmp_path):
+    path, spec, ctx = _chain_ctx("naive")
+    c = api.plans(path.read_text(), ctx)[0][0].build({})
+    (tmp_path / "naive.cu").write_text(c.source)
+    lib = compile_library(tmp_path / "naive.cu", CompileOptions(), text=c.source)
+    assert hasattr(ctypes.CDLL(str(lib)), "kp_scan_scan_blocks")
+
+
+@pytest.mark.gpu
+def test_the_chain_candidate_checks_and_beats_the_three_passes_on_the_gpu(tmp_path):
+    """Through the worker's host launcher at the suite's sizes and their off-by-one siblings, against the spec's
+    reference; faster than the three passes at the large size."""
+    from kernelpro.profilers.runtime.measure import evaluate
+    from kernelpro.profilers.runtime.spec import load_spec
+    for f in ("naive.cu", "naive.kernelpro.toml", "ref.py"):
+        shutil.copy(SUITE_SCAN / f, tmp_path / f)
+    path, _, ctx = _chain_ctx("naive")
+    spec = load_spec(tmp_path / "naive.kernelpro.toml")
+    c = api.plans(path.read_text(), ctx)[0][0].build({})
+    new = spec.with_launch(c.launch, parse_source(c.source, str(tmp_path / "naive.cu")))
+    ours = evaluate(tmp_path / "naive.cu", new, CompileOptions(), source_text=c.source)
+    assert ours.ok, ours.failure
+    assert ours.check_sizes and all(s.check["ok"] for s in ours.sizes + ours.check_sizes)
+    base = evaluate(tmp_path / "naive.cu", spec, CompileOptions())
+    t = {s.size: s.time_s for s in ours.sizes}
+    assert t["large"] < {s.size: s.time_s for s in base.sizes}["large"]

@@ -34,7 +34,7 @@ from kernelpro.profilers.source import SourceFile, parse_source, walk
 
 from ..model import Candidate
 from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flat2d, flatview, gather, gemmlib,
-               hostcall, march, matmul, permute, rows, scan, stencil, taps)
+               hostcall, march, matmul, permute, rows, scan, stencil, taps, virtual)
 from . import histogram as private_bins
 from .launch import add_attribute, columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
 from .passes import (ascending_sum_loops, break_to_bound, clamped_neighbours, comma_steps_into_body, counter_into_header,
@@ -82,6 +82,7 @@ class Context:
     scalar_params: dict = field(default_factory=dict)  # kernel scalar parameter -> its spec value expression
     tolerance: tuple | None = None  # the spec's (rtol, atol): whether TF32's error is admitted
     original: str | None = None  # the file as written (plans() sets it): a host launcher keeps the kernel as is
+    steps: tuple = ()  # the spec's kernel launches in order: (kernel, (argument expressions, ...)), a chain's passes
 
 
 def _arch_num(arch: str) -> int:
@@ -1113,10 +1114,13 @@ def scan_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     if block % 32:
         raise Refuse(f"{scan.describe(bs)}, but the launch's block of {block} threads is not whole warps")
     why = []
+    chain = []
     if bs.total_to is not None:
-        why.append(f"{scan.describe(bs)} writes its block's total to `{bs.total_to}` for the next pass: the "
-                   "chain of kernels stays (a single pass with decoupled look-back needs a tile counter and "
-                   "per-tile state in zeroed scratch memory, which no plan adds to a spec yet)")
+        try:
+            chain = _scan_chain_plans(src, k, bs, ctx, scalars, int(blocks or 3))
+        except Refuse as e:
+            why.append(f"{scan.describe(bs)} writes its block's total to `{bs.total_to}` for the next pass; the "
+                       f"chain of kernels stays: {e}")
     space = [{"per": 1}]
     for per in (2, 4):
         if block // per >= 32 and (block // per) % 32 == 0:
@@ -1146,7 +1150,73 @@ def scan_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                                      + (f"; blocks of {block // per} threads, each doing {per} old threads' values"
                                         if per > 1 else "")
                                      + (f"; the block's total still goes to `{bs.total_to}`" if bs.total_to else ""))
-    return [Plan("block-scan", "block scan with warp shuffles", answers, space, build, 0.75)], why
+    return chain + [Plan("block-scan", "block scan with warp shuffles", answers, space, build, 0.75)], why
+
+
+def _scan_chain_plans(src: SourceFile, k, bs, ctx: Context, scalars: dict, blocks: int) -> list[Plan]:
+    """A multi-kernel scan (this kernel scans each block and writes its total; later passes scan the totals and
+    add each block's prefix back) as one call of the library's device-wide scan: the spec's whole chain becomes one
+    host step with this kernel's arguments. What it computes is read, not assumed: block 0 run on the CPU leaves
+    the inclusive (or exclusive) prefix sums of one input in one output (`BlockScan.output`), the chain's last
+    kernel adds the totals to that output (`add_prefix`), and the passes between touch the totals alone. Refuse
+    with the reason otherwise."""
+    if bs.output is None:
+        raise Refuse("block 0's stores are not the prefix sums of one input in one output")
+    out_p, in_p, inclusive = bs.output
+    steps = list(ctx.steps)
+    if len(steps) < 2 or steps[0][0] != ctx.kernel or sum(1 for kn, _ in steps if kn == ctx.kernel) != 1:
+        raise Refuse("one pass of the library's scan (decoupled look-back) takes the chain's place only where the "
+                     "spec launches this kernel first and once, then the passes that finish the scan")
+    names = [p.name for p in k.params]
+    args0 = list(steps[0][1])
+    if len(args0) != len(names):
+        raise Refuse("the spec's arguments of this kernel do not match its parameters")
+    arg = dict(zip(names, args0))
+    total_p = bs.total_to.split("[")[0].strip()
+    if total_p not in arg:
+        raise Refuse(f"the block totals go to `{bs.total_to}`, not a parameter")
+    spec_out, spec_in, spec_tot = arg[out_p], arg[in_p], arg[total_p]
+    last_k, last_args = steps[-1]
+    lk = src.kernel(last_k)
+    if lk is None:
+        raise Refuse(f"the chain's last kernel {last_k} is not in this file")
+    ap = add_prefix(src, lk, _old_block(ctx) or 256, scalars, blocks)
+    lmap = dict(zip([p.name for p in lk.params], last_args)) if not isinstance(ap, KernelRefusal) else {}
+    if isinstance(ap, KernelRefusal) or lmap.get(ap.array) != spec_out or lmap.get(ap.sums) != spec_tot:
+        raise Refuse(f"the chain's last kernel {last_k} does not add the scanned totals `{spec_tot}` to `{spec_out}`")
+    buffers = {spec_out, spec_in}
+    for kn, a in steps[1:-1]:
+        if src.kernel(kn) is None or any(x.strip() in buffers for x in a):
+            raise Refuse(f"the pass {kn} between them touches more than the block totals `{spec_tot}`")
+    elem = virtual.elem_type(k, out_p)
+    if elem not in SCAN_TYPES or virtual.elem_type(k, in_p) != elem:
+        raise Refuse(f"a scan of {elem}: the library's scan takes 4-byte values of one type ({', '.join(SCAN_TYPES)})")
+    n_params = [p.name for p in k.params if not p.is_pointer]
+    if len(n_params) != 1:
+        raise Refuse("the count of values is not the kernel's one scalar parameter")
+    n_p = n_params[0]
+    orig = parse_source(ctx.original or src.text, ctx.path)
+    name = f"kp_scan_{ctx.kernel}"
+    kind = "inclusive" if inclusive else "exclusive"
+    others = [kn for kn, _ in steps[1:]]
+
+    def build(knobs):
+        body = (f"  return (int)kernelpro::scan<{SCAN_TYPES[elem]}>({in_p}, {out_p}, (long long)({n_p}), "
+                f"{'true' if inclusive else 'false'});")
+        comment = (f"KernelPro: the {kind} scan that {ctx.kernel}, {', '.join(others)} compute in {len(steps)} passes, as\n"
+                   "one device-wide scan (single pass, decoupled look-back) with the first pass's arguments.")
+        new = hostcall.with_launcher(orig, ctx.kernel, "kernelpro/scan.cuh", name, comment, body,
+                                     "the library's device-wide scan", calls=False)
+        launch = {"launches": [{"kernel": ctx.kernel, "host": name, "args": args0}]}
+        desc = (f"the {len(steps)}-pass scan ({ctx.kernel}'s block scans and totals, then {', '.join(others)}) as one "
+                f"{kind} device-wide scan of {in_p} into {out_p}: kernelpro/scan.cuh (tiles taken in order, warp-shuffle "
+                f"scans, decoupled look-back), run by the host launcher {name} that takes {ctx.kernel}'s arguments")
+        note = (f"the spec runs {name} in place of the {len(steps)} launches ({ctx.kernel}, {', '.join(others)}); the "
+                f"kernels stay in the file and its host code still launches them: replace those launches with one call "
+                f"{name}(...) with {ctx.kernel}'s arguments to get the speed in your program")
+        return Candidate(source=new, launch=launch, flags=ctx.flags, description=desc, answers=(),
+                         origin="builtin:scan-library", kind="structural", knobs=(), notes=(note,))
+    return [Plan("scan-library", "the library's device-wide scan", (), [{}], build, 0.9)]
 # ---------------------------------------------------------------- histograms
 
 STATIC_SHARED = 48 * 1024  # a block's static shared memory

@@ -23,14 +23,16 @@ def params_text(src: SourceFile, kernel: str, what: str) -> str:
     return ", ".join(" ".join(src.data[prm.decl_start:prm.decl_end].decode().split()) for prm in k.signature)
 
 
-def with_launcher(src: SourceFile, kernel: str, header: str, name: str, comment: str, body: str, what: str) -> str:
+def with_launcher(src: SourceFile, kernel: str, header: str, name: str, comment: str, body: str, what: str,
+                  calls: bool = True) -> str:
     """The file with `#include <header>` at its top, `extern "C" int name(<the kernel's parameters>) { body }`
-    after the kernel (comment lines above it), and its own launches of the kernel calling it."""
+    after the kernel (comment lines above it), and (calls) its own launches of the kernel calling it; a launcher
+    that replaces a chain of kernels leaves the host code's launches alone (calls=False: its other passes stay)."""
     k = src.kernel(kernel)
     launcher = "".join(f"// {line}\n" for line in comment.split("\n")) + \
         f'extern "C" int {name}({params_text(src, kernel, what)}) {{\n{body.rstrip()}\n}}'
     subs = []
-    for call, _cfg, _args, _host in launch_sites(src, kernel):
+    for call, _cfg, _args, _host in (launch_sites(src, kernel) if calls else []):
         al = call.child_by_field_name("arguments")
         if al is not None:
             subs.append((call.start_byte, call.end_byte, f"{name}{src.node_text(al)}"))

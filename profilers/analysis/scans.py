@@ -45,6 +45,9 @@ class BlockScan:
     total_to: str | None = None  # where the block's total goes: `sums[blockIdx.x]`
     finals: dict = field(default_factory=dict)  # name -> (value after the phase, declared in the phase)
     phase_lines: tuple = (0, 0)  # the phase's first and last line
+    # what the kernel leaves in global memory, run for block 0: (output array, input array, inclusive) where every
+    # output it stores is the inclusive (or every one the exclusive) prefix sum of the one input array it loads
+    output: tuple | None = None
 
 
 @dataclass
@@ -224,7 +227,30 @@ def block_scan(src: SourceFile, k: Kernel, block: int, scalars: dict, grid: int 
     elem = " ".join(w for w in sim.elem[name].split() if w not in ("const", "volatile", "__shared__", "extern",
                                                                   "static"))
     return BlockScan(k.name, name, elem, inclusive, block, len(lin), form, fit[0], fit[1], out_off, (i0, i1), tot,
-                     tthread, tto, finals, (stmts[i0].start_point[0] + 1, stmts[i1].end_point[0] + 1))
+                     tthread, tto, finals, (stmts[i0].start_point[0] + 1, stmts[i1].end_point[0] + 1),
+                     _output_kind(sim, k, tto))
+
+
+def _output_kind(sim: Block, k: Kernel, total_to: str | None) -> tuple | None:
+    """(output, input, inclusive) when block 0's stores of one pointer parameter (the block's total aside) are each
+    the inclusive, or each the exclusive, prefix sum of what it loaded from one other: the block's part of a
+    device-wide scan (a prologue adding the input back to an exclusive phase included). None otherwise."""
+    total = total_to.split("[")[0].strip() if total_to else None
+    ins = {a for a, _ in sim.loads if k.param(a) is not None}
+    outs = [(a, i, v) for a, i, v, _t, st, _n in sim.stores if st == 2 and a != total and k.param(a) is not None]
+    if len(ins) != 1 or not outs or len({a for a, _, _ in outs}) != 1:
+        return None
+    a_in = next(iter(ins))
+    vals = {j: val(v) for (a, j), v in sim.loads.items() if a == a_in and isinstance(j, int)}
+    kinds = set()
+    for _a, i, v in outs:
+        if not isinstance(i, int) or any(j not in vals for j in range(i + 1)):
+            return None
+        inc = sum(vals[j] for j in range(i + 1))
+        kinds.add(True if val(v) == inc else False if val(v) == inc - vals[i] else None)
+    if len(kinds) != 1 or None in kinds:
+        return None
+    return outs[0][0], a_in, kinds.pop()
 
 
 def add_prefix(src: SourceFile, k: Kernel, block: int, scalars: dict, grid: int = 3) -> AddPrefix | Refusal:
