@@ -135,6 +135,9 @@ CASES = {
     "kernel_tensor_contract": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, 5, 6), "B": (5, 6, N), "C": (M, N)},
                                {"M": M, "N": N, "K": 5, "L": 6}, "C",
                                lambda v: v["A"].reshape(M, 30) @ v["B"].reshape(30, N)),
+    # the dot product read through float4 views, component by component (D a multiple of 4)
+    "qk_float4": (["cdiv(T, 16)", "cdiv(T, 16)"], [16, 16], {"q": (M, 28), "k": (M, 28), "s": (M, M)},
+                  {"T": M, "D": 28}, "s", lambda v: v["q"] @ v["k"].T),
     # the causal mask as a break (`if (t2 > t) break;`)
     "av_break": (["cdiv(HS, 32)", "cdiv(T, 8)", "NH"], [32, 8], {"att": (NB, M, M), "v": (NB, M, K), "out": (NB, M, K)},
                  {"NH": NB, "T": M, "HS": K}, "out", lambda v: np.tril(v["att"]) @ v["v"]),
@@ -784,3 +787,16 @@ def test_two_loops_merge_only_where_every_index_reads_k_times_l_plus_l():
     assert merge_sum_loops(stray, "t.cu", "contract2") is None
     ragged = text.replace("l < L", "l < k")  # the inner bound moves with k: not a rectangle
     assert merge_sum_loops(ragged, "t.cu", "contract2") is None
+
+
+def test_a_dot_product_through_vector_views_reads_as_its_scalar_loop_only_in_that_shape():
+    from kernelpro.optimizer.restructure.passes import scalar_vector_dots
+    from kernelpro.profilers.analysis.spelling import plain_form
+    text = plain_form(open(_path("qk_float4")).read(), "q.cu", "qk4")
+    new = scalar_vector_dots(text, "q.cu", "qk4")
+    assert "for (int kp_e = 0; kp_e < 4 * (D / 4); ++kp_e)" in new and "acc += q[(i * D) + kp_e] * k[(j * D) + kp_e];" in new
+    for bad in ("a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.x",  # a component twice, one missing
+                "a.x * b.x + a.y * b.y + a.z * b.z",  # three of four
+                "a.x * b.y + a.y * b.x + a.z * b.z + a.w * b.w"):  # mismatched components
+        assert scalar_vector_dots(text.replace("a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w", bad), "q.cu", "qk4") is None
+    assert scalar_vector_dots(text.replace("a = qi[d];", "a = qi[d + 1];"), "q.cu", "qk4") is None

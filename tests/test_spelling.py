@@ -56,8 +56,10 @@ def test_declarations_of_several_names_split_in_order_outside_loop_headers():
 }
 """
     new = split_declarations(text, "d.cu", "k")
-    assert "  int r = blockIdx.y;\n  int c = blockIdx.x * blockDim.x + threadIdx.x;\n  int w = c + r * n;\n" in new
-    assert "  float *p = o + w;\n  float q = 2.0f;\n" in new  # each declarator keeps its own star
+    # on the line they were on: the line numbers that reasons and descriptions give stay the file's
+    assert "  int r = blockIdx.y; int c = blockIdx.x * blockDim.x + threadIdx.x; int w = c + r * n;\n" in new
+    assert "  float *p = o + w; float q = 2.0f;\n" in new  # each declarator keeps its own star
+    assert new.count("\n") == text.count("\n")
     assert "for (int i = 0, j = 1; i < n; ++i, ++j)" in new
 
 

@@ -38,7 +38,7 @@ from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flat2
 from . import histogram as private_bins
 from .launch import add_attribute, columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
 from .passes import (ascending_sum_loops, break_to_bound, clamped_neighbours, comma_steps_into_body, counter_into_header,
-                     declare_at_first_assignment, flatten_array_params, merge_sum_loops, fold_reassignments,
+                     declare_at_first_assignment, flatten_array_params, merge_sum_loops, scalar_vector_dots, fold_reassignments,
                      index_pointer_steps, inline_loop_helpers, lower_guard_to_stores, name_thread_indices,
                      plain_memory_intrinsics,
                      plain_rn_arithmetic, promote_elements, remainder_by_subtraction, rename_reassigned_pointers,
@@ -2058,6 +2058,7 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     text = declare_at_first_assignment(text, ctx.path, ctx.kernel) or text
     text = counter_into_header(text, ctx.path, ctx.kernel) or text  # `int k = 0; for (; k < K; ++k)`
     text = merge_sum_loops(text, ctx.path, ctx.kernel) or text  # `for k: for l: s += A[(i*K+k)*L+l] * ...`
+    text = scalar_vector_dots(text, ctx.path, ctx.kernel) or text  # `float4 a = qa[d], b = kb[d]; s += a.x * b.x ...`
     for _ in range(16):  # `__fadd_rn(s, __fmul_rn(a, b))`: `((s) + ((a) * (b)))`
         plain = plain_rn_arithmetic(text, ctx.path, ctx.kernel)
         if plain is None:

@@ -2190,3 +2190,94 @@ def merge_sum_loops(src_text: str, path: str, kernel: str) -> str | None:
                     f"{line_indent(src, outer)}  {body}")
             return span_text(src, 0, len(src.data), [(outer.start_byte, outer.end_byte, loop)])
     return None
+
+
+def scalar_vector_dots(src_text: str, path: str, kernel: str) -> str | None:
+    """A dot product read through vector views (`const float4* qa = reinterpret_cast<const float4*>(q + i * D);`,
+    then `for (d < D / 4) { float4 a = qa[d], b = kb[d]; acc += a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }`)
+    as the scalar loop it sums: `for (e < 4 * (D / 4)) acc += q[(i * D) + e] * k[(j * D) + e];`. Only where each
+    vector local is loaded at the loop's counter from a view of a parameter of the vector's element type, and the
+    update adds the products of matching components of two such locals, every component once. None if none."""
+    types = table_for(parse_source(src_text, path))
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    views = {}  # view name -> (parameter, offset text, lanes)
+    for d in walk(k.body):
+        if d.type != "init_declarator":
+            continue
+        target, value = d.child_by_field_name("declarator"), d.child_by_field_name("value")
+        if target is None or target.type != "pointer_declarator" or value is None:
+            continue
+        name = target.child_by_field_name("declarator")
+        m = re.fullmatch(r"reinterpret_cast\s*<\s*(?:const\s+)?(\w+)\s*(?:const\s*)?\*\s*>\s*\((.*)\)",
+                         " ".join(src.node_text(value).split()), re.S)
+        if name is None or m is None:
+            continue
+        vec = types.vector(m.group(1))
+        base = m.group(2).strip()
+        bm = re.fullmatch(r"&\s*(\w+)\s*\[(.*)\]", base) or re.fullmatch(r"(\w+)\s*\+\s*(.*)", base) or \
+            re.fullmatch(r"(\w+)()", base)
+        p = k.param(bm.group(1)) if bm else None
+        if vec is None or p is None or not p.is_pointer or types.scalar(p.base_type) != vec[0]:
+            continue
+        views[src.node_text(name)] = (p.name, bm.group(2).strip() or "0", vec[1])
+    if not views:
+        return None
+    from kernelpro.profilers.analysis.affine import build_env
+    from kernelpro.profilers.analysis.loops import analyze_loop
+    env = build_env(src, k)
+    for loop in walk(k.body):
+        if loop.type != "for_statement":
+            continue
+        info = analyze_loop(src, env, loop)
+        body = loop.child_by_field_name("body")
+        if not info.declared_in_header or info.step != 1 or info.cmp != "<" or info.start is None \
+                or src.eval_int(info.start) != 0 or body is None:
+            continue
+        stmts = [s for s in (body.named_children if body.type == "compound_statement" else [body]) if s.type != "comment"]
+        locals_, update = {}, None
+        for s in stmts:
+            if s.type == "declaration":
+                for dec in s.children_by_field_name("declarator"):
+                    v = dec.child_by_field_name("value") if dec.type == "init_declarator" else None
+                    vm = re.fullmatch(r"(\w+)\s*\[\s*(\w+)\s*\]", src.node_text(v).strip()) if v is not None else None
+                    if vm is None or vm.group(1) not in views or vm.group(2) != info.var:
+                        locals_ = None
+                        break
+                    locals_[src.node_text(dec.child_by_field_name("declarator"))] = vm.group(1)
+            elif update is None and s.type == "expression_statement":
+                update = s
+            else:
+                locals_ = None
+            if locals_ is None:
+                break
+        if not locals_ or update is None:
+            continue
+        um = re.fullmatch(r"(\w+)\s*\+=\s*(.*);", " ".join(src.node_text(update).split()), re.S)
+        if um is None:
+            continue
+        terms = [t.strip() for t in um.group(2).split("+")]
+        pairs = set()
+        for t in terms:
+            tm = re.fullmatch(r"\(?\s*(\w+)\.([xyzw])\s*\*\s*(\w+)\.([xyzw])\s*\)?", t)
+            if tm is None or tm.group(2) != tm.group(4) or tm.group(1) not in locals_ or tm.group(3) not in locals_:
+                pairs = None
+                break
+            pairs.add((tm.group(1), tm.group(3), tm.group(2)))
+        if not pairs:
+            continue
+        names = {(a, b) for a, b, _ in pairs}
+        lanes = views[locals_[next(iter(names))[0]]][2]
+        if len(names) != 1 or len(pairs) != lanes or len(terms) != lanes \
+                or {c for _, _, c in pairs} != set("xyzw"[:lanes]):
+            continue
+        a, b = next(iter(names))
+        (pa, oa, _), (pb, ob, _) = views[locals_[a]], views[locals_[b]]
+        bound = src.node_text(info.bound)
+        new = (f"for (int kp_e = 0; kp_e < {lanes} * ({bound}); ++kp_e)  // kernelpro: the {lanes}-wide loads' dot "
+               f"product, element by element\n{line_indent(src, loop)}  {um.group(1)} += {pa}[({oa}) + kp_e] * "
+               f"{pb}[({ob}) + kp_e];")
+        return span_text(src, 0, len(src.data), [(loop.start_byte, loop.end_byte, new)])
+    return None

@@ -124,13 +124,15 @@ def runtime_taps(text: str, path: str, kernel: str) -> str | None:
     k = src.kernel(kernel)
     if k is None or k.body is None:
         return None
+    if any(w in src.node_text(k.body) for w in ("__shared__", "__syncthreads")):
+        return None  # threads that already share a tile: not the plain stencil the tile is for
     env = build_env(src, k)
     accs = [a for a in global_accesses(env) if not a.is_write and a.index is not None]
     for n in walk(k.body):
         if n.type != "for_statement":
             continue
         info = analyze_loop(src, env, n)
-        if info.var is None or _values(src, info) is not None or info.start is None or any(
+        if info.var is None or info.step != 1 or _values(src, info) is not None or info.start is None or any(
                 w in src.node_text(info.start) for w in ("threadIdx", "blockIdx", "blockDim", "gridDim")):
             continue  # a grid- or block-stride loop over the thread's points is not a loop over taps
         for a in accs:

@@ -70,6 +70,8 @@ def _expression_helpers(src) -> dict:
                          if w not in ("const", "static", "inline", "__forceinline__", "__inline__", "__device__",
                                       "__host__", "__noinline__"))
         expr = stmts[0].named_children[0]
+        if expr.type == "conditional_expression" or (expr.type == "call_expression" and len(names) == 2):
+            continue  # a max or min of two (`a > b ? a : b`, `fmaxf(a, b)`): the loops' analysis reads the helper
         if any(n.type in _SIDE_EFFECTS and n.type != "call_expression" for n in walk(expr)) \
                 or any(n.type == "identifier" and text(src, n) == text(src, name) for n in walk(expr)):
             continue  # assigns, or calls itself
@@ -143,15 +145,9 @@ def split_declarations(src_text: str, path: str, kernel: str) -> str | None:
         head = span_text(src, d.start_byte, decs[0].start_byte).rstrip()
         if not re.fullmatch(r"[\w\s:<>,*&]+", head) or "," in head:
             continue
-        ind = _indent(src, d)
-        parts = [f"{head} {text(src, x)};" for x in decs]
-        subs.append((d.start_byte, d.end_byte, f"\n{ind}".join(parts)))
+        parts = [f"{head} {' '.join(text(src, x).split())};" for x in decs]
+        subs.append((d.start_byte, d.end_byte, " ".join(parts)))  # on one line: the file's line numbers hold
     if not subs:
         return None
     return span_text(src, 0, len(src.data), subs)
 
-
-def _indent(src, node) -> str:
-    line_start = src.data.rfind(b"\n", 0, node.start_byte) + 1
-    lead = src.data[line_start:node.start_byte].decode(errors="replace")
-    return lead if not lead.strip() else " " * len(lead)
