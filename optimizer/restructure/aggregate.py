@@ -17,17 +17,8 @@ from .text import Refuse, span_text
 
 
 def rewrite(src: SourceFile, k: Kernel, ua: UniformAtomics) -> str:
-    t = ua.value_type
-    if t is None:
-        raise Refuse(f"the type {ua.fn} works on is not known (its address is not a pointer parameter)")
+    t, subs = _calls_into_contribution(src, ua)
     ident = identity(ua.op, t, src)
-    subs = []
-    for n in ua.calls:
-        args = n.child_by_field_name("arguments").named_children
-        v = src.node_text(args[1])
-        step = {"sum": f"kp_c = kp_c + ({t})({v})", "max": f"kp_c = ({v}) > kp_c ? ({t})({v}) : kp_c",
-                "min": f"kp_c = ({v}) < kp_c ? ({t})({v}) : kp_c"}[ua.op]
-        subs.append((n.start_byte, n.end_byte, f"(kp_p = ({src.node_text(args[0])}), {step})"))
     body = span_text(src, k.body.start_byte + 1, k.body.end_byte - 1, subs)
     new_body = f"""{{
   // {ua.fn} combined in the block first: one atomic per block
