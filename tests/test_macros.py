@@ -71,3 +71,12 @@ __global__ void k(const float* in, float* out, const int* idx, int nx) {
     out, shifted = got["out[at(x, y, nx)]"], got["in[at(x + 1, y - 1, nx)]"]
     assert {m: c for m, c in shifted.items() if m not in out or out[m] != c} == {(): 1, ("nx",): -1}
     assert got["in[loops(x, 3)]"] is None and got["in[deref(idx, x)]"] is None and got["in[(int)half(x)]"] is None
+
+
+def test_a_comment_after_a_macros_body_stays_out_of_the_expansion():
+    text = ("#define LOAD(p) __ldcs(p)  // read once: streaming\n#define TWICE(x) (2 * (x)) /* doubled */\n"
+            "__global__ void k(const float* x, float* y, int n) {\n"
+            "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) y[i] = TWICE(LOAD(x + i));\n}\n")
+    new = expand_macros(text, "m.cu", "k")
+    body = new[new.index("__global__"):]
+    assert "if (i < n) y[i] = ((2 * (((__ldcs((x + i)))))));" in body and "//" not in body and "/*" not in body

@@ -22,7 +22,10 @@ def expand_macros(src_text: str, path: str, kernel: str, rounds: int = 4) -> str
         for n in walk(src.root):
             if n.type != "preproc_function_def" or n.child_by_field_name("value") is None:
                 continue
-            body = " ".join(text(src, n.child_by_field_name("value")).replace("\\\n", " ").split())
+            raw = text(src, n.child_by_field_name("value")).replace("\\\n", " ")
+            raw = re.sub(r"/\*.*?\*/", " ", raw, flags=re.S)
+            raw = re.sub(r"//.*", " ", raw)  # a comment after the body (`#define LOAD(p) __ldcs(p) // streaming`)
+            body = " ".join(raw.split())
             params = [text(src, p) for p in n.child_by_field_name("parameters").named_children]
             if "#" in body or any(not re.fullmatch(r"[A-Za-z_]\w*", p) for p in params):
                 continue
