@@ -895,9 +895,8 @@ def _grid_y_lifted(src: SourceFile, k, ctx: Context):
     if "blockIdx.y" not in body or any(w in body for w in ("threadIdx.y", "blockDim.y", "gridDim.y", "__shared__",
                                                            "__syncthreads", "__shfl", "atomic")):
         return None
-    names = {str(v).strip(): p for p, v in (ctx.scalar_params or {}).items()}
-    height = re.sub(r"[A-Za-z_]\w*", lambda m: names.get(m.group(0), "\0"), str(grid[1]))
-    if "\0" in height or re.search(r"cdiv", height):
+    height = in_terms_of(str(grid[1]), {str(v).strip(): p for p, v in (ctx.scalar_params or {}).items()})
+    if height is None:
         return None  # the grid's height is not an expression of the kernel's parameters
     subs = [(n.start_byte, n.end_byte, "kp_by") for n in walk(k.body)
             if n.type == "field_expression" and src.node_text(n) == "blockIdx.y"]

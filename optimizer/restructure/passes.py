@@ -2198,8 +2198,9 @@ def scalar_vector_dots(src_text: str, path: str, kernel: str) -> str | None:
     as the scalar loop it sums: `for (e < 4 * (D / 4)) acc += q[(i * D) + e] * k[(j * D) + e];`. Only where each
     vector local is loaded at the loop's counter from a view of a parameter of the vector's element type, and the
     update adds the products of matching components of two such locals, every component once. None if none."""
-    types = table_for(parse_source(src_text, path))
+    from kernelpro.profilers.analysis.extents import pointer_cast
     src = parse_source(src_text, path)
+    types = table_for(src)
     k = src.kernel(kernel)
     if k is None or k.body is None:
         return None
@@ -2211,12 +2212,11 @@ def scalar_vector_dots(src_text: str, path: str, kernel: str) -> str | None:
         if target is None or target.type != "pointer_declarator" or value is None:
             continue
         name = target.child_by_field_name("declarator")
-        m = re.fullmatch(r"reinterpret_cast\s*<\s*(?:const\s+)?(\w+)\s*(?:const\s*)?\*\s*>\s*\((.*)\)",
-                         " ".join(src.node_text(value).split()), re.S)
-        if name is None or m is None:
+        cast = pointer_cast(src, value)
+        if name is None or cast is None:
             continue
-        vec = types.vector(m.group(1))
-        base = m.group(2).strip()
+        vec = types.vector(" ".join(w for w in cast[0].replace("*", " ").split() if w != "const"))
+        base = " ".join(src.node_text(cast[1]).split())
         bm = re.fullmatch(r"&\s*(\w+)\s*\[(.*)\]", base) or re.fullmatch(r"(\w+)\s*\+\s*(.*)", base) or \
             re.fullmatch(r"(\w+)()", base)
         p = k.param(bm.group(1)) if bm else None

@@ -738,9 +738,9 @@ def _array_params(f: Facts) -> dict[str, list[Poly]]:
     return out
 
 
-def _cast_base(f: Facts, n) -> tuple[str, Poly | None, int] | None:
-    """(param, offset, elements per vector) of `reinterpret_cast<V*>(p + off)` or `(V*)(p + off)`."""
-    src = f.src
+def pointer_cast(src, n) -> tuple[str, object] | None:
+    """(the pointer type's text, the cast expression's node) of `reinterpret_cast<V*>(e)`, `static_cast<V*>(e)`
+    or `(V*)(e)`; None for anything else."""
     n = _unparen(n)
     tname, inner = None, None
     if n is not None and n.type == "call_expression":
@@ -755,6 +755,16 @@ def _cast_base(f: Facts, n) -> tuple[str, Poly | None, int] | None:
         tname, inner = (src.node_text(t) if t is not None else None), n.child_by_field_name("value")
     if tname is None or "*" not in tname or inner is None:
         return None
+    return tname, inner
+
+
+def _cast_base(f: Facts, n) -> tuple[str, Poly | None, int] | None:
+    """(param, offset, elements per vector) of `reinterpret_cast<V*>(p + off)` or `(V*)(p + off)`."""
+    src = f.src
+    cast = pointer_cast(src, n)
+    if cast is None:
+        return None
+    tname, inner = cast
     with f.rec:
         from .affine import _pointer_base
         base = _pointer_base(src, inner, f.env.values_at(inner.start_byte), f.env.pointers)
