@@ -123,11 +123,18 @@ def test_a_one_dimensional_stencil_is_tiled_only_where_every_neighbour_is_along_
     assert "in-place" in stencil(parse_source(inplace), parse_source(inplace).kernels[0]).reason
     radius = open(os.path.join(TESTS, "probe27", "stencil1d_radius.cu")).read()
     k = parse_source(radius).kernels[0]
-    ctx = api.Context(kernel=k.name, path="r.cu", launch={"grid": ["cdiv(n, 256)"], "block": [256]},
-                      base_launch={"grid": ["cdiv(n, 256)"], "block": [256]},
-                      size_env={"s": {"n": 100000, "R": 3}}, scalar_params={"n": "n", "R": "R"})
-    plans, said = api.plans(radius, ctx)
-    assert not plans and any("7 elements at most" in w for w in said), said
+
+    def offered(text, env):
+        ctx = api.Context(kernel=k.name, path="r.cu", launch={"grid": ["cdiv(n, 256)"], "block": [256]},
+                          base_launch={"grid": ["cdiv(n, 256)"], "block": [256]},
+                          size_env={"s": env}, scalar_params={"n": "n", "R": "R"})
+        plans, said = api.plans(text, ctx)
+        return [p.name for p in plans], said
+
+    names, said = offered(radius, {"n": 100000, "R": 3})  # the spec's radius: the tile for R = 3
+    assert "stencil-tile" in names and any("7 elements at most" in w for w in said), said
+    names, said = offered(radius, {"n": 100000, "R": 5})  # eleven taps: more than are written out
+    assert "stencil-tile" not in names
     assert any(w.startswith("stencil: line 9: `for (int offset = -R; offset <= R; offset++)") and "run time" in w
                for w in said), said  # the tile says why it is not offered
     fixed = radius.replace("offset = -R; offset <= R;", "offset = -3; offset <= 3;")
@@ -135,3 +142,48 @@ def test_a_one_dimensional_stencil_is_tiled_only_where_every_neighbour_is_along_
     grid_stride = "__global__ void s(const float* in, float* out, int n) {\n" \
                   "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) out[i] = in[i];\n}\n"
     assert taps.runtime_taps(grid_stride, "g.cu", "s") is None  # a loop over the thread's points, not over taps
+
+
+# file -> (kernel, grid, block, {array: elements}, sizes the plan is built for, other sizes it is also run at, output)
+RADIUS = {
+    "stencil1d_radius": (os.path.join(TESTS, "probe27", "stencil1d_radius.cu"), ["cdiv(n, 256)"], [256],
+                         {"in": "n + 2 * R", "out": "n"}, {"n": 1001, "R": 3}, ({"n": 1001, "R": 2},), "out", np.int32),
+    "radius_conv1d": (os.path.join(TESTS, "stencils", "radius_conv1d.cu"), ["cdiv(Width, 64)"], [64],
+                      {"N": "Width", "M": "Mask_Width", "P": "Width"}, {"Width": 1001, "Mask_Width": 5},
+                      ({"Width": 1001, "Mask_Width": 7}, {"Width": 1001, "Mask_Width": 4}), "P", np.float32),
+    "radius_conv2d": (os.path.join(TESTS, "stencils", "radius_conv2d.cu"), ["cdiv(width, 16)", "cdiv(height, 16)"],
+                      [16, 16], {"N": "width * height", "F": "(2 * r + 1) * (2 * r + 1)", "P": "width * height"},
+                      {"width": 45, "height": 37, "r": 1}, ({"width": 45, "height": 37, "r": 2},), "P", np.float32),
+}
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+@pytest.mark.parametrize("name", sorted(RADIUS))
+def test_a_radius_given_at_run_time_gets_the_tile_for_the_spec_s_value_and_stays_right_for_any(name, tmp_path):
+    """A tap loop bounded by a parameter (`-R..R`, `j < Mask_Width`, `< 2 * r + 1`): the tile built for the
+    spec's value, the kernel as written behind a branch for any other (taps.with_generic_path); both paths run
+    in the emulator against the kernel as written."""
+    path, grid, block, arrays, env, others, out, dt = RADIUS[name]
+    text = open(path).read()
+    k = parse_source(text).kernels[0]
+    scalars = {p.name: p.name for p in k.params if not p.is_pointer}
+    ctx = api.Context(kernel=k.name, path=path, launch={"grid": grid, "block": block},
+                      base_launch={"grid": grid, "block": block}, size_env={"s": env}, scalar_params=scalars)
+    plans, why = api.plans(text, ctx)
+    plan = next((p for p in plans if p.name == "stencil-tile"), None)
+    assert plan is not None, why
+    c = plan.build(plan.space[0])
+    assert c.kind == "structural" and "specialised for" in c.description and "__shared__" in c.source
+    (problem,) = compile_each(path, [(k.name, c.source, ())], CompileOptions(arch="sm_90"))
+    assert problem is None, "\n".join(problem)
+    batch = Batch([(text, k.name), (c.source, k.name)], str(tmp_path))
+    idx = [p.name for p in k.params].index(out)
+    for sizes in (env,) + others:
+        got = []
+        for i in range(2):
+            rng = np.random.default_rng(5)
+            args = [(rng.standard_normal(_ev(arrays[p.name], sizes)) if dt == np.float32 else
+                     rng.integers(-50, 50, _ev(arrays[p.name], sizes))).astype(dt) if p.is_pointer
+                    else sizes[p.name] for p in k.params]
+            got.append(batch.run(i, args, [_ev(g, sizes) for g in grid], block)[idx])
+        assert np.allclose(got[0], got[1], rtol=1e-5, atol=1e-5), f"{sizes}: {np.sum(got[0] != got[1])} points differ"

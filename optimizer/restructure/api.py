@@ -1340,7 +1340,7 @@ def _chosen_neighbours(src: SourceFile, k) -> list[int]:
             if not a.is_write and a.index is None and chosen & set(re.findall(r"[A-Za-z_]\w*", src.node_text(a.node)))]
 
 
-def stencil_plans(text: str, ctx: Context) -> list[Plan]:
+def stencil_plans(text: str, ctx: Context, specialised: bool = False) -> list[Plan]:
     """A point computed from fixed neighbours in one array: the neighbours staged once per block in a
     shared-memory tile with a halo (stencil.py)."""
     src = parse_source(text, ctx.path)
@@ -1365,6 +1365,9 @@ def stencil_plans(text: str, ctx: Context) -> list[Plan]:
                 flatview.z_on_grid(src, k) is not None:
             runtime = taps.runtime_taps(text, ctx.path, ctx.kernel)
             if runtime is not None:
+                radius = [] if specialised else _radius_specialised(text, ctx, runtime)
+                if radius:
+                    return radius
                 raise Refuse(runtime)
             return []  # not a stencil at all, or a flat index that flat_plans views as rows: nothing to say
         raise Refuse(st.reason)
@@ -1392,6 +1395,33 @@ def stencil_plans(text: str, ctx: Context) -> list[Plan]:
                                      f"{block[1]} with its halo ({cells} elements per block, each read from global "
                                      f"memory once instead of up to {len({(d, e) for _, d, e in st.points})} times)")
     return [Plan("stencil-tile", "stencil through a shared-memory tile with a halo", answers, [{}], build, 0.75)]
+
+
+def _radius_specialised(text: str, ctx: Context, why: str) -> list[Plan]:
+    """A stencil whose taps run over a radius given at run time (`for (off = -R; off <= R; ++off)`): the tile for
+    the value the spec gives R, the kernel as written behind a uniform branch for any other value."""
+    params = taps.tap_params(text, ctx.path, ctx.kernel)
+    if not params:
+        return []
+    values = {}
+    for p in params:
+        seen = [env.get(p) for env in ctx.size_env.values()]
+        if not seen or any(not isinstance(v, int) or isinstance(v, bool) for v in seen):
+            raise Refuse(f"{why}; the spec gives {p} no integer value")
+        values[p] = max(set(seen), key=lambda v: (seen.count(v), v))  # (several: the commonest, else the largest)
+    note = ", ".join(f"{p} = {v}" for p, v in values.items())
+    fixed = taps.specialize(text, ctx.path, ctx.kernel, values)
+    if taps.runtime_taps(fixed, ctx.path, ctx.kernel) is not None:
+        raise Refuse(f"{why}: at the spec's {note} still more than {taps.MAX_TAPS} taps a loop")
+    plans = stencil_plans(fixed, ctx, specialised=True)
+    for plan in plans:
+        def build(knobs, old=plan.build):
+            c = old(knobs)
+            return replace(c, source=taps.with_generic_path(c.source, text, ctx.path, ctx.kernel, values),
+                           description=f"specialised for {note} (the spec's value; any other runs the kernel as "
+                                       f"written): {c.description}")
+        plan.build = build
+    return plans
 
 
 # ---------------------------------------------------------------- flat indices seen as rows

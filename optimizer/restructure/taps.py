@@ -8,7 +8,8 @@ from kernelpro.profilers.analysis.affine import build_env
 from kernelpro.profilers.analysis.loops import LOOPS, analyze_loop, declared_names
 from kernelpro.profilers.source import parse_source, walk
 
-from .text import ident_subs, span_text
+from .text import Refuse, ident_subs, span_text
+from .virtual import insert_before, param_list, template_parts
 
 MAX_TAPS = 9  # iterations of one loop written out
 
@@ -113,21 +114,17 @@ def fold(text: str, path: str, kernel: str) -> str:
     return span_text(src, 0, len(src.data), subs) if subs else text
 
 
-def runtime_taps(text: str, path: str, kernel: str) -> str | None:
-    """Why the taps of a loop over neighbours cannot be written out: a loop whose counter moves a global load
-    along a thread dimension (`in[i + off]`, `in[(y + dy) * W + x]`: the counter's stride is threadIdx.x's or
-    threadIdx.y's) while its bounds are not constants (`-R..R` with R a parameter) or it runs more than
-    MAX_TAPS times. None where there is no such loop."""
+def _runtime_loops(src, k) -> list:
+    """[(loop node, global load)]: loops whose counter moves a global load along a thread dimension (`in[i + off]`,
+    `in[(y + dy) * W + x]`: the counter's stride is threadIdx.x's or threadIdx.y's) while their bounds are not
+    constants or they run more than MAX_TAPS times; none where threads already share a tile."""
     from kernelpro.profilers.analysis.affine import coefficient, global_accesses
 
-    src = parse_source(text, path)
-    k = src.kernel(kernel)
-    if k is None or k.body is None:
-        return None
-    if any(w in src.node_text(k.body) for w in ("__shared__", "__syncthreads")):
-        return None  # threads that already share a tile: not the plain stencil the tile is for
+    if k is None or k.body is None or any(w in src.node_text(k.body) for w in ("__shared__", "__syncthreads")):
+        return []
     env = build_env(src, k)
     accs = [a for a in global_accesses(env) if not a.is_write and a.index is not None]
+    out = []
     for n in walk(k.body):
         if n.type != "for_statement":
             continue
@@ -136,12 +133,108 @@ def runtime_taps(text: str, path: str, kernel: str) -> str | None:
                 w in src.node_text(info.start) for w in ("threadIdx", "blockIdx", "blockDim", "gridDim")):
             continue  # a grid- or block-stride loop over the thread's points is not a loop over taps
         for a in accs:
-            if not (n.start_byte <= a.node.start_byte < n.end_byte):
-                continue
-            c = coefficient(a.index, info.var)
-            if c and any(c == coefficient(a.index, t) for t in ("threadIdx.x", "threadIdx.y")):
-                bounds = " ".join(src.node_text(n).split("{")[0].split())
-                return (f"line {n.start_point[0] + 1}: `{bounds}` runs over neighbours of {a.array} whose number is known "
-                        f"only at run time (or more than {MAX_TAPS}); the shared-memory tile stages fixed offsets "
-                        "(literal or #define bounds) and does not yet take a run-time radius")
+            if n.start_byte <= a.node.start_byte < n.end_byte:
+                c = coefficient(a.index, info.var)
+                if c and any(c == coefficient(a.index, t) for t in ("threadIdx.x", "threadIdx.y")):
+                    out.append((n, info, a))
+                    break
+    return out
+
+
+def runtime_taps(text: str, path: str, kernel: str) -> str | None:
+    """Why the taps of a loop over neighbours cannot be written out (its bounds are not constants, `-R..R` with R
+    a parameter, or it runs more than MAX_TAPS times); None where there is no such loop."""
+    src = parse_source(text, path)
+    for n, _, a in _runtime_loops(src, src.kernel(kernel))[:1]:
+        bounds = " ".join(src.node_text(n).split("{")[0].split())
+        return (f"line {n.start_point[0] + 1}: `{bounds}` runs over neighbours of {a.array} whose number is known "
+                f"only at run time (or more than {MAX_TAPS}); the shared-memory tile stages fixed offsets "
+                "(literal or #define bounds), or a run-time radius the spec gives one value")
     return None
+
+
+INT_TYPES = ("int", "unsigned", "unsigned int", "long", "long long", "size_t", "short", "int64_t", "int32_t",
+             "uint32_t", "uint64_t", "unsigned long", "unsigned long long")
+
+
+def tap_params(text: str, path: str, kernel: str) -> list[str]:
+    """The kernel's integer scalar parameters that set the bounds of its run-time tap loops (`-R..R`, `< 2*r + 1`),
+    directly or through locals initialised from them (`int half = width / 2`)."""
+    src = parse_source(text, path)
+    k = src.kernel(kernel)
+    loops = _runtime_loops(src, k)
+    if not loops:
+        return []
+    inits: dict[str, list] = {}  # local -> initialisers (several: a name declared twice is followed through both)
+    for d in walk(k.body):
+        if d.type == "init_declarator" and d.child_by_field_name("value") is not None:
+            nm = d.child_by_field_name("declarator")
+            if nm is not None and nm.type == "identifier":
+                inits.setdefault(src.node_text(nm), []).append(d.child_by_field_name("value"))
+    names, todo = set(), []
+    for _, info, _ in loops:
+        todo += [x for x in (info.start, info.bound) if x is not None]
+    seen = set()
+    while todo:
+        x = todo.pop()
+        for m in walk(x):
+            if m.type != "identifier" or (nm := src.node_text(m)) in seen:
+                continue
+            seen.add(nm)
+            names.add(nm)
+            todo += inits.get(nm, [])
+    return [p.name for p in k.params if p.name in names and not p.is_pointer and p.base_type in INT_TYPES]
+
+
+def specialize(text: str, path: str, kernel: str, values: dict[str, int]) -> str:
+    """The kernel's body with each parameter of `values` written as its value, and the integer locals that become
+    constants so (initialised from literals, never assigned) declared `const`: bounds the taps' unrolling reads."""
+    src = parse_source(text, path)
+    k = src.kernel(kernel)
+    subs = []
+    for name, v in values.items():
+        subs += ident_subs(src, k.body, name, f"({v})")
+    text = fold(span_text(src, 0, len(src.data), subs), path, kernel)
+    src = parse_source(text, path)
+    k = src.kernel(kernel)
+    assigned = set()
+    for n in walk(k.body):
+        if n.type in ("assignment_expression", "update_expression"):
+            t = n.child_by_field_name("left") or n.child_by_field_name("argument")
+            if t is not None and t.type == "identifier":
+                assigned.add(src.node_text(t))
+    consts = []
+    for d in walk(k.body):
+        if d.type != "declaration" or "const" in src.node_text(d).split("=")[0].split() or \
+                src.node_text(d.child_by_field_name("type")) not in INT_TYPES:
+            continue
+        decls = d.children_by_field_name("declarator")
+        if len(decls) != 1 or decls[0].type != "init_declarator":
+            continue
+        nm, val = decls[0].child_by_field_name("declarator"), decls[0].child_by_field_name("value")
+        if nm is not None and nm.type == "identifier" and src.node_text(nm) not in assigned and \
+                _c_int(src, val) is not None:
+            consts.append((d.start_byte, d.start_byte, "const "))
+    return span_text(src, 0, len(src.data), consts) if consts else text
+
+
+def with_generic_path(new: str, original: str, path: str, kernel: str, values: dict[str, int]) -> str:
+    """`new` (a rewrite of the kernel specialised to `values`) with the kernel as written behind it: its body as a
+    device function that the rewritten kernel calls, and returns, when a parameter has another value (a uniform
+    branch for the whole block, before any barrier)."""
+    osrc = parse_source(original, path)
+    ok = osrc.kernel(kernel)
+    if any(not p.name for p in ok.signature):
+        raise Refuse("an unnamed kernel parameter")
+    tmpl, targs, _ = template_parts(osrc, ok)
+    helper = (f"// the kernel as written, for {', '.join(f'{n} != {v}' for n, v in values.items())}\n"
+              f"{tmpl}__device__ __forceinline__ void kp_{kernel}_any({param_list(osrc, ok)}) "
+              f"{osrc.node_text(ok.body)}\n\n")
+    src = parse_source(new, path)
+    k = src.kernel(kernel)
+    cond = " || ".join(f"{n} != {v}" for n, v in values.items())
+    call = f"kp_{kernel}_any{targs}({', '.join(p.name for p in ok.signature)})"
+    at = insert_before(src, k)
+    return span_text(src, 0, len(src.data), [
+        (at, at, helper),
+        (k.body.start_byte + 1, k.body.start_byte + 1, f"\n  if ({cond}) {{ {call}; return; }}  // other values: as written")])
