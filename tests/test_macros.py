@@ -80,3 +80,30 @@ def test_a_comment_after_a_macros_body_stays_out_of_the_expansion():
     new = expand_macros(text, "m.cu", "k")
     body = new[new.index("__global__"):]
     assert "if (i < n) y[i] = ((2 * (((__ldcs((x + i)))))));" in body and "//" not in body and "/*" not in body
+
+
+def test_object_like_macros_for_run_time_values_are_read_as_what_they_stand_for():
+    """PolyBench's `#define _PB_NI ni` (a parameter), `#define SIZE (nx * ny)` and `#define TID threadIdx.x` are
+    written out in the kernel; numeric macros (constants already), types and statements stay as they are."""
+    from kernelpro.profilers.analysis.macros import expand_macros
+
+    text = """#define _PB_NI ni
+#define SIZE nx * ny  // cells
+#define TID threadIdx.x
+#define BS 256
+#define DATA_TYPE float
+#define SYNC __syncthreads();
+__global__ void k(int ni, int nx, int ny, DATA_TYPE* a) {
+  DATA_TYPE v = a[TID];
+  if (TID < _PB_NI && blockIdx.x * BS + TID < SIZE) a[TID] = v * 2;
+  SYNC
+}
+"""
+    got = expand_macros(text, "k.cu", "k")
+    body = got[got.index("{"):]
+    assert "a[threadIdx.x]" in body and "threadIdx.x < ni" in body and "< (nx * ny)" in body
+    assert "BS + threadIdx.x" in body and "DATA_TYPE v" in body and "SYNC" in body
+    # a field of that name is not the macro
+    assert expand_macros(text.replace("a[TID] = v * 2", "a[0] = v").replace("DATA_TYPE v = a[TID];", "")
+                         .replace("TID < _PB_NI && ", "").replace("blockIdx.x * BS + TID", "threadIdx.x"),
+                         "k.cu", "k").count("(nx * ny)") == 1

@@ -30,7 +30,7 @@ def expand_macros(src_text: str, path: str, kernel: str, rounds: int = 4) -> str
             if "#" in body or any(not re.fullmatch(r"[A-Za-z_]\w*", p) for p in params):
                 continue
             macros[text(src, n.child_by_field_name("name"))] = (params, body)
-        subs = []
+        subs = _object_macros(src, k)
         for call in walk(k.body):
             fn = call.child_by_field_name("function") if call.type == "call_expression" else None
             if fn is None or fn.type != "identifier" or text(src, fn) not in macros \
@@ -56,6 +56,35 @@ def expand_macros(src_text: str, path: str, kernel: str, rounds: int = 4) -> str
             return out
         src_text = out = span_text(src, 0, len(src.data), subs)
     return out
+
+
+RUNTIME = ("threadIdx", "blockIdx", "blockDim", "gridDim")
+
+
+def _object_macros(src, k) -> list:
+    """Substitutions for the kernel's uses of object-like macros that stand for values known only at run time:
+    a kernel parameter (PolyBench's `#define _PB_NI ni`) or an expression of the parameters or the thread's
+    coordinates (`#define SIZE (nx * ny)`, `#define TID threadIdx.x`). Numeric macros stay (they are constants
+    already) and so do types and statements."""
+    params = {p.name for p in k.params if p.name}
+    macros = {}
+    for n in walk(src.root):
+        if n.type != "preproc_def" or n.child_by_field_name("value") is None:
+            continue
+        raw = re.sub(r"/\*.*?\*/", " ", text(src, n.child_by_field_name("value")).replace("\\\n", " "), flags=re.S)
+        body = " ".join(re.sub(r"//.*", " ", raw).split())
+        words = set(re.findall(r"[A-Za-z_]\w*", body))
+        if not body or any(c in body for c in "#;{}") or not (words & params or any(w in body for w in RUNTIME)):
+            continue
+        macros[text(src, n.child_by_field_name("name"))] = body
+    subs = []
+    for n in walk(k.body):
+        if n.type == "identifier" and text(src, n) in macros and not (
+                n.parent is not None and n.parent.type == "field_expression" and n.parent.child_by_field_name("field") == n):
+            body = macros[text(src, n)]
+            subs.append((n.start_byte, n.end_byte, body if re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)?", body) or _primary(body)
+                         else f"({body})"))
+    return subs
 
 
 def _primary(e: str) -> bool:
