@@ -33,6 +33,9 @@ def device_text(path: str | Path, seen: set | None = None) -> str:
     data = bytearray(src.data)
     cuts = []
     for n in walk(src.root):
+        if n.type == "template_instantiation" and "__global__" not in src.node_text(n):
+            cuts.append((n.start_byte, n.end_byte))  # `template void launch<float>(...);`: a host function's
+            continue
         if n.type != "function_definition":
             continue
         quals = {c.type for c in n.children}

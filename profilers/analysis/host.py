@@ -63,6 +63,27 @@ class HostLaunch:
     names: dict[str, SizeName] = field(default_factory=dict)
 
 
+def _outer_template_args(f: SourceFile, fn) -> dict[str, str]:
+    """For a host function template, its template parameters -> the arguments of its one instantiation in the
+    file (`template void launch<float>(...);` or a call `launch<float>(...)`); {} where there is none or several
+    that differ."""
+    t = fn.parent
+    if t is None or t.type != "template_declaration":
+        return {}
+    names = []
+    for p in t.child_by_field_name("parameters").named_children:
+        nm = p.child_by_field_name("name") or p.child_by_field_name("declarator")
+        if nm is None:
+            nm = next((c for c in p.named_children if c.type in ("type_identifier", "identifier")), None)
+        names.append(f.node_text(nm) if nm is not None else "")
+    found = {tuple(a.strip() for a in m.group(1).split(","))
+             for m in re.finditer(rf"\b{re.escape(_fn_name(f, fn))}\s*<([^<>]*)>\s*\(", f.text)}
+    if len(found) != 1:
+        return {}
+    (args,) = found
+    return {n: a for n, a in zip(names, args) if n and a}
+
+
 def _fn_of(n) -> ts.Node | None:
     while n is not None and n.type != "function_definition":
         n = n.parent
@@ -175,6 +196,10 @@ class Host:
                 types[i] = t
         targs = fn.child_by_field_name("arguments") if fn.type == "template_function" else None
         tlist = [" ".join(f.node_text(x).split()) for x in targs.named_children] if targs is not None else []
+        outer = _outer_template_args(f, func) if func is not None else {}
+        if outer:  # `k<T><<<...>>>` in `template <typename T> void launch(...)`: T as that function is instantiated
+            tlist = [outer.get(t, t) for t in tlist]
+            types = {i: outer.get(t, t) for i, t in types.items()}
         return HostLaunch(f.path, n.start_point[0] + 1, f.node_text(cfg), _fn_name(f, func) if func else "",
                           vals, grid, block, shared, alloc, types, tlist, dict(self.names))
 
@@ -422,6 +447,8 @@ class Host:
             decl, dec = d
             if decl.type == "for_statement":  # a loop over sizes: its first value
                 v = self._constant(f, dec)
+                if v is not None and v <= 0:  # a counter from 0 (an index into a batch): any value of its range
+                    return self._size(name, None, f"the loop at {line(decl)} (from {v}: a size is positive)"), False
                 return self._size(name, v, f"the loop at {line(decl)} (its first value)"), False
             if dec is None:
                 raise _Stop(f"{name} has no value before {line(at)}")

@@ -234,8 +234,28 @@ def shared_block(ks: KernelShapes) -> tuple[int, ...] | None:
         if polys == want and all(s <= 1024 for s in sizes):
             block = tuple(reversed(sizes))
             if math.prod(block) <= 1024:
-                return block
+                return _fits(f, src, k, src.node_text(cur), block)
     return None
+
+
+def _fits(f, src, k, array: str, block: tuple) -> tuple:
+    """A 1-D block no larger than the array's other subscripts allow: `s[threadIdx.x + blockDim.x]` in an array of
+    1024 (PMPP's Brent-Kung section of two elements per thread) gives 512 threads."""
+    if len(block) != 1:
+        return block
+    size, best = block[0], block[0]
+    for n in walk(k.body):
+        if n.type != "subscript_expression" or src.node_text(n.child_by_field_name("argument")) != array:
+            continue
+        i = n.child_by_field_name("indices")
+        p = f.poly(i.named_children[0]) if i is not None and i.named_children else None
+        if not p or p.get(("threadIdx.x",)) != 1 or any(m not in ((), ("threadIdx.x",), ("blockDim.x",)) for m in p):
+            continue
+        c, d = p.get(("blockDim.x",), 0), p.get((), 0)
+        if c >= 0 and (c or d > 0):  # the thread's element plus c blocks and d: below the array's size
+            b = (size - d) // (c + 1)
+            best = min(best, b - b % 32 if b >= 32 else b)
+    return (best,) if best > 0 else block
 
 
 def row_width(ks: KernelShapes, g: Poly, sample: dict | None = None) -> tuple[Poly, Use] | None:

@@ -29,6 +29,18 @@ def plain_form(src_text: str, path: str, kernel: str) -> str | None:
     return split if split is not None else out
 
 
+def analysis_form(src_text: str, path: str, kernel: str) -> str | None:
+    """What the analyses read (the spec inference and `spec check` alike): the plain form, and a pointer walked
+    through a loop (`p += N` each pass) read at the loop's counter; None when nothing changed."""
+    from .pointer_steps import comma_steps_into_body, index_pointer_steps
+
+    out = plain_form(src_text, path, kernel)
+    for step in (comma_steps_into_body, index_pointer_steps):
+        for _ in range(4):
+            out = step(out or src_text, path, kernel) or out
+    return out
+
+
 def _expression_helpers(src) -> dict:
     """name -> (parameter names, return type, the returned expression node, whether a cast keeps its type)
     of the file's non-template `__device__` functions whose body is one `return e;`."""

@@ -21,8 +21,7 @@ from pathlib import Path
 
 from ..analysis.affine import atom as katom
 from ..analysis.extents import DIMS, KernelShapes, Reach, Term, analyse, gathers
-from ..analysis.spelling import plain_form
-from ..analysis.pointer_steps import comma_steps_into_body, index_pointer_steps
+from ..analysis.spelling import analysis_form
 from ..analysis.mapping import axes, dynamic_shared, row_width, rows_loop_step, shared_block, thread_dims
 from ..analysis.shapes import dims
 from ..analysis.host import Host, HostLaunch, device_names, host_files
@@ -240,11 +239,7 @@ def infer_spec(cu_path: str | Path, kernel: str | None = None, text: str | None 
         have = ", ".join(x.name for x in src.kernels) or "none"
         raise InferError(f"kernel {kernel!r} is not in {cu} (kernels there: {have})")
     # `A3(a, i, j, k)`, `at(A, r, k, K)` read as the access they stand for; `int r = .., c = ..;` split
-    expanded = plain_form(src.text, str(cu), kernel)
-    for _ in range(4):  # a pointer walked through a loop (`p += N` each pass) read at the loop's counter
-        expanded = comma_steps_into_body(expanded or src.text, str(cu), kernel) or expanded
-    for _ in range(4):
-        expanded = index_pointer_steps(expanded or src.text, str(cu), kernel) or expanded
+    expanded = analysis_form(src.text, str(cu), kernel)
     if expanded is not None:  # (the analysis only: the snapshot is the file as written)
         src = files[0] = parse_source(expanded, str(cu))
         k = src.kernel(kernel)
@@ -355,12 +350,24 @@ class _Inference:
             where = f"the launch at {Path(L.file).name}:{L.line}: {L.written}"
             g = [self.host_poly(v.text) for v in L.grid]
             b = [self.host_poly(v.text) for v in L.block]
-            for i, x in enumerate(b):  # a block the host reads at run time: its value there, else 256
+            default = {1: (256,), 2: (16, 16)}.get(len(b), (8, 8, 4, 1))
+            fixed: dict[str, int] = {}  # a block size the host takes at run time (`dim3 block(bs, bs)`): one value
+            for i, x in enumerate(b):  # a block the host reads at run time: its value there, else a default
                 if x is not None and sym.number(x) is None:
                     env = {n: self.host_values[n] for n in sym.names(x) if n in self.host_values}
                     v = sym.evaluate(x, env)
-                    b[i] = sym.const(v if isinstance(v, int) and 0 < v <= 1024 else 256)
-                    self.notes.append(f"the launch's block {L.block[i].why} is not a constant; GUESS {sym.number(b[i])}")
+                    if not (isinstance(v, int) and 0 < v <= 1024):
+                        v = default[min(i, len(default) - 1)]
+                        if sym.names(x) and sym.render(x) in sym.names(x):  # a name: the same value in every use
+                            v = fixed[sym.render(x)] = min(v, fixed.get(sym.render(x), v))
+                    b[i] = sym.const(v)
+                    self.notes.append(f"the launch's block {L.block[i].why} is not a constant; GUESS {v}")
+            if fixed:  # the grid written with the block's size reads the same value
+                put = lambda t: re.sub(r"\b(" + "|".join(map(re.escape, fixed)) + r")\b",  # noqa: E731
+                                       lambda m: str(fixed[m.group(1)]), t)
+                g = [None if x is None else sym.parse(put(sym.render(x))) for x in g]
+                for n in fixed:
+                    self.variables.pop(n, None)
             if all(x is not None for x in g + b):
                 for i, d in enumerate(DIMS):
                     self.bind.table[f"gridDim.{d}"] = g[i] if i < len(g) else sym.const(1)

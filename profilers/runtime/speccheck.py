@@ -159,6 +159,8 @@ class Checker:
         if top < (n if guarded is None else min(n, guarded)):
             return [Problem("unwritten", name, f"the grid leaves elements of {name} unwritten{at}: its writes reach "
                             f"at most {top} of {n} elements")]
+        if len({poly_text(u.index) for u, _ in writes}) > 1:
+            return []  # writes at several places (`Y[i]`, `Y[i + blockDim.x]`): together they reach `top`
         launch = blk + grd
         launch = launch + f.derived(launch)
         for u, r in writes:
@@ -239,6 +241,7 @@ def check_spec(spec) -> tuple[list[str], list[str]]:
     buffers over the device's memory, and what the analysis says about each kernel launch at every size
     (a proven read past a buffer or an output the grid leaves unwritten is an error)."""
     from ..analysis.extents import analyse
+    from ..analysis.spelling import analysis_form
     from ..cachekey import CompileError, read_source
     from ..source import parse_source
     from .spec import ITEMSIZE, _params, ctype_dtype
@@ -269,8 +272,11 @@ def check_spec(spec) -> tuple[list[str], list[str]]:
         k = src.kernel(st.kernel)
         if k is None:
             continue
+        form = analysis_form(src.text, str(spec.source_path), k.name)  # (macros, helpers: as the inference reads)
+        ksrc = parse_source(form, str(spec.source_path)) if form else src
+        k = ksrc.kernel(st.kernel) or k
         try:
-            ks = analyse(src, k)
+            ks = analyse(ksrc if ksrc.kernel(st.kernel) else src, k)
         except RecursionError:
             continue
         values, shapes, item = {}, {}, {}
