@@ -147,6 +147,9 @@ CASES = {
                         {"M": M, "N": N, "K": K}, "Cr", lambda v: v["Ar"] @ v["Br"] - v["Ai"] @ v["Bi"]),
     "mm_scale_loop_acc_double": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
                                  {"M": M, "N": N, "K": K, "alpha": 2.0}, "C", lambda v: 2.0 * v["A"] @ v["B"]),
+    # PMPP's tile count as a floating-point ceiling (`ph < ceil(Width/(float)TILE_WIDTH)`)
+    "tiled_ceil": (["cdiv(Width, 16)", "cdiv(Width, 16)"], [16, 16], {"M": (N, N), "N": (N, N), "P": (N, N)},
+                   {"Width": N}, "P", lambda v: v["M"] @ v["N"]),
     # a do-while k loop (`do { ...; ++k; } while (k < K);`) read as its for
     "do_while_k": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
                    {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),

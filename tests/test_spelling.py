@@ -92,3 +92,20 @@ def test_few_valued_locals_are_found_and_stepped_ones_are_not():
     src = parse_source(text, "f.cu")
     got = finite_values(src, src.kernel("k"))
     assert got == {"pout": {0, 1}, "pin": {0, 1}}  # s stepped, w unknown, z grows past the limit
+
+
+def test_a_floating_point_ceiling_of_integers_reads_as_the_integer_ceiling_division():
+    """PMPP's `ph < ceil(Width/(float)TILE_WIDTH)`: the tile count the shared-memory product's reading needs;
+    a ceiling of a float value or of an integer division (already floored) is left as written."""
+    from kernelpro.profilers.analysis.spelling import ceil_divisions
+
+    text = ("#define T 16\n__global__ void k(float* a, int n, unsigned m) {\n"
+            "  int p = ceil(n / (float)T);\n  int q = (int)ceilf((float)m / blockDim.x);\n"
+            "  int r = ceil(n / 16.0);\n  float z = ceil(a[0] / 2.0f);\n  int w = ceil(n / 4);\n  a[p + q + r + w] = z;\n}\n")
+    got = ceil_divisions(text, "k.cu", "k")
+    assert "int p = ((n + (T) - 1) / (T));" in got
+    assert "int q = (int)((m + (blockDim.x) - 1) / (blockDim.x));" in got
+    assert "int r = ((n + (16) - 1) / (16));" in got
+    assert "ceil(a[0] / 2.0f)" in got and "ceil(n / 4)" in got
+    assert ceil_divisions(text.replace("ceil(n / (float)T)", "0").replace("ceilf((float)m / blockDim.x)", "0")
+                          .replace("ceil(n / 16.0)", "0"), "k.cu", "k") is None

@@ -25,8 +25,64 @@ def plain_form(src_text: str, path: str, kernel: str) -> str | None:
                 out, changed = new, True
         if not changed:
             break
-    split = split_declarations(out or src_text, path, kernel)
-    return split if split is not None else out
+    for step in (split_declarations, ceil_divisions):
+        out = step(out or src_text, path, kernel) or out
+    return out
+
+
+_FLOAT_CASTS = re.compile(r"^\(\s*(?:float|double)\s*\)\s*|^(?:static_cast<\s*(?:float|double)\s*>|float|double)\s*(?=\()")
+_CEILS = ("ceil", "ceilf", "std::ceil", "::ceil")
+
+
+def ceil_divisions(src_text: str, path: str, kernel: str) -> str | None:
+    """`ceil(n / (float)T)` (PMPP's tile count), `ceilf((float)n / T)`, `ceil(n / 16.0)` with integer n and T read
+    as the integer `((n + T - 1) / T)` they compute for n >= 0; None when there is none."""
+    from .types import table_for
+
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    types = table_for(src)
+    ints = {p.name for p in k.params if not p.is_pointer and types.is_int(p.base_type)}
+    for d in walk(k.body):
+        if d.type == "declaration" and types.is_int(text(src, d.child_by_field_name("type")).replace("const", "").strip()):
+            for x in d.children_by_field_name("declarator"):
+                nm = x.child_by_field_name("declarator") if x.type == "init_declarator" else x
+                if nm is not None and nm.type == "identifier":
+                    ints.add(text(src, nm))
+
+    def integer(n) -> str | None:
+        """n's text without float casts when n is an integer expression of integer names and literals."""
+        t = " ".join(text(src, n).split())
+        m = _FLOAT_CASTS.match(t)
+        while m:
+            t = t[m.end():].strip()
+            m = _FLOAT_CASTS.match(t)
+        t = re.sub(r"\b(\d+)\.0*[fF]?(?![\w.])", r"\1", t)  # 16.0f -> 16
+        words = re.findall(r"[A-Za-z_]\w*(?:\.[xyz])?", t)
+        if re.search(r"[^\w\s+\-*()]", t.replace(".x", "").replace(".y", "").replace(".z", "")):
+            return None
+        if all(w in ints or w in src.constants or re.fullmatch(r"(blockDim|gridDim)\.[xyz]", w) for w in words):
+            return t
+        return None
+
+    subs = []
+    for n in walk(k.body):
+        fn = n.child_by_field_name("function") if n.type == "call_expression" else None
+        if fn is None or text(src, fn) not in _CEILS:
+            continue
+        args = n.child_by_field_name("arguments").named_children
+        e = args[0] if len(args) == 1 else None
+        while e is not None and e.type == "parenthesized_expression" and len(e.named_children) == 1:
+            e = e.named_children[0]
+        if e is None or e.type != "binary_expression" or text(src, e.child_by_field_name("operator")) != "/":
+            continue
+        a, b = integer(e.child_by_field_name("left")), integer(e.child_by_field_name("right"))
+        if a is not None and b is not None and (any(c in text(src, e) for c in ("float", "double"))
+                                                or re.search(r"\d\.", text(src, e))):  # a division in floating point
+            subs.append((n.start_byte, n.end_byte, f"(({a} + ({b}) - 1) / ({b}))"))
+    return span_text(src, 0, len(src.data), subs) if subs else None
 
 
 def analysis_form(src_text: str, path: str, kernel: str) -> str | None:
