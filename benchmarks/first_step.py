@@ -7,6 +7,7 @@ Each `DIR/*.cu` starts with a header:
     // launch: grid <expr>[, <expr>[, <expr>]] block <int>[, <int>[, <int>]] [shared <expr>]
     // sizes: NAME=value ...            (the spec's sizes; every scalar parameter needs one)
     // kernel: NAME                     (optional: else the file's first kernel)
+    // template: ARG[, ARG]             (optional: the instantiation the spec runs, `template = [...]`)
     // expect: plan-a|plan-b            (the plan names that are a right first step)
 
 For each kernel, `restructure.plans` runs with a Context built from that header, as `optimize
@@ -59,7 +60,7 @@ def read_header(text: str) -> dict:
     """The header's launch, sizes, kernel and expected plans (ValueError when the launch is missing)."""
     head = {}
     for line in text.split("\n")[:12]:
-        m = re.match(r"\s*//\s*(launch|sizes|kernel|expect):\s*(.*?)\s*$", line)
+        m = re.match(r"\s*//\s*(launch|sizes|kernel|expect|template):\s*(.*?)\s*$", line)
         if m:
             head[m.group(1)] = m.group(2)
     m = re.match(r"grid\s+(.*?)\s+block\s+(.*?)(?:\s+shared\s+(.*))?$", head.get("launch", ""))
@@ -70,7 +71,8 @@ def read_header(text: str) -> dict:
         launch["shared_bytes"] = m.group(3).strip()
     sizes = {k: _value(v) for k, v in re.findall(r"(\w+)\s*=\s*([-+.\w]+)", head.get("sizes", ""))}
     expect = [e.strip() for e in head.get("expect", "").split("|") if e.strip()]
-    return {"launch": launch, "sizes": sizes, "kernel": head.get("kernel"), "expect": expect}
+    template = tuple(a.strip() for a in split_top(head["template"])) if head.get("template") else ()
+    return {"launch": launch, "sizes": sizes, "kernel": head.get("kernel"), "expect": expect, "template": template}
 
 
 def context(path: str, text: str, head: dict) -> api.Context:
@@ -84,7 +86,8 @@ def context(path: str, text: str, head: dict) -> api.Context:
         raise ValueError(f"no size for the scalar parameters {', '.join(missing)}")
     launch = head["launch"]
     return api.Context(kernel=k.name, path=path, launch=dict(launch), base_launch=dict(launch),
-                       size_env={"probe": dict(head["sizes"])}, scalar_params=scalars)
+                       size_env={"probe": dict(head["sizes"])}, scalar_params=scalars,
+                       template=head.get("template", ()))
 
 
 def offered(plans, build: bool) -> tuple[list[str], list[str]]:

@@ -58,6 +58,7 @@ class BuiltinProposer:
         self.size_env = size_env(spec, kernel, self.scalar_params) if spec is not None else {}
         self.structural = structural
         self.tolerance = spec_tolerance(spec)
+        self.template = tuple(getattr(spec, "template", ()) or ()) if spec is not None else ()
         self.steps = tuple((s.kernel, tuple(str(a) for a in s.args)) for s in spec.launches
                            if not s.memset and not s.host) if spec is not None else ()
         self.bound = operation_bound_of(spec)  # "compute-bound": the matrix-product rewrites go first
@@ -118,7 +119,8 @@ class BuiltinProposer:
         ctx = restructure.Context(kernel=self.kernel, path=self.path, launch=inp.launch, base_launch=inp.base_launch,
                                   size_env=self.size_env, arch=self.arch,
                                   answers_present=tuple(a.rule for a in inp.advice), flags=inp.flags,
-                                  scalar_params=self.scalar_params, tolerance=self.tolerance, steps=self.steps)
+                                  scalar_params=self.scalar_params, tolerance=self.tolerance, steps=self.steps,
+                                  template=self.template)
         plans, why = restructure.plans(inp.source, ctx)
         out = []
         for plan in plans:

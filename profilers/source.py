@@ -5,6 +5,8 @@ Lines and columns are 1-based; columns count characters (code points) of the lin
 from __future__ import annotations
 
 
+import contextlib
+import contextvars
 import copy
 import re
 from dataclasses import dataclass, field
@@ -12,6 +14,20 @@ from functools import lru_cache
 
 import tree_sitter as ts
 import tree_sitter_cuda
+
+
+_CHOSEN: contextvars.ContextVar[dict] = contextvars.ContextVar("kernelpro_chosen_instantiation", default={})
+
+
+@contextlib.contextmanager
+def chosen_instantiation(kernel: str, args: tuple[str, ...]):
+    """Within it, `SourceFile.instantiated` reads `kernel`'s template values from `args` (the spec's
+    `template = [...]`) rather than from the file's launches, which may instantiate it several times."""
+    token = _CHOSEN.set({**_CHOSEN.get(), kernel: tuple(args)} if args else _CHOSEN.get())
+    try:
+        yield
+    finally:
+        _CHOSEN.reset(token)
 
 
 @lru_cache(maxsize=1)
@@ -375,9 +391,11 @@ class SourceFile:
     # --- constant evaluation ---------------------------------------------
     def instantiated(self, k: "Kernel") -> dict[str, int]:
         """A template kernel's value parameters that every launch in the file and every explicit instantiation
-        give the same integer (`MatrixMulCUDA<32><<<grid, threads>>>`, `template __global__ void k<256>(...)`)."""
-        insts = [s.template_args for s in self.launch_sites if s.kernel == k.name]
-        insts += [[a.strip() for a in m.group(1).split(",")] for m in re.finditer(
+        give the same integer (`MatrixMulCUDA<32><<<grid, threads>>>`, `template __global__ void k<256>(...)`);
+        within `chosen_instantiation(...)` (a spec's `template = [...]`), the values of the one chosen."""
+        chosen = _CHOSEN.get().get(k.name)
+        insts = [list(chosen)] if chosen else [s.template_args for s in self.launch_sites if s.kernel == k.name]
+        insts += [] if chosen else [[a.strip() for a in m.group(1).split(",")] for m in re.finditer(
             rf"template\s+(?:__global__\s+)?void\s+{re.escape(k.name)}\s*<([^>]*)>", self.text)]
         out = {}
         for i, (kind, name) in enumerate(k.template_params):

@@ -30,7 +30,7 @@ from kernelpro.profilers.analysis.planes import plane_loop, stencil3
 from kernelpro.profilers.analysis.prefix import prefix_sum
 from kernelpro.profilers.analysis.patterns import accesses_in
 from kernelpro.profilers.analysis.types import table_for
-from kernelpro.profilers.source import SourceFile, parse_source, walk
+from kernelpro.profilers.source import SourceFile, chosen_instantiation, parse_source, walk
 
 from ..model import Candidate
 from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flat2d, flatview, gather, gemmlib,
@@ -83,6 +83,7 @@ class Context:
     tolerance: tuple | None = None  # the spec's (rtol, atol): whether TF32's error is admitted
     original: str | None = None  # the file as written (plans() sets it): a host launcher keeps the kernel as is
     steps: tuple = ()  # the spec's kernel launches in order: (kernel, (argument expressions, ...)), a chain's passes
+    template: tuple = ()  # the spec's `template = [...]`: the instantiation that runs, where the file has several
 
 
 def _arch_num(arch: str) -> int:
@@ -2069,7 +2070,23 @@ def _value_at(src: SourceFile, k, node, vals: dict, depth: int = 0) -> int | Non
 
 
 def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
-    """Every structural plan that applies, and why the others did not."""
+    """Every structural plan that applies, and why the others did not (a template kernel's values those of the
+    instantiation the spec runs)."""
+    with chosen_instantiation(ctx.kernel, ctx.template):
+        found, why = _plans(text, ctx)
+    for p in found:  # (built later, by the proposer: with the same instantiation)
+        p.build = _in_instantiation(p.build, ctx)
+    return found, why
+
+
+def _in_instantiation(build, ctx: Context):
+    def run(knobs):
+        with chosen_instantiation(ctx.kernel, ctx.template):
+            return build(knobs)
+    return run
+
+
+def _plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     out, why = [], []
     original = text
     ctx = replace(ctx, original=text)

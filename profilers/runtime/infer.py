@@ -96,6 +96,7 @@ class Plan:
     notes: list[str] = field(default_factory=list)
     host: bool = False  # sizes or the launch came from host code
     python_reference: str | None = None  # "FILE.py:FUNCTION" instead of the snapshot
+    template: tuple[str, ...] = ()  # the spec's `template = [...]`: where the file instantiates the kernel more than once
 
     @property
     def guesses(self) -> list[str]:
@@ -299,8 +300,14 @@ class _Inference:
                 hi = min(env.get(r, 16) for env in sizes.values())
                 a.fill = Guess(f"randint:0:{hi}", f"its values index other buffers: below {r} at every size", True)
         snapshot = snapshot_path_for(self.spec_path, self.cu, self.k.name)
-        return Plan(self.k.name, self.cu, self.spec_path, snapshot, inst, sizes, size_why, self.variables, args,
+        plan = Plan(self.k.name, self.cu, self.spec_path, snapshot, inst, sizes, size_why, self.variables, args,
                     grid, block, shared, off, self.notes, host=self.launch is not None)
+        insts = {tuple(" ".join(a.split()) for a in ln.template_args) for ln in launches if ln.template_args}
+        insts |= {tuple(a.strip() for a in m.group(1).split(",")) for m in re.finditer(
+            rf"template\s+(?:__global__\s+)?void\s+{re.escape(self.k.name)}\s*<([^>]*)>", self.src.text)}
+        if self.tmap and len(insts) > 1:  # the runtime launches one instantiation: the one read
+            plan.template = tuple(self.tmap[n] for _, n in self.k.template_params)
+        return plan
 
     # -- templates ------------------------------------------------------------------------------------
     def templates(self) -> tuple[dict[str, str], str | None]:

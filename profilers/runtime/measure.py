@@ -77,14 +77,30 @@ def driver_problem() -> str | None:
 
 
 # --- job building (pure: tested without a GPU) ------------------------------------------------------
-def _mangled(art: CompiledArtifact, kernel: str) -> str:
+def same_template_args(written: tuple[str, ...], actual: tuple[str, ...] | None) -> bool:
+    """The spec's `template = [...]` names this instantiation: each argument the same (`32` is `32u`), the rest
+    defaulted."""
+    if actual is None or len(written) > len(actual):
+        return False
+    num = lambda t: t.rstrip("uUlL") if t.rstrip("uUlL").lstrip("-").isdigit() else " ".join(t.split())  # noqa: E731
+    return all(num(w) == num(a) for w, a in zip(written, actual))
+
+
+def _mangled(art: CompiledArtifact, kernel: str, template: tuple[str, ...] = ()) -> str:
     builds = art.builds(kernel)
     if not builds:
         have = ", ".join(k.name for k in art.kernels) or "none"
         raise EvalError(f"kernel {kernel!r} is not in the compiled cubin (kernels: {have})")
+    if template:
+        chosen = [b for b in builds if same_template_args(template, b.template_args)]
+        if len(chosen) != 1:
+            raise EvalError(f"the spec's template = {list(template)} names {len(chosen)} of the instantiations of "
+                            f"{kernel!r} ({', '.join(b.label for b in builds)})")
+        return chosen[0].mangled
     if len(builds) > 1:
-        raise EvalError(f"kernel {kernel!r} has {len(builds)} instantiations ({', '.join(b.mangled for b in builds)}); "
-                        "launching a template kernel is not supported")
+        raise EvalError(f"kernel {kernel!r} has {len(builds)} instantiations ({', '.join(b.label for b in builds)}): "
+                        f"say which one runs with template = [...] in the spec, e.g. template = "
+                        f"{list(builds[0].template_args or ())}")
     return builds[0].mangled
 
 
@@ -175,7 +191,8 @@ def build_job(spec, art: CompiledArtifact, ref_art: CompiledArtifact | None = No
     first launch of each spec size once and times one input set, as before docs/evaluation.md."""
     from .cubin import Cubin, CubinError
 
-    names = {st.kernel: _mangled(art, st.kernel) for st in spec.kernel_steps + spec.host_steps}
+    names = {st.kernel: _mangled(art, st.kernel, spec.template if st.kernel == spec.kernel else ())
+             for st in spec.kernel_steps + spec.host_steps}
     try:
         cub = Cubin.read(art.cubin) if art.cubin else None
         rcub = Cubin.read(ref_art.cubin) if ref_art is not None and ref_art.cubin else None
@@ -200,7 +217,7 @@ def build_job(spec, art: CompiledArtifact, ref_art: CompiledArtifact | None = No
     elif ref.get("kernel"):
         if ref_art is None:
             raise EvalError("the spec's reference kernel was not compiled")
-        ref_names = {ref["kernel"]: _mangled(ref_art, ref["kernel"])}
+        ref_names = {ref["kernel"]: _mangled(ref_art, ref["kernel"], spec.template if ref["kernel"] == spec.kernel else ())}
         params.update({m: _params(rcub, m, k) for k, m in ref_names.items()})
         job["reference"] = {"kernel": ref["kernel"], "cubin": ref_art.cubin, "kernels": list(ref_names.values())}
     chosen = list(sizes) if sizes else list(spec.sizes)

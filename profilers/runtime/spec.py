@@ -55,8 +55,8 @@ _VECTORS = {
     "char4": ("int8", 4), "uchar4": ("uint8", 4),
 }
 FILLS = ("randn", "rand", "randint:LO:HI", "ones", "arange", "zeros")
-TOP_KEYS = ("kernel", "source", "sizes", "args", "scratch", "launch", "launches", "reference", "tolerance", "cost",
-            "compile", "check")
+TOP_KEYS = ("kernel", "template", "source", "sizes", "args", "scratch", "launch", "launches", "reference", "tolerance",
+            "cost", "compile", "check")
 ARG_KEYS = ("name", "dtype", "shape", "fill", "output", "value")
 SCRATCH_KEYS = ("name", "dtype", "shape", "fill")
 LAUNCH_KEYS = ("grid", "block", "shared_bytes")
@@ -187,6 +187,7 @@ class LaunchSpec:
     reduction: str | None = None  # [tolerance] reduction: the reduction length, an expression
     distributions: tuple[str, ...] = DEFAULT_DISTRIBUTIONS  # [check] distributions of the input sets
     check_sizes: dict[str, dict[str, int]] = field(default_factory=dict)  # "small-1"/"small+1": checked, not timed
+    template: tuple[str, ...] = ()  # `template = ["32"]`: which instantiation of a template kernel runs
 
     # --- lookups ----------------------------------------------------------
     def env(self, size: str | None = None) -> dict[str, int]:
@@ -776,6 +777,7 @@ class _Loader:
                           launches=[], reference={}, rtol=0.0, atol=0.0, cost={})
         v = self.v = _Validator(spec, self.source, self.lines)
         k = v.kernel(kernel, "", ("", 0, "kernel"))
+        spec.template = self.template(data, k)
         spec.sizes = self.sizes(data)
         spec.args = self.buffers(data, "args", ARG_KEYS)
         spec.scratch = self.buffers(data, "scratch", SCRATCH_KEYS)
@@ -821,6 +823,22 @@ class _Loader:
             if alt.exists():
                 return alt
         return cand
+
+    def template(self, data: dict, k) -> tuple[str, ...]:
+        """`template = ["32"]` or `["float", "256"]`: the template arguments of the instantiation to run, where the
+        file instantiates the kernel more than once (cuda-samples' `MatrixMulCUDA<16>` and `<32>`)."""
+        t = data.get("template")
+        if t is None:
+            return ()
+        if not isinstance(t, list) or not t or not all(isinstance(x, (str, int)) and not isinstance(x, bool) for x in t):
+            raise self.err('template must be a list of the template arguments, e.g. template = ["32"] or '
+                           '["float", "256"]', "", 0, "template")
+        if not k.is_template:
+            raise self.err(f"template = {t}: {k.name} is not a template kernel", "", 0, "template")
+        if len(t) > len(k.template_params):
+            raise self.err(f"template = {t}: {k.name} takes {len(k.template_params)} template arguments "
+                           f"({', '.join(n for _, n in k.template_params)})", "", 0, "template")
+        return tuple(" ".join(str(x).split()) for x in t)
 
     def sizes(self, data: dict) -> dict[str, dict[str, int]]:
         s = data.get("sizes")

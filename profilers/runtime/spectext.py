@@ -20,7 +20,10 @@ def toml(p: Plan, reference: bool = True) -> str:
     ]
     if p.source.resolve().parent != p.spec_path.resolve().parent or not _default_source(p):
         lines.append(f"source = {_q(_relpath(p.source, p.spec_path.parent))}")
-    if p.instantiation:
+    if p.template:
+        lines.append(f"template = [{', '.join(_q(a) for a in p.template)}]  # the file instantiates {p.kernel} "
+                     f"more than once: {p.instantiation} runs")
+    elif p.instantiation:
         lines.append(f"# runs the instantiation {p.instantiation}")
     lines += ["", "[sizes]"]
     for v, g in p.variables.items():

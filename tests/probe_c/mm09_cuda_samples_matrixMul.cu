@@ -1,6 +1,7 @@
 // launch: grid cdiv(wB, 32), cdiv(hA, 32) block 32, 32
 // sizes: wA=320 wB=480 hA=416
 // expect: matmul-tiles|matmul-wmma|matmul-3xtf32
+// template: 32
 // shared-memory tiled matmul, one output per thread, no register tiling (NVIDIA cuda-samples 0_Introduction/matrixMul)
 /**
  * Matrix multiplication: C = A * B.
