@@ -180,6 +180,35 @@ class SourceFile:
         return self.root.has_error
 
     # --- scanning --------------------------------------------------------
+    def _shadowed_by_parameter(self, name: str, n) -> bool:
+        p = n.parent
+        while p is not None and p.type != "function_definition":
+            p = p.parent
+        if p is None:
+            return False
+        d = p.child_by_field_name("declarator")
+        while d is not None and d.type != "function_declarator":
+            d = d.child_by_field_name("declarator")
+        params = d.child_by_field_name("parameters") if d is not None else None
+        for q in params.named_children if params is not None else []:
+            x = q.child_by_field_name("declarator")
+            while x is not None and x.type in ("pointer_declarator", "reference_declarator", "array_declarator"):
+                x = x.child_by_field_name("declarator") if x.type != "reference_declarator" else x.named_children[-1]
+            if x is not None and x.type == "identifier" and self.node_text(x) == name:
+                return True
+        return False
+
+    def _in_host_function(self, n) -> bool:
+        """n is inside a function that is neither `__global__` nor `__device__` (host code: `main`, a launcher)."""
+        p = n.parent
+        while p is not None and p.type != "function_definition":
+            p = p.parent
+        if p is None:
+            return False
+        head = self.data[p.start_byte:p.child_by_field_name("body").start_byte if p.child_by_field_name("body")
+                         is not None else p.end_byte]
+        return b"__global__" not in head and b"__device__" not in head
+
     def _scan(self) -> None:
         for n in _walk(self.root):
             t = n.type
@@ -206,8 +235,8 @@ class SourceFile:
                         nm, val = d.child_by_field_name("declarator"), d.child_by_field_name("value")
                         if nm is not None and val is not None and nm.type == "identifier":
                             v = self.eval_int(val)
-                            if v is not None:
-                                self.constants[self.node_text(nm)] = v
+                            if v is not None and not self._in_host_function(n):  # (`const int F = 300;` in main:
+                                self.constants[self.node_text(nm)] = v  # not the kernel's parameter F)
                             if n.parent.type == "compound_statement":
                                 self._scoped.add(self.node_text(nm))
         for n in _walk(self.root):
@@ -422,6 +451,8 @@ class SourceFile:
                 v = self._scoped_constant(name, n, env)
                 if v is not None:
                     return v
+            if name in self.constants and self._shadowed_by_parameter(name, n):
+                return None  # `int N` of the function, not the file's `const int N = 1024;`
             return self.constants.get(name)
         if t == "parenthesized_expression":
             return self.eval_int(n.named_children[0] if n.named_children else None, env)

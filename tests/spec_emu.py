@@ -28,8 +28,22 @@ def device_text(path: str | Path, seen: set | None = None) -> str:
     path = Path(path)
     seen = seen if seen is not None else set()
     seen.add(path.resolve())
-    text = path.read_text()
-    src = parse_source(text, str(path))
+    out = []
+    for line in host_blanked(path.read_text(), str(path)).split("\n"):
+        m = re.match(r'\s*#\s*include\s*([<"])([^>"]+)[>"]', line)
+        if m and m.group(1) == "<":
+            out.append("")
+        elif m:
+            inc = (path.parent / m.group(2)).resolve()
+            out.append(device_text(inc, seen) if inc not in seen and inc.is_file() else "")
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def host_blanked(text: str, path: str = "k.cu") -> str:
+    """The text with its host functions (and explicit instantiations of them) blanked, line numbers kept."""
+    src = parse_source(text, path)
     data = bytearray(src.data)
     cuts = []
     for n in walk(src.root):
@@ -49,17 +63,7 @@ def device_text(path: str | Path, seen: set | None = None) -> str:
         for i in range(a, b):
             if data[i] not in (10,):
                 data[i] = 32
-    out = []
-    for line in data.decode("utf-8", errors="replace").split("\n"):
-        m = re.match(r'\s*#\s*include\s*([<"])([^>"]+)[>"]', line)
-        if m and m.group(1) == "<":
-            out.append("")
-        elif m:
-            inc = (path.parent / m.group(2)).resolve()
-            out.append(device_text(inc, seen) if inc not in seen and inc.is_file() else "")
-        else:
-            out.append(line)
-    return "\n".join(out)
+    return data.decode("utf-8", errors="replace")
 
 
 def _scalar(spec, a, env):

@@ -151,3 +151,23 @@ def test_the_inference_writes_the_instantiation_of_the_launch_it_read(tmp_path):
     spec = load_spec(tmp_path / "mm.kernelpro.toml")
     assert spec.template == (plan.instantiation.split("<")[1].rstrip(">"),)
     assert list(spec.block(spec.launches[0], list(spec.sizes)[0])) == [int(spec.template[0])] * 2
+
+
+def test_a_constant_of_host_code_or_of_the_file_is_not_a_kernel_parameter_of_that_name():
+    """`const int F = 300;` in `main` is not the kernel's parameter F (a column split once wrote the row stride
+    as 300), and a kernel parameter N shadows the file's `const int N = 1024;`."""
+    text = ("const int N = 1024;\n__global__ void k(float* a, int N, int F) { a[N + F] = 0; }\n"
+            "__global__ void j(float* a) { a[N] = 0; }\nint main() { const int F = 300; return F; }\n")
+    src = parse_source(text)
+    got = {}
+    for k in src.kernels:
+        for n in (m for m in _walk(k.body) if m.type == "identifier" and src.node_text(m) in ("N", "F")):
+            got[(k.name, src.node_text(n))] = src.eval_int(n)
+    assert got == {("k", "N"): None, ("k", "F"): None, ("j", "N"): 1024}
+    assert "F" not in src.constants and src.constants["N"] == 1024
+
+
+def _walk(n):
+    yield n
+    for c in n.children:
+        yield from _walk(c)

@@ -655,6 +655,8 @@ def column_plans(text: str, ctx: Context) -> list[Plan]:
     grid = list(ctx.launch.get("grid") or [])
     old_block = _old_block(ctx)
     deteamed = None
+    if rk is not None and not rk.ok and column_loop(rk) is not None:  # a thread per column, held back: say by what
+        raise Refuse(f"a thread per column summing down it, but {'; '.join(rk.reasons)}")
     if (rk is None or not rk.ok or column_loop(rk) is None) and k is not None and grid:
         # a block per output with a shared-memory tree: lifted to one thread per output first
         try:
@@ -2074,9 +2076,42 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     instantiation the spec runs)."""
     with chosen_instantiation(ctx.kernel, ctx.template):
         found, why = _plans(text, ctx)
+        if not found and any("may overlap" in w for w in why):
+            found = _assuming_no_overlap(text, ctx)
     for p in found:  # (built later, by the proposer: with the same instantiation)
         p.build = _in_instantiation(p.build, ctx)
     return found, why
+
+
+def _assuming_no_overlap(text: str, ctx: Context) -> list[Plan]:
+    """Where a plan stopped only because pointers may overlap (`y[n*F + f]` written while `gamma[f]` is read, no
+    `__restrict__`), the plans of the kernel with `__restrict__` on its pointers: the candidate says so in its
+    code and its description (the spec's buffers never overlap; a caller that passes overlapping ones must not
+    take it)."""
+    src = parse_source(text, ctx.path)
+    k = src.kernel(ctx.kernel)
+    subs, named = [], []
+    for p in k.params if k is not None else []:
+        decl = src.data[p.decl_start:p.decl_end]
+        star = decl.rfind(b"*")
+        if p.is_pointer and not p.is_restrict and star >= 0 and b"[" not in decl and b"(" not in decl:
+            subs.append((p.decl_start + star + 1, p.decl_start + star + 1, " __restrict__ "))
+            named.append(p.name)
+    if len(named) < 2:
+        return []
+    found, _ = _plans(span_text(src, 0, len(src.data), subs), ctx)
+    note = (f"__restrict__ on {', '.join(named)} (the plan needs them not to overlap, as the spec's buffers do not; "
+            f"a caller passing overlapping buffers must keep the kernel as written): ")
+    for p in found:
+        p.build = _noted(p.build, note)
+    return found
+
+
+def _noted(build, note: str):
+    def run(knobs):
+        c = build(knobs)
+        return replace(c, description=note + c.description)
+    return run
 
 
 def _in_instantiation(build, ctx: Context):

@@ -1,0 +1,33 @@
+// launch: grid cdiv(C, 32), cdiv(OC, 8) block 32, 8
+// sizes: B=3 T=70 C=150 OC=230
+// expect: matmul-tiles|matmul-wmma|matmul-3xtf32
+// llm.c-style naive matmul backward for the weight gradient: dweight[oc][c] += sum_bt dout[bt][oc] * inp[bt][c]
+#include <cuda_runtime.h>
+#include <assert.h>
+
+#define CEIL_DIV(M, N) (((M) + (N)-1) / (N))
+
+__global__ void matmul_backward_dweight_kernel(float* dweight,
+                                               const float* dout, const float* inp,
+                                               int B, int T, int C, int OC) {
+    // dweight is (OC, C), dout is (B,T,OC), inp is (B,T,C)
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    int o = blockIdx.y * blockDim.y + threadIdx.y;
+    if (c >= C || o >= OC) { return; }
+    float sum = 0.0f;
+    for (int b = 0; b < B; b++) {
+        for (int t = 0; t < T; t++) {
+            const float* dout_bt = dout + b * T * OC + t * OC;
+            const float* inp_bt = inp + b * T * C + t * C;
+            sum += dout_bt[o] * inp_bt[c];
+        }
+    }
+    dweight[o * C + c] += sum;
+}
+
+void matmul_backward_dweight(float* dweight, const float* dout, const float* inp,
+                             int B, int T, int C, int OC) {
+    dim3 block(32, 8);
+    dim3 grid(CEIL_DIV(C, 32), CEIL_DIV(OC, 8));
+    matmul_backward_dweight_kernel<<<grid, block>>>(dweight, dout, inp, B, T, C, OC);
+}
