@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -147,6 +148,11 @@ CASES = {
                         {"M": M, "N": N, "K": K}, "Cr", lambda v: v["Ar"] @ v["Br"] - v["Ai"] @ v["Bi"]),
     "mm_scale_loop_acc_double": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
                                  {"M": M, "N": N, "K": K, "alpha": 2.0}, "C", lambda v: 2.0 * v["A"] @ v["B"]),
+    # ECE408's tiled product: A's and C's rows (and B's and C's columns) are one size at every size of the spec,
+    # read as one; B has fewer rows than A has columns: the terms past them are zero fills (k < min of the two)
+    "ece408_tiled": (["cdiv(numCColumns, 16)", "cdiv(numCRows, 16)"], [16, 16], {"A": (M, K), "B": (20, N), "C": (M, N)},
+                     {"numARows": M, "numAColumns": K, "numBRows": 20, "numBColumns": N, "numCRows": M,
+                      "numCColumns": N}, "C", lambda v: v["A"][:, :20] @ v["B"]),
     # PMPP's tile count as a floating-point ceiling (`ph < ceil(Width/(float)TILE_WIDTH)`)
     "tiled_ceil": (["cdiv(Width, 16)", "cdiv(Width, 16)"], [16, 16], {"M": (N, N), "N": (N, N), "P": (N, N)},
                    {"Width": N}, "P", lambda v: v["M"] @ v["N"]),
@@ -803,3 +809,18 @@ def test_a_dot_product_through_vector_views_reads_as_its_scalar_loop_only_in_tha
                 "a.x * b.y + a.y * b.x + a.z * b.z + a.w * b.w"):  # mismatched components
         assert scalar_vector_dots(text.replace("a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w", bad), "q.cu", "qk4") is None
     assert scalar_vector_dots(text.replace("a = qi[d];", "a = qi[d + 1];"), "q.cu", "qk4") is None
+
+
+def test_a_fill_bound_by_another_size_than_the_store_is_read_as_it_only_where_the_spec_makes_them_one():
+    """ECE408's `Row < numARows` fill under C's `Row < numCRows` store: one size where every size of the spec gives
+    them one value (and the candidate says it read them as one); at a size where A has fewer rows than C the
+    kernel as written stores zero rows, which the tiles would not: refused, with the reason."""
+    text = open(_path("ece408_tiled")).read()
+    _, ctx = _ctx("ece408_tiled", text)
+    plans, _ = api.plans(text, ctx)
+    tiles = next(p for p in plans if p.name == "matmul-tiles")
+    assert "`Row < numARows` read as the store's `Row < numCRows`" in tiles.build(tiles.space[0]).description
+    ragged = replace(ctx, size_env={"small": {**ctx.size_env["small"], "numARows": 30}})
+    plans, why = api.plans(text, ragged)
+    assert "matmul-tiles" not in [p.name for p in plans]
+    assert any("`Row < numARows` is not one the output's store is guarded by" in w for w in why), why

@@ -750,18 +750,28 @@ def coalesce_plans(text: str, ctx: Context) -> list[Plan]:
     if k is None or k.body is None or "threadIdx.y" not in src.node_text(k.body):
         return []
     env = build_env(src, k, lanes=True)
-    along = {"x": [], "y": [], "other": []}
+    along = {"y": [], "lost": []}  # made contiguous (or uniform) by the exchange; made strided by it
+    gain = loss = 0
     for a in global_accesses(env, include_unknown=True):
         cx = coefficient(a.index, "threadIdx.x") if a.index is not None else None
         cy = coefficient(a.index, "threadIdx.y") if a.index is not None else None
-        if cx is not None and (is_const(cx, 1) or not cx):
-            along["x"].append(a)  # contiguous or the same across the lanes: nothing to gain
-        elif cy is not None and is_const(cy, 1):
+        up = a.node.parent
+        w = 2 if up is not None and up.type == "assignment_expression" and up.child_by_field_name("left") == a.node \
+            and src.node_text(up.child_by_field_name("operator")) != "=" else 1  # `A[..] += ...`: read and written
+        now = cx is not None and (is_const(cx, 1) or not cx)  # contiguous or the same across the lanes
+        then = cy is not None and (is_const(cy, 1) or not cy)
+        if then and not now:
             along["y"].append(a)
-        else:
-            along["other"].append(a)
-    if not along["y"] or len(along["y"]) <= len(along["x"]) + len(along["other"]):
+            gain += w
+        elif now and not then:
+            along["lost"].append(a)
+            loss += w
+    if not along["y"]:
         return []
+    if gain <= loss:
+        raise Refuse(f"exchanging x and y would make the accesses on line "
+                     f"{', '.join(str(a.line) for a in along['y'])} contiguous but those on line "
+                     f"{', '.join(str(a.line) for a in along['lost'])} strided ({gain} against {loss})")
     block = ctx.launch.get("block") or []
     grid = list(ctx.launch.get("grid") or [])
     if len(block) < 2 or len(grid) < 2:
@@ -2107,6 +2117,18 @@ def _assuming_no_overlap(text: str, ctx: Context) -> list[Plan]:
     return found
 
 
+def _equal_sizes(ctx: Context) -> dict[str, str]:
+    """Scalar parameters whose spec values agree at every size: each -> the first of its group, by name. (Used
+    only to read a fill's bound on the output's row or column as the store's: one coordinate, A's rows and C's.)"""
+    envs = list(ctx.size_env.values())
+    groups: dict[tuple, list[str]] = {}
+    for p in ctx.scalar_params:
+        vals = tuple(env.get(p) for env in envs)
+        if vals and all(isinstance(v, int) for v in vals):
+            groups.setdefault(vals, []).append(p)
+    return {p: sorted(g)[0] for g in groups.values() if len(g) > 1 for p in g}
+
+
 def _noted(build, note: str):
     def run(knobs):
         c = build(knobs)
@@ -2171,7 +2193,8 @@ def _plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
         if renamed is None:
             break
         text = renamed
-    unstaged, staged_why = unstage(text, ctx.path, ctx.kernel)
+    assumed: list[str] = []
+    unstaged, staged_why = unstage(text, ctx.path, ctx.kernel, _equal_sizes(ctx), assumed)
     if unstaged is not None:  # a product staged through shared memory, read as the plain loop it computes
         text = unstaged
     elif staged_why:
@@ -2207,6 +2230,9 @@ def _plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     to_old = _line_map(original, text) if text != original else None
     for p in out:
         p.build = _fitted(p.build, ctx)
+        if assumed:  # the staged product read with sizes of equal value as one: said in the candidate
+            p.build = _noted(p.build, "sizes of equal value at every spec size read as one (" + "; ".join(
+                dict.fromkeys(assumed)) + "): ")
         if to_old is not None:
             p.build = _relined(p.build, to_old, "inline the helpers that loop; " if inlined else "")
     return out, why

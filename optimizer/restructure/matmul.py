@@ -407,7 +407,7 @@ _NAME = r"(?<![\w.])[A-Za-z_]\w*"  # a name, not a literal's suffix (`1.0f`, `2u
 def _names_ok(src: SourceFile, k, expr: str) -> bool:
     params = {p.name for p in k.params} | {n for kind, n in (k.template_params or []) if kind == "value"}
     return all(w in params or w in src.constants or w in src.macros or w in ("NULL", "nullptr", "size_t", "long",
-                                                                            "int", "unsigned", "gridDim")
+                                                                            "int", "unsigned", "gridDim", "min", "max")
                or w in ("x", "y", "z") for w in re.findall(_NAME, expr))
 
 

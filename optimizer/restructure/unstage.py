@@ -95,9 +95,11 @@ class _Fail(Exception):
 
 
 class _Unstager:
-    def __init__(self, src: SourceFile, k, loop, consts: dict | None = None):
+    def __init__(self, src: SourceFile, k, loop, consts: dict | None = None, same: dict | None = None):
         self.src, self.k, self.loop = src, k, loop
         self.consts = consts or {}  # a template's value parameters as every launch instantiates them
+        self.same = same or {}  # size parameter -> the one of equal value at every spec size it reads as
+        self.assumed: list[str] = []
         self.position_guards: list[str] = []
         self.shared = _shared_arrays(src, k, self.consts)
         body = loop.child_by_field_name("body")
@@ -477,12 +479,20 @@ class _Unstager:
 
     def _guarded(self, cond_text: str) -> bool:
         """A condition on the thread's position that an `if` around every store of the output holds,
-        or an early return on its negation before the tile loop."""
-        want = re.sub(r"\s+", "", cond_text)
+        or an early return on its negation before the tile loop. Sizes the spec gives the same value at
+        every size (`numARows` and `numCRows` of C = A·B) read as one, and the reading says so (`assumed`)."""
+        canon = lambda t: re.sub(r"[A-Za-z_]\w*", lambda m: self.same.get(m.group(0), m.group(0)),  # noqa: E731
+                                 re.sub(r"\s+", "", t))
+        want = canon(cond_text)
         src = self.src
         for n in walk(self.k.body):
             if n.type == "if_statement" and n.start_byte > self.loop.end_byte:
-                if want in {re.sub(r"\s+", "", text(src, c)) for c in operands(n.child_by_field_name("condition"))}:
+                held = {re.sub(r"\s+", "", text(src, c)): " ".join(text(src, c).split())
+                        for c in operands(n.child_by_field_name("condition"))}
+                if want in {canon(h) for h in held}:
+                    if re.sub(r"\s+", "", cond_text) not in held:
+                        self.assumed.append(f"`{cond_text}` read as the store's "
+                                            f"`{next(t for h, t in held.items() if canon(h) == want)}`")
                     rest = self.k.body.end_byte
                     return all(not _is_global_store(src, m, self.shared) or n.start_byte <= m.start_byte < n.end_byte
                                for m in walk(self.k.body) if self.loop.end_byte <= m.start_byte < rest)
@@ -572,9 +582,12 @@ class _Unstager:
     def _bound(self, k_bounds: set, tile: int) -> str:
         """The merged loop's end: the fill's `k < E` where the tiles cover E, else the tiles' extent
         (the tile loop's span, a multiple of the tile where the kernel as written is right)."""
-        if len(k_bounds) > 1:
-            raise _Fail(f"the fills bound k differently ({', '.join(sorted(k_bounds))})")
         span = self.span
+        if len(k_bounds) > 1:  # A's fill stops at numAColumns, B's at numBRows: the terms past either are zero
+            ends = sorted(k_bounds)
+            if self.step == 1 and any(_covers(span, e, tile) for e in ends):
+                return ends[0] if len(set(ends)) == 1 else _min_text(ends)
+            raise _Fail(f"the fills bound k differently ({', '.join(ends)}) and the tiles cover neither")
         if self.step != tile and self.step != 1:
             raise _Fail(f"the tile loop steps by {self.step}, the tile is {tile} wide")
         if self.step == 1:  # t counts tiles: the span is their number
@@ -595,7 +608,13 @@ class _Unstager:
 
 
 def _covers(count: Poly, e: str, tile: int) -> bool:
-    """count tiles of `tile` cover k < e: count is `(e + tile - 1) / tile`."""
+    """count tiles of `tile` cover k < e: count is `(e + tile - 1) / tile` (or `(e - 1) / tile + 1`)."""
+    if len(count) == 2 and count.get(()) == 1:  # `(e - 1) / tile + 1`: the division an atom, the 1 a constant
+        rest = {m: c for m, c in count.items() if m}
+        (m, c), = rest.items()
+        e_ = re.sub(r"\s+", "", e)
+        return c == 1 and len(m) == 1 and re.sub(r"\s+", "", m[0]).strip("()") in (
+            f"{e_}-1)/{tile}", f"({e_}-1)/{tile}")
     if len(count) != 1:
         return False
     (m, c), = count.items()
@@ -603,7 +622,15 @@ def _covers(count: Poly, e: str, tile: int) -> bool:
         return False
     t = re.sub(r"\s+", "", m[0])
     e_ = re.sub(r"\s+", "", e)
-    return t in (f"(({e_}+{tile - 1})/{tile})", f"(({e_}+{tile}-1)/{tile})", f"({e_}+{tile - 1})/{tile}")
+    return t in (f"(({e_}+{tile - 1})/{tile})", f"(({e_}+{tile}-1)/{tile})", f"({e_}+{tile - 1})/{tile}",
+                 f"(({e_}-1)/{tile}+1)", f"({e_}-1)/{tile}+1")  # (ECE408's `(n - 1) / TILE + 1`, for n >= 1)
+
+
+def _min_text(ends: list[str]) -> str:
+    out = ends[0]
+    for e in ends[1:]:
+        out = f"min({out}, {e})"
+    return out
 
 
 def _commas(n) -> list:
@@ -623,9 +650,11 @@ def _is_global_store(src: SourceFile, n, shared) -> bool:
     return sub is not None and sub[0] not in shared
 
 
-def unstage(src_text: str, path: str, kernel: str) -> tuple[str | None, str | None]:
+def unstage(src_text: str, path: str, kernel: str, same: dict | None = None, assumed: list | None = None
+            ) -> tuple[str | None, str | None]:
     """(the kernel with its shared-memory tile loop read as the plain loop, None) or (None, why not)
-    where a tile loop stages shared arrays; (None, None) where there is none."""
+    where a tile loop stages shared arrays; (None, None) where there is none. `same`: size parameters read as
+    another of equal value at every spec size; what that reading assumed is appended to `assumed`."""
     src = parse_source(src_text, path)
     k = src.kernel(kernel)
     if k is None or k.body is None or "__shared__" not in text(src, k.body):
@@ -637,8 +666,10 @@ def unstage(src_text: str, path: str, kernel: str) -> tuple[str | None, str | No
         if not any(_barrier(src, n) for n in walk(lp.child_by_field_name("body"))):
             continue
         try:
-            u = _Unstager(src, k, lp, src.instantiated(k))
+            u = _Unstager(src, k, lp, src.instantiated(k), same)
             new = u.run()
+            if assumed is not None:
+                assumed += u.assumed
         except _Fail as e:
             why = why or f"line {lp.start_point[0] + 1}: {e}"
             continue
