@@ -533,3 +533,36 @@ def test_a_double_buffered_scan_gets_both_halves_of_its_shared_memory(tmp_path):
     assert p.block.value == [256] and p.shared.value == "2048", (p.shared.value, p.shared.why)
     stepped = plan_of(tmp_path, body.replace("pout = 1 - pout;", "pout = pout + 1;"))
     assert stepped.shared.value == "1024" and stepped.shared.guess  # unbounded: the one index it follows, said
+
+
+def test_launches_in_templates_casts_that_truncate_and_run_time_block_sizes(tmp_path):
+    """A launch `k<T>` in a method of `template <class T> class S` used as `S<float>` (SHOC), or in a function
+    template instantiated `template void run<float>(...)`; PolyBench's `(size_t)(ceil((float)M) / (float)256) + 1`
+    truncated (`M // 256 + 1`, not a fraction); llm.c's `dim3 block(sqrt_block_size, sqrt_block_size)` with the
+    size a run-time parameter: one default in the block and the grid alike."""
+    kern = ("template <class T> __global__ void k(const T* a, T* b, int n) {\n"
+            "  int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) b[i] = a[i] * 2; }\n")
+    cls = kern + ("template <class T> class S { public: void operator()(T* a, T* b, int n) {\n"
+                  "  k<T><<<(n + 255) / 256, 256>>>(a, b, n); } };\n"
+                  "int main() { S<float> s; float *a, *b; s(a, b, 1000); }\n")
+    assert plan_of(tmp_path / "c", cls, "k").instantiation == "k<float>"
+    fn = kern + ("template <typename T> void run(const T* a, T* b, int n, cudaStream_t st) {\n"
+                 "  k<T><<<(n + 255) / 256, 256, 0, st>>>(a, b, n); }\n"
+                 "template void run<double>(const double*, double*, int, cudaStream_t);\n")
+    p = plan_of(tmp_path / "f", fn, "k")
+    assert p.instantiation == "k<double>" and arg(p, "a").dtype.value == "float64"
+    pb = ("#define BX 256\n__global__ void m(int M, float* x) { int j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+          "  if (j < M) x[j] = 0; }\n"
+          "void run(int M, float* x) { dim3 block(BX, 1); dim3 grid((size_t)(ceil((float)(M)) / ((float)BX)) + 1, 1);\n"
+          "  m<<<grid, block>>>(M, x); }\n")
+    p = plan_of(tmp_path / "p", pb, "m")
+    assert [str(g) for g in p.grid.value] == ["(M // 256) + 1", "1"], p.grid.value
+    llm = ("__global__ void mm(float* out, const float* a, int R, int C) {\n"
+           "  int r = blockIdx.x * blockDim.x + threadIdx.x; int c = blockIdx.y * blockDim.y + threadIdx.y;\n"
+           "  if (r < R && c < C) out[r * C + c] = a[r * C + c]; }\n"
+           "void run(float* out, const float* a, int R, int C, int sqrt_block_size) {\n"
+           "  dim3 g((R + sqrt_block_size - 1) / sqrt_block_size, (C + sqrt_block_size - 1) / sqrt_block_size);\n"
+           "  dim3 b(sqrt_block_size, sqrt_block_size); mm<<<g, b>>>(out, a, R, C); }\n")
+    p = plan_of(tmp_path / "l", llm, "mm")
+    assert [int(b) for b in p.block.value] == [16, 16] and p.grid.value == ["cdiv(R, 16)", "cdiv(C, 16)"]
+    assert "sqrt_block_size" not in p.variables

@@ -67,7 +67,11 @@ def _outer_template_args(f: SourceFile, fn) -> dict[str, str]:
     """For a host function template, its template parameters -> the arguments of its one instantiation in the
     file (`template void launch<float>(...);` or a call `launch<float>(...)`); {} where there is none or several
     that differ."""
-    t = fn.parent
+    t, owner = fn.parent, _fn_name(f, fn)
+    while t is not None and t.type in ("field_declaration_list", "class_specifier", "struct_specifier"):
+        if t.type in ("class_specifier", "struct_specifier") and t.child_by_field_name("name") is not None:
+            owner = f.node_text(t.child_by_field_name("name"))  # a method of `template <class T> class S`: S<float>
+        t = t.parent
     if t is None or t.type != "template_declaration":
         return {}
     names = []
@@ -76,8 +80,9 @@ def _outer_template_args(f: SourceFile, fn) -> dict[str, str]:
         if nm is None:
             nm = next((c for c in p.named_children if c.type in ("type_identifier", "identifier")), None)
         names.append(f.node_text(nm) if nm is not None else "")
+    call = r"\s*\(" if owner == _fn_name(f, fn) else ""  # a function's instantiation or call; a class's use
     found = {tuple(a.strip() for a in m.group(1).split(","))
-             for m in re.finditer(rf"\b{re.escape(_fn_name(f, fn))}\s*<([^<>]*)>\s*\(", f.text)}
+             for m in re.finditer(rf"\b{re.escape(owner)}\s*<([^<>]*)>{call}", f.text)}
     if len(found) != 1:
         return {}
     (args,) = found
@@ -293,6 +298,12 @@ class Host:
         if t == "cast_expression":
             ty = words(f.node_text(n.child_by_field_name("type")))
             a, isf = self._expr_at(f, n.child_by_field_name("value"), at, scope)
+            inner = _unparen(n.child_by_field_name("value"))
+            if isf and ty in _INTS and inner is not None and inner.type == "binary_expression" \
+                    and f.node_text(inner.child_by_field_name("operator")) == "/":  # `(size_t)(M / (float)256)`:
+                x, _ = self._expr_at(f, inner.child_by_field_name("left"), at, scope)  # truncated, so M // 256
+                y, _ = self._expr_at(f, inner.child_by_field_name("right"), at, scope)
+                return f"(({x}) // ({y}))", False
             return a, (isf or ty in ("float", "double")) and ty not in _INTS
         if t == "unary_expression":
             op = f.node_text(n.child_by_field_name("operator"))

@@ -138,6 +138,19 @@ class Checker:
                 return [Problem("launch", name, f"the shape of {name} {dims} is not positive integers{at}")]
         return []
 
+    def _margins(self, writes, n: int, top: int, kenv: dict) -> bool:
+        """The elements left past the last write are no more than those every write leaves before its first
+        (`out[i + RADIUS]` in an array of n + 2 * RADIUS): the kernel's margins, which no grid would write."""
+        A = self.ks.facts.atoms
+        low = None
+        for u, _ in writes:
+            first = {m: c for m, c in u.index.items() if not any(x.startswith(("threadIdx", "blockIdx")) for x in m)}
+            v = A.eval(first, kenv) if first else 0
+            if not isinstance(v, int):
+                return False
+            low = v if low is None else min(low, v)
+        return bool(low) and 0 < n - 1 - top <= low
+
     def _unwritten(self, name: str, ptr, n: int, kenv: dict, at: str) -> list[Problem]:
         """Outputs the launch cannot reach: the highest element any write reaches, and each guarded coordinate
         of a write against how far the grid takes it."""
@@ -156,7 +169,7 @@ class Checker:
             g = reach(u.index, use_bounds(f, u, blk, grd, launch=False), A, kenv, exact=True)
             gv = A.eval(g.end, kenv) if g is not None else None
             guarded = None if guarded is None or gv is None else max(guarded, gv + u.width - 1)
-        if top < (n if guarded is None else min(n, guarded)):
+        if top < (n if guarded is None else min(n, guarded)) and not self._margins(writes, n, top, kenv):
             return [Problem("unwritten", name, f"the grid leaves elements of {name} unwritten{at}: its writes reach "
                             f"at most {top} of {n} elements")]
         if len({poly_text(u.index) for u, _ in writes}) > 1:
