@@ -153,6 +153,10 @@ CASES = {
     "ece408_tiled": (["cdiv(numCColumns, 16)", "cdiv(numCRows, 16)"], [16, 16], {"A": (M, K), "B": (20, N), "C": (M, N)},
                      {"numARows": M, "numAColumns": K, "numBRows": 20, "numBColumns": N, "numCRows": M,
                       "numCColumns": N}, "C", lambda v: v["A"][:, :20] @ v["B"]),
+    # a sum over two loops (b, t) through row pointers declared in the inner loop: one loop over b * T + t
+    "dweight_rows": (["cdiv(C, 32)", "cdiv(OC, 8)"], [32, 8], {"dweight": (N, K), "dout": (2, M, N), "inp": (2, M, K)},
+                     {"B": 2, "T": M, "C": K, "OC": N}, "dweight",
+                     lambda v: v["dweight"] + v["dout"].reshape(2 * M, N).T @ v["inp"].reshape(2 * M, K)),
     # PMPP's tile count as a floating-point ceiling (`ph < ceil(Width/(float)TILE_WIDTH)`)
     "tiled_ceil": (["cdiv(Width, 16)", "cdiv(Width, 16)"], [16, 16], {"M": (N, N), "N": (N, N), "P": (N, N)},
                    {"Width": N}, "P", lambda v: v["M"] @ v["N"]),

@@ -2149,6 +2149,10 @@ def merge_sum_loops(src_text: str, path: str, kernel: str) -> str | None:
         if inner is None or inner.type != "for_statement":
             continue
         stmt = only(inner.child_by_field_name("body"))
+        if stmt is None:  # `const float* x = dout + b * T * OC + t * OC; sum += x[o] * ...;`: the rows read in place
+            offsets = _row_pointers_inlined(src, k, inner.child_by_field_name("body"))
+            if offsets is not None:
+                return merge_sum_loops(offsets, path, kernel)
         if stmt is None or stmt.type != "expression_statement":
             continue
         lo, li = analyze_loop(src, env, outer), analyze_loop(src, env, inner)
@@ -2190,6 +2194,47 @@ def merge_sum_loops(src_text: str, path: str, kernel: str) -> str | None:
                     f"{line_indent(src, outer)}  {body}")
             return span_text(src, 0, len(src.data), [(outer.start_byte, outer.end_byte, loop)])
     return None
+
+
+def _row_pointers_inlined(src: SourceFile, k, body) -> str | None:
+    """The file with a loop body of pointer declarations cut from parameters (`const float* x = p + E;`) and one
+    statement that reads through them (`x[i]`) rewritten as that statement reading the parameters (`p[(E) + (i)]`);
+    None where the body is not that (another statement, a pointer used otherwise or assigned)."""
+    if body is None or body.type != "compound_statement":
+        return None
+    kids = [c for c in body.named_children if c.type != "comment"]
+    if len(kids) < 2 or kids[-1].type != "expression_statement":
+        return None
+    ptrs = {}
+    for d in kids[:-1]:
+        decs = d.children_by_field_name("declarator") if d.type == "declaration" else []
+        if len(decs) != 1 or decs[0].type != "init_declarator":
+            return None
+        target, value = decs[0].child_by_field_name("declarator"), unparen(decs[0].child_by_field_name("value"))
+        if target is None or target.type != "pointer_declarator" or value is None or value.type != "binary_expression" \
+                or src.node_text(value.child_by_field_name("operator")) != "+":
+            return None
+        base = value
+        while base.type == "binary_expression" and src.node_text(base.child_by_field_name("operator")) == "+":
+            base = unparen(base.child_by_field_name("left"))  # `p + a + b`: p, the chain's first operand
+        if base.type != "identifier" or k.param(src.node_text(base)) is None or not k.param(src.node_text(base)).is_pointer:
+            return None
+        name = src.node_text(target.child_by_field_name("declarator"))
+        ptrs[name] = (src.node_text(base), span_text(src, value.start_byte, value.end_byte,
+                                                      [(base.start_byte, base.end_byte, "0")]))
+    last, subs = kids[-1], []
+    for n in walk(last):
+        if n.type == "identifier" and src.node_text(n) in ptrs:
+            up = n.parent
+            if up is None or up.type != "subscript_expression" or up.child_by_field_name("argument") != n:
+                return None  # used otherwise than read at an index
+            base, off = ptrs[src.node_text(n)]
+            idx = subscript_index(up)
+            subs.append((up.start_byte, up.end_byte, f"{base}[({off}) + ({src.node_text(idx)})]"))
+    if not subs:
+        return None
+    return span_text(src, 0, len(src.data), [(body.start_byte, body.end_byte, "{ " + span_text(
+        src, last.start_byte, last.end_byte, [(a - 0, b, t) for a, b, t in subs]) + " }")])
 
 
 def scalar_vector_dots(src_text: str, path: str, kernel: str) -> str | None:
