@@ -17,35 +17,45 @@ from .text import Refuse, span_text
 
 
 def rewrite(src: SourceFile, k: Kernel, ua: UniformAtomics) -> str:
-    t, subs = _calls_into_contribution(src, ua)
-    ident = identity(ua.op, t, src)
+    """Each address (a sum, a sum of squares) gets its own contribution, combine and atomic."""
+    groups = ua.addresses or {ua.address: (ua.calls, ua.value_type)}
+    subs, decls, sends = [], [], []
+    for g, (calls, t) in enumerate(groups.values()):
+        sfx = "" if len(groups) == 1 else str(g)
+        t, more = _calls_into_contribution(src, ua, calls, t, sfx)
+        subs += more
+        ident = identity(ua.op, t, src)
+        decls.append(f"__shared__ {t}* kp_dst{sfx};\n  if (threadIdx.x == 0) kp_dst{sfx} = nullptr;\n"
+                     f"  {t} kp_c{sfx} = ({t})({ident});\n  {t}* kp_p{sfx} = nullptr;")
+        sends.append(f"if (kp_p{sfx} != nullptr) kp_dst{sfx} = kp_p{sfx};  // the same address for every thread "
+                     f"that sent one\n  const {t} kp_total{sfx} = kp_block_allreduce(kp_c{sfx}, {combine(ua.op, None)}, "
+                     f"({t})({ident}));\n  if (threadIdx.x == 0 && kp_dst{sfx} != nullptr) {ua.fn}(kp_dst{sfx}, kp_total{sfx});")
     body = span_text(src, k.body.start_byte + 1, k.body.end_byte - 1, subs)
+    what = "one atomic per block" if len(groups) == 1 else f"one atomic per block for each of {len(groups)} addresses"
+    nl = "\n  "
     new_body = f"""{{
-  // {ua.fn} combined in the block first: one atomic per block
-  __shared__ {t}* kp_dst;
-  if (threadIdx.x == 0) kp_dst = nullptr;
+  // {ua.fn} combined in the block first: {what}
+  {nl.join(decls)}
   __syncthreads();
-  {t} kp_c = ({t})({ident});
-  {t}* kp_p = nullptr;
   [&]() {{{body}}}();
-  if (kp_p != nullptr) kp_dst = kp_p;  // the same address for every thread that sent one
-  const {t} kp_total = kp_block_allreduce(kp_c, {combine(ua.op, None)}, ({t})({ident}));
-  if (threadIdx.x == 0 && kp_dst != nullptr) {ua.fn}(kp_dst, kp_total);
+  {nl.join(sends)}
 }}"""
     return with_prelude(span_text(src, 0, len(src.data), [(k.body.start_byte, k.body.end_byte, new_body)]))
 
 
-def _calls_into_contribution(src: SourceFile, ua: UniformAtomics) -> tuple[str, list]:
-    t = ua.value_type
+def _calls_into_contribution(src: SourceFile, ua: UniformAtomics, calls=None, t=None, sfx: str = ""
+                             ) -> tuple[str, list]:
+    t = t if calls is not None else ua.value_type
     if t is None:
         raise Refuse(f"the type {ua.fn} works on is not known (its address is not a pointer parameter)")
     subs = []
-    for n in ua.calls:
+    for n in ua.calls if calls is None else calls:
         args = n.child_by_field_name("arguments").named_children
         v = src.node_text(args[1])
-        step = {"sum": f"kp_c = kp_c + ({t})({v})", "max": f"kp_c = ({v}) > kp_c ? ({t})({v}) : kp_c",
-                "min": f"kp_c = ({v}) < kp_c ? ({t})({v}) : kp_c"}[ua.op]
-        subs.append((n.start_byte, n.end_byte, f"(kp_p = ({src.node_text(args[0])}), {step})"))
+        c = f"kp_c{sfx}"
+        step = {"sum": f"{c} = {c} + ({t})({v})", "max": f"{c} = ({v}) > {c} ? ({t})({v}) : {c}",
+                "min": f"{c} = ({v}) < {c} ? ({t})({v}) : {c}"}[ua.op]
+        subs.append((n.start_byte, n.end_byte, f"(kp_p{sfx} = ({src.node_text(args[0])}), {step})"))
     return t, subs
 
 

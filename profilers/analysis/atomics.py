@@ -24,8 +24,10 @@ class UniformAtomics:
     fn: str  # atomicAdd, atomicMax, atomicMin
     op: str  # sum, max, min
     calls: list = field(repr=False)  # the call nodes (expression statements' expressions)
-    address: str  # the address argument's text (the same at every call)
+    address: str  # the address argument's text (the same at every call; the first of `addresses`)
     value_type: str | None  # the pointee type of the address, where it is a pointer parameter
+    # several addresses, each one for the whole block (a sum and a sum of squares): address -> (its calls, type)
+    addresses: dict = field(default_factory=dict, repr=False)
 
 
 def atomic_calls(src: SourceFile, k: Kernel) -> list:
@@ -83,6 +85,9 @@ def uniform_address(src: SourceFile, env, arg, lanes: str = "xyz") -> tuple[bool
     return False, None
 
 
+MAX_ADDRESSES = 4  # block-uniform addresses combined at once (a sum and a sum of squares, a few moments)
+
+
 def uniform_atomics(src: SourceFile, k: Kernel, scope: str = "block") -> UniformAtomics | Refusal:
     """scope "block": one address for the block's threads; "warp": one for threads that differ only in
     threadIdx.x (a warp's lanes where blockDim.x is a multiple of 32), blocks of two or three dimensions."""
@@ -96,7 +101,7 @@ def uniform_atomics(src: SourceFile, k: Kernel, scope: str = "block") -> Uniform
         return Refusal(k.name, f"atomics other than one of {', '.join(OPS)} ({', '.join(sorted(fns))})")
     fn = next(iter(fns))
     env = build_env(src, k)
-    addrs, array = set(), None
+    addrs, array, by_addr = set(), None, {}
     for _, n in calls:
         if n.parent is None or n.parent.type != "expression_statement":
             return Refusal(k.name, f"line {n.start_point[0] + 1}: the atomic's old value is used")
@@ -109,12 +114,14 @@ def uniform_atomics(src: SourceFile, k: Kernel, scope: str = "block") -> Uniform
             return Refusal(k.name, f"line {n.start_point[0] + 1}: the threads of {who} aim {fn} at different "
                                    "addresses, or the address moves while a thread runs (per-thread bins need "
                                    "private copies, not one combined value)")
-        addrs.add("".join(src.node_text(args[0]).split()))
-    if len(addrs) != 1:
+        a = "".join(src.node_text(args[0]).split())
+        addrs.add(a)
+        p = k.param(array) if array else None
+        by_addr.setdefault(a, ([], p.base_type if p is not None else None))[0].append(n)
+    if len(addrs) != 1 and (scope != "block" or len(addrs) > MAX_ADDRESSES):
         return Refusal(k.name, f"{fn} at {len(addrs)} different addresses")
     body = src.node_text(k.body)
     if scope == "block" and ("threadIdx.y" in body or "threadIdx.z" in body):
         return Refusal(k.name, "two- or three-dimensional blocks")
-    p = k.param(array) if array else None
-    return UniformAtomics(k.name, fn, OPS[fn], [n for _, n in calls], next(iter(addrs)),
-                          p.base_type if p is not None else None)
+    first = next(iter(by_addr))
+    return UniformAtomics(k.name, fn, OPS[fn], [n for _, n in calls], first, by_addr[first][1], by_addr)
