@@ -81,6 +81,8 @@ CASES = {
     # batch norm over columns: mean, then variance, then the column written; held back only by pointers that may
     # overlap, so planned with __restrict__ on them (tests/probe_c)
     "../probe_c/co07_batchnorm_column_normalize.cu": ("column", None, {"Nb": 37, "F": 45, "eps": 1e-5}, "Nb*F"),
+    # thread 0 adding the block's shared values one by one, then one atomic (tests/probe_d): read as a tree
+    "../probe_d/red_l2norm_serial_shared.cu": ("block-tree", None, {"n": 3001}, "n"),
     # a sum and a sum of squares, each thread's chunk sent by two atomics (tests/probe_d): one atomic per block each
     "../probe_d/red_chunked_mean_var.cu": ("block-atomic", None, {"n": 3001}, "n"),
     # an element-wise kernel reading a scale every thread reads at the same place (`x[i] / norm[0]`)

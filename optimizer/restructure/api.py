@@ -37,7 +37,7 @@ from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flat2
                hostcall, march, matmul, permute, rows, scan, stencil, taps, virtual)
 from . import histogram as private_bins
 from .launch import add_attribute, columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
-from .passes import (ascending_sum_loops, break_to_bound, clamped_neighbours, comma_steps_into_body, counter_into_header,
+from .passes import (ascending_sum_loops, split_serial_tail, break_to_bound, clamped_neighbours, comma_steps_into_body, counter_into_header,
                      declare_at_first_assignment, flatten_array_params, merge_sum_loops, scalar_vector_dots, fold_reassignments,
                      index_pointer_steps, inline_loop_helpers, lower_guard_to_stores, name_thread_indices,
                      plain_memory_intrinsics,
@@ -2155,6 +2155,7 @@ def _plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     inlined = inline_loop_helpers(text, ctx.path, ctx.kernel)
     text = inlined or text
     text = warp_tail_tree(text, ctx.path, ctx.kernel) or text  # `if (tid < 32) warpReduce(sdata, tid);`
+    text = split_serial_tail(text, ctx.path, ctx.kernel) or text  # `if (tid == 0) { for (..) s += S[k]; atomic.. }`
     for _ in range(4):  # a loop unrolled by hand before its remainder loop: the remainder loop alone
         text = reroll_loops(text, ctx.path, ctx.kernel) or text
     text = sums_into_locals(text, ctx.path, ctx.kernel) or text  # a row of outputs summed in global memory

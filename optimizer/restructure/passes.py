@@ -2326,3 +2326,37 @@ def scalar_vector_dots(src_text: str, path: str, kernel: str) -> str | None:
                f"{pb}[({ob}) + kp_e];")
         return span_text(src, 0, len(src.data), [(loop.start_byte, loop.end_byte, new)])
     return None
+
+
+def split_serial_tail(src_text: str, path: str, kernel: str) -> str | None:
+    """A block's last statement `if (tid == 0) { float s = 0; for (..) s += S[k]; atomicAdd(out, s); }` (one
+    thread summing the shared array after the barrier) split into the loop and what uses its result, the
+    locals declared before both: `float s = 0; if (tid == 0) { for (..) ... } if (tid == 0) { atomicAdd(..); }`,
+    the shape of a phase and an epilogue the block-tree reading takes. None where it is not that."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None or "__shared__" not in src.node_text(k.body):
+        return None
+    stmts = [s for s in k.body.named_children if s.type != "comment"]
+    if len(stmts) < 2 or stmts[-1].type != "if_statement" or stmts[-1].child_by_field_name("alternative") is not None:
+        return None
+    last = stmts[-1]
+    cond = re.sub(r"\s+", "", src.node_text(last.child_by_field_name("condition"))).strip("()")
+    if not re.fullmatch(r"(threadIdx\.x|\w+)==0|0==(threadIdx\.x|\w+)", cond):
+        return None
+    body = last.child_by_field_name("consequence")
+    if body is None or body.type != "compound_statement":
+        return None
+    inner = [s for s in body.named_children if s.type != "comment"]
+    at = next((i for i, s in enumerate(inner) if s.type in ("for_statement", "while_statement")), None)
+    if at is None or at + 1 >= len(inner) or any(s.type != "declaration" for s in inner[:at]):
+        return None
+    if any(n.type in ("for_statement", "while_statement") for s in inner[at + 1:] for n in walk(s)):
+        return None
+    c = src.node_text(last.child_by_field_name("condition"))
+    ind = line_indent(src, last)
+    decls = "".join(src.node_text(s) + "\n" + ind for s in inner[:at])
+    loop = src.node_text(inner[at])
+    tail = " ".join(src.node_text(s) for s in inner[at + 1:])
+    new = f"{decls}if {c} {{ {loop} }}\n{ind}if {c} {{ {tail} }}"
+    return span_text(src, 0, len(src.data), [(last.start_byte, last.end_byte, new)])
