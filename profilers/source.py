@@ -16,6 +16,50 @@ import tree_sitter as ts
 import tree_sitter_cuda
 
 
+def _define_value(body: str, constants: dict) -> int | None:
+    """The integer a `#define`'s body evaluates to with C's integer arithmetic (`WIDTH / 2`, `(1 << 8) - 1`), its
+    names earlier integer constants; None for anything else (a float, a call, an unknown name)."""
+    import ast
+
+    body = re.sub(r"/\*.*?\*/|//.*", " ", body.replace("\\\n", " ")).strip()
+    if not body or not re.fullmatch(r"[\w\s()+\-*/%<>]+", body) or re.search(r"\d\.|\.\d|[eE][+-]?\d+[fF]?\b", body):
+        return None
+    names = set(re.findall(r"[A-Za-z_]\w*", body))
+    if any(n not in constants for n in names):
+        return None
+    try:
+        tree = ast.parse(re.sub(r"(\d+)[uUlL]+\b", r"\1", body), mode="eval")
+    except SyntaxError:
+        return None
+
+    def ev(n):
+        if isinstance(n, ast.Expression):
+            return ev(n.body)
+        if isinstance(n, ast.Constant) and isinstance(n.value, int):
+            return n.value
+        if isinstance(n, ast.Name):
+            return constants[n.id]
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.USub, ast.UAdd)):
+            v = ev(n.operand)
+            return -v if isinstance(n.op, ast.USub) else v
+        if isinstance(n, ast.BinOp):
+            a, b = ev(n.left), ev(n.right)
+            if isinstance(n.op, (ast.Div, ast.Mod)):
+                if b == 0:
+                    raise ZeroDivisionError
+                q = abs(a) // abs(b) * (1 if (a >= 0) == (b > 0) else -1)  # C truncates toward zero
+                return q if isinstance(n.op, ast.Div) else a - b * q
+            ops = {ast.Add: lambda: a + b, ast.Sub: lambda: a - b, ast.Mult: lambda: a * b,
+                   ast.LShift: lambda: a << b, ast.RShift: lambda: a >> b}
+            if type(n.op) in ops:
+                return ops[type(n.op)]()
+        raise ValueError
+    try:
+        return int(ev(tree))
+    except (ValueError, ZeroDivisionError, KeyError, TypeError, OverflowError):
+        return None
+
+
 _CHOSEN: contextvars.ContextVar[dict] = contextvars.ContextVar("kernelpro_chosen_instantiation", default={})
 
 
@@ -221,6 +265,8 @@ class SourceFile:
                 name, value = n.child_by_field_name("name"), n.child_by_field_name("value")
                 if name is not None and value is not None:
                     v = _int_literal(self.node_text(value).strip())
+                    if v is None:  # `#define RADIUS WIDTH / 2`: an expression of literals and earlier constants
+                        v = _define_value(self.node_text(value), self.constants)
                     if v is not None:
                         self.constants[self.node_text(name)] = v
             elif t == "preproc_function_def":
