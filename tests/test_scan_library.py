@@ -66,7 +66,42 @@ __global__ void k(const real* v, real* p, int count) {
     out[idx] = total;
   }
 }""", ("in", "out", "n", True, "float")),
+    # one thread running the CPU's loop (`<<<1, 1>>>`), with its guard, a named index, or none
+    "one_thread": ("""__global__ void k(const int* in, int* out, int n) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    int acc = 0;
+    for (int i = 0; i < n; ++i) { acc += in[i]; out[i] = acc; }
+  }
+}""", ("in", "out", "n", True, "int")),
+    "one_thread_exclusive": ("""__global__ void k(const float* x, float* y, int len) {
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (tid == 0) {
+    float run = 0.0f;
+    for (int i = 0; i < len; i++) { y[i] = run; run += x[i]; }
+  }
+}""", ("x", "y", "len", False, "float")),
+    "one_thread_unguarded": ("""__global__ void k(const unsigned* in, unsigned* out, int n) {
+  unsigned s = 0;
+  for (int i = 0; i < n; ++i) { s += in[i]; out[i] = s; }
+}""", ("in", "out", "n", True, "unsigned")),
 }
+
+NOT_SERIAL = {  # one thread's loop that is not a prefix sum, or not one thread's
+    "a flag": ("if (blockIdx.x == 0 && threadIdx.x == 0)", "if (n == 0)"),
+    "in place": ("out[i] = acc;", "in[i] = acc;"),
+    "the sum stored later": ("acc += in[i]; out[i] = acc;", "acc += in[i]; out[i] = acc + 1;"),
+    "a start of one": ("int acc = 0;", "int acc = 1;"),
+    "another index": ("out[i] = acc;", "out[n - 1 - i] = acc;"),
+}
+
+
+@pytest.mark.parametrize("what", sorted(NOT_SERIAL))
+def test_what_one_thread_does_that_is_not_a_scan_is_not_read_as_one(what):
+    old, new = NOT_SERIAL[what]
+    text = SPELLINGS["one_thread"][0].replace("const int* in", "int* in")
+    assert old in text
+    assert not isinstance(_read(text.replace(old, new)), PrefixSum), what
+
 
 NOT = {
     "in place": ("for (int j = 0; j <= i; ++j) s += in[j];\n    out[i] = s;",

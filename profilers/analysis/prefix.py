@@ -74,7 +74,79 @@ def prefix_sum(src: SourceFile, k: Kernel) -> PrefixSum | Refusal:
             return Refusal(k.name, f"line {line}: a prefix sum, but the input ({ea}), output ({eb}) and sum ({acc_t}) "
                                    "differ in type")
         return PrefixSum(k.name, arr, w.array, count, inclusive, ea, line)
+    serial = _serial(src, k, env, types)
+    if serial is not None:
+        return serial
     return Refusal(k.name, "no loop summing the input up to the thread's element", True)
+
+
+_ONE_THREAD = re.compile(r"(threadIdx\.x|blockIdx\.x|\w+)==0(&&(threadIdx\.x|blockIdx\.x|\w+)==0)*")
+
+
+def _serial(src: SourceFile, k: Kernel, env, types) -> PrefixSum | Refusal | None:
+    """The whole scan by one thread (a CPU loop ported as is, `<<<1, 1>>>`): `for (i = 0; i < n; ++i) { acc +=
+    in[i]; out[i] = acc; }` (the store first: exclusive), alone in the kernel or under `if (threadIdx.x == 0 &&
+    blockIdx.x == 0)`; None where the kernel is not that."""
+    stmts = [x for x in k.body.named_children if x.type != "comment"]
+    while len(stmts) == 1 and stmts[0].type == "compound_statement":
+        stmts = [x for x in stmts[0].named_children if x.type != "comment"]
+    if len(stmts) > 1 and stmts[-1].type == "if_statement" and all(  # `int tid = ...;` before `if (tid == 0)`
+            x.type == "declaration" and "threadIdx" in text(src, x) for x in stmts[:-1]):
+        stmts = stmts[-1:]
+    if len(stmts) == 1 and stmts[0].type == "if_statement" and stmts[0].child_by_field_name("alternative") is None:
+        c = re.sub(r"\s", "", text(src, stmts[0].child_by_field_name("condition"))).strip("()")
+        if not _ONE_THREAD.fullmatch(c):
+            return None
+        values = env.values_at(stmts[0].start_byte)
+        for name in re.findall(r"(\w+(?:\.x)?)==0", c):  # each a thread's or block's position, nothing else
+            v = values.get(name) if "." not in name else {(name,): 1}
+            if not v or any(not a.startswith(("threadIdx", "blockIdx", "blockDim")) for m in v for a in m):
+                return None
+        body = stmts[0].child_by_field_name("consequence")
+        stmts = [x for x in (body.named_children if body.type == "compound_statement" else [body])
+                 if x.type != "comment"]
+    if len(stmts) != 2 or stmts[0].type != "declaration" or stmts[1].type != "for_statement":
+        return None
+    lp = stmts[1]
+    init, cond, upd, body = (lp.child_by_field_name(f) for f in ("initializer", "condition", "update", "body"))
+    m = re.fullmatch(r"(?:\w+\s+)?(\w+)\s*=\s*0\s*;?", text(src, init).strip()) if init is not None else None
+    if m is None or cond is None or upd is None or body is None:
+        return None
+    var = m.group(1)
+    mc = re.fullmatch(rf"{var}<(\w+)", re.sub(r"\s", "", text(src, cond)).strip("()"))
+    if mc is None or k.param(mc.group(1)) is None or \
+            re.sub(r"\s", "", text(src, upd)) not in (f"++{var}", f"{var}++", f"{var}+=1"):
+        return None
+    inner = [x for x in (body.named_children if body.type == "compound_statement" else [body]) if x.type != "comment"]
+    if len(inner) != 2 or any(x.type != "expression_statement" or not x.named_children for x in inner):
+        return None
+    es = [x.named_children[0] for x in inner]
+    if any(e.type != "assignment_expression" for e in es):
+        return None
+    add_at = next((i for i, e in enumerate(es) if text(src, e.child_by_field_name("operator")) == "+="
+                   and e.child_by_field_name("left").type == "identifier"), None)
+    if add_at is None:
+        return None
+    add, store = es[add_at], es[1 - add_at]
+    acc = text(src, add.child_by_field_name("left"))
+    value, dst = unparen(add.child_by_field_name("right")), store.child_by_field_name("left")
+    if value.type != "subscript_expression" or dst.type != "subscript_expression" \
+            or text(src, store.child_by_field_name("operator")) != "=" \
+            or text(src, unparen(store.child_by_field_name("right"))) != acc:
+        return None
+    arr, out = text(src, value.child_by_field_name("argument")), text(src, dst.child_by_field_name("argument"))
+    idx = lambda n: re.sub(r"\s", "", text(src, n)).split("[", 1)[1].rstrip("]")  # noqa: E731
+    if idx(value) != var or idx(dst) != var or k.param(arr) is None or k.param(out) is None or arr == out:
+        return None
+    if _start(src, k, acc, lp) is None:
+        return None
+    line = lp.start_point[0] + 1
+    ea, eb = (types.resolve(k.param(x).base_type) for x in (arr, out))
+    acc_t = _declared(src, k, acc, types)
+    if ea != eb or (acc_t and acc_t != ea):
+        return Refusal(k.name, f"line {line}: one thread's prefix sum, but the input ({ea}), output ({eb}) and sum "
+                               f"({acc_t}) differ in type")
+    return PrefixSum(k.name, arr, out, mc.group(1), add_at == 0, ea, line)
 
 
 def _loop(src: SourceFile, k: Kernel, env, lp):
