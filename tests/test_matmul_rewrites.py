@@ -157,6 +157,10 @@ CASES = {
     "dweight_rows": (["cdiv(C, 32)", "cdiv(OC, 8)"], [32, 8], {"dweight": (N, K), "dout": (2, M, N), "inp": (2, M, K)},
                      {"B": 2, "T": M, "C": K, "OC": N}, "dweight",
                      lambda v: v["dweight"] + v["dout"].reshape(2 * M, N).T @ v["inp"].reshape(2 * M, K)),
+    # two adjacent outputs per thread (`col = 2 * (bx * bd + tx)`), the second under `bool has2 = col + 1 < N`,
+    # after an early exit: read one output per thread for the tiles (N odd: the last column alone)
+    "coarse_adjacent": (["cdiv(N, 64)", "cdiv(M, 16)"], [32, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
+                        {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
     # PMPP's tile count as a floating-point ceiling (`ph < ceil(Width/(float)TILE_WIDTH)`)
     "tiled_ceil": (["cdiv(Width, 16)", "cdiv(Width, 16)"], [16, 16], {"M": (N, N), "N": (N, N), "P": (N, N)},
                    {"Width": N}, "P", lambda v: v["M"] @ v["N"]),

@@ -109,3 +109,16 @@ def test_a_floating_point_ceiling_of_integers_reads_as_the_integer_ceiling_divis
     assert "ceil(a[0] / 2.0f)" in got and "ceil(n / 4)" in got
     assert ceil_divisions(text.replace("ceil(n / (float)T)", "0").replace("ceilf((float)m / blockDim.x)", "0")
                           .replace("ceil(n / 16.0)", "0"), "k.cu", "k") is None
+
+
+def test_a_bool_set_once_from_a_comparison_is_read_where_it_is_used():
+    """`bool has2 = (col + 1) < N;` read in its `if`s; not where its names (or the flag) change after it."""
+    from kernelpro.profilers.analysis.spelling import inline_conditions
+
+    text = ("__global__ void k(float* c, int N) {\n  int col = 2 * threadIdx.x;\n  bool has2 = (col + 1) < N;\n"
+            "  if (has2) c[col + 1] = 1.f;\n}\n")
+    got = inline_conditions(text, "k.cu", "k")
+    assert "bool has2" not in got and "if (((col + 1) < N)) c[col + 1]" in got
+    assert inline_conditions(text.replace("if (has2)", "col += 1; if (has2)"), "k.cu", "k") is None
+    assert inline_conditions(text.replace("if (has2)", "has2 = false; if (has2)"), "k.cu", "k") is None
+    assert inline_conditions(text.replace("(col + 1) < N", "f(col)"), "k.cu", "k") is None

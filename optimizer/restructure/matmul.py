@@ -98,20 +98,29 @@ def one_output(src: SourceFile, kernel: str, block: list | None = None) -> str |
         if len(writes) != len(ups):  # the sums' stores are all the thread writes
             continue
         first, s0_store = ups[0], stores[ups[0][0]][0]
-        moved = _moved_coordinate(src, k, first, ups[1:], stores, norm)
+        moved = _moved_coordinate(src, k, first, ups[1:], stores, norm, lp.node)
         if moved is None:
             continue
         coord, offs = moved
-        if s0_store[1] is None or not re.search(rf"\b{coord}<", norm(s0_store[1].child_by_field_name("condition"))):
+        exit_ = _early_exit(src, k, lp.node, coord, norm)  # `if (row >= M || col >= N) return;` before the loop
+        if (s0_store[1] is None or not re.search(rf"\b{coord}<", norm(s0_store[1].child_by_field_name("condition")))) \
+                and exit_ is None:
             continue  # the output's bound must be its own guard (the old launch's reach is not the new kernel's)
         d = _decl_of(src, k, coord)
-        per = _rows_per_block(src, d.child_by_field_name("value")) if d is not None else None
-        if per is None or block is None or len(block) <= "xyz".index(per[0]):
-            continue
-        dim, rows = per
-        b = int(block["xyz".index(dim)])
-        if sorted([0] + offs) != [b * u for u in range(len(offs) + 1)] or b * (len(offs) + 1) != rows:
-            continue  # the block's threads and the sums' offsets cover each block's rows once, no more, no less
+        v = d.child_by_field_name("value") if d is not None else None
+        per = _rows_per_block(src, v) if v is not None else None
+        strided = _strided_threads(src, v, k) if v is not None and per is None else None  # `2 * (bx * bd + tx)`
+        if strided is not None:  # each thread's C adjacent outputs: C times the thread's index, offsets 0..C-1
+            if sorted([0] + offs) != list(range(strided[1])):
+                continue
+            dim = strided[0]
+        else:
+            if per is None or block is None or len(block) <= "xyz".index(per[0]):
+                continue
+            dim, rows = per
+            b = int(block["xyz".index(dim)])
+            if sorted([0] + offs) != [b * u for u in range(len(offs) + 1)] or b * (len(offs) + 1) != rows:
+                continue  # the block's threads and the sums' offsets cover each block's rows once, no more, no less
         subs = []
         for name, guard, st, _ in ups[1:]:
             subs.append((st.start_byte, st.end_byte, ""))
@@ -121,14 +130,14 @@ def one_output(src: SourceFile, kernel: str, block: list | None = None) -> str |
             decl = _decl_of(src, k, name)
             if decl is not None:  # `float s0 = 0.f, s1 = 0.f;`: s1's declarator (and its comma) goes
                 subs.append(_declarator_span(src, decl))
-        cond = text(src, s0_store[1].child_by_field_name("condition"))
-        if first[1] is not None and norm(s0_store[1].child_by_field_name("condition")).strip("()") == first[1]:
-            inner = first[2].child_by_field_name("consequence")  # the sum's guard is its store's: unmasked
-            subs.append((first[2].start_byte, first[2].end_byte, text(src, inner)))
-        # the one output left is stored under its guard alone: the thread ends without it (its bound, read by the
-        # recogniser)
-        subs.append((lp.node.start_byte, lp.node.start_byte, f"if ({_negated(cond)}) return;\n  "))
-        v = d.child_by_field_name("value")
+        if s0_store[1] is not None:
+            cond = text(src, s0_store[1].child_by_field_name("condition"))
+            if first[1] is not None and norm(s0_store[1].child_by_field_name("condition")).strip("()") == first[1]:
+                inner = first[2].child_by_field_name("consequence")  # the sum's guard is its store's: unmasked
+                subs.append((first[2].start_byte, first[2].end_byte, text(src, inner)))
+            # the one output left is stored under its guard alone: the thread ends without it (its bound, read by
+            # the recogniser)
+            subs.append((lp.node.start_byte, lp.node.start_byte, f"if ({_negated(cond)}) return;\n  "))
         subs.append((v.start_byte, v.end_byte, f"blockIdx.{dim} * blockDim.{dim} + threadIdx.{dim}"))
         return span_text(src, 0, len(src.data), subs)
     return None
@@ -148,6 +157,42 @@ def _negated(cond: str) -> str:
     return " || ".join(parts)
 
 
+def _strided_threads(src: SourceFile, v, k=None) -> tuple[str, int] | None:
+    """(D, C) of `C * (blockIdx.D * blockDim.D + threadIdx.D)` (either order inside and out), C a number: each
+    thread starts C outputs along D."""
+    t = re.sub(r"\s+", "", text(src, v))
+    m = re.fullmatch(r"(\d+)\*\(?([^()]*)\)?", t) or re.fullmatch(r"\(?([^()]*)\)?\*(\d+)", t)
+    if m is None:
+        return None
+    c, inner = (m.group(1), m.group(2)) if m.group(1).isdigit() else (m.group(2), m.group(1))
+    if re.fullmatch(r"[A-Za-z_]\w*", inner) and k is not None:  # `2 * gx_` with `const int gx_ = bx * bd + tx;`
+        d = _decl_of(src, k, inner)
+        if d is None or any(n.type in ("assignment_expression", "update_expression") and text(src, (
+                n.child_by_field_name("left") or n.child_by_field_name("argument"))) == inner for n in walk(k.body)):
+            return None
+        inner = re.sub(r"\s+", "", text(src, d.child_by_field_name("value")))
+    dims = set(re.findall(r"(?:blockIdx|blockDim|threadIdx)\.([xyz])", inner))
+    if len(dims) != 1 or int(c) < 2:
+        return None
+    d = dims.pop()
+    if inner not in (f"blockIdx.{d}*blockDim.{d}+threadIdx.{d}", f"threadIdx.{d}+blockIdx.{d}*blockDim.{d}",
+                     f"blockDim.{d}*blockIdx.{d}+threadIdx.{d}", f"threadIdx.{d}+blockDim.{d}*blockIdx.{d}"):
+        return None
+    return d, int(c)
+
+
+def _early_exit(src: SourceFile, k, loop, coord: str, norm):
+    """`if (... || coord >= E ...) return;` at the kernel's top level before the loop, or None."""
+    for st in k.body.named_children:
+        if st.start_byte >= loop.start_byte:
+            break
+        if st.type == "if_statement" and st.child_by_field_name("alternative") is None \
+                and norm(st.child_by_field_name("consequence")).rstrip(";").strip("{}").rstrip(";") == "return" \
+                and re.search(rf"\b{coord}>=", norm(st.child_by_field_name("condition"))):
+            return st
+    return None
+
+
 def _rows_per_block(src: SourceFile, v) -> tuple[str, int] | None:
     """(D, C) of `blockIdx.D * C + threadIdx.D` (either order), C a number: each block's rows along D."""
     t = re.sub(r"\s+", "", text(src, v)) if v is not None else ""
@@ -156,18 +201,29 @@ def _rows_per_block(src: SourceFile, v) -> tuple[str, int] | None:
     return (m.group(1), int(m.group(2))) if m else None
 
 
-def _moved_coordinate(src: SourceFile, k, first, rest, stores, norm):
+def _moved_coordinate(src: SourceFile, k, first, rest, stores, norm, loop=None):
     """(coordinate, offsets) where every later sum's update, guard and store are the first's with one coordinate
-    `r` read as `r + c` (c a distinct positive number); None otherwise."""
+    `r` read as `r + c` (c a distinct positive number); None otherwise. An unguarded first store after an early
+    exit `if (r >= E) return;` is guarded by `r < E`."""
     name0, guard0, _, value0 = first
     stmt0, g0 = stores[name0][0]
     store0 = norm(stmt0) + (norm(g0.child_by_field_name("condition")) if g0 is not None else "")
+    exits = {}
+    if g0 is None and loop is not None:
+        for st in k.body.named_children:
+            if st.start_byte >= loop.start_byte:
+                break
+            if st.type == "if_statement" and "return" in norm(st.child_by_field_name("consequence")):
+                for m in re.finditer(r"\b(\w+)>=(\w+)", norm(st.child_by_field_name("condition"))):
+                    exits[m.group(1)] = m.group(2)
 
     def own(guard, g):  # an update under its own store's guard is the unguarded one: the sum counts only if stored
         return "" if g is not None and guard == norm(g.child_by_field_name("condition")).strip("()") else guard or ""
     guard0 = own(guard0, g0)
     for coord in re.findall(r"[A-Za-z_]\w*", value0):
         offs = []
+        if g0 is None and coord in exits:
+            store0 = norm(stmt0) + f"(({coord}<{exits[coord]}))"
         for name, guard, _, value in rest:
             m = re.search(rf"\(?\b{coord}\+(\d+)\)?", value)
             if m is None:

@@ -25,9 +25,45 @@ def plain_form(src_text: str, path: str, kernel: str) -> str | None:
                 out, changed = new, True
         if not changed:
             break
-    for step in (split_declarations, ceil_divisions):
+    for step in (split_declarations, ceil_divisions, inline_conditions):
         out = step(out or src_text, path, kernel) or out
     return out
+
+
+def inline_conditions(src_text: str, path: str, kernel: str) -> str | None:
+    """`bool has2 = (col + 1) < N;` read where it is used (`if (has2)` as `if (((col + 1) < N))`): a `bool` local
+    set once from a comparison, none of whose names is assigned in the kernel after it; None if none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    assigned: dict[str, list[int]] = {}
+    for n in walk(k.body):
+        if n.type in ("assignment_expression", "update_expression"):
+            t = n.child_by_field_name("left") or n.child_by_field_name("argument")
+            if t is not None and t.type == "identifier":
+                assigned.setdefault(text(src, t), []).append(n.start_byte)
+    subs = []
+    for d in walk(k.body):
+        if d.type != "declaration" or text(src, d.child_by_field_name("type")).replace("const", "").strip() != "bool":
+            continue
+        decs = d.children_by_field_name("declarator")
+        if len(decs) != 1 or decs[0].type != "init_declarator":
+            continue
+        name, value = text(src, decs[0].child_by_field_name("declarator")), decs[0].child_by_field_name("value")
+        v = value
+        while v is not None and v.type == "parenthesized_expression" and v.named_children:
+            v = v.named_children[0]
+        if v is None or v.type != "binary_expression" or text(src, v.child_by_field_name("operator")) not in (
+                "<", "<=", ">", ">=", "==", "!=", "&&", "||") or any(x.type in _SIDE_EFFECTS for x in walk(value)):
+            continue
+        names = {text(src, x) for x in walk(value) if x.type == "identifier"} | {name}
+        if any(b > d.start_byte for nm in names for b in assigned.get(nm, [])):
+            continue  # (the condition's names, or the flag itself, change after it is set)
+        uses = [x for x in walk(k.body) if x.type == "identifier" and text(src, x) == name and x.start_byte > d.end_byte]
+        subs += [(x.start_byte, x.end_byte, f"({text(src, value)})") for x in uses]
+        subs.append((d.start_byte, d.end_byte, ""))
+    return span_text(src, 0, len(src.data), subs) if subs else None
 
 
 _FLOAT_CASTS = re.compile(r"^\(\s*(?:float|double)\s*\)\s*|^(?:static_cast<\s*(?:float|double)\s*>|float|double)\s*(?=\()")
