@@ -1,5 +1,5 @@
 """Issues 26 and 27's measure on the probe corpora (tests/probe27/: public-style naive kernels of issue 27's
-kinds; tests/probe26/: matrix products in public styles), each kernel with its launch, sizes and the plans
+kinds; tests/probe26/: matrix products in public styles; tests/probe_c/, tests/probe_d/: both kinds, written blind), each kernel with its launch, sizes and the plans
 that are a right first step: benchmarks/first_step.py runs the structural plans as `optimize --propose-only`
 does (no GPU, no nvcc) and the first expansion must hold a right first step for at least the share reached
 when the corpus was written and its misses fixed."""
@@ -17,7 +17,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(TESTS), "benchmarks"))
 import first_step  # noqa: E402
 
 # corpus -> (the fewest kernels it holds, the share reached)
-REACHED = {"probe27": (144, 142 / 144), "probe26": (109, 107 / 109)}
+REACHED = {"probe27": (144, 143 / 144), "probe26": (109, 107 / 109),
+           # two rounds written blind (2026-12-06): kernels a helper wrote without reading the optimizer
+           "probe_c": (64, 61 / 64), "probe_d": (50, 43 / 50)}
+NO_STEP_OK = {"probe_d"}  # corpora where some kernels need no structural step (an empty `expect`, not scored)
 
 
 @pytest.mark.parametrize("corpus", sorted(REACHED))
@@ -26,7 +29,7 @@ def test_every_probe_kernel_has_a_header_the_script_reads(corpus):
     assert len(files) >= REACHED[corpus][0]
     for f in files:
         head = first_step.read_header(open(f).read())
-        assert head["expect"] and head["launch"]["grid"] and head["launch"]["block"], f
+        assert (head["expect"] or corpus in NO_STEP_OK) and head["launch"]["grid"] and head["launch"]["block"], f
 
 
 @pytest.mark.parametrize("corpus", sorted(REACHED))
