@@ -24,6 +24,8 @@ def _define_value(body: str, constants: dict) -> int | None:
     body = re.sub(r"/\*.*?\*/|//.*", " ", body.replace("\\\n", " ")).strip()
     if not body or not re.fullmatch(r"[\w\s()+\-*/%<>]+", body) or re.search(r"\d\.|\.\d|[eE][+-]?\d+[fF]?\b", body):
         return None
+    if not (re.fullmatch(r"[\w]+", body) or (body.startswith("(") and _closes_at_end(body))):
+        return None  # `W / 2` unparenthesised: pasted, `2 * R` is not 2 * (W / 2) (the kernel's text is expanded)
     names = set(re.findall(r"[A-Za-z_]\w*", body))
     if any(n not in constants for n in names):
         return None
@@ -58,6 +60,16 @@ def _define_value(body: str, constants: dict) -> int | None:
         return int(ev(tree))
     except (ValueError, ZeroDivisionError, KeyError, TypeError, OverflowError):
         return None
+
+
+def _closes_at_end(t: str) -> bool:
+    depth = 0
+    for i, ch in enumerate(t):
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0:
+            return i == len(t) - 1
+    return False
 
 
 _CHOSEN: contextvars.ContextVar[dict] = contextvars.ContextVar("kernelpro_chosen_instantiation", default={})

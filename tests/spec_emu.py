@@ -47,7 +47,8 @@ def host_blanked(text: str, path: str = "k.cu") -> str:
     data = bytearray(src.data)
     cuts = []
     for n in walk(src.root):
-        if n.type == "template_instantiation" and "__global__" not in src.node_text(n):
+        if n.type == "template_instantiation" and "__global__" not in src.node_text(n) and not any(
+                re.search(rf"\b{re.escape(k.name)}\s*<", src.node_text(n)) for k in src.kernels):
             cuts.append((n.start_byte, n.end_byte))  # `template void launch<float>(...);`: a host function's
             continue
         if n.type != "function_definition":

@@ -146,3 +146,17 @@ def test_a_store_per_block_keeps_one_block_per_chunk():
     plans, _ = api.plans(text, ctx)
     plan = next(p for p in plans if p.name == "block-tree")
     assert not any(s.get("waves") for s in plan.space)  # each block's own result: the chunks stay the blocks'
+
+
+def test_a_serial_tail_with_a_side_effect_in_its_declarations_is_not_split():
+    """`if (tid == 0) { int base = atomicAdd(count, n); for (..) ...; }`: moving the declaration before the `if`
+    would run the atomic in every thread; a tail under a flag that is not the thread's index is not split either."""
+    from kernelpro.optimizer.restructure.passes import split_serial_tail
+
+    text = ("__global__ void k(int* count, int* out, const int* buf, int nloc) {\n  __shared__ int s[256];\n"
+            "  s[threadIdx.x] = 1;\n  __syncthreads();\n  if (threadIdx.x == 0) {\n    int base = atomicAdd(count, nloc);\n"
+            "    for (int j = 0; j < nloc; j++) out[base + j] = buf[j] + s[j];\n    out[0] = base;\n  }\n}\n")
+    assert split_serial_tail(text, "k.cu", "k") is None
+    ok = text.replace("int base = atomicAdd(count, nloc);", "int base = 0;")
+    assert split_serial_tail(ok, "k.cu", "k") is not None
+    assert split_serial_tail(ok.replace("threadIdx.x == 0", "nloc == 0"), "k.cu", "k") is None

@@ -101,9 +101,18 @@ __global__ void k(int ni, int nx, int ny, DATA_TYPE* a) {
 """
     got = expand_macros(text, "k.cu", "k")
     body = got[got.index("{"):]
-    assert "a[threadIdx.x]" in body and "threadIdx.x < ni" in body and "< (nx * ny)" in body
+    assert "a[threadIdx.x]" in body and "threadIdx.x < ni" in body and "threadIdx.x < nx * ny)" in body
     assert "BS + threadIdx.x" in body and "DATA_TYPE v" in body and "SYNC" in body
     # a field of that name is not the macro
     assert expand_macros(text.replace("a[TID] = v * 2", "a[0] = v").replace("DATA_TYPE v = a[TID];", "")
                          .replace("TID < _PB_NI && ", "").replace("blockIdx.x * BS + TID", "threadIdx.x"),
-                         "k.cu", "k").count("(nx * ny)") == 1
+                         "k.cu", "k").count("nx * ny") == 2  # (the #define's own and the one use)
+
+
+def test_object_macros_paste_as_the_preprocessor_does_and_respect_undef_and_order():
+    from kernelpro.profilers.analysis.macros import expand_macros
+
+    text = ("#define tid threadIdx.x\n#undef tid\n#define W 5\n#define R W / 2\n"
+            "__global__ void k(float* a, int n) { int tid = 3; a[2 * R + tid] = 0; }\n#define n 7\n")
+    got = expand_macros(text, "k.cu", "k")
+    assert "a[2 * W / 2 + tid]" in got and "int tid = 3" in got and "int n)" in got

@@ -95,3 +95,25 @@ def test_a_pointer_walked_down_a_column_has_the_whole_matrix_as_its_shape(tmp_pa
         assert not errors, errors
         assert (tmp_path / f"w{i}.cu").read_text() == WALK % loop  # the file and its snapshot as written
         assert loop in Path(plan.snapshot).read_text()
+
+
+def test_a_section_of_two_elements_per_thread_bounds_the_block_but_a_trees_step_does_not(tmp_path):
+    """PMPP's Brent-Kung section `XY[threadIdx.x + blockDim.x]` in 1024 elements: blocks of 512; an unrolled tree's
+    `sdata[tid + 128]` under `if (tid < 128)` in 256 elements keeps the 256-thread block it implies."""
+    from kernelpro.profilers.analysis.mapping import shared_block
+
+    def block(text):
+        src = parse_source(text)
+        return shared_block(analyse(src, src.kernels[0]))
+
+    bk = ("#define S 1024\n__global__ void k(const float* x, float* y, int n) {\n  __shared__ float XY[S];\n"
+          "  int i = 2 * blockIdx.x * blockDim.x + threadIdx.x;\n  XY[threadIdx.x] = i < n ? x[i] : 0.f;\n"
+          "  XY[threadIdx.x + blockDim.x] = i + blockDim.x < n ? x[i + blockDim.x] : 0.f;\n  __syncthreads();\n"
+          "  if (i < n) y[i] = XY[threadIdx.x];\n}\n")
+    assert block(bk) == (512,)
+    tree = ("__global__ void k(const float* x, float* y, int n) {\n  __shared__ float sdata[256];\n"
+            "  unsigned tid = threadIdx.x;\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "  sdata[threadIdx.x] = i < n ? x[i] : 0.f;\n  __syncthreads();\n"
+            "  if (tid < 128) sdata[threadIdx.x] += sdata[threadIdx.x + 128];\n  __syncthreads();\n"
+            "  if (tid == 0) y[blockIdx.x] = sdata[0];\n}\n")
+    assert block(tree) == (256,)

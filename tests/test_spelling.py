@@ -122,3 +122,15 @@ def test_a_bool_set_once_from_a_comparison_is_read_where_it_is_used():
     assert inline_conditions(text.replace("if (has2)", "col += 1; if (has2)"), "k.cu", "k") is None
     assert inline_conditions(text.replace("if (has2)", "has2 = false; if (has2)"), "k.cu", "k") is None
     assert inline_conditions(text.replace("(col + 1) < N", "f(col)"), "k.cu", "k") is None
+
+
+def test_a_flag_read_from_memory_or_redeclared_in_another_block_stays_as_written():
+    from kernelpro.profilers.analysis.spelling import inline_conditions
+
+    mem = ("__global__ void k(float* d, int i) {\n  bool pos = d[i] > 0;\n  d[i] = 0.0f;\n"
+           "  if (pos) d[i + 1] = 1.f;\n}\n")
+    assert inline_conditions(mem, "k.cu", "k") is None  # (d[i] changes before the flag is read)
+    two = ("__global__ void k(float* a, int i, int m, int n) {\n  { bool ok = i < m; if (ok) a[0] = 1.f; }\n"
+           "  { bool ok = i < n; if (ok) a[1] = 1.f; }\n}\n")
+    got = inline_conditions(two, "k.cu", "k")
+    assert "if ((i < m)) a[0]" in got and "if ((i < n)) a[1]" in got

@@ -161,10 +161,11 @@ def _strided_threads(src: SourceFile, v, k=None) -> tuple[str, int] | None:
     """(D, C) of `C * (blockIdx.D * blockDim.D + threadIdx.D)` (either order inside and out), C a number: each
     thread starts C outputs along D."""
     t = re.sub(r"\s+", "", text(src, v))
-    m = re.fullmatch(r"(\d+)\*\(?([^()]*)\)?", t) or re.fullmatch(r"\(?([^()]*)\)?\*(\d+)", t)
+    m = re.fullmatch(r"(\d+)\*(\([^()]*\)|[A-Za-z_]\w*)", t) or re.fullmatch(r"(\([^()]*\)|[A-Za-z_]\w*)\*(\d+)", t)
     if m is None:
         return None
     c, inner = (m.group(1), m.group(2)) if m.group(1).isdigit() else (m.group(2), m.group(1))
+    inner = inner[1:-1] if inner.startswith("(") else inner
     if re.fullmatch(r"[A-Za-z_]\w*", inner) and k is not None:  # `2 * gx_` with `const int gx_ = bx * bd + tx;`
         d = _decl_of(src, k, inner)
         if d is None or any(n.type in ("assignment_expression", "update_expression") and text(src, (
@@ -181,6 +182,27 @@ def _strided_threads(src: SourceFile, v, k=None) -> tuple[str, int] | None:
     return d, int(c)
 
 
+def _or_parts(cond: str) -> list[str]:
+    """`(a>=b||c>=d)` -> ['a>=b', 'c>=d']; [] where the condition is not such an `||` of parts (an `&&` in it)."""
+    c = cond
+    while c.startswith("(") and c.endswith(")") and _balanced(c[1:-1]):
+        c = c[1:-1]
+    if "&&" in c or "?" in c:
+        return []
+    parts = [x.strip("()") if _balanced(x.strip("()")) else x for x in c.split("||")]
+    return parts if all(_balanced(x) for x in parts) else []
+
+
+def _balanced(t: str) -> bool:
+    depth = 0
+    for ch in t:
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth < 0:
+            return False
+    return depth == 0
+
+
 def _early_exit(src: SourceFile, k, loop, coord: str, norm):
     """`if (... || coord >= E ...) return;` at the kernel's top level before the loop, or None."""
     for st in k.body.named_children:
@@ -188,7 +210,7 @@ def _early_exit(src: SourceFile, k, loop, coord: str, norm):
             break
         if st.type == "if_statement" and st.child_by_field_name("alternative") is None \
                 and norm(st.child_by_field_name("consequence")).rstrip(";").strip("{}").rstrip(";") == "return" \
-                and re.search(rf"\b{coord}>=", norm(st.child_by_field_name("condition"))):
+                and any(re.fullmatch(rf"{coord}>=\w+", part) for part in _or_parts(norm(st.child_by_field_name("condition")))):
             return st
     return None
 
@@ -214,8 +236,10 @@ def _moved_coordinate(src: SourceFile, k, first, rest, stores, norm, loop=None):
             if st.start_byte >= loop.start_byte:
                 break
             if st.type == "if_statement" and "return" in norm(st.child_by_field_name("consequence")):
-                for m in re.finditer(r"\b(\w+)>=(\w+)", norm(st.child_by_field_name("condition"))):
-                    exits[m.group(1)] = m.group(2)
+                for part in _or_parts(norm(st.child_by_field_name("condition"))):
+                    m = re.fullmatch(r"(\w+)>=(\w+)", part)
+                    if m:
+                        exits[m.group(1)] = m.group(2)
 
     def own(guard, g):  # an update under its own store's guard is the unguarded one: the sum counts only if stored
         return "" if g is not None and guard == norm(g.child_by_field_name("condition")).strip("()") else guard or ""

@@ -2151,8 +2151,9 @@ def merge_sum_loops(src_text: str, path: str, kernel: str) -> str | None:
         stmt = only(inner.child_by_field_name("body"))
         if stmt is None:  # `const float* x = dout + b * T * OC + t * OC; sum += x[o] * ...;`: the rows read in place
             offsets = _row_pointers_inlined(src, k, inner.child_by_field_name("body"))
-            if offsets is not None:
-                return merge_sum_loops(offsets, path, kernel)
+            merged = merge_sum_loops(offsets, path, kernel) if offsets is not None else None
+            if merged is not None:
+                return merged
         if stmt is None or stmt.type != "expression_statement":
             continue
         lo, li = analyze_loop(src, env, outer), analyze_loop(src, env, inner)
@@ -2234,7 +2235,7 @@ def _row_pointers_inlined(src: SourceFile, k, body) -> str | None:
     if not subs:
         return None
     return span_text(src, 0, len(src.data), [(body.start_byte, body.end_byte, "{ " + span_text(
-        src, last.start_byte, last.end_byte, [(a - 0, b, t) for a, b, t in subs]) + " }")])
+        src, last.start_byte, last.end_byte, subs) + " }")])
 
 
 def scalar_vector_dots(src_text: str, path: str, kernel: str) -> str | None:
@@ -2342,8 +2343,17 @@ def split_serial_tail(src_text: str, path: str, kernel: str) -> str | None:
         return None
     last = stmts[-1]
     cond = re.sub(r"\s+", "", src.node_text(last.child_by_field_name("condition"))).strip("()")
-    if not re.fullmatch(r"(threadIdx\.x|\w+)==0|0==(threadIdx\.x|\w+)", cond):
+    m = re.fullmatch(r"(threadIdx\.x|\w+)==0|0==(threadIdx\.x|\w+)", cond)
+    if not m:
         return None
+    who = m.group(1) or m.group(2)
+    if who != "threadIdx.x":  # a name for the thread's index, set once: `int tid = threadIdx.x;`
+        defs = [d for d in walk(k.body) if d.type == "init_declarator"
+                and src.node_text(d.child_by_field_name("declarator")) == who]
+        if len(defs) != 1 or re.sub(r"\s+", "", src.node_text(defs[0].child_by_field_name("value"))) != "threadIdx.x" \
+                or any(n.type in ("assignment_expression", "update_expression") and src.node_text(
+                    n.child_by_field_name("left") or n.child_by_field_name("argument")) == who for n in walk(k.body)):
+            return None
     body = last.child_by_field_name("consequence")
     if body is None or body.type != "compound_statement":
         return None
@@ -2351,6 +2361,14 @@ def split_serial_tail(src_text: str, path: str, kernel: str) -> str | None:
     at = next((i for i, s in enumerate(inner) if s.type in ("for_statement", "while_statement")), None)
     if at is None or at + 1 >= len(inner) or any(s.type != "declaration" for s in inner[:at]):
         return None
+    top = {src.node_text(d.child_by_field_name("declarator")) for st in stmts[:-1] for d in walk(st)
+           if d.type == "init_declarator"}
+    for d in inner[:at]:  # moved before the `if`, every thread runs them: literals only, names not taken
+        for x in d.children_by_field_name("declarator"):
+            v = x.child_by_field_name("value") if x.type == "init_declarator" else None
+            nm = src.node_text(x.child_by_field_name("declarator") if x.type == "init_declarator" else x)
+            if nm in top or (v is not None and not re.fullmatch(r"[-+]?[\d.]+[fFuUlL]*|0x[0-9a-fA-F]+", src.node_text(v).strip())):
+                return None
     if any(n.type in ("for_statement", "while_statement") for s in inner[at + 1:] for n in walk(s)):
         return None
     c = src.node_text(last.child_by_field_name("condition"))

@@ -193,7 +193,12 @@ def specialize(text: str, path: str, kernel: str, values: dict[str, int]) -> str
     k = src.kernel(kernel)
     subs = []
     for name, v in values.items():
-        subs += ident_subs(src, k.body, name, f"({v})")
+        p = k.param(name)
+        if any(n.type in ("assignment_expression", "update_expression") and src.node_text(
+                n.child_by_field_name("left") or n.child_by_field_name("argument")) == name for n in walk(k.body)):
+            raise Refuse(f"{name} is assigned in the kernel: no one value to specialise it to")
+        subs += ident_subs(src, k.body, name, f"(({p.type_text.strip() if p else 'int'})({v}))"
+                           if p is not None and p.base_type != "int" else f"({v})")
     text = fold(span_text(src, 0, len(src.data), subs), path, kernel)
     src = parse_source(text, path)
     k = src.kernel(kernel)

@@ -586,7 +586,7 @@ class _Unstager:
         if len(k_bounds) > 1:  # A's fill stops at numAColumns, B's at numBRows: the terms past either are zero
             ends = sorted(k_bounds)
             if self.step == 1 and any(_covers(span, e, tile) for e in ends):
-                return ends[0] if len(set(ends)) == 1 else _min_text(ends)
+                return _min_text(ends)
             raise _Fail(f"the fills bound k differently ({', '.join(ends)}) and the tiles cover neither")
         if self.step != tile and self.step != 1:
             raise _Fail(f"the tile loop steps by {self.step}, the tile is {tile} wide")

@@ -69,22 +69,35 @@ def _object_macros(src, k) -> list:
     params = {p.name for p in k.params if p.name}
     macros = {}
     for n in walk(src.root):
-        if n.type != "preproc_def" or n.child_by_field_name("value") is None:
+        if n.type == "preproc_call" and text(src, n.child_by_field_name("directive")).strip() == "#undef" \
+                and n.start_byte < k.node.start_byte:
+            macros.pop(text(src, n.child_by_field_name("argument")).strip(), None)
             continue
+        if n.type != "preproc_def" or n.child_by_field_name("value") is None or n.start_byte > k.node.start_byte:
+            continue  # (a macro defined after the kernel, or inside it, is not what the kernel reads)
         raw = re.sub(r"/\*.*?\*/", " ", text(src, n.child_by_field_name("value")).replace("\\\n", " "), flags=re.S)
         body = " ".join(re.sub(r"//.*", " ", raw).split())
         words = set(re.findall(r"[A-Za-z_]\w*", body))
-        if not body or any(c in body for c in "#;{}") or not (words & params or any(w in body for w in RUNTIME)):
+        pasted = bool(words) and all(w in src.constants for w in words) and re.fullmatch(r"[\w\s+\-*/%()<>]+", body) \
+            and not (body.startswith("(") and body.endswith(")"))  # `W / 2`: pasted as the compiler does
+        if not body or any(c in body for c in "#;{}") or not (words & params or any(w in body for w in RUNTIME)
+                                                              or pasted):
             continue
         macros[text(src, n.child_by_field_name("name"))] = body
     subs = []
     for n in walk(k.body):
         if n.type == "identifier" and text(src, n) in macros and not (
-                n.parent is not None and n.parent.type == "field_expression" and n.parent.child_by_field_name("field") == n):
-            body = macros[text(src, n)]
-            subs.append((n.start_byte, n.end_byte, body if re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)?", body) or _primary(body)
-                         else f"({body})"))
+                n.parent is not None and n.parent.type == "field_expression" and n.parent.child_by_field_name("field") == n) \
+                and not any(a.type.startswith("preproc") for a in _ancestors(n, k.body)):
+            subs.append((n.start_byte, n.end_byte, macros[text(src, n)]))  # pasted as the preprocessor does
     return subs
+
+
+def _ancestors(n, stop):
+    while n is not None and n != stop:
+        n = n.parent
+        if n is not None:
+            yield n
 
 
 def _primary(e: str) -> bool:

@@ -252,7 +252,8 @@ def _fits(f, src, k, array: str, block: tuple) -> tuple:
         if not p or p.get(("threadIdx.x",)) != 1 or any(m not in ((), ("threadIdx.x",), ("blockDim.x",)) for m in p):
             continue
         c, d = p.get(("blockDim.x",), 0), p.get((), 0)
-        if c >= 0 and (c or d > 0):  # the thread's element plus c blocks and d: below the array's size
+        if c > 0 and d >= 0:  # the thread's element plus c blocks (and d): below the array's size (a constant
+            # offset alone, `s[tid + 128]` under `if (tid < 128)`, is a tree's step, not the block's size)
             b = (size - d) // (c + 1)
             best = min(best, b - b % 32 if b >= 32 else b)
     return (best,) if best > 0 else block

@@ -57,10 +57,18 @@ def inline_conditions(src_text: str, path: str, kernel: str) -> str | None:
         if v is None or v.type != "binary_expression" or text(src, v.child_by_field_name("operator")) not in (
                 "<", "<=", ">", ">=", "==", "!=", "&&", "||") or any(x.type in _SIDE_EFFECTS for x in walk(value)):
             continue
+        if any(x.type in ("subscript_expression", "pointer_expression") or (x.type == "field_expression" and not re.fullmatch(
+                r"(threadIdx|blockIdx|blockDim|gridDim)\.[xyz]", text(src, x))) for x in walk(value)):
+            continue  # (a value read from memory may change before the flag is read)
         names = {text(src, x) for x in walk(value) if x.type == "identifier"} | {name}
-        if any(b > d.start_byte for nm in names for b in assigned.get(nm, [])):
-            continue  # (the condition's names, or the flag itself, change after it is set)
-        uses = [x for x in walk(k.body) if x.type == "identifier" and text(src, x) == name and x.start_byte > d.end_byte]
+        if any(b > d.start_byte for nm in names for b in assigned.get(nm, [])) or any(
+                x.type == "pointer_expression" and text(src, x).startswith("&") for x in walk(k.body)):
+            continue  # (the condition's names, or the flag itself, change after it is set; or an address is taken)
+        scope = d.parent  # its uses in the block it is declared in, none of them redeclaring it
+        if scope is None or any(x.type == "init_declarator" and text(src, x.child_by_field_name("declarator")) == name
+                                and x.start_byte > d.end_byte for x in walk(scope)):
+            continue
+        uses = [x for x in walk(scope) if x.type == "identifier" and text(src, x) == name and x.start_byte > d.end_byte]
         subs += [(x.start_byte, x.end_byte, f"({text(src, value)})") for x in uses]
         subs.append((d.start_byte, d.end_byte, ""))
     return span_text(src, 0, len(src.data), subs) if subs else None
@@ -117,7 +125,17 @@ def ceil_divisions(src_text: str, path: str, kernel: str) -> str | None:
         a, b = integer(e.child_by_field_name("left")), integer(e.child_by_field_name("right"))
         if a is not None and b is not None and (any(c in text(src, e) for c in ("float", "double"))
                                                 or re.search(r"\d\.", text(src, e))):  # a division in floating point
-            subs.append((n.start_byte, n.end_byte, f"(({a} + ({b}) - 1) / ({b}))"))
+            up = n.parent
+            while up is not None and up.type == "parenthesized_expression":
+                up = up.parent
+            whole = up is not None and (  # where an integer serves: a comparison, an int's value, an int cast
+                (up.type == "binary_expression" and text(src, up.child_by_field_name("operator")) in
+                 ("<", "<=", ">", ">=", "==", "!="))
+                or (up.type == "cast_expression" and types.is_int(text(src, up.child_by_field_name("type"))))
+                or (up.type == "init_declarator" and up.parent is not None and types.is_int(
+                    text(src, up.parent.child_by_field_name("type")).replace("const", "").strip())))
+            div = f"(({a} + ({b}) - 1) / ({b}))"
+            subs.append((n.start_byte, n.end_byte, div if whole else f"((float){div})"))
     return span_text(src, 0, len(src.data), subs) if subs else None
 
 

@@ -305,8 +305,9 @@ class _Inference:
         insts = {tuple(" ".join(a.split()) for a in ln.template_args) for ln in launches if ln.template_args}
         insts |= {tuple(a.strip() for a in m.group(1).split(",")) for m in re.finditer(
             rf"template\s+(?:__global__\s+)?void\s+{re.escape(self.k.name)}\s*<([^>]*)>", self.src.text)}
-        if self.tmap and len(insts) > 1:  # the runtime launches one instantiation: the one read
-            plan.template = tuple(self.tmap[n] for _, n in self.k.template_params)
+        if self.tmap and len(insts) > 1:  # the runtime launches one instantiation: the one read (`BLOCK` as 256)
+            plan.template = tuple(str(self.src.constants.get(self.tmap[n], self.tmap[n]))
+                                  for _, n in self.k.template_params)
         return plan
 
     # -- templates ------------------------------------------------------------------------------------
@@ -359,6 +360,7 @@ class _Inference:
             b = [self.host_poly(v.text) for v in L.block]
             default = {1: (256,), 2: (16, 16)}.get(len(b), (8, 8, 4, 1))
             fixed: dict[str, int] = {}  # a block size the host takes at run time (`dim3 block(bs, bs)`): one value
+            guess = {}
             for i, x in enumerate(b):  # a block the host reads at run time: its value there, else a default
                 if x is not None and sym.number(x) is None:
                     env = {n: self.host_values[n] for n in sym.names(x) if n in self.host_values}
@@ -366,9 +368,12 @@ class _Inference:
                     if not (isinstance(v, int) and 0 < v <= 1024):
                         v = default[min(i, len(default) - 1)]
                         if sym.names(x) and sym.render(x) in sym.names(x):  # a name: the same value in every use
-                            v = fixed[sym.render(x)] = min(v, fixed.get(sym.render(x), v))
-                    b[i] = sym.const(v)
-                    self.notes.append(f"the launch's block {L.block[i].why} is not a constant; GUESS {v}")
+                            fixed[sym.render(x)] = min(v, fixed.get(sym.render(x), v))
+                    guess[i] = v
+            for i, v in guess.items():  # (the smallest default of a name, in every dimension it sizes)
+                v = fixed.get(sym.render(b[i]), v)
+                b[i] = sym.const(v)
+                self.notes.append(f"the launch's block {L.block[i].why} is not a constant; GUESS {v}")
             if fixed:  # the grid written with the block's size reads the same value
                 put = lambda t: re.sub(r"\b(" + "|".join(map(re.escape, fixed)) + r")\b",  # noqa: E731
                                        lambda m: str(fixed[m.group(1)]), t)

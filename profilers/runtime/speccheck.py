@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..analysis.affine import atoms as poly_atoms, const, mul, poly_text
+from ..analysis.affine import add, atoms as poly_atoms, const, mul, poly_text
 from ..analysis.extents import DIMS, KernelShapes, reach, use_bounds
 from .expr import ExprError, parse_expr
 
@@ -172,8 +172,11 @@ class Checker:
         if top < (n if guarded is None else min(n, guarded)) and not self._margins(writes, n, top, kenv):
             return [Problem("unwritten", name, f"the grid leaves elements of {name} unwritten{at}: its writes reach "
                             f"at most {top} of {n} elements")]
-        if len({poly_text(u.index) for u, _ in writes}) > 1:
-            return []  # writes at several places (`Y[i]`, `Y[i + blockDim.x]`): together they reach `top`
+        first = writes[0][0].index
+        if len({poly_text(u.index) for u, _ in writes}) > 1 and all(
+                all(not m or all(a.startswith("blockDim") for a in m) for m in add(u.index, first, -1))
+                for u, _ in writes):
+            return []  # writes at places a block apart (`Y[i]`, `Y[i + blockDim.x]`): together they reach `top`
         launch = blk + grd
         launch = launch + f.derived(launch)
         for u, r in writes:
