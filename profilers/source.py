@@ -24,7 +24,7 @@ def _define_value(body: str, constants: dict) -> int | None:
     body = re.sub(r"/\*.*?\*/|//.*", " ", body.replace("\\\n", " ")).strip()
     if not body or not re.fullmatch(r"[\w\s()+\-*/%<>]+", body) or re.search(r"\d\.|\.\d|[eE][+-]?\d+[fF]?\b", body):
         return None
-    if not (re.fullmatch(r"[\w]+", body) or (body.startswith("(") and _closes_at_end(body))):
+    if not (re.fullmatch(r"[\w]+", body) or (body.startswith("(") and closes_at_end(body))):
         return None  # `W / 2` unparenthesised: pasted, `2 * R` is not 2 * (W / 2) (the kernel's text is expanded)
     names = set(re.findall(r"[A-Za-z_]\w*", body))
     if any(n not in constants for n in names):
@@ -62,7 +62,8 @@ def _define_value(body: str, constants: dict) -> int | None:
         return None
 
 
-def _closes_at_end(t: str) -> bool:
+def closes_at_end(t: str) -> bool:
+    """t's first '(' (its first character) closes at its end."""
     depth = 0
     for i, ch in enumerate(t):
         depth += ch == "("
@@ -476,14 +477,18 @@ class SourceFile:
         ))
 
     # --- constant evaluation ---------------------------------------------
+    def explicit_instantiations(self, kernel: str) -> list[list[str]]:
+        """The template arguments of each `template __global__ void k<256>(...);` of the kernel in the file."""
+        return [[a.strip() for a in m.group(1).split(",")] for m in re.finditer(
+            rf"template\s+(?:__global__\s+)?void\s+{re.escape(kernel)}\s*<([^>]*)>", self.text)]
+
     def instantiated(self, k: "Kernel") -> dict[str, int]:
         """A template kernel's value parameters that every launch in the file and every explicit instantiation
         give the same integer (`MatrixMulCUDA<32><<<grid, threads>>>`, `template __global__ void k<256>(...)`);
         within `chosen_instantiation(...)` (a spec's `template = [...]`), the values of the one chosen."""
         chosen = _CHOSEN.get().get(k.name)
         insts = [list(chosen)] if chosen else [s.template_args for s in self.launch_sites if s.kernel == k.name]
-        insts += [] if chosen else [[a.strip() for a in m.group(1).split(",")] for m in re.finditer(
-            rf"template\s+(?:__global__\s+)?void\s+{re.escape(k.name)}\s*<([^>]*)>", self.text)]
+        insts += [] if chosen else self.explicit_instantiations(k.name)
         out = {}
         for i, (kind, name) in enumerate(k.template_params):
             vals = {a[i] if i < len(a) else None for a in insts}

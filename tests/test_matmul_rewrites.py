@@ -25,10 +25,11 @@ HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "matmul")
 # spellings the recogniser reads only after the restructuring passes (unstage, reroll, ...): not in test_contraction
 PASSES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "matmul_forms")
 PROBE26 = os.path.join(os.path.dirname(os.path.abspath(__file__)), "probe26")  # the first-step measure's kernels
+BLIND = [os.path.join(os.path.dirname(os.path.abspath(__file__)), d) for d in ("probe_c", "probe_d")]  # written blind
 
 
 def _path(name: str) -> str:
-    for d in (HERE, PASSES, PROBE26):
+    for d in (HERE, PASSES, PROBE26, *BLIND):
         p = os.path.join(d, f"{name}.cu")
         if os.path.exists(p):
             return p
@@ -150,7 +151,7 @@ CASES = {
                                  {"M": M, "N": N, "K": K, "alpha": 2.0}, "C", lambda v: 2.0 * v["A"] @ v["B"]),
     # ECE408's tiled product: A's and C's rows (and B's and C's columns) are one size at every size of the spec,
     # read as one; B has fewer rows than A has columns: the terms past them are zero fills (k < min of the two)
-    "ece408_tiled": (["cdiv(numCColumns, 16)", "cdiv(numCRows, 16)"], [16, 16], {"A": (M, K), "B": (20, N), "C": (M, N)},
+    "mm_ece408_tiled": (["cdiv(numCColumns, 16)", "cdiv(numCRows, 16)"], [16, 16], {"A": (M, K), "B": (20, N), "C": (M, N)},
                      {"numARows": M, "numAColumns": K, "numBRows": 20, "numBColumns": N, "numCRows": M,
                       "numCColumns": N}, "C", lambda v: v["A"][:, :20] @ v["B"]),
     # a sum over two loops (b, t) through row pointers declared in the inner loop: one loop over b * T + t
@@ -159,10 +160,10 @@ CASES = {
                      lambda v: v["dweight"] + v["dout"].reshape(2 * M, N).T @ v["inp"].reshape(2 * M, K)),
     # two adjacent outputs per thread (`col = 2 * (bx * bd + tx)`), the second under `bool has2 = col + 1 < N`,
     # after an early exit: read one output per thread for the tiles (N odd: the last column alone)
-    "coarse_adjacent": (["cdiv(N, 64)", "cdiv(M, 16)"], [32, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
+    "mm15_matmul_two_per_thread": (["cdiv(N, 64)", "cdiv(M, 16)"], [32, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
                         {"M": M, "N": N, "K": K}, "C", lambda v: v["A"] @ v["B"]),
     # PMPP's tile count as a floating-point ceiling (`ph < ceil(Width/(float)TILE_WIDTH)`)
-    "tiled_ceil": (["cdiv(Width, 16)", "cdiv(Width, 16)"], [16, 16], {"M": (N, N), "N": (N, N), "P": (N, N)},
+    "mm10_pmpp_tiled_matmul": (["cdiv(Width, 16)", "cdiv(Width, 16)"], [16, 16], {"M": (N, N), "N": (N, N), "P": (N, N)},
                    {"Width": N}, "P", lambda v: v["M"] @ v["N"]),
     # a do-while k loop (`do { ...; ++k; } while (k < K);`) read as its for
     "do_while_k": (["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], {"A": (M, K), "B": (K, N), "C": (M, N)},
@@ -823,8 +824,8 @@ def test_a_fill_bound_by_another_size_than_the_store_is_read_as_it_only_where_th
     """ECE408's `Row < numARows` fill under C's `Row < numCRows` store: one size where every size of the spec gives
     them one value (and the candidate says it read them as one); at a size where A has fewer rows than C the
     kernel as written stores zero rows, which the tiles would not: refused, with the reason."""
-    text = open(_path("ece408_tiled")).read()
-    _, ctx = _ctx("ece408_tiled", text)
+    text = open(_path("mm_ece408_tiled")).read()
+    _, ctx = _ctx("mm_ece408_tiled", text)
     plans, _ = api.plans(text, ctx)
     tiles = next(p for p in plans if p.name == "matmul-tiles")
     assert "`Row < numARows` read as the store's `Row < numCRows`" in tiles.build(tiles.space[0]).description

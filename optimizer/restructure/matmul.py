@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from kernelpro.profilers.analysis.contraction import Contraction, contractions
 from kernelpro.profilers.analysis.affine import poly_c
-from kernelpro.profilers.analysis.loops import statements, text, unparen
+from kernelpro.profilers.analysis.loops import statements, text, unparen, writes_in
 from kernelpro.profilers.source import SourceFile, walk
 
 from .launch import launch_sites, _call_args
@@ -168,8 +168,7 @@ def _strided_threads(src: SourceFile, v, k=None) -> tuple[str, int] | None:
     inner = inner[1:-1] if inner.startswith("(") else inner
     if re.fullmatch(r"[A-Za-z_]\w*", inner) and k is not None:  # `2 * gx_` with `const int gx_ = bx * bd + tx;`
         d = _decl_of(src, k, inner)
-        if d is None or any(n.type in ("assignment_expression", "update_expression") and text(src, (
-                n.child_by_field_name("left") or n.child_by_field_name("argument"))) == inner for n in walk(k.body)):
+        if d is None or any(w == inner for w, _ in writes_in(src, k.body)):
             return None
         inner = re.sub(r"\s+", "", text(src, d.child_by_field_name("value")))
     dims = set(re.findall(r"(?:blockIdx|blockDim|threadIdx)\.([xyz])", inner))

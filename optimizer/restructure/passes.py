@@ -2351,8 +2351,7 @@ def split_serial_tail(src_text: str, path: str, kernel: str) -> str | None:
         defs = [d for d in walk(k.body) if d.type == "init_declarator"
                 and src.node_text(d.child_by_field_name("declarator")) == who]
         if len(defs) != 1 or re.sub(r"\s+", "", src.node_text(defs[0].child_by_field_name("value"))) != "threadIdx.x" \
-                or any(n.type in ("assignment_expression", "update_expression") and src.node_text(
-                    n.child_by_field_name("left") or n.child_by_field_name("argument")) == who for n in walk(k.body)):
+                or any(w == who for w, _ in writes_in(src, k.body)):
             return None
     body = last.child_by_field_name("consequence")
     if body is None or body.type != "compound_statement":

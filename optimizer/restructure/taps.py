@@ -5,7 +5,7 @@ returns is left as it is."""
 from __future__ import annotations
 
 from kernelpro.profilers.analysis.affine import build_env
-from kernelpro.profilers.analysis.loops import LOOPS, analyze_loop, declared_names
+from kernelpro.profilers.analysis.loops import LOOPS, analyze_loop, declared_names, writes_in
 from kernelpro.profilers.source import parse_source, walk
 
 from .text import Refuse, ident_subs, span_text
@@ -194,20 +194,14 @@ def specialize(text: str, path: str, kernel: str, values: dict[str, int]) -> str
     subs = []
     for name, v in values.items():
         p = k.param(name)
-        if any(n.type in ("assignment_expression", "update_expression") and src.node_text(
-                n.child_by_field_name("left") or n.child_by_field_name("argument")) == name for n in walk(k.body)):
+        if any(w == name for w, _ in writes_in(src, k.body)):
             raise Refuse(f"{name} is assigned in the kernel: no one value to specialise it to")
         subs += ident_subs(src, k.body, name, f"(({p.type_text.strip() if p else 'int'})({v}))"
                            if p is not None and p.base_type != "int" else f"({v})")
     text = fold(span_text(src, 0, len(src.data), subs), path, kernel)
     src = parse_source(text, path)
     k = src.kernel(kernel)
-    assigned = set()
-    for n in walk(k.body):
-        if n.type in ("assignment_expression", "update_expression"):
-            t = n.child_by_field_name("left") or n.child_by_field_name("argument")
-            if t is not None and t.type == "identifier":
-                assigned.add(src.node_text(t))
+    assigned = {w for w, _ in writes_in(src, k.body)}
     consts = []
     for d in walk(k.body):
         if d.type != "declaration" or "const" in src.node_text(d).split("=")[0].split() or \

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ..source import parse_source, span_text, walk
-from .loops import text
+from .loops import text, writes_in
 from .macros import _primary, expand_macros
 
 _SIDE_EFFECTS = ("assignment_expression", "update_expression", "call_expression")
@@ -38,11 +38,8 @@ def inline_conditions(src_text: str, path: str, kernel: str) -> str | None:
     if k is None or k.body is None:
         return None
     assigned: dict[str, list[int]] = {}
-    for n in walk(k.body):
-        if n.type in ("assignment_expression", "update_expression"):
-            t = n.child_by_field_name("left") or n.child_by_field_name("argument")
-            if t is not None and t.type == "identifier":
-                assigned.setdefault(text(src, t), []).append(n.start_byte)
+    for name, n in writes_in(src, k.body):
+        assigned.setdefault(name, []).append(n.start_byte)
     subs = []
     for d in walk(k.body):
         if d.type != "declaration" or text(src, d.child_by_field_name("type")).replace("const", "").strip() != "bool":

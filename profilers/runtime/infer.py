@@ -303,8 +303,7 @@ class _Inference:
         plan = Plan(self.k.name, self.cu, self.spec_path, snapshot, inst, sizes, size_why, self.variables, args,
                     grid, block, shared, off, self.notes, host=self.launch is not None)
         insts = {tuple(" ".join(a.split()) for a in ln.template_args) for ln in launches if ln.template_args}
-        insts |= {tuple(a.strip() for a in m.group(1).split(",")) for m in re.finditer(
-            rf"template\s+(?:__global__\s+)?void\s+{re.escape(self.k.name)}\s*<([^>]*)>", self.src.text)}
+        insts |= {tuple(a) for a in self.src.explicit_instantiations(self.k.name)}
         if self.tmap and len(insts) > 1:  # the runtime launches one instantiation: the one read (`BLOCK` as 256)
             plan.template = tuple(str(self.src.constants.get(self.tmap[n], self.tmap[n]))
                                   for _, n in self.k.template_params)
@@ -318,9 +317,9 @@ class _Inference:
         args: list[str] = list(self.launch.template_args) if self.launch is not None else []
         why = f"the launch at {Path(self.launch.file).name}:{self.launch.line}" if args else ""
         if not args:
-            m = re.search(rf"template\s+(?:__global__\s+)?void\s+{re.escape(self.k.name)}\s*<([^>]*)>", self.src.text)
-            if m:
-                args, why = [a.strip() for a in m.group(1).split(",")], "the explicit instantiation in the file"
+            explicit = self.src.explicit_instantiations(self.k.name)
+            if explicit:
+                args, why = explicit[0], "the explicit instantiation in the file"
         tmap: dict[str, str] = {}
         for i, (kind, name) in enumerate(tps):
             if i < len(args):

@@ -11,6 +11,7 @@ import ast
 
 from ..analysis.affine import add, atom, const, mul  # the one polynomial arithmetic
 from .expr import ExprError, parse_expr
+from ..source import closes_at_end
 
 Poly = dict
 STRUCT: dict[str, tuple] = {}  # atom text -> (op, a, b) with polynomials a, b
@@ -45,13 +46,7 @@ def _simple(t: str) -> bool:
 
 def _closed(t: str) -> bool:
     """t is one call: its first '(' closes at the end."""
-    depth = 0
-    for i, ch in enumerate(t):
-        depth += ch == "("
-        depth -= ch == ")"
-        if depth == 0 and ch == ")":
-            return i == len(t) - 1
-    return False
+    return closes_at_end(t[t.find("("):]) if "(" in t else False
 
 
 def _split(a: Poly, d: int) -> tuple[Poly, Poly]:
