@@ -467,3 +467,33 @@ def test_a_run_stopped_from_outside_keeps_its_last_saved_branch_as_its_best():
     assert suite_run.final([{"type": "evaluated"}]) is None
     done = {"type": "done", "best_branch": "k/9"}
     assert suite_run.final(events + [done]) is done
+
+
+def test_an_inferred_run_s_best_is_measured_again_at_the_family_s_sizes(tmp_path):
+    """issue 28: the search on an inferred spec (its own guessed sizes) is compared with the hand-written spec's
+    search at the family's sizes: the branch's spec keeps its launch, takes the family's [sizes], and the
+    hand-written best joins the measurement; a family whose sizes name another variable is said, not guessed."""
+    import dataclasses
+
+    import suite_run
+    from kernelpro.profilers.runtime.spec import load_spec
+
+    repo = suite_run.make_repo("softmax", drop="naive.kernelpro.toml")
+    r = subprocess.run([sys.executable, "-m", "kernelpro.optimizer", "spec", "init", "naive.cu"], cwd=repo,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    inferred = load_spec(repo / "naive.kernelpro.toml")
+    assert inferred.sizes["large"] != {"N": 1024, "C": 50257}  # its own guess
+    entries = {"optimized": (repo / "naive.cu", inferred)}
+    row: dict = {}
+    suite_run.at_family_sizes(entries, row, repo, "softmax", "naive", "best", None)
+    moved = entries["optimized@family"][1]
+    assert moved.sizes == {"small": {"N": 256, "C": 50257}, "large": {"N": 1024, "C": 50257}}
+    assert moved.launches == inferred.launches and moved.reference == inferred.reference
+    assert all(abs(v["N"] - 256) <= 1 for v in moved.check_sizes.values())  # off-by-one of the family's smallest
+    assert entries["best"][0].name == "best.cu" and row["family_sizes"]["large"]["C"] == 50257
+    # other size names: nothing added, the reason kept
+    renamed = dataclasses.replace(inferred, sizes={"large": {"rows": 8, "cols": 8}})
+    entries, row = {"optimized": (repo / "naive.cu", renamed)}, {}
+    suite_run.at_family_sizes(entries, row, repo, "softmax", "naive", "best", None)
+    assert set(entries) == {"optimized"} and "does not" in row["family_sizes"]
