@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ctypes
 import json
+import hashlib
 import os
 import subprocess
 import time
@@ -32,12 +33,26 @@ GPU_ONLY = ("gemm_sm90_tf32",)  # built by the GPU tests alone: the compile test
 _BUILT: dict[tuple[str, bool], Path] = {}
 
 
+def _sources_hash(name: str) -> str:
+    """The harness's and its headers' contents, hashed: a prebuilt library is used only for these sources."""
+    h = hashlib.sha256((HERE / f"{name}_test.cu").read_bytes())
+    for header in HARNESSES[name][0]:
+        h.update((INCLUDE_DIR / header).read_bytes())
+    return h.hexdigest()[:12]
+
+
 def build(name: str, out_dir: Path, cubin: bool = False) -> Path:
     """The harness compiled with nvcc into a shared library (host and device code), or with
     cubin=True its device code alone (what the compile check needs: no host compiler pass)."""
     key = (name, cubin)
     if key in _BUILT:
         return _BUILT[key]
+    # KERNELPRO_PREBUILT_BLOCKS: a folder of libraries built from these harnesses elsewhere (the CUTLASS ones take
+    # minutes of nvcc; a GPU call can bring them built on a CPU machine: scripts/prebuild_blocks.sh)
+    pre = Path(os.environ.get("KERNELPRO_PREBUILT_BLOCKS", "/nonexistent")) / f"{name}.{_sources_hash(name)}.{'cubin' if cubin else 'so'}"
+    if pre.is_file():
+        _BUILT[key] = pre
+        return pre
     headers, arch, _ = HARNESSES[name]
     root = cutlass_root()
     flags = sorted({f for h in headers for f in nvcc_flags(h, root / "include" if root else None)})
