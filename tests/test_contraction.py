@@ -163,3 +163,51 @@ def test_a_difference_of_products_is_two_terms_and_a_lone_subtracted_product_is_
     assert not f.products and any("subtracts" in r.reason or "not a sum" in r.reason for r in f.refused), f.refused
     f = found(kernel.replace("UPDATE", "s += (double)(2.0f * ar[i * K + k] * br[k * N + j])"))
     assert len(f.products) == 1 and f.products[0].alpha == "2.0f"
+
+
+@pytest.mark.parametrize("body, combine", [
+    ("float e = a[i*K+k] - b[j*K+k]; s += e * e;", "(kp_x - kp_y) * (kp_x - kp_y)"),  # squared distance
+    ("s += fabsf(a[i*K+k] - b[j*K+k]);", "fabsf(kp_x - kp_y)"),  # Manhattan
+    ("s += fmaxf(a[i*K+k], b[j*K+k]) - fminf(a[i*K+k], b[j*K+k]);", "fmaxf(kp_x, kp_y) - fminf(kp_x, kp_y)"),
+    ("s += (b[j*K+k] - a[i*K+k]) * (b[j*K+k] - a[i*K+k]);", "(kp_y - kp_x) * (kp_y - kp_x)"),  # B read first
+])
+def test_a_sum_of_another_function_of_the_two_operands_is_a_contraction_with_that_combine(body, combine):
+    """Distances between rows (`d = x - y; acc += d * d`) are tiled like a product: the combine is the kernel's
+    own function with A's element as kp_x and B's as kp_y, whichever the kernel reads first."""
+    f = found(NEG.replace("BODY", body))
+    assert len(f.products) == 1, f.refused
+    c = f.products[0]
+    assert c.combine == combine and (c.terms[0][0].array, c.terms[0][1].array) == ("a", "b")
+    assert (c.M, c.N, c.K) == ("M", "N", "K")
+
+
+@pytest.mark.parametrize("body, why", [
+    ("s += expf(a[i*K+k] - b[j*K+k]);", "not zero where both are"),  # a zero-filled tile edge would add 1
+    ("float e = a[i*K+k] - b[j*K+k]; s += d[k] * e * e;", "combines 3 reads along k"),  # weighted
+    ("s += (a[i*K+k] - b[j*K+k]) * t; t *= 0.5f;", "uses t, which changes in the loop"),
+    ("s += (a[i*K+k] - b[j*K+k]) * k;", "uses k itself"),
+    ("s += (a[i*K+k] - b[j*K+k]) * c[0];", "does not move with k"),
+    ("s += (a[i*K+k] - b[j*K+k]) * scale(a[i*K+k]);", "not math functions"),
+])
+def test_a_combine_that_tiles_cannot_keep_is_refused_with_a_reason(body, why):
+    f = found("__device__ float scale(float);\n" + NEG.replace("BODY", body))
+    assert not f.products and f.refused and why in f.refused[0].reason, f.refused
+
+
+def test_tensor_cores_and_the_library_refuse_a_distance_and_the_rules_say_tiles_only():
+    from kernelpro.optimizer.restructure import gemmlib, matmul
+    from kernelpro.optimizer.restructure.text import Refuse
+    text = NEG.replace("BODY", "float e = a[i*K+k] - b[j*K+k]; s += e * e;")
+    c = found(text).products[0]
+    with pytest.raises(Refuse, match="not their product"):
+        matmul.check_wmma(c)
+    assert not matmul.split_tf32_ok(c) and "not their product" in matmul.tf32_admits(c, (1e-2, 1e-2), 64)
+    with pytest.raises(Refuse, match="another function"):
+        gemmlib.plan(parse_source(text), c)
+    assert not matmul.symmetric(c)
+    adv = matmul_reuse(Context(source=parse_source(text, "k.cu"), artifact=None))
+    assert len(adv) == 1 and "stage TILE x TILE tiles" in adv[0].remedy
+    from kernelpro.profilers.rules.tensor_cores import matmul_updates
+    src = parse_source(text)
+    k = src.kernels[0]
+    assert matmul_updates(src, k, k.loops[0]) and not matmul_updates(src, k, k.loops[0], products=True)

@@ -76,6 +76,16 @@ CASES = {
                           {"B": 2, "T": 13, "C": 12, "NH": 3}, "out", lambda v: _att_value(v["att"], v["inp"], 3)),
     "two_outputs": (["cdiv(N, 16)", "cdiv(M, 32)"], [16, 16], {"A": (37, 29), "B": (29, 53), "C": (37, 53)},
                       {"M": 37, "N": 53, "K": 29}, "C", lambda v: v["A"] @ v["B"]),
+    # sums of another function of the two operands (analysis/contraction.py's `combine`): distances between rows
+    "dist_sq": (["cdiv(53, 16)", "cdiv(37, 16)"], [16, 16], {"x": (37, 29), "y": (53, 29), "out": (37, 53)},
+                {"n": 37, "m": 53, "d": 29}, "out", lambda v: ((v["x"][:, None, :] - v["y"][None]) ** 2).sum(-1)),
+    "dist_l1_self": (["cdiv(37, 16)", "cdiv(37, 16)"], [16, 16], {"p": (37, 29), "out": (37, 37)},
+                     {"n": 37, "dim": 29}, "out",
+                     lambda v: np.sqrt(np.abs(v["p"][:, None, :] - v["p"][None]).sum(-1))),
+    "dist_written_twice": (["cdiv(37, 16)", "cdiv(53, 16)"], [16, 16], {"q": (37, 29), "ref": (53, 29),
+                                                                        "out": (37, 53)},
+                           {"nq": 37, "nr": 53, "dim": 29}, "out",
+                           lambda v: ((v["q"][:, None, :] - v["ref"][None]) ** 2).sum(-1)),
 }
 SMALL = {"bm": 32, "bn": 16, "bk": 8, "tm": 2, "tn": 2, "pad": 1, "vec": 4, "stages": 2, "pre": 1}  # through registers
 
@@ -127,7 +137,7 @@ def test_tiles_compute_the_product(built, name):
         args, views = [], {}
         for p in k.params:
             if p.is_pointer:
-                x = rng.standard_normal(arrays[p.name]).astype(np.float32)
+                x = rng.standard_normal(arrays[p.name]).astype(np.float64 if p.base_type == "double" else np.float32)
                 views[p.name] = x.astype(np.float64)
                 args.append(x.reshape(-1).copy())
             else:

@@ -18,7 +18,7 @@ import re
 import textwrap
 from dataclasses import dataclass
 
-from kernelpro.profilers.analysis.contraction import Contraction, contractions
+from kernelpro.profilers.analysis.contraction import Contraction, _update, contractions
 from kernelpro.profilers.analysis.affine import poly_c
 from kernelpro.profilers.analysis.loops import statements, text, unparen, writes_in
 from kernelpro.profilers.source import SourceFile, walk
@@ -325,8 +325,8 @@ def symmetric(c: Contraction) -> bool:
     offset), over a square output, nothing depending on the row apart from the column: C[i][j] = C[j][i], and
     bit for bit (the same products summed in the same order). Only the tiles on and below the diagonal need
     computing, each written twice."""
-    if len(c.terms) != 1 or c.causal or c.mask or c.condition or c.per_thread != (1, 1):
-        return False
+    if len(c.terms) != 1 or c.combine or c.causal or c.mask or c.condition or c.per_thread != (1, 1):
+        return False  # (a distance of an array's rows to each other is symmetric too, but not every function is)
     if len(c.row.atoms) != 1 or len(c.col.atoms) != 1 or not _equal_sizes(c.M, c.N):
         return False
     (a, b), r, q = c.terms[0], c.row.atoms[0], c.col.atoms[0]
@@ -530,6 +530,8 @@ def check_tiles(src: SourceFile, kernel: str, c: Contraction) -> dict:
         raise Refuse(f"each thread already computes {c.per_thread[0]} x {c.per_thread[1]} outputs")
     if c.mask:
         raise Refuse(f"the update is masked in the k loop (`{c.mask}`)")
+    if c.combine is not None and c.causal:  # (one operand zero past the bound: its function of the other need not be)
+        raise Refuse(f"a causal bound on a sum of `{c.combine}` (the tiles zero one operand past it)")
     causal = None
     if c.causal:  # k < bound(row): the row's operand is zero past its bound, loaded so
         causal = _causal_axis(src, k, c)
@@ -712,7 +714,7 @@ def tile_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: in
                 use += [f"{i3}#pragma unroll",
                         f"{i3}for (int {x} = 0; {x} < {cnt}; ++{x}) {reg}[{x}] = {sl.at('kp_st', 'kp_kk', place[x], bk)};"]
         use += [f"{i3}#pragma unroll", f"{i3}for (int m = 0; m < {tm}; ++m)", f"{i3}  #pragma unroll",
-                f"{i3}  for (int n = 0; n < {tn}; ++n) kp_acc{t}[m][n] += kp_a{t}[m] * kp_b{t}[n];"]
+                f"{i3}  for (int n = 0; n < {tn}; ++n) kp_acc{t}[m][n] += {_combined(c, f'kp_a{t}[m]', f'kp_b{t}[n]')};"]
     use = [f"{ind * 2}#pragma unroll", f"{ind * 2}for (int kp_kk = 0; kp_kk < {bk}; ++kp_kk) {{"] + use + [f"{ind * 2}}}"]
 
     def loads(stage):
@@ -1070,6 +1072,10 @@ def _replay(src: SourceFile, k, c: Contraction, ind: str, sums: list[str] | None
     upd = c.update
     inner = []
     for t, (a, b) in enumerate(c.terms):
+        if c.combine is not None:  # the whole added value (`diff * diff`, its locals declared in the loop gone)
+            added = _update(src, upd)[1]
+            inner.append((added.start_byte, added.end_byte, f"({sums[t] if sums else f'kp_acc{t}[kp_m][kp_n]'})"))
+            continue
         inner.append((a.nodes[0].start_byte, a.nodes[0].end_byte, sums[t] if sums else f"kp_acc{t}[kp_m][kp_n]"))
         inner.append((b.nodes[0].start_byte, b.nodes[0].end_byte, "1"))
     stmt = upd.parent
@@ -1247,8 +1253,26 @@ WMMA_TYPES = {"__nv_bfloat16": "__float2bfloat16", "nv_bfloat16": "__float2bfloa
 WMMA_SHAPES = ((128, 64, 32), (64, 128, 32), (64, 64, 32), (128, 128, 32), (64, 64, 16), (128, 64, 16), (64, 128, 16))
 
 
+def _combined(c: Contraction, a: str, b: str) -> str:
+    """What the sum adds for elements a of A and b of B: their product, or the kernel's own function of them."""
+    if c.combine is None:
+        return f"{a} * {b}"
+    return "(" + re.sub(r"\bkp_x\b", a.replace("\\", r"\\"), re.sub(r"\bkp_y\b", b.replace("\\", r"\\"), c.combine)) + ")"
+
+
+def not_a_product(c: Contraction) -> str | None:
+    """Why tensor cores and the library GEMM (which multiply) do not apply to a sum of another function."""
+    if c.combine is None:
+        return None
+    x, y = c.terms[0][0].array, c.terms[0][1].array
+    return (f"the sum adds `{c.combine.replace('kp_x', 'x').replace('kp_y', 'y')}` of x in {x} and y in {y}, not "
+            "their product (tensor cores and GEMMs multiply; shared-memory tiles apply)")
+
+
 def check_wmma(c: Contraction) -> str:
     """The 16-bit element type both operands share (WMMA takes it with fp32 sums); Refuse otherwise."""
+    if not_a_product(c):
+        raise Refuse(not_a_product(c))
     if len(c.terms) != 1:
         raise Refuse("a sum of several products (tensor cores take one)")
     a, b = c.terms[0]
@@ -1267,6 +1291,8 @@ def tf32_admits(c: Contraction, tolerance, kmax):
     the absolute tolerance (atol, plus atol_rms times the outputs' rms, sqrt(kmax) for such sums, where the
     tolerance is (rtol, atol, atol_rms)) and rtol; else the reason (a str)."""
     a, b = c.terms[0] if len(c.terms) == 1 else (None, None)
+    if not_a_product(c):
+        return not_a_product(c)
     if a is None or a.elem != "float" or b.elem != "float":
         return "only for one product of float operands"
     if tolerance is None or kmax is None:
@@ -1284,7 +1310,7 @@ def tf32_admits(c: Contraction, tolerance, kmax):
 
 def split_tf32_ok(c: Contraction) -> bool:
     """3xTF32 applies: one product of float operands (the tensor cores' fp32-accurate mode)."""
-    return len(c.terms) == 1 and all(o.elem == "float" for o in c.terms[0])
+    return len(c.terms) == 1 and all(o.elem == "float" for o in c.terms[0]) and c.combine is None
 
 
 SPLIT_POLICY = ("3xTF32 split precision: each fp32 operand is big + small with big = tf32(x) and small = "

@@ -92,6 +92,10 @@ class Contraction:
     coords: dict = field(default_factory=dict)  # coordinate -> its definition as C text
     lines: list = field(default_factory=list)  # the k loop, the update, the store
     assumes: list = field(default_factory=list)  # pointer pairs assumed not to overlap
+    # a sum of another function of one A and one B element than their product (`d = x - y; acc += d * d`, squared
+    # distances): that function as C text over kp_x (A's element) and kp_y (B's); None for the product. Shared
+    # memory tiles apply; tensor cores and the library GEMM, which multiply, do not.
+    combine: str | None = None
 
     @property
     def M(self) -> str | None:
@@ -457,8 +461,13 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
             terms.append((sign, ops, scale, t))
         if any(len(ops) == 2 for _, ops, _, _ in terms):
             updates.append((w, acc_node, terms))
+    combine = None
     if not updates:
-        return None
+        got = _combine_update(src, body, var, privates, by_node)
+        if got is None or isinstance(got, Refusal):
+            return Refusal(lp.line, got.reason) if isinstance(got, Refusal) else None
+        w, acc_node, (ra, fa), (rb, fb), combine = got
+        updates.append((w, acc_node, [(1, [(ra, fa), (rb, fb)], [], None)]))
     line = lp.line
     if len(updates) > 1:
         seen = [(w, ops[0][0].array, ops[1][0].array, text(src, acc_node)) for w, acc_node, terms in updates
@@ -547,6 +556,8 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
         if _is_one(sa) and not _is_one(sb):
             (a, fa), (b, fb), ra, rb = (b, fb), (a, fa), rb, ra
         pairs.append(((a, fa), (b, fb)))
+        if combine is not None and fa is not ops[0][1]:  # A and B swapped: so are the combine's elements
+            combine = combine.replace("kp_x", "kp_t").replace("kp_y", "kp_x").replace("kp_t", "kp_y")
         row_atoms |= ra
         col_atoms |= rb
         batch_atoms |= ca & cb & oc
@@ -607,7 +618,106 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
         terms=list(zip(ops0, ops1)), out=out, accumulate=kind, acc=acc, acc_type=acc_type, init=init, alpha=alpha,
         beta=beta, bias=bias, mask=text(src, mask) if mask is not None else None, per_thread=per_thread,
         update=w, store=store, coords={c: text(src, _coord_value(src, k, c)) for c in coords if _coord_value(src, k, c)},
-        lines=lines, assumes=[list(p) for p in assumes])
+        lines=lines, assumes=[list(p) for p in assumes], combine=combine)
+
+
+MATH = {"fabsf": "abs", "fabs": "abs", "abs": "abs", "sqrtf": "sqrt", "sqrt": "sqrt", "powf": "pow", "pow": "pow",
+        "fmaxf": "max", "fmax": "max", "max": "max", "fminf": "min", "fmin": "min", "min": "min", "expf": "exp",
+        "exp": "exp", "__expf": "exp", "logf": "log", "log": "log"}
+
+
+def _zero_at_zero(combine: str, names: set) -> bool | None:
+    """The combine of two zeros is zero (a tile's zero-filled tail then adds nothing): evaluated in Python with the
+    math functions it may call; None where it cannot be evaluated (a parameter in it, another function)."""
+    import math
+
+    if names - set(MATH):
+        return None
+    py = re.sub(r"(\d+\.?\d*(?:[eE][-+]?\d+)?)[fF]\b", r"\1", combine)
+    py = re.sub(r"\((?:const\s+)?(?:float|double|int)\)", "", py)
+    env = {"abs": abs, "sqrt": math.sqrt, "pow": pow, "max": max, "min": min, "exp": math.exp, "log": math.log,
+           "kp_x": 0.0, "kp_y": 0.0}
+    for c, f in MATH.items():
+        py = re.sub(rf"\b{c}\s*\(", f"{f}(", py)
+    try:
+        return eval(py, {"__builtins__": {}}, env) == 0  # noqa: S307 (C arithmetic over two floats and math functions)
+    except Exception:
+        return None
+
+
+def _combine_update(src: SourceFile, body, var: str, privates: dict, by_node: dict):
+    """The loop's one sum of a function of two reads along var that is not their product (`float d = x[i*D + k] -
+    y[j*D + k]; acc += d * d;`, `acc += fabsf(a[..] - b[..])`): (update node, accumulator node, (access, node) of
+    each read, the function as C text over kp_x and kp_y); a Refusal with the reason when it reads more, or
+    something that changes in the loop; None when the loop has no such sum."""
+    found = []
+    for w in walk(body):
+        u = _update(src, w) if w.type == "assignment_expression" else None
+        if u is None or isinstance(u[1], list):
+            continue
+        reads: dict = {}
+        names: set = set()
+        problems: list = []  # what disqualifies it, said only where it combines two reads along var
+
+        def render(n, depth=0):
+            if n.id in by_node:
+                a = by_node[n.id]
+                if a.index is None or not coefficient(a.index, var):
+                    problems.append(f"reads {src.node_text(n)}, which does not move with {var}")
+                    return src.node_text(n)
+                key = (a.array, src.node_text(n).replace(" ", ""))
+                reads.setdefault(key, (a, n))
+                return f"@{list(reads).index(key)}@"
+            if n.type == "identifier":
+                name = src.node_text(n)
+                if name in privates and privates[name] is not None and depth < 4:
+                    return "(" + render(privates[name], depth + 1) + ")"
+                if name == var:
+                    problems.append(f"uses {var} itself")
+                names.add(name)
+                return name
+            if n.type in ("subscript_expression", "field_expression", "pointer_expression"):
+                problems.append(f"reads {src.node_text(n)}, which is not a kernel buffer read along {var}")
+                return src.node_text(n)
+            if n.child_count == 0:
+                return src.node_text(n)
+            out, pos = [], n.start_byte
+            for ch in n.children:
+                out += [src.data[pos:ch.start_byte].decode(), render(ch, depth)]
+                pos = ch.end_byte
+            return "".join(out) + src.data[pos:n.end_byte].decode()
+
+        got = render(u[1])
+        if len(reads) < 2:
+            continue  # (not a function of two operands: another plan's loop, or an inner loop of a tile)
+        at = w.start_point[0] + 1
+        if len(reads) > 2:
+            found.append(Refusal(at, f"line {at} combines {len(reads)} reads along {var} (two, one of each operand, "
+                                     "are recognised)"))
+            continue
+        if problems:
+            found.append(Refusal(at, f"line {at} adds a value that {problems[0]}"))
+            continue
+        written = {n for n, _ in _scalar_writes(src, body)}
+        if names & written:
+            found.append(Refusal(at, f"line {at} uses {sorted(names & written)[0]}, which changes in the loop"))
+            continue
+        (ra, na), (rb, nb) = reads.values()
+        combine = got.replace("@0@", "kp_x").replace("@1@", "kp_y")
+        calls = {src.node_text(c.child_by_field_name("function")) for c in walk(u[1]) if c.type == "call_expression"}
+        zero = _zero_at_zero(combine, (names & calls) | (names - set(privates)))
+        if not zero:
+            found.append(Refusal(at, f"line {at} adds `{combine}` of the two operands, " + (
+                "which is not zero where both are (tiles fill their edges with zeros)" if zero is False else
+                "with names that are not math functions of them")))
+            continue
+        found.append((w, u[0], (ra, na), (rb, nb), combine))
+    sums = [f for f in found if not isinstance(f, Refusal)]
+    if len(sums) == 1:
+        return sums[0]
+    if len(sums) > 1:
+        return Refusal(sums[0][0].start_point[0] + 1, f"the loop updates {len(sums)} sums; one is recognised")
+    return found[0] if found else None
 
 
 def _base(n):
@@ -840,7 +950,8 @@ def describe(c: Contraction) -> str:
         along = "k" if cont == "k" else "the row" if cont in c.row.atoms else "the column" if cont in c.col.atoms \
             else "the batch" if c.batch is not None and cont in c.batch.atoms else None
         return f"{o.array} (contiguous along {along})" if along else f"{o.array} (strided)"
-    prods = " + ".join(f"{lay(a)}·{lay(b)}" for a, b in c.terms)
+    prods = " + ".join(f"{lay(a)}·{lay(b)}" for a, b in c.terms) if c.combine is None else \
+        f"the sum of {c.combine} over x = {lay(c.terms[0][0])}, y = {lay(c.terms[0][1])}".replace("kp_x", "x").replace("kp_y", "y")
     extra = "".join([f", scaled by {c.alpha}" if c.alpha else "", f", plus {c.beta} x the old output" if c.beta else "",
                      f", plus {c.bias}" if c.bias else "", ", batched" if c.batch else "", ", causal" if c.causal else "",
                      f", under {c.condition}" if c.condition else "", ", summed in memory" if c.accumulate == "global"

@@ -84,16 +84,17 @@ def _products(src: SourceFile, stmt):
                         yield acc, b.child_by_field_name("left"), b.child_by_field_name("right"), n
 
 
-def matmul_updates(src: SourceFile, k: Kernel, loop: Loop):
+def matmul_updates(src: SourceFile, k: Kernel, loop: Loop, products: bool = False):
     """Accumulations in `loop` that multiply A[..k..] by B[..k..] as in a matrix multiply: the
     shared analysis's contractions (analysis/contraction.py: any spelling over kernel buffers),
     then products of arrays the kernel holds itself (shared-memory or register tiles)."""
     if not loop.var:
         return []
     f = contractions(src, k)
-    found = [(c.update, a.array, b.array, c.acc) for c in f.products if c.loop == loop.node for a, b in c.terms[:1]]
+    found = [(c.update, a.array, b.array, c.acc) for c in f.products if c.loop == loop.node
+             and not (products and c.combine) for a, b in c.terms[:1]]  # products: not a distance's (x - y)^2
     found += [u for r in f.refused if r.line == loop.line for u in r.updates]  # several named sums: each a product
-    if found or any(r.line == loop.line for r in f.refused) or any(
+    if found or any(r.line == loop.line for r in f.refused) or any(c.loop == loop.node for c in f.products) or any(
             loop.node.start_byte < c.loop.start_byte and c.loop.end_byte <= loop.node.end_byte for c in f.products):
         return found  # recognised (or refused) here, or the product is a loop inside this one
     return _local_updates(src, k, loop)
@@ -146,7 +147,7 @@ def tensor_cores(ctx: Context):
             continue
         by_line = ctx.sass_by_line(k)
         for loop in k.loops:
-            ups = matmul_updates(src, k, loop)
+            ups = matmul_updates(src, k, loop, products=True)
             if not ups:
                 continue
             lines = sorted({ln for node, *_ in ups for ln in range(node.start_point[0] + 1, node.end_point[0] + 2)})
