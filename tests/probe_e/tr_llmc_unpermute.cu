@@ -1,7 +1,7 @@
 // style: karpathy/llm.c attention_forward.cu unpermute_kernel ((B,NH,N,d) -> (B,N,NH,d), thread per input element)
 // launch: grid cdiv(B * NH * N * d, 256) block 256
 // sizes: B=2 N=67 NH=5 d=37
-// expect: transpose-tile
+// expect: transpose-tile|gather
 #include <cuda_runtime.h>
 
 __global__ void unpermute_kernel(const float* inp, float *out, int B, int N, int NH, int d) {
