@@ -487,15 +487,23 @@ class SourceFile:
         give the same integer (`MatrixMulCUDA<32><<<grid, threads>>>`, `template __global__ void k<256>(...)`);
         within `chosen_instantiation(...)` (a spec's `template = [...]`), the values of the one chosen."""
         chosen = _CHOSEN.get().get(k.name)
-        insts = [list(chosen)] if chosen else [s.template_args for s in self.launch_sites if s.kernel == k.name]
-        insts += [] if chosen else self.explicit_instantiations(k.name)
+        insts = [(list(chosen), None)] if chosen else [(s.template_args, s.block_node) for s in self.launch_sites
+                                                       if s.kernel == k.name]
+        insts += [] if chosen else [(a, None) for a in self.explicit_instantiations(k.name)]
+
+        def value(v: str, at) -> int | None:  # a literal, the file's constant, or the launching function's own
+            if v.isdigit():
+                return int(v)
+            if v in self._scoped and at is not None:  # `const int block_size = 16; k<block_size><<<...>>>`
+                return self._scoped_constant(v, at, None)
+            return self.constants.get(v)
+
         out = {}
         for i, (kind, name) in enumerate(k.template_params):
-            vals = {a[i] if i < len(a) else None for a in insts}
+            vals = {value(a[i], at) if i < len(a) else None for a, at in insts}
             if kind != "value" or len(vals) != 1 or None in vals:
                 continue
             v = next(iter(vals))
-            v = int(v) if v.isdigit() else self.constants.get(v)
             if v:
                 out[name] = v
         return out

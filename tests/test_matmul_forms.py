@@ -215,3 +215,45 @@ def test_register_tiles_of_runs_of_four_read_the_slabs_16_bytes_at_a_time():
     assert quad.count("reinterpret_cast<const float4*>(&kp_") == 2 and "kp_tm * 4 + (kp_m / 4) *" in quad
     small = tiles.build(SMALL).source
     assert "reinterpret_cast<const float4*>(&kp_" not in small and "kp_tm + kp_m * 16" in small
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+def test_a_template_tiled_product_with_the_tile_count_in_template_terms_is_read_back(tmp_path):
+    """Round E's cuda-samples-style `template <int BLOCK_SIZE>` tiled product: the tile loop counts
+    `(wA + BLOCK_SIZE - 1) / BLOCK_SIZE` tiles, which cover k < wA once the spec's instantiation (16) is in place
+    (unstage._covers by value, whatever the order of the terms); the tiles it becomes compute the product."""
+    path = os.path.join(os.path.dirname(HERE), "probe_e", "mm_template_tiled.cu")
+    text = open(path).read()
+    k = parse_source(text, path).kernels[0]
+    grid, block = ["cdiv(wB, 16)", "cdiv(hA, 16)"], [16, 16]
+    sizes = {"hA": 37, "wA": 29, "wB": 53}
+    ctx = api.Context(kernel=k.name, path=path, launch={"grid": grid, "block": block},
+                      base_launch={"grid": grid, "block": block}, size_env={"small": sizes},
+                      scalar_params={p.name: p.name for p in k.params if not p.is_pointer}, template=("16",))
+    plans, why = api.plans(text, ctx)
+    got = {p.name: p for p in plans}
+    assert "matmul-tiles" in got, why
+    cands = [got["matmul-tiles"].build(knobs) for knobs in (got["matmul-tiles"].space[0], SMALL)]
+    problems = compile_each(str(tmp_path / "x.cu"), [(k.name, c.source, ()) for c in cands],
+                            CompileOptions(arch="sm_90"))
+    assert problems == [None, None], problems
+    from spec_emu import host_blanked
+    batch = Batch([(host_blanked(c.source), f"{k.name}<16>") for c in cands], str(tmp_path))
+    rng = np.random.default_rng(5)
+    a, b = rng.standard_normal((37, 29)).astype(np.float32), rng.standard_normal((29, 53)).astype(np.float32)
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    for i, c in enumerate(cands):
+        out = np.full((37, 53), np.nan, np.float32)
+        res = batch.run(i, [out.reshape(-1), a.reshape(-1).copy(), b.reshape(-1).copy(), 37, 29, 53],
+                        [_ev(g, sizes) for g in c.launch["grid"]], [_ev(x, sizes) for x in c.launch["block"]])
+        assert np.allclose(res[0].reshape(37, 53), want, rtol=1e-4, atol=1e-4), c.description
+
+
+def test_a_tile_count_that_falls_short_is_not_taken_for_a_cover():
+    from kernelpro.optimizer.restructure.unstage import _covers_by_value
+    assert _covers_by_value("((BLOCK_SIZE + wA - 1) / BLOCK_SIZE)", "wA", 16, {"BLOCK_SIZE": 16})
+    assert _covers_by_value("((wA - 1) / T + 1)", "wA", 32, {"T": 32})
+    assert not _covers_by_value("(wA / BLOCK_SIZE)", "wA", 16, {"BLOCK_SIZE": 16})  # the last partial tile missed
+    assert not _covers_by_value("((wA + 15) / 16)", "wA", 32, {})  # counted for another tile width
+    assert not _covers_by_value("((wA + BS - 1) / BS)", "wA", 16, {})  # BS unknown: not assumed
+    assert not _covers_by_value("((n + 15) / 16)", "wA", 16, {})  # another size

@@ -585,7 +585,7 @@ class _Unstager:
         span = self.span
         if len(k_bounds) > 1:  # A's fill stops at numAColumns, B's at numBRows: the terms past either are zero
             ends = sorted(k_bounds)
-            if self.step == 1 and any(_covers(span, e, tile) for e in ends):
+            if self.step == 1 and any(_covers(span, e, tile, self.consts) for e in ends):
                 return _min_text(ends)
             raise _Fail(f"the fills bound k differently ({', '.join(ends)}) and the tiles cover neither")
         if self.step != tile and self.step != 1:
@@ -594,7 +594,7 @@ class _Unstager:
             span = mul(span, const(tile)) if not k_bounds else span
             if k_bounds:
                 e = next(iter(k_bounds))
-                if not _covers(span, e, tile):
+                if not _covers(span, e, tile, self.consts):
                     raise _Fail(f"the tiles (`{poly_text(self.span)}` of them) do not cover k < {e}")
                 return e
             return poly_text(span)
@@ -607,8 +607,36 @@ class _Unstager:
         return poly_text(span)
 
 
-def _covers(count: Poly, e: str, tile: int) -> bool:
-    """count tiles of `tile` cover k < e: count is `(e + tile - 1) / tile` (or `(e - 1) / tile + 1`)."""
+def _covers(count: Poly, e: str, tile: int, consts: dict | None = None) -> bool:
+    """count tiles of `tile` cover k < e: count is `(e + tile - 1) / tile` (or `(e - 1) / tile + 1`), as written
+    or in any order of its terms with the tile a template's value (`(BLOCK_SIZE + wA - 1) / BLOCK_SIZE`)."""
+    if _covers_as_written(count, e, tile):
+        return True
+    return _covers_by_value(poly_text(count), e, tile, consts or {})
+
+
+def _covers_by_value(count: str, e: str, tile: int, consts: dict) -> bool:
+    """The count's value at the ends e takes (every name of e the same sample, the template's values in place)
+    is the ceiling of e / tile: between e / tile and one more; False where the count reads another name."""
+    names = set(re.findall(r"[A-Za-z_]\w*", e))
+    extra = set(re.findall(r"[A-Za-z_]\w*", count)) - names - set(consts)
+    if extra or not names or re.search(r"[^\w\s()+\-*/]", count + e):
+        return False
+    py = lambda t: re.sub(r"(?<!/)/(?!/)", "//", t)  # non-negative ints: C's division
+    for v in (1, 2, tile - 1, tile, tile + 1, 2 * tile - 1, 2 * tile + 1, 97, 1000, 1023):
+        env = {**{n: int(x) for n, x in consts.items() if str(x).lstrip("-").isdigit()}, **{n: max(v, 1) for n in names}}
+        try:
+            n, end = eval(py(count), {"__builtins__": {}}, env), eval(py(e), {"__builtins__": {}}, env)  # noqa: S307
+        except Exception:
+            return False
+        if not isinstance(n, int) or not isinstance(end, int) or end < 1:
+            continue
+        if not (n * tile >= end and (n - 1) * tile < end):
+            return False
+    return True
+
+
+def _covers_as_written(count: Poly, e: str, tile: int) -> bool:
     if len(count) == 2 and count.get(()) == 1:  # `(e - 1) / tile + 1`: the division an atom, the 1 a constant
         rest = {m: c for m, c in count.items() if m}
         (m, c), = rest.items()

@@ -433,6 +433,8 @@ def with_defines(src: SourceFile, k: Kernel | None = None) -> SourceFile:
         if v is not None:
             extra[src.node_text(name)] = v
     drop = set()
+    if k is not None and k.is_template:  # `template <int BLOCK_SIZE>`: the value its launches (or the spec) give
+        extra.update(src.instantiated(k))
     if k is not None:
         own = {src.node_text(n) for n in walk(k.body) if n.type == "identifier"} if k.body is not None else set()
         local = declared_in_body(src, k)

@@ -184,7 +184,8 @@ class Checker:
                 if t.bound.kind not in ("guard", "derived"):
                     continue
                 rq = reach(t.bound.q, launch, A, kenv, exact=True)
-                top_q, want = (A.eval(rq.end, kenv) - 1 if rq is not None else None), A.eval(t.bound.u, kenv)
+                end = A.eval(rq.end, kenv) if rq is not None else None  # (None: a value not known at this size)
+                top_q, want = (end - 1 if end is not None else None), A.eval(t.bound.u, kenv)
                 if top_q is not None and want is not None and top_q < want and all(
                         not any(A.is_var(x) and x in A.stepped for x in m) for m in t.bound.q):
                     return [Problem("unwritten", name, f"`{poly_text(t.bound.q)}` goes up to {want} under "
