@@ -87,6 +87,11 @@ CASES = {
     "../probe_d/red_chunked_mean_var.cu": ("block-atomic", None, {"n": 3001}, "n"),
     # an element-wise kernel reading a scale every thread reads at the same place (`x[i] / norm[0]`)
     "scale_by_norm.cu": ("elementwise", None, {"n": 1001}, "n"),
+    # NCHW <-> NHWC through digits of the flat index, one side reaching the row through `((q / W) % H)` inside
+    # another digit (tests/probe_e, tests/probe_d): contiguous in runs of W, restaged through the tile
+    "../probe_e/tr_nchw_to_nhwc_gather.cu": ("transpose-tile", None, {"N": 2, "C": 37, "H": 5, "W": 7}, "N*C*H*W"),
+    "../probe_e/tr_nhwc_to_nchw_scatter.cu": ("transpose-tile", None, {"N": 2, "C": 37, "H": 5, "W": 7}, "N*C*H*W"),
+    "../probe_d/tr_nchw_to_nhwc.cu": ("transpose-tile", None, {"N": 2, "C": 37, "H": 5, "W": 7}, "N*C*H*W"),
 }
 
 

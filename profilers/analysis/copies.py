@@ -61,17 +61,21 @@ def _along(a: Access) -> str | None:
 
 def _runs_along(index: dict, t: str) -> bool:
     """t reaches the index only as `(E % D)` alone with coefficient 1 (E a sum with t as a term of its own)
-    and through quotients `(E / D)`; at least one remainder."""
+    and through quotients `(E / D)`, also inside other digits (`((E / W) % H)`); at least one remainder."""
     rem = False
     for m, coef in index.items():
         for a in m:
             if t not in a:
                 continue
-            inner = re.fullmatch(r"\(\((.*)\) ([%/]) (.+)\)", a)
+            if a.count(t) != 1:
+                return False
+            inner = re.search(r"\(([^()]*)\) ([%/]) ", a)  # the innermost group holding t, and what is done to it
+            while inner is not None and t not in inner.group(1):
+                inner = re.search(r"\(([^()]*)\) ([%/]) ", a[inner.end():]) if inner else None
             if inner is None or t not in [x.strip() for x in inner.group(1).split("+")]:
                 return False
             if inner.group(2) == "%":
-                if len(m) != 1 or coef != 1:
+                if len(m) != 1 or coef != 1 or not re.fullmatch(r"\(\([^()]*\) % [^()]+\)", a):
                     return False
                 rem = True
     return rem
