@@ -90,10 +90,20 @@ def shared_helpers(src: SourceFile) -> set[str]:
     return out
 
 
+def _extern_raw(src: SourceFile, k: Kernel) -> set[str]:
+    """The kernel's own `extern __shared__` arrays (`extern __shared__ unsigned char smem[];`)."""
+    out = set()
+    for d in walk(k.body):
+        if d.type == "declaration" and {"extern", "__shared__"} <= set(src.node_text(d).replace("[", " ").split()):
+            out |= set(declared(src, d))
+    return out
+
+
 def _aliases(src: SourceFile, k: Kernel) -> dict[str, str]:
-    """Pointers the kernel declares from a helper of shared_helpers (`T *sdata = SharedMemory<T>();`): name ->
+    """Pointers the kernel declares from a helper of shared_helpers (`T *sdata = SharedMemory<T>();`) or as a cast
+    of its own `extern __shared__` array (`T *sdata = reinterpret_cast<T *>(smem);`, `(T *)smem`): name ->
     element type."""
-    helpers, out = shared_helpers(src), {}
+    helpers, out = shared_helpers(src) | _extern_raw(src, k), {}
     if not helpers:
         return out
     for d in walk(k.body):

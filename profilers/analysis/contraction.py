@@ -535,6 +535,8 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
         return Refusal(line, f"the output {out_acc.array} is also an operand of the product (it aliases an operand)")
     # roles: A shares the row with the output, B the column
     cset = set(coords) | (loop_vars - {var})
+    outer_vars = {lp2.var for lp2 in k.loops if lp2.var and lp2.node.start_byte < lp.node.start_byte
+                  and lp.node.end_byte <= lp2.node.end_byte}
     oc = _coord_atoms(out_acc.index, cset, set())
     pairs = []
     row_atoms, col_atoms, batch_atoms = set(), set(), set()
@@ -548,6 +550,10 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
             if (ca - cb) & oc or (cb - ca) & oc:
                 pass
             what = "a matrix-vector product" if (ra or rb) else "a dot product (one output)"
+            tri = _triangular_loop(src, k, lp, set(coords) | outer_vars)
+            if tri:
+                return Refusal(line, f"the loop on line {line} sums products along {var}, but {tri}: the output's "
+                                     "rows and columns are not read apart (tiles cover whole rectangles)")
             return Refusal(line, f"the loop on line {line} is {what}, not a matrix product: its operands do not "
                                  f"share the output's row and column apart ({a.array}, {b.array})")
         # A is the operand whose coordinates are the output's slower dimension
@@ -718,6 +724,22 @@ def _combine_update(src: SourceFile, body, var: str, privates: dict, by_node: di
     if len(sums) > 1:
         return Refusal(sums[0][0].start_point[0] + 1, f"the loop updates {len(sums)} sums; one is recognised")
     return found[0] if found else None
+
+
+def _triangular_loop(src: SourceFile, k: Kernel, lp, names: set) -> str | None:
+    """`the loop over j2 on line 17 starts at j1` where a loop around the k loop starts at (or is bounded by) the
+    thread's coordinate or another loop's variable: a triangle of the output (PolyBench's covariance, syrk)."""
+    from .loops import _header
+
+    for lp2 in k.loops:
+        if not lp2.var or not (lp2.node.start_byte < lp.node.start_byte and lp.node.end_byte <= lp2.node.end_byte):
+            continue
+        h = _header(src, lp2.node)
+        for what, n in (("starts at", h["start"]), ("is bounded by", h["bound"])):
+            used = {src.node_text(x) for x in walk(n) if x.type == "identifier"} & (names - {lp2.var}) if n else set()
+            if used:
+                return f"the loop over {lp2.var} on line {lp2.line} {what} {sorted(used)[0]} (a triangle of the output)"
+    return None
 
 
 def _base(n):
