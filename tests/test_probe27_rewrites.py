@@ -95,6 +95,8 @@ CASES = {
     "../probe_d/tr_nchw_to_nhwc.cu": ("transpose-tile", None, {"N": 2, "C": 37, "H": 5, "W": 7}, "N*C*H*W"),
     # the tree's shared memory a cast of the kernel's own `extern __shared__ unsigned char[]` (tests/probe_e)
     "../probe_e/rd_harris_reduce0.cu": ("block-tree", "reduce0<float>", {"n": 3001}, "n"),
+    # a block scan of a predicate of the input (`in[gid] > threshold ? 1 : 0`, a select on loaded data)
+    "../probe_e/sc_compaction_exclusive.cu": ("block-scan", None, {"n": 1001, "threshold": 50}, "n"),
 }
 
 

@@ -33,7 +33,7 @@ CASES = {
     "blelloch_strided": (128, 256, 1000, 0, "in", "out", "block_totals", False, "work-efficient", False),
     "pingpong_shifted": (256, 256, 700, 0, "d_in", "d_out", None, False, "Hillis-Steele", False),
 }
-NEGATIVE = {"n_no_barrier": "race", "n_difference": "`-`", "n_data_offsets": "loaded data"}
+NEGATIVE = {"n_no_barrier": "race", "n_difference": "`-`", "n_data_offsets": "loaded data", "n_data_select": "`select`"}
 
 
 def _kernel(name):

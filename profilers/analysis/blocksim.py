@@ -317,6 +317,31 @@ class Block:
         finally:
             scopes.pop()
 
+    def _pure(self, n) -> bool:
+        """n has no side effects: no assignment, no increment, no call but min/max and conversions."""
+        src = self.src
+        for x in walk(n):
+            if x.type in ("assignment_expression", "update_expression"):
+                return False
+            if x.type == "call_expression" and src.node_text(x.child_by_field_name("function")) not in CALLS:
+                return False
+        return True
+
+    def _loose(self, n, scopes, t):
+        """A pure condition's value, data where it reads loaded data (`gid < n && in[gid] > th`), evaluated as C
+        does (short-circuit) on the values the run holds."""
+        n = n.named_children[0] if n.type == "parenthesized_expression" and n.named_children else n
+        if n.type == "binary_expression" and self.src.node_text(n.child_by_field_name("operator")) in ("&&", "||"):
+            op = self.src.node_text(n.child_by_field_name("operator"))
+            a = self._loose(n.child_by_field_name("left"), scopes, t)
+            if (op == "&&") != bool(val(a)):
+                return Data(int(bool(val(a)))) if isinstance(a, Data) else int(bool(a))
+            b = self._loose(n.child_by_field_name("right"), scopes, t)
+            out = int(bool(val(b)))
+            return Data(out) if isinstance(a, Data) or isinstance(b, Data) else out
+        v = self._expr(n, scopes, t)
+        return Data(int(bool(v.v))) if isinstance(v, Data) else int(bool(v))
+
     def _cond(self, n, scopes, t):
         v = self._expr(n, scopes, t)
         if isinstance(v, Data):
@@ -425,8 +450,13 @@ class Block:
             b = self._expr(n.child_by_field_name("right"), scopes, t)
             return self._bin(op, a, b, n)
         if ty == "conditional_expression":
-            c = self._cond(n.child_by_field_name("condition"), scopes, t)
-            return self._expr(n.child_by_field_name("consequence" if c else "alternative"), scopes, t)
+            cond = n.child_by_field_name("condition")
+            c = self._loose(cond, scopes, t) if self._pure(n) else self._cond(cond, scopes, t)
+            v = self._expr(n.child_by_field_name("consequence" if val(c) else "alternative"), scopes, t)
+            if isinstance(c, Data):  # a select on loaded data (`flag = in[i] > th ? 1 : 0`): the value is data too
+                self.data_ops.add((self.stage, "select"))
+                return v if isinstance(v, Data) else Data(v)
+            return v
         if ty == "subscript_expression":
             name, idx = self._place(n, scopes, t)
             return self._read(name, idx, t, n)
