@@ -72,7 +72,8 @@ def test_the_analysis_reads_offsets_and_halo():
     assert isinstance(st, Stencil) and len({(dx, dy) for _, dx, dy in st.points}) == 9
 
 
-@pytest.mark.parametrize("name,why", [("n_inplace", "in-place"), ("n_two_points", "2 stores")])
+@pytest.mark.parametrize("name,why", [("n_inplace", "in-place"), ("n_two_points", "2 stores"),
+                                      ("n_interleaved", "ch elements apart (interleaved")])
 def test_no_tile_where_it_would_change_the_result_or_has_no_rows(name, why):
     path = os.path.join(TESTS, "stencils", f"{name}.cu")  # a flat index split into rows: tests/test_flat_view.py
     text = open(path).read()

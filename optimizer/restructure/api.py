@@ -25,7 +25,7 @@ from kernelpro.profilers.analysis.histogram import histogram
 from kernelpro.profilers.analysis.loops import LOOPS, analyze_kernel
 from kernelpro.profilers.analysis.refusal import Refusal as KernelRefusal
 from kernelpro.profilers.analysis.scans import add_prefix, block_scan
-from kernelpro.profilers.analysis.stencils import neighbours_along_x, stencil as find_stencil
+from kernelpro.profilers.analysis.stencils import interleaved, neighbours_along_x, stencil as find_stencil
 from kernelpro.profilers.analysis.planes import plane_loop, stencil3
 from kernelpro.profilers.analysis.prefix import prefix_sum
 from kernelpro.profilers.analysis.patterns import accesses_in
@@ -1382,6 +1382,9 @@ def stencil_plans(text: str, ctx: Context, specialised: bool = False) -> list[Pl
                 if radius:
                     return radius
                 raise Refuse(runtime)
+            strided = interleaved(src, k)
+            if strided is not None:
+                raise Refuse(strided)
             return []  # not a stencil at all, or a flat index that flat_plans views as rows: nothing to say
         raise Refuse(st.reason)
     try:

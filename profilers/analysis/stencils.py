@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from .loops import LOOPS
 from .refusal import Refusal
 from ..source import Kernel, SourceFile, walk
-from .affine import Access, add, build_env, coefficient, global_accesses, is_const
+from .affine import Access, add, build_env, coefficient, global_accesses, is_const, poly_text
 
 SIDE_EFFECTS = ("__shared__", "__syncthreads", "atomic", "__shfl", "cooperative_groups", "cg::", "asm", "printf")
 MAX_HALO = 4  # the largest offset read as a neighbour (rows or elements)
@@ -69,6 +69,24 @@ def neighbours_along_x(src: SourceFile, k: Kernel) -> int:
             offs = {_offset(add(i, ref, -1), row) for i in idx}
             best = max(best, len(offs - {None}))
     return best
+
+
+def interleaved(src: SourceFile, k: Kernel) -> str | None:
+    """Why a kernel that reads one array at three or more points around the thread's own, each neighbour along
+    threadIdx.x the same non-unit stride apart (an interleaved RGB image's pixels, `channels` apart), is not tiled;
+    None where no array is read so."""
+    groups: dict = {}
+    for a in global_accesses(build_env(src, k)):
+        cx = coefficient(a.index, "threadIdx.x") if a.index is not None and not a.is_write else None
+        if cx and cx != {(): 1}:
+            groups.setdefault((a.array, poly_text(cx)), []).append(a)
+    for (array, stride), accs in groups.items():
+        offsets = {poly_text(add(a.index, accs[0].index, -1)) for a in accs}
+        if len(offsets) >= 3:
+            return (f"{array} is read at {len(offsets)} points around the thread's own, but neighbouring threads read "
+                    f"it {stride} elements apart (interleaved values, such as an image's channels): the tile stages "
+                    "neighbours one element apart")
+    return None
 
 
 def stencil(src: SourceFile, k: Kernel) -> Stencil | Refusal:
