@@ -27,13 +27,13 @@ from kernelpro.profilers.analysis.refusal import Refusal as KernelRefusal
 from kernelpro.profilers.analysis.scans import add_prefix, block_scan
 from kernelpro.profilers.analysis.stencils import interleaved, neighbours_along_x, stencil as find_stencil
 from kernelpro.profilers.analysis.planes import plane_loop, stencil3
-from kernelpro.profilers.analysis.prefix import prefix_sum
+from kernelpro.profilers.analysis.prefix import prefix_sum, row_scan
 from kernelpro.profilers.analysis.patterns import accesses_in
 from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import SourceFile, chosen_instantiation, parse_source, walk
 
 from ..model import Candidate
-from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flat2d, flatview, gather, gemmlib,
+from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flat2d, flatview, gather, gemmlib, rowscan,
                hostcall, march, matmul, permute, rows, scan, stencil, taps, virtual)
 from . import histogram as private_bins
 from .launch import add_attribute, columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
@@ -385,6 +385,40 @@ def row_plans(text: str, ctx: Context) -> list[Plan]:
                              knobs=tuple(sorted(knobs.items())), notes=assumptions + tuple(notes))
         plans.append(Plan(f"row-{kind}", f"a {kind} per row", answers, space, build, prior, assumptions))
     return plans
+
+
+def rowscan_plans(text: str, ctx: Context) -> list[Plan]:
+    """A thread per row keeping a running sum along it (cumsum along the last dimension): a warp per row, the row
+    scanned 32 elements a step with shuffles (rowscan.py)."""
+    src = parse_source(text, ctx.path)
+    k = src.kernel(ctx.kernel)
+    if k is None or k.body is None:
+        return []
+    rs = row_scan(src, k)
+    if isinstance(rs, KernelRefusal):
+        if rs.not_this_shape:
+            return []
+        raise Refuse(rs.reason)
+    old_block, grid = _launch_1d(ctx)
+    length = _largest(ctx, rs.end)
+    if length is not None and length < 32:
+        raise Refuse(f"the rows are {length} elements at most at the spec's sizes: a warp per row would leave most "
+                     "of its lanes idle")
+    answers = tuple(r for r in ("uncoalesced-access",) if r in ctx.answers_present)
+
+    def build(knobs):
+        tb = int(knobs["block"])
+        new = rowscan.warp_rows(src, rs)
+        new, notes = _host(new, ctx.path, ctx.kernel, rows_host(tb // 32, tb))
+        launch = dict(ctx.base_launch or {})
+        launch.update(block=[tb], grid=[_grid_for(ctx, src, rs.rk, grid, old_block, tb // 32)] + grid[1:])
+        desc = (f"line {rs.line}: the running sum `{rs.acc}` along each row, one thread per row, becomes a warp per "
+                f"row: 32 elements a step, a shuffle scan, the step's total carried; {tb} threads per block")
+        return Candidate(source=new, launch=launch, flags=ctx.flags, description=desc, answers=answers,
+                         origin="builtin:row-scan", kind="structural", knobs=tuple(sorted(knobs.items())),
+                         notes=tuple(notes))
+    space = [{"block": 256}, {"block": 128}, {"block": 512}]
+    return [Plan("row-scan", "a warp per row scans it", answers, space, build, 0.8)]
 
 
 MAX_DYNAMIC_SHARED = 227 * 1024  # sm_90's largest dynamic shared memory per block
@@ -2213,7 +2247,7 @@ def _plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     by_family: dict[str, list[Plan]] = {}
     for fn in (elementwise_plans, gather_plans, row_plans, column_plans, matmul_plans, permute_plans,
                coalesce_plans, stencil_plans, tree_plans, aggregate_plans, flat_plans, planes_plans, scan_plans,
-               prefix_plans, histogram_plans, march_plans, flat2d_plans):
+               prefix_plans, rowscan_plans, histogram_plans, march_plans, flat2d_plans):
         family = fn.__name__.replace('_plans', '')
         try:
             got = fn(text, ctx)

@@ -55,6 +55,7 @@ class RowKernel:
     loops: list = field(default_factory=list)  # RowLoop, in source order
     reasons: list = field(default_factory=list)  # why it cannot be restructured ([] when it can)
     aliases: set = field(default_factory=set)  # names of the thread's position used only for the row index
+    unspread: list = field(default_factory=list)  # the row's loops that cannot be spread (each one of `reasons`)
 
     @property
     def ok(self) -> bool:
@@ -311,6 +312,7 @@ def _check(src: SourceFile, rk: RowKernel) -> None:
             if not info.canonical:
                 why.append("not a counted loop (for v = S; v < E; v += c)")
             reasons.append(f"the loop on line {lp.start_point[0] + 1} cannot be spread: {'; '.join(why) or 'unknown'}")
+            rk.unspread.append(lp)
 
 
 def _row_loops(src: SourceFile, stmts, path=()):

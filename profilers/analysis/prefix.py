@@ -248,3 +248,125 @@ def _count(src: SourceFile, k: Kernel, env, i_name: str, lp) -> str | None:
                 return m.group(1)
     return None
 
+
+
+# ---------------------------------------------------------------- a thread per row scanning it
+
+
+@dataclass
+class RowScan:
+    """A thread per row whose one loop walks the row keeping a running sum and storing it
+    (`acc += x[r * C + c]; y[r * C + c] = acc;`): cumsum along the last dimension."""
+    kernel: str
+    rk: object  # the RowKernel (patterns.py)
+    loop: object  # the loop's node
+    var: str  # its counter
+    var_type: str
+    start: str  # C text
+    end: str  # C text, exclusive
+    acc: str  # the running sum
+    acc_type: str  # its declared type
+    update: object  # the update's statement
+    added: object  # the expression added to the sum
+    before: list  # the body's statements before the update (none reads the sum)
+    readers: list  # [(statement, after the update)]: stores that read the sum
+    line: int
+
+
+def row_scan(src: SourceFile, k: Kernel) -> RowScan | Refusal:
+    """The kernel as a RowScan; a Refusal (not this shape where there is no thread-per-row loop keeping a sum)."""
+    from .loops import statements, uses, writes_in
+    from .patterns import row_kernel
+
+    rk = row_kernel(src, k) if k.body is not None else None
+    if rk is None or len(rk.unspread) != 1 or rk.form == "loop":
+        return Refusal(k.name, "no thread per row with one serial loop", True)
+    lp = rk.unspread[0]
+    info = rk.loops_all.at(lp)
+    line = lp.start_point[0] + 1
+    if info is None or info.var is None or len(info.carried) != 1:
+        return Refusal(k.name, "no running sum", True)
+    acc = next(iter(info.carried))
+    body = info.body
+    stmts = statements(body) if body is not None else []
+    updates = [s for s in stmts if s.type == "expression_statement" and s.named_children
+               and _sum_update(src, s.named_children[0], acc) is not None]
+    if len(updates) != 1:
+        return Refusal(k.name, "no running sum", True)
+    if len(rk.reasons) != 1:  # the serial loop is the only thing that keeps the row from a team
+        return Refusal(k.name, f"line {line}: a running sum along the row, but " + "; ".join(
+            r for r in rk.reasons if not r.startswith(f"the loop on line {line} ")))
+    if not info.canonical or info.step != 1 or info.start is None or info.bound is None or info.cmp not in ("<", "<="):
+        return Refusal(k.name, f"line {line}: a running sum along the row, but not in a loop `for (c = S; c < E; c++)`")
+    if info.escapes or info.memory_deps:
+        return Refusal(k.name, f"line {line}: a running sum along the row, but the loop has "
+                               + "; ".join(list(info.escapes) + list(info.memory_deps)))
+    upd = updates[0]
+    u = _sum_update(src, upd.named_children[0], acc)
+    at = stmts.index(upd)
+    before, readers = [], []
+    for i, s in enumerate(stmts):
+        if s is upd:
+            continue
+        reads = uses(src, s, acc)
+        writes = any(name == acc for name, _ in writes_in(src, s))
+        if writes:
+            return Refusal(k.name, f"line {s.start_point[0] + 1} changes `{acc}` besides the sum's update")
+        if reads:
+            if s.type != "expression_statement" or not _stores(src, s):
+                return Refusal(k.name, f"line {s.start_point[0] + 1} reads the running sum `{acc}` other than in a "
+                                       "store")
+            readers.append((s, i > at))
+        elif i > at:
+            readers.append((s, True))
+        else:
+            if any(c.type in ("assignment_expression", "update_expression") and c.child_by_field_name("left") is not None
+                   and c.child_by_field_name("left").type != "identifier" for c in walk(s)):
+                return Refusal(k.name, f"line {s.start_point[0] + 1} writes memory before the sum's update")
+            before.append(s)
+    if not any(uses(src, s, acc) for s, _ in readers):
+        return Refusal(k.name, "no running sum stored", True)
+    decl = _declared_type_of(src, k, acc)
+    if decl is None:
+        return Refusal(k.name, f"line {line}: the running sum `{acc}` is not a local declared with its type")
+    end = text(src, info.bound)
+    return RowScan(k.name, rk, lp, info.var, info.var_type or "int", text(src, info.start),
+                   f"({end}) + 1" if info.cmp == "<=" else end, acc, decl, upd, u, before, readers, line)
+
+
+def _sum_update(src: SourceFile, e, acc: str):
+    """The added expression of `acc += e` / `acc = acc + e` / `acc = e + acc`; None otherwise."""
+    if e.type != "assignment_expression" or text(src, e.child_by_field_name("left")) != acc:
+        return None
+    from .loops import uses
+
+    op = text(src, e.child_by_field_name("operator"))
+    right = e.child_by_field_name("right")
+    added = None
+    if op == "+=":
+        added = right
+    r = unparen(right)
+    if op == "=" and r is not None and r.type == "binary_expression" and text(src, r.child_by_field_name("operator")) == "+":
+        a, b = r.child_by_field_name("left"), r.child_by_field_name("right")
+        added = b if text(src, unparen(a)) == acc else a if text(src, unparen(b)) == acc else None
+    return None if added is None or uses(src, added, acc) else added  # (`acc += x * (acc > 1 ? .5f : 1)`: no sum)
+
+
+def _stores(src: SourceFile, s) -> bool:
+    """s is `buf[...] = value;` (a store to memory)."""
+    e = s.named_children[0] if s.named_children else None
+    return e is not None and e.type == "assignment_expression" and \
+        e.child_by_field_name("left").type == "subscript_expression" and text(src, e.child_by_field_name("operator")) == "="
+
+
+def _declared_type_of(src: SourceFile, k: Kernel, name: str) -> str | None:
+    for d in walk(k.body):
+        if d.type != "declaration":
+            continue
+        for x in d.children_by_field_name("declarator"):
+            nm = x.child_by_field_name("declarator") if x.type == "init_declarator" else x
+            if nm is not None and nm.type == "identifier" and src.node_text(nm) == name:
+                t = d.child_by_field_name("type")
+                quals = [src.node_text(c) for c in d.children if c.type == "type_qualifier" and src.node_text(c) != "const"]
+                return " ".join(quals + [src.node_text(t)]) if t is not None else None
+    return None

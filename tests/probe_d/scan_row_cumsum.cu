@@ -1,6 +1,6 @@
 // launch: grid cdiv(rows, 128) block 128
 // sizes: rows=600 cols=500
-// expect: block-scan|scan-library
+// expect: block-scan|scan-library|row-scan
 // Row-wise inclusive cumulative sum (torch.cumsum(x, dim=1) on a row-major matrix), one thread per row with row pointers
 #include <cuda_runtime.h>
 

@@ -2,7 +2,7 @@
 // launch: grid cdiv(rows, 128) block 128
 // sizes: rows=331 cols=257
 // template: float
-// expect: block-scan|scan-library
+// expect: block-scan|scan-library|row-scan
 #include <cuda_runtime.h>
 
 template <typename scalar_t>
