@@ -184,6 +184,24 @@ __global__ void gemm_sm90_fallback(int m, int n, int k, const ElementA* A, int64
   *d = static_cast<ElementD>(out);
 }
 
+/// out[b][r][c] = in[b][c * in_ld + r] for r < rows, c < cols: an operand copied K-major (32 x 32 tiles through
+/// padded shared memory), for the TF32 tensor cores, which read fp32 operands only along k.
+__global__ void gemm_sm90_k_major(const float* in, int64_t in_ld, int64_t in_batch, float* out, int rows, int cols) {
+  __shared__ float tile[32][33];
+  const float* src = in + blockIdx.z * in_batch;
+  float* dst = out + static_cast<int64_t>(blockIdx.z) * rows * cols;
+  const int r0 = blockIdx.x * 32, c0 = blockIdx.y * 32;
+  for (int j = threadIdx.y; j < 32; j += blockDim.y) {  // read along r (contiguous in `in`)
+    const int r = r0 + threadIdx.x, c = c0 + j;
+    if (r < rows && c < cols) tile[j][threadIdx.x] = src[static_cast<int64_t>(c) * in_ld + r];
+  }
+  __syncthreads();
+  for (int j = threadIdx.y; j < 32; j += blockDim.y) {  // write along c (contiguous in `out`)
+    const int r = r0 + j, c = c0 + threadIdx.x;
+    if (r < rows && c < cols) dst[static_cast<int64_t>(r) * cols + c] = tile[threadIdx.x][j];
+  }
+}
+
 /// Whether the last gemm_sm90 call on this host thread ran the tensor-core kernel (true) or the
 /// plain fallback (false): a slow answer says which path gave it.
 inline bool& gemm_sm90_last_used_tensor_cores() {
@@ -199,8 +217,41 @@ template <class ElementA, class LayoutA, class ElementB, class LayoutB, class El
 cudaError_t gemm_sm90(int m, int n, int k, int l, const void* A, int64_t lda, int64_t batch_a, const void* B,
                       int64_t ldb, int64_t batch_b, void* D, int64_t ldd, int64_t batch_d, float alpha, float beta,
                       cudaStream_t stream = nullptr) {
-  cudaError_t e = GemmSm90<ElementA, LayoutA, ElementB, LayoutB, ElementD, TileShape, ClusterShape>::run(
-      m, n, k, l, A, lda, batch_a, B, ldb, batch_b, D, ldd, batch_d, alpha, beta, stream);
+  // fp32 operands go through TF32 wgmma, which reads them only K-major (A row-major, B column-major): an operand laid
+  // out the other way (B row-major, the usual C = A * B) is first copied K-major into scratch memory (one pass over
+  // it, a few percent of the product's time at large sizes). CUTLASS builds the MN-major form but it computes a
+  // wrong product (measured: 1.4 relative error at 1024^3).
+  constexpr bool a_mn = sizeof(ElementA) == 4 && cute::is_same_v<LayoutA, ColumnMajor>;
+  constexpr bool b_mn = sizeof(ElementB) == 4 && cute::is_same_v<LayoutB, RowMajor>;
+  cudaError_t e = cudaErrorNotSupported;
+  if constexpr (a_mn || b_mn) {
+    if (m > 0 && n > 0 && k > 0 && l > 0 && k % 4 == 0) {
+      float* scratch = nullptr;
+      const int64_t a_elems = a_mn ? static_cast<int64_t>(m) * k * l : 0, b_elems = b_mn ? static_cast<int64_t>(n) * k * l : 0;
+      if (cudaMallocAsync(reinterpret_cast<void**>(&scratch), (a_elems + b_elems) * sizeof(float), stream) != cudaSuccess) {
+        return cudaErrorMemoryAllocation;
+      }
+      const void* a = A;
+      const void* b = B;
+      if constexpr (a_mn) {  // A: m x k with m contiguous (A[i + p * lda]) -> k contiguous
+        gemm_sm90_k_major<<<dim3((m + 31) / 32, (k + 31) / 32, l), dim3(32, 8), 0, stream>>>(
+            static_cast<const float*>(A), lda, batch_a, scratch, m, k);
+        a = scratch;
+      }
+      if constexpr (b_mn) {  // B: k x n with n contiguous (B[p * ldb + j]) -> n x k with k contiguous
+        gemm_sm90_k_major<<<dim3((n + 31) / 32, (k + 31) / 32, l), dim3(32, 8), 0, stream>>>(
+            static_cast<const float*>(B), ldb, batch_b, scratch + a_elems, n, k);
+        b = scratch + a_elems;
+      }
+      e = GemmSm90<ElementA, RowMajor, ElementB, ColumnMajor, ElementD, TileShape, ClusterShape>::run(
+          m, n, k, l, a, a_mn ? k : lda, a_mn ? static_cast<int64_t>(m) * k : batch_a, b, b_mn ? k : ldb,
+          b_mn ? static_cast<int64_t>(n) * k : batch_b, D, ldd, batch_d, alpha, beta, stream);
+      cudaFreeAsync(scratch, stream);
+    }
+  } else {
+    e = GemmSm90<ElementA, LayoutA, ElementB, LayoutB, ElementD, TileShape, ClusterShape>::run(
+        m, n, k, l, A, lda, batch_a, B, ldb, batch_b, D, ldd, batch_d, alpha, beta, stream);
+  }
   gemm_sm90_last_used_tensor_cores() = e != cudaErrorNotSupported;
   if (e != cudaErrorNotSupported) {
     return e;
