@@ -218,18 +218,21 @@ def test_register_tiles_of_runs_of_four_read_the_slabs_16_bytes_at_a_time():
 
 
 @pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
-def test_a_template_tiled_product_with_the_tile_count_in_template_terms_is_read_back(tmp_path):
-    """Round E's cuda-samples-style `template <int BLOCK_SIZE>` tiled product: the tile loop counts
-    `(wA + BLOCK_SIZE - 1) / BLOCK_SIZE` tiles, which cover k < wA once the spec's instantiation (16) is in place
-    (unstage._covers by value, whatever the order of the terms); the tiles it becomes compute the product."""
-    path = os.path.join(os.path.dirname(HERE), "probe_e", "mm_template_tiled.cu")
+@pytest.mark.parametrize("name, tile", [("probe_e/mm_template_tiled.cu", 16), ("probe_f/f04_cuda_samples_matrixMul.cu", 32)])
+def test_a_template_tiled_product_with_the_tile_count_in_template_terms_is_read_back(tmp_path, name, tile):
+    """Cuda-samples-style `template <int BLOCK_SIZE>` tiled products (rounds E and F): the tile loop counts
+    `(wA + BLOCK_SIZE - 1) / BLOCK_SIZE` tiles, which cover k < wA once the spec's instantiation is in place
+    (unstage._covers by value, whatever the order of the terms); round F's walks A and B with aBegin/aStep and
+    names `row = by * BLOCK_SIZE + ty` beside a store at `c + wB * ty + tx` (contraction._fold reads both as the
+    row; matmul._part_of gives by and ty back from it); the tiles they become compute the product."""
+    path = os.path.join(os.path.dirname(HERE), name)
     text = open(path).read()
     k = parse_source(text, path).kernels[0]
-    grid, block = ["cdiv(wB, 16)", "cdiv(hA, 16)"], [16, 16]
+    grid, block = [f"cdiv(wB, {tile})", f"cdiv(hA, {tile})"], [tile, tile]
     sizes = {"hA": 37, "wA": 29, "wB": 53}
     ctx = api.Context(kernel=k.name, path=path, launch={"grid": grid, "block": block},
                       base_launch={"grid": grid, "block": block}, size_env={"small": sizes},
-                      scalar_params={p.name: p.name for p in k.params if not p.is_pointer}, template=("16",))
+                      scalar_params={p.name: p.name for p in k.params if not p.is_pointer}, template=(str(tile),))
     plans, why = api.plans(text, ctx)
     got = {p.name: p for p in plans}
     assert "matmul-tiles" in got, why
@@ -238,7 +241,7 @@ def test_a_template_tiled_product_with_the_tile_count_in_template_terms_is_read_
                             CompileOptions(arch="sm_90"))
     assert problems == [None, None], problems
     from spec_emu import host_blanked
-    batch = Batch([(host_blanked(c.source), f"{k.name}<16>") for c in cands], str(tmp_path))
+    batch = Batch([(host_blanked(c.source), f"{k.name}<{tile}>") for c in cands], str(tmp_path))
     rng = np.random.default_rng(5)
     a, b = rng.standard_normal((37, 29)).astype(np.float32), rng.standard_normal((29, 53)).astype(np.float32)
     want = a.astype(np.float64) @ b.astype(np.float64)
@@ -257,3 +260,34 @@ def test_a_tile_count_that_falls_short_is_not_taken_for_a_cover():
     assert not _covers_by_value("((wA + 15) / 16)", "wA", 32, {})  # counted for another tile width
     assert not _covers_by_value("((wA + BS - 1) / BS)", "wA", 16, {})  # BS unknown: not assumed
     assert not _covers_by_value("((n + 15) / 16)", "wA", 16, {})  # another size
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+def test_an_int8_product_with_int32_sums_through_static_casts_is_tiled_exactly(tmp_path):
+    """Round F's int8 GEMM (`acc += static_cast<int32_t>(A[..]) * static_cast<int32_t>(B[..])`): the casts read as
+    conversions (contraction._converts), the tiles sum in int32 and match the kernel bit for bit."""
+    from spec_emu import host_blanked
+    path = os.path.join(os.path.dirname(HERE), "probe_f", "f26_int8_gemm_s32.cu")
+    text = open(path).read()
+    k = parse_source(text, path).kernels[0]
+    grid, block = ["cdiv(N, 32)", "cdiv(M, 8)"], [32, 8]
+    sizes = {"M": 37, "N": 53, "K": 29}
+    ctx = api.Context(kernel=k.name, path=path, launch={"grid": grid, "block": block},
+                      base_launch={"grid": grid, "block": block}, size_env={"small": sizes},
+                      scalar_params={p.name: p.name for p in k.params if not p.is_pointer})
+    plans, why = api.plans(text, ctx)
+    got = {p.name: p for p in plans}
+    assert "matmul-tiles" in got and "matmul-wmma" not in got, why
+    cands = [got["matmul-tiles"].build(knobs) for knobs in (got["matmul-tiles"].space[0], SMALL)]
+    problems = compile_each(str(tmp_path / "x.cu"), [(k.name, c.source, ()) for c in cands], CompileOptions(arch="sm_90"))
+    assert problems == [None, None], problems
+    batch = Batch([(host_blanked(c.source), k.name) for c in cands], str(tmp_path))
+    rng = np.random.default_rng(6)
+    a = rng.integers(-127, 128, (37, 29)).astype(np.int8)
+    b = rng.integers(-127, 128, (29, 53)).astype(np.int8)
+    want = a.astype(np.int64) @ b.astype(np.int64)
+    for i, c in enumerate(cands):
+        out = np.zeros(37 * 53, np.int32)
+        res = batch.run(i, [a.reshape(-1).copy(), b.reshape(-1).copy(), out, 37, 53, 29],
+                        [_ev(g, sizes) for g in c.launch["grid"]], [_ev(x, sizes) for x in c.launch["block"]])
+        assert np.array_equal(res[2].reshape(37, 53).astype(np.int64), want), c.description

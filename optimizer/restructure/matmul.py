@@ -1116,7 +1116,11 @@ def _only_in_coordinates(src: SourceFile, k, name: str, c: Contraction) -> bool:
 
 def _split_value(src: SourceFile, k, root: str, c: Contraction) -> str | None:
     """`root` as the row and column give it back: rq * D + rr where the row is root / D and the
-    column root % D (or the other way round)."""
+    column root % D (or the other way round); or a part of the row (column) written `row = by * S + ty` (by a
+    block index, ty a thread index, as tiled kernels name them): by = row / S, ty = row % S."""
+    part = _part_of(src, k, root, c)
+    if part is not None:
+        return part
     got = {}
     for name in (c.row.atoms[0], c.col.atoms[0]):
         d = _decl_of(src, k, name)
@@ -1129,6 +1133,35 @@ def _split_value(src: SourceFile, k, root: str, c: Contraction) -> str | None:
     q = "kp_i" if got["/"][0] == c.row.atoms[0] else "kp_j"
     r = "kp_j" if q == "kp_i" else "kp_i"
     return f"({q} * ({got['/'][1]}) + {r})"
+
+
+def _part_of(src: SourceFile, k, root: str, c: Contraction) -> str | None:
+    """`root` from the output's row (column) where that is declared `B * S + T` with `B = blockIdx.d` and
+    `T = threadIdx.d` (the kernel's tile S as wide as its block): B = kp_i / S, T = kp_i % S; else None."""
+    for name, mine in ((c.row.atoms[0], "kp_i"), (c.col.atoms[0], "kp_j")):
+        d = _decl_of(src, k, name)
+        v = unparen(d.child_by_field_name("value")) if d is not None else None
+        if v is None or v.type != "binary_expression" or text(src, v.child_by_field_name("operator")) != "+":
+            continue
+        left, right = unparen(v.child_by_field_name("left")), unparen(v.child_by_field_name("right"))
+        for prod, rem in ((left, right), (right, left)):
+            if prod is None or rem is None or prod.type != "binary_expression" or \
+                    text(src, prod.child_by_field_name("operator")) != "*" or rem.type != "identifier":
+                continue
+            a, b = unparen(prod.child_by_field_name("left")), unparen(prod.child_by_field_name("right"))
+            for q, size in ((a, b), (b, a)):
+                if q is None or q.type != "identifier":
+                    continue
+                qv, rv = _decl_of(src, k, text(src, q)), _decl_of(src, k, text(src, rem))
+                qt = text(src, qv.child_by_field_name("value")).replace(" ", "") if qv is not None else ""
+                rt = text(src, rv.child_by_field_name("value")).replace(" ", "") if rv is not None else ""
+                if not (qt.startswith("blockIdx.") and rt == "threadIdx." + qt[-1]):
+                    continue
+                if root == text(src, q):
+                    return f"({mine} / ({text(src, size)}))"
+                if root == text(src, rem):
+                    return f"({mine} % ({text(src, size)}))"
+    return None
 
 
 def grid_text(c: Contraction, table: dict, bm: int, bn: int, z: str | None) -> tuple[str, str] | None:

@@ -187,7 +187,7 @@ def _value(src: SourceFile, n, privates: dict, depth: int = 0, by_node: dict | N
             n = n.named_children[0]
         elif n.type == "cast_expression":
             n = n.child_by_field_name("value")
-        elif n.type == "call_expression" and text(src, n.child_by_field_name("function")) in CONVERT:
+        elif n.type == "call_expression" and _converts(text(src, n.child_by_field_name("function"))):
             args = n.child_by_field_name("arguments")
             if args is None or len(args.named_children) != 1:
                 return n
@@ -197,6 +197,11 @@ def _value(src: SourceFile, n, privates: dict, depth: int = 0, by_node: dict | N
         else:
             return n
     return n
+
+
+def _converts(fn: str) -> bool:
+    """A value conversion: CONVERT's, or `static_cast<T>` to any value type (`static_cast<int32_t>(a8[i])`)."""
+    return fn in CONVERT or (fn.replace(" ", "").startswith("static_cast<") and "*" not in fn and "&" not in fn)
 
 
 def _terms(src: SourceFile, e, sign: int = 1) -> list:
@@ -281,6 +286,11 @@ def _contractions(src: SourceFile, k: Kernel) -> Found:
     accs = global_accesses(env, include_unknown=True)
     by_node = {a.node.id: a for a in accs}
     loop_vars = {lp.var for lp in k.loops if lp.var}
+    compound = _compound_coordinates(src, k, env, coords)
+    if compound:  # `row = by * BS + ty` beside a store at `c + wB * ty + tx` (c = wB * BS * by + BS * bx): one spelling
+        for a in accs:
+            if a.index is not None:
+                a.index = _fold(a.index, compound)
     roots = _split_roots(src, k, coords)
     if roots:
         for a in accs:
@@ -298,6 +308,43 @@ def _contractions(src: SourceFile, k: Kernel) -> Found:
             refused.append((lp.node, got))
     found.refused = [r for n, r in refused if not any(inside(c.loop, n) for c in found.products)]
     return found
+
+
+def _compound_coordinates(src: SourceFile, k: Kernel, env, coords: dict) -> dict:
+    """Coordinates defined as a sum of others (`int row = by * BLOCK_SIZE + ty;` with by and ty coordinates too):
+    name -> its definition over them, for the indices written with the parts to be read with the whole."""
+    out = {}
+    for name in coords:
+        v = _coord_value(src, k, name)
+        p = env.poly(v) if v is not None else None
+        if p is None or len(p) < 2 or any(not (set(m) & set(coords)) for m in p) or name in {a for m in p for a in m}:
+            continue
+        out[name] = p
+    return out
+
+
+def _fold(index: Poly, compound: dict) -> Poly:
+    """index with every multiple q * D of a compound coordinate's definition D written q * name (`wB * BS * by +
+    wB * ty` as `wB * row`); an index with no such whole multiple stays as it is."""
+    for _ in range(4):
+        changed = False
+        for name, d in compound.items():
+            (m0, c0), *_ = sorted(d.items())
+            for mi, ci in list(index.items()):
+                rest = list(mi)
+                if any(rest.count(a) < m0.count(a) for a in set(m0)) or ci % c0:
+                    continue
+                for a in m0:
+                    rest.remove(a)
+                q = {tuple(sorted(rest)): ci // c0}
+                want = mul(q, d)
+                if all(index.get(m, 0) == c for m, c in want.items()):
+                    index = add(add(index, want, -1), mul(q, atom(name)))
+                    changed = True
+                    break
+        if not changed:
+            break
+    return index
 
 
 def _digit_batch(src: SourceFile, k: Kernel, env, coords: dict, guards: dict, row: Axis, col: Axis, batch: Axis) -> None:
