@@ -291,3 +291,34 @@ def test_an_int8_product_with_int32_sums_through_static_casts_is_tiled_exactly(t
         res = batch.run(i, [a.reshape(-1).copy(), b.reshape(-1).copy(), out, 37, 53, 29],
                         [_ev(g, sizes) for g in c.launch["grid"]], [_ev(x, sizes) for x in c.launch["block"]])
         assert np.array_equal(res[2].reshape(37, 53).astype(np.int64), want), c.description
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+def test_a_tiled_product_whose_fills_choose_a_converted_zero_is_read_back(tmp_path):
+    """Round F's `template <typename T, int TILE>` tiled product filling the tiles with `cond ? A[..] : T(0)`: the
+    converted zero is a zero (unstage._zero), the fill's condition bounds k, and the value read back is
+    parenthesised (it once went in as `c1 ? a : T(0) * c2 ? b : T(0)`); the tiles compute the product."""
+    from spec_emu import host_blanked
+    path = os.path.join(os.path.dirname(HERE), "probe_f", "f29_template_tiled_launcher.cu")
+    text = open(path).read()
+    k = parse_source(text, path).kernels[0]
+    grid, block = ["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16]
+    sizes = {"M": 37, "N": 53, "K": 29}
+    ctx = api.Context(kernel=k.name, path=path, launch={"grid": grid, "block": block},
+                      base_launch={"grid": grid, "block": block}, size_env={"small": sizes},
+                      scalar_params={p.name: p.name for p in k.params if not p.is_pointer}, template=("float", "16"))
+    plans, why = api.plans(text, ctx)
+    got = {p.name: p for p in plans}
+    assert "matmul-tiles" in got, why
+    cands = [got["matmul-tiles"].build(knobs) for knobs in (got["matmul-tiles"].space[0], SMALL)]
+    problems = compile_each(str(tmp_path / "x.cu"), [(k.name, c.source, ()) for c in cands], CompileOptions(arch="sm_90"))
+    assert problems == [None, None], problems
+    batch = Batch([(host_blanked(c.source), f"{k.name}<float, 16>") for c in cands], str(tmp_path))
+    rng = np.random.default_rng(7)
+    a, b = rng.standard_normal((37, 29)).astype(np.float32), rng.standard_normal((29, 53)).astype(np.float32)
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    for i, c in enumerate(cands):
+        out = np.full(37 * 53, np.nan, np.float32)
+        res = batch.run(i, [a.reshape(-1).copy(), b.reshape(-1).copy(), out, 37, 53, 29],
+                        [_ev(g, sizes) for g in c.launch["grid"]], [_ev(x, sizes) for x in c.launch["block"]])
+        assert np.allclose(res[2].reshape(37, 53), want, rtol=1e-4, atol=1e-4), c.description

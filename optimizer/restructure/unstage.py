@@ -398,11 +398,20 @@ class _Unstager:
                   and not (inode.start_byte <= n.start_byte < inode.end_byte)]
         if others:
             raise _Fail(f"`{text(src, val)}` uses the thread's coordinates outside its index")
+        inner = self.loop.child_by_field_name("body")
+        local = {text(src, x) for d in walk(inner) if d.type == "declaration" for x in walk(d)
+                 if x.type == "identifier" and x.parent is not None and x.parent.type == "init_declarator"
+                 and x.parent.child_by_field_name("declarator") == x} if inner is not None else set()
+        stray = sorted({text(src, n) for n in walk(val) if n.type == "identifier" and text(src, n) in local
+                        and not (inode.start_byte <= n.start_byte < inode.end_byte)})
+        if stray or any(n.type == "conditional_expression" for n in walk(val)):
+            raise _Fail(f"the fill `{' '.join(text(src, val).split())}` reads "
+                        + (f"{stray[0]}, a local of the tile loop," if stray else "a choice") + " besides the load")
         if param is not None and param != ptr:
-            return span_text(src, val.start_byte, val.end_byte, [(acc.start_byte, acc.end_byte,
-                                                                  f"{param}[{poly_text(self._named(p))}]")])
-        return span_text(src, val.start_byte, val.end_byte, [(inode.start_byte, inode.end_byte,
-                                                              poly_text(self._named(p)))])
+            return "(" + span_text(src, val.start_byte, val.end_byte, [(acc.start_byte, acc.end_byte,
+                                                                        f"{param}[{poly_text(self._named(p))}]")]) + ")"
+        return "(" + span_text(src, val.start_byte, val.end_byte, [(inode.start_byte, inode.end_byte,
+                                                                    poly_text(self._named(p)))]) + ")"
 
     def _base(self, ptr: str) -> tuple[str | None, Poly]:
         """(the parameter, the offset) a pointer was declared at before the loop (`const float* A_1 = A + off`),
@@ -668,7 +677,14 @@ def _commas(n) -> list:
 
 
 def _zero(src: SourceFile, n) -> bool:
-    return n is not None and re.fullmatch(r"\(?\s*(\(\w+\)\s*)?0(\.0*)?[fF]?\s*\)?", text(src, n)) is not None
+    """`0`, `0.0f`, `(float)0`, and a zero converted by a call (`T(0)`, `static_cast<T>(0)`, `__float2half(0.f)`)."""
+    if n is None:
+        return False
+    t = " ".join(text(src, n).split())
+    inner = re.fullmatch(r"\(?\s*(?:static_cast\s*<[^<>]+>|[A-Za-z_][\w:]*)\s*\((.*)\)\s*\)?", t)
+    if inner is not None:
+        t = inner.group(1)
+    return re.fullmatch(r"\(?\s*(\(\w+\)\s*)?0(\.0*)?[fF]?\s*\)?", t.strip()) is not None
 
 
 def _is_global_store(src: SourceFile, n, shared) -> bool:
