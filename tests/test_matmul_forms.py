@@ -21,10 +21,11 @@ from kernelpro.profilers.source import parse_source
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "matmul_forms")  # spellings the passes prepare
 RECOGNISED = os.path.join(os.path.dirname(HERE), "matmul")  # spellings the recogniser reads as written
 PROBE26 = os.path.join(os.path.dirname(HERE), "probe26")  # public-style kernels of the first-step measure
+PROBE_F = os.path.join(os.path.dirname(HERE), "probe_f")  # blind round F (matrix products)
 
 
 def _path(name):
-    for d in (HERE, RECOGNISED, PROBE26):
+    for d in (HERE, RECOGNISED, PROBE26, PROBE_F):
         p = os.path.join(d, f"{name}.cu")
         if os.path.exists(p):
             return p
@@ -76,6 +77,10 @@ CASES = {
                           {"B": 2, "T": 13, "C": 12, "NH": 3}, "out", lambda v: _att_value(v["att"], v["inp"], 3)),
     "two_outputs": (["cdiv(N, 16)", "cdiv(M, 32)"], [16, 16], {"A": (37, 29), "B": (29, 53), "C": (37, 53)},
                       {"M": 37, "N": 53, "K": 29}, "C", lambda v: v["A"] @ v["B"]),
+    # two rows a thread, the second named `row1 = row0 + blockDim.y` (round F): read as one output a thread
+    "f31_two_rows_per_thread": (["cdiv(53, 16)", "cdiv(37, 32)"], [16, 16], {"A": (37, 29), "B": (29, 53),
+                                                                           "C": (37, 53)},
+                                {"M": 37, "N": 53, "K": 29}, "C", lambda v: v["A"] @ v["B"]),
     # sums of another function of the two operands (analysis/contraction.py's `combine`): distances between rows
     "dist_sq": (["cdiv(53, 16)", "cdiv(37, 16)"], [16, 16], {"x": (37, 29), "y": (53, 29), "out": (37, 53)},
                 {"n": 37, "m": 53, "d": 29}, "out", lambda v: ((v["x"][:, None, :] - v["y"][None]) ** 2).sum(-1)),

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from kernelpro.profilers.analysis.contraction import Contraction, _update, contractions
 from kernelpro.profilers.analysis.affine import poly_c
 from kernelpro.profilers.analysis.loops import statements, text, unparen, writes_in
-from kernelpro.profilers.source import SourceFile, walk
+from kernelpro.profilers.source import SourceFile, parse_source, walk
 
 from .launch import launch_sites, _call_args
 from .text import NotThisShape, Refuse, in_terms_of, leaving_jump, span_text
@@ -59,6 +59,48 @@ def one_output(src: SourceFile, kernel: str, block: list | None = None) -> str |
     k = src.kernel(kernel)
     if k is None or k.body is None:
         return None
+    got = _one_output(src, k, kernel, block)
+    if got is None and block:  # `row1 = row0 + blockDim.y`: the old launch's block read as numbers, offsets inlined
+        fixed = _block_as_numbers(src, k, block)
+        if fixed is not None:
+            src2 = parse_source(fixed, src.path)
+            got = _one_output(src2, src2.kernel(kernel), kernel, block)
+    return got
+
+
+def _block_as_numbers(src: SourceFile, k, block: list) -> str | None:
+    """The file with the kernel's blockDim.d written as the launch's numbers and each local declared
+    `int r1 = r0 + <number>;` (never assigned again) inlined as `(r0 + <number>)`; None where nothing changes."""
+    subs = []
+    for n in walk(k.body):
+        if n.type == "field_expression" and text(src, n.child_by_field_name("argument")) == "blockDim":
+            d = "xyz".index(text(src, n.child_by_field_name("field"))[-1])
+            try:
+                subs.append((n.start_byte, n.end_byte, str(int(block[d]) if d < len(block) else 1)))
+            except (TypeError, ValueError):
+                return None
+    if not subs:
+        return None
+    once = parse_source(span_text(src, 0, len(src.data), subs), src.path)
+    k1 = once.kernel(k.name)
+    assigned = {name for name, _ in writes_in(once, k1.body)}
+    subs = []
+    for d in walk(k1.body):
+        if d.type != "declaration" or len(d.children_by_field_name("declarator")) != 1:
+            continue
+        x = d.children_by_field_name("declarator")[0]
+        v = x.child_by_field_name("value") if x.type == "init_declarator" else None
+        name = text(once, x.child_by_field_name("declarator")) if v is not None else None
+        if name is None or name in assigned or not re.fullmatch(r"\w+\s*\+\s*\d+", text(once, v).strip()):
+            continue
+        subs.append((d.start_byte, d.end_byte, ""))
+        subs += [(n.start_byte, n.end_byte, f"({text(once, v)})") for n in walk(k1.body)
+                 if n.type == "identifier" and text(once, n) == name and not (d.start_byte <= n.start_byte < d.end_byte)]
+    from .taps import fold
+    return fold(span_text(once, 0, len(once.data), subs) if subs else once.text, src.path, k.name)
+
+
+def _one_output(src: SourceFile, k, kernel: str, block: list | None):
     norm = lambda n: re.sub(r"\s+", "", text(src, n))  # noqa: E731
     for lp in k.loops:
         body = lp.node.child_by_field_name("body")
@@ -216,7 +258,7 @@ def _early_exit(src: SourceFile, k, loop, coord: str, norm):
 
 def _rows_per_block(src: SourceFile, v) -> tuple[str, int] | None:
     """(D, C) of `blockIdx.D * C + threadIdx.D` (either order), C a number: each block's rows along D."""
-    t = re.sub(r"\s+", "", text(src, v)) if v is not None else ""
+    t = re.sub(r"\((\d+)\)", r"\1", re.sub(r"\s+", "", text(src, v))) if v is not None else ""
     m = re.fullmatch(r"blockIdx\.([xyz])\*(\d+)\+threadIdx\.\1", t) or \
         re.fullmatch(r"threadIdx\.([xyz])\+blockIdx\.\1\*(\d+)", t)
     return (m.group(1), int(m.group(2))) if m else None
