@@ -81,6 +81,11 @@ CASES = {
     "f31_two_rows_per_thread": (["cdiv(53, 16)", "cdiv(37, 32)"], [16, 16], {"A": (37, 29), "B": (29, 53),
                                                                            "C": (37, 53)},
                                 {"M": 37, "N": 53, "K": 29}, "C", lambda v: v["A"] @ v["B"]),
+    # llm.c's weight gradient over two loops (b, t) with row pointers and a value local cut in the inner loop
+    "f10_llmc_backward_dweight": (["cdiv(29, 16)", "cdiv(37, 16)"], [16, 16],
+                                  {"dweight": (37, 29), "dout": (2 * 13, 37), "inp": (2 * 13, 29)},
+                                  {"B": 2, "T": 13, "C": 29, "OC": 37}, "dweight",
+                                  lambda v: v["dweight"] + v["dout"].T @ v["inp"]),
     # sums of another function of the two operands (analysis/contraction.py's `combine`): distances between rows
     "dist_sq": (["cdiv(53, 16)", "cdiv(37, 16)"], [16, 16], {"x": (37, 29), "y": (53, 29), "out": (37, 53)},
                 {"n": 37, "m": 53, "d": 29}, "out", lambda v: ((v["x"][:, None, :] - v["y"][None]) ** 2).sum(-1)),

@@ -2198,20 +2198,41 @@ def merge_sum_loops(src_text: str, path: str, kernel: str) -> str | None:
 
 
 def _row_pointers_inlined(src: SourceFile, k, body) -> str | None:
-    """The file with a loop body of pointer declarations cut from parameters (`const float* x = p + E;`) and one
-    statement that reads through them (`x[i]`) rewritten as that statement reading the parameters (`p[(E) + (i)]`);
-    None where the body is not that (another statement, a pointer used otherwise or assigned)."""
+    """The file with a loop body of pointer declarations cut from parameters (`const float* x = p + E;`), value
+    locals read through them (`float d = x[o];`) and one statement that reads them (`x[i] * d`) rewritten as that
+    statement reading the parameters (`p[(E) + (i)]`, the values in place); None where the body is not that
+    (another statement, a pointer used otherwise or assigned, a local assigned again)."""
     if body is None or body.type != "compound_statement":
         return None
     kids = [c for c in body.named_children if c.type != "comment"]
     if len(kids) < 2 or kids[-1].type != "expression_statement":
         return None
-    ptrs = {}
+    ptrs, values = {}, {}
+
+    def reads(node) -> str | None:  # the node's text with the pointers read at the parameters, the values in place
+        subs = []
+        for n in walk(node):
+            if n.type == "identifier" and src.node_text(n) in ptrs:
+                up = n.parent
+                if up is None or up.type != "subscript_expression" or up.child_by_field_name("argument") != n:
+                    return None  # used otherwise than read at an index
+                base, off = ptrs[src.node_text(n)]
+                subs.append((up.start_byte, up.end_byte, f"{base}[({off}) + ({src.node_text(subscript_index(up))})]"))
+            elif n.type == "identifier" and src.node_text(n) in values and not any(a <= n.start_byte < b for a, b, _ in subs):
+                subs.append((n.start_byte, n.end_byte, f"({values[src.node_text(n)]})"))
+        return span_text(src, node.start_byte, node.end_byte, subs) if subs else None
+
     for d in kids[:-1]:
         decs = d.children_by_field_name("declarator") if d.type == "declaration" else []
         if len(decs) != 1 or decs[0].type != "init_declarator":
             return None
         target, value = decs[0].child_by_field_name("declarator"), unparen(decs[0].child_by_field_name("value"))
+        if target is not None and target.type == "identifier" and value is not None:  # `float d = x[o];`
+            got = reads(value)
+            if got is None or any(name == src.node_text(target) for name, _ in writes_in(src, body)):
+                return None
+            values[src.node_text(target)] = got
+            continue
         if target is None or target.type != "pointer_declarator" or value is None or value.type != "binary_expression" \
                 or src.node_text(value.child_by_field_name("operator")) != "+":
             return None
@@ -2223,19 +2244,11 @@ def _row_pointers_inlined(src: SourceFile, k, body) -> str | None:
         name = src.node_text(target.child_by_field_name("declarator"))
         ptrs[name] = (src.node_text(base), span_text(src, value.start_byte, value.end_byte,
                                                       [(base.start_byte, base.end_byte, "0")]))
-    last, subs = kids[-1], []
-    for n in walk(last):
-        if n.type == "identifier" and src.node_text(n) in ptrs:
-            up = n.parent
-            if up is None or up.type != "subscript_expression" or up.child_by_field_name("argument") != n:
-                return None  # used otherwise than read at an index
-            base, off = ptrs[src.node_text(n)]
-            idx = subscript_index(up)
-            subs.append((up.start_byte, up.end_byte, f"{base}[({off}) + ({src.node_text(idx)})]"))
-    if not subs:
+    last = kids[-1]
+    got = reads(last)
+    if got is None:
         return None
-    return span_text(src, 0, len(src.data), [(body.start_byte, body.end_byte, "{ " + span_text(
-        src, last.start_byte, last.end_byte, subs) + " }")])
+    return span_text(src, 0, len(src.data), [(body.start_byte, body.end_byte, "{ " + got + " }")])
 
 
 def scalar_vector_dots(src_text: str, path: str, kernel: str) -> str | None:
