@@ -30,6 +30,7 @@ import time
 import traceback
 
 from kernelpro.optimizer.restructure import api
+from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import parse_source
 
 
@@ -80,7 +81,10 @@ def context(path: str, text: str, head: dict) -> api.Context:
     k = src.kernel(head["kernel"]) if head["kernel"] else (src.kernels[0] if src.kernels else None)
     if k is None:
         raise ValueError(f"no kernel {head['kernel'] or ''} in the file")
-    scalars = {p.name: p.name for p in k.params if not p.is_pointer}
+    types = table_for(src)
+    # (a struct passed by value, the programming guide's `Matrix A`, is no size: the spec cannot name one either)
+    scalars = {p.name: p.name for p in k.params if not p.is_pointer
+               and (types.scalar(p.base_type) is not None or p.name in head["sizes"])}
     missing = [s for s in scalars if s not in head["sizes"]]
     if missing:
         raise ValueError(f"no size for the scalar parameters {', '.join(missing)}")

@@ -45,7 +45,7 @@ from .passes import (ascending_sum_loops, split_serial_tail, break_to_bound, cla
                      reroll_loops, simplify, split_lower_guards, static_shared_regions, sums_into_locals,
                      unshare_preloads, while_to_for)
 from kernelpro.profilers.analysis.spelling import plain_form
-from .text import NotThisShape, Refuse, in_terms_of, leaving_jump, span_text
+from .text import NotThisShape, Refuse, in_terms_of, leaving_jump, lines_as_written, span_text
 from .unstage import unstage
 from .warptail import warp_tail_tree
 
@@ -690,7 +690,7 @@ def column_plans(text: str, ctx: Context) -> list[Plan]:
     old_block = _old_block(ctx)
     deteamed = None
     if rk is not None and not rk.ok and column_loop(rk) is not None:  # a thread per column, held back: say by what
-        raise Refuse(f"a thread per column summing down it, but {'; '.join(rk.reasons)}")
+        raise Refuse(f"a thread per column summing down it, but {'; '.join(rk.reasons)}", source=text)
     if (rk is None or not rk.ok or column_loop(rk) is None) and k is not None and grid:
         # a block per output with a shared-memory tree: lifted to one thread per output first
         try:
@@ -1536,8 +1536,8 @@ def _flat_view_plans(src: SourceFile, k, fi, ctx: Context, old_block, grid) -> t
     for fn in (stencil_plans, permute_plans, coalesce_plans):
         try:
             got = fn(new, inner)
-        except Refuse as e:
-            why.append(f"{fi.name} as rows of {fi.row_c}, but {e}")
+        except Refuse as e:  # (its lines counted in the viewed text: said in the kernel's)
+            why.append(f"{fi.name} as rows of {fi.row_c}, but {lines_as_written(str(e), src.text, e.source or new)}")
             continue
         for p in got:
             p.build = _prefixed(p.build, say, tuple(notes))
@@ -2253,10 +2253,11 @@ def _plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
             got = fn(text, ctx)
             if isinstance(got, tuple):  # (plans, why the plan's other rewrites did not apply)
                 got, partly = got
-                why += [f"{family}: {w}" for w in partly]
+                why += [f"{family}: {lines_as_written(w, original, text)}" for w in partly]
             by_family[family] = got
         except Refuse as e:
-            why.append(f"{family}: {e}")
+            # (lines counted in the file as written: the passes above and the plan's own may have moved them)
+            why.append(f"{family}: {lines_as_written(lines_as_written(str(e), text, e.source), original, text)}")
     if by_family.get("matmul") and by_family.get("row"):
         # a matrix product's dot products share their operands across outputs: tiles reuse them, a warp or a
         # block per dot product (the row rewrites) reads both operands once per output

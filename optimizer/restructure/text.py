@@ -7,7 +7,34 @@ from kernelpro.profilers.source import SourceFile, span_text, walk  # noqa: F401
 
 
 class Refuse(Exception):
-    """A transform cannot prove its rewrite safe here; the message says why."""
+    """A transform cannot prove its rewrite safe here; the message says why. `source`: the text its line numbers
+    count in, where a pass rewrote the kernel first (helpers inserted above it, say); the plans report them as
+    the file counts them (lines_as_written)."""
+
+    def __init__(self, message: str = "", source: str | None = None):
+        super().__init__(message)
+        self.source = source
+
+
+def lines_as_written(message: str, written: str, source: str | None) -> str:
+    """`line N` in message, N counted in `source` (a rewrite of `written`), counted in `written`: the line that
+    holds the same text, or the nearest one before it that does."""
+    if not source or source == written:
+        return message
+    import difflib
+
+    a, b = written.split("\n"), source.split("\n")
+    back: dict[int, int] = {}
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        for j in range(j1, j2):
+            back[j] = i1 + (j - j1 if tag == "equal" else 0)
+
+    def one(n: int) -> int:
+        return back.get(n - 1, n - 1) + 1 if 0 < n <= len(b) else n
+
+    def put(m):  # `line 19`, `lines 3 and 5`, `line 19, 25`
+        return m.group(1) + re.sub(r"\d+", lambda d: str(one(int(d.group(0)))), m.group(2))
+    return re.sub(r"\b(lines? )(\d+(?:(?:, | and )\d+)*)", put, message)
 
 
 class NotThisShape(Refuse):
