@@ -250,3 +250,22 @@ def test_a_template_tiled_product_s_spec_is_inferred_and_checked_without_a_crash
     assert [list(a.shape) for a in spec.args if a.name in ("A", "B", "C")] == [["hA", "wB"], ["hA", "wA"], ["wA", "wB"]]
     errors, _ = check_spec(spec)
     assert not errors, errors
+
+
+def test_a_launcher_s_own_constant_template_argument_is_its_value_and_a_struct_by_value_is_said(tmp_path):
+    """Round F: `constexpr int TILE = 16; matmul_tiled<T, TILE><<<...>>>` in a function template runs
+    matmul_tiled<float, 16> (TILE is no size); the programming guide's `Matrix A` passed by value cannot be a spec's
+    argument, and `spec init` says so instead of writing a float scalar."""
+    from kernelpro.profilers.runtime.infer import InferError
+    probe = Path(__file__).parent / "probe_f"
+    shutil.copy(probe / "f29_template_tiled_launcher.cu", tmp_path / "t.cu")
+    plan = infer_spec(tmp_path / "t.cu", "matmul_tiled")
+    write_spec(plan)
+    spec = load_spec(plan.spec_path)
+    assert "matmul_tiled<float, 16>" in plan.spec_path.read_text()
+    assert all("TILE" not in env for env in spec.sizes.values()), spec.sizes
+    errors, _ = check_spec(spec)
+    assert not errors, errors
+    shutil.copy(probe / "f07_guide_matrix_struct.cu", tmp_path / "m.cu")
+    with pytest.raises(InferError, match=r"`Matrix A` is a struct passed by value"):
+        infer_spec(tmp_path / "m.cu", "MatMulKernel")

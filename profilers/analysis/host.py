@@ -205,6 +205,8 @@ class Host:
         if outer:  # `k<T><<<...>>>` in `template <typename T> void launch(...)`: T as that function is instantiated
             tlist = [outer.get(t, t) for t in tlist]
             types = {i: outer.get(t, t) for i, t in types.items()}
+        # `constexpr int TILE = 16; k<T, TILE><<<...>>>`: the launching function's own constant, by its value
+        tlist = [str(v) if t in f._scoped and (v := f._scoped_constant(t, n, None)) is not None else t for t in tlist]
         return HostLaunch(f.path, n.start_point[0] + 1, f.node_text(cfg), _fn_name(f, func) if func else "",
                           vals, grid, block, shared, alloc, types, tlist, dict(self.names))
 

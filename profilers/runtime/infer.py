@@ -44,6 +44,13 @@ FLOATS = {"eps": "1e-5", "epsilon": "1e-5", "alpha": "1.5", "beta": "0.5", "scal
           "momentum": "0.9", "lr": "0.001", "learning_rate": "0.001", "dt": "0.01"}
 
 
+def _declares_struct(text: str, name: str) -> bool:
+    """The file declares `name` as a struct or class (`struct Matrix {...}`, `typedef struct {...} Matrix;`)."""
+    n = re.escape(name.split("::")[-1])
+    return bool(re.search(rf"\b(?:struct|class)\s+{n}\b", text) or
+                re.search(rf"typedef\s+struct\b.*?\}}\s*{n}\s*;", text, re.S))
+
+
 class InferError(Exception):
     """No spec can be inferred (no such kernel, unreadable file)."""
 
@@ -568,6 +575,11 @@ class _Inference:
             base = self.types.resolve(p.base_type)
             resolved = self.types.resolve(self.tmap.get(base, base))
             mapped = ctype_dtype(resolved) or (("uint8", 1) if resolved == "bool" else None)
+            if mapped is None and not p.is_pointer and (base.lstrip().startswith("{") or _declares_struct(self.src.text, p.base_type)):
+                raise InferError(f"{self.k.name}'s parameter `{' '.join(p.type_text.split())} {name}` is a struct passed "
+                                 f"by value: a launch spec passes buffers and scalars only; launch the kernel from a "
+                                 f"wrapper kernel that takes the struct's pointers and sizes, or write the spec's "
+                                 f"[[launches]] as a host step (docs/launch-specs.md)")
             if mapped is None:
                 dt = Guess("float32", f"`{p.type_text}` has no known dtype", True)
             elif base in self.tmap:
