@@ -332,3 +332,47 @@ def test_a_tiled_product_whose_fills_choose_a_converted_zero_is_read_back(tmp_pa
         res = batch.run(i, [a.reshape(-1).copy(), b.reshape(-1).copy(), out, 37, 53, 29],
                         [_ev(g, sizes) for g in c.launch["grid"]], [_ev(x, sizes) for x in c.launch["block"]])
         assert np.allclose(res[2].reshape(37, 53), want, rtol=1e-4, atol=1e-4), c.description
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+def test_siboehm_s_cache_blocking_with_guards_through_a_named_position_is_read_back(tmp_path):
+    """Round F's siboehm kernel 3 with bounds: one-dimensional blocks split `threadIdx.x / BS`, pointers advanced,
+    fills guarded by `bool rowOk = cRow * BS + threadRow < M` (inlined, then named once: passes.name_compound_guards),
+    alpha and beta; the tiles (the kernel's position parts given back by matmul._part_of) compute alpha A B + beta C."""
+    from spec_emu import host_blanked
+    path = os.path.join(os.path.dirname(HERE), "probe_f", "f03_siboehm_smem.cu")
+    text = open(path).read()
+    k = parse_source(text, path).kernels[0]
+    grid, block = ["cdiv(M, 32)", "cdiv(N, 32)"], [1024]
+    sizes = {"M": 37, "N": 53, "K": 29}
+    ctx = api.Context(kernel=k.name, path=path, launch={"grid": grid, "block": block},
+                      base_launch={"grid": grid, "block": block}, size_env={"small": {**sizes, "alpha": 1, "beta": 0}},
+                      scalar_params={p.name: p.name for p in k.params if not p.is_pointer}, template=("32",))
+    plans, why = api.plans(text, ctx)
+    got = {p.name: p for p in plans}
+    assert "matmul-tiles" in got, why
+    cands = [got["matmul-tiles"].build(knobs) for knobs in (got["matmul-tiles"].space[0], SMALL)]
+    problems = compile_each(str(tmp_path / "x.cu"), [(k.name, c.source, ()) for c in cands], CompileOptions(arch="sm_90"))
+    assert problems == [None, None], problems
+    batch = Batch([(host_blanked(c.source), f"{k.name}<32>") for c in cands], str(tmp_path))
+    rng = np.random.default_rng(8)
+    a, b = rng.standard_normal((37, 29)).astype(np.float32), rng.standard_normal((29, 53)).astype(np.float32)
+    c0 = rng.standard_normal((37, 53)).astype(np.float32)
+    want = 1.5 * (a.astype(np.float64) @ b.astype(np.float64)) - 0.5 * c0
+    for i, c in enumerate(cands):
+        res = batch.run(i, [37, 53, 29, 1.5, a.reshape(-1).copy(), b.reshape(-1).copy(), -0.5, c0.reshape(-1).copy()],
+                        [_ev(g, sizes) for g in c.launch["grid"]], [_ev(x, sizes) for x in c.launch["block"]])
+        assert np.allclose(res[7].reshape(37, 53), want, rtol=1e-4, atol=1e-4), c.description
+
+
+def test_a_position_is_named_only_where_none_of_its_parts_changes():
+    from kernelpro.optimizer.restructure.passes import name_compound_guards
+    k = """__global__ void g(float* y, int M) {
+  const int br = blockIdx.x;
+  int tr = threadIdx.x / 32;
+  if (br * 32 + tr < M) y[br * 32 + tr] = 1.f;
+}"""
+    got = name_compound_guards(k, "k.cu", "g")
+    assert got is not None and "const int kp_pos0 = br * 32 + tr;" in got and "if (kp_pos0 < M)" in got
+    assert name_compound_guards(k.replace("if (br", "tr += 1; if (br"), "k.cu", "g") is None  # tr moves
+    assert name_compound_guards(k.replace("br * 32 + tr < M", "tr < M"), "k.cu", "g") is None  # one part alone

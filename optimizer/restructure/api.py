@@ -39,7 +39,7 @@ from . import histogram as private_bins
 from .launch import add_attribute, columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
 from .passes import (ascending_sum_loops, split_serial_tail, break_to_bound, clamped_neighbours, comma_steps_into_body, counter_into_header,
                      declare_at_first_assignment, flatten_array_params, merge_sum_loops, scalar_vector_dots, fold_reassignments,
-                     index_pointer_steps, inline_loop_helpers, lower_guard_to_stores, name_thread_indices,
+                     index_pointer_steps, inline_loop_helpers, lower_guard_to_stores, name_compound_guards, name_thread_indices,
                      plain_memory_intrinsics,
                      plain_rn_arithmetic, promote_elements, remainder_by_subtraction, rename_reassigned_pointers,
                      reroll_loops, simplify, split_lower_guards, static_shared_regions, sums_into_locals,
@@ -2239,6 +2239,10 @@ def _plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
             break
         text = renamed
     assumed: list[str] = []
+    if "__shared__" in text:  # a tile's fill guarded by `cRow * BS + threadRow < M`: that position named first
+        named = name_compound_guards(text, ctx.path, ctx.kernel)
+        if named is not None and unstage(named, ctx.path, ctx.kernel, _equal_sizes(ctx), [])[0] is not None:
+            text = named
     unstaged, staged_why = unstage(text, ctx.path, ctx.kernel, _equal_sizes(ctx), assumed)
     if unstaged is not None:  # a product staged through shared memory, read as the plain loop it computes
         text = unstaged

@@ -1179,7 +1179,8 @@ def _split_value(src: SourceFile, k, root: str, c: Contraction) -> str | None:
 
 def _part_of(src: SourceFile, k, root: str, c: Contraction) -> str | None:
     """`root` from the output's row (column) where that is declared `B * S + T` with `B = blockIdx.d` and
-    `T = threadIdx.d` (the kernel's tile S as wide as its block): B = kp_i / S, T = kp_i % S; else None."""
+    `T = threadIdx.d` or a quotient or remainder of it (the kernel's tile S rows of its block, T below S):
+    B = kp_i / S, T = kp_i % S; else None."""
     for name, mine in ((c.row.atoms[0], "kp_i"), (c.col.atoms[0], "kp_j")):
         d = _decl_of(src, k, name)
         v = unparen(d.child_by_field_name("value")) if d is not None else None
@@ -1197,7 +1198,8 @@ def _part_of(src: SourceFile, k, root: str, c: Contraction) -> str | None:
                 qv, rv = _decl_of(src, k, text(src, q)), _decl_of(src, k, text(src, rem))
                 qt = text(src, qv.child_by_field_name("value")).replace(" ", "") if qv is not None else ""
                 rt = text(src, rv.child_by_field_name("value")).replace(" ", "") if rv is not None else ""
-                if not (qt.startswith("blockIdx.") and rt == "threadIdx." + qt[-1]):
+                if not (re.fullmatch(r"blockIdx\.[xyz]", qt) and (rt == "threadIdx." + qt[-1] or re.fullmatch(
+                        r"threadIdx\.[xyz][/%]\(?\w+\)?", rt))):  # (siboehm's `threadRow = threadIdx.x / BS`)
                     continue
                 if root == text(src, q):
                     return f"({mine} / ({text(src, size)}))"

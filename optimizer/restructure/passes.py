@@ -2390,3 +2390,49 @@ def split_serial_tail(src_text: str, path: str, kernel: str) -> str | None:
     tail = " ".join(src.node_text(s) for s in inner[at + 1:])
     new = f"{decls}if {c} {{ {loop} }}\n{ind}if {c} {{ {tail} }}"
     return span_text(src, 0, len(src.data), [(last.start_byte, last.end_byte, new)])
+
+
+def name_compound_guards(src_text: str, path: str, kernel: str) -> str | None:
+    """A comparison one of whose sides sums two or more locals naming the thread's position (`cRow * BS + threadRow
+    < M`, siboehm's kernel 3 guarding rows it reaches through advanced pointers) named once after the last of those
+    locals (`const int kp_pos0 = cRow * BS + threadRow;`) and read by name there: the output's row or column the
+    matrix-product recogniser folds the indices into (contraction._fold). Only where none of the names is assigned
+    after its declaration; None if there is no such comparison."""
+    from kernelpro.profilers.analysis.contraction import coordinates
+
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    coords = coordinates(src, k)
+    if len(coords) < 2:
+        return None
+    decls = {}
+    for d in walk(k.body):
+        if d.type == "init_declarator" and text(src, d.child_by_field_name("declarator")) in coords:
+            decls.setdefault(text(src, d.child_by_field_name("declarator")), d.parent)
+    written = {name for name, w in writes_in(src, k.body) if not (w.type == "init_declarator")}
+    groups: dict[str, list] = {}
+    for n in walk(k.body):
+        if n.type != "binary_expression" or text(src, n.child_by_field_name("operator")) not in ("<", "<=", ">", ">="):
+            continue
+        for side in (n.child_by_field_name("left"), n.child_by_field_name("right")):
+            e = unparen(side)
+            if e is None or e.type != "binary_expression" or text(src, e.child_by_field_name("operator")) != "+":
+                continue
+            names = {text(src, x) for x in walk(e) if x.type == "identifier"}
+            used = names & set(coords)
+            if len(used) < 2 or used & written or any(nm not in decls for nm in used) or any(
+                    x.type in ("call_expression", "subscript_expression", "field_expression") for x in walk(e)):
+                continue
+            groups.setdefault(re.sub(r"\s+", "", text(src, e)), []).append((e, used))
+    if not groups:
+        return None
+    subs = []
+    for i, (key, uses) in enumerate(groups.items()):
+        name = f"kp_pos{i}"
+        last = max((decls[nm] for nm in uses[0][1]), key=lambda d: d.end_byte)
+        subs.append((last.end_byte, last.end_byte, f"\n{line_indent(src, last)}const int {name} = "
+                                                  f"{text(src, uses[0][0])};  // kernelpro: the position named once"))
+        subs += [(e.start_byte, e.end_byte, name) for e, _ in uses]
+    return span_text(src, 0, len(src.data), subs)
