@@ -227,6 +227,36 @@ def test_register_tiles_of_runs_of_four_read_the_slabs_16_bytes_at_a_time():
     assert "reinterpret_cast<const float4*>(&kp_" not in small and "kp_tm + kp_m * 16" in small
 
 
+def _tiles_run(tmp_path, name, grid, block, sizes, template=(), scalars=None):
+    """The matmul-tiles candidates (the space's first setting and SMALL) of a probe's kernel, compiled with nvcc and
+    loaded in the emulator (host code blanked): (candidates, batch, the kernel's emulated name)."""
+    from spec_emu import host_blanked
+    path = os.path.join(os.path.dirname(HERE), name)
+    text = open(path).read()
+    k = parse_source(text, path).kernels[0]
+    ctx = api.Context(kernel=k.name, path=path, launch={"grid": grid, "block": block},
+                      base_launch={"grid": grid, "block": block}, size_env={"small": {**sizes, **(scalars or {})}},
+                      scalar_params={p.name: p.name for p in k.params if not p.is_pointer}, template=tuple(template))
+    plans, why = api.plans(text, ctx)
+    got = {p.name: p for p in plans}
+    assert "matmul-tiles" in got, why
+    cands = [got["matmul-tiles"].build(knobs) for knobs in (got["matmul-tiles"].space[0], SMALL)]
+    problems = compile_each(str(tmp_path / "x.cu"), [(k.name, c.source, ()) for c in cands], CompileOptions(arch="sm_90"))
+    assert problems == [None, None], problems
+    emu = f"{k.name}<{', '.join(template)}>" if template else k.name
+    return cands, Batch([(host_blanked(c.source), emu) for c in cands], str(tmp_path)), got
+
+
+def _operands(seed, m, k, n, dtype=np.float32):
+    rng = np.random.default_rng(seed)
+    if dtype == np.int8:
+        return rng.integers(-127, 128, (m, k)).astype(dtype), rng.integers(-127, 128, (k, n)).astype(dtype)
+    return rng.standard_normal((m, k)).astype(dtype), rng.standard_normal((k, n)).astype(dtype)
+
+
+M_, K_, N_ = 37, 29, 53
+
+
 @pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
 @pytest.mark.parametrize("name, tile", [("probe_e/mm_template_tiled.cu", 16), ("probe_f/f04_cuda_samples_matrixMul.cu", 32)])
 def test_a_template_tiled_product_with_the_tile_count_in_template_terms_is_read_back(tmp_path, name, tile):
@@ -235,31 +265,16 @@ def test_a_template_tiled_product_with_the_tile_count_in_template_terms_is_read_
     (unstage._covers by value, whatever the order of the terms); round F's walks A and B with aBegin/aStep and
     names `row = by * BLOCK_SIZE + ty` beside a store at `c + wB * ty + tx` (contraction._fold reads both as the
     row; matmul._part_of gives by and ty back from it); the tiles they become compute the product."""
-    path = os.path.join(os.path.dirname(HERE), name)
-    text = open(path).read()
-    k = parse_source(text, path).kernels[0]
-    grid, block = [f"cdiv(wB, {tile})", f"cdiv(hA, {tile})"], [tile, tile]
-    sizes = {"hA": 37, "wA": 29, "wB": 53}
-    ctx = api.Context(kernel=k.name, path=path, launch={"grid": grid, "block": block},
-                      base_launch={"grid": grid, "block": block}, size_env={"small": sizes},
-                      scalar_params={p.name: p.name for p in k.params if not p.is_pointer}, template=(str(tile),))
-    plans, why = api.plans(text, ctx)
-    got = {p.name: p for p in plans}
-    assert "matmul-tiles" in got, why
-    cands = [got["matmul-tiles"].build(knobs) for knobs in (got["matmul-tiles"].space[0], SMALL)]
-    problems = compile_each(str(tmp_path / "x.cu"), [(k.name, c.source, ()) for c in cands],
-                            CompileOptions(arch="sm_90"))
-    assert problems == [None, None], problems
-    from spec_emu import host_blanked
-    batch = Batch([(host_blanked(c.source), f"{k.name}<{tile}>") for c in cands], str(tmp_path))
-    rng = np.random.default_rng(5)
-    a, b = rng.standard_normal((37, 29)).astype(np.float32), rng.standard_normal((29, 53)).astype(np.float32)
+    sizes = {"hA": M_, "wA": K_, "wB": N_}
+    cands, batch, _ = _tiles_run(tmp_path, name, [f"cdiv(wB, {tile})", f"cdiv(hA, {tile})"], [tile, tile], sizes,
+                                 (str(tile),))
+    a, b = _operands(5, M_, K_, N_)
     want = a.astype(np.float64) @ b.astype(np.float64)
     for i, c in enumerate(cands):
-        out = np.full((37, 53), np.nan, np.float32)
-        res = batch.run(i, [out.reshape(-1), a.reshape(-1).copy(), b.reshape(-1).copy(), 37, 29, 53],
+        out = np.full((M_, N_), np.nan, np.float32)
+        res = batch.run(i, [out.reshape(-1), a.reshape(-1).copy(), b.reshape(-1).copy(), M_, K_, N_],
                         [_ev(g, sizes) for g in c.launch["grid"]], [_ev(x, sizes) for x in c.launch["block"]])
-        assert np.allclose(res[0].reshape(37, 53), want, rtol=1e-4, atol=1e-4), c.description
+        assert np.allclose(res[0].reshape(M_, N_), want, rtol=1e-4, atol=1e-4), c.description
 
 
 def test_a_tile_count_that_falls_short_is_not_taken_for_a_cover():
@@ -276,31 +291,15 @@ def test_a_tile_count_that_falls_short_is_not_taken_for_a_cover():
 def test_an_int8_product_with_int32_sums_through_static_casts_is_tiled_exactly(tmp_path):
     """Round F's int8 GEMM (`acc += static_cast<int32_t>(A[..]) * static_cast<int32_t>(B[..])`): the casts read as
     conversions (contraction._converts), the tiles sum in int32 and match the kernel bit for bit."""
-    from spec_emu import host_blanked
-    path = os.path.join(os.path.dirname(HERE), "probe_f", "f26_int8_gemm_s32.cu")
-    text = open(path).read()
-    k = parse_source(text, path).kernels[0]
-    grid, block = ["cdiv(N, 32)", "cdiv(M, 8)"], [32, 8]
-    sizes = {"M": 37, "N": 53, "K": 29}
-    ctx = api.Context(kernel=k.name, path=path, launch={"grid": grid, "block": block},
-                      base_launch={"grid": grid, "block": block}, size_env={"small": sizes},
-                      scalar_params={p.name: p.name for p in k.params if not p.is_pointer})
-    plans, why = api.plans(text, ctx)
-    got = {p.name: p for p in plans}
-    assert "matmul-tiles" in got and "matmul-wmma" not in got, why
-    cands = [got["matmul-tiles"].build(knobs) for knobs in (got["matmul-tiles"].space[0], SMALL)]
-    problems = compile_each(str(tmp_path / "x.cu"), [(k.name, c.source, ()) for c in cands], CompileOptions(arch="sm_90"))
-    assert problems == [None, None], problems
-    batch = Batch([(host_blanked(c.source), k.name) for c in cands], str(tmp_path))
-    rng = np.random.default_rng(6)
-    a = rng.integers(-127, 128, (37, 29)).astype(np.int8)
-    b = rng.integers(-127, 128, (29, 53)).astype(np.int8)
+    sizes = {"M": M_, "N": N_, "K": K_}
+    cands, batch, got = _tiles_run(tmp_path, "probe_f/f26_int8_gemm_s32.cu", ["cdiv(N, 32)", "cdiv(M, 8)"], [32, 8], sizes)
+    assert "matmul-wmma" not in got
+    a, b = _operands(6, M_, K_, N_, np.int8)
     want = a.astype(np.int64) @ b.astype(np.int64)
     for i, c in enumerate(cands):
-        out = np.zeros(37 * 53, np.int32)
-        res = batch.run(i, [a.reshape(-1).copy(), b.reshape(-1).copy(), out, 37, 53, 29],
+        res = batch.run(i, [a.reshape(-1).copy(), b.reshape(-1).copy(), np.zeros(M_ * N_, np.int32), M_, N_, K_],
                         [_ev(g, sizes) for g in c.launch["grid"]], [_ev(x, sizes) for x in c.launch["block"]])
-        assert np.array_equal(res[2].reshape(37, 53).astype(np.int64), want), c.description
+        assert np.array_equal(res[2].reshape(M_, N_).astype(np.int64), want), c.description
 
 
 @pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
@@ -308,30 +307,15 @@ def test_a_tiled_product_whose_fills_choose_a_converted_zero_is_read_back(tmp_pa
     """Round F's `template <typename T, int TILE>` tiled product filling the tiles with `cond ? A[..] : T(0)`: the
     converted zero is a zero (unstage._zero), the fill's condition bounds k, and the value read back is
     parenthesised (it once went in as `c1 ? a : T(0) * c2 ? b : T(0)`); the tiles compute the product."""
-    from spec_emu import host_blanked
-    path = os.path.join(os.path.dirname(HERE), "probe_f", "f29_template_tiled_launcher.cu")
-    text = open(path).read()
-    k = parse_source(text, path).kernels[0]
-    grid, block = ["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16]
-    sizes = {"M": 37, "N": 53, "K": 29}
-    ctx = api.Context(kernel=k.name, path=path, launch={"grid": grid, "block": block},
-                      base_launch={"grid": grid, "block": block}, size_env={"small": sizes},
-                      scalar_params={p.name: p.name for p in k.params if not p.is_pointer}, template=("float", "16"))
-    plans, why = api.plans(text, ctx)
-    got = {p.name: p for p in plans}
-    assert "matmul-tiles" in got, why
-    cands = [got["matmul-tiles"].build(knobs) for knobs in (got["matmul-tiles"].space[0], SMALL)]
-    problems = compile_each(str(tmp_path / "x.cu"), [(k.name, c.source, ()) for c in cands], CompileOptions(arch="sm_90"))
-    assert problems == [None, None], problems
-    batch = Batch([(host_blanked(c.source), f"{k.name}<float, 16>") for c in cands], str(tmp_path))
-    rng = np.random.default_rng(7)
-    a, b = rng.standard_normal((37, 29)).astype(np.float32), rng.standard_normal((29, 53)).astype(np.float32)
+    sizes = {"M": M_, "N": N_, "K": K_}
+    cands, batch, _ = _tiles_run(tmp_path, "probe_f/f29_template_tiled_launcher.cu", ["cdiv(N, 16)", "cdiv(M, 16)"],
+                                 [16, 16], sizes, ("float", "16"))
+    a, b = _operands(7, M_, K_, N_)
     want = a.astype(np.float64) @ b.astype(np.float64)
     for i, c in enumerate(cands):
-        out = np.full(37 * 53, np.nan, np.float32)
-        res = batch.run(i, [a.reshape(-1).copy(), b.reshape(-1).copy(), out, 37, 53, 29],
+        res = batch.run(i, [a.reshape(-1).copy(), b.reshape(-1).copy(), np.full(M_ * N_, np.nan, np.float32), M_, N_, K_],
                         [_ev(g, sizes) for g in c.launch["grid"]], [_ev(x, sizes) for x in c.launch["block"]])
-        assert np.allclose(res[2].reshape(37, 53), want, rtol=1e-4, atol=1e-4), c.description
+        assert np.allclose(res[2].reshape(M_, N_), want, rtol=1e-4, atol=1e-4), c.description
 
 
 @pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
@@ -339,30 +323,16 @@ def test_siboehm_s_cache_blocking_with_guards_through_a_named_position_is_read_b
     """Round F's siboehm kernel 3 with bounds: one-dimensional blocks split `threadIdx.x / BS`, pointers advanced,
     fills guarded by `bool rowOk = cRow * BS + threadRow < M` (inlined, then named once: passes.name_compound_guards),
     alpha and beta; the tiles (the kernel's position parts given back by matmul._part_of) compute alpha A B + beta C."""
-    from spec_emu import host_blanked
-    path = os.path.join(os.path.dirname(HERE), "probe_f", "f03_siboehm_smem.cu")
-    text = open(path).read()
-    k = parse_source(text, path).kernels[0]
-    grid, block = ["cdiv(M, 32)", "cdiv(N, 32)"], [1024]
-    sizes = {"M": 37, "N": 53, "K": 29}
-    ctx = api.Context(kernel=k.name, path=path, launch={"grid": grid, "block": block},
-                      base_launch={"grid": grid, "block": block}, size_env={"small": {**sizes, "alpha": 1, "beta": 0}},
-                      scalar_params={p.name: p.name for p in k.params if not p.is_pointer}, template=("32",))
-    plans, why = api.plans(text, ctx)
-    got = {p.name: p for p in plans}
-    assert "matmul-tiles" in got, why
-    cands = [got["matmul-tiles"].build(knobs) for knobs in (got["matmul-tiles"].space[0], SMALL)]
-    problems = compile_each(str(tmp_path / "x.cu"), [(k.name, c.source, ()) for c in cands], CompileOptions(arch="sm_90"))
-    assert problems == [None, None], problems
-    batch = Batch([(host_blanked(c.source), f"{k.name}<32>") for c in cands], str(tmp_path))
-    rng = np.random.default_rng(8)
-    a, b = rng.standard_normal((37, 29)).astype(np.float32), rng.standard_normal((29, 53)).astype(np.float32)
-    c0 = rng.standard_normal((37, 53)).astype(np.float32)
+    sizes = {"M": M_, "N": N_, "K": K_}
+    cands, batch, _ = _tiles_run(tmp_path, "probe_f/f03_siboehm_smem.cu", ["cdiv(M, 32)", "cdiv(N, 32)"], [1024], sizes,
+                                 ("32",), {"alpha": 1, "beta": 0})
+    a, b = _operands(8, M_, K_, N_)
+    c0 = np.random.default_rng(9).standard_normal((M_, N_)).astype(np.float32)
     want = 1.5 * (a.astype(np.float64) @ b.astype(np.float64)) - 0.5 * c0
     for i, c in enumerate(cands):
-        res = batch.run(i, [37, 53, 29, 1.5, a.reshape(-1).copy(), b.reshape(-1).copy(), -0.5, c0.reshape(-1).copy()],
+        res = batch.run(i, [M_, N_, K_, 1.5, a.reshape(-1).copy(), b.reshape(-1).copy(), -0.5, c0.reshape(-1).copy()],
                         [_ev(g, sizes) for g in c.launch["grid"]], [_ev(x, sizes) for x in c.launch["block"]])
-        assert np.allclose(res[7].reshape(37, 53), want, rtol=1e-4, atol=1e-4), c.description
+        assert np.allclose(res[7].reshape(M_, N_), want, rtol=1e-4, atol=1e-4), c.description
 
 
 def test_a_position_is_named_only_where_none_of_its_parts_changes():
