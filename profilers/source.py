@@ -495,7 +495,9 @@ class SourceFile:
             if v.isdigit():
                 return int(v)
             if v in self._scoped and at is not None:  # `const int block_size = 16; k<block_size><<<...>>>`
-                return self._scoped_constant(v, at, None)
+                got = self._scoped_constant(v, at, None)
+                if got is not None:
+                    return got
             return self.constants.get(v)
 
         out = {}

@@ -211,3 +211,34 @@ def test_tensor_cores_and_the_library_refuse_a_distance_and_the_rules_say_tiles_
     src = parse_source(text)
     k = src.kernels[0]
     assert matmul_updates(src, k, k.loops[0]) and not matmul_updates(src, k, k.loops[0], products=True)
+
+
+@pytest.mark.parametrize("body", [
+    "s += static_cast<int>(a[i*K+k]) * b[k*N+j];",  # a float truncated
+    "s += (short)(a[i*K+k] * 100.f) * b[k*N+j];",
+    "int e = a[i*K+k] - b[j*K+k]; s += e * e;",  # a local whose type truncates what it holds
+    "int x = a[i*K+k]; s += x * b[k*N+j];",
+    "float e = a[i*K+k] - b[j*K+k]; if (e < 0.f) e = -e; s += e;",  # a local changed after its declaration
+])
+def test_a_conversion_or_local_that_changes_the_operands_values_is_no_product_of_them(body):
+    """A second reading (2026-12-06) found these read as products or distances of the buffers as they are: the tiles
+    would have loaded the elements unconverted. Widening conversions (int8 to int32, half to float) stay read."""
+    f = found(NEG.replace("BODY", body))
+    assert not f.products, [c.combine for c in f.products]
+    widened = NEG.replace("const float* a", "const signed char* a").replace(
+        "BODY", "s += static_cast<int>(a[i*K+k]) * b[k*N+j];")
+    assert len(found(widened).products) == 1
+
+
+def test_a_permute_with_several_divided_groups_before_the_thread_s_is_read_in_finite_time():
+    """`_runs_along` looked for the group holding the thread index in slices of the atom but indexed the whole:
+    an atom with two divided groups before it looped forever (found by the second reading)."""
+    from kernelpro.profilers.analysis.copies import copy_kernel
+    text = """__global__ void k(const float* in, float* out, int C, int W, int S, int T) {
+    int idx = (blockIdx.y / S / T) * 4096 + (blockIdx.z / S / T) * 256 + blockIdx.x * blockDim.x + threadIdx.x;
+    int w = (idx / C) % W;
+    int h = idx / (C * W);
+    out[idx] = in[h * W + w];
+}"""
+    src = parse_source(text)
+    assert copy_kernel(src, src.kernels[0]).store_along == "x"

@@ -346,3 +346,15 @@ def test_a_position_is_named_only_where_none_of_its_parts_changes():
     assert got is not None and "const int kp_pos0 = br * 32 + tr;" in got and "if (kp_pos0 < M)" in got
     assert name_compound_guards(k.replace("if (br", "tr += 1; if (br"), "k.cu", "g") is None  # tr moves
     assert name_compound_guards(k.replace("br * 32 + tr < M", "tr < M"), "k.cu", "g") is None  # one part alone
+
+
+def test_a_position_with_a_loop_counter_in_it_is_not_named_before_the_loop():
+    """`cRow * BS + threadRow + i * 8 < M` inside `for (int i ...)`: naming it before the loop would read an `i` not
+    yet declared (found by the second reading); only coordinates, parameters and constants are named."""
+    from kernelpro.optimizer.restructure.passes import name_compound_guards
+    k = """__global__ void g(float* y, int M) {
+  const int br = blockIdx.x;
+  const int tr = threadIdx.x / 32;
+  for (int i = 0; i < 4; ++i) if (br * 32 + tr + i * 8 < M) y[br * 32 + tr + i * 8] = 1.f;
+}"""
+    assert name_compound_guards(k, "k.cu", "g") is None

@@ -98,3 +98,39 @@ def test_the_warp_scan_computes_what_the_thread_per_row_kernel_computes(name, tm
     for c, o in zip(cands, outs[1:]):
         for a, b, p in zip(outs[0], o, [p for p in k.params if p.is_pointer]):
             assert np.allclose(a, b, rtol=1e-4, atol=1e-3), f"{c.description}: {p.name} differs"
+
+
+ROW = """__global__ void k(const float* in, float* out, float* totals, int rows, int cols) {
+    int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= rows) return;
+    TYPE run = 0;
+    for (int c = 0; c < cols; ++c) {
+        BODY
+    }
+    AFTER
+}"""
+
+
+@pytest.mark.parametrize("body, after, type_, why", [
+    # the row's other code would run on each of the warp's 32 lanes: a normalising pass, an update of memory
+    ("run += in[r * cols + c]; out[r * cols + c] = run;", "for (int c = 0; c < cols; ++c) out[r * cols + c] /= run;",
+     "float", "runs another loop"),
+    ("run += in[r * cols + c]; out[r * cols + c] = run;", "totals[r] += run;", "float", "updates memory"),
+    ("run += in[r * cols + c]; out[r * cols + c] = run;", "totals[r] = in[r] * run;", "float", "read from memory"),
+    # lanes that skip a step would leave the warp's shuffles
+    ("if (in[r * cols + c] == 0.f) continue; run += in[r * cols + c]; out[r * cols + c] = run;", "", "float",
+     "continue"),
+    # an integer total truncated each step is not the sum of truncated elements
+    ("run += in[r * cols + c] - 2.5f; out[r * cols + c] = run;", "", "int", "adds a floating-point value"),
+    # the added value reads what the loop stored (read after the store in the thread; before it in the scan)
+    ("out[r * cols + c] = run; float v = out[r * cols + c] * 0.5f + in[r * cols + c]; run += v;", "", "float",
+     "which the loop stores to"),
+])
+def test_a_running_sum_whose_row_a_warp_would_change_is_refused_with_the_reason(body, after, type_, why):
+    """A second reading (2026-12-06) found each of these made a wrong warp-per-row candidate; each is refused."""
+    text = ROW.replace("BODY", body).replace("AFTER", after).replace("TYPE", type_)
+    got = row_scan(parse_source(text), parse_source(text).kernels[0])
+    assert not isinstance(got, RowScan) and why in got.reason, got
+    ok = ROW.replace("BODY", "run += in[r * cols + c]; out[r * cols + c] = run;").replace(
+        "AFTER", "totals[r] = run;").replace("TYPE", "float")
+    assert isinstance(row_scan(parse_source(ok), parse_source(ok).kernels[0]), RowScan)

@@ -91,7 +91,8 @@ def _block_as_numbers(src: SourceFile, k, block: list) -> str | None:
         x = d.children_by_field_name("declarator")[0]
         v = x.child_by_field_name("value") if x.type == "init_declarator" else None
         name = text(once, x.child_by_field_name("declarator")) if v is not None else None
-        if name is None or name in assigned or not re.fullmatch(r"\w+\s*\+\s*\d+", text(once, v).strip()):
+        m = re.fullmatch(r"(\w+)\s*\+\s*\d+", text(once, v).strip()) if name is not None else None
+        if name is None or name in assigned or m is None or m.group(1) in assigned:
             continue
         subs.append((d.start_byte, d.end_byte, ""))
         subs += [(n.start_byte, n.end_byte, f"({text(once, v)})") for n in walk(k1.body)
@@ -1201,6 +1202,8 @@ def _part_of(src: SourceFile, k, root: str, c: Contraction) -> str | None:
                 if not (re.fullmatch(r"blockIdx\.[xyz]", qt) and (rt == "threadIdx." + qt[-1] or re.fullmatch(
                         r"threadIdx\.[xyz][/%]\(?\w+\)?", rt))):  # (siboehm's `threadRow = threadIdx.x / BS`)
                     continue
+                if src.eval_int(size, src.instantiated(k) or None) is None:
+                    continue  # (a tile as wide as the old block only where it is a number: blockDim.y is not one now)
                 if root == text(src, q):
                     return f"({mine} / ({text(src, size)}))"
                 if root == text(src, rem):

@@ -2231,6 +2231,14 @@ def _row_pointers_inlined(src: SourceFile, k, body) -> str | None:
             got = reads(value)
             if got is None or any(name == src.node_text(target) for name, _ in writes_in(src, body)):
                 return None
+            declared = table_for(src).scalar(src.node_text(d.child_by_field_name("type")).replace("const", "").strip())
+            for n in walk(value):  # its type keeps the values it reads (not `int d = x[o]` of a float x)
+                nm = src.node_text(n) if n.type == "identifier" else None
+                base = ptrs[nm][0] if nm in ptrs else nm if nm and k.param(nm) and k.param(nm).is_pointer else None
+                e = table_for(src).scalar(k.param(base).base_type) if base and k.param(base) else None
+                if declared is not None and e is not None and ((e.is_float and not declared.is_float) or (
+                        e.is_float == declared.is_float and declared.bytes < e.bytes)):
+                    return None
             values[src.node_text(target)] = got
             continue
         if target is None or target.type != "pointer_declarator" or value is None or value.type != "binary_expression" \
@@ -2422,7 +2430,9 @@ def name_compound_guards(src_text: str, path: str, kernel: str) -> str | None:
                 continue
             names = {text(src, x) for x in walk(e) if x.type == "identifier"}
             used = names & set(coords)
-            if len(used) < 2 or used & written or any(nm not in decls for nm in used) or any(
+            fixed = set(coords) | {p.name for p in k.params if not p.is_pointer} | set(src.constants) | {
+                n for _, n in k.template_params}
+            if len(used) < 2 or names - fixed or used & written or any(nm not in decls for nm in used) or any(
                     x.type in ("call_expression", "subscript_expression", "field_expression") for x in walk(e)):
                 continue
             groups.setdefault(re.sub(r"\s+", "", text(src, e)), []).append((e, used))

@@ -681,9 +681,13 @@ def _zero(src: SourceFile, n) -> bool:
     if n is None:
         return False
     t = " ".join(text(src, n).split())
-    inner = re.fullmatch(r"\(?\s*(?:static_cast\s*<[^<>]+>|[A-Za-z_][\w:]*)\s*\((.*)\)\s*\)?", t)
-    if inner is not None:
-        t = inner.group(1)
+    inner = re.fullmatch(r"\(?\s*(static_cast\s*<[^<>]+>|[A-Za-z_][\w:]*)\s*\((.*)\)\s*\)?", t)
+    if inner is not None:  # a conversion of zero: a cast, a type's constructor (`T(0)`), a `__float2half`-style call
+        fn = inner.group(1)
+        if not (fn.startswith("static_cast") or re.fullmatch(r"__\w+2\w+(_r[nzdu])?|[A-Z]\w*|float|double|int|"
+                                                           r"half|__half|__nv_bfloat16|nv_bfloat16|bfloat16", fn)):
+            return False
+        t = inner.group(2)
     return re.fullmatch(r"\(?\s*(\(\w+\)\s*)?0(\.0*)?[fF]?\s*\)?", t.strip()) is not None
 
 

@@ -204,6 +204,53 @@ def _converts(fn: str) -> bool:
     return fn in CONVERT or (fn.replace(" ", "").startswith("static_cast<") and "*" not in fn and "&" not in fn)
 
 
+def _keeps_values(src: SourceFile, k: Kernel, decl, value, by_node: dict, types) -> bool:
+    """A local of the loop body read as its initial value only where its declared type keeps the values of the
+    buffers it reads (`float d = x[i] - y[i]`, `int a = a8[i]`; not `int d = x[i] - y[i]` of floats)."""
+    t = types.scalar(" ".join(src.node_text(decl.child_by_field_name("type")).replace("const", "").split())) \
+        if decl.child_by_field_name("type") is not None else None
+    if t is None or value is None:
+        return True  # (auto, a template parameter: the value's own type)
+    for c in walk(value):
+        a = by_node.get(c.id)
+        e = types.scalar(_elem(src, k, a.array)) if a is not None else None
+        if e is not None and ((e.is_float and not t.is_float) or (e.is_float == t.is_float and t.bytes < e.bytes)):
+            return False
+        if c.type == "number_literal" and not t.is_float and re.search(r"[.eEfF]", src.node_text(c)) \
+                and not src.node_text(c).lower().startswith("0x"):
+            return False
+    return True
+
+
+def _changing_cast(src: SourceFile, k: Kernel, f, array: str) -> str | None:
+    """The type of a cast around an operand's read (`static_cast<int>(A[i])`, `(int8_t)x[k]`) that changes the
+    element's value: to an integer type from a floating one, or to a narrower type of its kind; None otherwise."""
+    types = table_for(src)
+    elem = types.scalar(_elem(src, k, array))
+    if elem is None:
+        return None
+    n = f
+    while n is not None:
+        target = None
+        if n.type == "parenthesized_expression" and n.named_children:
+            n = n.named_children[0]
+            continue
+        if n.type == "cast_expression":
+            target, n = src.node_text(n.child_by_field_name("type")), n.child_by_field_name("value")
+        elif n.type == "call_expression" and _converts(text(src, n.child_by_field_name("function"))):
+            fn = text(src, n.child_by_field_name("function"))
+            m = re.fullmatch(r"static_cast\s*<(.+)>", fn.strip())
+            target = m.group(1) if m else fn if fn in ("float", "double") else None
+            args = n.child_by_field_name("arguments")
+            n = args.named_children[0] if args is not None and len(args.named_children) == 1 else None
+        else:
+            return None
+        t = types.scalar(" ".join(target.replace("const", "").split())) if target else None
+        if t is not None and ((elem.is_float and not t.is_float) or t.is_float == elem.is_float and t.bytes < elem.bytes):
+            return " ".join(target.split())
+    return None
+
+
 def _terms(src: SourceFile, e, sign: int = 1) -> list:
     """The summands of e: [(sign, node)] through + and - (and a cast around them, `(double)(a * b)`)."""
     e = unparen(e)
@@ -218,8 +265,10 @@ def _terms(src: SourceFile, e, sign: int = 1) -> list:
 
 def _factors(src: SourceFile, e) -> list:
     e = unparen(e)
-    while e is not None and e.type == "cast_expression" and _factors(src, e.child_by_field_name("value")) != \
-            [unparen(e.child_by_field_name("value"))]:  # `(double)(alpha * a * b)`: the product's factors
+    while e is not None and e.type == "cast_expression" and text(src, e.child_by_field_name("type")).replace(
+            "const", "").strip() in ("float", "double") and _factors(src, e.child_by_field_name("value")) != \
+            [unparen(e.child_by_field_name("value"))]:  # `(double)(alpha * a * b)`: the product's factors (not
+        # through `(short)(a * 100.f)`, which truncates the product)
         e = unparen(e.child_by_field_name("value"))
     if e is not None and e.type == "binary_expression" and text(src, e.child_by_field_name("operator")) == "*":
         return _factors(src, e.child_by_field_name("left")) + _factors(src, e.child_by_field_name("right"))
@@ -475,11 +524,15 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
         return None
     var = info.var
     privates = {}
+    types = table_for(src)
     for d in walk(body):
         if d.type == "declaration":
             for dec in d.children_by_field_name("declarator"):
-                if dec.type == "init_declarator" and dec.child_by_field_name("declarator").type == "identifier":
+                if dec.type == "init_declarator" and dec.child_by_field_name("declarator").type == "identifier" and \
+                        _keeps_values(src, k, d, dec.child_by_field_name("value"), by_node, types):
                     privates[text(src, dec.child_by_field_name("declarator"))] = dec.child_by_field_name("value")
+    for name, _ in _scalar_writes(src, body):  # (`if (d < 0) d = -d;`: not its initial value any more)
+        privates.pop(name, None)
     updates = []
     for w in walk(body):
         u = _update(src, w) if w.type == "assignment_expression" else None
@@ -507,6 +560,12 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
                     scale.append(f)
             terms.append((sign, ops, scale, t))
         if any(len(ops) == 2 for _, ops, _, _ in terms):
+            for _, ops, _, _ in terms:
+                for a, f in ops:
+                    bad = _changing_cast(src, k, f, a.array)
+                    if bad:
+                        return Refusal(lp.line, f"line {w.start_point[0] + 1} converts {a.array}'s elements to `{bad}`, "
+                                                "which changes their values (the tiles would load them unconverted)")
             updates.append((w, acc_node, terms))
     combine = None
     if not updates:

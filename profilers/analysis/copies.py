@@ -69,9 +69,8 @@ def _runs_along(index: dict, t: str) -> bool:
                 continue
             if a.count(t) != 1:
                 return False
-            inner = re.search(r"\(([^()]*)\) ([%/]) ", a)  # the innermost group holding t, and what is done to it
-            while inner is not None and t not in inner.group(1):
-                inner = re.search(r"\(([^()]*)\) ([%/]) ", a[inner.end():]) if inner else None
+            # the innermost group holding t, and what is done to it
+            inner = next((g for g in re.finditer(r"\(([^()]*)\) ([%/]) ", a) if t in g.group(1)), None)
             if inner is None or t not in [x.strip() for x in inner.group(1).split("+")]:
                 return False
             if inner.group(2) == "%":

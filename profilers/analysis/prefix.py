@@ -301,6 +301,13 @@ def row_scan(src: SourceFile, k: Kernel) -> RowScan | Refusal:
     if info.escapes or info.memory_deps:
         return Refusal(k.name, f"line {line}: a running sum along the row, but the loop has "
                                + "; ".join(list(info.escapes) + list(info.memory_deps)))
+    if any(c.type == "continue_statement" and _loop_of(c) == lp for c in walk(body)):
+        return Refusal(k.name, f"line {line}: a running sum along the row, but the loop skips elements with continue "
+                               "(every lane of a warp takes part in each step)")
+    outside = _outside_writes(src, rk, lp)
+    if outside:
+        return Refusal(k.name, f"line {line}: a running sum along the row, but {outside} (the row's other code would "
+                               "run on every lane of the warp)")
     upd = updates[0]
     u = _sum_update(src, upd.named_children[0], acc)
     at = stmts.index(upd)
@@ -326,12 +333,76 @@ def row_scan(src: SourceFile, k: Kernel) -> RowScan | Refusal:
             before.append(s)
     if not any(uses(src, s, acc) for s, _ in readers):
         return Refusal(k.name, "no running sum stored", True)
+    stored = {_base_name(src, c.child_by_field_name("left")) for c in walk(body) if c.type == "assignment_expression"}
+    read_early = {_base_name(src, c) for x in before + [u] for c in walk(x) if c.type == "subscript_expression"}
+    if stored & read_early - {None}:
+        return Refusal(k.name, f"line {line}: a running sum along the row whose added value reads "
+                               f"{sorted(stored & read_early - {None})[0]}, which the loop stores to")
     decl = _declared_type_of(src, k, acc)
     if decl is None:
         return Refusal(k.name, f"line {line}: the running sum `{acc}` is not a local declared with its type")
+    types = table_for(src)
+    t = types.scalar(decl.replace("const", "").strip())
+    if t is not None and not t.is_float and _floating(src, k, u, types):
+        return Refusal(k.name, f"line {line}: the integer running sum `{acc}` adds a floating-point value (each step "
+                               "truncates the running total, a scan would truncate each element)")
     end = text(src, info.bound)
     return RowScan(k.name, rk, lp, info.var, info.var_type or "int", text(src, info.start),
                    f"({end}) + 1" if info.cmp == "<=" else end, acc, decl, upd, u, before, readers, line)
+
+
+def _loop_of(n):
+    """The nearest loop around n."""
+    p = n.parent
+    while p is not None and p.type not in ("for_statement", "while_statement", "do_statement"):
+        p = p.parent
+    return p
+
+
+def _base_name(src: SourceFile, n) -> str | None:
+    """`y` of `y[i]` (`y[i][j]`, `(y)[i]`), None for anything else."""
+    while n is not None and n.type in ("subscript_expression", "parenthesized_expression"):
+        n = n.child_by_field_name("argument") if n.type == "subscript_expression" else (
+            n.named_children[0] if n.named_children else None)
+    return src.node_text(n) if n is not None and n.type == "identifier" else None
+
+
+def _outside_writes(src: SourceFile, rk, lp) -> str | None:
+    """What the row's code outside the scan loop does that every lane doing it would change: another loop, an
+    update of memory (`totals[r] += run`), a store of a value read from memory; None where it only stores values
+    every lane computes alike."""
+    for s in rk.body:
+        for c in walk(s):
+            if lp.start_byte <= c.start_byte < lp.end_byte:
+                continue
+            if c.type in ("for_statement", "while_statement", "do_statement"):
+                return f"line {c.start_point[0] + 1} runs another loop"
+            if c.type == "update_expression" and c.child_by_field_name("argument").type != "identifier":
+                return f"line {c.start_point[0] + 1} updates memory"
+            if c.type == "assignment_expression" and c.child_by_field_name("left").type != "identifier":
+                if src.node_text(c.child_by_field_name("operator")) != "=":
+                    return f"line {c.start_point[0] + 1} updates memory"
+                if any(x.type in ("subscript_expression", "pointer_expression", "call_expression")
+                       for x in walk(c.child_by_field_name("right"))):
+                    return f"line {c.start_point[0] + 1} stores a value read from memory"
+    return None
+
+
+def _floating(src: SourceFile, k: Kernel, e, types) -> bool:
+    """e holds a floating-point literal, a read of a floating-point buffer or a cast to a floating type."""
+    for c in walk(e):
+        if c.type == "number_literal" and re.search(r"[.eEfF]", src.node_text(c)) and not src.node_text(c).startswith("0x"):
+            return True
+        if c.type == "subscript_expression":
+            p = k.param(_base_name(src, c) or "")
+            t = types.scalar(p.base_type) if p is not None else None
+            if t is not None and t.is_float:
+                return True
+        if c.type in ("cast_expression", "call_expression") and re.search(
+                r"\b(float|double|half|__half|bfloat16)\b", src.node_text(c.child_by_field_name("type") or
+                                                                      c.child_by_field_name("function") or c)):
+            return True
+    return False
 
 
 def _sum_update(src: SourceFile, e, acc: str):

@@ -47,8 +47,8 @@ FLOATS = {"eps": "1e-5", "epsilon": "1e-5", "alpha": "1.5", "beta": "0.5", "scal
 def _declares_struct(text: str, name: str) -> bool:
     """The file declares `name` as a struct or class (`struct Matrix {...}`, `typedef struct {...} Matrix;`)."""
     n = re.escape(name.split("::")[-1])
-    return bool(re.search(rf"\b(?:struct|class)\s+{n}\b", text) or
-                re.search(rf"typedef\s+struct\b.*?\}}\s*{n}\s*;", text, re.S))
+    return bool(re.search(rf"(?<!enum )\b(?:struct|class)\s+{n}\b", text) or
+                re.search(rf"typedef\s+struct\s*\w*\s*\{{[^{{}}]*\}}\s*{n}\s*;", text))
 
 
 class InferError(Exception):

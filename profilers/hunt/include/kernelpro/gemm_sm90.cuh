@@ -33,6 +33,7 @@
 
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
+#include <type_traits>
 
 #include <cute/tensor.hpp>
 #include <cutlass/cutlass.h>
@@ -225,12 +226,16 @@ cudaError_t gemm_sm90(int m, int n, int k, int l, const void* A, int64_t lda, in
   constexpr bool b_mn = sizeof(ElementB) == 4 && cute::is_same_v<LayoutB, RowMajor>;
   cudaError_t e = cudaErrorNotSupported;
   if constexpr (a_mn || b_mn) {
-    if (m > 0 && n > 0 && k > 0 && l > 0 && k % 4 == 0) {
-      float* scratch = nullptr;
-      const int64_t a_elems = a_mn ? static_cast<int64_t>(m) * k * l : 0, b_elems = b_mn ? static_cast<int64_t>(n) * k * l : 0;
-      if (cudaMallocAsync(reinterpret_cast<void**>(&scratch), (a_elems + b_elems) * sizeof(float), stream) != cudaSuccess) {
-        return cudaErrorMemoryAllocation;
-      }
+    float* scratch = nullptr;
+    const int64_t a_elems = a_mn ? static_cast<int64_t>(m) * k * l : 0;
+    const int64_t b_elems = b_mn ? static_cast<int64_t>(n) * k * l : 0;
+    const bool fits = m > 0 && n > 0 && k > 0 && l > 0 && l <= 65535 && (k + 31) / 32 <= 65535 && k % 4 == 0;
+    if (fits && cudaMallocAsync(reinterpret_cast<void**>(&scratch), (a_elems + b_elems) * sizeof(float), stream) !=
+                    cudaSuccess) {
+      cudaGetLastError();  // (no scratch memory: the plain kernel below answers)
+      scratch = nullptr;
+    }
+    if (scratch != nullptr) {
       const void* a = A;
       const void* b = B;
       if constexpr (a_mn) {  // A: m x k with m contiguous (A[i + p * lda]) -> k contiguous
@@ -243,10 +248,19 @@ cudaError_t gemm_sm90(int m, int n, int k, int l, const void* A, int64_t lda, in
             static_cast<const float*>(B), ldb, batch_b, scratch + a_elems, n, k);
         b = scratch + a_elems;
       }
-      e = GemmSm90<ElementA, RowMajor, ElementB, ColumnMajor, ElementD, TileShape, ClusterShape>::run(
-          m, n, k, l, a, a_mn ? k : lda, a_mn ? static_cast<int64_t>(m) * k : batch_a, b, b_mn ? k : ldb,
-          b_mn ? static_cast<int64_t>(n) * k : batch_b, D, ldd, batch_d, alpha, beta, stream);
+      e = cudaPeekAtLastError();
+      if (e == cudaSuccess) {
+        using LA = std::conditional_t<a_mn, RowMajor, LayoutA>;  // each operand K-major now (the other as it was)
+        using LB = std::conditional_t<b_mn, ColumnMajor, LayoutB>;
+        e = GemmSm90<ElementA, LA, ElementB, LB, ElementD, TileShape, ClusterShape>::run(
+            m, n, k, l, a, a_mn ? k : lda, a_mn ? static_cast<int64_t>(m) * k : batch_a, b, b_mn ? k : ldb,
+            b_mn ? static_cast<int64_t>(n) * k : batch_b, D, ldd, batch_d, alpha, beta, stream);
+      }
       cudaFreeAsync(scratch, stream);
+      if (e != cudaSuccess && e != cudaErrorNotSupported) {
+        gemm_sm90_last_used_tensor_cores() = false;
+        return e;
+      }
     }
   } else {
     e = GemmSm90<ElementA, LayoutA, ElementB, LayoutB, ElementD, TileShape, ClusterShape>::run(
