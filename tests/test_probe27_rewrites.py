@@ -97,6 +97,10 @@ CASES = {
     "../probe_e/rd_harris_reduce0.cu": ("block-tree", "reduce0<float>", {"n": 3001}, "n"),
     # a block scan of a predicate of the input (`in[gid] > threshold ? 1 : 0`, a select on loaded data)
     "../probe_e/sc_compaction_exclusive.cu": ("block-scan", None, {"n": 1001, "threshold": 50}, "n"),
+    # a row's update of memory outside its loops done once, by the team's first lane (found by a second reading:
+    # every lane did it), then read back after a barrier
+    "../rowscan/total_update.cu": ("row-warp", None, {"rows": 37, "cols": 101}, "rows*cols"),
+    "../rowscan/total_then_read.cu": ("row-block", None, {"rows": 37, "cols": 101}, "rows*cols"),
 }
 
 

@@ -429,6 +429,20 @@ def team_rows(src: SourceFile, rk: RowKernel, team: Team) -> str:
     spread = rk.spread
     if not spread:
         raise Refuse("no loop to spread over the row")
+    one_lane = []  # the row's other code runs on every lane: an update of memory there runs on the first lane only
+    for st in rk.body:
+        for c in walk(st):
+            if any(rl.info.node.start_byte <= c.start_byte < rl.info.node.end_byte for rl in spread):
+                continue
+            left = c.child_by_field_name("left") if c.type == "assignment_expression" else \
+                c.child_by_field_name("argument") if c.type == "update_expression" else None
+            if left is not None and left.type != "identifier" and (c.type == "update_expression" or
+                                                                   src.node_text(c.child_by_field_name("operator")) != "="):
+                stmt = c.parent
+                if stmt is None or stmt.type != "expression_statement" or stmt.named_children[0] != c:
+                    raise Refuse(f"line {c.start_point[0] + 1} updates memory inside a larger expression outside the "
+                                 "spread loops (every lane of the team would do it)")
+                one_lane.append(stmt)
     if rk.form == "none" and team.kind == "warp":
         pass  # the launch keeps whole rows per block (launch.py checks the block size divides)
     subs = []
@@ -468,6 +482,8 @@ def team_rows(src: SourceFile, rk: RowKernel, team: Team) -> str:
         if s.type in ("declaration", "expression_statement") and _writes_memory(src, s) \
                 and _later_touch(src, stmts_after, s.end_byte):
             subs.append((s.end_byte, s.end_byte, f"\n{line_indent(src, s)}{team.sync}"))
+    for stmt in one_lane:  # the statement replaced whole: a barrier inserted after it stays outside the if
+        subs.append((stmt.start_byte, stmt.end_byte, f"if (kp_lane == 0) {{ {src.node_text(stmt)} }}"))
     new_text = span_text(src, 0, len(src.data), subs)
     return with_prelude(new_text)
 
