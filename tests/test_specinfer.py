@@ -269,3 +269,16 @@ def test_a_launcher_s_own_constant_template_argument_is_its_value_and_a_struct_b
     shutil.copy(probe / "f07_guide_matrix_struct.cu", tmp_path / "m.cu")
     with pytest.raises(InferError, match=r"`Matrix A` is a struct passed by value"):
         infer_spec(tmp_path / "m.cu", "MatMulKernel")
+
+
+def test_a_block_the_shared_array_gives_stays_where_the_index_steps_by_a_multiple_of_it(tmp_path):
+    """Harris's reduce6 (`template <unsigned blockSize>`, `sdata[blockSize]`, `i = blockIdx.x * (blockSize * 2) +
+    tid`): once the template's 256 is known, the index's 512 is two elements a thread, not a block of 512 (which
+    overran `sdata` in the emulator); the grid stays one block per 512 elements."""
+    src = Path(__file__).parent / "probe27" / "harris_reduce6.cu"
+    shutil.copy(src, tmp_path / src.name)
+    plan = infer_spec(tmp_path / src.name, "reduce6")
+    write_spec(plan)
+    spec = load_spec(plan.spec_path)
+    step = spec.launches[0]
+    assert list(spec.block(step, "small")) == [256] and list(spec.grid(step, "small")) == [-(-1000 // 512)]

@@ -432,6 +432,11 @@ class _Inference:
                                       f"{a.quotient_of}` in the index ({a.fixed_block} rows of {a.quotient_of} threads)")
                     guessed = False
                 continue
+            at = DIMS.index(a.thread) if a.thread else None
+            if a.fixed_block and sb is not None and at is not None and at < len(sb) and a.fixed_block != sb[at] and \
+                    a.fixed_block % sb[at] == 0:
+                continue  # `blockIdx.x * (blockSize * 2) + tid` beside `sdata[blockSize]`: the block is the array's,
+                # each thread several elements of the block's reach
             if a.fixed_block and a.thread and a.fixed_block * math.prod(block) // block[DIMS.index(a.thread)] <= 1024:
                 rows = rows_loop_step(self.ks, a)  # a TILE x ROWS loop: ROWS threads take the tile's TILE rows
                 block[DIMS.index(a.thread)] = rows[1] if rows else a.fixed_block
