@@ -5,10 +5,8 @@
 #   FILES="tests/probe_e/sc_row_inclusive.cu tests/probe_d/scan_row_cumsum.cu" BUDGET=6 RUN_T=70 bash scripts/gpu_optimize_files.sh
 set -u
 L=${OUT:-/tmp/opt-out}; mkdir -p $L
-python3 -m pip install -q --no-index --no-deps --target /tmp/site .gpuwheels/*.whl $(ls .gpuwheels-hunter/*.whl 2>/dev/null) \
-  >$L/pip.txt 2>&1 || { cat $L/pip.txt; exit 1; }
-python3 -m pip install -q --no-deps --no-build-isolation --target /tmp/site . >>$L/pip.txt 2>&1 || { cat $L/pip.txt; exit 1; }
-export PYTHONPATH=/tmp/site KERNELPRO_COMPUTE_SANITIZER=/nonexistent/compute-sanitizer
+source scripts/gpu_install.sh || exit 1
+export KERNELPRO_COMPUTE_SANITIZER=/nonexistent/compute-sanitizer
 { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u; } > $L/summary.txt
 for f in ${FILES}; do
   name=$(basename $f .cu); d=/tmp/opt-$name; rm -rf $d; mkdir -p $d $L/events; cp $f $d/

@@ -7,10 +7,7 @@
 # The device returns at most 8 files: everything ends in $OUT/summary.txt and $OUT/all.tar.gz.
 set -u
 L=${OUT:-/tmp/session-out}; mkdir -p $L
-python3 -m pip install -q --no-index --no-deps --target /tmp/site .gpuwheels/*.whl $(ls .gpuwheels-hunter/*.whl 2>/dev/null) \
-  >$L/pip.txt 2>&1 || { cat $L/pip.txt; exit 1; }
-python3 -m pip install -q --no-deps --no-build-isolation --target /tmp/site . >>$L/pip.txt 2>&1 || { cat $L/pip.txt; exit 1; }
-export PYTHONPATH=/tmp/site
+source scripts/gpu_install.sh || exit 1
 [ -d .prebuilt-blocks ] && export KERNELPRO_PREBUILT_BLOCKS=$PWD/.prebuilt-blocks  # scripts/prebuild_blocks.sh
 { nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.draw --format=csv; git log --oneline -1; date -u; } > $L/gpu.txt 2>&1
 cp $L/gpu.txt $L/summary.txt

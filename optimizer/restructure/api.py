@@ -2239,11 +2239,15 @@ def _plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
             break
         text = renamed
     assumed: list[str] = []
-    if "__shared__" in text:  # a tile's fill guarded by `cRow * BS + threadRow < M`: that position named first
-        named = name_compound_guards(text, ctx.path, ctx.kernel)
-        if named is not None and unstage(named, ctx.path, ctx.kernel, _equal_sizes(ctx), [])[0] is not None:
-            text = named
-    unstaged, staged_why = unstage(text, ctx.path, ctx.kernel, _equal_sizes(ctx), assumed)
+    unstaged = None
+    named = name_compound_guards(text, ctx.path, ctx.kernel) if "__shared__" in text else None
+    if named is not None:  # a tile's fill guarded by `cRow * BS + threadRow < M`: read back with that position named
+        tried: list[str] = []
+        unstaged, staged_why = unstage(named, ctx.path, ctx.kernel, _equal_sizes(ctx), tried)
+        if unstaged is not None:
+            assumed += tried
+    if unstaged is None:
+        unstaged, staged_why = unstage(text, ctx.path, ctx.kernel, _equal_sizes(ctx), assumed)
     if unstaged is not None:  # a product staged through shared memory, read as the plain loop it computes
         text = unstaged
     elif staged_why:

@@ -1337,7 +1337,7 @@ def _combined(c: Contraction, a: str, b: str) -> str:
     """What the sum adds for elements a of A and b of B: their product, or the kernel's own function of them."""
     if c.combine is None:
         return f"{a} * {b}"
-    return "(" + re.sub(r"\bkp_x\b", a.replace("\\", r"\\"), re.sub(r"\bkp_y\b", b.replace("\\", r"\\"), c.combine)) + ")"
+    return "(" + re.sub(r"\bkp_[xy]\b", lambda m: a if m.group(0) == "kp_x" else b, c.combine) + ")"
 
 
 def not_a_product(c: Contraction) -> str | None:

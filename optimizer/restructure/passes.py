@@ -2236,8 +2236,7 @@ def _row_pointers_inlined(src: SourceFile, k, body) -> str | None:
                 nm = src.node_text(n) if n.type == "identifier" else None
                 base = ptrs[nm][0] if nm in ptrs else nm if nm and k.param(nm) and k.param(nm).is_pointer else None
                 e = table_for(src).scalar(k.param(base).base_type) if base and k.param(base) else None
-                if declared is not None and e is not None and ((e.is_float and not declared.is_float) or (
-                        e.is_float == declared.is_float and declared.bytes < e.bytes)):
+                if declared is not None and e is not None and not declared.keeps(e):
                     return None
             values[src.node_text(target)] = got
             continue

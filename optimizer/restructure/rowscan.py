@@ -9,7 +9,7 @@ from __future__ import annotations
 from kernelpro.profilers.analysis.prefix import RowScan
 from kernelpro.profilers.source import SourceFile
 
-from .rows import WARP_ROW
+from .rows import WARP_ROW, _used_after
 from .text import Refuse, line_indent, span_text
 
 
@@ -19,8 +19,7 @@ def warp_rows(src: SourceFile, rs: RowScan) -> str:
     if rk.form not in ("if", "return"):
         raise Refuse("the row has no guard `if (row < rows)` (a warp per row needs one)")
     info = rk.loops_all.at(rs.loop)
-    if not info.declared_in_header and any(
-            src.node_text(n) == rs.var for n in _identifiers(rk.kernel.body) if n.start_byte >= rs.loop.end_byte):
+    if not info.declared_in_header and _used_after(src, rk, info):
         raise Refuse(f"`{rs.var}` is used after the loop on line {rs.line}")
     ind = line_indent(src, rs.loop)
     i1, i2, i3 = ind + "  ", ind + "    ", ind + "      "
@@ -60,11 +59,3 @@ def warp_rows(src: SourceFile, rs: RowScan) -> str:
             (rs.loop.start_byte, rs.loop.end_byte, "\n".join(out))]
     return span_text(src, 0, len(src.data), subs)
 
-
-def _identifiers(n):
-    stack = [n]
-    while stack:
-        x = stack.pop()
-        if x.type == "identifier":
-            yield x
-        stack.extend(x.children)

@@ -214,7 +214,7 @@ def _keeps_values(src: SourceFile, k: Kernel, decl, value, by_node: dict, types)
     for c in walk(value):
         a = by_node.get(c.id)
         e = types.scalar(_elem(src, k, a.array)) if a is not None else None
-        if e is not None and ((e.is_float and not t.is_float) or (e.is_float == t.is_float and t.bytes < e.bytes)):
+        if e is not None and not t.keeps(e):
             return False
         if c.type == "number_literal" and not t.is_float and re.search(r"[.eEfF]", src.node_text(c)) \
                 and not src.node_text(c).lower().startswith("0x"):
@@ -246,7 +246,7 @@ def _changing_cast(src: SourceFile, k: Kernel, f, array: str) -> str | None:
         else:
             return None
         t = types.scalar(" ".join(target.replace("const", "").split())) if target else None
-        if t is not None and ((elem.is_float and not t.is_float) or t.is_float == elem.is_float and t.bytes < elem.bytes):
+        if t is not None and not t.keeps(elem):
             return " ".join(target.split())
     return None
 
@@ -669,7 +669,7 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
             (a, fa), (b, fb), ra, rb = (b, fb), (a, fa), rb, ra
         pairs.append(((a, fa), (b, fb)))
         if combine is not None and fa is not ops[0][1]:  # A and B swapped: so are the combine's elements
-            combine = combine.replace("kp_x", "kp_t").replace("kp_y", "kp_x").replace("kp_t", "kp_y")
+            combine = re.sub(r"\bkp_[xy]\b", lambda m: "kp_y" if m.group(0) == "kp_x" else "kp_x", combine)
         row_atoms |= ra
         col_atoms |= rb
         batch_atoms |= ca & cb & oc

@@ -338,11 +338,11 @@ def row_scan(src: SourceFile, k: Kernel) -> RowScan | Refusal:
     if stored & read_early - {None}:
         return Refusal(k.name, f"line {line}: a running sum along the row whose added value reads "
                                f"{sorted(stored & read_early - {None})[0]}, which the loop stores to")
-    decl = _declared_type_of(src, k, acc)
+    types = table_for(src)
+    decl = _declared(src, k, acc, types)
     if decl is None:
         return Refusal(k.name, f"line {line}: the running sum `{acc}` is not a local declared with its type")
-    types = table_for(src)
-    t = types.scalar(decl.replace("const", "").strip())
+    t = types.scalar(decl)
     if t is not None and not t.is_float and _floating(src, k, u, types):
         return Refusal(k.name, f"line {line}: the integer running sum `{acc}` adds a floating-point value (each step "
                                "truncates the running total, a scan would truncate each element)")
@@ -360,11 +360,10 @@ def _loop_of(n):
 
 
 def _base_name(src: SourceFile, n) -> str | None:
-    """`y` of `y[i]` (`y[i][j]`, `(y)[i]`), None for anything else."""
-    while n is not None and n.type in ("subscript_expression", "parenthesized_expression"):
-        n = n.child_by_field_name("argument") if n.type == "subscript_expression" else (
-            n.named_children[0] if n.named_children else None)
-    return src.node_text(n) if n is not None and n.type == "identifier" else None
+    """`y` of `y[i]` (`y[i][j]`, `(y)[i]`: contraction._base), None where that is not a name."""
+    from .contraction import _base
+    b = _base(n)
+    return src.node_text(b) if b is not None and b.type == "identifier" else None
 
 
 def _outside_writes(src: SourceFile, rk, lp) -> str | None:
@@ -406,21 +405,15 @@ def _floating(src: SourceFile, k: Kernel, e, types) -> bool:
 
 
 def _sum_update(src: SourceFile, e, acc: str):
-    """The added expression of `acc += e` / `acc = acc + e` / `acc = e + acc`; None otherwise."""
-    if e.type != "assignment_expression" or text(src, e.child_by_field_name("left")) != acc:
-        return None
+    """The added expression of `acc += e` / `acc = acc + e` (contraction._update's reading), None otherwise or where
+    the added value reads the sum itself (`acc += x * (acc > 1 ? .5f : 1)`: no sum)."""
+    from .contraction import _update
     from .loops import uses
 
-    op = text(src, e.child_by_field_name("operator"))
-    right = e.child_by_field_name("right")
-    added = None
-    if op == "+=":
-        added = right
-    r = unparen(right)
-    if op == "=" and r is not None and r.type == "binary_expression" and text(src, r.child_by_field_name("operator")) == "+":
-        a, b = r.child_by_field_name("left"), r.child_by_field_name("right")
-        added = b if text(src, unparen(a)) == acc else a if text(src, unparen(b)) == acc else None
-    return None if added is None or uses(src, added, acc) else added  # (`acc += x * (acc > 1 ? .5f : 1)`: no sum)
+    u = _update(src, e) if e.type == "assignment_expression" else None
+    if u is None or isinstance(u[1], list) or text(src, u[0]) != acc or uses(src, u[1], acc):
+        return None
+    return u[1]
 
 
 def _stores(src: SourceFile, s) -> bool:
@@ -428,16 +421,3 @@ def _stores(src: SourceFile, s) -> bool:
     e = s.named_children[0] if s.named_children else None
     return e is not None and e.type == "assignment_expression" and \
         e.child_by_field_name("left").type == "subscript_expression" and text(src, e.child_by_field_name("operator")) == "="
-
-
-def _declared_type_of(src: SourceFile, k: Kernel, name: str) -> str | None:
-    for d in walk(k.body):
-        if d.type != "declaration":
-            continue
-        for x in d.children_by_field_name("declarator"):
-            nm = x.child_by_field_name("declarator") if x.type == "init_declarator" else x
-            if nm is not None and nm.type == "identifier" and src.node_text(nm) == name:
-                t = d.child_by_field_name("type")
-                quals = [src.node_text(c) for c in d.children if c.type == "type_qualifier" and src.node_text(c) != "const"]
-                return " ".join(quals + [src.node_text(t)]) if t is not None else None
-    return None

@@ -29,6 +29,11 @@ class Scalar:
     def is_float(self) -> bool:
         return self.kind == "float"
 
+    def keeps(self, other: "Scalar") -> bool:
+        """A value of `other` converted to this type keeps its value: not a floating one made an integer, not a
+        narrower type of the same kind (int8 to int32 and half to float keep it; float to int, int32 to int16 do not)."""
+        return not ((other.is_float and not self.is_float) or (other.is_float == self.is_float and self.bytes < other.bytes))
+
 
 _CANON = {
     "float": ("float", "float", 4), "double": ("double", "float", 8),
