@@ -358,3 +358,51 @@ def test_a_position_with_a_loop_counter_in_it_is_not_named_before_the_loop():
   for (int i = 0; i < 4; ++i) if (br * 32 + tr + i * 8 < M) y[br * 32 + tr + i * 8] = 1.f;
 }"""
     assert name_compound_guards(k, "k.cu", "g") is None
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+def test_pmpp_s_coarsened_tiled_product_is_read_at_its_first_output_and_tiled(tmp_path):
+    """PMPP's thread coarsening of the tiled product (blind rounds F and G): `float Pvalue[COARSE]`, every use
+    `Pvalue[c]` in loops `for (c = 0; c < COARSE; ++c)`, one of them around the second tile's staging and the sum.
+    Read at its first output (matmul.first_of_coarsened: each loop its body for c = 0, `int col = colStart + c *
+    TILE` written into its uses), the tiled loop unstages to a plain product; the tiles, which set their own launch,
+    compute every output of the coarsened kernel, at sizes that are no multiple of its 32 x 128 block tile."""
+    sizes = {"M": M_, "N": N_, "K": K_}
+    cands, batch, got = _tiles_run(tmp_path, "probe_g/g12_tiled_coarsened.cu", ["cdiv(N, 128)", "cdiv(M, 32)"],
+                                   [32, 32], sizes)
+    assert "matmul-coalesce" not in got  # the remap keeps the launch, which covers 1 in 4 outputs of the reading
+    a, b = _operands(11, M_, K_, N_)
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    for i, c in enumerate(cands):
+        res = batch.run(i, [a.reshape(-1).copy(), b.reshape(-1).copy(), np.full(M_ * N_, np.nan, np.float32), M_, N_, K_],
+                        [_ev(g, sizes) for g in c.launch["grid"]], [_ev(x, sizes) for x in c.launch["block"]])
+        assert np.allclose(res[2].reshape(M_, N_), want, rtol=1e-4, atol=1e-4), c.description
+    w = 45
+    cands, batch, _ = _tiles_run(tmp_path, "probe_f/f30_pmpp_coarsened_tiled.cu", ["cdiv(width, 64)", "cdiv(width, 16)"],
+                                 [16, 16], {"width": w})
+    a, b = _operands(12, w, w, w)
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    for i, c in enumerate(cands):
+        res = batch.run(i, [a.reshape(-1).copy(), b.reshape(-1).copy(), np.full(w * w, np.nan, np.float32), w],
+                        [_ev(g, {"width": w}) for g in c.launch["grid"]], [_ev(x, {"width": w}) for x in c.launch["block"]])
+        assert np.allclose(res[2].reshape(w, w), want, rtol=1e-4, atol=1e-4), c.description
+
+
+def test_an_array_of_sums_is_read_at_its_first_output_only_where_each_use_is_at_its_loop_s_counter():
+    from kernelpro.optimizer.restructure.matmul import first_of_coarsened
+    head = "__global__ void g(const float* A, const float* B, float* C, int n) {\n  float acc[4];\n"
+    ok = head + ("  for (int c = 0; c < 4; ++c) acc[c] = 0.f;\n  for (int k = 0; k < n; ++k)\n"
+                 "    for (int c = 0; c < 4; ++c) { int col = threadIdx.x + c * 32; acc[c] += A[k] * B[k * n + col]; }\n"
+                 "  for (int c = 0; c < 4; ++c) { int col = threadIdx.x + c * 32; C[col] = acc[c]; }\n}\n")
+    got = first_of_coarsened(parse_source(ok, "g.cu"), "g")
+    assert got is not None and "acc[" not in got and "float acc;" in got and "B[k * n + threadIdx.x]" in got
+    # the stores after the loops name the same position: the block keeps its braces (both declare col)
+    assert "C[threadIdx.x] = acc;" in got
+    bad = [
+        ok.replace("C[col] = acc[c];", "C[col] = acc[c] + acc[(c + 1) % 4];"),  # another element than its own
+        ok.replace("c < 4; ++c) { int col = threadIdx.x + c * 32; C", "c < 3; ++c) { int col = threadIdx.x + c * 32; C"),
+        ok.replace("for (int c = 0; c < 4; ++c) acc[c] = 0.f;", "acc[0] = acc[1] = acc[2] = acc[3] = 0.f;"),
+        ok.replace("acc[c] += A[k]", "c += 0; acc[c] += A[k]"),  # the counter written in the loop
+    ]
+    for b in bad:
+        assert first_of_coarsened(parse_source(b, "g.cu"), "g") is None, b

@@ -42,6 +42,9 @@ CASES = {
     # one dimension of threads: a tile of one row with its halo along x
     "line1d": (os.path.join(TESTS, "stencils", "n_line1d.cu"), "smooth1d", ["cdiv(n, 64)"], [64],
                {"y": (W * H,), "x": (W * H,)}, {"n": W * H}, "y"),
+    # a flat index, the border copied in `if`, the interior in `else` (passes.else_to_return)
+    "heat_else": (os.path.join(TESTS, "stencils", "heat_else.cu"), "heat_else", ["cdiv(nx * ny, 256)"], [256],
+                  {"T": (H, W), "Tnew": (H, W)}, {"nx": W, "ny": H, "r": 0.2}, "Tnew"),
     "heat3d": (os.path.join(TESTS, "stencils", "heat3d_z.cu"), "heat3d", ["cdiv(nx, 32)", "cdiv(ny, 4)", "nz"], [32, 4],
                {"out": (D, H, W), "in": (D, H, W)}, {"nx": W, "ny": H, "nz": D}, "out"),
 }
@@ -90,23 +93,28 @@ def test_each_tile_compiles_and_computes_what_the_kernel_computes(name, tmp_path
     path, kernel, grid, block, arrays, scalars, out = CASES[name]
     text = open(path).read()
     ctx = _ctx(path, kernel, grid, block)
+    k0 = parse_source(text).kernel(kernel)  # the spec's scalars, as optimize gives them
+    ctx = api.replace(ctx, size_env={"small": dict(scalars)},
+                      scalar_params={p.name: p.name for p in k0.params if not p.is_pointer})
     plans, why = api.plans(text, ctx)
     plan = next((p for p in plans if p.name == "stencil-tile"), None)
     assert plan is not None, why
-    c = plan.build(plan.space[0])
-    assert c.kind == "structural" and c.launch["block"] == block
-    (problem,) = compile_each(path, [(kernel, c.source, ())], CompileOptions(arch="sm_90"))
-    assert problem is None, "\n".join(problem)
-    batch = Batch([(text, kernel), (c.source, kernel)], str(tmp_path))
+    cands = [plan.build(knobs) for knobs in plan.space]  # every tile shape the node tunes
+    assert all(c.kind == "structural" for c in cands)
+    problems = compile_each(path, [(kernel, c.source, ()) for c in cands], CompileOptions(arch="sm_90"))
+    assert problems == [None] * len(cands), problems
+    batch = Batch([(text, kernel)] + [(c.source, kernel) for c in cands], str(tmp_path))
     k = parse_source(text).kernel(kernel)
     idx = [p.name for p in k.params].index(out)
+    launches = [(grid, block)] + [(c.launch["grid"], c.launch["block"]) for c in cands]
     got = []
-    for i in range(2):
+    for i, (g, b) in enumerate(launches):
         rng = np.random.default_rng(11)
         args = [rng.standard_normal(arrays[p.name]).astype(np.float32).reshape(-1) if p.name in arrays
                 else scalars[p.name] for p in k.params]
-        got.append(batch.run(i, args, [_ev(g, scalars) for g in grid], block)[idx])
-    assert np.array_equal(got[0], got[1]), f"{np.sum(got[0] != got[1])} of {got[0].size} points differ"
+        got.append(batch.run(i, args, [_ev(x, scalars) for x in g], [_ev(x, scalars) for x in b])[idx])
+    for c, g in zip(cands, got[1:]):
+        assert np.array_equal(got[0], g), f"{c.description}: {np.sum(got[0] != g)} of {g.size} points differ"
 
 
 def test_a_one_dimensional_stencil_is_tiled_only_where_every_neighbour_is_along_x():
@@ -188,3 +196,16 @@ def test_a_radius_given_at_run_time_gets_the_tile_for_the_spec_s_value_and_stays
                     else sizes[p.name] for p in k.params]
             got.append(batch.run(i, args, [_ev(g, sizes) for g in grid], block)[idx])
         assert np.allclose(got[0], got[1], rtol=1e-5, atol=1e-5), f"{sizes}: {np.sum(got[0] != got[1])} points differ"
+
+
+def test_a_final_if_else_is_read_as_an_early_return_only_where_that_is_the_same():
+    from kernelpro.optimizer.restructure.passes import else_to_return
+    k = ("__global__ void g(const float* a, float* b, int n) {\n  int i = threadIdx.x;\n"
+         "  if (i == 0) { b[i] = a[i]; } else { float v = a[i - 1]; b[i] = v + a[i]; }\n}\n")
+    got = else_to_return(k, "g.cu", "g")
+    assert got is not None and "return;" in got and "else" not in got and got.index("return;") < got.index("float v")
+    for bad in (k.replace("}\n}\n", "}\n  b[0] = 1.f;\n}\n"),  # something follows the if: it would be skipped
+                k.replace("{ b[i] = a[i]; }", "{ b[i] = a[i]; return; }"),  # the branch leaves already
+                k.replace("int i = threadIdx.x;", "int i = threadIdx.x; float v = 0.f;"),  # v named twice in one scope
+                k.replace("else {", "else if (i > 1) {")):  # an else-if chain
+        assert else_to_return(bad, "g.cu", "g") is None, bad

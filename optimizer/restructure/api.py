@@ -43,7 +43,7 @@ from .passes import (ascending_sum_loops, split_serial_tail, break_to_bound, cla
                      plain_memory_intrinsics,
                      plain_rn_arithmetic, promote_elements, remainder_by_subtraction, rename_reassigned_pointers,
                      reroll_loops, simplify, split_lower_guards, static_shared_regions, sums_into_locals,
-                     unshare_preloads, while_to_for)
+                     unshare_preloads, while_to_for, else_to_return)
 from kernelpro.profilers.analysis.spelling import plain_form
 from .text import NotThisShape, Refuse, in_terms_of, leaving_jump, lines_as_written, span_text
 from .unstage import unstage
@@ -1430,21 +1430,39 @@ def stencil_plans(text: str, ctx: Context, specialised: bool = False) -> list[Pl
     if len(block) < 2 or any(b != 1 for b in block[2:]):
         raise Refuse("the launch's block is not two-dimensional")
     left, right, below, above = st.halo
-    cells = (block[0] + left + right) * (block[1] + below + above)
     lines = sorted({a.line for a, _, _ in st.points})
     answers = tuple(r for r in ("uncoalesced-access", "memory-bound") if r in ctx.answers_present)
+    grid = list(ctx.launch.get("grid") or [])
+    body = src.node_text(k.body)
+    # the tile's shape is a knob where the kernel reads its block's shape (blockDim) and the launch is 2-D: the
+    # spec's block first, then whole-warp rows
+    tiles = [tuple(block[:2])]
+    if len(block) == 2 and len(grid) == 2 and "blockDim.x" in body and "blockDim.y" in body and not specialised \
+            and all(_spec_in_c(cover(grid[i], block[i], 1), ctx) is not None for i in (0, 1)):
+        tiles += [t for t in STENCIL_TILES if t != tiles[0]]
+    space = [{"tx": tx, "ty": ty} for tx, ty in tiles]
 
     def build(knobs):
-        new = stencil.restage(src, k, st, (block[0], block[1]))
-        return Candidate(source=new, launch=dict(ctx.base_launch or {}, **ctx.launch), flags=ctx.flags,
-                         answers=answers, origin="builtin:stencil-tile", kind="structural", knobs=(), notes=(),
+        tx, ty = int(knobs.get("tx", block[0])), int(knobs.get("ty", block[1]))
+        new = stencil.restage(src, k, st, (tx, ty))
+        launch, notes = dict(ctx.base_launch or {}, **ctx.launch), ()
+        if (tx, ty) != tuple(block[:2]):
+            launch.update(grid=[cover(grid[0], block[0], tx), cover(grid[1], block[1], ty)], block=[tx, ty])
+            new, notes = _host(new, ctx.path, ctx.kernel, lambda g, b, args=None: (
+                f"dim3((dim3({g}).x * dim3({b}).x + {tx - 1}) / {tx}, (dim3({g}).y * dim3({b}).y + {ty - 1}) / "
+                f"{ty})", f"dim3({tx}, {ty})"))
+        cells = (tx + left + right) * (ty + below + above)
+        return Candidate(source=new, launch=launch, flags=ctx.flags,
+                         answers=answers, origin="builtin:stencil-tile", kind="structural",
+                         knobs=tuple(sorted(knobs.items())), notes=tuple(notes),
                          description=(f"the loops over the taps written out; the {len(st.points)} neighbour "
                                       f"loads of {st.array}" if unrolled else
                                       f"the {len(st.points)} neighbour loads of {st.array} on line "
-                                      f"{', '.join(map(str, lines))}") + f" from a shared-memory tile of {block[0]} x "
-                                     f"{block[1]} with its halo ({cells} elements per block, each read from global "
-                                     f"memory once instead of up to {len({(d, e) for _, d, e in st.points})} times)")
-    return [Plan("stencil-tile", "stencil through a shared-memory tile with a halo", answers, [{}], build, 0.75)]
+                                      f"{', '.join(map(str, lines))}") + f" from a shared-memory tile of {tx} x "
+                                     f"{ty} with its halo ({cells} elements per block, each read from global "
+                                     f"memory once instead of up to {len({(d, e) for _, d, e in st.points})} times)"
+                                     + (f"; blocks of {tx} x {ty}" if (tx, ty) != tuple(block[:2]) else ""))
+    return [Plan("stencil-tile", "stencil through a shared-memory tile with a halo", answers, space, build, 0.75)]
 
 
 def _radius_specialised(text: str, ctx: Context, why: str) -> list[Plan]:
@@ -1607,6 +1625,7 @@ def planes_plans(text: str, ctx: Context) -> list[Plan]:
 
 
 MARCH_TILES = ((32, 8), (32, 4), (64, 4), (32, 16))
+STENCIL_TILES = ((32, 8), (32, 16), (64, 4))
 MARCH_CHUNKS = (32, 64, 16)
 
 
@@ -1731,11 +1750,12 @@ def _prefixed(build, say: str, notes: tuple):
 # ---------------------------------------------------------------- matrix products
 
 
-def matmul_plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
+def matmul_plans(text: str, ctx: Context, coarse: bool = False) -> tuple[list[Plan], list[str]]:
     """A recognised matrix product: the coalescing remap, and shared-memory tiles with register tiles
-    (and why one of them does not apply)."""
+    (and why one of them does not apply). coarse: the text is one output of a thread that computes several
+    (matmul.first_of_coarsened), so only the plans that set their own launch apply."""
     src = parse_source(text, ctx.path)
-    strided = coarse = False
+    strided = False
     flat = matmul.unstride(src, ctx.kernel)  # grid- or block-stride loops over the outputs: one output per thread
     if flat is not None:
         src, strided = parse_source(flat, ctx.path), True
@@ -2226,6 +2246,7 @@ def _plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
         text = clamped_neighbours(text, ctx.path, ctx.kernel) or text
     text = remainder_by_subtraction(text, ctx.path, ctx.kernel) or text  # `j = t - i * N` with `i = t / N`
     text = while_to_for(text, ctx.path, ctx.kernel) or text
+    text = else_to_return(text, ctx.path, ctx.kernel) or text  # `if (edge) copy; else compute;` at the end
     for _ in range(4):  # `for (...; ++r, p += cols)`: the other steps at the body's end
         text = comma_steps_into_body(text, ctx.path, ctx.kernel) or text
     for _ in range(4):  # one stepped pointer at a time, from the loop's end (`++pa; pb += N;`)
@@ -2248,9 +2269,13 @@ def _plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
             assumed += tried
     if unstaged is None:
         unstaged, staged_why = unstage(text, ctx.path, ctx.kernel, _equal_sizes(ctx), assumed)
+    coarse = None  # a coarsened tiled product (an array of sums), read at its first output: for the tiles only
+    if unstaged is None and staged_why:
+        first = matmul.first_of_coarsened(parse_source(text, ctx.path), ctx.kernel)
+        coarse = unstage(first, ctx.path, ctx.kernel, _equal_sizes(ctx), assumed)[0] if first else None
     if unstaged is not None:  # a product staged through shared memory, read as the plain loop it computes
         text = unstaged
-    elif staged_why:
+    elif staged_why and coarse is None:
         why.append(f"matmul: the shared-memory tile loop is not read back as a plain product: {staged_why}")
     by_family: dict[str, list[Plan]] = {}
     for fn in (elementwise_plans, gather_plans, row_plans, column_plans, matmul_plans, permute_plans,
@@ -2258,7 +2283,7 @@ def _plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                prefix_plans, rowscan_plans, histogram_plans, march_plans, flat2d_plans):
         family = fn.__name__.replace('_plans', '')
         try:
-            got = fn(text, ctx)
+            got = matmul_plans(coarse, ctx, coarse=True) if coarse and fn is matmul_plans else fn(text, ctx)
             if isinstance(got, tuple):  # (plans, why the plan's other rewrites did not apply)
                 got, partly = got
                 why += [f"{family}: {lines_as_written(w, original, text)}" for w in partly]

@@ -32,7 +32,7 @@ def plane_form(src: SourceFile, k: Kernel, pl: PlaneLoop) -> str:
     return span_text(src, 0, len(src.data), [(pl.node.start_byte, pl.node.end_byte, f"{{ {head} {inner} }}")])
 
 
-def _halo_slot(tx: int, ty: int, lx: int, rx: int, by: int, ay: int) -> str:
+def halo_slot(tx: int, ty: int, lx: int, rx: int, by: int, ay: int) -> str:
     """kp_px, kp_py of halo slot kp_h (the rows below, the rows above, then the columns left and right)."""
     ex = tx + lx + rx
     lines = [f"if (kp_h < {by * ex}) {{ kp_px = kp_h % {ex} - {lx}; kp_py = kp_h / {ex} - {by}; }}",
@@ -106,7 +106,7 @@ def body(src: SourceFile, k: Kernel, st: Stencil3, tile: tuple[int, int], chunk:
         loop = "" if not halo else f"""
       for (int kp_h = threadIdx.x + {tx} * threadIdx.y; kp_h < {halo}; kp_h += {tx * ty}) {{
         int kp_px, kp_py;
-        {_halo_slot(tx, ty, lx, rx, by, ay)}
+        {halo_slot(tx, ty, lx, rx, by, ay)}
         {chain}
       }}"""
         stage = f"""

@@ -1557,3 +1557,132 @@ def wmma_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: in
     text_ = span_text(src, 0, k.body.start_byte) + "\n".join(L) + span_text(src, k.body.end_byte, len(src.data))
     text_ = _include(text_, "mma.h")
     return _include(text_, "cuda_pipeline.h") if stages == 2 else text_
+
+
+def first_of_coarsened(src: SourceFile, kernel: str) -> str | None:
+    """A thread coarsened over C outputs with an array of sums (PMPP's `float Pvalue[COARSE]`, every use
+    `Pvalue[c]` inside a loop `for (int c = 0; c < COARSE; ++c)`) read as the kernel of its first output: each
+    such loop its body for c = 0, the array one scalar. Only for the tiles and tensor cores, which set their own
+    launch (the kernel made here covers 1 in C outputs). None where the kernel has no such array, or one of its
+    elements is used other than at the loop's own counter."""
+    from kernelpro.profilers.analysis.loops import _header
+
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    consts = {**src.constants, **src.instantiated(k)}
+    arrays: dict[str, int] = {}
+    decls = {}
+    for d in walk(k.body):
+        if d.type != "declaration" or "__shared__" in text(src, d) or "static" in text(src, d):
+            continue
+        ds = d.children_by_field_name("declarator")
+        if len(ds) == 1 and ds[0].type == "array_declarator":
+            size = ds[0].child_by_field_name("size")
+            inner = ds[0].child_by_field_name("declarator")
+            n = src.eval_int(size, consts) if size is not None else None
+            if inner is not None and inner.type == "identifier" and n is not None and n > 1:
+                arrays[text(src, inner)] = n
+                decls[text(src, inner)] = (d, ds[0])
+    if not arrays:
+        return None
+    loops = {}  # loop node -> its counter, for `for (int c = 0; c < C; ++c)` loops with C an array's size
+    for lp in walk(k.body):
+        if lp.type != "for_statement":
+            continue
+        h = _header(src, lp)
+        if h["var"] and h["declared"] and h["start"] is not None and src.eval_int(h["start"], consts) == 0 \
+                and h["cmp"] == "<" and h["step"] == 1 and h["bound"] is not None \
+                and src.eval_int(h["bound"], consts) in arrays.values():
+            body = lp.child_by_field_name("body")
+            if not any(n == h["var"] for n, _ in writes_in(src, body)):
+                loops[lp] = (h["var"], src.eval_int(h["bound"], consts))
+    used = set()
+    for n in walk(k.body):
+        if n.type != "identifier" or text(src, n) not in arrays:
+            continue
+        name = text(src, n)
+        d = decls[name][1]
+        if d.start_byte <= n.start_byte < d.end_byte:
+            continue
+        sub = n.parent
+        if sub is None or sub.type != "subscript_expression" or sub.child_by_field_name("argument") != n:
+            return None
+        idx = text(src, sub.child_by_field_name("indices") or sub.child_by_field_name("index") or sub).strip("[] ")
+        owner = next((lp for lp in loops if lp.start_byte <= n.start_byte < lp.end_byte and loops[lp][0] == idx), None)
+        if owner is None or loops[owner][1] != arrays[name]:
+            return None
+        if any(o is not owner and o.start_byte <= owner.start_byte and owner.end_byte <= o.end_byte for o in loops):
+            return None  # a coarsening loop inside another: a 2-D tile of sums, not this form
+        used.add(name)
+    if not used or not any(any(lp.start_byte <= n.start_byte < lp.end_byte for n in walk(k.body)
+                                   if n.type == "identifier" and text(src, n) in used) for lp in loops):
+        return None
+    subs = []
+    for name in used:
+        d, ad = decls[name]
+        subs.append((ad.start_byte, ad.end_byte, name))
+    for n in walk(k.body):
+        if n.type == "subscript_expression":
+            a = n.child_by_field_name("argument")
+            if a is not None and a.type == "identifier" and text(src, a) in used:
+                subs.append((n.start_byte, n.end_byte, text(src, a)))
+    loop_subs = []
+    for lp, (var, _) in loops.items():
+        if not any(n.type == "identifier" and text(src, n) in used for n in walk(lp)):
+            continue
+        body = lp.child_by_field_name("body")
+        inner = [(n.start_byte, n.end_byte, "0") for n in walk(body) if n.type == "identifier" and text(src, n) == var]
+        # the body's locals set once (`int col = colStart + c * TILE;`) written into their uses, so the guards
+        # and indices after the loops name the same position as the product
+        written = {n for n, _ in writes_in(src, body)}
+        for st in statements(body):
+            ds = st.children_by_field_name("declarator") if st.type == "declaration" else []
+            if len(ds) != 1 or ds[0].type != "init_declarator":
+                continue
+            name = text(src, ds[0].child_by_field_name("declarator"))
+            value = ds[0].child_by_field_name("value")
+            if name in written or value is None or value.type == "initializer_list":
+                continue
+            vtext = span_text(src, value.start_byte, value.end_byte, sorted(
+                (n.start_byte, n.end_byte, "0") for n in walk(value) if n.type == "identifier" and text(src, n) == var))
+            vtext = _without_zero_terms(vtext)
+            vtext = vtext if re.fullmatch(r"[A-Za-z_][\w.]*", vtext) else f"({vtext})"
+            inner += [(n.start_byte, n.end_byte, vtext) for n in walk(body) if n.type == "identifier"
+                      and text(src, n) == name and n.start_byte >= st.end_byte]
+            inner.append((st.start_byte, st.end_byte, ""))
+        inner += [x for x in subs if body.start_byte <= x[0] and x[1] <= body.end_byte]
+        subs = [x for x in subs if not (body.start_byte <= x[0] and x[1] <= body.end_byte)]
+        new = span_text(src, body.start_byte, body.end_byte, sorted(inner))
+        own = set()
+        for st in statements(body):
+            for x in (st.children_by_field_name("declarator") if st.type == "declaration" else []):
+                while x is not None and x.type != "identifier":
+                    x = x.child_by_field_name("declarator")
+                if x is not None:
+                    own.add(text(src, x))
+        # the body's declarations move into the loop's scope only where nothing else there names them
+        scope = lp.parent
+        clash = scope is None or any(n.type == "identifier" and text(src, n) in own and not
+                                     (lp.start_byte <= n.start_byte < lp.end_byte) for n in walk(scope))
+        if body.type == "compound_statement" and not clash:
+            new = new.strip()[1:-1]
+        loop_subs.append((lp.start_byte, lp.end_byte, new))
+        prev = lp.prev_sibling
+        if prev is not None and prev.type.startswith("preproc") and "unroll" in text(src, prev):
+            loop_subs.append((prev.start_byte, prev.end_byte, ""))
+    subs = [x for x in subs if not any(a <= x[0] and x[1] <= b for a, b, _ in loop_subs)] + loop_subs
+    return span_text(src, 0, len(src.data), sorted(subs))
+
+
+def _without_zero_terms(e: str) -> str:
+    """`colStart + 0 * TILE` -> `colStart`: the terms a counter set to 0 leaves."""
+    term = r"[A-Za-z_][\w.]*|\d+"
+    for _ in range(8):
+        new = re.sub(rf"\s*\+\s*0\s*\*\s*(?:{term})(?![\w.(\[])", "", e)
+        new = re.sub(rf"\s*\+\s*(?:{term})\s*\*\s*0(?![\w.])", "", new)
+        new = re.sub(rf"^\s*0\s*\*\s*(?:{term})\s*\+\s*", "", new)
+        if new == e:
+            break
+        e = new
+    return e.strip()

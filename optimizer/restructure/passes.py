@@ -2445,3 +2445,40 @@ def name_compound_guards(src_text: str, path: str, kernel: str) -> str | None:
                                                   f"{text(src, uses[0][0])};  // kernelpro: the position named once"))
         subs += [(e.start_byte, e.end_byte, name) for e, _ in uses]
     return span_text(src, 0, len(src.data), subs)
+
+
+def else_to_return(src_text: str, path: str, kernel: str) -> str | None:
+    """The kernel's last statement `if (edge) { A } else { B }` written `if (edge) { A return; } B`: the same
+    thing where nothing follows it, in the shape the restaging reads (each store but the last returns; a heat
+    step that copies its border and computes its interior). Only where A does not already leave, B's
+    declarations name nothing else in the kernel, and neither branch has another `else`. None if none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    stmts = statements(k.body)
+    if not stmts or stmts[-1].type != "if_statement":
+        return None
+    s = stmts[-1]
+    then, alt = s.child_by_field_name("consequence"), s.child_by_field_name("alternative")
+    if alt is None or then is None:
+        return None
+    other = alt.named_children[0] if alt.type == "else_clause" and alt.named_children else alt
+    if other.type == "if_statement" or any(n.type in ("return_statement", "break_statement", "continue_statement",
+                                                      "goto_statement") for n in walk(then)):
+        return None
+    own = {text(src, x) for st in statements(other) if st.type == "declaration"
+           for x in walk(st) if x.type == "identifier" and x.parent is not None
+           and x.parent.child_by_field_name("declarator") == x}
+    if any(n.type == "identifier" and text(src, n) in own and not (other.start_byte <= n.start_byte < other.end_byte)
+           for n in walk(k.body)):
+        return None
+    ind = line_indent(src, s)
+    body = src.node_text(then)
+    first = (body[:-1].rstrip() + f"\n{ind}  return;\n{ind}}}") if then.type == "compound_statement" else \
+        f"{{ {body} return; }}"
+    rest = src.node_text(other)
+    if other.type == "compound_statement":
+        rest = rest.strip()[1:-1].strip()
+    cond = src.node_text(s.child_by_field_name("condition"))
+    return span_text(src, 0, len(src.data), [(s.start_byte, s.end_byte, f"if {cond} {first}\n{ind}{rest}")])

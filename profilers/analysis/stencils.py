@@ -132,6 +132,8 @@ def stencil(src: SourceFile, k: Kernel) -> Stencil | Refusal:
                                "else stored")
     for a in extra:  # a boundary copied as is: the same point, then `return` (one store on every path)
         nxt = a.node.parent.parent.next_named_sibling
+        while nxt is not None and nxt.type == "comment":
+            nxt = nxt.next_named_sibling
         if a.array != store.array or a.index is None or a.index != store.index or nxt is None \
                 or nxt.type != "return_statement":
             return Refusal(k.name, f"{len(stores)} stores (one point per thread is restaged: several only where "
