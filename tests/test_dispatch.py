@@ -338,3 +338,17 @@ def test_the_split_takes_the_switch_that_makes_every_size_fastest_not_the_first_
     # and nothing more than 3% faster anywhere: no split
     seen[0] = (root, ev3(0.0495, 0.848, 12.5))
     assert isinstance(dispatch.plan(spec, seen[1], seen), str)
+
+
+def test_a_side_built_without_the_best_s_flags_stands_in_for_it_where_the_other_side_wins(setup):
+    """The transpose on an H100 (2026-12-06): the best was the 32-wide tile with fast math (11.0 / 234.9 us), the
+    tile without it 11.1 / 235.1, the 64-wide tile 14.1 / 218.6 (7% faster at 8192^2). One file takes one set of
+    flags: the split pairs the two tiles built alike, the 32-wide one standing in for the best at the small size."""
+    tmp, spec, k, tiles, split3 = setup
+    fast = type(tiles)(source=split3.source, launch=split3.launch, flags=("--use_fast_math",), kind="structural")
+    got = dispatch.plan(spec, (fast, ev(11.0, 234.9)), [(fast, ev(11.0, 234.9)), (split3, ev(11.1, 235.1)),
+                                                         (tiles, ev(14.1, 218.6))])
+    assert isinstance(got, dispatch.Split) and got.low is split3 and got.high is tiles
+    # a stand-in slower than the best by more than SAME: no split
+    assert isinstance(dispatch.plan(spec, (fast, ev(11.0, 234.9)), [(fast, ev(11.0, 234.9)), (split3, ev(11.5, 235.1)),
+                                                                     (tiles, ev(14.1, 218.6))]), str)

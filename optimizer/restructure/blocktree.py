@@ -72,9 +72,11 @@ def merged_atomic(src: SourceFile, k: Kernel, br: BlockReduction) -> bool:
     return all(src.node_text(n) in params for n in walk(addr) if n.type == "identifier")
 
 
-def rewrite(src: SourceFile, k: Kernel, br: BlockReduction, per: int, blocks: str | None = None) -> str:
+def rewrite(src: SourceFile, k: Kernel, br: BlockReduction, per: int, blocks: str | None = None,
+            chunks: int = 1) -> str:
     """per: values per thread; blocks: the old grid's block count as C over the kernel's parameters, given
-    where the epilogue is a merged atomic (merged_atomic): a grid-stride loop over the old blocks."""
+    where the epilogue is a merged atomic (merged_atomic): a grid-stride loop over the old blocks, `chunks` of
+    them per step with every value read before any is combined (more loads in flight per thread)."""
     op = OP[br.op]
     elem = " ".join(w for w in br.elem.split() if w not in ("const", "volatile", "__shared__", "extern"))
     ident = identity(op, elem, src)
@@ -88,8 +90,7 @@ def rewrite(src: SourceFile, k: Kernel, br: BlockReduction, per: int, blocks: st
               f"unsigned kp_bdx, unsigned long long kp_vb) {{\n  // the prologue of {k.name} for one (virtual) thread: the value it stores "
               f"into {br.array}[tid]\n  {elem} kp_s = {elem}();\n  {pro}\n  return kp_s;\n}}\n\n")
     args = ", ".join(p.name for p in k.signature)
-    vb = "kp_c" if blocks else "blockIdx.x"
-    call = f"kp_value_{k.name}{targs}({args}, threadIdx.x + {{j}}u * blockDim.x, blockDim.x * {per}u, {vb})"
+    call = f"kp_value_{k.name}{targs}({args}, threadIdx.x + {{j}}u * blockDim.x, blockDim.x * {per}u, {{vb}})"
     keep = _needed(src, br)
     epi_subs = [(n.start_byte, n.end_byte, "kp_total") for n in walk(br.epilogue)
                 if (n.type == "subscript_expression" and src.node_text(n.child_by_field_name("argument")) == br.array)
@@ -102,12 +103,16 @@ def rewrite(src: SourceFile, k: Kernel, br: BlockReduction, per: int, blocks: st
     if blocks:
         lines += [f"  const auto {f} = {comb};", f"  {elem} kp_v = ({elem})({ident});",
                   f"  const unsigned long long kp_blocks = {blocks};  // the old grid: one chunk per old block",
-                  "  for (unsigned long long kp_c = blockIdx.x; kp_c < kp_blocks; kp_c += gridDim.x) {"]
-        lines += [f"    kp_v = {f}(kp_v, {call.format(j=j)});" for j in range(per)]
+                  f"  for (unsigned long long kp_c = blockIdx.x; kp_c < kp_blocks; kp_c += {chunks}ull * gridDim.x) {{"]
+        for u in range(chunks):  # every chunk's values read first, then combined
+            vb = "kp_c" if not u else f"kp_c + {u}ull * gridDim.x"
+            lines += [f"    const {elem} kp_t{u}_{j} = " + (f"{vb} < kp_blocks ? " if u else "")
+                      + call.format(j=j, vb=vb) + (f" : ({elem})({ident})" if u else "") + ";" for j in range(per)]
+        lines += [f"    kp_v = {f}(kp_v, kp_t{u}_{j});" for u in range(chunks) for j in range(per)]
         lines += ["  }"]
     else:
-        lines += [f"  const auto {f} = {comb};", f"  {elem} kp_v = {call.format(j=0)};"]
-        lines += [f"  kp_v = {f}(kp_v, {call.format(j=j)});" for j in range(1, per)]
+        lines += [f"  const auto {f} = {comb};", f"  {elem} kp_v = {call.format(j=0, vb='blockIdx.x')};"]
+        lines += [f"  kp_v = {f}(kp_v, {call.format(j=j, vb='blockIdx.x')});" for j in range(1, per)]
     lines += [f"  const {elem} kp_total = kp_block_allreduce(kp_v, {f}, ({elem})({ident}));", f"  {epi}", "}"]
     at = insert_before(src, k)
     new = span_text(src, 0, len(src.data), [(at, at, helper), (k.body.start_byte, k.body.end_byte, "\n".join(lines))])
