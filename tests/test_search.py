@@ -409,3 +409,33 @@ def test_node_whose_children_all_fail_still_widens_until_exhausted():
     assert res.evaluations == res.failures == 7
     assert res.best is res.root and res.speedup == 1.0
     assert len(res.root.children) <= math.ceil(res.root.visits ** 0.5)
+
+
+class StructuralUnderLocal(MoveProposer):
+    """'r' is a local change (restrict, say) and 'T' a built-in structural step: T is offered under every node,
+    its source carrying the parent's state, so each offer is a new candidate key."""
+
+    def propose(self, node, ctx, k):
+        self.ctx = ctx
+        st = state_of(node.candidate)
+        if node.id not in self.queues:
+            self.queues[node.id] = ["T", "r"] if len(st) < self.max_depth else []
+        q, out = self.queues[node.id], []
+        while q and len(out) < k:
+            m = q.pop(0)
+            kind = "structural" if m == "T" else "local"
+            out.append(Proposal(cand(st + m, origin="builtin:tile" if m == "T" else "builtin:fix", kind=kind,
+                                     knobs=(("tile", 32),) if m == "T" else ()), prior=0.9 if m == "T" else 0.5))
+        return out
+
+
+def test_a_structural_step_is_measured_once_under_parents_that_differ_only_by_local_changes():
+    """The tile under the root, then under 'r' (a local change) again: the same structural step, skipped as a
+    duplicate; under the tile itself ('T' then 'T') it is another structure and is measured."""
+    ev = LandscapeEvaluator(lambda st: 0.5 ** st.count("T") * 1.01 ** st.count("r"))  # the tile loses
+    events = []
+    run_search(cand(""), StructuralUnderLocal(max_depth=4), ev, Budget(evaluations=12), on_event=events.append)
+    tiles = [st for st in ev.seen if st.endswith("T")]
+    structures = {st.count("T") for st in tiles}
+    assert len(tiles) == len(structures), ev.seen  # one measurement per structure (T, TT, ...), never T under r
+    assert any(e["type"] == "duplicate" and e.get("origin") == "builtin:tile" for e in events)
