@@ -21,11 +21,14 @@ from .march import halo_slot
 from .text import Refuse, span_text
 
 
-def body(src: SourceFile, k: Kernel, st: Stencil, tx: int, ty: int) -> str:
+def body(src: SourceFile, k: Kernel, st: Stencil, tx: int, ty: int, rows: int = 1) -> str:
+    """tx x ty: the block; rows: the rows of the tile each thread stages and computes (a tile ty * rows tall,
+    the old threads of a virtual block that tall: more loads in flight before the barrier)."""
     t = virtual.elem_type(k, st.array)
     out_t = virtual.elem_type(k, st.store.array)
     left, right, below, above = st.halo
-    ex, ey = tx + left + right, ty + below + above
+    vy = ty * rows  # the tile's height in old threads
+    ex, ey = tx + left + right, vy + below + above
     n = len(st.points)
     outs = len(st.more) + 1  # outputs of the point (srad's four derivatives): the helper hands back one at a time
     which0 = "0" if st.more else None  # (every call notes every output's loads)
@@ -38,47 +41,52 @@ def body(src: SourceFile, k: Kernel, st: Stencil, tx: int, ty: int) -> str:
             continue
         seen.add((dx, dy))
         qx, qy = f"kp_px - ({dx})", f"kp_py - ({dy})"
-        tries.append(f"if ({qx} >= 0 && {qx} < {tx} && {qy} >= 0 && {qy} < {ty} && "
+        tries.append(f"if ({qx} >= 0 && {qx} < {tx} && {qy} >= 0 && {qy} < {vy} && "
                      f"{virtual.call(src, k, qx, qy, 'false', which=which0)} && kp_addr[{i}]) kp_halo[kp_s] = *kp_addr[{i}];")
     staged = "\n      else ".join(tries)
-    halo = ex * ey - tx * ty
+    halo = ex * ey - tx * vy
     ring = "" if not halo else f"""
   for (int kp_h = threadIdx.x + {tx} * threadIdx.y; kp_h < {halo}; kp_h += {tx * ty}) {{
     int kp_px, kp_py;
-    {halo_slot(tx, ty, left, right, below, above)}
+    {halo_slot(tx, vy, left, right, below, above)}
     const int kp_s = (kp_py + {below}) * {ex} + kp_px + {left};
     {staged}
   }}"""
-    one = virtual.call(src, k, "threadIdx.x", "threadIdx.y", "true", which="kp_w" if st.more else None)
+    row = "threadIdx.y" if rows == 1 else f"(threadIdx.y + kp_r * {ty})"
+    loop = "" if rows == 1 else f"#pragma unroll\n  for (int kp_r = 0; kp_r < {rows}; ++kp_r) "
+    one = virtual.call(src, k, "threadIdx.x", row, "true", which="kp_w" if st.more else None)
     store_line = (f"for (int kp_w = 0; kp_w < {outs}; ++kp_w)\n    if ({one}) *kp_dst = kp_out;" if st.more
                   else f"if ({one}) *kp_dst = kp_out;")
-    reads = "\n  ".join(f"kp_val[{i}] = kp_tile[threadIdx.y + {below + dy}][threadIdx.x + {left + dx}];"
-                        for i, (_, dx, dy) in enumerate(st.points))
+    reads = "\n    ".join(f"kp_val[{i}] = kp_tile[{row} + {below + dy}][threadIdx.x + {left + dx}];"
+                          for i, (_, dx, dy) in enumerate(st.points))
     return f"""{{
-  // the stencil's neighbours staged once per block: a {tx} x {ty} tile with a halo of {left}/{right} elements
-  // and {below}/{above} rows, each element read from global memory once
+  // the stencil's neighbours staged once per block: a {tx} x {vy} tile with a halo of {left}/{right} elements
+  // and {below}/{above} rows, each element read from global memory once{f'; each thread {rows} rows of it' if rows > 1 else ''}
   __shared__ {t} kp_halo[{ey * ex}];
   {t} (*kp_tile)[{ex}] = reinterpret_cast<{t} (*)[{ex}]>(kp_halo);
   {t} kp_val[{n}];
   const {t}* kp_addr[{n}];
   {out_t}* kp_dst;
   {out_t} kp_out;
-  {{
-    const int kp_px = threadIdx.x, kp_py = threadIdx.y, kp_s = (kp_py + {below}) * {ex} + kp_px + {left};
+  {loop}{{
+    const int kp_px = threadIdx.x, kp_py = {row}, kp_s = (kp_py + {below}) * {ex} + kp_px + {left};
     {staged}
   }}{ring}
   __syncthreads();
-  {reads}
-  {store_line}
+  {loop}{{
+    {reads}
+    {store_line}
+  }}
 }}"""
 
 
-def restage(src: SourceFile, k: Kernel, st: Stencil, block: tuple[int, int]) -> str:
+def restage(src: SourceFile, k: Kernel, st: Stencil, block: tuple[int, int], rows: int = 1) -> str:
     if len({virtual.elem_type(k, a.array) for a in [st.store] + st.more}) > 1:
         raise Refuse("the point's outputs have different element types")
     staged = virtual.Staged(loads=[a.node for a, _, _ in st.points], store=st.store.node, extra=[a.node for a in st.extra],
                             others=[a.node for a in st.others], more=[a.node for a in st.more])
-    helper = virtual.roles_helper(src, k, staged, virtual.elem_type(k, st.array), virtual.elem_type(k, st.store.array))
+    helper = virtual.roles_helper(src, k, staged, virtual.elem_type(k, st.array), virtual.elem_type(k, st.store.array),
+                                  block_dims=(block[0], block[1] * rows) if rows > 1 else None)
     at = virtual.insert_before(src, k)
     return span_text(src, 0, len(src.data), [(at, at, helper),
-                                             (k.body.start_byte, k.body.end_byte, body(src, k, st, *block))])
+                                             (k.body.start_byte, k.body.end_byte, body(src, k, st, *block, rows))])
