@@ -907,7 +907,8 @@ def permute_plans(text: str, ctx: Context) -> list[Plan]:
 
     def build(knobs):
         tile = int(knobs["tile"]) or None
-        new, new_block, notes = permute.restage(src, k, c, (block[0], block[1] if rows is None else tile_rows), tile)
+        new, new_block, notes = permute.restage(src, k, c, (block[0], block[1] if rows is None else tile_rows), tile,
+                                                None if rows is None else block[0] * block[1])
         launch = dict(ctx.base_launch or {})
         launch.update(ctx.launch)
         if rows is not None:
