@@ -282,3 +282,23 @@ def test_a_block_the_shared_array_gives_stays_where_the_index_steps_by_a_multipl
     spec = load_spec(plan.spec_path)
     step = spec.launches[0]
     assert list(spec.block(step, "small")) == [256] and list(spec.grid(step, "small")) == [-(-1000 // 512)]
+
+
+def test_a_one_block_kernel_s_buffers_follow_its_guard_and_its_sizes_stay_within_the_block(tmp_path):
+    """Round G's GPU Gems scan (`<<<1, MAX_N>>>`, `if (thid < n)`, a shared double buffer `temp[2 * MAX_N]` indexed
+    `pout * n + thid`): its buffers hold n elements as the host allocates them (the guard's bound, not the block's
+    512, which hid that n = 1000 leaves outputs unwritten and overran `temp` in the emulator), and the small size
+    stays within the one block; the spec runs against the kernel as written."""
+    from kernelpro.profilers.runtime.speccheck import check_spec as check
+    sys.path.insert(0, str(HERE))
+    from spec_emu import check_spec as emulate
+    shutil.copy(HERE / "probe_g" / "g34_hillis_steele_scan.cu", tmp_path / "s.cu")
+    plan = infer_spec(tmp_path / "s.cu", "scan_naive")
+    write_spec(plan)
+    spec = load_spec(plan.spec_path)
+    assert [str(d) for d in spec.arg("g_odata").shape] == ["n"], plan.spec_path.read_text()
+    assert all(env["n"] <= 512 for env in spec.sizes.values()), spec.sizes
+    errors, _ = check(spec)
+    assert not errors, errors
+    for size, chk in emulate(spec, workdir=str(tmp_path)):
+        assert chk.ok, (size, chk.reason)

@@ -528,9 +528,11 @@ def _divides(small: tuple, big: tuple) -> tuple | None:
     return tuple(rest)
 
 
-def reach(p: Poly, bounds: list[Bound], A: Atoms, sample: dict, depth: int = 7, exact: bool = False) -> Reach | None:
+def reach(p: Poly, bounds: list[Bound], A: Atoms, sample: dict, depth: int = 7, exact: bool = False,
+          sizes_first: bool = False) -> Reach | None:
     """The smallest upper bound of p found by writing it as bounded parts (None: unbounded): the one with the
-    fewest bounds of the grid, then the smallest at `sample`; with `exact` (sample holds the real sizes and
+    fewest bounds of the grid, then the smallest at `sample`; with `sizes_first` (a buffer's extent), the
+    fewest of the launch's bounds (block or grid) first; with `exact` (sample holds the real sizes and
     launch), the smallest at sample."""
     found: list[tuple[Poly, list[Term]]] = []
     order = {"guard": 0, "loop": 0, "derived": 1, "block": 2, "grid": 3}  # the launch's bounds last
@@ -543,7 +545,11 @@ def reach(p: Poly, bounds: list[Bound], A: Atoms, sample: dict, depth: int = 7, 
         v = A.eval(f[0], sample)
         v = v if v is not None else math.inf
         grids = sum(t.bound.kind == "grid" for t in f[1])
-        return (v, grids, len(f[1])) if exact else (grids, v, len(f[1]))
+        # the launch's bounds only where the guards leave none: `thid < n` in a one-block scan of 512 threads
+        # holds n elements (the host allocates n), not 512 (which hid the sizes past 512 that leave outputs
+        # unwritten)
+        launch = grids + sum(t.bound.kind == "block" for t in f[1]) if sizes_first else grids
+        return (v, grids, len(f[1])) if exact else (launch, v, len(f[1]))
     best, terms = min(found, key=key)
     rest = dict(best)
     for t in terms:
@@ -931,10 +937,10 @@ def _bound_pointer(f: Facts, ptr: Pointer, blk: list[Bound], grd: list[Bound]) -
         base = u.guards + blk
         bounds = base + f.derived(base)
         sample = sample_env(A, [u.index] + [b.u for b in bounds + grd])
-        r = reach(u.index, bounds, A, sample)
+        r = reach(u.index, bounds, A, sample, sizes_first=True)
         if r is None:
             bounds = base + grd + f.derived(base + grd)
-            r = reach(u.index, bounds, A, sample)
+            r = reach(u.index, bounds, A, sample, sizes_first=True)
         if r is None:
             ptr.unbounded = ptr.unbounded or u
             continue
