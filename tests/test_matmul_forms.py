@@ -227,15 +227,16 @@ def test_register_tiles_of_runs_of_four_read_the_slabs_16_bytes_at_a_time():
     assert "reinterpret_cast<const float4*>(&kp_" not in small and "kp_tm + kp_m * 16" in small
 
 
-def _tiles_run(tmp_path, name, grid, block, sizes, template=(), scalars=None):
+def _tiles_run(tmp_path, name, grid, block, sizes, template=(), scalars=None, shared=0):
     """The matmul-tiles candidates (the space's first setting and SMALL) of a probe's kernel, compiled with nvcc and
     loaded in the emulator (host code blanked): (candidates, batch, the kernel's emulated name)."""
     from spec_emu import host_blanked
     path = os.path.join(os.path.dirname(HERE), name)
     text = open(path).read()
     k = parse_source(text, path).kernels[0]
-    ctx = api.Context(kernel=k.name, path=path, launch={"grid": grid, "block": block},
-                      base_launch={"grid": grid, "block": block}, size_env={"small": {**sizes, **(scalars or {})}},
+    launch = {"grid": grid, "block": block, **({"shared_bytes": shared} if shared else {})}
+    ctx = api.Context(kernel=k.name, path=path, launch=dict(launch),
+                      base_launch=dict(launch), size_env={"small": {**sizes, **(scalars or {})}},
                       scalar_params={p.name: p.name for p in k.params if not p.is_pointer}, template=tuple(template))
     plans, why = api.plans(text, ctx)
     got = {p.name: p for p in plans}
@@ -406,3 +407,75 @@ def test_an_array_of_sums_is_read_at_its_first_output_only_where_each_use_is_at_
     ]
     for b in bad:
         assert first_of_coarsened(parse_source(b, "g.cu"), "g") is None, b
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+def test_round_h_s_tiled_products_with_a_block_wide_tile_and_a_zero_in_a_local_are_read_back(tmp_path):
+    """Blind round H: a tiled product whose tile is the block's width at run time (`const int TS = blockDim.x;`,
+    dynamic shared memory cut into As and Bs by it) read with the launch's block as numbers; a half-precision one
+    whose fills choose `hzero`, a local set once to `__float2half(0.0f)` (unstage._set_once). The tiles they become
+    compute the product (alpha A B + beta C; A B in half with float sums)."""
+    sizes = {"M": M_, "N": N_, "K": K_}
+    cands, batch, _ = _tiles_run(tmp_path, "probe_h/h17_dynsmem_tiled.cu", ["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16],
+                                 sizes, (), {"alpha": 1, "beta": 0}, shared=2048)
+    a, b = _operands(13, M_, K_, N_)
+    c0 = np.random.default_rng(14).standard_normal((M_, N_)).astype(np.float32)
+    want = 1.5 * (a.astype(np.float64) @ b.astype(np.float64)) + 0.5 * c0
+    for i, c in enumerate(cands):
+        res = batch.run(i, [M_, N_, K_, 1.5, a.reshape(-1).copy(), b.reshape(-1).copy(), 0.5, c0.reshape(-1).copy()],
+                        [_ev(g, sizes) for g in c.launch["grid"]], [_ev(x, sizes) for x in c.launch["block"]],
+                        shared_bytes=int(c.launch.get("shared_bytes") or 0))
+        assert np.allclose(res[7].reshape(M_, N_), want, rtol=1e-4, atol=1e-4), c.description
+    cands, batch, _ = _tiles_run(tmp_path, "probe_h/h22_half_tiled.cu", ["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16], sizes)
+    a, b = (x.astype(np.float16) for x in _operands(15, M_, K_, N_))
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    for i, c in enumerate(cands):
+        res = batch.run(i, [a.reshape(-1).copy(), b.reshape(-1).copy(), np.zeros(M_ * N_, np.float16), M_, N_, K_],
+                        [_ev(g, sizes) for g in c.launch["grid"]], [_ev(x, sizes) for x in c.launch["block"]])
+        assert np.allclose(res[2].reshape(M_, N_).astype(np.float64), want, rtol=1e-2, atol=5e-2), c.description
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+def test_round_h_s_dp4a_and_fmaf_coarsened_products_are_tiled_exactly(tmp_path):
+    """Blind round H: an int8 GEMM on packed words, `acc = __dp4a(a[w], b[w], acc)` (passes.accumulating_calls reads
+    it as `acc += __dp4a(a[w], b[w], 0)`, a sum of a function of two words the SIMT tiles add: exact in int32); and
+    two columns a thread in `float acc[2]` with `if (col < n) acc[u] = fmaf(..)` inside the k loop (read at the
+    first column, the column's guard hoisted out of the loop: passes.hoist_invariant_guards)."""
+    rng = np.random.default_rng(21)
+    K4 = 56  # 224 int8 values a row
+    a8 = rng.integers(-127, 128, (M_, 4 * K4)).astype(np.int8)
+    b8 = rng.integers(-127, 128, (N_, 4 * K4)).astype(np.int8)  # B transposed: a row per output column
+    sizes = {"M": M_, "N": N_, "K": 4 * K4}
+    cands, batch, got = _tiles_run(tmp_path, "probe_h/h15_dp4a_int8.cu", ["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16],
+                                   sizes)
+    assert "matmul-wmma" not in got and "matmul-library" not in got  # a function of the words: no multiplier takes it
+    want = a8.astype(np.int64) @ b8.astype(np.int64).T
+    for i, c in enumerate(cands):
+        res = batch.run(i, [a8.view(np.int32).reshape(-1).copy(), b8.view(np.int32).reshape(-1).copy(),
+                            np.zeros(M_ * N_, np.int32), M_, N_, 4 * K4],
+                        [_ev(g, sizes) for g in c.launch["grid"]], [_ev(x, sizes) for x in c.launch["block"]])
+        assert np.array_equal(res[2].reshape(M_, N_).astype(np.int64), want), c.description
+    sizes = {"m": M_, "n": N_, "k": K_}
+    cands, batch, _ = _tiles_run(tmp_path, "probe_h/h03_fmaf_coarsen2.cu", ["cdiv(n, 64)", "cdiv(m, 16)"], [32, 16],
+                                 sizes)
+    a, b = _operands(22, M_, K_, N_)
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    for i, c in enumerate(cands):
+        res = batch.run(i, [M_, N_, K_, a.reshape(-1).copy(), b.reshape(-1).copy(), np.full(M_ * N_, np.nan, np.float32)],
+                        [_ev(g, sizes) for g in c.launch["grid"]], [_ev(x, sizes) for x in c.launch["block"]])
+        assert np.allclose(res[5].reshape(M_, N_), want, rtol=1e-4, atol=1e-4), c.description
+
+
+def test_a_guard_is_hoisted_out_of_a_loop_only_where_the_loop_cannot_change_it():
+    from kernelpro.optimizer.restructure.passes import hoist_invariant_guards
+    k = ("__global__ void g(const float* a, const float* b, float* c, int n, int k) {\n  int col = threadIdx.x;\n"
+         "  float acc = 0.f;\n  for (int p = 0; p < k; ++p) {\n    const float av = a[p];\n"
+         "    if (col < n) acc += av * b[p * n + col];\n  }\n  if (col < n) c[col] = acc;\n}\n")
+    got = hoist_invariant_guards(k, "g.cu", "g")
+    assert got is not None and got.index("if (col < n)") < got.index("for (int p")
+    for bad in (k.replace("if (col < n) acc", "if (p < n) acc"),  # the counter
+                k.replace("if (col < n) acc", "if (av < 1.f) acc"),  # a local of the loop
+                k.replace("if (col < n) acc", "if (b[p] < 1.f) acc"),  # memory
+                k.replace("const float av = a[p];", "const float av = a[p]; col += 1;"),  # written in the loop
+                k.replace("acc += av * b[p * n + col];", "acc += av * b[p * n + col]; else acc = 0.f;")):
+        assert hoist_invariant_guards(bad, "g.cu", "g") is None, bad

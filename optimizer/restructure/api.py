@@ -43,7 +43,8 @@ from .passes import (ascending_sum_loops, split_serial_tail, break_to_bound, cla
                      plain_memory_intrinsics,
                      plain_rn_arithmetic, promote_elements, remainder_by_subtraction, rename_reassigned_pointers,
                      reroll_loops, simplify, split_lower_guards, static_shared_regions, sums_into_locals,
-                     unshare_preloads, while_to_for, else_to_return)
+                     unshare_preloads, while_to_for, else_to_return,
+                     hoist_invariant_guards, accumulating_calls)
 from kernelpro.profilers.analysis.spelling import plain_form
 from .text import NotThisShape, Refuse, in_terms_of, leaving_jump, lines_as_written, span_text
 from .unstage import unstage
@@ -1788,6 +1789,15 @@ def matmul_plans(text: str, ctx: Context, coarse: bool = False) -> tuple[list[Pl
         return [], []
     except Refuse as e:
         raise Refuse(f"a loop multiplies two operands along k, but {e}") from None
+    if c.per_thread != (1, 1):  # an array of sums over a loop of outputs (`acc[u]`, `for (u = 0; u < 2; ++u)`)
+        first = matmul.first_of_coarsened(src, ctx.kernel)
+        first = first and (hoist_invariant_guards(first, ctx.path, ctx.kernel) or first)  # `if (col < n)` per step
+        try:
+            c1 = matmul.product(parse_source(first, ctx.path), ctx.kernel) if first else None
+        except (Refuse, NotThisShape):
+            c1 = None
+        if c1 is not None and c1.per_thread == (1, 1):
+            src, c, coarse = parse_source(first, ctx.path), c1, True
     out, why = [], []
     what = matmul.describe(c)
     answers = tuple(r for r in ("matmul-without-tensor-cores", "matmul-global-operands", "uncoalesced-access")
@@ -2221,12 +2231,12 @@ def _in_instantiation(build, ctx: Context):
     return run
 
 
-def _plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
-    out, why = [], []
-    original = text
-    ctx = replace(ctx, original=text)
+def _normal_form(text: str, ctx: Context) -> tuple[str, str | None]:
+    """The passes every plan reads the kernel through (macros, helpers, loops' spellings, pointers, sums): the text
+    and whether looping helpers were inlined."""
     # `#define A(i, j) a[(i) + (j) * lda]`, `__device__ float at(..) { return p[r * ld + c]; }`, `int r = .., c = ..;`
     text = plain_form(text, ctx.path, ctx.kernel) or text
+    text = accumulating_calls(text, ctx.path, ctx.kernel) or text  # `acc = __dp4a(a, b, acc)`: `acc += __dp4a(a, b, 0)`
     text = flatten_array_params(text, ctx.path, ctx.kernel) or text  # `float A[N][N]`: A[i][k] through a flat pointer
     text = static_shared_regions(text, ctx.path, ctx.kernel, _dynamic_shared(ctx)) or text  # `float* As = smem;`
     text = unshare_preloads(text, ctx.path, ctx.kernel) or text  # a row cached in shared memory, read from global
@@ -2273,6 +2283,14 @@ def _plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
         if renamed is None:
             break
         text = renamed
+    return text, inlined
+
+
+def _plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
+    out, why = [], []
+    original = text
+    ctx = replace(ctx, original=text)
+    text, inlined = _normal_form(text, ctx)
     assumed: list[str] = []
     unstaged = None
     named = name_compound_guards(text, ctx.path, ctx.kernel) if "__shared__" in text else None
@@ -2283,13 +2301,21 @@ def _plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
             assumed += tried
     if unstaged is None:
         unstaged, staged_why = unstage(text, ctx.path, ctx.kernel, _equal_sizes(ctx), assumed)
-    coarse = None  # a coarsened tiled product (an array of sums), read at its first output: for the tiles only
+    tiles_only = None  # a staged product read only for the plans that set their own launch (the tiles)
     if unstaged is None and staged_why:
         first = matmul.first_of_coarsened(parse_source(text, ctx.path), ctx.kernel)
-        coarse = unstage(first, ctx.path, ctx.kernel, _equal_sizes(ctx), assumed)[0] if first else None
+        tiles_only = unstage(first, ctx.path, ctx.kernel, _equal_sizes(ctx), assumed)[0] if first else None
+    if unstaged is None and tiles_only is None and staged_why and "blockDim" in original:
+        # a tile as wide as the block (`const int TS = blockDim.x;`, dynamic shared memory cut by it): read with
+        # the launch's block as numbers, the same kernel under the spec's launch (for the matrix plans only)
+        k0 = parse_source(original, ctx.path).kernel(ctx.kernel)
+        numbered = matmul.block_as_numbers(parse_source(original, ctx.path), k0, list(ctx.launch.get("block") or [])) \
+            if k0 is not None else None
+        if numbered is not None:
+            tiles_only = unstage(_normal_form(numbered, ctx)[0], ctx.path, ctx.kernel, _equal_sizes(ctx), assumed)[0]
     if unstaged is not None:  # a product staged through shared memory, read as the plain loop it computes
         text = unstaged
-    elif staged_why and coarse is None:
+    elif staged_why and tiles_only is None:
         why.append(f"matmul: the shared-memory tile loop is not read back as a plain product: {staged_why}")
     by_family: dict[str, list[Plan]] = {}
     for fn in (elementwise_plans, gather_plans, row_plans, column_plans, matmul_plans, permute_plans,
@@ -2297,7 +2323,7 @@ def _plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                prefix_plans, rowscan_plans, histogram_plans, march_plans, flat2d_plans):
         family = fn.__name__.replace('_plans', '')
         try:
-            got = matmul_plans(coarse, ctx, coarse=True) if coarse and fn is matmul_plans else fn(text, ctx)
+            got = matmul_plans(tiles_only, ctx, coarse=True) if tiles_only and fn is matmul_plans else fn(text, ctx)
             if isinstance(got, tuple):  # (plans, why the plan's other rewrites did not apply)
                 got, partly = got
                 why += [f"{family}: {lines_as_written(w, original, text)}" for w in partly]

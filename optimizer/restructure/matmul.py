@@ -61,14 +61,14 @@ def one_output(src: SourceFile, kernel: str, block: list | None = None) -> str |
         return None
     got = _one_output(src, k, kernel, block)
     if got is None and block:  # `row1 = row0 + blockDim.y`: the old launch's block read as numbers, offsets inlined
-        fixed = _block_as_numbers(src, k, block)
+        fixed = block_as_numbers(src, k, block)
         if fixed is not None:
             src2 = parse_source(fixed, src.path)
             got = _one_output(src2, src2.kernel(kernel), kernel, block)
     return got
 
 
-def _block_as_numbers(src: SourceFile, k, block: list) -> str | None:
+def block_as_numbers(src: SourceFile, k, block: list) -> str | None:
     """The file with the kernel's blockDim.d written as the launch's numbers and each local declared
     `int r1 = r0 + <number>;` (never assigned again) inlined as `(r0 + <number>)`; None where nothing changes."""
     subs = []
@@ -519,6 +519,9 @@ def _acc_type(t: str) -> str:
     sums in that type."""
     if "double" in t:
         return "double"
+    words = " ".join(t.replace("const", "").split())
+    if re.fullmatch(r"(unsigned |signed )?(int|long|long long|long int)|u?int(32|64)_t|unsigned|size_t", words):
+        return words  # integer sums stay integers (packed words summed by __dp4a would lose bits in float)
     known = ("float", "half", "bfloat16", "__half", "int", "long", "short", "char", "unsigned")
     return t if t.isidentifier() and not any(w in t for w in known) else "float"
 

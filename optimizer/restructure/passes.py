@@ -2482,3 +2482,70 @@ def else_to_return(src_text: str, path: str, kernel: str) -> str | None:
         rest = rest.strip()[1:-1].strip()
     cond = src.node_text(s.child_by_field_name("condition"))
     return span_text(src, 0, len(src.data), [(s.start_byte, s.end_byte, f"if {cond} {first}\n{ind}{rest}")])
+
+
+def hoist_invariant_guards(src_text: str, path: str, kernel: str) -> str | None:
+    """`for (p...) { const float av = a[..]; if (col < n) acc = fmaf(av, b[..], acc); }` written
+    `if (col < n) for (p...) { ... }`: a loop whose body is local declarations and one `if` without `else`, whose
+    condition reads nothing the loop writes (its counter, the locals, memory it stores), is that loop under the
+    condition (a coarsened column's guard read where the loop's sums are). None if there is none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    for lp in walk(k.body):
+        if lp.type != "for_statement":
+            continue
+        body = lp.child_by_field_name("body")
+        stmts = statements(body) if body is not None and body.type == "compound_statement" else \
+            ([body] if body is not None else [])
+        ifs = [s for s in stmts if s.type == "if_statement"]
+        if len(ifs) != 1 or ifs[0] is not stmts[-1] or ifs[0].child_by_field_name("alternative") is not None:
+            continue
+        if any(s.type not in ("declaration", "if_statement", "comment") for s in stmts):
+            continue
+        if any(n.type in ("assignment_expression", "update_expression") or (n.type == "call_expression" and "atomic"
+               in src.node_text(n.child_by_field_name("function"))) for s in stmts if s.type == "declaration"
+               for n in walk(s)):
+            continue  # a declaration with an effect runs whatever the condition
+        cond = ifs[0].child_by_field_name("condition")
+        written = {n for n, _ in writes_in(src, lp)} | declared_names(src, lp)
+        names = {src.node_text(n) for n in walk(cond) if n.type == "identifier"}
+        if names & written or any(n.type in ("call_expression", "subscript_expression", "pointer_expression",
+                                             "assignment_expression", "update_expression") for n in walk(cond)):
+            continue
+        inner = src.node_text(ifs[0].child_by_field_name("consequence"))
+        new_body = span_text(src, body.start_byte, body.end_byte, [(ifs[0].start_byte, ifs[0].end_byte, inner)]) \
+            if body.type == "compound_statement" else inner
+        head = src.data[lp.start_byte:body.start_byte].decode()
+        return span_text(src, 0, len(src.data), [(lp.start_byte, lp.end_byte,
+                                                  f"if {src.node_text(cond)} {{ {head}{new_body} }}")])
+    return None
+
+
+ACCUMULATING = ("__dp4a", "__dp2a_lo", "__dp2a_hi")  # (a, b, c) -> c + a . b, exactly, in integers
+
+
+def accumulating_calls(src_text: str, path: str, kernel: str) -> str | None:
+    """`acc = __dp4a(a[w], b[w], acc);` written `acc += __dp4a(a[w], b[w], 0);`: the same integer sum, in the form
+    the sums' recognisers read (a sum of a function of two operands: the tiles add it). None if there is none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    subs = []
+    for n in walk(k.body):
+        if n.type != "assignment_expression" or src.node_text(n.child_by_field_name("operator")) != "=":
+            continue
+        left, right = n.child_by_field_name("left"), unparen(n.child_by_field_name("right"))
+        if left is None or left.type != "identifier" or right is None or right.type != "call_expression" \
+                or src.node_text(right.child_by_field_name("function")) not in ACCUMULATING:
+            continue
+        args = right.child_by_field_name("arguments").named_children
+        if len(args) != 3 or src.node_text(args[2]).strip() != src.node_text(left) \
+                or uses(src, args[0], src.node_text(left)) or uses(src, args[1], src.node_text(left)):
+            continue
+        fn = src.node_text(right.child_by_field_name("function"))
+        subs.append((n.start_byte, n.end_byte, f"{src.node_text(left)} += {fn}({src.node_text(args[0])}, "
+                                                f"{src.node_text(args[1])}, 0)"))
+    return span_text(src, 0, len(src.data), subs) if subs else None

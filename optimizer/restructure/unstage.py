@@ -680,6 +680,8 @@ def _zero(src: SourceFile, n) -> bool:
     """`0`, `0.0f`, `(float)0`, and a zero converted by a call (`T(0)`, `static_cast<T>(0)`, `__float2half(0.f)`)."""
     if n is None:
         return False
+    if n.type == "identifier":  # a local set once to a zero (`const __half hzero = __float2half(0.0f);`)
+        return _zero(src, _set_once(src, n))
     t = " ".join(text(src, n).split())
     inner = re.fullmatch(r"\(?\s*(static_cast\s*<[^<>]+>|[A-Za-z_][\w:]*)\s*\((.*)\)\s*\)?", t)
     if inner is not None:  # a conversion of zero: a cast, a type's constructor (`T(0)`), a `__float2half`-style call
@@ -689,6 +691,25 @@ def _zero(src: SourceFile, n) -> bool:
             return False
         t = inner.group(2)
     return re.fullmatch(r"\(?\s*(\(\w+\)\s*)?0(\.0*)?[fF]?\s*\)?", t.strip()) is not None
+
+
+def _set_once(src: SourceFile, n):
+    """The value of local n's one declaration in its function where nothing else assigns it; else None."""
+    f = n
+    while f is not None and f.type != "function_definition":
+        f = f.parent
+    if f is None:
+        return None
+    name, values = text(src, n), []
+    for d in walk(f):
+        if d.type == "init_declarator" and text(src, d.child_by_field_name("declarator")) == name:
+            values.append(d.child_by_field_name("value"))
+        elif d.type in ("assignment_expression", "update_expression"):
+            target = d.child_by_field_name("left") if d.type == "assignment_expression" else \
+                d.child_by_field_name("argument")
+            if target is not None and text(src, target) == name:
+                return None
+    return values[0] if len(values) == 1 else None
 
 
 def _is_global_store(src: SourceFile, n, shared) -> bool:

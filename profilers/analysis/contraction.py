@@ -735,7 +735,16 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
 
 MATH = {"fabsf": "abs", "fabs": "abs", "abs": "abs", "sqrtf": "sqrt", "sqrt": "sqrt", "powf": "pow", "pow": "pow",
         "fmaxf": "max", "fmax": "max", "max": "max", "fminf": "min", "fmin": "min", "min": "min", "expf": "exp",
-        "exp": "exp", "__expf": "exp", "logf": "log", "log": "log"}
+        "exp": "exp", "__expf": "exp", "logf": "log", "log": "log", "__dp4a": "dp4a", "__dp2a_lo": "dp2a",
+        "__dp2a_hi": "dp2a"}
+
+
+def _bytes_dot(a, b, c, width=4):
+    """__dp4a's value in Python (signed bytes of two words, dotted, plus c): what a zero-filled tail adds."""
+    def parts(v):
+        v = int(v) & 0xFFFFFFFF
+        return [((v >> (8 * i)) & 0xFF) - (256 if (v >> (8 * i)) & 0x80 else 0) for i in range(width)]
+    return int(c) + sum(x * y for x, y in zip(parts(a), parts(b)))
 
 
 def _zero_at_zero(combine: str, names: set) -> bool | None:
@@ -748,7 +757,7 @@ def _zero_at_zero(combine: str, names: set) -> bool | None:
     py = re.sub(r"(\d+\.?\d*(?:[eE][-+]?\d+)?)[fF]\b", r"\1", combine)
     py = re.sub(r"\((?:const\s+)?(?:float|double|int)\)", "", py)
     env = {"abs": abs, "sqrt": math.sqrt, "pow": pow, "max": max, "min": min, "exp": math.exp, "log": math.log,
-           "kp_x": 0.0, "kp_y": 0.0}
+           "dp4a": _bytes_dot, "dp2a": _bytes_dot, "kp_x": 0.0, "kp_y": 0.0}
     for c, f in MATH.items():
         py = re.sub(rf"\b{c}\s*\(", f"{f}(", py)
     try:

@@ -202,6 +202,23 @@ inline unsigned long long __brevll(unsigned long long x) {
 }
 inline unsigned __umulhi(unsigned a, unsigned b) { return (unsigned)(((unsigned long long)a * b) >> 32); }
 inline int __mulhi(int a, int b) { return (int)(((long long)a * b) >> 32); }
+// dot products of packed bytes and halves (int8 GEMMs): c + the signed (or unsigned) lanes' products
+inline int __dp4a(int a, int b, int c) {
+  for (int i = 0; i < 4; ++i) c += (int)(signed char)(a >> (8 * i)) * (int)(signed char)(b >> (8 * i));
+  return c;
+}
+inline unsigned __dp4a(unsigned a, unsigned b, unsigned c) {
+  for (int i = 0; i < 4; ++i) c += ((a >> (8 * i)) & 0xFFu) * ((b >> (8 * i)) & 0xFFu);
+  return c;
+}
+inline int __dp2a_lo(int a, int b, int c) {
+  for (int i = 0; i < 2; ++i) c += (int)(short)(a >> (16 * i)) * (int)(signed char)(b >> (8 * i));
+  return c;
+}
+inline int __dp2a_hi(int a, int b, int c) {
+  for (int i = 0; i < 2; ++i) c += (int)(short)(a >> (16 * i)) * (int)(signed char)(b >> (8 * (i + 2)));
+  return c;
+}
 inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
   return (unsigned long long)(((unsigned __int128)a * b) >> 64);
 }
