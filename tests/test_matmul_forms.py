@@ -479,3 +479,36 @@ def test_a_guard_is_hoisted_out_of_a_loop_only_where_the_loop_cannot_change_it()
                 k.replace("const float av = a[p];", "const float av = a[p]; col += 1;"),  # written in the loop
                 k.replace("acc += av * b[p * n + col];", "acc += av * b[p * n + col]; else acc = 0.f;")):
         assert hoist_invariant_guards(bad, "g.cu", "g") is None, bad
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+def test_a_loop_unrolled_over_bumped_pointers_is_read_as_its_remainder_loop_and_tiled(tmp_path):
+    """Blind round H's hand-unrolled product (`s += a[0] * b[0]; ... s += a[3] * b[3 * N]; a += 4; b += 4 * N;` then
+    `s += *a * *b; ++a; b += N;` for the rest): four passes of the remainder's body do what one unrolled pass does
+    (passes.drop_bumped_unrolled_loop follows the pointers' offsets), so the remainder loop alone is the product; the
+    tiles compute it at a K that is no multiple of 4."""
+    sizes = {"M": M_, "N": N_, "K": K_}
+    cands, batch, _ = _tiles_run(tmp_path, "probe_h/h02_unroll4_ptrbump.cu", ["cdiv(N, 32)", "cdiv(M, 8)"], [32, 8],
+                                 sizes)
+    a, b = _operands(23, M_, K_, N_)
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    for i, c in enumerate(cands):
+        res = batch.run(i, [a.reshape(-1).copy(), b.reshape(-1).copy(), np.full(M_ * N_, np.nan, np.float32), M_, N_, K_],
+                        [_ev(g, sizes) for g in c.launch["grid"]], [_ev(x, sizes) for x in c.launch["block"]])
+        assert np.allclose(res[2].reshape(M_, N_), want, rtol=1e-4, atol=1e-4), c.description
+
+
+def test_an_unrolled_loop_is_dropped_only_where_its_remainder_does_the_same():
+    from kernelpro.optimizer.restructure.passes import drop_bumped_unrolled_loop
+    k = ("__global__ void g(const float* A, const float* B, float* C, int N, int K) {\n"
+         "  const float* a = A; const float* b = B; float s = 0.f; int k = 0;\n"
+         "  for (; k + 1 < K; k += 2) { s += a[0] * b[0]; s += a[1] * b[N]; a += 2; b += 2 * N; }\n"
+         "  for (; k < K; ++k) { s += *a * *b; ++a; b += N; }\n  C[0] = s;\n}\n")
+    got = drop_bumped_unrolled_loop(k, "g.cu", "g")
+    assert got is not None and "k += 2" not in got and "for (; k < K; ++k)" in got
+    for bad in (k.replace("s += a[1] * b[N];", "s += a[1] * b[2 * N];"),  # another element
+                k.replace("s += a[0] * b[0]; s += a[1] * b[N];", "s += a[1] * b[N]; s += a[0] * b[0];"),  # order
+                k.replace("a += 2; b += 2 * N;", "a += 2; b += N;"),  # the pointer moved less
+                k.replace("k + 1 < K; k += 2", "k + 2 < K; k += 2"),  # a condition for another step
+                k.replace("s += a[1] * b[N];", "s += a[1] * b[N] * k;")):  # the counter read
+        assert drop_bumped_unrolled_loop(bad, "g.cu", "g") is None, bad

@@ -44,7 +44,7 @@ from .passes import (ascending_sum_loops, split_serial_tail, break_to_bound, cla
                      plain_rn_arithmetic, promote_elements, remainder_by_subtraction, rename_reassigned_pointers,
                      reroll_loops, simplify, split_lower_guards, static_shared_regions, sums_into_locals,
                      unshare_preloads, while_to_for, else_to_return,
-                     hoist_invariant_guards, accumulating_calls)
+                     hoist_invariant_guards, accumulating_calls, drop_bumped_unrolled_loop)
 from kernelpro.profilers.analysis.spelling import plain_form
 from .text import NotThisShape, Refuse, in_terms_of, leaving_jump, lines_as_written, span_text
 from .unstage import unstage
@@ -2246,6 +2246,7 @@ def _normal_form(text: str, ctx: Context) -> tuple[str, str | None]:
     text = split_serial_tail(text, ctx.path, ctx.kernel) or text  # `if (tid == 0) { for (..) s += S[k]; atomic.. }`
     for _ in range(4):  # a loop unrolled by hand before its remainder loop: the remainder loop alone
         text = reroll_loops(text, ctx.path, ctx.kernel) or text
+        text = drop_bumped_unrolled_loop(text, ctx.path, ctx.kernel) or text  # (over pointers it bumps)
     text = sums_into_locals(text, ctx.path, ctx.kernel) or text  # a row of outputs summed in global memory
     text = declare_at_first_assignment(text, ctx.path, ctx.kernel) or text
     text = counter_into_header(text, ctx.path, ctx.kernel) or text  # `int k = 0; for (; k < K; ++k)`

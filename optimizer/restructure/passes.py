@@ -2549,3 +2549,79 @@ def accumulating_calls(src_text: str, path: str, kernel: str) -> str | None:
         subs.append((n.start_byte, n.end_byte, f"{src.node_text(left)} += {fn}({src.node_text(args[0])}, "
                                                 f"{src.node_text(args[1])}, 0)"))
     return span_text(src, 0, len(src.data), subs) if subs else None
+
+
+def drop_bumped_unrolled_loop(src_text: str, path: str, kernel: str) -> str | None:
+    """A loop unrolled by hand over pointers it bumps (`for (; k + 3 < K; k += 4) { s += a[0] * b[0]; ...;
+    s += a[3] * b[3 * N]; a += 4; b += 4 * N; }`) followed by its remainder loop over the same pointers (`for (; k <
+    K; ++k) { s += *a * *b; ++a; b += N; }`): the remainder loop alone, where running its body U times does what
+    one pass of the unrolled body does (the same sums of the same elements in the same order, the pointers moved
+    as far: followed symbolically, offsets as polynomials of the sizes). None if there is none."""
+    from kernelpro.profilers.analysis.affine import add, const, index_poly, poly_text
+
+    def edit(src, k, a, b):
+        if b is None:
+            return None
+        sa, sb = _loop_step(src, a), _loop_step(src, b)
+        if sa is None or sb is None or sa[0] != sb[0] or sb[1] != 1 or sa[1] < 2:
+            return None
+        var, unroll = sa
+        if a.child_by_field_name("initializer") is not None or b.child_by_field_name("initializer") is not None:
+            return None  # (a counter declared before both: the remainder starts where the other left it)
+        ca = re.sub(r"\s+", "", text(src, a.child_by_field_name("condition")))
+        cb = re.sub(r"\s+", "", text(src, b.child_by_field_name("condition")))
+        m = re.fullmatch(rf"{var}<(.+)", cb)
+        if m is None or ca not in (f"{var}+{unroll - 1}<{m.group(1)}", f"{var}<={m.group(1)}-{unroll}",
+                                   f"{var}+{unroll}<={m.group(1)}"):
+            return None
+
+        def run(body, times):
+            stmts = [c for c in (body.named_children if body.type == "compound_statement" else [body])
+                     if c.type != "comment"]
+            off, seq = {}, []
+            for _ in range(times):
+                for st in stmts:
+                    e = st.named_children[0] if st.type == "expression_statement" and st.named_children else None
+                    if e is None or uses(src, e, var):
+                        return None
+                    if e.type == "update_expression" and "++" in text(src, e):
+                        p = text(src, e.child_by_field_name("argument"))
+                        off[p] = add(off.get(p, {}), const(1))
+                        continue
+                    if e.type != "assignment_expression":
+                        return None
+                    op, left = text(src, e.child_by_field_name("operator")), e.child_by_field_name("left")
+                    right = e.child_by_field_name("right")
+                    if left.type == "identifier" and op == "+=" and any(
+                            n.type in ("pointer_expression", "subscript_expression") for n in walk(right)):
+                        subs = []
+                        for n in walk(right):
+                            if n.type == "pointer_expression" and text(src, n).startswith("*"):
+                                p, i = text(src, n.child_by_field_name("argument")), {}
+                            elif n.type == "subscript_expression":
+                                p = text(src, n.child_by_field_name("argument"))
+                                idx = n.child_by_field_name("indices") or n.child_by_field_name("index")
+                                i = index_poly(src, idx.named_children[0] if idx is not None and idx.type ==
+                                               "subscript_argument_list" else idx, {})
+                                if i is None:
+                                    return None
+                            else:
+                                continue
+                            if any(s[0] <= n.start_byte < s[1] for s in subs):
+                                return None  # a load inside a load's index
+                            subs.append((n.start_byte, n.end_byte, f"@{p}[{poly_text(add(off.get(p, {}), i))}]"))
+                        seq.append((text(src, left), " ".join(span_text(src, right.start_byte, right.end_byte,
+                                                                        sorted(subs)).split())))
+                    elif left.type == "identifier" and op == "+=":
+                        step = index_poly(src, right, {})
+                        if step is None:
+                            return None
+                        off[text(src, left)] = add(off.get(text(src, left), {}), step)
+                    else:
+                        return None
+            return seq, {p: poly_text(o) for p, o in off.items()}
+        one, many = run(a.child_by_field_name("body"), 1), run(b.child_by_field_name("body"), unroll)
+        if one is None or many is None or one != many or not one[0]:
+            return None
+        return a.start_byte, a.end_byte, ""
+    return _first_loop_edit(src_text, path, kernel, edit)
