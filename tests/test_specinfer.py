@@ -302,3 +302,30 @@ def test_a_one_block_kernel_s_buffers_follow_its_guard_and_its_sizes_stay_within
     assert not errors, errors
     for size, chk in emulate(spec, workdir=str(tmp_path)):
         assert chk.ok, (size, chk.reason)
+
+
+def test_a_program_constant_s_shared_memory_is_a_number_and_a_batch_of_heads_on_z_is_a_grid_dimension(tmp_path):
+    """Round H: `size_t shmem = 2 * TS * TS * sizeof(float);` with `const int TS = 16` in main is 2048 bytes, not a
+    size for the small size to shrink (it was 29 there, and the emulator's shared buffer overflowed); a kernel with
+    no launch whose `b = blockIdx.z / H; h = blockIdx.z % H` under `b < B` gets a grid of B * H in z (its writes
+    left most of `out` unwritten without it). Both specs run against the kernel as written."""
+    sys.path.insert(0, str(HERE))
+    from spec_emu import check_spec as emulate
+    from kernelpro.profilers.runtime.speccheck import check_spec as check
+    for name, kernel in (("h17_dynsmem_tiled.cu", "sgemm_dyn_smem"), ("h10_attn_pv_interleaved.cu", "attention_pv_kernel")):
+        shutil.copy(HERE / "probe_h" / name, tmp_path / name)
+        plan = infer_spec(tmp_path / name, kernel)
+        write_spec(plan)
+        spec = load_spec(plan.spec_path)
+        step = spec.launches[0]
+        size = min(spec.sizes, key=lambda s: sum(spec.sizes[s].values()))
+        if kernel == "sgemm_dyn_smem":
+            assert str(step.shared_bytes) == "2048" and "shmem" not in spec.sizes[size], (step.shared_bytes, spec.sizes)
+        else:
+            env = spec.sizes[size]
+            assert list(spec.grid(step, size))[2] == env["B"] * env["H"], (spec.grid(step, size), env)
+        errors, _ = check(spec)
+        assert not errors, errors
+        (tmp_path / kernel).mkdir()
+        for s, chk in emulate(spec, workdir=str(tmp_path / kernel)):
+            assert chk.ok, (name, s, chk.reason)

@@ -63,8 +63,11 @@ def _axes(ks: KernelShapes, use_list: list[Use]) -> dict[str, Axis]:
         found: Axis | None = None
         for u in use_list:
             # the index, or the dividend of a quotient in it (a warp per row: (blockIdx.x * blockDim.x + tid) / 32)
+            # (or of a quotient or remainder by a size: `b = blockIdx.z / H`, `h = blockIdx.z % H`, a batch and a
+            # head from one grid dimension)
             forms = [u.index] + [A.notes[a][1] for m in u.index for a in m
-                                 if a in A.notes and A.notes[a][0] == "floor" and isinstance(A.notes[a][1], dict)]
+                                 if a in A.notes and A.notes[a][0] in ("floor", "/", "%")
+                                 and isinstance(A.notes[a][1], dict)]
             found_form = None
             for P in forms:
                 cb = _coef(P, bx)

@@ -397,6 +397,7 @@ class _Inference:
                         self.notes.append(f"the dynamic shared memory of the launch ({L.shared.why}) is not followed; "
                                           f"GUESS 0")
                         shared = sym.const(0)
+                    shared = self.constant_of_program(shared, g)
                 return (Guess([sym.render(x) for x in g], f"from {where}"),
                         Guess([sym.render(x) for x in b], f"from {where}"),
                         Guess(sym.render(shared), f"from {where}" if L.shared else "none at the launch"))
@@ -555,6 +556,22 @@ class _Inference:
         if name not in self.variables:
             self.variables[name] = Guess(None, f"the parameter {p.name} of {self.k.name}", L is None)
         return sym.name(name)
+
+    def constant_of_program(self, e: sym.Poly, grid: list) -> sym.Poly:
+        """e at the host's values where none of its names sizes the problem (no scalar argument or grid reads it):
+        `shmem = 2 * TS * TS * sizeof(float)` with `const int TS = 16` is 2048 bytes, not a size to choose."""
+        names = sym.names(e)
+        used = set().union(*[sym.names(v) for n, v in self.bind.table.items() if not n.startswith(("gridDim",
+                                                                                                    "blockDim"))],
+                           *[sym.names(x) for x in grid if x is not None])
+        if not names or names & used or any(n not in self.host_values for n in names):
+            return e
+        v = sym.evaluate(e, {n: self.host_values[n] for n in names})
+        if not isinstance(v, int):
+            return e
+        for n in names:
+            self.variables.pop(n, None)
+        return sym.const(v)
 
     def host_poly(self, text: str) -> sym.Poly | None:
         """A host expression as a polynomial; its size names registered with the host's values."""
