@@ -108,10 +108,12 @@ class Node:
         return self.reward is None
 
     def structure(self) -> tuple:
-        """The built-in structural steps from the root to here ((origin, knobs) each): two nodes with the same
-        structure differ only by local changes (restrict, unroll, launch bounds, flags)."""
-        steps = [(m.candidate.origin, tuple(m.candidate.knobs)) for m in [self, *self.ancestors()]
-                 if m.candidate.kind == "structural"]
+        """The steps from the root to here that change more than local details: a built-in structural step as
+        (origin, knobs), any other (an LLM's rewrite, a launch change) as its candidate's key. Two nodes with the
+        same structure differ only by local changes (restrict, unroll, launch bounds, flags)."""
+        steps = [(m.candidate.origin, tuple(m.candidate.knobs)) if m.candidate.kind == "structural"
+                 and m.candidate.origin.startswith("builtin:") else ("node", m.candidate.key())
+                 for m in [self, *self.ancestors()] if m.parent is not None and m.candidate.kind not in ("local", "flags")]
         return tuple(reversed(steps))
 
     @property

@@ -393,20 +393,28 @@ def test_an_array_of_sums_is_read_at_its_first_output_only_where_each_use_is_at_
     from kernelpro.optimizer.restructure.matmul import first_of_coarsened
     head = "__global__ void g(const float* A, const float* B, float* C, int n) {\n  float acc[4];\n"
     ok = head + ("  for (int c = 0; c < 4; ++c) acc[c] = 0.f;\n  for (int k = 0; k < n; ++k)\n"
-                 "    for (int c = 0; c < 4; ++c) { int col = threadIdx.x + c * 32; acc[c] += A[k] * B[k * n + col]; }\n"
-                 "  for (int c = 0; c < 4; ++c) { int col = threadIdx.x + c * 32; C[col] = acc[c]; }\n}\n")
+                 "    for (int c = 0; c < 4; ++c) { int col = threadIdx.x + c * 32; if (col < n) acc[c] += A[k] * B[k * n + col]; }\n"
+                 "  for (int c = 0; c < 4; ++c) { int col = threadIdx.x + c * 32; if (col < n) C[col] = acc[c]; }\n}\n")
     got = first_of_coarsened(parse_source(ok, "g.cu"), "g")
     assert got is not None and "acc[" not in got and "float acc;" in got and "B[k * n + threadIdx.x]" in got
     # the stores after the loops name the same position: the block keeps its braces (both declare col)
-    assert "C[threadIdx.x] = acc;" in got
+    assert "if (threadIdx.x < n) C[threadIdx.x] = acc;" in got
     bad = [
         ok.replace("C[col] = acc[c];", "C[col] = acc[c] + acc[(c + 1) % 4];"),  # another element than its own
-        ok.replace("c < 4; ++c) { int col = threadIdx.x + c * 32; C", "c < 3; ++c) { int col = threadIdx.x + c * 32; C"),
+        ok.replace("c < 4; ++c) { int col = threadIdx.x + c * 32; if (col < n) C",
+                   "c < 3; ++c) { int col = threadIdx.x + c * 32; if (col < n) C"),
         ok.replace("for (int c = 0; c < 4; ++c) acc[c] = 0.f;", "acc[0] = acc[1] = acc[2] = acc[3] = 0.f;"),
         ok.replace("acc[c] += A[k]", "c += 0; acc[c] += A[k]"),  # the counter written in the loop
+        # a second reading's reproducers: c a batch, not an output column (slices 1.. another product, which the
+        # tiles of slice 0's product never wrote)
+        ok.replace("acc[c] += A[k] * B[k * n + col]", "acc[c] += A[c * n + k] * B[k * n + col]"),
+        ok.replace("int col = threadIdx.x + c * 32; if (col < n) acc[c]", "int off = c * n * n; int col = threadIdx.x; "
+                   "if (col < n) acc[c]").replace("B[k * n + col]", "B[off + k * n + col]"),
+        ok.replace("{ int col = threadIdx.x + c * 32; if (col < n) acc[c]",
+                   "{ if (c == 1) break; int col = threadIdx.x + c * 32; if (col < n) acc[c]"),
     ]
     for b in bad:
-        assert first_of_coarsened(parse_source(b, "g.cu"), "g") is None, b
+        assert b != ok and first_of_coarsened(parse_source(b, "g.cu"), "g") is None, b
 
 
 @pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
@@ -512,3 +520,23 @@ def test_an_unrolled_loop_is_dropped_only_where_its_remainder_does_the_same():
                 k.replace("k + 1 < K; k += 2", "k + 2 < K; k += 2"),  # a condition for another step
                 k.replace("s += a[1] * b[N];", "s += a[1] * b[N] * k;")):  # the counter read
         assert drop_bumped_unrolled_loop(bad, "g.cu", "g") is None, bad
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+def test_an_unsigned_dp4a_product_keeps_its_overload_and_is_tiled_exactly(tmp_path):
+    """`unsigned acc; acc = __dp4a(ua, ub, acc)` is read as `acc += __dp4a(ua, ub, 0u)` (a plain 0 made the call
+    ambiguous and nothing compiled); the tiles sum unsigned bytes' products exactly."""
+    rng = np.random.default_rng(31)
+    K4 = 9
+    a8 = rng.integers(0, 256, (M_, 4 * K4)).astype(np.uint8)
+    b8 = rng.integers(0, 256, (N_, 4 * K4)).astype(np.uint8)
+    sizes = {"M": M_, "N": N_, "K4": K4}
+    cands, batch, _ = _tiles_run(tmp_path, "matmul_forms/dp4a_unsigned.cu", ["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16],
+                                 sizes)
+    assert all("0u)" in c.source for c in cands)
+    want = (a8.astype(np.int64) @ b8.astype(np.int64).T) % 2 ** 32
+    for i, c in enumerate(cands):
+        res = batch.run(i, [a8.view(np.uint32).reshape(-1).copy(), b8.view(np.uint32).reshape(-1).copy(),
+                            np.zeros(M_ * N_, np.uint32), M_, N_, K4],
+                        [_ev(g, sizes) for g in c.launch["grid"]], [_ev(x, sizes) for x in c.launch["block"]])
+        assert np.array_equal(res[2].reshape(M_, N_).astype(np.int64), want), c.description

@@ -439,3 +439,24 @@ def test_a_structural_step_is_measured_once_under_parents_that_differ_only_by_lo
     structures = {st.count("T") for st in tiles}
     assert len(tiles) == len(structures), ev.seen  # one measurement per structure (T, TT, ...), never T under r
     assert any(e["type"] == "duplicate" and e.get("origin") == "builtin:tile" for e in events)
+
+
+def test_a_structural_step_under_an_llm_rewrite_or_a_launch_change_is_another_structure():
+    """A second reading's reproducer: the root offers an LLM rewrite X, a launch change L and a tile T (knobs that
+    do not say the launch); T under X, under L and under the root are three structures, each measured."""
+    class Offers(MoveProposer):
+        def propose(self, node, ctx, k):
+            st = state_of(node.candidate)
+            if node.id not in self.queues:
+                self.queues[node.id] = (["X", "L", "T"] if st == "" else ["T"]) if "T" not in st else []
+            q, out = self.queues[node.id], []
+            while q and len(out) < k:
+                m = q.pop(0)
+                kind = {"T": "structural", "X": "llm", "L": "launch"}[m]
+                out.append(Proposal(cand(st + m, origin="builtin:tile" if m == "T" else "llm" if m == "X" else
+                                         "builtin:block", kind=kind, knobs=(("tile", 0),) if m == "T" else ()),
+                                    prior=0.9 if m == "T" else 0.5))
+            return out
+    ev = LandscapeEvaluator(lambda st: 1.0 + 0.01 * len(st))
+    run_search(cand(""), Offers(), ev, Budget(evaluations=20))
+    assert {"T", "XT", "LT"} <= set(ev.seen), ev.seen

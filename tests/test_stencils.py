@@ -22,7 +22,7 @@ from kernelpro.profilers.source import parse_source
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SUITE = os.path.join(os.path.dirname(TESTS), "benchmarks", "suite")
 GXX = shutil.which("g++")
-H, W, D = 37, 45, 5
+H, W, D = 137, 45, 5  # H: several block rows of the 64- and 128-row tiles (several rows a thread)
 
 # name -> (path, kernel, grid, block, {array: shape}, scalars, output)
 CASES = {
@@ -42,6 +42,9 @@ CASES = {
     # one dimension of threads: a tile of one row with its halo along x
     "line1d": (os.path.join(TESTS, "stencils", "n_line1d.cu"), "smooth1d", ["cdiv(n, 64)"], [64],
                {"y": (W * H,), "x": (W * H,)}, {"n": W * H}, "y"),
+    # the block's height a literal, blockDim.y only in a comment: no tile of another shape
+    "literal_rows": (os.path.join(TESTS, "stencils", "n_literal_rows_comment.cu"), "st1", ["cdiv(W, 32)", "cdiv(H, 8)"],
+                     [32, 8], {"out": (H, W), "inp": (H, W)}, {"H": H, "W": W}, "out"),
     # a flat index, the border copied in `if`, the interior in `else` (passes.else_to_return)
     "heat_else": (os.path.join(TESTS, "stencils", "heat_else.cu"), "heat_else", ["cdiv(nx * ny, 256)"], [256],
                   {"T": (H, W), "Tnew": (H, W)}, {"nx": W, "ny": H, "r": 0.2}, "Tnew"),
@@ -100,6 +103,8 @@ def test_each_tile_compiles_and_computes_what_the_kernel_computes(name, tmp_path
     plan = next((p for p in plans if p.name == "stencil-tile"), None)
     assert plan is not None, why
     cands = [plan.build(knobs) for knobs in plan.space]  # every tile shape the node tunes
+    if name == "literal_rows":
+        assert [c.launch["block"] for c in cands] == [block], plan.space
     assert all(c.kind == "structural" for c in cands)
     problems = compile_each(path, [(kernel, c.source, ()) for c in cands], CompileOptions(arch="sm_90"))
     assert problems == [None] * len(cands), problems
@@ -209,3 +214,6 @@ def test_a_final_if_else_is_read_as_an_early_return_only_where_that_is_the_same(
                 k.replace("int i = threadIdx.x;", "int i = threadIdx.x; float v = 0.f;"),  # v named twice in one scope
                 k.replace("else {", "else if (i > 1) {")):  # an else-if chain
         assert else_to_return(bad, "g.cu", "g") is None, bad
+    # a comment between `else` and its branch is not the branch (it was taken for it, and the branch went)
+    commented = else_to_return(k.replace("else {", "else  // the interior\n  {"), "g.cu", "g")
+    assert commented is not None and "b[i] = v + a[i];" in commented

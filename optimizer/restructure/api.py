@@ -1440,12 +1440,12 @@ def stencil_plans(text: str, ctx: Context, specialised: bool = False) -> list[Pl
     lines = sorted({a.line for a, _, _ in st.points})
     answers = tuple(r for r in ("uncoalesced-access", "memory-bound") if r in ctx.answers_present)
     grid = list(ctx.launch.get("grid") or [])
-    body = src.node_text(k.body)
+    reads = {src.node_text(n) for n in walk(k.body) if n.type == "field_expression"}  # (code, not comments)
     # the tile's shape is a knob where the kernel reads its block's shape (blockDim) and the launch is 2-D: the
     # spec's block first, then whole-warp rows
     tiles = [tuple(block[:2]) + (1,)]
-    if len(block) == 2 and len(grid) == 2 and "blockDim.x" in body and "blockDim.y" in body and not specialised \
-            and "gridDim" not in body and all(_spec_in_c(cover(grid[i], block[i], 1), ctx) is not None for i in (0, 1)):
+    if len(block) == 2 and len(grid) == 2 and {"blockDim.x", "blockDim.y"} <= reads and not specialised \
+            and not any(r.startswith("gridDim") for r in reads) and all(_spec_in_c(cover(grid[i], block[i], 1), ctx) is not None for i in (0, 1)):
         # the tile's shape and the rows each thread stages and computes are knobs where the kernel reads its
         # block's shape (blockDim): several rows per thread first (a block staging one element per thread waits
         # at the barrier with 4 bytes in flight per thread: 0.5x of the kernel as written on an H100)

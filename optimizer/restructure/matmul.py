@@ -19,7 +19,7 @@ import textwrap
 from dataclasses import dataclass
 
 from kernelpro.profilers.analysis.contraction import Contraction, _update, contractions
-from kernelpro.profilers.analysis.affine import poly_c
+from kernelpro.profilers.analysis.affine import const, index_poly, poly_c, poly_text
 from kernelpro.profilers.analysis.loops import statements, text, unparen, writes_in
 from kernelpro.profilers.source import SourceFile, parse_source, walk
 
@@ -519,9 +519,13 @@ def _acc_type(t: str) -> str:
     sums in that type."""
     if "double" in t:
         return "double"
-    words = " ".join(t.replace("const", "").split())
-    if re.fullmatch(r"(unsigned |signed )?(int|long|long long|long int)|u?int(32|64)_t|unsigned|size_t", words):
-        return words  # integer sums stay integers (packed words summed by __dp4a would lose bits in float)
+    words = t.replace("const", "").split()
+    if words and (set(words) <= {"unsigned", "signed", "int", "long", "short", "char"} or
+                  re.fullmatch(r"u?int(8|16|32|64)_t|size_t", words[0]) and len(words) == 1):
+        # integer sums stay integers (packed words summed by __dp4a would lose bits in float); narrow ones in int
+        if "long" in words or words[0] in ("int64_t", "uint64_t", "size_t"):
+            return " ".join(words)
+        return "unsigned" if "unsigned" in words or words[0].startswith("uint") else "int"
     known = ("float", "half", "bfloat16", "__half", "int", "long", "short", "char", "unsigned")
     return t if t.isidentifier() and not any(w in t for w in known) else "float"
 
@@ -1598,7 +1602,7 @@ def first_of_coarsened(src: SourceFile, kernel: str) -> str | None:
                 and h["cmp"] == "<" and h["step"] == 1 and h["bound"] is not None \
                 and src.eval_int(h["bound"], consts) in arrays.values():
             body = lp.child_by_field_name("body")
-            if not any(n == h["var"] for n, _ in writes_in(src, body)):
+            if not any(n == h["var"] for n, _ in writes_in(src, body)) and leaving_jump(lp) is None:
                 loops[lp] = (h["var"], src.eval_int(h["bound"], consts))
     used = set()
     for n in walk(k.body):
@@ -1621,6 +1625,10 @@ def first_of_coarsened(src: SourceFile, kernel: str) -> str | None:
     if not used or not any(any(lp.start_byte <= n.start_byte < lp.end_byte for n in walk(k.body)
                                    if n.type == "identifier" and text(src, n) in used) for lp in loops):
         return None
+    loops = {lp: v for lp, v in loops.items() if any(n.type == "identifier" and text(src, n) in used for n in walk(lp))}
+    for lp, (var, _) in loops.items():  # slice c is the same product at another output position, nothing else
+        if not _counter_moves_a_position(src, lp, var, used):
+            return None
     subs = []
     for name in used:
         d, ad = decls[name]
@@ -1647,9 +1655,9 @@ def first_of_coarsened(src: SourceFile, kernel: str) -> str | None:
             value = ds[0].child_by_field_name("value")
             if name in written or value is None or value.type == "initializer_list":
                 continue
-            vtext = span_text(src, value.start_byte, value.end_byte, sorted(
+            at0 = index_poly(src, value, {var: const(0)})  # `colStart + c * TILE` at c = 0: `colStart`
+            vtext = poly_text(at0) if at0 is not None else span_text(src, value.start_byte, value.end_byte, sorted(
                 (n.start_byte, n.end_byte, "0") for n in walk(value) if n.type == "identifier" and text(src, n) == var))
-            vtext = _without_zero_terms(vtext)
             vtext = vtext if re.fullmatch(r"[A-Za-z_][\w.]*", vtext) else f"({vtext})"
             inner += [(n.start_byte, n.end_byte, vtext) for n in walk(body) if n.type == "identifier"
                       and text(src, n) == name and n.start_byte >= st.end_byte]
@@ -1668,8 +1676,8 @@ def first_of_coarsened(src: SourceFile, kernel: str) -> str | None:
         scope = lp.parent
         clash = scope is None or any(n.type == "identifier" and text(src, n) in own and not
                                      (lp.start_byte <= n.start_byte < lp.end_byte) for n in walk(scope))
-        if body.type == "compound_statement" and not clash:
-            new = new.strip()[1:-1]
+        if body.type == "compound_statement" and not clash and scope is not None and scope.type == "compound_statement":
+            new = new.strip()[1:-1]  # (under an unbraced `if` the braces keep the whole body guarded)
         loop_subs.append((lp.start_byte, lp.end_byte, new))
         prev = lp.prev_sibling
         if prev is not None and prev.type.startswith("preproc") and "unroll" in text(src, prev):
@@ -1678,14 +1686,35 @@ def first_of_coarsened(src: SourceFile, kernel: str) -> str | None:
     return span_text(src, 0, len(src.data), sorted(subs))
 
 
-def _without_zero_terms(e: str) -> str:
-    """`colStart + 0 * TILE` -> `colStart`: the terms a counter set to 0 leaves."""
-    term = r"[A-Za-z_][\w.]*|\d+"
-    for _ in range(8):
-        new = re.sub(rf"\s*\+\s*0\s*\*\s*(?:{term})(?![\w.(\[])", "", e)
-        new = re.sub(rf"\s*\+\s*(?:{term})\s*\*\s*0(?![\w.])", "", new)
-        new = re.sub(rf"^\s*0\s*\*\s*(?:{term})\s*\+\s*", "", new)
-        if new == e:
-            break
-        e = new
-    return e.strip()
+def _counter_moves_a_position(src: SourceFile, lp, var: str, used: set) -> bool:
+    """Every use of the coarsening counter in lp is the array of sums' index (`acc[c]`) or the c-term of a local
+    set once to a position plus c times a step (`int col = colStart + c * TILE;`): slice c is then the c = 0
+    reading's product at another output position (its guards and indices through that local). A counter read
+    anywhere else (a batch's offset, `A[b * M * K + ..]`) makes slice c another product."""
+    body = lp.child_by_field_name("body")
+    for n in walk(body):
+        if n.type != "identifier" or text(src, n) != var:
+            continue
+        p = n.parent
+        if p is not None and p.type == "subscript_argument_list":
+            p = p.parent
+        if p is not None and p.type == "subscript_expression" and text(src, p.child_by_field_name("argument")) in used:
+            continue
+        d = n
+        while d is not None and d.type != "init_declarator" and d is not body:
+            d = d.parent
+        if d is None or d.type != "init_declarator":
+            return False
+        value = d.child_by_field_name("value")
+        poly = index_poly(src, value, {}) if value is not None else None
+        if poly is None or not (value.start_byte <= n.start_byte < value.end_byte):
+            return False
+        moving = {m: c for m, c in poly.items() if var in m}
+        if not moving or any(m.count(var) != 1 for m in moving) or len(poly) == len(moving):
+            return False  # c once in each of its terms, beside a position that does not move with it
+        name = text(src, d.child_by_field_name("declarator"))
+        if not any(x.type == "binary_expression" and text(src, x.child_by_field_name("operator")) in ("<", "<=", ">", ">=")
+                   and name in (text(src, unparen(x.child_by_field_name("left"))),
+                                text(src, unparen(x.child_by_field_name("right")))) for x in walk(body)):
+            return False  # a position some guard bounds (`col < N`), not an offset
+    return True

@@ -2463,7 +2463,10 @@ def else_to_return(src_text: str, path: str, kernel: str) -> str | None:
     then, alt = s.child_by_field_name("consequence"), s.child_by_field_name("alternative")
     if alt is None or then is None:
         return None
-    other = alt.named_children[0] if alt.type == "else_clause" and alt.named_children else alt
+    kids = [c for c in alt.named_children if c.type != "comment"] if alt.type == "else_clause" else [alt]
+    if len(kids) != 1:
+        return None
+    other = kids[0]  # (a comment between `else` and its branch is not the branch)
     if other.type == "if_statement" or any(n.type in ("return_statement", "break_statement", "continue_statement",
                                                       "goto_statement") for n in walk(then)):
         return None
@@ -2497,6 +2500,9 @@ def hoist_invariant_guards(src_text: str, path: str, kernel: str) -> str | None:
         if lp.type != "for_statement":
             continue
         body = lp.child_by_field_name("body")
+        init, upd = lp.child_by_field_name("initializer"), lp.child_by_field_name("update")
+        if init is None or init.type != "declaration" or (upd is not None and upd.type == "comma_expression"):
+            continue  # (a counter or a comma step read after the loop would stop elsewhere when it does not run)
         stmts = statements(body) if body is not None and body.type == "compound_statement" else \
             ([body] if body is not None else [])
         ifs = [s for s in stmts if s.type == "if_statement"]
@@ -2546,8 +2552,14 @@ def accumulating_calls(src_text: str, path: str, kernel: str) -> str | None:
                 or uses(src, args[0], src.node_text(left)) or uses(src, args[1], src.node_text(left)):
             continue
         fn = src.node_text(right.child_by_field_name("function"))
+        acc_type = next((src.node_text(d.child_by_field_name("type")) for d in walk(k.body) if d.type == "declaration"
+                         and any(src.node_text(x.child_by_field_name("declarator") or x) == src.node_text(left)
+                                 for x in d.children_by_field_name("declarator"))), None)
+        if acc_type is None:
+            continue
+        zero = "0u" if "unsigned" in acc_type or acc_type.strip().startswith("uint") else "0"  # (the overload's)
         subs.append((n.start_byte, n.end_byte, f"{src.node_text(left)} += {fn}({src.node_text(args[0])}, "
-                                                f"{src.node_text(args[1])}, 0)"))
+                                                f"{src.node_text(args[1])}, {zero})"))
     return span_text(src, 0, len(src.data), subs) if subs else None
 
 

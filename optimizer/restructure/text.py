@@ -80,16 +80,16 @@ def edit(src: SourceFile, start: int, end: int, new: str) -> dict:
     return {"line": l1, "column": c1, "end_line": l2, "end_column": c2, "new_text": new}
 
 
-_INT_CAST = re.compile(r"\(\s*(?:const\s+)?(?:unsigned\s+|signed\s+)?(?:std::)?(?:size_t|ptrdiff_t|long\s+long|long|int|"
-                       r"unsigned|u?int(?:32|64)_t)\s*\)|static_cast<\s*(?:std::)?(?:size_t|ptrdiff_t|long\s+long|long|"
-                       r"int|unsigned|u?int(?:32|64)_t)\s*>")
+_INT_CAST = re.compile(r"\(\s*(?:const\s+)?(?:unsigned\s+|signed\s+)?(?:std::)?(?:size_t|ptrdiff_t|long\s+long|long|"
+                       r"u?int64_t)\s*\)|static_cast<\s*(?:std::)?(?:size_t|ptrdiff_t|long\s+long|long|u?int64_t)\s*>")
+# (widening casts only: `(int)` may truncate a float expression)
 
 
 def in_terms_of(expr: str, table: dict) -> str | None:
     """An expression of names and numbers with every name replaced by its value in table,
     parenthesised (a kernel's parameters in the spec's terms, or in a launch's arguments); None
-    where a name has no value. Integer casts (`(size_t)M`, `static_cast<long>(K)`) go: a size's value is
-    the same in any of them."""
+    where a name has no value. Widening integer casts (`(size_t)M`, `static_cast<long>(K)`) go: a size's value
+    is the same in them."""
     expr = _INT_CAST.sub("", expr)
     names = set(re.findall(r"[A-Za-z_]\w*", expr))
     if any(n not in table for n in names):

@@ -681,7 +681,8 @@ def _zero(src: SourceFile, n) -> bool:
     if n is None:
         return False
     if n.type == "identifier":  # a local set once to a zero (`const __half hzero = __float2half(0.0f);`)
-        return _zero(src, _set_once(src, n))
+        v = _set_once(src, n)
+        return v is not None and v.type != "identifier" and _zero(src, v)
     t = " ".join(text(src, n).split())
     inner = re.fullmatch(r"\(?\s*(static_cast\s*<[^<>]+>|[A-Za-z_][\w:]*)\s*\((.*)\)\s*\)?", t)
     if inner is not None:  # a conversion of zero: a cast, a type's constructor (`T(0)`), a `__float2half`-style call
@@ -701,8 +702,13 @@ def _set_once(src: SourceFile, n):
     if f is None:
         return None
     name, values = text(src, n), []
+    params = f.child_by_field_name("declarator")
+    if params is not None and any(x.type == "identifier" and text(src, x) == name for x in walk(params)):
+        return None  # a parameter of that name
     for d in walk(f):
         if d.type == "init_declarator" and text(src, d.child_by_field_name("declarator")) == name:
+            if d.start_byte > n.start_byte:
+                return None  # declared after the use (another scope's)
             values.append(d.child_by_field_name("value"))
         elif d.type in ("assignment_expression", "update_expression"):
             target = d.child_by_field_name("left") if d.type == "assignment_expression" else \

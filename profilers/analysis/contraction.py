@@ -755,6 +755,7 @@ def _zero_at_zero(combine: str, names: set) -> bool | None:
     if names - set(MATH):
         return None
     py = re.sub(r"(\d+\.?\d*(?:[eE][-+]?\d+)?)[fF]\b", r"\1", combine)
+    py = re.sub(r"\b(\d+)[uUlL]+\b", r"\1", py)  # integer suffixes (`0u`)
     py = re.sub(r"\((?:const\s+)?(?:float|double|int)\)", "", py)
     env = {"abs": abs, "sqrt": math.sqrt, "pow": pow, "max": max, "min": min, "exp": math.exp, "log": math.log,
            "dp4a": _bytes_dot, "dp2a": _bytes_dot, "kp_x": 0.0, "kp_y": 0.0}
