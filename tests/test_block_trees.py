@@ -164,3 +164,26 @@ def test_a_serial_tail_with_a_side_effect_in_its_declarations_is_not_split():
     ok = text.replace("int base = atomicAdd(count, nloc);", "int base = 0;")
     assert split_serial_tail(ok, "k.cu", "k") is not None
     assert split_serial_tail(ok.replace("threadIdx.x == 0", "nloc == 0"), "k.cu", "k") is None
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+def test_a_tree_indexed_by_a_cooperative_groups_rank_is_read_and_its_shuffles_compute_the_block_sums(tmp_path):
+    """`unsigned tid = block.thread_rank();` with `cg::sync(block)` barriers (blind round I): the rank of a
+    one-dimensional block is threadIdx.x, and the tree gets its shuffles; each block's sum as numpy's."""
+    path = os.path.join(TESTS, "trees", "reduce_cg_rank.cu")
+    text = open(path).read()
+    k = parse_source(text).kernels[0]
+    ctx = _ctx(path, k.name, 512, 0)
+    ctx.scalar_params = {"n": "n"}
+    plans, why = api.plans(text, ctx)
+    plan = next((p for p in plans if p.name == "block-tree"), None)
+    assert plan is not None, why
+    cands = [plan.build(s) for s in plan.space]
+    problems = compile_each(path, [(k.name, c.source, ()) for c in cands], CompileOptions(arch="sm_90"))
+    assert problems == [None] * len(cands), problems
+    batch = Batch([(c.source, k.name) for c in cands], str(tmp_path))
+    x = np.random.default_rng(7).standard_normal(N).astype(np.float32)
+    want = np.add.reduceat(x.astype(np.float64), np.arange(0, N, 512))
+    for i, c in enumerate(cands):
+        got = batch.run(i, [x, np.zeros(_blocks(512), np.float32), N], [_blocks(512)], c.launch["block"])
+        assert np.allclose(got[1], want, rtol=1e-4, atol=1e-3), c.description

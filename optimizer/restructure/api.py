@@ -44,7 +44,8 @@ from .passes import (ascending_sum_loops, split_serial_tail, break_to_bound, cla
                      plain_rn_arithmetic, promote_elements, remainder_by_subtraction, rename_reassigned_pointers,
                      reroll_loops, simplify, split_lower_guards, static_shared_regions, sums_into_locals,
                      unshare_preloads, while_to_for, else_to_return,
-                     hoist_invariant_guards, accumulating_calls, drop_bumped_unrolled_loop)
+                     hoist_invariant_guards, accumulating_calls, drop_bumped_unrolled_loop,
+                     group_indices)
 from kernelpro.profilers.analysis.spelling import plain_form
 from .text import NotThisShape, Refuse, in_terms_of, leaving_jump, lines_as_written, span_text
 from .unstage import unstage
@@ -2237,6 +2238,8 @@ def _normal_form(text: str, ctx: Context) -> tuple[str, str | None]:
     # `#define A(i, j) a[(i) + (j) * lda]`, `__device__ float at(..) { return p[r * ld + c]; }`, `int r = .., c = ..;`
     text = plain_form(text, ctx.path, ctx.kernel) or text
     text = accumulating_calls(text, ctx.path, ctx.kernel) or text  # `acc = __dp4a(a, b, acc)`: `acc += __dp4a(a, b, 0)`
+    one_dim = all(str(b) == "1" for b in list(ctx.launch.get("block") or [])[1:])
+    text = group_indices(text, ctx.path, ctx.kernel, one_dim) or text  # `block.thread_rank()`: its index in the block
     text = flatten_array_params(text, ctx.path, ctx.kernel) or text  # `float A[N][N]`: A[i][k] through a flat pointer
     text = static_shared_regions(text, ctx.path, ctx.kernel, _dynamic_shared(ctx)) or text  # `float* As = smem;`
     text = unshare_preloads(text, ctx.path, ctx.kernel) or text  # a row cached in shared memory, read from global

@@ -2637,3 +2637,44 @@ def drop_bumped_unrolled_loop(src_text: str, path: str, kernel: str) -> str | No
             return None
         return a.start_byte, a.end_byte, ""
     return _first_loop_edit(src_text, path, kernel, edit)
+
+
+_GROUP_CALLS = {"thread_rank": "(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z))",
+                "size": "(blockDim.x * blockDim.y * blockDim.z)", "num_threads": "(blockDim.x * blockDim.y * blockDim.z)"}
+_GROUP_DIMS = {"thread_index": "threadIdx", "group_index": "blockIdx", "group_dim": "blockDim", "dim_threads": "blockDim"}
+
+
+def group_indices(src_text: str, path: str, kernel: str, one_dim: bool = False) -> str | None:
+    """A cooperative-groups block handle's indices as the built-ins they are (`block.thread_rank()` ->
+    `(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z))`, `block.size()`, `block.thread_index().x`
+    -> `threadIdx.x`, `block.group_index().y` -> `blockIdx.y`), so the trees and scans that index shared memory by
+    the rank read as their textbook forms. Only for a `thread_block` handle (a tile's rank is another number).
+    one_dim: the launch's block is one-dimensional (the rank is threadIdx.x, the size blockDim.x). None if there
+    is none."""
+    from kernelpro.profilers.analysis.blocksim import declared, is_group_handle
+
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    handles = {n for d in walk(k.body) if d.type == "declaration" and is_group_handle(src, d)
+               and "".join(src.node_text(d.child_by_field_name("type")).split()).endswith("thread_block")
+               for n in declared(src, d)}
+    if not handles:
+        return None
+    subs = []
+    for n in walk(k.body):
+        if n.type != "call_expression":
+            continue
+        f = n.child_by_field_name("function")
+        if f is None or f.type != "field_expression" or src.node_text(f.child_by_field_name("argument")) not in handles:
+            continue
+        method = src.node_text(f.child_by_field_name("field"))
+        if method in _GROUP_CALLS and not n.child_by_field_name("arguments").named_children:
+            subs.append((n.start_byte, n.end_byte, ("threadIdx.x" if method == "thread_rank" else "blockDim.x")
+                         if one_dim else _GROUP_CALLS[method]))
+        elif method in _GROUP_DIMS and n.parent is not None and n.parent.type == "field_expression":
+            d = src.node_text(n.parent.child_by_field_name("field"))
+            if d in ("x", "y", "z"):
+                subs.append((n.parent.start_byte, n.parent.end_byte, f"{_GROUP_DIMS[method]}.{d}"))
+    return span_text(src, 0, len(src.data), sorted(subs)) if subs else None
