@@ -329,3 +329,24 @@ def test_a_program_constant_s_shared_memory_is_a_number_and_a_batch_of_heads_on_
         (tmp_path / kernel).mkdir()
         for s, chk in emulate(spec, workdir=str(tmp_path / kernel)):
             assert chk.ok, (name, s, chk.reason)
+
+
+def test_a_buffer_written_through_the_file_s_own_helper_is_an_output(tmp_path):
+    """Round I: `atomicMaxFloat(d_max, cache[0])`, a `__device__` helper doing `atomicMax((int *)addr, ..)`: d_max is
+    written (inout: the atomic reads it too), so the kernel-as-reference run has an output to compare (it had none);
+    a helper that only reads its pointer leaves it an input."""
+    sys.path.insert(0, str(HERE))
+    from spec_emu import check_spec as emulate
+    shutil.copy(HERE / "probe_i" / "i21_max_atomic_float.cu", tmp_path / "m.cu")
+    plan = infer_spec(tmp_path / "m.cu", "max_reduce")
+    write_spec(plan)
+    spec = load_spec(plan.spec_path)
+    assert spec.arg("d_max").output and not spec.arg("d_array").output
+    for size, chk in emulate(spec, workdir=str(tmp_path)):
+        assert chk.ok, (size, chk.reason)
+    reads = (tmp_path / "m.cu").read_text().replace("atomicMax((int *)addr, __float_as_int(value))",
+                                                     "__float_as_int(*addr)").replace(
+        "atomicMin((unsigned int *)addr, __float_as_uint(value))", "__float_as_uint(*addr)")
+    (tmp_path / "r.cu").write_text(reads)
+    role = next(a.role.value for a in infer_spec(tmp_path / "r.cu", "max_reduce").args if a.name == "d_max")
+    assert role == "input", role

@@ -681,22 +681,25 @@ def uses(f: Facts) -> list[Use]:
                 index = add(mul(index, dim), p)
         r, w, plain = _role(src, n)
         out.append(Use(src.node_text(cur), index, 1, r, w, plain, f.text(n), n.start_point[0] + 1, n, f.guards(n)))
-    # atomics on a pointer itself: atomicAdd(sum, v), atomicAdd(out + i, v)
+    # atomics on a pointer itself: atomicAdd(sum, v), atomicAdd(out + i, v); and a pointer handed to the file's own
+    # __device__ helper that writes through that parameter (`atomicMaxFloat(d_max, v)`: an output)
     for n in walk(k.body) if k.body is not None else []:
         if n.type != "call_expression":
             continue
         fn = src.node_text(n.child_by_field_name("function")).strip().rsplit("::", 1)[-1]
         args = n.child_by_field_name("arguments")
-        if fn not in ATOMICS or args is None or not args.named_children:
+        if args is None or not args.named_children:
             continue
-        first = args.named_children[0]
-        if first.type == "pointer_expression":
-            continue  # &x[i]: the subscript is an access already
-        with f.rec:
-            from .affine import _pointer_base
-            base = _pointer_base(src, first, f.env.values_at(first.start_byte), f.env.pointers)
-        if base is not None and k.param(base[0]) is not None:
-            out.append(Use(base[0], base[1], 1, True, True, False, f.text(n), n.start_point[0] + 1, n, f.guards(n)))
+        positions = [0] if fn in ATOMICS else [i for i in range(len(args.named_children)) if _helper_writes(src, fn, i)]
+        for i in positions:
+            first = args.named_children[i]
+            if first.type == "pointer_expression":
+                continue  # &x[i]: the subscript is an access already
+            with f.rec:
+                from .affine import _pointer_base
+                base = _pointer_base(src, first, f.env.values_at(first.start_byte), f.env.pointers)
+            if base is not None and k.param(base[0]) is not None:
+                out.append(Use(base[0], base[1], 1, True, True, False, f.text(n), n.start_point[0] + 1, n, f.guards(n)))
     # vector accesses: p[i] with p = reinterpret_cast<float4*>(x + off), or reinterpret_cast<float4*>(x)[i]
     for n in walk(k.body) if k.body is not None else []:
         if n.type != "subscript_expression" or n.id in seen:
@@ -718,6 +721,50 @@ def uses(f: Facts) -> list[Use]:
         r, w, plain = _role(src, n)
         out.append(Use(param, index, scale, r, w, plain, f.text(n), n.start_point[0] + 1, n, f.guards(n)))
     return out
+
+
+def _helper_writes(src: SourceFile, fn: str, i: int, depth: int = 0) -> bool:
+    """The file's own function `fn` writes through its i-th parameter (a pointer): a store at it (`p[j] = v`,
+    `*p = v`), an atomic at it (through a cast: `atomicMax((int*)p, ..)`), or another such helper given it."""
+    if depth > 3:
+        return False
+    for d in walk(src.root):
+        if d.type != "function_definition":
+            continue
+        dec = d.child_by_field_name("declarator")
+        while dec is not None and dec.type != "function_declarator":
+            dec = dec.child_by_field_name("declarator")
+        if dec is None or src.node_text(dec.child_by_field_name("declarator")).rsplit("::", 1)[-1] != fn:
+            continue
+        params = [p for p in dec.child_by_field_name("parameters").named_children if p.type == "parameter_declaration"]
+        if i >= len(params) or "*" not in src.node_text(params[i]):
+            return False
+        x = params[i].child_by_field_name("declarator")
+        while x is not None and x.type != "identifier":
+            x = x.child_by_field_name("declarator")
+        if x is None:
+            return False
+        name, body = src.node_text(x), d.child_by_field_name("body")
+
+        def is_p(e):
+            while e is not None and e.type in ("parenthesized_expression", "cast_expression"):
+                e = e.child_by_field_name("value") if e.type == "cast_expression" else \
+                    (e.named_children[0] if e.named_children else None)
+            return e is not None and e.type == "identifier" and src.node_text(e) == name
+        for n in walk(body) if body is not None else []:
+            if n.type == "assignment_expression":
+                left = n.child_by_field_name("left")
+                if left is not None and left.type in ("subscript_expression", "pointer_expression") and \
+                        is_p(left.child_by_field_name("argument")):
+                    return True
+            elif n.type == "call_expression":
+                g = src.node_text(n.child_by_field_name("function")).strip().rsplit("::", 1)[-1]
+                a = n.child_by_field_name("arguments")
+                for j, arg in enumerate(a.named_children if a is not None else []):
+                    if is_p(arg) and ((g in ATOMICS and j == 0) or (g != fn and _helper_writes(src, g, j, depth + 1))):
+                        return True
+        return False
+    return False
 
 
 def _array_params(f: Facts) -> dict[str, list[Poly]]:
