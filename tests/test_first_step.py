@@ -32,8 +32,8 @@ REACHED = {"probe27": (144, 143 / 144), "probe26": (109, 107 / 109),
            "probe_g": (36, 36 / 36),
            # a sixth, 24 products in harder spellings (tests/probe_h): 17/24 at first, 23/24 after
            "probe_h": (24, 23 / 24),
-           # a seventh, issue 27's kinds (tests/probe_i): 29/32 at first, 30/32 after (a cooperative-groups rank)
-           "probe_i": (32, 30 / 32)}
+           # a seventh, issue 27's kinds (tests/probe_i): 29/32 at first, 31/32 after (a cooperative-groups rank, Life)
+           "probe_i": (32, 31 / 32)}
 NO_STEP_OK = {"probe_d"}  # corpora where some kernels need no structural step (an empty `expect`, not scored)
 
 

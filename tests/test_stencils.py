@@ -217,3 +217,42 @@ def test_a_final_if_else_is_read_as_an_early_return_only_where_that_is_the_same(
     # a comment between `else` and its branch is not the branch (it was taken for it, and the branch went)
     commented = else_to_return(k.replace("else {", "else  // the interior\n  {"), "g.cu", "g")
     assert commented is not None and "b[i] = v + a[i];" in commented
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+def test_a_neighbour_count_that_skips_its_centre_and_stores_in_branches_gets_the_tile(tmp_path):
+    """Blind round I's Game of Life (`for dr, dc in -1..1: if (dr == 0 && dc == 0) continue; if (in bounds) alive +=
+    grid[..]`, then three stores of the point in an if/else chain): the loops written out with the centre's copy
+    gone, the stores one select; every tile setting gives the kernel's next generation exactly, at 137 x 45."""
+    path = os.path.join(TESTS, "stencils", "life_count.cu")
+    text = open(path).read()
+    k0 = parse_source(text).kernel("life_step")
+    grid, block, scalars = ["cdiv(cols, 32)", "cdiv(rows, 8)"], [32, 8], {"rows": H, "cols": W}
+    ctx = api.replace(_ctx(path, "life_step", grid, block), size_env={"small": dict(scalars)},
+                      scalar_params={p.name: p.name for p in k0.params if not p.is_pointer})
+    plans, why = api.plans(text, ctx)
+    plan = next((p for p in plans if p.name == "stencil-tile"), None)
+    assert plan is not None, why
+    cands = [plan.build(knobs) for knobs in plan.space]
+    problems = compile_each(path, [("life_step", c.source, ()) for c in cands], CompileOptions(arch="sm_90"))
+    assert problems == [None] * len(cands), problems
+    batch = Batch([(text, "life_step")] + [(c.source, "life_step") for c in cands], str(tmp_path))
+    cells = (np.random.default_rng(3).random(H * W) < 0.35).astype(np.int32)
+    runs = [(grid, block)] + [(c.launch["grid"], c.launch["block"]) for c in cands]
+    got = [batch.run(i, [cells.copy(), np.full(H * W, -1, np.int32), H, W], [_ev(x, scalars) for x in g],
+                     [_ev(x, scalars) for x in b])[1] for i, (g, b) in enumerate(runs)]
+    assert set(np.unique(got[0])) <= {0, 1}
+    for c, g in zip(cands, got[1:]):
+        assert np.array_equal(got[0], g), f"{c.description}: {np.sum(got[0] != g)} cells differ"
+
+
+def test_branch_stores_merge_only_where_every_path_stores_the_same_element():
+    from kernelpro.optimizer.restructure.passes import merge_branch_stores
+    k = ("__global__ void g(const int* a, int* b, int n) {\n  int i = threadIdx.x;\n"
+         "  if (a[i] > 2) b[i] = 1;\n  else if (a[i] == 0) b[i] = 2;\n  else b[i] = 0;\n}\n")
+    got = merge_branch_stores(k, "g.cu", "g")
+    assert got is not None and got.count("b[i] =") == 1 and "((a[i] > 2)) ? (1) : (((a[i] == 0)) ? (2) : (0))" in got
+    for bad in (k.replace("  else b[i] = 0;\n", ""),  # a path that stores nothing
+                k.replace("else b[i] = 0;", "else b[i + 1] = 0;"),  # another element
+                k.replace("else b[i] = 0;", "else { b[i] = 0; n = 1; }")):  # more than the store
+        assert merge_branch_stores(bad, "g.cu", "g") is None, bad

@@ -45,7 +45,7 @@ from .passes import (ascending_sum_loops, split_serial_tail, break_to_bound, cla
                      reroll_loops, simplify, split_lower_guards, static_shared_regions, sums_into_locals,
                      unshare_preloads, while_to_for, else_to_return,
                      hoist_invariant_guards, accumulating_calls, drop_bumped_unrolled_loop,
-                     group_indices)
+                     group_indices, merge_branch_stores)
 from kernelpro.profilers.analysis.spelling import plain_form
 from .text import NotThisShape, Refuse, in_terms_of, leaving_jump, lines_as_written, span_text
 from .unstage import unstage
@@ -2275,6 +2275,7 @@ def _normal_form(text: str, ctx: Context) -> tuple[str, str | None]:
     text = remainder_by_subtraction(text, ctx.path, ctx.kernel) or text  # `j = t - i * N` with `i = t / N`
     text = while_to_for(text, ctx.path, ctx.kernel) or text
     text = else_to_return(text, ctx.path, ctx.kernel) or text  # `if (edge) copy; else compute;` at the end
+    text = merge_branch_stores(text, ctx.path, ctx.kernel) or text  # `if (c) out[p] = a; else out[p] = b;`
     for _ in range(4):  # `for (...; ++r, p += cols)`: the other steps at the body's end
         text = comma_steps_into_body(text, ctx.path, ctx.kernel) or text
     for _ in range(4):  # one stepped pointer at a time, from the loop's end (`++pa; pb += N;`)

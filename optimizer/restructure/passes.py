@@ -2678,3 +2678,52 @@ def group_indices(src_text: str, path: str, kernel: str, one_dim: bool = False) 
             if d in ("x", "y", "z"):
                 subs.append((n.parent.start_byte, n.parent.end_byte, f"{_GROUP_DIMS[method]}.{d}"))
     return span_text(src, 0, len(src.data), sorted(subs)) if subs else None
+
+
+def merge_branch_stores(src_text: str, path: str, kernel: str) -> str | None:
+    """`if (c1) out[p] = a; else if (c2) out[p] = b; else out[p] = d;`, each branch one store of the same element,
+    written `out[p] = (c1) ? (a) : (c2) ? (b) : (d);`: one store on every path, as before (a Game of Life rule's
+    three outcomes), in the shape the stencil and element-wise analyses read. None if there is none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+
+    def store(n):
+        """(target text, value node) of a branch that is one plain store to an element; None otherwise."""
+        if n is not None and n.type == "compound_statement":
+            kids = [c for c in n.named_children if c.type != "comment"]
+            n = kids[0] if len(kids) == 1 else None
+        e = n.named_children[0] if n is not None and n.type == "expression_statement" and n.named_children else None
+        if e is None or e.type != "assignment_expression" or src.node_text(e.child_by_field_name("operator")) != "=":
+            return None
+        left = e.child_by_field_name("left")
+        if left is None or left.type != "subscript_expression":
+            return None
+        return " ".join(src.node_text(left).split()), e.child_by_field_name("right")
+    for s in walk(k.body):
+        if s.type != "if_statement" or (s.parent is not None and s.parent.type == "else_clause"):
+            continue
+        conds, values, cur, target, node = [], [], s, None, None
+        while cur is not None and cur.type == "if_statement":
+            got = store(cur.child_by_field_name("consequence"))
+            if got is None or (target is not None and got[0] != target):
+                break
+            target = got[0]
+            node = node or cur
+            conds.append(src.node_text(cur.child_by_field_name("condition")))
+            values.append(src.node_text(got[1]))
+            alt = cur.child_by_field_name("alternative")
+            kids = [c for c in alt.named_children if c.type != "comment"] if alt is not None else []
+            cur = kids[0] if len(kids) == 1 else None
+            if cur is not None and cur.type != "if_statement":
+                last = store(cur)
+                if last is None or last[0] != target:
+                    cur = None
+                    break
+                values.append(src.node_text(last[1]))
+                value = values[-1]
+                for c, v in reversed(list(zip(conds, values[:-1]))):  # (an if's condition keeps its parentheses)
+                    value = f"({c}) ? ({v}) : ({value})"
+                return span_text(src, 0, len(src.data), [(s.start_byte, s.end_byte, f"{target} = {value};")])
+    return None

@@ -4,6 +4,8 @@ constant offset the stencil analysis can read. A `continue` jumps past its copy;
 returns is left as it is."""
 from __future__ import annotations
 
+import re
+
 from kernelpro.profilers.analysis.affine import build_env
 from kernelpro.profilers.analysis.loops import LOOPS, analyze_loop, declared_names, writes_in
 from kernelpro.profilers.source import parse_source, walk
@@ -42,7 +44,10 @@ def unroll_taps(text: str, path: str, kernel: str) -> str | None:
             if body is None or any(m.type in LOOPS for m in walk(body)) or "[" not in src.node_text(body):
                 continue
             info = analyze_loop(src, env, n)
-            if any(e in ("break", "return", "goto") for e in info.escapes) or any(
+            inside = {src.node_text(x.child_by_field_name("label")) for x in walk(body) if x.type == "labeled_statement"}
+            jumps_out = any(x.type == "goto_statement" and src.node_text(x.child_by_field_name("label")) not in inside
+                            for x in walk(body))  # (a tap's own `goto kp_tapN` stays inside the loop's body)
+            if any(e in ("break", "return") for e in info.escapes) or jumps_out or any(
                     e.startswith("barrier") for e in info.escapes):
                 continue
             vals = _values(src, info)
@@ -57,9 +62,12 @@ def unroll_taps(text: str, path: str, kernel: str) -> str | None:
         for v in vals:
             label = f"kp_tap{serial}"
             serial += 1
-            renames = []  # each copy's own locals get names of their own (one definition per name)
+            renames = []  # each copy's own locals and labels get names of their own (one definition per name)
             for name in declared_names(src, body):
                 renames += ident_subs(src, body, name, f"{name}_{label}")
+            own = {src.node_text(x.child_by_field_name("label")) for x in walk(body) if x.type == "labeled_statement"}
+            renames += [(x.start_byte, x.end_byte, f"{src.node_text(x)}_{label}") for x in walk(body)
+                        if x.type == "statement_identifier" and src.node_text(x) in own]
             inner = span_text(src, body.start_byte, body.end_byte,
                               [(c.start_byte, c.end_byte, f"goto {label};") for c in conts]
                               + ident_subs(src, body, info.var, f"({v})") + renames)
@@ -70,6 +78,7 @@ def unroll_taps(text: str, path: str, kernel: str) -> str | None:
         # one block for the copies: the loop may be the unbraced body of another
         text = fold(span_text(src, 0, len(src.data), [(n.start_byte, n.end_byte, "{\n" + "\n".join(copies) + "\n}")]),
                     path, kernel)
+        text = decided_jumps(text, path, kernel)  # `if (dr == 0 && dc == 0) continue;` settled per tap
         changed = True
     return text if changed else None
 
@@ -237,3 +246,66 @@ def with_generic_path(new: str, original: str, path: str, kernel: str, values: d
     return span_text(src, 0, len(src.data), [
         (at, at, helper),
         (k.body.start_byte + 1, k.body.start_byte + 1, f"\n  if ({cond}) {{ {call}; return; }}  // other values: as written")])
+
+
+def _c_truth(src, n) -> int | None:
+    """A condition of literals only (`(0) == 0 && (-1) == 0`) as C's 0 or 1; None where it reads anything else."""
+    t = n.type
+    if t in ("parenthesized_expression", "condition_clause") and len(n.named_children) == 1:
+        return _c_truth(src, n.named_children[0])
+    if t == "unary_expression" and src.node_text(n.child_by_field_name("operator")) == "!":
+        v = _c_truth(src, n.child_by_field_name("argument"))
+        return None if v is None else int(not v)
+    if t == "binary_expression":
+        op = src.node_text(n.child_by_field_name("operator"))
+        if op in ("&&", "||"):  # one side settles it (`dr == 0 && (-1) == 0` is false whatever dr is)
+            a, b = _c_truth(src, n.child_by_field_name("left")), _c_truth(src, n.child_by_field_name("right"))
+            if op == "&&" and 0 in (a, b) or op == "||" and 1 in (a, b):
+                return int(op == "||")
+            if a is None or b is None:
+                return None
+            return int((a and b) if op == "&&" else (a or b))
+        if op in ("==", "!=", "<", "<=", ">", ">="):
+            a, b = _c_int(src, n.child_by_field_name("left")), _c_int(src, n.child_by_field_name("right"))
+            if a is None or b is None:
+                return None
+            return int({"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op])
+    v = _c_int(src, n)
+    return None if v is None else int(v != 0)
+
+
+def decided_jumps(text: str, path: str, kernel: str) -> str:
+    """A tap's copy whose `continue` (written `goto kp_tapN;`) is decided by literals alone: never taken, the `if`
+    goes; always taken, the copy goes (the tap the loop skipped: the centre of a neighbour count)."""
+    for _ in range(64):
+        src = parse_source(text, path)
+        k = src.kernel(kernel)
+        if k is None or k.body is None:
+            return text
+        edit = None
+        for n in walk(k.body):
+            if n.type != "if_statement" or n.child_by_field_name("alternative") is not None:
+                continue
+            body = n.child_by_field_name("consequence")
+            m = re.fullmatch(r"\{?\s*goto\s+(kp_tap\w+)\s*;\s*\}?", src.node_text(body).strip())
+            truth = _c_truth(src, n.child_by_field_name("condition")) if m else None
+            if truth is None:
+                continue
+            label = next((x for x in walk(k.body) if x.type == "labeled_statement"
+                          and src.node_text(x.child_by_field_name("label")) == m.group(1)), None)
+            if label is None:
+                continue
+            if not truth:
+                edit = (n.start_byte, n.end_byte, "")
+            else:
+                copy = label.prev_named_sibling
+                while copy is not None and copy.type == "comment":
+                    copy = copy.prev_named_sibling
+                if copy is None or copy.type != "compound_statement" or not (copy.start_byte <= n.start_byte < copy.end_byte):
+                    continue
+                edit = (copy.start_byte, label.end_byte, "")
+            break
+        if edit is None:
+            return text
+        text = span_text(src, 0, len(src.data), [edit])
+    return text
