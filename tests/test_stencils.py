@@ -256,3 +256,16 @@ def test_branch_stores_merge_only_where_every_path_stores_the_same_element():
                 k.replace("else b[i] = 0;", "else b[i + 1] = 0;"),  # another element
                 k.replace("else b[i] = 0;", "else { b[i] = 0; n = 1; }")):  # more than the store
         assert merge_branch_stores(bad, "g.cu", "g") is None, bad
+
+
+def test_a_tap_s_copy_goes_only_where_its_jump_is_taken_before_anything_else():
+    from kernelpro.optimizer.restructure.taps import unroll_taps
+    k = ("__global__ void g(const float* in, float* out, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+         "  if (i < 1 || i >= n - 1) return;\n  float s = 0.f, t = 0.f;\n"
+         "  for (int d = -1; d <= 1; ++d) { if (d == 0) continue; s += in[i + d]; }\n  out[i] = s;\n}\n")
+    got = unroll_taps(k, "g.cu", "g")
+    assert got is not None and "goto" not in got and "in[i + (0)]" not in got and got.count("s += in[") == 2
+    # an update before the jump stays (the centre's t += still runs)
+    k2 = k.replace("{ if (d == 0) continue; s += in[i + d]; }", "{ t += in[i + d]; if (d == 0) continue; s += in[i + d]; }")
+    got2 = unroll_taps(k2, "g.cu", "g")
+    assert got2 is not None and got2.count("t += in[") == 3

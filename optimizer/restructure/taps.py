@@ -303,6 +303,13 @@ def decided_jumps(text: str, path: str, kernel: str) -> str:
                     copy = copy.prev_named_sibling
                 if copy is None or copy.type != "compound_statement" or not (copy.start_byte <= n.start_byte < copy.end_byte):
                     continue
+                # the copy is `{ const T v = value; { body } }`: it does nothing only where the jump is the body's
+                # first statement (an update before it would be lost with the copy)
+                parts = [c for c in copy.named_children if c.type != "comment"]
+                inner = [c for c in parts[-1].named_children if c.type != "comment"] if parts and \
+                    parts[-1].type == "compound_statement" else []
+                if len(parts) != 2 or parts[0].type != "declaration" or not inner or inner[0].id != n.id:
+                    continue
                 edit = (copy.start_byte, label.end_byte, "")
             break
         if edit is None:
