@@ -108,12 +108,10 @@ class Node:
         return self.reward is None
 
     def structure(self) -> tuple:
-        """The steps from the root to here that change more than local details: a built-in structural step as
-        (origin, knobs), any other (an LLM's rewrite, a launch change) as its candidate's key. Two nodes with the
-        same structure differ only by local changes (restrict, unroll, launch bounds, flags)."""
-        steps = [(m.candidate.origin, tuple(m.candidate.knobs)) if m.candidate.kind == "structural"
-                 and m.candidate.origin.startswith("builtin:") else ("node", m.candidate.key())
-                 for m in [self, *self.ancestors()] if m.parent is not None and m.candidate.kind not in ("local", "flags")]
+        """The steps from the root to here that change more than local details (`structural_step` of each). Two
+        nodes with the same structure differ only by local changes (restrict, unroll, launch bounds, flags)."""
+        steps = [structural_step(m.candidate) or ("node", m.candidate.key()) for m in [self, *self.ancestors()]
+                 if m.parent is not None and m.candidate.kind not in ("local", "flags")]
         return tuple(reversed(steps))
 
     @property
@@ -146,6 +144,12 @@ class Node:
     def __repr__(self):
         return (f"Node(id={self.id}, depth={self.depth}, reward={self.reward}, visits={self.visits}, "
                 f"children={len(self.children)}, desc={self.candidate.description!r})")
+
+
+def structural_step(c: Candidate) -> tuple | None:
+    """A built-in structural step as (origin, knobs): the same under any parent with the same structure; None for
+    any other candidate (an LLM's rewrite, a launch change: known by its key)."""
+    return (c.origin, tuple(c.knobs)) if c.kind == "structural" and c.origin.startswith("builtin:") else None
 
 
 @dataclass
@@ -667,15 +671,16 @@ class _Search:
                 n.exhausted = True
                 self.emit("exhausted", node=n.id, description=n.candidate.description)
                 continue
-            fresh = 0
+            fresh, here = 0, None  # (n's structure, once a structural step asks for it)
             for p in props:
                 if not isinstance(p, Proposal):
                     raise TypeError(f"proposer {getattr(self.proposer, 'name', '?')!r} returned "
                                     f"{type(p).__name__}, expected Proposal")
                 k = p.candidate.key()
-                step = None
-                if p.candidate.kind == "structural" and p.candidate.origin.startswith("builtin:"):
-                    step = n.structure() + ((p.candidate.origin, tuple(p.candidate.knobs)),)
+                step = structural_step(p.candidate)
+                if step is not None:
+                    here = n.structure() if here is None else here
+                    step = here + (step,)
                 if k in self.ctx.seen or step in self.ctx.structures:
                     self.emit("duplicate", node=n.id, description=p.candidate.description,
                               origin=p.candidate.origin)

@@ -170,7 +170,7 @@ def test_a_serial_tail_with_a_side_effect_in_its_declarations_is_not_split():
 def test_a_tree_indexed_by_a_cooperative_groups_rank_is_read_and_its_shuffles_compute_the_block_sums(tmp_path):
     """`unsigned tid = block.thread_rank();` with `cg::sync(block)` barriers (blind round I): the rank of a
     one-dimensional block is threadIdx.x, and the tree gets its shuffles; each block's sum as numpy's."""
-    path = os.path.join(TESTS, "trees", "reduce_cg_rank.cu")
+    path = os.path.join(TESTS, "probe_i", "i20_block_sum_cg.cu")  # (kernel only, as the round wrote it)
     text = open(path).read()
     k = parse_source(text).kernels[0]
     ctx = _ctx(path, k.name, 512, 0)

@@ -224,7 +224,7 @@ def test_a_neighbour_count_that_skips_its_centre_and_stores_in_branches_gets_the
     """Blind round I's Game of Life (`for dr, dc in -1..1: if (dr == 0 && dc == 0) continue; if (in bounds) alive +=
     grid[..]`, then three stores of the point in an if/else chain): the loops written out with the centre's copy
     gone, the stores one select; every tile setting gives the kernel's next generation exactly, at 137 x 45."""
-    path = os.path.join(TESTS, "stencils", "life_count.cu")
+    path = os.path.join(TESTS, "probe_i", "i10_game_of_life.cu")  # (kernel only, as the round wrote it)
     text = open(path).read()
     k0 = parse_source(text).kernel("life_step")
     grid, block, scalars = ["cdiv(cols, 32)", "cdiv(rows, 8)"], [32, 8], {"rows": H, "cols": W}

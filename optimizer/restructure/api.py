@@ -2313,9 +2313,9 @@ def _plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     if unstaged is None and tiles_only is None and staged_why and "blockDim" in original:
         # a tile as wide as the block (`const int TS = blockDim.x;`, dynamic shared memory cut by it): read with
         # the launch's block as numbers, the same kernel under the spec's launch (for the matrix plans only)
-        k0 = parse_source(original, ctx.path).kernel(ctx.kernel)
-        numbered = matmul.block_as_numbers(parse_source(original, ctx.path), k0, list(ctx.launch.get("block") or [])) \
-            if k0 is not None else None
+        src0 = parse_source(original, ctx.path)
+        k0 = src0.kernel(ctx.kernel)
+        numbered = matmul.block_as_numbers(src0, k0, list(ctx.launch.get("block") or [])) if k0 is not None else None
         if numbered is not None:
             tiles_only = unstage(_normal_form(numbered, ctx)[0], ctx.path, ctx.kernel, _equal_sizes(ctx), assumed)[0]
     if unstaged is not None:  # a product staged through shared memory, read as the plain loop it computes

@@ -24,6 +24,7 @@ from kernelpro.profilers.analysis.loops import (LoopInfo, ONLINE, MAX, MIN, SUM,
                                                 loop_start, may_alias, operands, statements, text, unparen, uses,
                                                 writes_in)
 from kernelpro.profilers.analysis.patterns import RowKernel, row_kernel
+from kernelpro.profilers.analysis.prefix import _declared as prefix_declared
 from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import SourceFile, function_declarator, parse_source, walk
 
@@ -2470,9 +2471,7 @@ def else_to_return(src_text: str, path: str, kernel: str) -> str | None:
     if other.type == "if_statement" or any(n.type in ("return_statement", "break_statement", "continue_statement",
                                                       "goto_statement") for n in walk(then)):
         return None
-    own = {text(src, x) for st in statements(other) if st.type == "declaration"
-           for x in walk(st) if x.type == "identifier" and x.parent is not None
-           and x.parent.child_by_field_name("declarator") == x}
+    own = declared_names(src, other)
     if any(n.type == "identifier" and text(src, n) in own and not (other.start_byte <= n.start_byte < other.end_byte)
            for n in walk(k.body)):
         return None
@@ -2552,9 +2551,7 @@ def accumulating_calls(src_text: str, path: str, kernel: str) -> str | None:
                 or uses(src, args[0], src.node_text(left)) or uses(src, args[1], src.node_text(left)):
             continue
         fn = src.node_text(right.child_by_field_name("function"))
-        acc_type = next((src.node_text(d.child_by_field_name("type")) for d in walk(k.body) if d.type == "declaration"
-                         and any(src.node_text(x.child_by_field_name("declarator") or x) == src.node_text(left)
-                                 for x in d.children_by_field_name("declarator"))), None)
+        acc_type = prefix_declared(src, k, src.node_text(left), table_for(src))
         if acc_type is None:
             continue
         zero = "0u" if "unsigned" in acc_type or acc_type.strip().startswith("uint") else "0"  # (the overload's)

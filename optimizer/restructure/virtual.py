@@ -111,8 +111,7 @@ def roles_helper(src: SourceFile, k: Kernel, staged: Staged, load_t: str, store_
             if within(n.start_byte, n.end_byte, value):
                 val_subs.append((n.start_byte, n.end_byte, f"kp_val[{i}]"))
         value_text = span_text(src, value.start_byte, value.end_byte, val_subs)
-        addr_set = " ".join(f"kp_addr[{i}] = {_chosen(src, n, value, subs, staged.loads)}{_address(src, n, subs)}"
-                            f"{' : nullptr' if _chosen(src, n, value, subs, staged.loads) else ''};"
+        addr_set = " ".join(f"kp_addr[{i}] = {_chosen_address(src, n, value, subs, staged.loads)};"
                             for i, n in enumerate(staged.loads) if within(n.start_byte, n.end_byte, value))
         dst = _address(src, store, subs)
         if more:  # every output's loads are noted; the one asked for (kp_which) is handed back, and the body goes on
@@ -134,10 +133,10 @@ def roles_helper(src: SourceFile, k: Kernel, staged: Staged, load_t: str, store_
             f"const {load_t}* kp_val, const {load_t}** kp_addr, {store_t}*& kp_dst, {store_t}& kp_out)\n{body}\n\n")
 
 
-def _chosen(src: SourceFile, n, value, subs, loads) -> str:
-    """`(cond) ? ` where load n is one branch of a choice in the value (`x == 0 ? in[y * n + x] : in[y * n + x - 1]`:
-    the clamped neighbour's other load is not read at the edge, so its address is not handed out there, and a tile
-    never stages what the kernel as written would not read); '' where it is read whatever the conditions."""
+def _chosen_address(src: SourceFile, n, value, subs, loads) -> str:
+    """Load n's address, `(cond) ? &(..) : nullptr` where n is one branch of a choice in the value (`x == 0 ?
+    in[y * n + x] : in[y * n + x - 1]`: the clamped neighbour's other load is not read at the edge, so its address
+    is not handed out there, and a tile never stages what the kernel as written would not read)."""
     conds, m = [], n
     while m is not None and m.id != value.id:
         p = m.parent
@@ -145,11 +144,11 @@ def _chosen(src: SourceFile, n, value, subs, loads) -> str:
             c = p.child_by_field_name("condition")
             if c is not None and m.id != c.id:
                 if any(within(x.start_byte, x.end_byte, c) for x in loads):
-                    return ""  # a choice made on a staged value: not known before the loads
+                    return _address(src, n, subs)  # a choice made on a staged value: not known before the loads
                 t = span_text(src, c.start_byte, c.end_byte, [x for x in subs if within(x[0], x[1], c)])
                 conds.append(f"({t})" if m.id == p.child_by_field_name("consequence").id else f"!({t})")
         m = p
-    return f"({' && '.join(conds)}) ? " if conds else ""
+    return f"({' && '.join(conds)}) ? {_address(src, n, subs)} : nullptr" if conds else _address(src, n, subs)
 
 
 def within(start: int, end: int, node) -> bool:

@@ -726,8 +726,15 @@ def uses(f: Facts) -> list[Use]:
 def _helper_writes(src: SourceFile, fn: str, i: int, depth: int = 0) -> bool:
     """The file's own function `fn` writes through its i-th parameter (a pointer): a store at it (`p[j] = v`,
     `*p = v`), an atomic at it (through a cast: `atomicMax((int*)p, ..)`), or another such helper given it."""
-    if depth > 3:
-        return False
+    if depth > 3 or fn not in src.device_functions:
+        return False  # (math functions and intrinsics: not the file's own)
+    key = ("helper_writes", fn, i)
+    if key not in src.memo:
+        src.memo[key] = _helper_writes_scan(src, fn, i, depth)
+    return src.memo[key]
+
+
+def _helper_writes_scan(src: SourceFile, fn: str, i: int, depth: int) -> bool:
     for d in walk(src.root):
         if d.type != "function_definition":
             continue
