@@ -35,8 +35,9 @@ REACHED = {"probe27": (144, 143 / 144), "probe26": (109, 107 / 109),
            # a seventh, issue 27's kinds (tests/probe_i): 29/32 at first, 31/32 after (a cooperative-groups rank, Life)
            "probe_i": (32, 31 / 32),
            # an eighth, 16 products of the issue's hidden kinds in new spellings (tests/probe_j, written last): 14/16,
-           # the misses a batch folded into blockIdx.x and a batch split over blockIdx.y and blockIdx.z
-           "probe_j": (16, 14 / 16)}
+           # the misses a batch folded into blockIdx.x and a batch split over blockIdx.y and blockIdx.z; 16/16 after
+           # (a batch of block positions becomes digits of the tiled grid's z)
+           "probe_j": (16, 16 / 16)}
 NO_STEP_OK = {"probe_d"}  # corpora where some kernels need no structural step (an empty `expect`, not scored)
 
 

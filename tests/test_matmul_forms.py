@@ -540,3 +540,75 @@ def test_an_unsigned_dp4a_product_keeps_its_overload_and_is_tiled_exactly(tmp_pa
                             np.zeros(M_ * N_, np.uint32), M_, N_, K4],
                         [_ev(g, sizes) for g in c.launch["grid"]], [_ev(x, sizes) for x in c.launch["block"]])
         assert np.array_equal(res[2].reshape(M_, N_).astype(np.int64), want), c.description
+
+
+def _pv(att, v):
+    """out[b, t, h, :] = att[b, h, t, :] @ v[b, :, h, :] for (B, NH, T, T) att and (B, T, NH, HS) v."""
+    return np.einsum("bhts,bshd->bthd", att.astype(np.float64), v.astype(np.float64))
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+@pytest.mark.parametrize("name, grid, sizes", [
+    # the head on blockIdx.y and the batch on blockIdx.z, both guarded (round J)
+    ("probe_j/j16_attn_pv_headgrid.cu", ["cdiv(T * HS, 128)", "NH", "B"], {"B": 2, "NH": 3, "T": 37, "HS": 5}),
+    # the same unguarded: the head's count from the launch (NH), the batch's from the old grid's z alone
+    ("matmul_forms/attn_pv_headgrid_unguarded.cu", ["cdiv(T * HS, 128)", "NH", 2], {"NH": 3, "T": 37, "HS": 5}),
+])
+def test_a_batch_over_two_grid_dimensions_becomes_digits_of_the_grid_s_z(tmp_path, name, grid, sizes):
+    """A batch of block positions other than blockIdx.z alone (analysis/contraction.py's "blocks"): each part a
+    digit of the tiled grid's z (matmul.block_digits), counted by its guard, by the parameter the old launch gives
+    it, or, for the slowest part, by the old grid itself (matmul.batch_z); the tiles compute P V per head."""
+    B, NH, T, HS = sizes.get("B", 2), sizes["NH"], sizes["T"], sizes["HS"]
+    cands, batch, _ = _tiles_run(tmp_path, name, grid, [128], {k: v for k, v in sizes.items()})
+    rng = np.random.default_rng(11)
+    att, v = rng.standard_normal((B, NH, T, T)).astype(np.float32), rng.standard_normal((B, T, NH, HS)).astype(np.float32)
+    want = _pv(att, v)
+    ev = {**sizes, "B": B}
+    args = [np.full(B * T * NH * HS, np.nan, np.float32), att.reshape(-1).copy(), v.reshape(-1).copy()]
+    args += [B, NH, T, HS] if "B" in sizes else [NH, T, HS]
+    for i, c in enumerate(cands):
+        assert c.launch["grid"][2] != grid[2], c.launch  # the batch's whole count on z
+        res = batch.run(i, [a.copy() if isinstance(a, np.ndarray) else a for a in args],
+                        [_ev(g, ev) for g in c.launch["grid"]], [_ev(x, ev) for x in c.launch["block"]])
+        assert np.allclose(res[0].reshape(B, T, NH, HS), want, rtol=1e-4, atol=1e-4), c.description
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+def test_a_batch_folded_into_blockIdx_x_moves_to_the_grid_s_z(tmp_path):
+    """Round J's bmm with the batch folded into blockIdx.x (`b = blockIdx.x / per_mat`, guarded `b >= nbatch`):
+    the batch becomes the tiled grid's z, the flat (m, n) index is rebuilt from the tile's row and column, and
+    the tiles compute every batch's product."""
+    sizes = {"nbatch": 3, "M": M_, "N": N_, "K": K_}
+    cands, batch, _ = _tiles_run(tmp_path, "probe_j/j10_bmm_foldx.cu", ["cdiv(M * N, 128) * nbatch"], [128], sizes)
+    rng = np.random.default_rng(12)
+    a, b = rng.standard_normal((3, M_, K_)).astype(np.float32), rng.standard_normal((3, K_, N_)).astype(np.float32)
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    for i, c in enumerate(cands):
+        assert c.launch["grid"][2] in ("(nbatch)", "((nbatch))"), c.launch
+        res = batch.run(i, [a.reshape(-1).copy(), b.reshape(-1).copy(), np.full(3 * M_ * N_, np.nan, np.float32),
+                            3, M_, N_, K_],
+                        [_ev(g, sizes) for g in c.launch["grid"]], [_ev(x, sizes) for x in c.launch["block"]])
+        assert np.allclose(res[2].reshape(3, M_, N_), want, rtol=1e-4, atol=1e-4), c.description
+
+
+def test_a_batch_part_without_a_count_is_refused_with_its_name():
+    """Two unguarded block positions whose counts no parameter gives: the tiles cannot rebuild both from one z."""
+    text = """
+__global__ void k(float* out, const float* a, const float* b, int T, int D) {
+  const int h = blockIdx.y, g = blockIdx.z;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= T * T) return;
+  const int r = i / T, c = i % T;
+  float s = 0.f;
+  for (int k = 0; k < D; ++k) s += a[((g * 7 + h) * T + r) * D + k] * b[((g * 7 + h) * D + k) * T + c];
+  out[((g * 7 + h) * T + r) * T + c] = s;
+}
+"""
+    k = parse_source(text, "k.cu").kernels[0]
+    grid = ["cdiv(T * T, 128)", 7, 2]
+    ctx = api.Context(kernel="k", path="k.cu", launch={"grid": grid, "block": [128]},
+                      base_launch={"grid": grid, "block": [128]}, size_env={"small": {"T": 9, "D": 5}},
+                      scalar_params={p.name: p.name for p in k.params if not p.is_pointer})
+    plans, why = api.plans(text, ctx)
+    assert "matmul-tiles" not in {p.name for p in plans}
+    assert any("the batch coordinate" in w and "no count" in w for w in why), why

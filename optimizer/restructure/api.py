@@ -19,6 +19,7 @@ from typing import Callable
 from kernelpro.profilers.analysis.patterns import RowKernel, column_loop, is_elementwise, row_kernel, row_major_loops
 from kernelpro.profilers.analysis.atomics import uniform_atomics
 from kernelpro.profilers.analysis.blocktree import block_reduction
+from kernelpro.profilers.analysis.contraction import Axis
 from kernelpro.profilers.analysis.copies import copy_kernel, row_loop
 from kernelpro.profilers.analysis.digits import FlatIndex, flat_index
 from kernelpro.profilers.analysis.histogram import histogram
@@ -1824,6 +1825,8 @@ def matmul_plans(text: str, ctx: Context, coarse: bool = False) -> tuple[list[Pl
         if axis.extent is None or axis.extent.startswith("gridDim."):  # no guard (or only the grid's reach): the
             # extent the old launch covers, where a parameter equals it (`M` for a block per row over M blocks)
             axis.extent = _extent_from_launch(src, ctx, c, axis) or axis.extent
+    if c.batch is not None and c.batch.thread == "blocks" and None in c.batch.parts.values():
+        _block_counts_from_launch(src, ctx, c)
     k_ = src.kernel(ctx.kernel)
     for axis in (c.row, c.col):  # sizes held in locals (`int hs = C / NH;`) written in the parameters
         if axis.extent is not None:
@@ -1837,8 +1840,8 @@ def matmul_plans(text: str, ctx: Context, coarse: bool = False) -> tuple[list[Pl
     if coords is not None:
         table = _spec_table(src, ctx)
         g = matmul.grid_text(c, table, 1, 1, None) if not kept else ("", "")
-        zt = in_terms_of(c.batch.extent or "?", table) if c.batch is not None and c.batch.thread in ("loop", "digits") \
-            else ""
+        zt = matmul.batch_z(c, table, [str(x) for x in grid] + ["1"] * (3 - len(grid))) \
+            if c.batch is not None and c.batch.thread in ("loop", "digits", "blocks") else ""
         if zt is None:
             why.append(f"shared-memory tiles: the batch count {c.batch.extent} is not in the spec's values of the "
                        "kernel's parameters")
@@ -2048,6 +2051,22 @@ def _spec_table(src: SourceFile, ctx: Context) -> dict:
     table = {n: str(v) for n, v in src.constants.items() if n not in src._scoped}
     table.update({p: str(v) for p, v in ctx.scalar_params.items()})
     return table
+
+
+def _block_counts_from_launch(src: SourceFile, ctx: Context, c) -> None:
+    """A batch of block positions with an unguarded part (`h = blockIdx.y` over a grid of NH rows): its count
+    from the old launch, where a parameter equals it at every size; the batch's count once every part has one."""
+    parts = c.batch.parts
+    for a, e in parts.items():
+        if e is None:
+            parts[a] = _extent_from_launch(src, ctx, c, Axis((a,), None, None))
+    rest = [a for a, e in parts.items() if e is None and re.fullmatch(r"blockIdx\.[xyz]", c.coords.get(a, ""))]
+    if len(rest) == 1 and sum(e is None for e in parts.values()) == 1:  # one left, a block index as it is: the
+        # slowest digit (its count never needed in the kernel), the old grid's count at the launch
+        a = rest[0]
+        c.batch.parts = {**{x: e for x, e in parts.items() if x != a}, a: "gridDim." + c.coords[a][-1]}
+    if None not in c.batch.parts.values():
+        c.batch.extent = " * ".join(f"({e})" for e in c.batch.parts.values())
 
 
 def _extent_from_launch(src: SourceFile, ctx: Context, c, axis) -> str | None:

@@ -585,9 +585,16 @@ def check_tiles(src: SourceFile, kernel: str, c: Contraction) -> dict:
     causal = None
     if c.causal:  # k < bound(row): the row's operand is zero past its bound, loaded so
         causal = _causal_axis(src, k, c)
-    if c.batch is not None and c.batch.thread not in ("block z", "loop", "digits"):
-        raise Refuse("the batch index is neither blockIdx.z, a loop around the product, nor the higher digits of "
-                     "the index the row and column split")
+    if c.batch is not None and c.batch.thread not in ("block z", "blocks", "loop", "digits"):
+        raise Refuse("the batch index is neither block positions, a loop around the product, nor the higher digits "
+                     "of the index the row and column split")
+    if c.batch is not None and c.batch.thread == "blocks":
+        last = list(c.batch.parts)[-1]
+        for a, e in c.batch.parts.items():
+            if e is None or not (_names_ok(src, k, e) and "gridDim" not in e or a == last and _OLD_GRID.fullmatch(e)):
+                raise Refuse(f"the batch coordinate `{a}` (`{c.coords.get(a, a)}`) has no count written in the "
+                             f"kernel's parameters (a guard such as `if ({a} >= B) return;`), so the tiles cannot "
+                             "put it on the grid's z")
     if c.batch is not None and c.batch.thread == "loop":
         bl = batch_loop(src, k, c)
         if bl is None:
@@ -626,7 +633,7 @@ def check_tiles(src: SourceFile, kernel: str, c: Contraction) -> dict:
             if left is not None and left.type == "identifier" and src.node_text(left) in operands:
                 raise Refuse(f"line {n.start_point[0] + 1} moves the pointer {src.node_text(left)}")
     coords = {c.row.atoms[0]: "kp_i", c.col.atoms[0]: "kp_j", c.k: "kp_k"}
-    if c.batch is not None and c.batch.thread != "digits" and len(c.batch.atoms) == 1:
+    if c.batch is not None and c.batch.thread not in ("digits", "blocks") and len(c.batch.atoms) == 1:
         coords[c.batch.atoms[0]] = "kp_b"  # (several digits of blockIdx.z: declared as written, _head)
     allowed = set(coords) | {"blockIdx.z"} | (set(c.batch.atoms) if c.batch is not None else set())
     for a, b in c.terms:
@@ -972,6 +979,9 @@ def _head(c: Contraction, bm: int, bn: int, causal: str | None, ind: str) -> lis
         for a in c.batch.atoms:  # each batch digit as the kernel splits it, from kp_b at the batch's place
             value = re.sub(rf"\b{re.escape(d.root)}\b", f"({d.flat})", c.coords[a])
             L.append(f"{ind}const long long {a} = {value};")
+    elif c.batch is not None and c.batch.thread == "blocks":  # block positions: digits of the grid's z
+        L.append(f"{ind}const long long kp_b = (long long)blockIdx.z;")
+        L += [f"{ind}const long long {name} = {value};" for name, value in block_digits(c)]
     elif c.batch is not None and len(c.batch.atoms) > 1:  # digits of blockIdx.z: the kernel's own definitions
         L.append(f"{ind}const long long kp_b = (long long)blockIdx.{c.batch.thread[-1]};")
         L += [f"{ind}const long long {name} = {value};" for name, value in _block_only(c)]
@@ -1099,7 +1109,15 @@ def _replay(src: SourceFile, k, c: Contraction, ind: str, sums: list[str] | None
         subs.append((v.start_byte, v.end_byte, f"({value})"))
     # a root split into the row and column (`r = idx / N, c = idx % N`): idx = r * N + c
     block_only = {n for n, _ in _block_only(c)} if c.batch is not None and len(c.batch.atoms) > 1 else set()
+    if c.batch is not None and c.batch.thread == "blocks":  # each block position from the grid's z
+        for name, value in block_digits(c):
+            d = _decl_of(src, k, name)
+            if d is not None:
+                v = d.child_by_field_name("value")
+                subs.append((v.start_byte, v.end_byte, f"({value})"))
     for name, value in c.coords.items():
+        if c.batch is not None and c.batch.thread == "blocks" and name in c.batch.atoms:
+            continue
         d = _decl_of(src, k, name)
         if name in (c.row.atoms[0], c.col.atoms[0]) or (c.batch is not None and name == c.batch.atoms[0]) \
                 or name in block_only:  # (the grid's z is as it was: such names keep their values)
@@ -1139,6 +1157,36 @@ def _replay(src: SourceFile, k, c: Contraction, ind: str, sums: list[str] | None
         subs.append((body.end_byte, body.end_byte, " }"))
     body = textwrap.dedent(span_text(src, k.body.start_byte + 1, k.body.end_byte - 1, subs).strip("\n"))
     return textwrap.indent(body, ind).strip()
+
+
+_OLD_GRID = re.compile(r"gridDim\.([xyz])")  # a batch part counted by the old launch's grid (see api)
+
+
+def batch_z(c: Contraction, table: dict, old: list[str]) -> str | None:
+    """The tiled launch's grid z: the batch's count in the names of `table` (spec values or a launch's
+    arguments), a part counted by the old grid (`gridDim.y`) taken from `old`, that grid's x, y and z."""
+    if c.batch.thread != "blocks":
+        return in_terms_of(c.batch.extent or "?", table)
+    out = []
+    for e in c.batch.parts.values():
+        m = _OLD_GRID.fullmatch(e or "")
+        t = f"({old['xyz'.index(m.group(1))]})" if m else in_terms_of(e or "?", table)
+        if t is None:
+            return None
+        out.append(t if m else f"({t})")
+    return " * ".join(out)
+
+
+def block_digits(c: Contraction) -> list[tuple[str, str]]:
+    """(name, value over kp_b) for a batch of block positions ("blocks"): each coordinate a digit of the grid's
+    z, the first the fastest (`h = kp_b % (NH)`, `b = kp_b / (NH)`)."""
+    out, place = [], "1"
+    names = list(c.batch.parts)
+    for i, a in enumerate(names):
+        q = "kp_b" if place == "1" else f"(kp_b / ({place}))"
+        out.append((a, q if i == len(names) - 1 else f"{q} % ({c.batch.parts[a]})"))
+        place = f"({c.batch.parts[a]})" if place == "1" else f"{place} * ({c.batch.parts[a]})"
+    return out
 
 
 def _block_only(c: Contraction) -> list[tuple[str, str]]:
@@ -1245,8 +1293,8 @@ def host_launches(src: SourceFile, kernel: str, c: Contraction, text_: str, bm: 
             continue
         old = s2.node_text(args[0])
         zs = f"dim3({old}).z"
-        if c.batch is not None and c.batch.thread in ("loop", "digits"):
-            z = in_terms_of(c.batch.extent, table)
+        if c.batch is not None and c.batch.thread in ("loop", "digits", "blocks"):
+            z = batch_z(c, table, [f"dim3({old}).{d}" for d in "xyz"])
             if z is None:
                 notes.append(f"line {call.start_point[0] + 1}: launch {kernel} with the batch count {c.batch.extent} "
                              "as the grid's z")

@@ -52,6 +52,7 @@ class Axis:
     extent: str | None  # its bound as C text (a guard `row < M`, a loop bound), None unknown
     thread: str | None  # "x", "y", "z" (the thread index it comes from), "loop", "digits" (see Digits)
     digits: Digits | None = None  # for a batch of the flat index's higher digits: the count is `extent`
+    parts: dict | None = None  # for a batch of block positions ("blocks"): atom -> its count (None unknown)
 
 
 @dataclass
@@ -718,7 +719,7 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
     per_thread = _per_thread(src, k, w, row_atoms, col_atoms)
     row = _axis(src, plain, coords, guards, row_atoms, k)
     col = _axis(src, plain, coords, guards, col_atoms, k)
-    batch = _axis(src, plain, coords, guards, batch_atoms, k) if batch_atoms else None
+    batch = _axis(src, plain, coords, guards, batch_atoms, k, batch=True) if batch_atoms else None
     if batch is not None and (batch.thread is None or batch.thread in (row.thread, col.thread)):
         _digit_batch(src, k, env, coords, guards, row, col, batch)
     assumes = sorted({tuple(sorted((out_acc.array, a))) for a in operands
@@ -1020,21 +1021,32 @@ def _guards(src: SourceFile, k: Kernel, loop) -> dict[str, str]:
     return out
 
 
-def _axis(src: SourceFile, plain, coords: dict, guards: dict, atoms_: set, k: Kernel) -> Axis:
+def _count(src: SourceFile, k: Kernel, coords: dict, guards: dict, a: str) -> str | None:
+    """How many values the coordinate a takes: its guard (`a < M`), the divisor of `idx % N`, or a guarded
+    root's quotient (`idx / N` under `idx < T`); None unknown."""
+    if a in guards:
+        return guards[a]
+    v = unparen(_coord_value(src, k, a)) if a in coords else None
+    if v is not None and v.type == "binary_expression":  # i = idx / N, j = idx % N
+        op = text(src, v.child_by_field_name("operator"))
+        root, d = text(src, unparen(v.child_by_field_name("left"))), text(src, v.child_by_field_name("right"))
+        if op == "%":
+            return d
+        if op == "/" and root in guards:
+            return f"({guards[root]}) / ({d})"
+    return None
+
+
+def _axis(src: SourceFile, plain, coords: dict, guards: dict, atoms_: set, k: Kernel, batch: bool = False) -> Axis:
     names = tuple(sorted(atoms_))
-    extent = None
-    for a in names:
-        if a in guards:
-            extent = guards[a]
-            break
-        v = unparen(_coord_value(src, k, a)) if a in coords else None
-        if extent is None and v is not None and v.type == "binary_expression":  # i = idx / N, j = idx % N
-            op = text(src, v.child_by_field_name("operator"))
-            root, d = text(src, unparen(v.child_by_field_name("left"))), text(src, v.child_by_field_name("right"))
-            if op == "%":
-                extent = d
-            elif op == "/" and root in guards:
-                extent = f"({guards[root]}) / ({d})"
+    extent = next((e for e in (_count(src, k, coords, guards, a) for a in names) if e is not None), None)
+    if batch and names and all(coords.get(a, "").startswith("B") for a in names) and \
+            not (len({coords[a] for a in names}) == 1 and coords[names[0]] == "Bz"):
+        # block positions other than blockIdx.z alone (`b = blockIdx.x / per_mat`, `h = blockIdx.y, b =
+        # blockIdx.z`): the batch is the product of their counts, each taken back as a digit of one index
+        parts = {a: _count(src, k, coords, guards, a) for a in names}
+        known = all(e is not None for e in parts.values())
+        return Axis(names, " * ".join(f"({e})" for e in parts.values()) if known else None, "blocks", parts=parts)
     thread = None
     if len(names) == 1 and names[0] in coords:
         axes = coords[names[0]]
