@@ -612,3 +612,57 @@ __global__ void k(float* out, const float* a, const float* b, int T, int D) {
     plans, why = api.plans(text, ctx)
     assert "matmul-tiles" not in {p.name for p in plans}
     assert any("the batch coordinate" in w and "no count" in w for w in why), why
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+@pytest.mark.parametrize("name, grid, sizes", [
+    ("probe_h/h20_covariance_full.cu", ["cdiv(m, 16)", "cdiv(m, 16)"], {"n": 23, "m": 19}),  # means in locals
+    ("matmul_forms/cov_centered_inline.cu", ["cdiv(m, 16)", "cdiv(m, 16)"], {"n": 23, "m": 19}),  # read in the sum
+])
+def test_a_covariance_of_centered_columns_is_tiled_with_the_means_subtracted_as_loaded(tmp_path, name, grid, sizes):
+    """`s += (x[k*m + j1] - mu1) * (x[k*m + j2] - mu2)` (analysis/contraction.py's Operand.shift): each operand
+    centered by a value of its own row alone, subtracted as the tiles load it (so the zeros past the edges stay
+    zeros); the tiles compute the covariance at sizes that are not multiples of them."""
+    n, m = sizes["n"], sizes["m"]
+    cands, batch, got = _tiles_run(tmp_path, name, grid, [16, 16], sizes)
+    assert "matmul-wmma" not in got and "matmul-library" not in got  # (they multiply the elements as stored)
+    rng = np.random.default_rng(13)
+    x = (rng.standard_normal((n, m)) + 3).astype(np.float32)
+    mean = x.mean(0).astype(np.float32)
+    xc = x.astype(np.float64) - mean
+    want = xc.T @ xc / (n - 1)
+    k = parse_source(open(os.path.join(os.path.dirname(HERE), name)).read()).kernels[0]
+    vals = {"data": x, "x": x, "mean": mean}
+    for i, c in enumerate(cands):
+        args = [vals[p.name].reshape(-1).copy() if p.name in vals else
+                np.full(m * m, np.nan, np.float32) if p.is_pointer else sizes[p.name] for p in k.params]
+        res = batch.run(i, args, [_ev(g, sizes) for g in c.launch["grid"]], [_ev(b, sizes) for b in c.launch["block"]])
+        out = [j for j, p in enumerate(k.params) if p.name == "cov"][0]
+        assert np.allclose(res[out].reshape(m, m), want, rtol=1e-4, atol=1e-4), c.description
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+def test_a_product_of_operands_shifted_by_scalars_is_tiled_exactly(tmp_path):
+    """Zero points subtracted from both operands (`(a[..] - za) * (b[..] - zb)`), a scalar shift each."""
+    sizes = {"M": M_, "N": N_, "K": K_}
+    cands, batch, _ = _tiles_run(tmp_path, "matmul_forms/centered_scalar.cu", ["cdiv(N, 16)", "cdiv(M, 16)"], [16, 16],
+                                 sizes, scalars={"za": 0.5, "zb": -1.25})
+    a, b = _operands(14, M_, K_, N_)
+    want = (a.astype(np.float64) - 0.5) @ (b.astype(np.float64) + 1.25)
+    for i, c in enumerate(cands):
+        res = batch.run(i, [a.reshape(-1).copy(), b.reshape(-1).copy(), np.full(M_ * N_, np.nan, np.float32),
+                            M_, N_, K_, 0.5, -1.25],
+                        [_ev(g, sizes) for g in c.launch["grid"]], [_ev(x, sizes) for x in c.launch["block"]])
+        assert np.allclose(res[2].reshape(M_, N_), want, rtol=1e-4, atol=1e-4), c.description
+
+
+def test_a_shift_that_is_not_the_operand_s_own_is_refused():
+    """The mean of the other operand's column (`(x[k*m + i] - mean[j]) * (x[k*m + j] - mean[i])`) is not a value
+    of the operand's own row: no tiles (they would subtract the wrong mean), and the reason names it."""
+    from kernelpro.profilers.analysis.contraction import recognise
+    text = open(os.path.join(HERE, "cov_centered_inline.cu")).read().replace(
+        "(x[k * m + j] - mean[j]) * (x[k * m + i] - mean[i])", "(x[k * m + j] - mean[i]) * (x[k * m + i] - mean[j])")
+    src = parse_source(text, "k.cu")
+    found = recognise(src, "cov_inline")
+    assert not found.products
+    assert any("is not a value of the operand's own row" in r.reason for r in found.refused), found.refused

@@ -50,9 +50,15 @@ OTHER = {"bias_grad": {"N": 37, "OC": 48}, "residual": {"N": 5003},
          # start at 3 different 16-byte offsets
          "softmax": {"N": 3, "C": 50257}, "crossentropy": {"N": 3, "V": 50257},
          # wider than a warp's registers (1024) and more rows than one block of warps (8)
-         "layernorm": {"N": 11, "C": 1028}}
+         "layernorm": {"N": 11, "C": 1028},
+         # the scalar paths (W not a multiple of 4), every tile cut by an edge, more than one tile or strip
+         # in each direction (test_suite_kernels.BEST_RAGGED); the scan: more tiles than a look-back window
+         "stencil3d": {"D": 9, "H": 19, "W": 131}, "scan": {"n": 12289}}
 # more rows than a persistent grid (132 blocks, one per SM) has blocks, so blocks take several rows
-MANY = {"softmax": {"N": 270, "C": 1001}, "crossentropy": {"N": 270, "V": 1001}}
+MANY = {"softmax": {"N": 270, "C": 1001}, "crossentropy": {"N": 270, "V": 1001},
+        # the stencil's 16-byte paths over several x-tiles and strips; the scan over more than 64 tiles of
+        # 4096 (two look-back windows) and 32 of 8192
+        "stencil3d": {"D": 37, "H": 35, "W": 260}, "scan": {"n": 300007}}
 
 
 def with_cluster(text: str) -> str | None:

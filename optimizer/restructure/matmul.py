@@ -368,7 +368,7 @@ def symmetric(c: Contraction) -> bool:
     offset), over a square output, nothing depending on the row apart from the column: C[i][j] = C[j][i], and
     bit for bit (the same products summed in the same order). Only the tiles on and below the diagonal need
     computing, each written twice."""
-    if len(c.terms) != 1 or c.combine or c.causal or c.mask or c.condition or c.per_thread != (1, 1):
+    if len(c.terms) != 1 or c.combine or c.shifted or c.causal or c.mask or c.condition or c.per_thread != (1, 1):
         return False  # (a distance of an array's rows to each other is symmetric too, but not every function is)
     if len(c.row.atoms) != 1 or len(c.col.atoms) != 1 or not _equal_sizes(c.M, c.N):
         return False
@@ -829,7 +829,7 @@ def _slab_regs(c: Contraction, sl: "_Slab", bk: int, threads: int, smem: str, re
     es = ESIZE.get(o.elem)
     mine = causal == ("row" if sl.name.startswith("kp_As") else "col")
     kend = poly_c(c.bound, {(c.row if causal == "row" else c.col).atoms[0]: sl.coord}) if mine else "kp_K"
-    v = 16 // es if vec > 1 and es and along and not mine else 1
+    v = 16 // es if vec > 1 and es and along and not mine and not o.shift else 1
     if v > 1 and (bk if along == "k" else sl.rows) % v:
         v = 1
     ak = along == "k"
@@ -850,7 +850,7 @@ def _slab_regs(c: Contraction, sl: "_Slab", bk: int, threads: int, smem: str, re
     each = [f"{i3}for (int kp_v = 0; kp_v < {v}; ++kp_v) {{",
             f"{i4}const long long {sl.coord} = {sl.base} + kp_r{'' if ak else ' + kp_v'}, kp_k = kp_kt + kp_kk"
             f"{' + kp_v' if ak else ''};",
-            f"{i4}{reg}[kp_q][kp_v] = ({cond}) ? ({smem})({arr}[{idx}]) : ({smem})0;", f"{i3}}}"]
+            f"{i4}{reg}[kp_q][kp_v] = ({cond}) ? {_loaded(sl, smem, arr, idx, rename)} : ({smem})0;", f"{i3}}}"]
     if v > 1:
         last = f"kp_k + {v - 1} < kp_K && {sl.coord} < {sl.lim}" if ak else f"{sl.coord} + {v - 1} < {sl.lim} && kp_k < kp_K"
         fast = ([f"{i4}  *reinterpret_cast<int4*>({reg}[kp_q]) = *reinterpret_cast<const int4*>(kp_p);"]
@@ -1028,6 +1028,15 @@ class _Slab:
         return f"{self.name}[{stage}][{kk}][{r}]"
 
 
+def _loaded(sl: "_Slab", smem: str, arr: str, idx: str, rename: dict) -> str:
+    """One element of the operand as the slab holds it: converted, and centered where the operand is
+    (`x - mean[j1]` with j1 the slab's row)."""
+    if not sl.o.shift:
+        return f"({smem})({arr}[{idx}])"
+    shift = re.sub(rf"\b{re.escape(sl.atom)}\b", sl.coord, sl.o.shift)
+    return f"(({smem})({arr}[{idx}]) - ({smem})({shift}))"
+
+
 def _slab_loads(c: Contraction, sl: _Slab, bk: int, threads: int, smem: str, rename: dict, causal: str | None,
                 vec: int, async_: bool, stage: str, zero: str, ind: str) -> list[str]:
     """One operand's slab for k from kp_kt into `stage`, along its contiguous dimension, guarded (and
@@ -1039,8 +1048,8 @@ def _slab_loads(c: Contraction, sl: _Slab, bk: int, threads: int, smem: str, ren
     es = ESIZE.get(o.elem)
     mine = causal == ("row" if sl.name.startswith("kp_As") else "col")
     kend = poly_c(c.bound, {(c.row if causal == "row" else c.col).atoms[0]: sl.coord}) if mine else "kp_K"
-    copy = async_ and o.elem == smem and es is not None and es >= 4  # element-wise cp.async
-    v = 16 // es if vec > 1 and es and along and not mine else 1
+    copy = async_ and o.elem == smem and es is not None and es >= 4 and not o.shift  # element-wise cp.async
+    v = 16 // es if vec > 1 and es and along and not mine and not o.shift else 1
     if v > 1 and (bk if along == "k" else sl.rows) % v:
         v = 1
     idx = poly_c(o.index, rename)
@@ -1055,7 +1064,7 @@ def _slab_loads(c: Contraction, sl: _Slab, bk: int, threads: int, smem: str, ren
             return [f"{at}{{ const bool kp_in = {cond};",
                     f"{at}  __pipeline_memcpy_async(&{dst}, kp_in ? (const void*)({arr} + ({idx})) : "
                     f"(const void*){arr}, {es}, kp_in ? 0 : {es}); }}"]
-        return [f"{at}{dst} = ({cond}) ? ({smem})({arr}[{idx}]) : {zero};"]
+        return [f"{at}{dst} = ({cond}) ? {_loaded(sl, smem, arr, idx, rename)} : {zero};"]
 
     if v == 1:
         return ([f"{i2}for (int kp_e = kp_tid; kp_e < {sl.rows * bk}; kp_e += {threads}) {{  {what}",
@@ -1140,7 +1149,7 @@ def _replay(src: SourceFile, k, c: Contraction, ind: str, sums: list[str] | None
     upd = c.update
     inner = []
     for t, (a, b) in enumerate(c.terms):
-        if c.combine is not None:  # the whole added value (`diff * diff`, its locals declared in the loop gone)
+        if c.combine is not None or c.shifted:  # the whole added value (`diff * diff`, `(x - mu1) * (y - mu2)`)
             added = _update(src, upd)[1]
             inner.append((added.start_byte, added.end_byte, f"({sums[t] if sums else f'kp_acc{t}[kp_m][kp_n]'})"))
             continue
@@ -1397,6 +1406,9 @@ def _combined(c: Contraction, a: str, b: str) -> str:
 
 def not_a_product(c: Contraction) -> str | None:
     """Why tensor cores and the library GEMM (which multiply) do not apply to a sum of another function."""
+    if c.shifted:
+        return ("the operands are centered (" + ", ".join(f"{o.array} - {o.shift}" for t in c.terms for o in t if o.shift)
+                + "): tensor cores and GEMMs multiply the elements as stored (shared-memory tiles subtract as they load)")
     if c.combine is None:
         return None
     x, y = c.terms[0][0].array, c.terms[0][1].array
@@ -1445,7 +1457,7 @@ def tf32_admits(c: Contraction, tolerance, kmax):
 
 def split_tf32_ok(c: Contraction) -> bool:
     """3xTF32 applies: one product of float operands (the tensor cores' fp32-accurate mode)."""
-    return len(c.terms) == 1 and all(o.elem == "float" for o in c.terms[0]) and c.combine is None
+    return len(c.terms) == 1 and all(o.elem == "float" for o in c.terms[0]) and c.combine is None and not c.shifted
 
 
 SPLIT_POLICY = ("3xTF32 split precision: each fp32 operand is big + small with big = tf32(x) and small = "

@@ -37,6 +37,9 @@ class Operand:
     k_stride: str  # elements between k and k + 1
     strides: dict  # coordinate -> elements between it and it + 1 (C text)
     nodes: list = field(repr=False, default_factory=list)  # the value nodes (casts included) in the update
+    # a value subtracted from each element, fixed along k (`(x[k*m + j1] - mean[j1])`, a centered operand): C text
+    # over the operand's own coordinate and the parameters; None for the element as it is
+    shift: str | None = None
 
     @property
     def contiguous(self) -> str | None:
@@ -97,6 +100,12 @@ class Contraction:
     # distances): that function as C text over kp_x (A's element) and kp_y (B's); None for the product. Shared
     # memory tiles apply; tensor cores and the library GEMM, which multiply, do not.
     combine: str | None = None
+
+    @property
+    def shifted(self) -> bool:
+        """Some operand is centered (Operand.shift): the tiles subtract as they load; what multiplies raw
+        elements (tensor cores, the library GEMM) does not apply."""
+        return any(o.shift for t in self.terms for o in t)
 
     @property
     def M(self) -> str | None:
@@ -568,13 +577,14 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
                         return Refusal(lp.line, f"line {w.start_point[0] + 1} converts {a.array}'s elements to `{bad}`, "
                                                 "which changes their values (the tiles would load them unconverted)")
             updates.append((w, acc_node, terms))
-    combine = None
+    combine, centered, fixed = None, None, {}
     if not updates:
         got = _combine_update(src, body, var, privates, by_node)
         if got is None or isinstance(got, Refusal):
             return Refusal(lp.line, got.reason) if isinstance(got, Refusal) else None
-        w, acc_node, (ra, fa), (rb, fb), combine = got
+        w, acc_node, (ra, fa), (rb, fb), combine, fixed = got
         updates.append((w, acc_node, [(1, [(ra, fa), (rb, fb)], [], None)]))
+        centered = _centered(combine)
     line = lp.line
     if len(updates) > 1:
         seen = [(w, ops[0][0].array, ops[1][0].array, text(src, acc_node)) for w, acc_node, terms in updates
@@ -671,6 +681,7 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
         pairs.append(((a, fa), (b, fb)))
         if combine is not None and fa is not ops[0][1]:  # A and B swapped: so are the combine's elements
             combine = re.sub(r"\bkp_[xy]\b", lambda m: "kp_y" if m.group(0) == "kp_x" else "kp_x", combine)
+            centered = (centered[1], centered[0]) if centered else None
         row_atoms |= ra
         col_atoms |= rb
         batch_atoms |= ca & cb & oc
@@ -720,6 +731,15 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
     row = _axis(src, plain, coords, guards, row_atoms, k)
     col = _axis(src, plain, coords, guards, col_atoms, k)
     batch = _axis(src, plain, coords, guards, batch_atoms, k, batch=True) if batch_atoms else None
+    if centered:  # (x - R) * (y - C): R fixed along the row, C along the column, subtracted as each is loaded
+        shifts = [_shift_value(src, k, fixed.get(name) or name, own, cset | set(coords))
+                  for name, own in zip(centered, (row_atoms, col_atoms))]
+        bad = next((f"`{n}`" for n, v in zip(centered, shifts) if v is None), None)
+        if bad:
+            return Refusal(line, f"line {w.start_point[0] + 1} adds `{combine}`: {bad} is not a value of the "
+                                 "operand's own row (or column) alone, so it cannot be subtracted as the tiles load")
+        ops0[0].shift, ops1[0].shift = shifts
+        combine = None
     if batch is not None and (batch.thread is None or batch.thread in (row.thread, col.thread)):
         _digit_batch(src, k, env, coords, guards, row, col, batch)
     assumes = sorted({tuple(sorted((out_acc.array, a))) for a in operands
@@ -771,7 +791,8 @@ def _zero_at_zero(combine: str, names: set) -> bool | None:
 def _combine_update(src: SourceFile, body, var: str, privates: dict, by_node: dict):
     """The loop's one sum of a function of two reads along var that is not their product (`float d = x[i*D + k] -
     y[j*D + k]; acc += d * d;`, `acc += fabsf(a[..] - b[..])`): (update node, accumulator node, (access, node) of
-    each read, the function as C text over kp_x and kp_y); a Refusal with the reason when it reads more, or
+    each read, the function as C text over kp_x and kp_y, the reads fixed along var by the names that stand for
+    them there: `(kp_x - kp_fixed0) * (kp_y - kp_fixed1)` of a covariance's centered operands); a Refusal with the reason when it reads more, or
     something that changes in the loop; None when the loop has no such sum."""
     found = []
     for w in walk(body):
@@ -781,13 +802,15 @@ def _combine_update(src: SourceFile, body, var: str, privates: dict, by_node: di
         reads: dict = {}
         names: set = set()
         problems: list = []  # what disqualifies it, said only where it combines two reads along var
+        fixed: dict = {}  # kp_fixedN -> a read that does not move with var (a centered operand's `mean[j1]`)
 
         def render(n, depth=0):
             if n.id in by_node:
                 a = by_node[n.id]
                 if a.index is None or not coefficient(a.index, var):
                     problems.append(f"reads {src.node_text(n)}, which does not move with {var}")
-                    return src.node_text(n)
+                    fixed[f"kp_fixed{len(fixed)}"] = n
+                    return f"kp_fixed{len(fixed) - 1}"
                 key = (a.array, src.node_text(n).replace(" ", ""))
                 reads.setdefault(key, (a, n))
                 return f"@{list(reads).index(key)}@"
@@ -818,7 +841,8 @@ def _combine_update(src: SourceFile, body, var: str, privates: dict, by_node: di
             found.append(Refusal(at, f"line {at} combines {len(reads)} reads along {var} (two, one of each operand, "
                                      "are recognised)"))
             continue
-        if problems:
+        combine = got.replace("@0@", "kp_x").replace("@1@", "kp_y")
+        if problems and not (_centered(combine) and len(problems) == len(fixed)):
             found.append(Refusal(at, f"line {at} adds a value that {problems[0]}"))
             continue
         written = {n for n, _ in _scalar_writes(src, body)}
@@ -826,21 +850,60 @@ def _combine_update(src: SourceFile, body, var: str, privates: dict, by_node: di
             found.append(Refusal(at, f"line {at} uses {sorted(names & written)[0]}, which changes in the loop"))
             continue
         (ra, na), (rb, nb) = reads.values()
-        combine = got.replace("@0@", "kp_x").replace("@1@", "kp_y")
         calls = {src.node_text(c.child_by_field_name("function")) for c in walk(u[1]) if c.type == "call_expression"}
         zero = _zero_at_zero(combine, (names & calls) | (names - set(privates)))
+        if not zero and zero is None and _centered(combine):
+            zero = True  # (each element centered as it is loaded: the zeros past the edges stay zeros)
         if not zero:
             found.append(Refusal(at, f"line {at} adds `{combine}` of the two operands, " + (
                 "which is not zero where both are (tiles fill their edges with zeros)" if zero is False else
                 "with names that are not math functions of them")))
             continue
-        found.append((w, u[0], (ra, na), (rb, nb), combine))
+        found.append((w, u[0], (ra, na), (rb, nb), combine, fixed))
     sums = [f for f in found if not isinstance(f, Refusal)]
     if len(sums) == 1:
         return sums[0]
     if len(sums) > 1:
         return Refusal(sums[0][0].start_point[0] + 1, f"the loop updates {len(sums)} sums; one is recognised")
     return found[0] if found else None
+
+
+_CENTERED = re.compile(r"\(*\s*\(\s*kp_([xy])\s*-\s*([A-Za-z_]\w*)\s*\)\s*\*\s*\(\s*kp_([xy])\s*-\s*([A-Za-z_]\w*)\s*\)\s*\)*")
+
+
+def _centered(combine: str | None) -> tuple[str, str] | None:
+    """(R, C) of a combine `(kp_x - R) * (kp_y - C)` (either factor first): the product of two centered
+    elements (a covariance's `(x - mean_i) * (y - mean_j)`)."""
+    m = _CENTERED.fullmatch(combine.strip()) if combine else None
+    if m is None or {m.group(1), m.group(3)} != {"x", "y"} or combine.count("(") != combine.count(")"):
+        return None
+    return (m.group(2), m.group(4)) if m.group(1) == "x" else (m.group(4), m.group(2))
+
+
+def _shift_value(src: SourceFile, k: Kernel, name, own: set, coordinates: set) -> str | None:
+    """A centered operand's shift as C text: a parameter, a read fixed along k (its node: `mean[j1]`), or a
+    local defined once from the operand's own coordinates and the parameters (`const float mu1 = mean[j1];`)
+    whose value is then written out."""
+    if not isinstance(name, str):
+        v = name
+    elif k.param(name) is not None and not k.param(name).is_pointer:
+        return name
+    else:
+        v = _coord_value(src, k, name)
+    if v is None or isinstance(name, str) and any(n.type in ("assignment_expression", "update_expression") and
+                        text(src, unparen(n.child_by_field_name("left") or n.child_by_field_name("argument"))) == name
+                        for n in walk(k.body)):
+        return None
+    params = {p.name for p in k.params}
+    for n in walk(v):
+        if n.type != "identifier":
+            continue
+        w = src.node_text(n)
+        if w in coordinates and w not in own or w not in params | own | set(src.constants) | set(src.macros):
+            return None
+    if _mentions_builtin(src, v):
+        return None
+    return text(src, v)
 
 
 def _triangular_loop(src: SourceFile, k: Kernel, lp, names: set) -> str | None:
@@ -1099,7 +1162,8 @@ def describe(c: Contraction) -> str:
         cont = o.contiguous
         along = "k" if cont == "k" else "the row" if cont in c.row.atoms else "the column" if cont in c.col.atoms \
             else "the batch" if c.batch is not None and cont in c.batch.atoms else None
-        return f"{o.array} (contiguous along {along})" if along else f"{o.array} (strided)"
+        shape = f"{o.array} (contiguous along {along})" if along else f"{o.array} (strided)"
+        return f"({shape} - {o.shift})" if o.shift else shape
     prods = " + ".join(f"{lay(a)}·{lay(b)}" for a, b in c.terms) if c.combine is None else \
         f"the sum of {c.combine} over x = {lay(c.terms[0][0])}, y = {lay(c.terms[0][1])}".replace("kp_x", "x").replace("kp_y", "y")
     extra = "".join([f", scaled by {c.alpha}" if c.alpha else "", f", plus {c.beta} x the old output" if c.beta else "",
