@@ -1,8 +1,8 @@
 """Domain-adapted Monte Carlo tree search over kernel candidates.
 
 A node is a candidate with its evaluation; the root is the user's kernel, measured by the
-same evaluator. Reward is the log of the geometric-mean gain over the root across sizes;
-a failed or incorrect candidate hits the correctness wall (no reward, never expanded).
+same evaluator. Reward is the log of the geometric-mean gain over the root across sizes (those
+where the root runs 5 us or longer: a launch-bound size is checked, not scored); a failed or incorrect candidate hits the correctness wall (no reward, never expanded).
 
 Choices (all configurable through run_search's keywords):
 - Selection: PUCT, score = Q(child) + c * prior * sqrt(N(parent)) / (1 + N(child)), where Q is
@@ -239,23 +239,36 @@ def objective_used(ev: Evaluation, root_ev: Evaluation, objective: str = "time")
     return "time"
 
 
+LAUNCH_BOUND_S = 5e-6  # a size the kernel as written runs in less than this is launch-bound: checked, not scored
+
+
+def scored_sizes(root_times: dict) -> list:
+    """The sizes a reward averages over: those where the kernel as written runs LAUNCH_BOUND_S or longer (at a
+    few microseconds the launch dominates and the ratio is noise: an inferred spec's small size, made for the
+    checks), or every size where none does."""
+    long_ = [s for s, t in root_times.items() if t >= LAUNCH_BOUND_S]
+    return long_ or list(root_times)
+
+
 def reward(ev: Evaluation, root_ev: Evaluation, objective: str = "time") -> float | None:
     """Log of the geometric-mean gain of ev over root_ev; None behind the correctness wall.
 
-    time: mean over sizes of log(t_root / t); energy: the same with energy_j (time when
-    energy is missing); edp: mean of log((E_root * t_root) / (E * t)).
+    time: mean over the scored sizes (scored_sizes) of log(t_root / t); energy: the same with energy_j (time
+    when energy is missing); edp: mean of log((E_root * t_root) / (E * t)).
     """
     used = objective_used(ev, root_ev, objective)
     if not ev.ok:
         return None
-    t = _log_ratio_mean(root_ev.times_s, ev.times_s, "times_s")
+    scored = set(scored_sizes(root_ev.times_s))
+    t = _log_ratio_mean({s: v for s, v in root_ev.times_s.items() if s in scored}, ev.times_s, "times_s")
     if used == "time":
         return t
-    e = _log_ratio_mean(root_ev.energy_j, ev.energy_j, "energy_j")
+    e = _log_ratio_mean({s: v for s, v in root_ev.energy_j.items() if s in scored} or root_ev.energy_j,
+                        ev.energy_j, "energy_j")
     if used == "energy":
         return e
     # edp: the time factor over the sizes that have energy, so both cover the same sizes
-    sizes = root_ev.energy_j.keys()
+    sizes = [s for s in root_ev.energy_j if s in scored] or list(root_ev.energy_j)
     return e + _log_ratio_mean({s: root_ev.times_s[s] for s in sizes if s in root_ev.times_s}
                                or root_ev.times_s, ev.times_s, "times_s")
 

@@ -56,9 +56,10 @@ OTHER = {"bias_grad": {"N": 37, "OC": 48}, "residual": {"N": 5003},
          "stencil3d": {"D": 9, "H": 19, "W": 131}, "scan": {"n": 12289}}
 # more rows than a persistent grid (132 blocks, one per SM) has blocks, so blocks take several rows
 MANY = {"softmax": {"N": 270, "C": 1001}, "crossentropy": {"N": 270, "V": 1001},
-        # the stencil's 16-byte paths over several x-tiles and strips; the scan over more than 64 tiles of
-        # 4096 (two look-back windows) and 32 of 8192
-        "stencil3d": {"D": 37, "H": 35, "W": 260}, "scan": {"n": 300007}}
+        # the stencil's 16-byte paths over several x-tiles and strips long enough for every stage of a ring
+        # (enough (x, y) tiles that a grid of one wave has 1 or 2 strips of 19 to 38 planes); the scan over
+        # more than 64 tiles of 4096 (two look-back windows) and 32 of 8192
+        "stencil3d": {"D": 40, "H": 1000, "W": 260}, "scan": {"n": 300007}}
 
 
 def with_cluster(text: str) -> str | None:
