@@ -1,15 +1,10 @@
-// Inclusive scan, hand-written: single pass with decoupled look-back.
-// Tiles of TILE = TPB x IPT values, taken in order from a counter (state[0]), so a tile only ever
-// waits on tiles already running. A thread scans its IPT consecutive values (int4 loads) serially,
-// the warp scans the threads' totals by shuffles, one shared-memory pass adds the warps' totals.
-// The tile publishes its aggregate at once, then warp 0 looks back: 32 predecessors at a time, it
-// waits until each has published something, adds the aggregates of those nearer than the nearest
-// inclusive prefix, and that prefix; then publishes its own inclusive prefix. A tile's state is one
-// 64-bit word, flag << 32 | value, written and read whole (volatile), so a flag is never seen
-// without its value. The states and the counter are zeroed by the launch sequence's memset.
-#define TPB 256
+// Inclusive scan, scan_striped (the look-back round of two votes and one redux; warp-striped coalesced
+// int4 loads and stores, each warp's 512 values scanned as 4 chunks of 128) with scan_8k's tiles of 8192
+// values: blocks of 512 threads, half the tiles and look-back rounds per value; __launch_bounds__(512,
+// 3), 3 blocks per SM. The state buffer (cdiv(n, 4096) + 1 words) is used up to cdiv(n, 8192) + 1.
+#define TPB 512
 #define IPT 16               // values per thread
-#define TILE (TPB * IPT)     // 4096 values per tile
+#define TILE (TPB * IPT)     // 8192 values per tile
 #define FLAG_AGG 1ull        // the tile's own total is published
 #define FLAG_PREFIX 2ull     // its inclusive prefix (everything up to its end) is published
 
@@ -17,23 +12,7 @@ __device__ __forceinline__ void scan_publish(unsigned long long* word, unsigned 
   *reinterpret_cast<volatile unsigned long long*>(word) = (flag << 32) | (unsigned)value;
 }
 
-__device__ __forceinline__ int scan_warp_sum(int v) {
-#pragma unroll
-  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-  return v;
-}
-__device__ __forceinline__ int scan_warp_min(int v) {
-#pragma unroll
-  for (int o = 16; o > 0; o >>= 1) v = min(v, __shfl_xor_sync(0xffffffffu, v, o));
-  return v;
-}
-__device__ __forceinline__ int scan_warp_max(int v) {
-#pragma unroll
-  for (int o = 16; o > 0; o >>= 1) v = max(v, __shfl_xor_sync(0xffffffffu, v, o));
-  return v;
-}
-
-__global__ void __launch_bounds__(TPB) scan(int* __restrict__ out, const int* __restrict__ inp,
+__global__ void __launch_bounds__(TPB, 3) scan(int* __restrict__ out, const int* __restrict__ inp,
                                             unsigned long long* state, int n) {
   __shared__ int warp_tot[TPB / 32];
   __shared__ int tile_s, prefix_s;
@@ -42,33 +21,45 @@ __global__ void __launch_bounds__(TPB) scan(int* __restrict__ out, const int* __
   __syncthreads();
   const int t = tile_s;
   unsigned long long* tiles = state + 1;
-  const int first = t * TILE + tid * IPT;  // this thread's first value
-  const bool full = first + IPT <= n;
+  const int wbase = t * TILE + w * (32 * IPT);  // this warp's first value
 
-  int v[IPT];
-  if (full) {
+  int4 q[IPT / 4];  // chunk k: values wbase + 128 k + 4 lane .. + 3
 #pragma unroll
-    for (int k = 0; k < IPT / 4; ++k) {
-      const int4 q = __ldcs(reinterpret_cast<const int4*>(inp + first) + k);
-      v[4 * k] = q.x;
-      v[4 * k + 1] = q.y;
-      v[4 * k + 2] = q.z;
-      v[4 * k + 3] = q.w;
+  for (int k = 0; k < IPT / 4; ++k) {
+    const int pos = wbase + 128 * k + 4 * lane;
+    if (pos + 4 <= n) {
+      q[k] = __ldcs(reinterpret_cast<const int4*>(inp + pos));
+    } else {
+      q[k].x = pos < n ? inp[pos] : 0;
+      q[k].y = pos + 1 < n ? inp[pos + 1] : 0;
+      q[k].z = pos + 2 < n ? inp[pos + 2] : 0;
+      q[k].w = pos + 3 < n ? inp[pos + 3] : 0;
     }
-  } else {
-#pragma unroll
-    for (int k = 0; k < IPT; ++k) v[k] = first + k < n ? inp[first + k] : 0;
   }
+  int own[IPT / 4], x[IPT / 4];  // each chunk: this lane's 4 values' total; the warp's inclusive scan of them
 #pragma unroll
-  for (int k = 1; k < IPT; ++k) v[k] += v[k - 1];
-  const int own = v[IPT - 1];
-  int x = own;  // the warp's inclusive scan of the threads' totals
+  for (int k = 0; k < IPT / 4; ++k) {
+    q[k].y += q[k].x;
+    q[k].z += q[k].y;
+    q[k].w += q[k].z;
+    own[k] = x[k] = q[k].w;
+  }
 #pragma unroll
   for (int o = 1; o < 32; o <<= 1) {
-    const int y = __shfl_up_sync(0xffffffffu, x, o);
-    if (lane >= o) x += y;
+#pragma unroll
+    for (int k = 0; k < IPT / 4; ++k) {
+      const int y = __shfl_up_sync(0xffffffffu, x[k], o);
+      if (lane >= o) x[k] += y;
+    }
   }
-  if (lane == 31) warp_tot[w] = x;
+  int run[IPT / 4];  // the chunks before chunk k, within the warp
+  int wsum = 0;
+#pragma unroll
+  for (int k = 0; k < IPT / 4; ++k) {
+    run[k] = wsum;
+    wsum += __shfl_sync(0xffffffffu, x[k], 31);
+  }
+  if (lane == 0) warp_tot[w] = wsum;
   __syncthreads();
   int before = 0, agg = 0;  // the warps before this one; the whole tile
 #pragma unroll
@@ -89,11 +80,13 @@ __global__ void __launch_bounds__(TPB) scan(int* __restrict__ out, const int* __
         const int j = nearest - lane;
         const unsigned long long word =
             j >= 0 ? *reinterpret_cast<volatile unsigned long long*>(tiles + j) : (FLAG_PREFIX << 32);
-        const int flag = (int)(word >> 32);
-        if (scan_warp_max(flag == 0) != 0) continue;  // someone in the window has published nothing yet
-        const int stop = scan_warp_min(flag == (int)FLAG_PREFIX ? lane : 32);  // the nearest inclusive prefix
-        excl += scan_warp_sum(lane <= stop ? (int)(unsigned)word : 0);
-        if (stop < 32) break;
+        const unsigned flag = (unsigned)(word >> 32);
+        const unsigned pre = __ballot_sync(0xffffffffu, flag == (unsigned)FLAG_PREFIX);  // inclusive prefixes
+        const unsigned none = __ballot_sync(0xffffffffu, flag == 0u);                    // nothing published
+        const unsigned upto = pre ? pre ^ (pre - 1) : 0xffffffffu;  // lanes up to the nearest prefix (or all)
+        if (none & upto) continue;  // a tile nearer than the nearest prefix has published nothing yet: again
+        excl += __reduce_add_sync(0xffffffffu, (upto >> lane) & 1u ? (int)(unsigned)word : 0);
+        if (pre) break;
         nearest -= 32;
       }
       if (lane == 0) scan_publish(tiles + t, FLAG_PREFIX, excl + agg);
@@ -101,15 +94,19 @@ __global__ void __launch_bounds__(TPB) scan(int* __restrict__ out, const int* __
     if (lane == 0) prefix_s = excl;
   }
   __syncthreads();
-  const int add = prefix_s + before + x - own;  // everything before this thread's first value
-  if (full) {
+  const int base = prefix_s + before;  // everything before this warp's first value
 #pragma unroll
-    for (int k = 0; k < IPT / 4; ++k)
-      reinterpret_cast<int4*>(out + first)[k] =
-          make_int4(v[4 * k] + add, v[4 * k + 1] + add, v[4 * k + 2] + add, v[4 * k + 3] + add);
-  } else {
-#pragma unroll
-    for (int k = 0; k < IPT; ++k)
-      if (first + k < n) out[first + k] = v[k] + add;
+  for (int k = 0; k < IPT / 4; ++k) {
+    const int add = base + run[k] + x[k] - own[k];  // everything before this lane's values of chunk k
+    const int pos = wbase + 128 * k + 4 * lane;
+    const int4 o = make_int4(q[k].x + add, q[k].y + add, q[k].z + add, q[k].w + add);
+    if (pos + 4 <= n) {
+      *reinterpret_cast<int4*>(out + pos) = o;
+    } else {
+      if (pos < n) out[pos] = o.x;
+      if (pos + 1 < n) out[pos + 1] = o.y;
+      if (pos + 2 < n) out[pos + 2] = o.z;
+      if (pos + 3 < n) out[pos + 3] = o.w;
+    }
   }
 }
