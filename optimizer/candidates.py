@@ -365,9 +365,14 @@ def _ratio(a, b) -> str:
 def format_message(kernel, objective, speedup, before, after, energy_before, energy_after,
                    error, answers, path) -> tuple[str, str]:
     """(title, body) of a candidate commit. ``before``/``after`` map size -> seconds."""
+    from .search import scored_sizes
+
     before, after = dict(before or {}), dict(after or {})
     sizes = sorted(set(before) | set(after), key=_size_key)
     nsz = f"{len(sizes)} size" + ("" if len(sizes) == 1 else "s")
+    scored = scored_sizes({s: t for s, t in before.items() if t}) if before else sizes
+    if 0 < len(scored) < len(sizes):  # the speedup is the scored sizes' (search.scored_sizes)
+        nsz = f"scored at {', '.join(map(str, sorted(scored, key=_size_key)))} of {nsz} (the others launch-bound)"
     objective = objective or "time"
     if speedup is None or not math.isfinite(float(speedup)):
         title = f"{kernel}: candidate ({objective}), {nsz}"

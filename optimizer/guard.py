@@ -12,7 +12,7 @@ import math
 from typing import Callable
 
 from .model import Candidate, Evaluation
-from .search import reward
+from .search import reward, scored_sizes
 
 
 def confirm(evaluator, root: tuple[Candidate, Evaluation], cand: Candidate, objective: str, min_reward: float,
@@ -34,7 +34,9 @@ def confirm(evaluator, root: tuple[Candidate, Evaluation], cand: Candidate, obje
             emit({"type": "note", "message": f"not saved as a branch: re-measured in a fresh process, {why}"})
             return None
         try:
-            r = reward(ev, root_ev, objective)
+            # (scored at the sizes the search scored, from its own measurement of the root: a root near the
+            # launch-bound line measured again must not move a size in or out)
+            r = reward(ev, root_ev, objective, sizes=scored_sizes(root[1].times_s) if root[1].times_s else None)
         except ValueError as e:
             emit({"type": "note", "message": f"not saved as a branch: re-measured in a fresh process, {e}"})
             return None

@@ -250,16 +250,17 @@ def scored_sizes(root_times: dict) -> list:
     return long_ or list(root_times)
 
 
-def reward(ev: Evaluation, root_ev: Evaluation, objective: str = "time") -> float | None:
+def reward(ev: Evaluation, root_ev: Evaluation, objective: str = "time", sizes=None) -> float | None:
     """Log of the geometric-mean gain of ev over root_ev; None behind the correctness wall.
 
-    time: mean over the scored sizes (scored_sizes) of log(t_root / t); energy: the same with energy_j (time
-    when energy is missing); edp: mean of log((E_root * t_root) / (E * t)).
+    time: mean over the scored sizes (`sizes`, else scored_sizes of root_ev) of log(t_root / t); energy: the
+    same with energy_j (time when energy is missing); edp: mean of log((E_root * t_root) / (E * t)).
     """
     used = objective_used(ev, root_ev, objective)
     if not ev.ok:
         return None
-    scored = set(scored_sizes(root_ev.times_s))
+    scored = set(sizes if sizes is not None else scored_sizes(root_ev.times_s)) & set(root_ev.times_s) \
+        or set(root_ev.times_s)
     t = _log_ratio_mean({s: v for s, v in root_ev.times_s.items() if s in scored}, ev.times_s, "times_s")
     if used == "time":
         return t

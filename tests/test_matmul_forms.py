@@ -666,3 +666,111 @@ def test_a_shift_that_is_not_the_operand_s_own_is_refused():
     found = recognise(src, "cov_inline")
     assert not found.products
     assert any("is not a value of the operand's own row" in r.reason for r in found.refused), found.refused
+
+
+_PV = """
+__global__ void pv(float* out, const float* att, const float* v, const float* scale, const float* mean, int B, int NH,
+                   int T, int HS, int b0, float za) {
+  HEAD
+  const int e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e >= T * HS) return;
+  const int t = e / HS, d = e % HS;
+  float acc = 0.f;
+  for (int t2 = 0; t2 < T; ++t2) acc += att[((b * NH + h) * T + t) * T + t2] * v[((b * T + t2) * NH + h) * HS + d];
+  out[((b * T + t) * NH + h) * HS + d] = STORE;
+}
+"""
+
+
+def _tile_plans(text, grid, sizes, block=(128,)):
+    k = parse_source(text, "k.cu").kernels[0]
+    ctx = api.Context(kernel=k.name, path="k.cu", launch={"grid": grid, "block": list(block)},
+                      base_launch={"grid": grid, "block": list(block)}, size_env={"small": sizes},
+                      scalar_params={p.name: p.name for p in k.params if not p.is_pointer})
+    plans, why = api.plans(text, ctx)
+    return {p.name: p for p in plans}, why
+
+
+@pytest.mark.parametrize("head, store, grid, said", [
+    # the grid's z is the whole batch in the tiles: a read of blockIdx.z besides the batch's own definition
+    ("const int h = blockIdx.y, b = blockIdx.z;", "acc * scale[blockIdx.z]", ["cdiv(T * HS, 128)", "NH", "B"],
+     "reads `blockIdx.z` outside the output's coordinates"),
+    # the head count read from the grid, which the tiles change
+    ("const int h = blockIdx.y, b = blockIdx.z;", "acc * (float)gridDim.y", ["cdiv(T * HS, 128)", "NH", "B"],
+     "reads `gridDim.y`"),
+    # a part that does not count from 0 (an offset batch): no digit of the new z
+    ("const int h = blockIdx.y, b = blockIdx.z + b0;", "acc", ["cdiv(T * HS, 128)", "NH", "B - b0"],
+     "block positions counted from 0"),
+    # a root the operands read besides its digits (llm.c's bh): refused when plans are made, not at every build
+    ("const int bh = blockIdx.y; const int b = bh / NH, h = bh % NH; if (bh >= B * NH) return;",
+     "acc + scale[bh]", ["cdiv(T * HS, 128)", "B * NH"], "`bh` is a thread index besides"),
+])
+def test_a_batch_of_block_positions_the_tiles_cannot_rebuild_is_refused_with_the_reason(head, store, grid, said):
+    text = _PV.replace("HEAD", head).replace("STORE", store)
+    got, why = _tile_plans(text, grid, {"B": 2, "NH": 3, "T": 37, "HS": 5, "b0": 1})
+    assert "matmul-tiles" not in got and "matmul-3xtf32" not in got, list(got)
+    assert any(said in w for w in why), why
+
+
+def test_a_batch_part_counted_by_a_local_in_the_parameters_is_tiled():
+    """`const int NH = C / HS; h = blockIdx.y % NH; b = blockIdx.y / NH;` (the count a local written in the
+    parameters): the tiles' z is B * (C / HS)."""
+    text = _PV.replace("int NH,", "int C,").replace(
+        "HEAD", "const int NH = C / HS; const int h = blockIdx.y % NH, b = blockIdx.y / NH; if (b >= B) return;"
+    ).replace("STORE", "acc")
+    got, why = _tile_plans(text, ["cdiv(T * HS, 128)", "B * (C / HS)"], {"B": 2, "C": 15, "T": 37, "HS": 5, "b0": 0})
+    assert "matmul-tiles" in got, why
+    c = got["matmul-tiles"].build(got["matmul-tiles"].space[0])
+    assert c.launch["grid"][2] == "((B)) * (((C) / (HS)))", c.launch
+
+
+def test_a_batch_past_the_grid_s_z_limit_is_refused():
+    text = _PV.replace("HEAD", "const int h = blockIdx.y, b = blockIdx.z; if (b >= B || h >= NH) return;").replace(
+        "STORE", "acc")
+    got, why = _tile_plans(text, ["cdiv(T * HS, 128)", "NH", "B"], {"B": 4096, "NH": 32, "T": 37, "HS": 5, "b0": 0})
+    assert "matmul-tiles" not in got
+    assert any("more than the grid's z takes" in w for w in why), why
+
+
+_CENT = """
+__global__ void cg(const float* a, const float* b, float* c, float* mean, int M, int N, int K, float za, float zb) {
+  int r = blockIdx.y * blockDim.y + threadIdx.y;
+  int q = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= M || q >= N) return;
+  PRE
+  float acc = 0.f;
+  for (int k = 0; k < K; ++k) acc += (a[r * K + k] - SHIFT) * (b[k * N + q] - zb);
+  c[r * N + q] = acc;
+}
+"""
+
+
+@pytest.mark.parametrize("pre, shift", [("za++;", "za"), ("za = za * 2.0f;", "za"), ("mean++;", "mean[r]"),
+                                        ("if (M > 30) mean += 3;", "mean[r]")])
+def test_a_shift_the_kernel_changes_before_the_sum_is_refused(pre, shift):
+    """The tiles read the shift before the kernel's own code runs: a scalar or a pointer it changes is refused."""
+    from kernelpro.profilers.analysis.contraction import recognise
+    found = recognise(parse_source(_CENT.replace("PRE", pre).replace("SHIFT", shift), "k.cu"), "cg")
+    assert not found.products, [p.terms for p in found.products]
+    assert any("fixed in the kernel" in r.reason for r in found.refused), [r.reason for r in found.refused]
+
+
+def test_centered_tiles_vary_only_knobs_that_change_them_and_say_what_they_load():
+    """Centered operands are loaded one element at a time: no 16-byte or cp.async settings in the space (they would
+    build the same source), and no description claims them."""
+    got, why = _tile_plans(_CENT.replace("PRE", "").replace("SHIFT", "mean[r]"), ["cdiv(N, 16)", "cdiv(M, 16)"],
+                           {"M": 37, "N": 53, "K": 29}, (16, 16))
+    space = got["matmul-tiles"].space
+    assert all(int(x.get("vec", 1)) == 1 for x in space), space[:3]
+    for knobs in space[:6]:
+        d = got["matmul-tiles"].build(knobs).description
+        assert "16 bytes" not in d and "cp.async" not in d, d
+
+
+def test_a_function_of_both_operands_is_not_taken_for_a_centered_pair():
+    """`(a - b) * (b - a)`: each factor's subtrahend is the other operand, not a shift: still a combine."""
+    from kernelpro.profilers.analysis.contraction import recognise
+    text = _CENT.replace("PRE", "").replace("(a[r * K + k] - SHIFT) * (b[k * N + q] - zb)",
+                                           "(a[r * K + k] - b[k * N + q]) * (b[k * N + q] - a[r * K + k])")
+    found = recognise(parse_source(text, "k.cu"), "cg")
+    assert found.products and found.products[0].combine and not found.products[0].shifted

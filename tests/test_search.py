@@ -475,3 +475,32 @@ def test_a_launch_bound_size_is_checked_but_not_scored():
     assert reward(tiny, tiny_root) == pytest.approx(math.log(2) / 2)
     slower = Evaluation(ok=True, times_s={"small": 4.0e-6, "large": 1.5e-4})  # (the short size faster, not counted)
     assert reward(slower, root) < 0
+
+
+def test_the_guard_scores_the_sizes_the_search_scored():
+    """The fresh re-measurement can put the root on the other side of the 5 us line (4.9 against the search's
+    5.1 us): the guard scores the sizes the search scored, from the search's own root, so both agree."""
+    from kernelpro.optimizer.guard import confirm
+
+    class Again:
+        def remeasure(self, cands):
+            return (Evaluation(ok=True, times_s={"small": 4.9e-6, "large": 1.0e-4}),
+                    Evaluation(ok=True, times_s={"small": 3.0e-6, "large": 1.0e-4}))
+
+    root = (Candidate(source="", launch={}), Evaluation(ok=True, times_s={"small": 5.1e-6, "large": 1.0e-4}))
+    notes = []
+    info = confirm(Again(), root, Candidate(source="x", launch={}), "time", 0.01, notes.append)
+    assert info is not None and info["remeasured"]["speedup"] == pytest.approx(math.sqrt(4.9 / 3.0)), notes
+    root = (root[0], Evaluation(ok=True, times_s={"small": 4.5e-6, "large": 1.0e-4}))  # the search scored large only
+    assert confirm(Again(), root, Candidate(source="x", launch={}), "time", 0.01, notes.append) is None
+    assert "1.000x" in notes[-1]["message"]
+
+
+def test_a_branch_title_says_which_sizes_its_speedup_is_over():
+    from kernelpro.optimizer.candidates import format_message
+    title, _ = format_message("k", "time", 1.13, {"small": 4.3e-6, "large": 1.44e-4}, {"small": 5e-6, "large": 1.28e-4},
+                              None, None, None, [], [])
+    assert title == "k: 1.13x faster (time), scored at large of 2 sizes (the others launch-bound)"
+    title, _ = format_message("k", "time", 1.13, {"small": 4.3e-5, "large": 1.44e-4}, {"small": 5e-5, "large": 1.28e-4},
+                              None, None, None, [], [])
+    assert title == "k: 1.13x faster (time), 2 sizes"

@@ -1791,6 +1791,7 @@ def matmul_plans(text: str, ctx: Context, coarse: bool = False) -> tuple[list[Pl
         return [], []
     except Refuse as e:
         raise Refuse(f"a loop multiplies two operands along k, but {e}") from None
+    c = _own_copy(c)
     if c.per_thread != (1, 1):  # an array of sums over a loop of outputs (`acc[u]`, `for (u = 0; u < 2; ++u)`)
         first = matmul.first_of_coarsened(src, ctx.kernel)
         first = first and (hoist_invariant_guards(first, ctx.path, ctx.kernel) or first)  # `if (col < n)` per step
@@ -1799,7 +1800,7 @@ def matmul_plans(text: str, ctx: Context, coarse: bool = False) -> tuple[list[Pl
         except (Refuse, NotThisShape):
             c1 = None
         if c1 is not None and c1.per_thread == (1, 1):
-            src, c, coarse = parse_source(first, ctx.path), c1, True
+            src, c, coarse = parse_source(first, ctx.path), _own_copy(c1), True
     out, why = [], []
     what = matmul.describe(c)
     answers = tuple(r for r in ("matmul-without-tensor-cores", "matmul-global-operands", "uncoalesced-access")
@@ -1825,7 +1826,10 @@ def matmul_plans(text: str, ctx: Context, coarse: bool = False) -> tuple[list[Pl
         if axis.extent is None or axis.extent.startswith("gridDim."):  # no guard (or only the grid's reach): the
             # extent the old launch covers, where a parameter equals it (`M` for a block per row over M blocks)
             axis.extent = _extent_from_launch(src, ctx, c, axis) or axis.extent
-    if c.batch is not None and c.batch.thread == "blocks" and None in c.batch.parts.values():
+    if c.batch is not None and c.batch.thread == "blocks":  # counts held in locals (`int NH = C / HS;`) in
+        # the parameters, then those the launch gives
+        k0 = src.kernel(ctx.kernel)
+        c.batch.parts = {a: e if e is None else matmul.in_params(src, k0, e) or e for a, e in c.batch.parts.items()}
         _block_counts_from_launch(src, ctx, c)
     k_ = src.kernel(ctx.kernel)
     for axis in (c.row, c.col):  # sizes held in locals (`int hs = C / NH;`) written in the parameters
@@ -1833,7 +1837,7 @@ def matmul_plans(text: str, ctx: Context, coarse: bool = False) -> tuple[list[Pl
             axis.extent = matmul.in_params(src, k_, axis.extent) or axis.extent
     kept = _kept_grid(src, ctx, c) if not coarse else None  # else, where the grid alone says it: gridDim times the rows of a block
     try:
-        coords, causal = matmul.check_tiles(src, ctx.kernel, c)
+        coords, causal = matmul.check_tiles(src, ctx.kernel, c, kept=bool(kept))
     except Refuse as e:
         why.append(f"shared-memory tiles: {e}")
         coords = causal = None
@@ -1848,6 +1852,9 @@ def matmul_plans(text: str, ctx: Context, coarse: bool = False) -> tuple[list[Pl
         elif g is None:
             why.append(f"shared-memory tiles: the output's size ({c.M} x {c.N}) is not in the spec's values of "
                        "the kernel's parameters")
+        elif zt and (_largest(ctx, zt) or 1) > 65535:
+            why.append(f"shared-memory tiles: the batch ({zt} = {_largest(ctx, zt)} at the spec's largest size) is "
+                       "more than the grid's z takes (65535)")
         else:
             acc = 8 if "double" in (c.acc_type + c.out.elem) else 4
             m, n = (_largest(ctx, in_terms_of(c.M, table) or "0"), _largest(ctx, in_terms_of(c.N, table) or "0")) \
@@ -2051,6 +2058,13 @@ def _spec_table(src: SourceFile, ctx: Context) -> dict:
     table = {n: str(v) for n, v in src.constants.items() if n not in src._scoped}
     table.update({p: str(v) for p, v in ctx.scalar_params.items()})
     return table
+
+
+def _own_copy(c):
+    """The contraction with its own axes: the plans fill in counts from the launch (an unguarded row's extent, a
+    batch part's count), which must not reach the one memoised with the source text."""
+    return replace(c, row=replace(c.row), col=replace(c.col), batch=replace(c.batch, parts=dict(c.batch.parts))
+                   if c.batch is not None and c.batch.parts is not None else replace(c.batch) if c.batch else None)
 
 
 def _block_counts_from_launch(src: SourceFile, ctx: Context, c) -> None:

@@ -573,7 +573,27 @@ def axis_loops(src: SourceFile, k, c: Contraction) -> dict:
     return out
 
 
-def check_tiles(src: SourceFile, kernel: str, c: Contraction) -> dict:
+def _grid_reads(src: SourceFile, k, c: Contraction, kept: bool) -> str | None:
+    """A read of the launch's shape outside the coordinates' definitions that the tiles' new launch changes
+    (`scale[blockIdx.z]` where the grid's z is now the whole batch, `gridDim.y` as a head count, any blockDim):
+    said with its line. The grid's z is as it was without a batch or with blockIdx.z alone; kept, x and y too."""
+    decls = [d for d in (_decl_of(src, k, a) for a in c.coords) if d is not None]
+    same_z = c.batch is None or c.batch.thread == "block z"
+    for n in walk(k.body):
+        if n.type != "field_expression" or text(src, n.child_by_field_name("argument")) not in ("blockIdx", "gridDim",
+                                                                                               "blockDim"):
+            continue
+        if any(d.start_byte <= n.start_byte < d.end_byte for d in decls):
+            continue
+        what, axis = text(src, n.child_by_field_name("argument")), text(src, n.child_by_field_name("field"))
+        if what != "blockDim" and (kept and axis in ("x", "y") or same_z and axis == "z"):
+            continue
+        return (f"line {n.start_point[0] + 1} reads `{what}.{axis}` outside the output's coordinates, and the tiles "
+                f"launch another {'block' if what == 'blockDim' else 'grid'}")
+    return None
+
+
+def check_tiles(src: SourceFile, kernel: str, c: Contraction, kept: bool = False) -> dict:
     """Why the tiled rewrite does not apply (Refuse), else the names it needs."""
     k = src.kernel(kernel)
     if c.per_thread != (1, 1):
@@ -586,14 +606,19 @@ def check_tiles(src: SourceFile, kernel: str, c: Contraction) -> dict:
     if c.causal:  # k < bound(row): the row's operand is zero past its bound, loaded so
         causal = _causal_axis(src, k, c)
     if c.batch is not None and c.batch.thread not in ("block z", "blocks", "loop", "digits"):
-        raise Refuse("the batch index is neither block positions, a loop around the product, nor the higher digits "
-                     "of the index the row and column split")
+        raise Refuse("the batch index is neither block positions counted from 0 (`blockIdx.z`, `blockIdx.x / n`), "
+                     "a loop around the product, nor the higher digits of the index the row and column split")
     if c.batch is not None and c.batch.thread == "blocks":
+        params = {p.name for p in k.params} | set(src.constants) | set(src.macros)
+        for a in set(c.batch.atoms) - set(c.batch.parts):  # computed from the parts as the kernel writes it
+            stray = set(re.findall(_NAME, c.coords.get(a, "?"))) - set(c.batch.atoms) - params
+            if stray:
+                raise Refuse(f"the batch coordinate `{a}` is computed from `{sorted(stray)[0]}` besides the batch")
         last = list(c.batch.parts)[-1]
         for a, e in c.batch.parts.items():
             if e is None or not (_names_ok(src, k, e) and "gridDim" not in e or a == last and _OLD_GRID.fullmatch(e)):
                 raise Refuse(f"the batch coordinate `{a}` (`{c.coords.get(a, a)}`) has no count written in the "
-                             f"kernel's parameters (a guard such as `if ({a} >= B) return;`), so the tiles cannot "
+                             f"kernel's parameters (a guard such as `if ({a} >= count) return;`), so the tiles cannot "
                              "put it on the grid's z")
     if c.batch is not None and c.batch.thread == "loop":
         bl = batch_loop(src, k, c)
@@ -619,6 +644,9 @@ def check_tiles(src: SourceFile, kernel: str, c: Contraction) -> dict:
             raise Refuse(f"the size `{e}` is not written in the kernel's parameters")
     if "__shared__" in src.node_text(k.body):
         raise Refuse("the kernel already uses shared memory")
+    grid = _grid_reads(src, k, c, kept)
+    if grid:
+        raise Refuse(grid)
     if sum(1 for lp in k.loops) != 1 + (c.batch is not None and c.batch.thread == "loop") + len(looped):
         raise Refuse("the kernel has loops besides the k loop")
     body = c.loop.child_by_field_name("body")
@@ -632,6 +660,7 @@ def check_tiles(src: SourceFile, kernel: str, c: Contraction) -> dict:
             left = unparen(n.child_by_field_name("left") or n.child_by_field_name("argument"))
             if left is not None and left.type == "identifier" and src.node_text(left) in operands:
                 raise Refuse(f"line {n.start_point[0] + 1} moves the pointer {src.node_text(left)}")
+    _replay(src, k, c, "")  # (what the tiles' replay of the kernel refuses, refused here, when plans are made)
     coords = {c.row.atoms[0]: "kp_i", c.col.atoms[0]: "kp_j", c.k: "kp_k"}
     if c.batch is not None and c.batch.thread not in ("digits", "blocks") and len(c.batch.atoms) == 1:
         coords[c.batch.atoms[0]] = "kp_b"  # (several digits of blockIdx.z: declared as written, _head)
@@ -982,6 +1011,8 @@ def _head(c: Contraction, bm: int, bn: int, causal: str | None, ind: str) -> lis
     elif c.batch is not None and c.batch.thread == "blocks":  # block positions: digits of the grid's z
         L.append(f"{ind}const long long kp_b = (long long)blockIdx.z;")
         L += [f"{ind}const long long {name} = {value};" for name, value in block_digits(c)]
+        L += [f"{ind}const long long {a} = {c.coords[a]};" for a in c.coords  # (the kernel's order)
+              if a in c.batch.atoms and a not in c.batch.parts]
     elif c.batch is not None and len(c.batch.atoms) > 1:  # digits of blockIdx.z: the kernel's own definitions
         L.append(f"{ind}const long long kp_b = (long long)blockIdx.{c.batch.thread[-1]};")
         L += [f"{ind}const long long {name} = {value};" for name, value in _block_only(c)]
@@ -1339,6 +1370,8 @@ def simt_features(c: Contraction, arch_num: int) -> dict:
     sums of float operands, double of double), a swizzle (an operand read along k, stored transposed)."""
     acc = _acc_type(c.acc_type if c.accumulate == "local" else c.out.elem)
     ops = [o for t in c.terms for o in t]
+    if c.shifted:  # (centered operands are converted one element at a time: no 16-byte pieces, no cp.async)
+        return {"packs": False, "async_ok": False, "swz_ok": any(o.k_stride == "1" for o in ops)}
     return {"packs": packed(c),
             "async_ok": arch_num >= 80 and any(o.elem == acc and ESIZE.get(o.elem, 0) >= 4 for o in ops),
             "swz_ok": any(o.k_stride == "1" for o in ops)}

@@ -734,10 +734,14 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
     if centered:  # (x - R) * (y - C): R fixed along the row, C along the column, subtracted as each is loaded
         shifts = [_shift_value(src, k, fixed.get(name) or name, own, cset | set(coords))
                   for name, own in zip(centered, (row_atoms, col_atoms))]
-        bad = next((f"`{n}`" for n, v in zip(centered, shifts) if v is None), None)
+        said = {n: text(src, fixed[n]) if n in fixed else n for n in centered}
+        bad = next((f"`{said[n]}`" for n, v in zip(centered, shifts) if v is None), None)
         if bad:
-            return Refusal(line, f"line {w.start_point[0] + 1} adds `{combine}`: {bad} is not a value of the "
-                                 "operand's own row (or column) alone, so it cannot be subtracted as the tiles load")
+            shown = re.sub(r"\bkp_fixed\d+\b", lambda m: said.get(m.group(0), m.group(0)), combine)
+            shown = re.sub(r"\bkp_([xy])\b", r"\1", shown)  # (x: A's element, y: B's)
+            return Refusal(line, f"line {w.start_point[0] + 1} adds `{shown}`: {bad} is not a value of the "
+                                 "operand's own row (or column) alone, fixed in the kernel, so it cannot be "
+                                 "subtracted as the tiles load")
         ops0[0].shift, ops1[0].shift = shifts
         combine = None
     if batch is not None and (batch.thread is None or batch.thread in (row.thread, col.thread)):
@@ -868,7 +872,8 @@ def _combine_update(src: SourceFile, body, var: str, privates: dict, by_node: di
     return found[0] if found else None
 
 
-_CENTERED = re.compile(r"\(*\s*\(\s*kp_([xy])\s*-\s*([A-Za-z_]\w*)\s*\)\s*\*\s*\(\s*kp_([xy])\s*-\s*([A-Za-z_]\w*)\s*\)\s*\)*")
+_CENTERED = re.compile(r"\(*\s*\(\s*kp_([xy])\s*-\s*((?!kp_[xy]\b)[A-Za-z_]\w*)\s*\)\s*\*\s*"
+                       r"\(\s*kp_([xy])\s*-\s*((?!kp_[xy]\b)[A-Za-z_]\w*)\s*\)\s*\)*")
 
 
 def _centered(combine: str | None) -> tuple[str, str] | None:
@@ -883,23 +888,27 @@ def _centered(combine: str | None) -> tuple[str, str] | None:
 def _shift_value(src: SourceFile, k: Kernel, name, own: set, coordinates: set) -> str | None:
     """A centered operand's shift as C text: a parameter, a read fixed along k (its node: `mean[j1]`), or a
     local defined once from the operand's own coordinates and the parameters (`const float mu1 = mean[j1];`)
-    whose value is then written out."""
-    if not isinstance(name, str):
-        v = name
-    elif k.param(name) is not None and not k.param(name).is_pointer:
-        return name
-    else:
-        v = _coord_value(src, k, name)
-    if v is None or isinstance(name, str) and any(n.type in ("assignment_expression", "update_expression") and
-                        text(src, unparen(n.child_by_field_name("left") or n.child_by_field_name("argument"))) == name
-                        for n in walk(k.body)):
+    whose value is then written out. None where anything it reads is assigned or stepped in the kernel (`za++`,
+    `mean += 3`: the tiles read the shift before the kernel's own code would have run)."""
+    v = name if not isinstance(name, str) else None
+    if isinstance(name, str):
+        p = k.param(name)
+        v = _coord_value(src, k, name) if p is None else None
+        if p is not None and p.is_pointer or p is None and v is None:
+            return None
+    changed = {text(src, unparen(n.child_by_field_name("left") or n.child_by_field_name("argument")))
+               for n in walk(k.body) if n.type in ("assignment_expression", "update_expression")}
+    if isinstance(name, str) and name in changed:
         return None
+    if v is None:
+        return name  # a scalar parameter never assigned
     params = {p.name for p in k.params}
     for n in walk(v):
         if n.type != "identifier":
             continue
         w = src.node_text(n)
-        if w in coordinates and w not in own or w not in params | own | set(src.constants) | set(src.macros):
+        if w in changed or w in coordinates and w not in own or \
+                w not in params | own | set(src.constants) | set(src.macros):
             return None
     if _mentions_builtin(src, v):
         return None
@@ -1100,16 +1109,43 @@ def _count(src: SourceFile, k: Kernel, coords: dict, guards: dict, a: str) -> st
     return None
 
 
+def _block_digit(src: SourceFile, k: Kernel, coords: dict, v, depth: int = 0) -> bool:
+    """v takes every value from 0 up as the blocks run: `blockIdx.y`, a quotient or remainder of one
+    (`blockIdx.x / per_mat`, `(blockIdx.y / H) % W`), or such a local (`bh` for `bh = blockIdx.y`)."""
+    v = unparen(v)
+    while v is not None and v.type == "cast_expression":
+        v = unparen(v.child_by_field_name("value"))
+    if v is None or depth > 6:
+        return False
+    if v.type == "field_expression":
+        return text(src, v.child_by_field_name("argument")) == "blockIdx"
+    if v.type == "identifier":
+        name = src.node_text(v)
+        return coords.get(name, "").startswith("B") and _block_digit(src, k, coords, _coord_value(src, k, name),
+                                                                      depth + 1)
+    if v.type == "binary_expression" and text(src, v.child_by_field_name("operator")) in ("/", "%"):
+        return _block_digit(src, k, coords, v.child_by_field_name("left"), depth + 1) and \
+            not _mentions_builtin(src, v.child_by_field_name("right"))
+    return False
+
+
 def _axis(src: SourceFile, plain, coords: dict, guards: dict, atoms_: set, k: Kernel, batch: bool = False) -> Axis:
     names = tuple(sorted(atoms_))
     extent = next((e for e in (_count(src, k, coords, guards, a) for a in names) if e is not None), None)
     if batch and names and all(coords.get(a, "").startswith("B") for a in names) and \
             not (len({coords[a] for a in names}) == 1 and coords[names[0]] == "Bz"):
         # block positions other than blockIdx.z alone (`b = blockIdx.x / per_mat`, `h = blockIdx.y, b =
-        # blockIdx.z`): the batch is the product of their counts, each taken back as a digit of one index
-        parts = {a: _count(src, k, coords, guards, a) for a in names}
-        known = all(e is not None for e in parts.values())
-        return Axis(names, " * ".join(f"({e})" for e in parts.values()) if known else None, "blocks", parts=parts)
+        # blockIdx.z`): the batch is the product of their counts, each taken back as a digit of one index; an atom
+        # computed from the others (`b = bh / NH` beside `bh`) is computed as the kernel writes it
+        derived = {a for a in names if any(c.type == "identifier" and src.node_text(c) in set(names) - {a}
+                                           for c in walk(_coord_value(src, k, a)))}
+        roots = [a for a in names if a not in derived]
+        if all(_block_digit(src, k, coords, _coord_value(src, k, a)) for a in roots):
+            parts = {a: _count(src, k, coords, guards, a) for a in roots}
+            known = all(e is not None for e in parts.values())
+            return Axis(names, " * ".join(f"({e})" for e in parts.values()) if known else None, "blocks",
+                        parts=parts)
+        return Axis(names, None, None)  # (an offset or a multiple of a block index: not a digit from 0)
     thread = None
     if len(names) == 1 and names[0] in coords:
         axes = coords[names[0]]
