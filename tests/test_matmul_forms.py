@@ -549,6 +549,8 @@ def _pv(att, v):
 
 @pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
 @pytest.mark.parametrize("name, grid, sizes", [
+    # one grid row per (batch, head), `bh` split and also read itself: given back as b * NH + h (_batch_root)
+    ("matmul_forms/attn_pv_bh_root.cu", ["cdiv(T * HS, 128)", "B * NH"], {"B": 2, "NH": 3, "T": 37, "HS": 5}),
     # the head on blockIdx.y and the batch on blockIdx.z, both guarded (round J)
     ("probe_j/j16_attn_pv_headgrid.cu", ["cdiv(T * HS, 128)", "NH", "B"], {"B": 2, "NH": 3, "T": 37, "HS": 5}),
     # the same unguarded: the head's count from the launch (NH), the batch's from the old grid's z alone
@@ -557,7 +559,8 @@ def _pv(att, v):
 def test_a_batch_over_two_grid_dimensions_becomes_digits_of_the_grid_s_z(tmp_path, name, grid, sizes):
     """A batch of block positions other than blockIdx.z alone (analysis/contraction.py's "blocks"): each part a
     digit of the tiled grid's z (matmul.block_digits), counted by its guard, by the parameter the old launch gives
-    it, or, for the slowest part, by the old grid itself (matmul.batch_z); the tiles compute P V per head."""
+    it, or, for the slowest part, by the old grid itself (matmul.batch_z), a root the kernel splits into two of them
+    given back from them (matmul._batch_root); the tiles compute P V per head."""
     B, NH, T, HS = sizes.get("B", 2), sizes["NH"], sizes["T"], sizes["HS"]
     cands, batch, _ = _tiles_run(tmp_path, name, grid, [128], {k: v for k, v in sizes.items()})
     rng = np.random.default_rng(11)
@@ -567,7 +570,7 @@ def test_a_batch_over_two_grid_dimensions_becomes_digits_of_the_grid_s_z(tmp_pat
     args = [np.full(B * T * NH * HS, np.nan, np.float32), att.reshape(-1).copy(), v.reshape(-1).copy()]
     args += [B, NH, T, HS] if "B" in sizes else [NH, T, HS]
     for i, c in enumerate(cands):
-        assert c.launch["grid"][2] != grid[2], c.launch  # the batch's whole count on z
+        assert len(grid) < 3 or c.launch["grid"][2] != grid[2], c.launch  # the batch's whole count on z
         res = batch.run(i, [a.copy() if isinstance(a, np.ndarray) else a for a in args],
                         [_ev(g, ev) for g in c.launch["grid"]], [_ev(x, ev) for x in c.launch["block"]])
         assert np.allclose(res[0].reshape(B, T, NH, HS), want, rtol=1e-4, atol=1e-4), c.description
@@ -701,9 +704,10 @@ def _tile_plans(text, grid, sizes, block=(128,)):
     # a part that does not count from 0 (an offset batch): no digit of the new z
     ("const int h = blockIdx.y, b = blockIdx.z + b0;", "acc", ["cdiv(T * HS, 128)", "NH", "B - b0"],
      "block positions counted from 0"),
-    # a root the operands read besides its digits (llm.c's bh): refused when plans are made, not at every build
-    ("const int bh = blockIdx.y; const int b = bh / NH, h = bh % NH; if (bh >= B * NH) return;",
-     "acc + scale[bh]", ["cdiv(T * HS, 128)", "B * NH"], "`bh` is a thread index besides"),
+    # a root split into three digits whose middle one the kernel never names: refused when plans are made (the
+    # replay cannot give it back), not at every build
+    ("const int bhx = blockIdx.y; const int b = bhx / (NH * 2), h = bhx % NH; if (b >= B) return;",
+     "acc + scale[bhx]", ["cdiv(T * HS, 128)", "B * NH * 2"], "`bhx` is a thread index besides"),
 ])
 def test_a_batch_of_block_positions_the_tiles_cannot_rebuild_is_refused_with_the_reason(head, store, grid, said):
     text = _PV.replace("HEAD", head).replace("STORE", store)

@@ -1169,7 +1169,7 @@ def _replay(src: SourceFile, k, c: Contraction, ind: str, sums: list[str] | None
             subs.append((d.child_by_field_name("value").start_byte, d.child_by_field_name("value").end_byte,
                          f"{g.flat} + kp_i * ({g.row_place})" + (f" + kp_j * ({g.col_place})" if g.col_place else "")))
             continue
-        split = _split_value(src, k, name, c)
+        split = _split_value(src, k, name, c) or _batch_root(src, k, name, c)
         if split is None and _only_in_coordinates(src, k, name, c):
             continue  # `int tx = threadIdx.x;` read only by the row's and column's definitions: unused now
         if split is None:
@@ -1271,6 +1271,22 @@ def _split_value(src: SourceFile, k, root: str, c: Contraction) -> str | None:
     q = "kp_i" if got["/"][0] == c.row.atoms[0] else "kp_j"
     r = "kp_j" if q == "kp_i" else "kp_i"
     return f"({q} * ({got['/'][1]}) + {r})"
+
+
+def _batch_root(src: SourceFile, k, root: str, c: Contraction) -> str | None:
+    """`root` given back from two parts of a batch of block positions that split it (llm.c's `bh` beside
+    `b = bh / NH, h = bh % NH`): `(b * (NH) + h)`, the parts as the grid's z gives them; else None."""
+    if c.batch is None or c.batch.thread != "blocks":
+        return None
+    got = {}
+    for name in c.batch.parts:
+        d = _decl_of(src, k, name)
+        v = unparen(d.child_by_field_name("value")) if d is not None else None
+        if v is not None and v.type == "binary_expression" and text(src, unparen(v.child_by_field_name("left"))) == root:
+            got[text(src, v.child_by_field_name("operator"))] = (name, text(src, v.child_by_field_name("right")))
+    if set(got) != {"/", "%"} or got["/"][1] != got["%"][1]:
+        return None
+    return f"({got['/'][0]} * ({got['/'][1]}) + {got['%'][0]})"
 
 
 def _part_of(src: SourceFile, k, root: str, c: Contraction) -> str | None:
