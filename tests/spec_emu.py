@@ -84,11 +84,25 @@ class SpecRun:
 
     def items(self) -> list[tuple[str, str]]:
         ref = self.spec.reference
-        items = [(device_text(self.spec.source_path), self.kernel_name)]
+        text = device_text(self.spec.source_path)
+        items = [(text, _in_namespaces(text, self.spec.kernel) + self.kernel_name)]
         if ref.get("kernel"):
             name = ref["kernel"] + self.kernel_name[len(self.spec.kernel):]
-            items.append((device_text(ref["file"]), name))
+            rtext = device_text(ref["file"])
+            items.append((rtext, _in_namespaces(rtext, ref["kernel"]) + name))
         return items
+
+
+def _in_namespaces(text: str, kernel: str) -> str:
+    """`gram::` for a kernel defined in `namespace gram { ... }` (the emulator names it from outside)."""
+    src = parse_source(text)
+    k = src.kernel(kernel)
+    out, n = [], k.node if k is not None else None
+    while n is not None:
+        if n.type == "namespace_definition" and n.child_by_field_name("name") is not None:
+            out.insert(0, src.node_text(n.child_by_field_name("name")) + "::")
+        n = n.parent
+    return "".join(out)
 
 
 class SpecRuns:

@@ -778,3 +778,33 @@ def test_a_function_of_both_operands_is_not_taken_for_a_centered_pair():
                                            "(a[r * K + k] - b[k * N + q]) * (b[k * N + q] - a[r * K + k])")
     found = recognise(parse_source(text, "k.cu"), "cg")
     assert found.products and found.products[0].combine and not found.products[0].shifted
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+def test_a_complex_product_in_planar_storage_sums_every_term_in_the_tiles(tmp_path):
+    """Round F's planar complex GEMM (`re += ar*br - ai*bi; im += ar*bi + ai*br;`, stored to Cr and Ci at one
+    position): one Contraction with two sums (Contraction.sums), the tiles summing its four products and the kernel's
+    own code adding them up; tensor cores refused with the reason."""
+    sizes = {"M": M_, "N": N_, "K": K_}
+    cands, batch, got = _tiles_run(tmp_path, "probe_f/f23_complex_split_gemm.cu", ["cdiv(N, 16)", "cdiv(M, 16)"],
+                                   [16, 16], sizes)
+    assert "matmul-wmma" not in got and "matmul-3xtf32" not in got
+    ar, br = _operands(15, M_, K_, N_)
+    ai, bi = _operands(16, M_, K_, N_)
+    a = ar.astype(np.float64) + 1j * ai.astype(np.float64)
+    want = a @ (br.astype(np.float64) + 1j * bi.astype(np.float64))
+    for i, c in enumerate(cands):
+        res = batch.run(i, [ar.reshape(-1).copy(), ai.reshape(-1).copy(), br.reshape(-1).copy(), bi.reshape(-1).copy(),
+                            np.full(M_ * N_, np.nan, np.float32), np.full(M_ * N_, np.nan, np.float32), M_, N_, K_],
+                        [_ev(g, sizes) for g in c.launch["grid"]], [_ev(x, sizes) for x in c.launch["block"]])
+        assert np.allclose(res[4].reshape(M_, N_), want.real, rtol=1e-4, atol=1e-4), c.description
+        assert np.allclose(res[5].reshape(M_, N_), want.imag, rtol=1e-4, atol=1e-4), c.description
+
+
+def test_sums_stored_at_different_positions_are_not_merged():
+    """Two named sums a row apart (a small tile per thread) stay matmul.one_output's: not one Contraction of two
+    sums (their stores are at other positions)."""
+    from kernelpro.profilers.analysis.contraction import recognise
+    text = open(_path("two_outputs")).read()
+    found = recognise(parse_source(text, "k.cu"), parse_source(text, "k.cu").kernels[0].name)
+    assert not any(p.sums for p in found.products)

@@ -101,6 +101,12 @@ CASES = {
     # every lane did it), then read back after a barrier
     "../rowscan/total_update.cu": ("row-warp", None, {"rows": 37, "cols": 101}, "rows*cols"),
     "../rowscan/total_then_read.cu": ("row-block", None, {"rows": 37, "cols": 101}, "rows*cols"),
+    # a 3x3 filter clamped to the edge on both sides (`min(max(px + dx, 0), width - 1)` in loops over the taps,
+    # blind round K): the taps written out, then each clamp read as the side that can bind
+    "../probe_k/k15_conv3x3_const.cu": ("stencil-tile", None, {"width": 45, "height": 37}, "width*height"),
+    # Hillis-Steele through two shared arrays swapped by pointer (`float *t = src; src = dst; dst = t;`, round K): the
+    # pointers followed by the block simulation, and left at the buffer holding the prefixes after the phase
+    "../probe_k/k20_scan_pingpong.cu": ("block-scan", None, {"n": 1001}, "n"),
 }
 
 
@@ -196,6 +202,21 @@ def test_clamped_neighbours_become_choices_of_fixed_loads_only_where_the_clamp_i
   if (r < R && c < C) out[r * C + c] = v;
 }"""
     assert clamped_neighbours(early, "x.cu", "k1") is None
+    # clamped on both sides: at most one side binds for a guarded coordinate one step away (or none at 0)
+    both = """__global__ void k2(const float* in, float* out, int W, int H) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= W || y >= H) return;
+  int xl = min(max(x + (-1), 0), W - 1);
+  int xr = max(min(x + 1, W - 1), 0);
+  int xc = min(max(x, 0), W - 1);
+  int x2 = min(max(x + 2, 0), W - 1);
+  out[y * W + x] = in[y * W + xl] + in[y * W + xr] + in[y * W + xc] + in[y * W + x2];
+}"""
+    got = clamped_neighbours(both, "x.cu", "k2")
+    assert "int xl = (x > 0 ? x - 1 : x);" in got and "int xr = (x < W - 1 ? x + 1 : x);" in got
+    assert "int xc = (x);" in got and "min(max(x + 2, 0), W - 1)" in got  # (two away: the edge is not the point)
+    assert clamped_neighbours(both.replace("if (x >= W || y >= H) return;", ""), "x.cu", "k2") is None
     hot = open(os.path.join(PROBE, "hotspot_clamped.cu")).read()
     assert "(r == 0 ? temp_src[(idx)] : temp_src[(idx - cols)])" in run(hot, "hotspot_step")
     # the choice's inputs assigned again before the load: the load is left as written

@@ -350,3 +350,26 @@ def test_a_buffer_written_through_the_file_s_own_helper_is_an_output(tmp_path):
     (tmp_path / "r.cu").write_text(reads)
     role = next(a.role.value for a in infer_spec(tmp_path / "r.cu", "max_reduce").args if a.name == "d_max")
     assert role == "input", role
+
+
+def test_a_kernel_launched_from_a_host_template_instantiated_twice_runs_the_first_in_its_namespace(tmp_path):
+    """Round K: `gram::gram_matrix_kernel<T><<<...>>>` inside `template <typename T> cudaError_t gram_matrix(...)`,
+    instantiated for float and for double: T is the first instantiation's float (it was kept as `T`, so no dtype),
+    and the spec names it (`template = ["float"]`) since the cubin holds both; the kernel in its namespace runs
+    against the kernel as written."""
+    sys.path.insert(0, str(HERE))
+    from spec_emu import check_spec as emulate
+    shutil.copy(HERE / "probe_k" / "k02_gram_template.cu", tmp_path / "g.cu")
+    plan = infer_spec(tmp_path / "g.cu", "gram_matrix_kernel")
+    write_spec(plan)
+    spec = load_spec(plan.spec_path)
+    assert spec.template == ("float",) and spec.arg("A").dtype == "float32", (spec.template, spec.arg("A").dtype)
+    for size, chk in emulate(spec, kernel_name="gram_matrix_kernel<float>", workdir=str(tmp_path)):
+        assert chk.ok, (size, chk.reason)
+    # one instantiation of the host template: T from it, and no template line needed
+    once = (tmp_path / "g.cu").read_text().replace(
+        "template cudaError_t gram_matrix<double>(const double *, double *, int, int, cudaStream_t);", "")
+    (tmp_path / "h.cu").write_text(once)
+    plan = infer_spec(tmp_path / "h.cu", "gram_matrix_kernel")
+    write_spec(plan)
+    assert load_spec(plan.spec_path).arg("A").dtype == "float32"

@@ -1407,6 +1407,9 @@ def stencil_plans(text: str, ctx: Context, specialised: bool = False) -> list[Pl
     unrolled = None
     if isinstance(st, KernelRefusal) and any(n.type in LOOPS for n in walk(k.body)):
         unrolled = taps.unroll_taps(text, ctx.path, ctx.kernel)  # loops over the taps written out
+        for _ in range(4) if unrolled is not None else ():  # clamps at the edges now that the taps are numbers (the
+            # clamps, then one chosen coordinate of each load a pass: x and y)
+            unrolled = clamped_neighbours(unrolled, ctx.path, ctx.kernel) or unrolled
         if unrolled is not None:
             src = parse_source(unrolled, ctx.path)
             k = src.kernel(ctx.kernel)

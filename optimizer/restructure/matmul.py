@@ -368,7 +368,7 @@ def symmetric(c: Contraction) -> bool:
     offset), over a square output, nothing depending on the row apart from the column: C[i][j] = C[j][i], and
     bit for bit (the same products summed in the same order). Only the tiles on and below the diagonal need
     computing, each written twice."""
-    if len(c.terms) != 1 or c.combine or c.shifted or c.causal or c.mask or c.condition or c.per_thread != (1, 1):
+    if len(c.terms) != 1 or c.combine or c.shifted or c.sums or c.causal or c.mask or c.condition or c.per_thread != (1, 1):
         return False  # (a distance of an array's rows to each other is symmetric too, but not every function is)
     if len(c.row.atoms) != 1 or len(c.col.atoms) != 1 or not _equal_sizes(c.M, c.N):
         return False
@@ -650,9 +650,9 @@ def check_tiles(src: SourceFile, kernel: str, c: Contraction, kept: bool = False
     if sum(1 for lp in k.loops) != 1 + (c.batch is not None and c.batch.thread == "loop") + len(looped):
         raise Refuse("the kernel has loops besides the k loop")
     body = c.loop.child_by_field_name("body")
-    upd = c.update.parent
+    upds = {u.parent for u in ([x[0] for x in c.sums] or [c.update])}
     for s in statements(body):
-        if s != upd and s.type != "declaration":
+        if s not in upds and s.type != "declaration":
             raise Refuse(f"line {s.start_point[0] + 1} does more in the k loop than the sum's update")
     operands = {o.array for t in c.terms for o in t}
     for n in walk(k.body):
@@ -1177,18 +1177,20 @@ def _replay(src: SourceFile, k, c: Contraction, ind: str, sums: list[str] | None
         v = d.child_by_field_name("value")
         subs.append((v.start_byte, v.end_byte, split))
     # the k loop: its update, the tile's sum in place of each product
-    upd = c.update
-    inner = []
-    for t, (a, b) in enumerate(c.terms):
-        if c.combine is not None or c.shifted:  # the whole added value (`diff * diff`, `(x - mu1) * (y - mu2)`)
-            added = _update(src, upd)[1]
-            inner.append((added.start_byte, added.end_byte, f"({sums[t] if sums else f'kp_acc{t}[kp_m][kp_n]'})"))
-            continue
-        inner.append((a.nodes[0].start_byte, a.nodes[0].end_byte, sums[t] if sums else f"kp_acc{t}[kp_m][kp_n]"))
-        inner.append((b.nodes[0].start_byte, b.nodes[0].end_byte, "1"))
-    stmt = upd.parent
-    line = span_text(src, stmt.start_byte, stmt.end_byte, inner)
-    subs.append((c.loop.start_byte, c.loop.end_byte, line))
+    lines = []
+    for upd, t0, t1 in c.sums or ((c.update, 0, len(c.terms)),):  # each sum's update once, its terms' sums given
+        inner = []
+        for t in range(t0, t1):
+            a, b = c.terms[t]
+            if c.combine is not None or c.shifted:  # the whole added value (`diff * diff`, `(x - mu1) * (y - mu2)`)
+                added = _update(src, upd)[1]
+                inner.append((added.start_byte, added.end_byte, f"({sums[t] if sums else f'kp_acc{t}[kp_m][kp_n]'})"))
+                continue
+            inner.append((a.nodes[0].start_byte, a.nodes[0].end_byte, sums[t] if sums else f"kp_acc{t}[kp_m][kp_n]"))
+            inner.append((b.nodes[0].start_byte, b.nodes[0].end_byte, "1"))
+        stmt = upd.parent
+        lines.append(span_text(src, stmt.start_byte, stmt.end_byte, inner))
+    subs.append((c.loop.start_byte, c.loop.end_byte, " ".join(lines)))
     if c.batch is not None and c.batch.thread == "loop":  # the batch loop runs this block's batch only
         bl = batch_loop(src, k, c)
         body = bl.child_by_field_name("body")
@@ -1455,6 +1457,9 @@ def _combined(c: Contraction, a: str, b: str) -> str:
 
 def not_a_product(c: Contraction) -> str | None:
     """Why tensor cores and the library GEMM (which multiply) do not apply to a sum of another function."""
+    if c.sums:
+        return (f"the loop updates {len(c.sums)} sums of products stored at one position (tensor cores and GEMMs "
+                "compute one product; shared-memory tiles apply)")
     if c.shifted:
         return ("the operands are centered (" + ", ".join(f"{o.array} - {o.shift}" for t in c.terms for o in t if o.shift)
                 + "): tensor cores and GEMMs multiply the elements as stored (shared-memory tiles subtract as they load)")

@@ -2084,6 +2084,9 @@ def _clamp_choice(src: SourceFile, k, v, once: dict, decl) -> str | None:
     args = [unparen(a) for a in v.child_by_field_name("arguments").named_children if a.type != "comment"]
     if fn not in ("max", "min", "::max", "::min", "std::max", "std::min") or len(args) != 2:
         return None
+    both = _clamped_both_sides(src, k, fn, args, once, decl)
+    if both is not None:
+        return both
     flat = [re.sub(r"\s+", "", text(src, a)) for a in args]
     for near, edge in ((flat[0], flat[1]), (flat[1], flat[0])):
         m = re.fullmatch(r"(\w+)([+-])1", near)
@@ -2097,6 +2100,40 @@ def _clamp_choice(src: SourceFile, k, v, once: dict, decl) -> str | None:
             r = re.fullmatch(r"(.+)-1", edge)
             if r is not None and _guarded_below(src, k, i, r.group(1), decl):
                 return f"({i} < {text(src, args[flat.index(edge)])} ? {i} + 1 : {i})"
+    return None
+
+
+def _clamped_both_sides(src: SourceFile, k, fn: str, args: list, once: dict, decl) -> str | None:
+    """`min(max(i + d, 0), R - 1)` (or `max(min(i + d, R - 1), 0)`), i a guarded thread coordinate (0 <= i < R)
+    and d -1, 0 or 1 (a clamp-to-edge image filter's taps once unrolled): only one side can bind, so it is
+    `max(i - 1, 0)`'s choice, `min(i + 1, R - 1)`'s, or i itself; None otherwise."""
+    inner_fn = "max" if fn.endswith("min") else "min"
+    for inner, outer in ((args[0], args[1]), (args[1], args[0])):
+        if inner.type != "call_expression" or not text(src, inner.child_by_field_name("function")).endswith(inner_fn):
+            continue
+        iargs = [unparen(a) for a in inner.child_by_field_name("arguments").named_children if a.type != "comment"]
+        if len(iargs) != 2:
+            continue
+        lo, hi = (iargs, [outer]) if inner_fn == "max" else ([outer], iargs)  # the 0 side and the R - 1 side
+        zero = [a for a in lo if re.sub(r"\s+", "", text(src, a)) == "0"]
+        top = [a for a in hi if re.fullmatch(r".+-1", re.sub(r"\s+", "", text(src, a)))]
+        near = [a for a in iargs if a not in zero and a not in top]
+        if len(zero) != 1 or len(top) != 1 or len(near) != 1:
+            continue
+        m = re.fullmatch(r"(\w+)(?:([+-])\(?(-?[01])\)?)?", re.sub(r"\s+", "", text(src, near[0])))
+        if m is None or m.group(1) not in once or not _THREAD_COORD.fullmatch(
+                re.sub(r"\s+", "", text(src, unparen(once[m.group(1)].child_by_field_name("value"))))):
+            continue
+        i, bound = m.group(1), re.sub(r"\s+", "", text(src, top[0]))[:-2]
+        if not _guarded_below(src, k, i, bound, decl):
+            continue
+        d = 0 if m.group(2) is None else int(m.group(3)) * (1 if m.group(2) == "+" else -1)
+        if d == 0:
+            return f"({i})"
+        if d == -1:
+            return f"({i} > 0 ? {i} - 1 : {i})"
+        if d == 1:
+            return f"({i} < {text(src, top[0])} ? {i} + 1 : {i})"
     return None
 
 

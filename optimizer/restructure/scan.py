@@ -14,6 +14,7 @@ threads each, and so does the epilogue, after the prologue's statements that do 
 """
 from __future__ import annotations
 
+from kernelpro.profilers.analysis.blocksim import SharedRef
 from kernelpro.profilers.analysis.scans import BlockScan, statements
 from kernelpro.profilers.source import Kernel, SourceFile, walk
 
@@ -102,7 +103,8 @@ def _total_store(src: SourceFile, bs: BlockScan, who: str) -> str:
 def _finals(bs: BlockScan, declare: bool) -> list[str]:
     out = []
     for name, (value, in_phase) in bs.finals.items():
-        out.append(f"int {name} = {value};" if in_phase and declare else f"{name} = {value};")
+        t = f"{value.elem}*" if isinstance(value, SharedRef) else "int"  # (a pointer left at one of the buffers)
+        out.append(f"{t} {name} = {value};" if in_phase and declare else f"{name} = {value};")
     return out
 
 

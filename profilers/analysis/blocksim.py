@@ -54,6 +54,24 @@ class Race(Exception):
     pass
 
 
+class SharedRef:
+    """A local pointer's value: the start of a shared array (`float *src = ping;`, swapped with `dst` each step of a
+    double-buffered scan); subscripts through it reach that array."""
+    __slots__ = ("name", "elem")
+
+    def __init__(self, name, elem):
+        self.name, self.elem = name, elem
+
+    def __eq__(self, o):
+        return isinstance(o, SharedRef) and o.name == self.name
+
+    def __hash__(self):
+        return hash(("ref", self.name))
+
+    def __repr__(self):
+        return self.name
+
+
 class Data:
     """A value computed from global memory."""
     __slots__ = ("v",)
@@ -254,9 +272,16 @@ class Block:
             for d in s.children_by_field_name("declarator"):
                 if d.type == "init_declarator":
                     name = d.child_by_field_name("declarator")
+                    value = self._expr(d.child_by_field_name("value"), scopes, t)
+                    if name.type == "pointer_declarator" and isinstance(value, SharedRef) and \
+                            name.child_by_field_name("declarator").type == "identifier":
+                        name = name.child_by_field_name("declarator")  # a pointer into a shared array
                     if name.type != "identifier":
                         raise Unsupported(f"line {s.start_point[0] + 1}: a local array or pointer")
-                    scopes[-1][self.src.node_text(name)] = self._expr(d.child_by_field_name("value"), scopes, t)
+                    if isinstance(value, SharedRef) != (d.child_by_field_name("declarator").type == "pointer_declarator"):
+                        raise Unsupported(f"line {s.start_point[0] + 1}: a pointer kept in a number, or one that "
+                                          "points elsewhere than at a shared array's start")
+                    scopes[-1][self.src.node_text(name)] = value
                 elif d.type == "identifier":
                     scopes[-1][self.src.node_text(d)] = UNSET
                 else:
@@ -368,6 +393,8 @@ class Block:
             return self._probe(self.defines[name], {}, n)
         if name in self.shared and not self.shared[name][0]:
             return self._read(name, [0], t, n)
+        if name in self.shared and name not in self.aliases:  # an array's name as a value: its start
+            return SharedRef(name, self.elem.get(name, "float"))
         raise Unsupported(f"line {n.start_point[0] + 1}: `{name}` has no known value")
 
     def _probe(self, text, bind, n):
@@ -525,7 +552,13 @@ class Block:
                 n = n.named_children[-1]
         if n.type != "identifier":
             raise Unsupported(f"line {n.start_point[0] + 1}: an access through `{self.src.node_text(n)}`")
-        return self.src.node_text(n), idx
+        name = self.src.node_text(n)
+        ref = next((sc[name] for sc in reversed(scopes) if name in sc), None)
+        if isinstance(ref, SharedRef):  # through a local pointer: the array it holds now
+            if len(idx) != 1 or self.shared[ref.name][0] and len(self.shared[ref.name][0]) != 1:
+                raise Unsupported(f"line {n.start_point[0] + 1}: a pointer into a 2-D shared array")
+            return ref.name, idx
+        return name, idx
 
     def _read(self, name, idx, t, n):
         if name in self.shared:

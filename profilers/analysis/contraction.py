@@ -100,6 +100,11 @@ class Contraction:
     # distances): that function as C text over kp_x (A's element) and kp_y (B's); None for the product. Shared
     # memory tiles apply; tensor cores and the library GEMM, which multiply, do not.
     combine: str | None = None
+    # several sums updated in the one k loop and stored at the same output position (a complex product in planar
+    # storage: `re += ar*br - ai*bi; im += ar*bi + ai*br;`): each (update node, its first term, one past its last) in
+    # `terms`; empty for one sum. The SIMT tiles sum every term and the kernel's code adds them up; what computes
+    # one product (tensor cores, the library GEMM) does not apply.
+    sums: tuple = ()
 
     @property
     def shifted(self) -> bool:
@@ -586,11 +591,20 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
         updates.append((w, acc_node, [(1, [(ra, fa), (rb, fb)], [], None)]))
         centered = _centered(combine)
     line = lp.line
+    sums = ()
     if len(updates) > 1:
-        seen = [(w, ops[0][0].array, ops[1][0].array, text(src, acc_node)) for w, acc_node, terms in updates
-                for _, ops, _, _ in terms[:1] if len(ops) == 2]
-        return Refusal(line, f"the loop on line {line} updates {len(updates)} sums of products; one is recognised",
-                       seen)
+        merged = _same_place_sums(src, k, lp, updates, by_node)
+        if merged is None:
+            seen = [(w, ops[0][0].array, ops[1][0].array, text(src, acc_node)) for w, acc_node, terms in updates
+                    for _, ops, _, _ in terms[:1] if len(ops) == 2]
+            return Refusal(line, f"the loop on line {line} updates {len(updates)} sums of products; one is "
+                                 "recognised", seen)
+        sums, at = [], 0
+        for w2, _, t2 in updates:
+            sums.append((w2, at, at + len(t2)))
+            at += len(t2)
+        sums = tuple(sums)
+        updates = [(updates[0][0], updates[0][1], [t for _, _, ts in updates for t in ts])]
     w, acc_node, terms = updates[0]
     if any(len(ops) != 2 for _, ops, _, _ in terms):
         return Refusal(line, f"line {w.start_point[0] + 1} adds a term that is not a product of two operands along {var}")
@@ -602,7 +616,13 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
     kind = "global" if acc_node.type == "subscript_expression" and acc_node.id in by_node else "local"
     acc_name = text(src, _base(acc_node))
     # the loop's other scalars and memory
-    others = {n: why for n, why in info.carried.items() if n != acc_name}
+    merged_accs = {text(src, u[0]) for u in (_update(src, s2[0]) for s2 in sums[1:])}
+    for name in merged_accs:  # each other sum read only in its own update, and a sum
+        own = next(s2[0] for s2 in sums if text(src, _update(src, s2[0])[0]) == name)
+        if any(not inside(u, own) for u in uses(src, body, name)) or \
+                not any(r.var == name and r.op == "sum" for r in info.reductions):
+            return Refusal(line, f"`{name}` is read inside the loop on line {line} besides its update, or not summed")
+    others = {n: why for n, why in info.carried.items() if n != acc_name and n not in merged_accs}
     if others and not (set(others) == {acc} and isinstance(_update(src, w)[1], list)):
         return Refusal(line, f"the loop on line {line} is not only a sum of products: " + "; ".join(others.values()))
     fma_only = isinstance(_update(src, w)[1], list) and all(inside(u, w) for u in uses(src, body, acc))
@@ -754,7 +774,7 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
         kernel=k.name, loop=lp.node, k=var, k_start=k_start, K=K, causal=causal, bound=bpoly, condition=condition, row=row, col=col, batch=batch,
         terms=list(zip(ops0, ops1)), out=out, accumulate=kind, acc=acc, acc_type=acc_type, init=init, alpha=alpha,
         beta=beta, bias=bias, mask=text(src, mask) if mask is not None else None, per_thread=per_thread,
-        update=w, store=store, coords={c: text(src, _coord_value(src, k, c)) for c in coords if _coord_value(src, k, c)},
+        update=w, sums=sums, store=store, coords={c: text(src, _coord_value(src, k, c)) for c in coords if _coord_value(src, k, c)},
         lines=lines, assumes=[list(p) for p in assumes], combine=combine)
 
 
@@ -988,6 +1008,21 @@ def _declaration(src: SourceFile, k: Kernel, name: str, loop):
     return None
 
 
+def _same_place_sums(src: SourceFile, k: Kernel, lp, updates: list, by_node: dict):
+    """True where every update is a local sum of products of two operands along the loop and every sum is stored
+    after the loop at the same output position (arrays may differ: `Cr[i]`, `Ci[i]`); else None (several outputs
+    of a thread at other positions, a small tile in named sums, are matmul.one_output's)."""
+    index = None
+    for w2, acc2, terms2 in updates:
+        if acc2.type != "identifier" or any(len(ops) != 2 for _, ops, _, _ in terms2):
+            return None
+        _, out2 = _store(src, k, lp.node, text(src, acc2), by_node)
+        if out2 is None or out2.index is None or (index is not None and out2.index != index):
+            return None
+        index = out2.index
+    return True
+
+
 def _store(src: SourceFile, k: Kernel, loop, acc: str, by_node: dict):
     """(statement, Access) of the first global write after the loop whose value uses acc."""
     for n in walk(k.body):
@@ -1200,7 +1235,9 @@ def describe(c: Contraction) -> str:
             else "the batch" if c.batch is not None and cont in c.batch.atoms else None
         shape = f"{o.array} (contiguous along {along})" if along else f"{o.array} (strided)"
         return f"({shape} - {o.shift})" if o.shift else shape
-    prods = " + ".join(f"{lay(a)}·{lay(b)}" for a, b in c.terms) if c.combine is None else \
+    prods = "; ".join(" + ".join(f"{lay(a)}·{lay(b)}" for a, b in c.terms[i:j]) for _, i, j in c.sums) + \
+        f" ({len(c.sums)} sums stored at one position)" if c.sums else \
+        " + ".join(f"{lay(a)}·{lay(b)}" for a, b in c.terms) if c.combine is None else \
         f"the sum of {c.combine} over x = {lay(c.terms[0][0])}, y = {lay(c.terms[0][1])}".replace("kp_x", "x").replace("kp_y", "y")
     extra = "".join([f", scaled by {c.alpha}" if c.alpha else "", f", plus {c.beta} x the old output" if c.beta else "",
                      f", plus {c.bias}" if c.bias else "", ", batched" if c.batch else "", ", causal" if c.causal else "",

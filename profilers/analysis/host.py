@@ -61,12 +61,15 @@ class HostLaunch:
     arg_types: dict[int, str] = field(default_factory=dict)  # argument index -> pointee type of the host pointer
     template_args: list[str] = field(default_factory=list)
     names: dict[str, SizeName] = field(default_factory=dict)
+    # the template arguments came from the host function template around the launch (`k<T><<<...>>>` in
+    # `launch<T>`): the file may instantiate the kernel more than once through it
+    outer_template: bool = False
 
 
 def _outer_template_args(f: SourceFile, fn) -> dict[str, str]:
-    """For a host function template, its template parameters -> the arguments of its one instantiation in the
-    file (`template void launch<float>(...);` or a call `launch<float>(...)`); {} where there is none or several
-    that differ."""
+    """For a host function template, its template parameters -> the arguments of its instantiation in the file
+    (`template void launch<float>(...);` or a call `launch<float>(...)`), the first where there are several (the
+    spec runs one; its comment says which: `# runs the instantiation k<float>`); {} where there is none."""
     t, owner = fn.parent, _fn_name(f, fn)
     while t is not None and t.type in ("field_declaration_list", "class_specifier", "struct_specifier"):
         if t.type in ("class_specifier", "struct_specifier") and t.child_by_field_name("name") is not None:
@@ -81,11 +84,12 @@ def _outer_template_args(f: SourceFile, fn) -> dict[str, str]:
             nm = next((c for c in p.named_children if c.type in ("type_identifier", "identifier")), None)
         names.append(f.node_text(nm) if nm is not None else "")
     call = r"\s*\(" if owner == _fn_name(f, fn) else ""  # a function's instantiation or call; a class's use
-    found = {tuple(a.strip() for a in m.group(1).split(","))
-             for m in re.finditer(rf"\b{re.escape(owner)}\s*<([^<>]*)>{call}", f.text)}
-    if len(found) != 1:
+    found = [tuple(a.strip() for a in m.group(1).split(","))
+             for m in re.finditer(rf"\b{re.escape(owner)}\s*<([^<>]*)>{call}", f.text)]
+    found = [a for a in found if not set(a) & set(names)]  # (the launcher's own `launch<T>` is no instantiation)
+    if not found:
         return {}
-    (args,) = found
+    args = found[0]
     return {n: a for n, a in zip(names, args) if n and a}
 
 
@@ -208,7 +212,7 @@ class Host:
         # `constexpr int TILE = 16; k<T, TILE><<<...>>>`: the launching function's own constant, by its value
         tlist = [str(v) if t in f._scoped and (v := f._scoped_constant(t, n, None)) is not None else t for t in tlist]
         return HostLaunch(f.path, n.start_point[0] + 1, f.node_text(cfg), _fn_name(f, func) if func else "",
-                          vals, grid, block, shared, alloc, types, tlist, dict(self.names))
+                          vals, grid, block, shared, alloc, types, tlist, dict(self.names), outer_template=bool(outer))
 
     # --- values ---------------------------------------------------------------------------------
     def value(self, f: SourceFile, n) -> Value:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .blocksim import Block, Data, Race, Unsupported, val
+from .blocksim import Block, Data, Race, SharedRef, Unsupported, val
 from .refusal import Refusal
 from ..source import Kernel, SourceFile, walk
 
@@ -121,6 +121,11 @@ def block_scan(src: SourceFile, k: Kernel, block: int, scalars: dict, grid: int 
         return Refusal(k.name, "no loop of barriers stepping by powers of two", not_this_shape=True)
     i0, i1 = with_sync[0], with_sync[-1]
     shared = _shared_names(src, k)
+    for _ in range(3):  # pointers into them (`float *src = ping;`, `float *t = src;`): read through as the arrays
+        shared |= {src.node_text(d.child_by_field_name("declarator").child_by_field_name("declarator"))
+                   for d in walk(k.body) if d.type == "init_declarator"
+                   and d.child_by_field_name("declarator").type == "pointer_declarator"
+                   and src.node_text(d.child_by_field_name("value")).strip() in shared}
     local = {src.node_text(x.child_by_field_name("declarator")) for s in stmts[i0:i1 + 1] for x in walk(s)
              if x.type == "init_declarator"}
 
@@ -174,6 +179,11 @@ def block_scan(src: SourceFile, k: Kernel, block: int, scalars: dict, grid: int 
         if found:
             break
     if found is None:
+        moved = _prefixes_elsewhere(sim, s_in, s_out)
+        if moved:
+            return Refusal(k.name, f"the prefixes end in `{moved[1]}`, another shared array than the values' "
+                                   f"`{moved[0]}` (an odd number of swapped steps, say): the rewrite leaves them "
+                                   "where the values were")
         if bad_ops:
             return Refusal(k.name, f"the phase combines values by {', '.join(f'`{o}`' for o in bad_ops)}: not a "
                                    "sum (only associative sums are rewritten)")
@@ -212,13 +222,15 @@ def block_scan(src: SourceFile, k: Kernel, block: int, scalars: dict, grid: int 
         if s.type == "declaration":
             for d in s.children_by_field_name("declarator"):
                 nm = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
+                while nm is not None and nm.type == "pointer_declarator":  # `float *src = ping;`
+                    nm = nm.child_by_field_name("declarator")
                 declared_in_phase.add(src.node_text(nm))
     for nm in sorted(used):
         before = [l.get(nm, "absent") for l in loc_in]
         after = [l.get(nm, "absent") for l in loc_out]
         if before == after and nm not in declared_in_phase:
             continue
-        if any(isinstance(v, Data) or not isinstance(v, int) for v in after) or len(set(after)) != 1:
+        if any(isinstance(v, Data) or not isinstance(v, (int, SharedRef)) for v in after) or len(set(after)) != 1:
             return Refusal(k.name, f"`{nm}`, changed by the phase, is read after it and differs between threads")
         finals[nm] = (after[0], nm in declared_in_phase)
     loops = sum(1 for s in stmts[i0:i1 + 1] for n in walk(s)
@@ -229,6 +241,24 @@ def block_scan(src: SourceFile, k: Kernel, block: int, scalars: dict, grid: int 
     return BlockScan(k.name, name, elem, inclusive, block, len(lin), form, fit[0], fit[1], out_off, (i0, i1), tot,
                      tthread, tto, finals, (stmts[i0].start_point[0] + 1, stmts[i1].end_point[0] + 1),
                      _output_kind(sim, k, tto))
+
+
+def _prefixes_elsewhere(sim: Block, s_in: dict, s_out: dict) -> tuple | None:
+    """(values' array, prefixes' array) where the phase leaves the inclusive or exclusive prefix sums of one shared
+    array's stored values in another, at the same positions; None otherwise."""
+    for x in sim.shared:
+        lin = sorted(p for p, v in s_in[x].items() if v is not None)
+        if len(lin) < 2:
+            continue
+        run, incl = 0, []
+        for p in lin:
+            run += val(s_in[x][p])
+            incl.append(run)
+        for y in sim.shared:
+            if y != x and any(all(s_out[y].get(p) is not None and val(s_out[y][p]) == w for p, w in zip(lin, want))
+                              for want in (incl, [0] + incl[:-1])):
+                return x, y
+    return None
 
 
 def _output_kind(sim: Block, k: Kernel, total_to: str | None) -> tuple | None:

@@ -311,7 +311,8 @@ class _Inference:
                     grid, block, shared, off, self.notes, host=self.launch is not None)
         insts = {tuple(" ".join(a.split()) for a in ln.template_args) for ln in launches if ln.template_args}
         insts |= {tuple(a) for a in self.src.explicit_instantiations(self.k.name)}
-        if self.tmap and len(insts) > 1:  # the runtime launches one instantiation: the one read (`BLOCK` as 256)
+        if self.tmap and (len(insts) > 1 or self.launch is not None and self.launch.outer_template):
+            # the runtime launches one instantiation: the one read (`BLOCK` as 256; a host template's first)
             plan.template = tuple(str(self.src.constants.get(self.tmap[n], self.tmap[n]))
                                   for _, n in self.k.template_params)
         return plan
