@@ -808,3 +808,21 @@ def test_sums_stored_at_different_positions_are_not_merged():
     text = open(_path("two_outputs")).read()
     found = recognise(parse_source(text, "k.cu"), parse_source(text, "k.cu").kernels[0].name)
     assert not any(p.sums for p in found.products)
+
+
+@pytest.mark.parametrize("change, said", [
+    # two sums of other types: the tiles sum in one type (found by a second reading: an int tile for float operands)
+    (("float re = 0.0f, im = 0.0f;", "float re = 0.0f; double im = 0.0;"), "2 sums of products"),
+    # the second sum stored over an operand
+    (("Ci[row * N + col] = im;", "Ai[row * N + col] = im;"), "2 sums of products"),
+    # a weight along k multiplying a product
+    (("re += ar * br - ai * bi;", "re += ar * br * (k < 8 ? 1.0f : 0.5f) - ai * bi;"), "changes with k"),
+])
+def test_sums_in_one_loop_merge_only_with_one_type_outputs_apart_from_operands_and_no_weight_along_k(change, said):
+    from kernelpro.profilers.analysis.contraction import recognise
+    text = open(os.path.join(os.path.dirname(HERE), "probe_f", "f23_complex_split_gemm.cu")).read()
+    assert change[0] in text
+    src = parse_source(text.replace(*change), "k.cu")
+    found = recognise(src, "cgemm_planar")
+    assert not any(p.sums for p in found.products), [p.sums for p in found.products]
+    assert any(said in r.reason for r in found.refused), [r.reason for r in found.refused]

@@ -274,3 +274,46 @@ def test_a_column_sum_s_lower_bound_moves_to_its_stores_only_where_every_column_
     written = text.replace("for (int i = 0; i < M; ++i) t += A[i * N + j];",
                            "for (int i = 0; i < M; ++i) { t += A[i * N + j]; A[0] = t; }")  # the loop writes memory
     assert lower_guard_to_stores(written, "c.cu", "colsum_skip") is None
+
+
+def test_a_clamp_is_read_as_one_side_only_where_the_guard_really_bounds_a_signed_coordinate():
+    """Found by a second reading: a guard `x < W && y < H || flag` does not bound x; an unsigned `x - 1` wraps at 0
+    (the clamp then reads column W - 1, not 0): neither is rewritten."""
+    from kernelpro.optimizer.restructure.passes import clamped_neighbours
+    base = """__global__ void k3(const float* in, float* out, int W, int H, int flag) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < W && y < H) {
+    int xl = min(max(x - 1, 0), W - 1);
+    out[y * W + x] = in[y * W + xl];
+  }
+}"""
+    assert "int xl = (x > 0 ? x - 1 : x);" in clamped_neighbours(base, "x.cu", "k3")
+    assert clamped_neighbours(base.replace("if (x < W && y < H)", "if (x < W && y < H || flag)"), "x.cu", "k3") is None
+    unsigned = base.replace("int x = blockIdx", "unsigned x = blockIdx")
+    assert clamped_neighbours(unsigned, "x.cu", "k3") is None
+    assert clamped_neighbours(unsigned.replace("min(max(x - 1, 0), W - 1)", "max(x - 1, 0)"), "x.cu", "k3") is None
+
+
+def test_a_shared_array_read_through_a_pointer_of_another_type_is_not_followed():
+    """`int *ib = (int*)buf;` over a float array: the block simulation refuses it (it followed the pointer as the
+    float array, and the rewrite then summed the ints' bits as floats)."""
+    from kernelpro.profilers.analysis.scans import BlockScan, block_scan
+    text = """__global__ void k4(const int* in, int* out, int n) {
+  __shared__ float buf[256];
+  int tid = threadIdx.x;
+  int* ib = (int*)buf;
+  ib[tid] = tid < n ? in[tid] : 0;
+  __syncthreads();
+  for (int d = 1; d < 256; d *= 2) {
+    int v = tid >= d ? ib[tid - d] + (int)buf[tid - d] * 0 : 0;
+    __syncthreads();
+    ib[tid] += v;
+    __syncthreads();
+  }
+  if (tid < n) out[tid] = ib[tid];
+}"""
+    src = parse_source(text)
+    got = block_scan(src, src.kernels[0], 256, {"n": 200})
+    assert not isinstance(got, BlockScan)
+    assert "another type" in got.reason or "could not be followed" in got.reason, got.reason

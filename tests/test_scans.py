@@ -32,6 +32,8 @@ CASES = {
     "inplace_block_sums": (256, 256, 1000, 0, "in", "out", "block_sums", True, "Hillis-Steele", False),
     "blelloch_strided": (128, 256, 1000, 0, "in", "out", "block_totals", False, "work-efficient", False),
     "pingpong_shifted": (256, 256, 700, 0, "d_in", "d_out", None, False, "Hillis-Steele", False),
+    # two arrays swapped by pointer, the values stored through one (round K's spelling, and a second reading's)
+    "pointer_fill": (256, 256, 700, 0, "g_in", "g_out", None, True, "Hillis-Steele", False),
 }
 NEGATIVE = {"n_no_barrier": "race", "n_difference": "`-`", "n_data_offsets": "loaded data", "n_data_select": "`select`",
             # two arrays swapped by pointer, an odd number of steps: the prefixes end in the other array (round K's

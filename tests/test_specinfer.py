@@ -373,3 +373,21 @@ def test_a_kernel_launched_from_a_host_template_instantiated_twice_runs_the_firs
     plan = infer_spec(tmp_path / "h.cu", "gram_matrix_kernel")
     write_spec(plan)
     assert load_spec(plan.spec_path).arg("A").dtype == "float32"
+
+
+def test_a_host_template_s_instantiation_is_read_from_code_not_comments_or_other_templates(tmp_path):
+    """Found by a second reading: `gram_matrix<double>` in a comment, and `gram_matrix<U>` in another template,
+    are no instantiations; the float one is read."""
+    original = (HERE / "probe_k" / "k02_gram_template.cu").read_text()
+    first = "template cudaError_t gram_matrix<float>(const float *, float *, int, int, cudaStream_t);"
+    assert first in original
+    text = original.replace(
+        "template cudaError_t gram_matrix<double>(const double *, double *, int, int, cudaStream_t);", "").replace(
+        first, "// an older version called gram_matrix<double>(dA, dG, n, d)\n"
+        "template <typename U> cudaError_t wrap(const U* a, U* g, int n, int d) "
+        "{ return gram_matrix<U>(a, g, n, d, 0); }\n" + first)
+    (tmp_path / "g.cu").write_text(text)
+    plan = infer_spec(tmp_path / "g.cu", "gram_matrix_kernel")
+    write_spec(plan)
+    spec = load_spec(plan.spec_path)
+    assert spec.template == ("float",) and spec.arg("A").dtype == "float32", (spec.template, spec.arg("A").dtype)

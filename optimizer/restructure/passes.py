@@ -2094,6 +2094,8 @@ def _clamp_choice(src: SourceFile, k, v, once: dict, decl) -> str | None:
                 re.sub(r"\s+", "", text(src, unparen(once[m.group(1)].child_by_field_name("value"))))):
             continue
         i = m.group(1)
+        if not _signed(src, once[i]):
+            continue  # (an unsigned `i - 1` wraps at 0: `max` picks it, not 0)
         if fn.endswith("max") and m.group(2) == "-" and edge == "0":
             return f"({i} > 0 ? {i} - 1 : {i})"
         if fn.endswith("min") and m.group(2) == "+":
@@ -2103,20 +2105,29 @@ def _clamp_choice(src: SourceFile, k, v, once: dict, decl) -> str | None:
     return None
 
 
+def _signed(src: SourceFile, decl) -> bool:
+    """The local `decl` declares is of a signed integer type (`int`, `long`), not `unsigned` or `size_t`."""
+    d = decl.parent
+    t = text(src, d.child_by_field_name("type")) if d is not None and d.child_by_field_name("type") is not None else ""
+    return not re.search(r"\bunsigned\b|\bsize_t\b|\buint\w*", t)
+
+
 def _clamped_both_sides(src: SourceFile, k, fn: str, args: list, once: dict, decl) -> str | None:
     """`min(max(i + d, 0), R - 1)` (or `max(min(i + d, R - 1), 0)`), i a guarded thread coordinate (0 <= i < R)
     and d -1, 0 or 1 (a clamp-to-edge image filter's taps once unrolled): only one side can bind, so it is
     `max(i - 1, 0)`'s choice, `min(i + 1, R - 1)`'s, or i itself; None otherwise."""
     inner_fn = "max" if fn.endswith("min") else "min"
+    names = {inner_fn, "::" + inner_fn, "std::" + inner_fn}
     for inner, outer in ((args[0], args[1]), (args[1], args[0])):
-        if inner.type != "call_expression" or not text(src, inner.child_by_field_name("function")).endswith(inner_fn):
+        if inner.type != "call_expression" or text(src, inner.child_by_field_name("function")) not in names:
             continue
         iargs = [unparen(a) for a in inner.child_by_field_name("arguments").named_children if a.type != "comment"]
         if len(iargs) != 2:
             continue
         lo, hi = (iargs, [outer]) if inner_fn == "max" else ([outer], iargs)  # the 0 side and the R - 1 side
         zero = [a for a in lo if re.sub(r"\s+", "", text(src, a)) == "0"]
-        top = [a for a in hi if re.fullmatch(r".+-1", re.sub(r"\s+", "", text(src, a)))]
+        top = [a for a in hi if a.type == "binary_expression" and text(src, a.child_by_field_name("operator")) == "-"
+               and text(src, a.child_by_field_name("right")).strip() == "1"]
         near = [a for a in iargs if a not in zero and a not in top]
         if len(zero) != 1 or len(top) != 1 or len(near) != 1:
             continue
@@ -2124,8 +2135,8 @@ def _clamped_both_sides(src: SourceFile, k, fn: str, args: list, once: dict, dec
         if m is None or m.group(1) not in once or not _THREAD_COORD.fullmatch(
                 re.sub(r"\s+", "", text(src, unparen(once[m.group(1)].child_by_field_name("value"))))):
             continue
-        i, bound = m.group(1), re.sub(r"\s+", "", text(src, top[0]))[:-2]
-        if not _guarded_below(src, k, i, bound, decl):
+        i, bound = m.group(1), re.sub(r"\s+", "", text(src, top[0].child_by_field_name("left")))
+        if not _signed(src, once[i]) or not _guarded_below(src, k, i, bound, decl):
             continue
         d = 0 if m.group(2) is None else int(m.group(3)) * (1 if m.group(2) == "+" else -1)
         if d == 0:
@@ -2143,17 +2154,24 @@ def _guarded_below(src: SourceFile, k, i: str, bound: str, decl) -> bool:
     return;` among the kernel's top-level statements before the declaration."""
     name = text(src, decl.child_by_field_name("declarator"))
     reads = [n for n in walk(k.body) if n.type == "identifier" and text(src, n) == name]
+
+    def chain(n, op):  # the operands of a top-level `a op b op c` (parentheses looked through)
+        n = unparen(n)
+        if n is not None and n.type == "binary_expression" and text(src, n.child_by_field_name("operator")) == op:
+            return chain(n.child_by_field_name("left"), op) + chain(n.child_by_field_name("right"), op)
+        return [re.sub(r"\s+", "", text(src, n))] if n is not None else []
     for n in walk(k.body):
         if n.type != "if_statement":
             continue
-        cond = re.sub(r"\s+", "", text(src, n.child_by_field_name("condition")))[1:-1]
+        cond = n.child_by_field_name("condition")
+        cond = cond.named_children[-1] if cond is not None and cond.named_children else cond
         then = n.child_by_field_name("consequence")
-        if f"{i}<{bound}" in cond.split("&&") and n.child_by_field_name("alternative") is None \
+        if f"{i}<{bound}" in chain(cond, "&&") and n.child_by_field_name("alternative") is None \
                 and all(then.start_byte <= x.start_byte < then.end_byte for x in reads + [decl]):
             return True
         if re.fullmatch(r"\{?\s*return\s*;\s*\}?", text(src, then).strip()) and n.parent is not None \
                 and n.parent.id == k.body.id and n.end_byte <= decl.start_byte \
-                and (f"{i}>={bound}" in cond.split("||") or f"{bound}<={i}" in cond.split("||")):
+                and ({f"{i}>={bound}", f"{bound}<={i}"} & set(chain(cond, "||"))):
             return True
     return False
 

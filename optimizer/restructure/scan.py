@@ -15,7 +15,7 @@ threads each, and so does the epilogue, after the prologue's statements that do 
 from __future__ import annotations
 
 from kernelpro.profilers.analysis.blocksim import SharedRef
-from kernelpro.profilers.analysis.scans import BlockScan, statements
+from kernelpro.profilers.analysis.scans import BlockScan, shared_and_pointers, statements
 from kernelpro.profilers.source import Kernel, SourceFile, walk
 
 from .text import Refuse, span_text
@@ -161,8 +161,7 @@ def rewrite_per(src: SourceFile, k: Kernel, bs: BlockScan, per: int) -> str:
     stmts = statements(k)
     i0, i1 = bs.phase
     pro, epi = stmts[:i0], stmts[i1 + 1:]
-    shared = {src.node_text(x) for s in pro for x in walk(s) if x.type == "identifier"
-              and "__shared__" in src.node_text(s) and s.type == "declaration"}
+    shared = shared_and_pointers(src, k)  # (a fill through a pointer to the array is a fill too)
     decls = [src.node_text(s) for s in pro if s.type == "declaration" and "__shared__" in src.node_text(s)]
     fill = [s for s in pro if not (s.type == "declaration" and "__shared__" in src.node_text(s))]
     again = []

@@ -54,6 +54,11 @@ class Race(Exception):
     pass
 
 
+def _words(t: str) -> str:
+    """A type without qualifiers and storage words (`const float` and `__shared__ float` are `float`)."""
+    return " ".join(w for w in t.split() if w not in ("const", "volatile", "__shared__", "static", "extern"))
+
+
 class SharedRef:
     """A local pointer's value: the start of a shared array (`float *src = ping;`, swapped with `dst` each step of a
     double-buffered scan); subscripts through it reach that array."""
@@ -281,6 +286,10 @@ class Block:
                     if isinstance(value, SharedRef) != (d.child_by_field_name("declarator").type == "pointer_declarator"):
                         raise Unsupported(f"line {s.start_point[0] + 1}: a pointer kept in a number, or one that "
                                           "points elsewhere than at a shared array's start")
+                    if isinstance(value, SharedRef) and _words(self.src.node_text(s.child_by_field_name("type"))) \
+                            != _words(value.elem):
+                        raise Unsupported(f"line {s.start_point[0] + 1}: a pointer of another type than the shared "
+                                          f"array's `{value.elem}`")
                     scopes[-1][self.src.node_text(name)] = value
                 elif d.type == "identifier":
                     scopes[-1][self.src.node_text(d)] = UNSET
@@ -453,6 +462,9 @@ class Block:
         if ty == "cast_expression":
             v = self._expr(n.child_by_field_name("value"), scopes, t)
             ctype = "".join(src.node_text(n.child_by_field_name("type")).split())
+            if isinstance(v, SharedRef) and ctype != "".join(v.elem.split()) + "*":
+                raise Unsupported(f"line {n.start_point[0] + 1}: a shared array read through a pointer to another "
+                                  f"type (`{ctype}`)")
             if ctype in ("int", "unsigned", "unsignedint", "longlong", "size_t", "long") and isinstance(val(v), float):
                 v = Data(int(v.v)) if isinstance(v, Data) else int(v)
             return v

@@ -549,6 +549,7 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
     for name, _ in _scalar_writes(src, body):  # (`if (d < 0) d = -d;`: not its initial value any more)
         privates.pop(name, None)
     updates = []
+    written_in_loop = {n for n, _ in _scalar_writes(src, body)}
     for w in walk(body):
         u = _update(src, w) if w.type == "assignment_expression" else None
         if u is None:
@@ -575,6 +576,12 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
                     scale.append(f)
             terms.append((sign, ops, scale, t))
         if any(len(ops) == 2 for _, ops, _, _ in terms):
+            for _, ops, scale, _ in terms:  # a factor of a product that changes along the loop is no scale
+                moving = next((f for f in scale if _moves_with(src, f, var, privates) or any(
+                    n.type == "identifier" and src.node_text(n) in written_in_loop for n in walk(f))), None)
+                if moving is not None and len(ops) == 2:
+                    return Refusal(lp.line, f"line {w.start_point[0] + 1} multiplies the products by "
+                                            f"`{text(src, moving)}`, which changes with {var} (a weight along k)")
             for _, ops, _, _ in terms:
                 for a, f in ops:
                     bad = _changing_cast(src, k, f, a.array)
@@ -591,9 +598,9 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
         updates.append((w, acc_node, [(1, [(ra, fa), (rb, fb)], [], None)]))
         centered = _centered(combine)
     line = lp.line
-    sums = ()
+    sums, more_outs = (), []
     if len(updates) > 1:
-        merged = _same_place_sums(src, k, lp, updates, by_node)
+        merged = more_outs = _same_place_sums(src, k, lp, updates, by_node)
         if merged is None:
             seen = [(w, ops[0][0].array, ops[1][0].array, text(src, acc_node)) for w, acc_node, terms in updates
                     for _, ops, _, _ in terms[:1] if len(ops) == 2]
@@ -766,9 +773,8 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
         combine = None
     if batch is not None and (batch.thread is None or batch.thread in (row.thread, col.thread)):
         _digit_batch(src, k, env, coords, guards, row, col, batch)
-    assumes = sorted({tuple(sorted((out_acc.array, a))) for a in operands
-                      if not (k.param(a) and k.param(a).is_restrict) and not (k.param(out_acc.array)
-                                                                          and k.param(out_acc.array).is_restrict)})
+    assumes = sorted({tuple(sorted((o, a))) for o in {out_acc.array, *(more_outs or ())} for a in operands
+                      if not (k.param(a) and k.param(a).is_restrict) and not (k.param(o) and k.param(o).is_restrict)})
     lines = sorted({line, w.start_point[0] + 1} | ({store.start_point[0] + 1} if store is not None else set()))
     return Contraction(
         kernel=k.name, loop=lp.node, k=var, k_start=k_start, K=K, causal=causal, bound=bpoly, condition=condition, row=row, col=col, batch=batch,
@@ -1008,19 +1014,36 @@ def _declaration(src: SourceFile, k: Kernel, name: str, loop):
     return None
 
 
+def _moves_with(src: SourceFile, f, var: str, privates: dict, depth: int = 0) -> bool:
+    """The factor f reads the loop's variable, itself or through a local of the loop body defined from it."""
+    for n in walk(f):
+        if n.type == "identifier":
+            name = src.node_text(n)
+            if name == var or name in privates and privates[name] is not None and depth < 4 and \
+                    _moves_with(src, privates[name], var, privates, depth + 1):
+                return True
+    return False
+
+
 def _same_place_sums(src: SourceFile, k: Kernel, lp, updates: list, by_node: dict):
-    """True where every update is a local sum of products of two operands along the loop and every sum is stored
-    after the loop at the same output position (arrays may differ: `Cr[i]`, `Ci[i]`); else None (several outputs
-    of a thread at other positions, a small tile in named sums, are matmul.one_output's)."""
-    index = None
+    """The output arrays where every update is a local sum of products of two operands along the loop, every sum is
+    declared with the same type and stored after the loop at the same output position (arrays may differ: `Cr[i]`,
+    `Ci[i]`), none of them an operand; else None (several outputs of a thread at other positions, a small tile in
+    named sums, are matmul.one_output's)."""
+    index, types, outs = None, set(), []
+    operands = {a.array for _, _, ts in updates for _, ops, _, _ in ts for a, _ in ops}
     for w2, acc2, terms2 in updates:
         if acc2.type != "identifier" or any(len(ops) != 2 for _, ops, _, _ in terms2):
             return None
         _, out2 = _store(src, k, lp.node, text(src, acc2), by_node)
-        if out2 is None or out2.index is None or (index is not None and out2.index != index):
+        if out2 is None or out2.index is None or (index is not None and out2.index != index) or \
+                out2.array in operands:
             return None
+        decl = _declaration(src, k, text(src, acc2), lp.node)
+        types.add(" ".join(decl[0].split()) if decl else None)
         index = out2.index
-    return True
+        outs.append(out2.array)
+    return outs if len(types) == 1 and None not in types else None  # (one accumulator type: the tiles' one)
 
 
 def _store(src: SourceFile, k: Kernel, loop, acc: str, by_node: dict):

@@ -84,13 +84,40 @@ def _outer_template_args(f: SourceFile, fn) -> dict[str, str]:
             nm = next((c for c in p.named_children if c.type in ("type_identifier", "identifier")), None)
         names.append(f.node_text(nm) if nm is not None else "")
     call = r"\s*\(" if owner == _fn_name(f, fn) else ""  # a function's instantiation or call; a class's use
-    found = [tuple(a.strip() for a in m.group(1).split(","))
-             for m in re.finditer(rf"\b{re.escape(owner)}\s*<([^<>]*)>{call}", f.text)]
-    found = [a for a in found if not set(a) & set(names)]  # (the launcher's own `launch<T>` is no instantiation)
+    code = _code_only(f)
+    found = []
+    for m in re.finditer(rf"\b{re.escape(owner)}\s*<([^<>]*)>{call}".encode(), code):  # (bytes: node offsets)
+        args = tuple(a.strip() for a in m.group(1).decode("utf-8", "replace").split(","))
+        if not _inside_template_using(f, m.start(), args):  # (`launch<T>` in a template is no instantiation)
+            found.append(args)
     if not found:
         return {}
     args = found[0]
     return {n: a for n, a in zip(names, args) if n and a}
+
+
+def _code_only(f: SourceFile) -> bytes:
+    """The file's bytes with its comments and string literals blanked (the same length)."""
+    text = bytearray(f.data)
+    for n in walk(f.root):
+        if n.type in ("comment", "string_literal", "raw_string_literal"):
+            text[n.start_byte:n.end_byte] = b" " * (n.end_byte - n.start_byte)
+    return bytes(text)
+
+
+def _inside_template_using(f: SourceFile, at: int, args: tuple) -> bool:
+    """The text at byte `at` lies in a template declaration one of whose parameters the arguments name."""
+    n = f.root.descendant_for_byte_range(at, at)
+    while n is not None:
+        if n.type == "template_declaration":
+            params = n.child_by_field_name("parameters")
+            for p in params.named_children if params is not None else ():
+                nm = p.child_by_field_name("name") or p.child_by_field_name("declarator") or next(
+                    (c for c in p.named_children if c.type in ("type_identifier", "identifier")), None)
+                if nm is not None and any(re.search(rf"\b{re.escape(f.node_text(nm))}\b", a) for a in args):
+                    return True
+        n = n.parent
+    return False
 
 
 def _fn_of(n) -> ts.Node | None:

@@ -81,6 +81,18 @@ def _steps_by_powers(src: SourceFile, stmts) -> bool:
     return False
 
 
+def shared_and_pointers(src: SourceFile, k: Kernel) -> set[str]:
+    """The kernel's shared arrays and the local pointers to them (`float *src = ping;`, `float *t = src;`), through
+    which a phase reads and writes them."""
+    shared = _shared_names(src, k)
+    for _ in range(3):
+        shared |= {src.node_text(d.child_by_field_name("declarator").child_by_field_name("declarator"))
+                   for d in walk(k.body) if d.type == "init_declarator"
+                   and d.child_by_field_name("declarator").type == "pointer_declarator"
+                   and src.node_text(d.child_by_field_name("value")).strip() in shared}
+    return shared
+
+
 def _shared_names(src: SourceFile, k: Kernel) -> set[str]:
     out = set()
     for d in walk(k.body):
@@ -120,12 +132,7 @@ def block_scan(src: SourceFile, k: Kernel, block: int, scalars: dict, grid: int 
     if not with_sync or not _steps_by_powers(src, stmts[with_sync[0]:with_sync[-1] + 1]):
         return Refusal(k.name, "no loop of barriers stepping by powers of two", not_this_shape=True)
     i0, i1 = with_sync[0], with_sync[-1]
-    shared = _shared_names(src, k)
-    for _ in range(3):  # pointers into them (`float *src = ping;`, `float *t = src;`): read through as the arrays
-        shared |= {src.node_text(d.child_by_field_name("declarator").child_by_field_name("declarator"))
-                   for d in walk(k.body) if d.type == "init_declarator"
-                   and d.child_by_field_name("declarator").type == "pointer_declarator"
-                   and src.node_text(d.child_by_field_name("value")).strip() in shared}
+    shared = shared_and_pointers(src, k)
     local = {src.node_text(x.child_by_field_name("declarator")) for s in stmts[i0:i1 + 1] for x in walk(s)
              if x.type == "init_declarator"}
 
