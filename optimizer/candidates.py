@@ -50,6 +50,8 @@ from pathlib import Path
 
 import git
 
+from .search import scored_sizes
+
 NOTES_REF = "refs/notes/kernelpro"
 BRANCH_PREFIX = "refs/heads/kernelpro/"
 SNAPSHOT_PREFIX = "refs/kernelpro/snapshots/"
@@ -365,8 +367,6 @@ def _ratio(a, b) -> str:
 def format_message(kernel, objective, speedup, before, after, energy_before, energy_after,
                    error, answers, path) -> tuple[str, str]:
     """(title, body) of a candidate commit. ``before``/``after`` map size -> seconds."""
-    from .search import scored_sizes
-
     before, after = dict(before or {}), dict(after or {})
     sizes = sorted(set(before) | set(after), key=_size_key)
     nsz = f"{len(sizes)} size" + ("" if len(sizes) == 1 else "s")

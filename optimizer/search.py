@@ -269,8 +269,8 @@ def reward(ev: Evaluation, root_ev: Evaluation, objective: str = "time", sizes=N
     if used == "energy":
         return e
     # edp: the time factor over the sizes that have energy, so both cover the same sizes
-    sizes = [s for s in root_ev.energy_j if s in scored] or list(root_ev.energy_j)
-    return e + _log_ratio_mean({s: root_ev.times_s[s] for s in sizes if s in root_ev.times_s}
+    both = [s for s in root_ev.energy_j if s in scored] or list(root_ev.energy_j)
+    return e + _log_ratio_mean({s: root_ev.times_s[s] for s in both if s in root_ev.times_s}
                                or root_ev.times_s, ev.times_s, "times_s")
 
 

@@ -19,7 +19,7 @@ from typing import Callable
 from kernelpro.profilers.analysis.patterns import RowKernel, column_loop, is_elementwise, row_kernel, row_major_loops
 from kernelpro.profilers.analysis.atomics import uniform_atomics
 from kernelpro.profilers.analysis.blocktree import block_reduction
-from kernelpro.profilers.analysis.contraction import Axis
+from kernelpro.profilers.analysis.contraction import Axis, parts_count
 from kernelpro.profilers.analysis.copies import copy_kernel, row_loop
 from kernelpro.profilers.analysis.digits import FlatIndex, flat_index
 from kernelpro.profilers.analysis.histogram import histogram
@@ -2082,8 +2082,7 @@ def _block_counts_from_launch(src: SourceFile, ctx: Context, c) -> None:
         # slowest digit (its count never needed in the kernel), the old grid's count at the launch
         a = rest[0]
         c.batch.parts = {**{x: e for x, e in parts.items() if x != a}, a: "gridDim." + c.coords[a][-1]}
-    if None not in c.batch.parts.values():
-        c.batch.extent = " * ".join(f"({e})" for e in c.batch.parts.values())
+    c.batch.extent = parts_count(c.batch.parts) or c.batch.extent
 
 
 def _extent_from_launch(src: SourceFile, ctx: Context, c, axis) -> str | None:

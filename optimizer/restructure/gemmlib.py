@@ -146,7 +146,7 @@ def plan(src: SourceFile, c: Contraction, types: bool = True, tf32: bool = False
         raise Refuse("the library GEMM: a template kernel (the launcher needs one instantiation)")
     if len(c.terms) != 1:
         raise Refuse("the library GEMM: a sum of several products")
-    if c.combine is not None or c.shifted or c.sums:
+    if not c.plain:
         raise Refuse("the library GEMM: the sum adds another function of the two operands than their product")
     if c.causal or c.condition or c.mask:
         raise Refuse("the library GEMM: a causal bound or a mask on the sum")

@@ -368,7 +368,7 @@ def symmetric(c: Contraction) -> bool:
     offset), over a square output, nothing depending on the row apart from the column: C[i][j] = C[j][i], and
     bit for bit (the same products summed in the same order). Only the tiles on and below the diagonal need
     computing, each written twice."""
-    if len(c.terms) != 1 or c.combine or c.shifted or c.sums or c.causal or c.mask or c.condition or c.per_thread != (1, 1):
+    if len(c.terms) != 1 or not c.plain or c.causal or c.mask or c.condition or c.per_thread != (1, 1):
         return False  # (a distance of an array's rows to each other is symmetric too, but not every function is)
     if len(c.row.atoms) != 1 or len(c.col.atoms) != 1 or not _equal_sizes(c.M, c.N):
         return False
@@ -1511,7 +1511,7 @@ def tf32_admits(c: Contraction, tolerance, kmax):
 
 def split_tf32_ok(c: Contraction) -> bool:
     """3xTF32 applies: one product of float operands (the tensor cores' fp32-accurate mode)."""
-    return len(c.terms) == 1 and all(o.elem == "float" for o in c.terms[0]) and c.combine is None and not c.shifted
+    return len(c.terms) == 1 and all(o.elem == "float" for o in c.terms[0]) and c.plain
 
 
 SPLIT_POLICY = ("3xTF32 split precision: each fp32 operand is big + small with big = tf32(x) and small = "

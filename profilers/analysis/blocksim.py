@@ -54,7 +54,7 @@ class Race(Exception):
     pass
 
 
-def _words(t: str) -> str:
+def plain_type(t: str) -> str:
     """A type without qualifiers and storage words (`const float` and `__shared__ float` are `float`)."""
     return " ".join(w for w in t.split() if w not in ("const", "volatile", "__shared__", "static", "extern"))
 
@@ -286,8 +286,8 @@ class Block:
                     if isinstance(value, SharedRef) != (d.child_by_field_name("declarator").type == "pointer_declarator"):
                         raise Unsupported(f"line {s.start_point[0] + 1}: a pointer kept in a number, or one that "
                                           "points elsewhere than at a shared array's start")
-                    if isinstance(value, SharedRef) and _words(self.src.node_text(s.child_by_field_name("type"))) \
-                            != _words(value.elem):
+                    if isinstance(value, SharedRef) and plain_type(self.src.node_text(s.child_by_field_name("type"))) \
+                            != plain_type(value.elem):
                         raise Unsupported(f"line {s.start_point[0] + 1}: a pointer of another type than the shared "
                                           f"array's `{value.elem}`")
                     scopes[-1][self.src.node_text(name)] = value
@@ -462,7 +462,7 @@ class Block:
         if ty == "cast_expression":
             v = self._expr(n.child_by_field_name("value"), scopes, t)
             ctype = "".join(src.node_text(n.child_by_field_name("type")).split())
-            if isinstance(v, SharedRef) and ctype != "".join(v.elem.split()) + "*":
+            if isinstance(v, SharedRef) and ctype != "".join(plain_type(v.elem).split()) + "*":
                 raise Unsupported(f"line {n.start_point[0] + 1}: a shared array read through a pointer to another "
                                   f"type (`{ctype}`)")
             if ctype in ("int", "unsigned", "unsignedint", "longlong", "size_t", "long") and isinstance(val(v), float):

@@ -58,6 +58,11 @@ class Axis:
     parts: dict | None = None  # for a batch of block positions ("blocks"): atom -> its count (None unknown)
 
 
+def parts_count(parts: dict) -> str | None:
+    """A batch of block positions' count: the product of its parts' counts, None while one is unknown."""
+    return None if None in parts.values() else " * ".join(f"({e})" for e in parts.values())
+
+
 @dataclass
 class Digits:
     """A batch whose coordinates are digits of one flat index that the row (and column) split too (`t2 = idx % T, t = (idx / T) % T, h = (idx / (T*T)) % NH, b = idx / (NH*T*T)`)."""
@@ -105,6 +110,12 @@ class Contraction:
     # `terms`; empty for one sum. The SIMT tiles sum every term and the kernel's code adds them up; what computes
     # one product (tensor cores, the library GEMM) does not apply.
     sums: tuple = ()
+
+    @property
+    def plain(self) -> bool:
+        """One sum of products of the elements as stored (no other function of them, no shift, no second sum): what
+        tensor cores, the library GEMM and the symmetric tiles compute."""
+        return self.combine is None and not self.shifted and not self.sums
 
     @property
     def shifted(self) -> bool:
@@ -922,8 +933,7 @@ def _shift_value(src: SourceFile, k: Kernel, name, own: set, coordinates: set) -
         v = _coord_value(src, k, name) if p is None else None
         if p is not None and p.is_pointer or p is None and v is None:
             return None
-    changed = {text(src, unparen(n.child_by_field_name("left") or n.child_by_field_name("argument")))
-               for n in walk(k.body) if n.type in ("assignment_expression", "update_expression")}
+    changed = {n for n, _ in _scalar_writes(src, k.body)}
     if isinstance(name, str) and name in changed:
         return None
     if v is None:
@@ -1200,9 +1210,7 @@ def _axis(src: SourceFile, plain, coords: dict, guards: dict, atoms_: set, k: Ke
         roots = [a for a in names if a not in derived]
         if all(_block_digit(src, k, coords, _coord_value(src, k, a)) for a in roots):
             parts = {a: _count(src, k, coords, guards, a) for a in roots}
-            known = all(e is not None for e in parts.values())
-            return Axis(names, " * ".join(f"({e})" for e in parts.values()) if known else None, "blocks",
-                        parts=parts)
+            return Axis(names, parts_count(parts), "blocks", parts=parts)
         return Axis(names, None, None)  # (an offset or a multiple of a block index: not a digit from 0)
     thread = None
     if len(names) == 1 and names[0] in coords:

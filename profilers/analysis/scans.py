@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .blocksim import Block, Data, Race, SharedRef, Unsupported, val
+from .blocksim import Block, Data, Race, SharedRef, Unsupported, plain_type, val
 from .refusal import Refusal
 from ..source import Kernel, SourceFile, walk
 
@@ -243,8 +243,7 @@ def block_scan(src: SourceFile, k: Kernel, block: int, scalars: dict, grid: int 
     loops = sum(1 for s in stmts[i0:i1 + 1] for n in walk(s)
                 if n.type in ("for_statement", "while_statement") and has_barrier(src, n))
     form = "work-efficient (up-sweep and down-sweep)" if loops >= 2 else "Hillis-Steele"
-    elem = " ".join(w for w in sim.elem[name].split() if w not in ("const", "volatile", "__shared__", "extern",
-                                                                  "static"))
+    elem = plain_type(sim.elem[name])
     return BlockScan(k.name, name, elem, inclusive, block, len(lin), form, fit[0], fit[1], out_off, (i0, i1), tot,
                      tthread, tto, finals, (stmts[i0].start_point[0] + 1, stmts[i1].end_point[0] + 1),
                      _output_kind(sim, k, tto))
