@@ -207,14 +207,15 @@ kernel = "k"
 
 
 @pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
-@pytest.mark.parametrize("T, dt", [("float", np.float32), ("int", np.int32), ("unsigned", np.uint32)])
-def test_the_blocks_kernel_equals_cumsum_at_any_length(T, dt, tmp_path):
+@pytest.mark.parametrize("T, dt, vec", [("float", np.float32, "true"), ("int", np.int32, "true"),
+                                         ("unsigned", np.uint32, "true"), ("int", np.int32, "false")])
+def test_the_blocks_kernel_equals_cumsum_at_any_length(T, dt, vec, tmp_path):
     src = (LIBRARY_DIR / "scan.cuh").read_text()
     rng = np.random.default_rng(1)
-    for n, inclusive in ((1, True), (255, False), (256, True), (1001, True), (1001, False)):
+    for n, inclusive in ((1, True), (255, False), (256, True), (1001, True), (1001, False), (9001, True)):
         x = (rng.standard_normal(n) * 10).astype(dt) if dt != np.uint32 else rng.integers(0, 9, n).astype(dt)
-        tiles = -(-n // 256)  # 64 threads x 4 values a tile
-        res = emulate(src, f"kernelpro::scan_tiles<{T}, 64, 4>",
+        tiles = -(-n // 256)  # 64 threads x 4 values a tile (9001: 36 tiles, two rounds of look-back)
+        res = emulate(src, f"kernelpro::scan_tiles<{T}, 64, 4, {vec}>",
                       [x, np.zeros(n, dt), np.int64(n), np.zeros(tiles + 1, np.uint64), np.bool_(inclusive)],
                       [tiles], [64], workdir=str(tmp_path))
         want = np.cumsum(x.astype(np.float64))
