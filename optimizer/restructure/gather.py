@@ -142,8 +142,10 @@ def vectorize_gather(src: SourceFile, rk: RowKernel, vec: int) -> str:
                      line_indent(src, n), indent) for n in nodes)
     names = {id(a): f"kp_g{i}" for i, a in enumerate(packed)}
     elem = {id(a): f"typename kp_elem<decltype({a.array}[0])>::type" for a in packed}
-    # each packed access's address at the pack's first element
-    addr = {id(a): f"&{a.array}[{word.sub('kp_i0', poly_c(a.index))}]" for a in packed}
+    # each packed access's address at the pack's first element, its quotients in the index's own type (as the
+    # kernel computes them: a 64-bit division is a subroutine of ~70 instructions, a 32-bit one ~20)
+    first = f"(({t})kp_i0)"
+    addr = {id(a): f"&{a.array}[{word.sub(first, poly_c(a.index))}]" for a in packed}
     bound = src.node_text(rk.bound)
     value = rk.env.values_at(rk.guard.start_byte).get(bound) if rk.bound.type == "identifier" else None
     if value is not None and any(src.node_text(d.child_by_field_name("declarator") or d) == bound
@@ -155,7 +157,7 @@ def vectorize_gather(src: SourceFile, rk: RowKernel, vec: int) -> str:
            f"{ind}const long long kp_n = (long long)({bound});",
            f"{ind}for (long long kp_i0 = ((long long)blockIdx.x * blockDim.x + threadIdx.x) * {vec}; kp_i0 < kp_n;"
            f" kp_i0 += (long long)gridDim.x * blockDim.x * {vec}) {{"]
-    conds = [f"kp_i0 + {vec} <= kp_n"] + [f"kp_i0 % (long long)({d}) + {vec} <= (long long)({d})" for d in divisors]
+    conds = [f"kp_i0 + {vec} <= kp_n"] + [f"(long long)({first} % ({d})) + {vec} <= (long long)({d})" for d in divisors]
     for a in packed:
         out.append(f"{i1}{elem[id(a)]}* const {names[id(a)]}_a = ({elem[id(a)]}*)({addr[id(a)]});"
                    if a.is_write else
