@@ -2,7 +2,7 @@
 # GPU: one call's worth of checks, each under its own time limit so the call ends inside the device's 600 s.
 # Usage on the device machine, from the repository root: bash scripts/gpu_session.sh
 #   PYTEST="tests/test_blocks.py -k gemm_sm90"   the GPU tests to run first (pytest -m gpu), PYTEST_T its limit
-#   SWEEP="stencil3d scan"   hand-written candidates (benchmarks/suite_variants/<family>/*.cu), SWEEP_T its limit
+#   SWEEP="stencil3d scan"   hand-written candidates (benchmarks/suite_variants/<family>/*.cu, or SWEEP_DIR), SWEEP_T its limit
 #   SUITES="tf32:benchmarks/suite/gemm_fp32/naive_tf32.cu:150 scan:@scan:120 sm-i:@softmax:60:infer"
 #          name:FILES (or @FAMILIES):RUN_T[:infer]   (infer: the specs removed and inferred, issue 28)
 # The device returns at most 8 files: everything ends in $OUT/summary.txt and $OUT/all.tar.gz.
@@ -17,7 +17,7 @@ if [ -n "${PYTEST:-}" ]; then
   echo "rc=$?" >> $L/pytest.txt; { echo "== pytest $PYTEST"; tail -25 $L/pytest.txt; } | tee -a $L/summary.txt
 fi
 if [ -n "${SWEEP:-}" ]; then  # hand-written candidates of benchmarks/suite_variants beside best.cu and PyTorch
-  ( time timeout ${SWEEP_T:-200} python3 benchmarks/baseline_sweep.py --families $SWEEP --dir benchmarks/suite_variants \
+  ( time timeout ${SWEEP_T:-200} python3 benchmarks/baseline_sweep.py --families $SWEEP --dir ${SWEEP_DIR:-benchmarks/suite_variants} \
       --repeats 2 --out $L/sweep.json ) > $L/sweep.txt 2>&1
   echo "rc=$?" >> $L/sweep.txt; { echo "== sweep $SWEEP"; grep -v "^\s*$" $L/sweep.txt | tail -30; } | tee -a $L/summary.txt
 fi

@@ -6,6 +6,7 @@ an in-place sweep and a one-dimensional launch get none and say why."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 
 import numpy as np
@@ -269,3 +270,63 @@ def test_a_tap_s_copy_goes_only_where_its_jump_is_taken_before_anything_else():
     k2 = k.replace("{ if (d == 0) continue; s += in[i + d]; }", "{ t += in[i + d]; if (d == 0) continue; s += in[i + d]; }")
     got2 = unroll_taps(k2, "g.cu", "g")
     assert got2 is not None and got2.count("t += in[") == 3
+
+
+MARCHED = ("stencil2d", "conv_loops", "conv_const", "jacobi_bc", "clamped", "heat3d")  # (jacobi, literal_rows: the
+# block's shape written as numbers, no strip of another height: no march, tested below)
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+@pytest.mark.parametrize("name", MARCHED)
+def test_each_register_march_computes_what_the_kernel_computes(name, tmp_path):
+    """The march (a strip of rows a thread, a neighbour taken from the row before's registers where that read
+    the same address) at every knob of its space, at sizes that end mid-strip, against the kernel as written."""
+    path, kernel, grid, block, arrays, scalars, out = CASES[name]
+    text = open(path).read()
+    k0 = parse_source(text).kernel(kernel)
+    ctx = api.replace(_ctx(path, kernel, grid, block), size_env={"small": dict(scalars)},
+                      scalar_params={p.name: p.name for p in k0.params if not p.is_pointer})
+    plans, why = api.plans(text, ctx)
+    plan = next((p for p in plans if p.name == "stencil-march"), None)
+    assert plan is not None, why
+    cands = [plan.build(knobs) for knobs in plan.space]
+    assert all(c.kind == "structural" and c.origin == "builtin:stencil-march" for c in cands)
+    assert {tuple(c.launch["block"]) for c in cands} == {(kn["tx"], kn["ty"]) for kn in plan.space}
+    problems = compile_each(path, [(kernel, c.source, ()) for c in cands], CompileOptions(arch="sm_90"))
+    assert problems == [None] * len(cands), problems
+    batch = Batch([(text, kernel)] + [(c.source, kernel) for c in cands], str(tmp_path))
+    idx = [p.name for p in k0.params].index(out)
+    launches = [(grid, block)] + [(c.launch["grid"], c.launch["block"]) for c in cands]
+    got = []
+    for i, (g, b) in enumerate(launches):
+        rng = np.random.default_rng(5)
+        args = [rng.standard_normal(arrays[p.name]).astype(np.float32).reshape(-1) if p.name in arrays
+                else scalars[p.name] for p in k0.params]
+        got.append(batch.run(i, args, [_ev(x, scalars) for x in g], [_ev(x, scalars) for x in b])[idx])
+    for c, g in zip(cands, got[1:]):
+        assert np.array_equal(got[0], g), f"{c.description}: {np.sum(got[0] != g)} of {g.size} points differ"
+
+
+def test_the_march_reuses_a_neighbour_only_where_the_row_before_read_its_address():
+    """A 3x3 filter loads the row below's three and takes the other six from registers, each behind the test that
+    the row before read that very address (a clamped edge reads another); a 5-point stencil loads three."""
+    for name, fresh in (("conv_loops", 3), ("stencil2d", 3)):
+        path, kernel, grid, block, _, scalars, _ = CASES[name]
+        ctx = api.replace(_ctx(path, kernel, grid, block), size_env={"small": dict(scalars)},
+                          scalar_params={s: s for s in scalars})
+        plans, _ = api.plans(open(path).read(), ctx)
+        plan = next(p for p in plans if p.name == "stencil-march")
+        c = plan.build(plan.space[0])
+        assert f"({fresh} loaded a row instead of" in c.description, c.description
+        body = c.source[c.source.index(f"__global__ void {kernel}"):]
+        n = len(re.findall(r"\? \*kp_addr\[\d+\] :", body))
+        reused = len(re.findall(r"kp_addr\[(\d+)\] == kp_pa\[\d+\]", body))
+        assert reused == n - fresh, (n, reused)
+
+
+@pytest.mark.parametrize("name", ["jacobi", "literal_rows"])
+def test_no_march_where_the_kernel_writes_its_block_s_shape_as_numbers(name):
+    path, kernel, grid, block, *_ = CASES[name]
+    plans, _ = api.plans(open(path).read(), _ctx(path, kernel, grid, block))
+    names = [p.name for p in plans]
+    assert "stencil-tile" in names and "stencil-march" not in names, names

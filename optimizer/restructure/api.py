@@ -1456,6 +1456,7 @@ def stencil_plans(text: str, ctx: Context, specialised: bool = False) -> list[Pl
         # at the barrier with 4 bytes in flight per thread: 0.5x of the kernel as written on an H100)
         tiles = [t for t in STENCIL_TILES[:1]] + tiles + [t for t in STENCIL_TILES[1:] if t != tiles[0]]
     space = [{"tx": tx, "ty": ty, "rows": r} for tx, ty, r in tiles]
+    marches = len(tiles) > 1 and len(st.points) <= 32  # (a thread's strip reshapes the block: as the tile's rows)
 
     def build(knobs):
         tx, ty = int(knobs.get("tx", block[0])), int(knobs.get("ty", block[1]))
@@ -1480,7 +1481,29 @@ def stencil_plans(text: str, ctx: Context, specialised: bool = False) -> list[Pl
                                      f"memory once instead of up to {len({(d, e) for _, d, e in st.points})} times)"
                                      + (f"; blocks of {tx} x {ty}" if (tx, ty) != tuple(block[:2]) else "")
                                      + (f", each thread {rows} rows of the tile" if rows > 1 else ""))
-    return [Plan("stencil-tile", "stencil through a shared-memory tile with a halo", answers, space, build, 0.75)]
+    tile = Plan("stencil-tile", "stencil through a shared-memory tile with a halo", answers, space, build, 0.75)
+    if not marches:
+        return [tile]
+
+    def build_march(knobs):
+        tx, ty, strip, ahead = (int(knobs[x]) for x in ("tx", "ty", "strip", "ahead"))
+        vy = ty * strip
+        new = stencil.restage(src, k, st, (tx, ty), march=(strip, ahead))
+        launch = dict(ctx.base_launch or {}, **ctx.launch)
+        launch.update(grid=[cover(grid[0], block[0], tx), cover(grid[1], block[1], vy)], block=[tx, ty])
+        new, notes = _host(new, ctx.path, ctx.kernel, lambda g, b, args=None: (
+            f"dim3((dim3({g}).x * dim3({b}).x + {tx - 1}) / {tx}, (dim3({g}).y * dim3({b}).y + {vy - 1}) / "
+            f"{vy})", f"dim3({tx}, {ty})"))
+        fresh = len({(dx, dy) for _, dx, dy in st.points} - {(dx, dy - 1) for _, dx, dy in st.points})
+        return Candidate(source=new, launch=launch, flags=ctx.flags, answers=answers, origin="builtin:stencil-march",
+                         kind="structural", knobs=tuple(sorted(knobs.items())), notes=tuple(notes),
+                         description=(f"{'the loops over the taps written out; ' if unrolled else ''}each thread "
+                                      f"marches down {strip} rows, the {len(st.points)} neighbours of {st.array} "
+                                      f"kept in registers from row to row ({fresh} loaded a row instead of "
+                                      f"{len({(d, e) for _, d, e in st.points})}), {ahead} rows' loads in flight; "
+                                      f"blocks of {tx} x {ty}"))
+    march_space = [{"tx": tx, "ty": ty, "strip": s, "ahead": a} for tx, ty, s, a in STENCIL_MARCHES]
+    return [Plan("stencil-march", "stencil down a register window", answers, march_space, build_march, 0.78), tile]
 
 
 def _radius_specialised(text: str, ctx: Context, why: str) -> list[Plan]:
@@ -1646,6 +1669,7 @@ MARCH_TILES = ((32, 8), (32, 4), (64, 4), (32, 16))
 # (x, y, rows per thread): on an H100 the 5-point stencil's tile took 504, 335 and 270 us at 8192^2 with 1, 2 and 4
 # rows per thread (the kernel as written 269): more rows, more loads in flight before the barrier
 STENCIL_TILES = ((32, 8, 8), (32, 8, 4), (32, 4, 16), (64, 4, 8), (32, 8, 2), (32, 8, 1), (32, 16, 1))
+STENCIL_MARCHES = ((32, 4, 32, 4), (64, 2, 32, 4), (32, 8, 16, 4), (128, 1, 32, 2), (32, 4, 64, 8))  # tx, ty, strip, ahead
 MARCH_CHUNKS = (32, 64, 16)
 
 
