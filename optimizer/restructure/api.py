@@ -1456,7 +1456,7 @@ def stencil_plans(text: str, ctx: Context, specialised: bool = False) -> list[Pl
         # at the barrier with 4 bytes in flight per thread: 0.5x of the kernel as written on an H100)
         tiles = [t for t in STENCIL_TILES[:1]] + tiles + [t for t in STENCIL_TILES[1:] if t != tiles[0]]
     space = [{"tx": tx, "ty": ty, "rows": r} for tx, ty, r in tiles]
-    marches = len(tiles) > 1 and len(st.points) <= 32  # (a thread's strip reshapes the block: as the tile's rows)
+    marches = len(tiles) > 1 and not st.more  # (a thread's strip reshapes the block: as the tile's rows)
 
     def build(knobs):
         tx, ty = int(knobs.get("tx", block[0])), int(knobs.get("ty", block[1]))
@@ -1486,9 +1486,9 @@ def stencil_plans(text: str, ctx: Context, specialised: bool = False) -> list[Pl
         return [tile]
 
     def build_march(knobs):
-        tx, ty, strip, ahead = (int(knobs[x]) for x in ("tx", "ty", "strip", "ahead"))
+        tx, ty, strip, unroll = (int(knobs[x]) for x in ("tx", "ty", "strip", "unroll"))
         vy = ty * strip
-        new = stencil.restage(src, k, st, (tx, ty), march=(strip, ahead))
+        new = stencil.restage(src, k, st, (tx, ty), march=(strip, unroll))
         launch = dict(ctx.base_launch or {}, **ctx.launch)
         launch.update(grid=[cover(grid[0], block[0], tx), cover(grid[1], block[1], vy)], block=[tx, ty])
         new, notes = _host(new, ctx.path, ctx.kernel, lambda g, b, args=None: (
@@ -1500,9 +1500,9 @@ def stencil_plans(text: str, ctx: Context, specialised: bool = False) -> list[Pl
                          description=(f"{'the loops over the taps written out; ' if unrolled else ''}each thread "
                                       f"marches down {strip} rows, the {len(st.points)} neighbours of {st.array} "
                                       f"kept in registers from row to row ({fresh} loaded a row instead of "
-                                      f"{len({(d, e) for _, d, e in st.points})}), {ahead} rows' loads in flight; "
-                                      f"blocks of {tx} x {ty}"))
-    march_space = [{"tx": tx, "ty": ty, "strip": s, "ahead": a} for tx, ty, s, a in STENCIL_MARCHES]
+                                      f"{len({(d, e) for _, d, e in st.points})}); blocks of {tx} x {ty}"
+                                      + (f", the row loop unrolled {unroll} times" if unroll > 1 else "")))
+    march_space = [{"tx": tx, "ty": ty, "strip": s, "unroll": u} for tx, ty, s, u in STENCIL_MARCHES]
     return [Plan("stencil-march", "stencil down a register window", answers, march_space, build_march, 0.78), tile]
 
 
@@ -1669,7 +1669,7 @@ MARCH_TILES = ((32, 8), (32, 4), (64, 4), (32, 16))
 # (x, y, rows per thread): on an H100 the 5-point stencil's tile took 504, 335 and 270 us at 8192^2 with 1, 2 and 4
 # rows per thread (the kernel as written 269): more rows, more loads in flight before the barrier
 STENCIL_TILES = ((32, 8, 8), (32, 8, 4), (32, 4, 16), (64, 4, 8), (32, 8, 2), (32, 8, 1), (32, 16, 1))
-STENCIL_MARCHES = ((32, 4, 32, 4), (64, 2, 32, 4), (32, 8, 16, 4), (128, 1, 32, 2), (32, 4, 64, 8))  # tx, ty, strip, ahead
+STENCIL_MARCHES = ((32, 4, 32, 4), (64, 2, 32, 4), (32, 8, 16, 2), (128, 1, 32, 4), (32, 4, 64, 1))  # tx, ty, strip, unroll
 MARCH_CHUNKS = (32, 64, 16)
 
 

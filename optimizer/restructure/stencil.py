@@ -80,82 +80,53 @@ def body(src: SourceFile, k: Kernel, st: Stencil, tx: int, ty: int, rows: int = 
 }}"""
 
 
-def march_body(src: SourceFile, k: Kernel, st: Stencil, tx: int, ty: int, strip: int, ahead: int) -> str:
+def march_body(src: SourceFile, k: Kernel, st: Stencil, tx: int, ty: int, strip: int, unroll: int) -> str:
     """A register march: each thread of a tx x ty block computes `strip` consecutive old threads down y (the
-    virtual block tx x ty * strip), `ahead` rows at a time. For each row it runs the old body for the addresses
-    (phase false), takes the value of neighbour (dx, dy) from the row before's (dx, dy + 1) where that read the
-    same address, loads the others (a 3x3 filter: the row below's three, not nine), all `ahead` rows' loads in
-    flight before the first is used, then computes each row's point from the registers (phase true)."""
+    virtual block tx x ty * strip), one call of the old body a point (virtual.roles_helper's march mode), in
+    which neighbour (dx, dy) takes the value of the point before's (dx, dy + 1) where that read the same
+    address and loads it otherwise (a 3x3 filter: the row below's three, not nine); the row loop unrolled
+    `unroll` times."""
     t = virtual.elem_type(k, st.array)
     out_t = virtual.elem_type(k, st.store.array)
     n = len(st.points)
-    outs = len(st.more) + 1
-    offs = [(dx, dy) for _, dx, dy in st.points]
-    pred = {i: offs.index((dx, dy + 1)) for i, (dx, dy) in enumerate(offs) if (dx, dy + 1) in offs}
-    row = f"(kp_y0 + kp_r + kp_u)"
-    which0 = "0" if st.more else None
-    addr_call = virtual.call(src, k, "threadIdx.x", row, "false", which=which0)
-    loads = []
-    for i in range(n):
-        fresh = f"kp_v[kp_u][{i}] = (kp_ok[kp_u] && kp_addr[{i}]) ? *kp_addr[{i}] : {t}();"
-        if i in pred:
-            j = pred[i]
-            loads.append(f"if (kp_ok[kp_u] && kp_addr[{i}] && kp_addr[{i}] == kp_pa[{j}]) kp_re[kp_u] |= {1 << i}u;\n"
-                         f"      else {fresh}")
-        else:
-            loads.append(fresh)
-    reuse = [f"if (kp_re[kp_u] & {1 << i}u) kp_v[kp_u][{i}] = kp_u ? kp_v[kp_u - 1][{j}] : kp_pv[{j}];"
-             for i, j in pred.items()]
-    one = virtual.call(src, k, "threadIdx.x", row, "true", which="kp_w" if st.more else None).replace(
-        "kp_val,", "kp_v[kp_u],")
-    store_line = (f"for (int kp_w = 0; kp_w < {outs}; ++kp_w)\n        if ({one}) *kp_dst = kp_out;" if st.more
-                  else f"if ({one}) *kp_dst = kp_out;")
-    nl = "\n      "
     return f"""{{
-  // a register march: each thread {strip} consecutive rows of the old threads at its x, {ahead} rows' loads in
-  // flight at a time; a neighbour that the row before read at the same address is taken from its registers
+  // a register march: each thread {strip} consecutive rows of the old threads at its x; a neighbour that the
+  // row before read at the same address is taken from its registers
   {t} kp_val[{n}];
   const {t}* kp_addr[{n}];
   const {t}* kp_pa[{n}];
   {t} kp_pv[{n}];
-  {t} kp_v[{ahead}][{n}];
-  bool kp_ok[{ahead}];
-  unsigned kp_re[{ahead}];
   {out_t}* kp_dst;
   {out_t} kp_out;
-  for (int kp_j = 0; kp_j < {n}; ++kp_j) {{ kp_pa[kp_j] = nullptr; kp_pv[kp_j] = {t}(); }}
-  (void)kp_val;
+#pragma unroll
+  for (int kp_j = 0; kp_j < {n}; ++kp_j) {{ kp_pa[kp_j] = nullptr; kp_pv[kp_j] = kp_val[kp_j] = {t}(); }}
   const int kp_y0 = threadIdx.y * {strip};
-  for (int kp_r = 0; kp_r < {strip}; kp_r += {ahead}) {{
+#pragma unroll {unroll}
+  for (int kp_r = 0; kp_r < {strip}; ++kp_r) {{
+    if ({virtual.march_call(src, k, "threadIdx.x", "kp_y0 + kp_r")}) *kp_dst = kp_out;
 #pragma unroll
-    for (int kp_u = 0; kp_u < {ahead}; ++kp_u) {{
-      kp_ok[kp_u] = kp_r + kp_u < {strip} && {addr_call};
-      kp_re[kp_u] = 0u;
-      {nl.join(loads)}
-#pragma unroll
-      for (int kp_j = 0; kp_j < {n}; ++kp_j) kp_pa[kp_j] = kp_ok[kp_u] ? kp_addr[kp_j] : nullptr;
-    }}
-#pragma unroll
-    for (int kp_u = 0; kp_u < {ahead}; ++kp_u) {{
-      {nl.join(reuse)}
-      if (kp_ok[kp_u]) {store_line}
-    }}
-#pragma unroll
-    for (int kp_j = 0; kp_j < {n}; ++kp_j) kp_pv[kp_j] = kp_v[{ahead - 1}][kp_j];
+    for (int kp_j = 0; kp_j < {n}; ++kp_j) {{ kp_pa[kp_j] = kp_addr[kp_j]; kp_pv[kp_j] = kp_val[kp_j]; }}
   }}
 }}"""
 
 
+def march_preds(st: Stencil) -> dict[int, int]:
+    """{point i: the point j at (dx, dy + 1)}: what the row before read at i's address."""
+    offs = [(dx, dy) for _, dx, dy in st.points]
+    return {i: offs.index((dx, dy + 1)) for i, (dx, dy) in enumerate(offs) if (dx, dy + 1) in offs}
+
+
 def restage(src: SourceFile, k: Kernel, st: Stencil, block: tuple[int, int], rows: int = 1,
             march: tuple[int, int] | None = None) -> str:
-    """The tile (march None) or the register march (march = (strip, ahead): rows a thread, rows in flight)."""
+    """The tile (march None) or the register march (march = (strip, unroll): rows a thread, the row loop's unrolling)."""
     if len({virtual.elem_type(k, a.array) for a in [st.store] + st.more}) > 1:
         raise Refuse("the point's outputs have different element types")
     staged = virtual.Staged(loads=[a.node for a, _, _ in st.points], store=st.store.node, extra=[a.node for a in st.extra],
                             others=[a.node for a in st.others], more=[a.node for a in st.more])
     tall = march[0] if march else rows
     helper = virtual.roles_helper(src, k, staged, virtual.elem_type(k, st.array), virtual.elem_type(k, st.store.array),
-                                  block_dims=(block[0], block[1] * tall) if tall > 1 else None)
+                                  block_dims=(block[0], block[1] * tall) if tall > 1 else None,
+                                  march=march_preds(st) if march else None)
     at = virtual.insert_before(src, k)
     new_body = march_body(src, k, st, *block, *march) if march else body(src, k, st, *block, rows)
     return span_text(src, 0, len(src.data), [(at, at, helper), (k.body.start_byte, k.body.end_byte, new_body)])

@@ -72,9 +72,17 @@ def _address(src: SourceFile, n, subs) -> str:
 
 
 def roles_helper(src: SourceFile, k: Kernel, staged: Staged, load_t: str, store_t: str,
-                 block_dims: tuple[int, int] | None = None, plane: bool = False) -> str:
+                 block_dims: tuple[int, int] | None = None, plane: bool = False,
+                 march: dict[int, int] | None = None) -> str:
     """The helper's definition; block_dims replaces blockDim.x/y (a virtual block of another shape); with
-    plane, blockIdx.z is a parameter too (kp_vz: the virtual thread's plane)."""
+    plane, blockIdx.z is a parameter too (kp_vz: the virtual thread's plane).
+
+    march ({staged load i: the load j of the row before that reads its address}): one call per point instead
+    of two phases, `kp_march_<kernel>(params..., kp_vx, kp_vy, kp_pa, kp_pv, kp_val, kp_addr, kp_dst, kp_out)`:
+    each staged load that runs notes its address in kp_addr[i] and its value in kp_val[i], the value taken from
+    kp_pv[j] where kp_pa[j] (the address load j read for the point before) is the same address, else read."""
+    if march is not None and staged.more:
+        raise Refuse("a point with several outputs: no march")
     if any(not p.name for p in k.signature):
         raise Refuse("an unnamed kernel parameter")
     subs = []
@@ -96,9 +104,13 @@ def roles_helper(src: SourceFile, k: Kernel, staged: Staged, load_t: str, store_
     values = [n.parent.child_by_field_name("right") for n in stores]
     in_value = lambda n: any(within(n.start_byte, n.end_byte, v) for v in values)  # noqa: E731
     body_subs = [s for s in subs if not any(st.start_byte <= s[0] < st.end_byte for st in stmts)]
+    def fetch(i, n):  # march: the load noted, its value from the point before's registers where it read the same
+        a = f"(kp_addr[{i}] = {_address(src, n, subs)})"
+        got = f"(kp_pa[{march[i]}] == {a} ? kp_pv[{march[i]}] : *kp_addr[{i}])" if i in march else f"*{a}"
+        return f"(kp_val[{i}] = {got})"
     for i, n in enumerate(staged.loads):
         if not in_value(n):  # a local computed from a staged load before the store
-            body_subs.append((n.start_byte, n.end_byte,
+            body_subs.append((n.start_byte, n.end_byte, fetch(i, n) if march is not None else
                               f"(kp_phase ? kp_val[{i}] : (kp_addr[{i}] = {_address(src, n, subs)}, {load_t}()))"))
     for n in staged.others:
         if not in_value(n):
@@ -109,8 +121,12 @@ def roles_helper(src: SourceFile, k: Kernel, staged: Staged, load_t: str, store_
         val_subs = [s for s in subs if within(s[0], s[1], value)]
         for i, n in enumerate(staged.loads):
             if within(n.start_byte, n.end_byte, value):
-                val_subs.append((n.start_byte, n.end_byte, f"kp_val[{i}]"))
+                val_subs.append((n.start_byte, n.end_byte, fetch(i, n) if march is not None else f"kp_val[{i}]"))
         value_text = span_text(src, value.start_byte, value.end_byte, val_subs)
+        if march is not None:
+            body_subs.append((stmt.start_byte, stmt.end_byte,
+                              f"{{ kp_dst = {_address(src, store, subs)}; kp_out = {value_text}; return true; }}"))
+            continue
         addr_set = " ".join(f"kp_addr[{i}] = {_chosen_address(src, n, value, subs, staged.loads)};"
                             for i, n in enumerate(staged.loads) if within(n.start_byte, n.end_byte, value))
         dst = _address(src, store, subs)
@@ -128,6 +144,10 @@ def roles_helper(src: SourceFile, k: Kernel, staged: Staged, load_t: str, store_
     body = "{\n  " + ("bool kp_hit = false; " if more else "") + " ".join(
         f"kp_addr[{i}] = nullptr;" for i in range(len(staged.loads))) + body[1:]
     tmpl, _, _ = template_parts(src, k)
+    if march is not None:
+        return (f"{tmpl}static __device__ __forceinline__ bool kp_march_{k.name}({param_list(src, k)}, int kp_vx, "
+                f"int kp_vy, const {load_t}* const* kp_pa, const {load_t}* kp_pv, {load_t}* kp_val, "
+                f"const {load_t}** kp_addr, {store_t}*& kp_dst, {store_t}& kp_out)\n{body}\n\n")
     return (f"{tmpl}static __device__ __forceinline__ bool kp_roles_{k.name}({param_list(src, k)}, int kp_vx, "
             f"int kp_vy, {'int kp_vz, ' if plane else ''}bool kp_phase, {'int kp_which, ' if more else ''}"
             f"const {load_t}* kp_val, const {load_t}** kp_addr, {store_t}*& kp_dst, {store_t}& kp_out)\n{body}\n\n")
@@ -170,3 +190,11 @@ def call(src: SourceFile, k: Kernel, vx: str, vy: str, phase: str, vz: str | Non
 def insert_before(src: SourceFile, k: Kernel) -> int:
     """Where the helper goes: before the kernel's definition (its template header included)."""
     return template_parts(src, k)[2].start_byte
+
+
+def march_call(src: SourceFile, k: Kernel, vx: str, vy: str) -> str:
+    """A call of the march helper for virtual thread (vx, vy), with kp_pa, kp_pv, kp_val, kp_addr, kp_dst, kp_out
+    in scope."""
+    _, targs, _ = template_parts(src, k)
+    args = ", ".join(p.name for p in k.signature)
+    return f"kp_march_{k.name}{targs}({args}, {vx}, {vy}, kp_pa, kp_pv, kp_val, kp_addr, kp_dst, kp_out)"
