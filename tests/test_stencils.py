@@ -287,10 +287,10 @@ def test_each_register_march_computes_what_the_kernel_computes(name, tmp_path):
     ctx = api.replace(_ctx(path, kernel, grid, block), size_env={"small": dict(scalars)},
                       scalar_params={p.name: p.name for p in k0.params if not p.is_pointer})
     plans, why = api.plans(text, ctx)
-    plan = next((p for p in plans if p.name == "stencil-march"), None)
+    plan = next((p for p in plans if p.name == "stencil-window"), None)
     assert plan is not None, why
     cands = [plan.build(knobs) for knobs in plan.space]
-    assert all(c.kind == "structural" and c.origin == "builtin:stencil-march" for c in cands)
+    assert all(c.kind == "structural" and c.origin == "builtin:stencil-window" for c in cands)
     assert {tuple(c.launch["block"]) for c in cands} == {(kn["tx"], kn["ty"]) for kn in plan.space}
     problems = compile_each(path, [(kernel, c.source, ()) for c in cands], CompileOptions(arch="sm_90"))
     assert problems == [None] * len(cands), problems
@@ -316,7 +316,7 @@ def test_the_march_reuses_a_neighbour_only_where_the_row_before_read_its_address
         ctx = api.replace(_ctx(path, kernel, grid, block), size_env={"small": dict(scalars)},
                           scalar_params={s: s for s in scalars})
         plans, _ = api.plans(open(path).read(), ctx)
-        plan = next(p for p in plans if p.name == "stencil-march")
+        plan = next(p for p in plans if p.name == "stencil-window")
         c = plan.build(plan.space[0])
         assert f"({fresh} loaded a row instead of" in c.description, c.description
         helper = c.source[c.source.index(f"bool kp_march_{kernel}"):c.source.index(f"__global__ void {kernel}")]
@@ -332,4 +332,4 @@ def test_no_march_where_the_kernel_writes_its_block_s_shape_as_numbers(name):
     path, kernel, grid, block, *_ = CASES[name]
     plans, _ = api.plans(open(path).read(), _ctx(path, kernel, grid, block))
     names = [p.name for p in plans]
-    assert "stencil-tile" in names and "stencil-march" not in names, names
+    assert "stencil-tile" in names and "stencil-window" not in names, names

@@ -1495,7 +1495,7 @@ def stencil_plans(text: str, ctx: Context, specialised: bool = False) -> list[Pl
             f"dim3((dim3({g}).x * dim3({b}).x + {tx - 1}) / {tx}, (dim3({g}).y * dim3({b}).y + {vy - 1}) / "
             f"{vy})", f"dim3({tx}, {ty})"))
         fresh = len({(dx, dy) for _, dx, dy in st.points} - {(dx, dy - 1) for _, dx, dy in st.points})
-        return Candidate(source=new, launch=launch, flags=ctx.flags, answers=answers, origin="builtin:stencil-march",
+        return Candidate(source=new, launch=launch, flags=ctx.flags, answers=answers, origin="builtin:stencil-window",
                          kind="structural", knobs=tuple(sorted(knobs.items())), notes=tuple(notes),
                          description=(f"{'the loops over the taps written out; ' if unrolled else ''}each thread "
                                       f"marches down {strip} rows, the {len(st.points)} neighbours of {st.array} "
@@ -1503,7 +1503,7 @@ def stencil_plans(text: str, ctx: Context, specialised: bool = False) -> list[Pl
                                       f"{len({(d, e) for _, d, e in st.points})}); blocks of {tx} x {ty}"
                                       + (f", the row loop unrolled {unroll} times" if unroll > 1 else "")))
     march_space = [{"tx": tx, "ty": ty, "strip": s, "unroll": u} for tx, ty, s, u in STENCIL_MARCHES]
-    return [Plan("stencil-march", "stencil down a register window", answers, march_space, build_march, 0.78), tile]
+    return [Plan("stencil-window", "stencil down a register window", answers, march_space, build_march, 0.78), tile]
 
 
 def _radius_specialised(text: str, ctx: Context, why: str) -> list[Plan]:
