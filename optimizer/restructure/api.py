@@ -123,6 +123,30 @@ def _largest(ctx: Context, expr: str) -> float | None:
     return max(vals) if vals else None
 
 
+def _size_points(ctx: Context, exprs: list[str]) -> list[tuple]:
+    """The exprs' values at each size of the spec, the largest product first, each point once (None where an
+    expression has no value there)."""
+    pts = []
+    for env in ctx.size_env.values():
+        pt = tuple(_eval(e, env) for e in exprs)
+        if pt not in pts:
+            pts.append(pt)
+    return sorted(pts, key=lambda pt: -math.prod(v or 1 for v in pt)) or [tuple(None for _ in exprs)]
+
+
+def per_size_order(spaces: list[list[dict]]) -> list[dict]:
+    """Knob settings ordered for several sizes at once: each size's likely best in turn (the largest size's
+    first), then each one's second, and so on, every setting once, so that a search that tries the first few
+    settings has a candidate for each size (the per-size dispatch keeps each size's fastest)."""
+    out, seen = [], set()
+    for rank in range(max((len(sp) for sp in spaces), default=0)):
+        for sp in spaces:
+            if rank < len(sp) and (key := tuple(sorted(sp[rank].items()))) not in seen:
+                seen.add(key)
+                out.append(sp[rank])
+    return out
+
+
 def _pow2(x: float, lo: int, hi: int) -> int:
     p = 1 << max(0, math.ceil(math.log2(max(1.0, x))))
     return max(lo, min(hi, p))
@@ -1606,34 +1630,54 @@ def _flat_view_plans(src: SourceFile, k, fi, ctx: Context, old_block, grid) -> t
 
 
 def flat2d_plans(text: str, ctx: Context) -> list[Plan]:
-    """An element-wise kernel on 2-D thread indices (`C[row * N + col] = A[row * N + col] + ...` under
-    `row < M && col < N`): read as the 1-D kernel it is (flat2d.py), then the element-wise plan."""
+    """An element-wise kernel on 2-D or 3-D thread indices (`C[row * N + col] = A[row * N + col] + ...` under
+    `row < M && col < N`, a permute `y[(j * D0 + i) * D2 + k] = x[(i * D1 + j) * D2 + k]`): read as the 1-D
+    kernel it is (flat2d.py), then the element-wise plan (every access at the flat index) or the gather plan."""
     src = parse_source(text, ctx.path)
     k = src.kernel(ctx.kernel)
-    if k is None or len(ctx.launch.get("grid") or []) < 2 or len(ctx.launch.get("block") or []) < 2:
+    grid, block = list(ctx.launch.get("grid") or []), list(ctx.launch.get("block") or [])
+    if k is None or len(grid) < 2:
         return []
-    got = flat2d.flatten(src, k)
+    b = flat2d.box(src, k)
+    got = flat2d.flatten(src, k, b) if b is not None else None
     if got is None:
         return []
-    new, h, w = got
+    new, extents = got[0], list(got[1:])  # slowest first
     table = _spec_table(src, ctx)
-    hs, ws = in_terms_of(h, table), in_terms_of(w, table)
-    if hs is None or ws is None:
-        raise Refuse(f"the 2-D element-wise kernel's extent {h} x {w} is not in the spec's values of the kernel's "
-                     "parameters: the 1-D grid cannot be sized")
+    specs = [in_terms_of(e, table) for e in extents]
+    if None in specs:
+        raise Refuse(f"the {len(extents)}-D element-wise kernel's extent {' x '.join(extents)} is not in the spec's "
+                     "values of the kernel's parameters: the 1-D grid cannot be sized")
+    # the old launch covers the box at every size of the spec, and no more than once: else the flat kernel would
+    # do work the old one did not, or once what it did several times
+    if not ctx.size_env:
+        raise Refuse("no sizes in the spec to check that the old launch covers the box of thread indices")
+    for size, env in ctx.size_env.items():
+        for i, d in enumerate("xyz"):
+            g = _eval(str(grid[i]), env) if i < len(grid) else 1
+            t = _eval(str(block[i]), env) if i < len(block) else 1
+            e = _eval(specs[::-1][i], env) if i < len(b.axes) else 1
+            if None in (g, t, e):
+                raise Refuse(f"the old launch's {d} or the extent along it is not known at the size {size}")
+            if i < len(b.axes) and b.alone[i] and t != 1:
+                raise Refuse(f"{b.names[i]} = blockIdx.{d} alone under a block of {t} along {d}: each of its values "
+                             f"is computed by {t} threads")
+            if g * t < e or (i >= len(b.axes) and g * t != 1):
+                raise Refuse(f"the old launch gives {g * t} threads along {d} for {e} values at the size {size}: "
+                             "the flat kernel would not do the same work")
 
-    def host(g, b, args=None):
-        hh, ww = (in_terms_of(h, args), in_terms_of(w, args)) if args else (h, w)
-        return f"(unsigned)(((long long)({hh or h}) * ({ww or w}) + 255) / 256)", "256"
+    def host(g, b_, args=None):
+        es = [in_terms_of(e, args) or e for e in extents] if args else extents
+        return f"(unsigned)(((long long)" + " * ".join(f"({e})" for e in es) + " + 255) / 256)", "256"
     new, notes = _host(new, ctx.path, ctx.kernel, host)
-    launch = {"grid": [f"cdiv({hs} * {ws}, 256)"], "block": [256]}
+    launch = {"grid": [f"cdiv({' * '.join(specs)}, 256)"], "block": [256]}
     inner = replace(ctx, launch=launch, base_launch={**(ctx.base_launch or {}), **launch})
-    say = f"the 2-D indices (rows of {w}) read as one flat index on a 1-D grid; "
+    say = f"the {len(extents)}-D indices (a box of {' x '.join(extents)}) read as one flat index on a 1-D grid; "
     out = []
-    broadcast = f"{flat2d.IDX} / (" in new or f"{flat2d.IDX} % (" in new  # a vector read along rows or columns
-    for p in (gather_plans(new, inner) if broadcast else elementwise_plans(new, inner)):
+    digits = f"{flat2d.IDX} / (" in new or f"{flat2d.IDX} % (" in new  # an access not at the flat index itself
+    for p in (gather_plans(new, inner) if digits else elementwise_plans(new, inner)):
         p.build = _prefixed(p.build, say, tuple(notes))
-        p.description = "2-D indices flattened; " + p.description
+        p.description = f"{len(extents)}-D indices flattened; " + p.description
         out.append(p)
     return out
 
@@ -1890,8 +1934,12 @@ def matmul_plans(text: str, ctx: Context, coarse: bool = False) -> tuple[list[Pl
             if zt:  # the batch loop becomes the grid's z
                 zgrid = [zt]
             nb = _largest(ctx, str(zgrid[0])) if zgrid else 1
-            space = matmul.tile_space(len(c.terms), acc, m, n, nb, ctx.arch,
-                                      **matmul.simt_features(c, _arch_num(ctx.arch)))
+            # each size's own best tiles early (1024^2 outputs leave half the SMs idle in 128 x 128 tiles)
+            points = [(m, n, nb)] if kept else _size_points(
+                ctx, [in_terms_of(c.M, table) or "0", in_terms_of(c.N, table) or "0", str(zgrid[0]) if zgrid else "1"])
+            features = matmul.simt_features(c, _arch_num(ctx.arch))
+            space = per_size_order([matmul.tile_space(len(c.terms), acc, pm or m, pn or n, pb or nb, ctx.arch, **features)
+                                    for pm, pn, pb in points])
             if kept:  # no more tiles than the grid has blocks: a tile at least as tall and wide as a block's outputs
                 space = [x for x in space if x["bm"] >= kept["rows"] and x["bn"] >= kept["cols"]]
             sym = not kept and matmul.symmetric(c)  # C = A Aᵀ: square tiles on and below the diagonal, mirrored
@@ -1952,7 +2000,8 @@ def matmul_plans(text: str, ctx: Context, coarse: bool = False) -> tuple[list[Pl
                 else:
                     wt = "tf32"
             if wt is not None and _arch_num(ctx.arch) >= 80:
-                wspace = matmul.wmma_space(c, wt if "tf32" in wt else "16-bit", m, n, nb, ctx.arch)
+                wspace = per_size_order([matmul.wmma_space(c, wt if "tf32" in wt else "16-bit", pm or m, pn or n,
+                                                           pb or nb, ctx.arch) for pm, pn, pb in points])
                 if kept:
                     wspace = [x for x in wspace if x["bm"] >= kept["rows"] and x["bn"] >= kept["cols"]]
                 if sym:
