@@ -1,94 +1,144 @@
-"""An element-wise kernel on 2-D thread indices read as the 1-D one it is.
+"""An element-wise kernel on 2-D or 3-D thread indices read as the 1-D one it is.
 
-    int col = blockIdx.x * blockDim.x + threadIdx.x;       const long long kp_e = (long long)blockIdx.x *
-    int row = blockIdx.y * blockDim.y + threadIdx.y;   ->      blockDim.x + threadIdx.x;
-    if (row < M && col < N)                                 if (kp_e < (long long)(M) * (N))
-        C[row * N + col] = A[row * N + col] + B[...];           C[kp_e] = A[kp_e] + B[kp_e];
+    int k = blockIdx.x * blockDim.x + threadIdx.x;          const long long kp_e = (long long)blockIdx.x *
+    int i = blockIdx.y * blockDim.y + threadIdx.y;               blockDim.x + threadIdx.x;
+    int j = blockIdx.z;                                 ->
+    if (k < D2 && i < D0 && j < D1)                         if ((kp_e < (long long)(D1) * (D0) * (D2)))
+        y[(j * D0 + i) * D2 + k] = x[(i * D1 + j) * D2 + k];    y[(((kp_e / (D2)) / (D0)) * D0 + ...] = ...
 
-Only where every global access is at `row * N + col` (N the column's bound) or is a read at the row or the
-column alone (a vector broadcast along the other, `bias[col]`: read at `kp_e % N`, `x[row]` at `kp_e / N`),
-the row and column are read nowhere else but in their guard, and the guard bounds both: then the elements are
-the same set, each touched by one thread, and the element-wise plan (packs, several per thread) or, with
-broadcasts, the gather plan (packs within a row share the quotient) applies to the 1-D kernel.
+The box: a local per axis (x: `blockIdx.x * blockDim.x + threadIdx.x` in any order; y: the same in y or
+`blockIdx.y` alone; z: the same in z or `blockIdx.z` alone), at least x and y, each bounded by one conjunct
+`local < E` of the kernel's last statement, an `if` without else. The flat index kp_e runs over the box, x
+fastest; each local becomes its digit of kp_e where the guarded body reads it (an access at the flat index
+itself becomes `[kp_e]`). Only where the locals are read nowhere else, never written, nothing else reads the
+thread's position (no shared memory, barriers, warp functions, loops), and every global access walks an array
+laid out densely over some of the box's axes, x moving it by 0 or 1 elements (a copy, a permute that keeps
+the last dimension, a broadcast `x[row]`, `bias[col]`; a transpose is the transpose plans'): then the
+elements are the same set, each touched by one thread, and the element-wise plan (all at the flat index) or the
+gather plan (the packs share the quotients) applies to the 1-D kernel. Whether the old launch covered the box
+is the caller's to check (api.flat2d_plans, with Box.alone: a `blockIdx` alone needs a block of 1 there).
 """
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from kernelpro.profilers.analysis.affine import add, atom, build_env, global_accesses, mul
-from kernelpro.profilers.analysis.loops import text, unparen, writes_in
+from kernelpro.profilers.analysis.affine import add, atom, build_env, coefficient, global_accesses, mul
+from kernelpro.profilers.analysis.loops import operands, statements, text, unparen, writes_in
 from kernelpro.profilers.source import SourceFile, walk
 
 from .text import span_text
 
 IDX = "kp_e"
+_TEAM = re.compile(r"__shared__|__sync\w*|__shfl|__ballot|__activemask|__any_sync|__all_sync|__match|warpSize|"
+                   r"cooperative_groups|this_thread_block")
 
 
-def _axis_local(src: SourceFile, k, d: str) -> tuple[str, object] | None:
-    """The local holding blockIdx.d * blockDim.d + threadIdx.d (any order), and its declaration."""
+@dataclass
+class Box:
+    names: list  # the local of each axis, x first (x and y, or x, y and z)
+    decls: list  # its init_declarator
+    alone: list  # whether it is `blockIdx.d` alone
+    bounds: list  # E of `local < E`, a node
+    guard: object  # the if_statement
+
+
+def _axis_local(src: SourceFile, k, d: str) -> tuple[str, object, bool] | None:
+    """(the local holding blockIdx.d * blockDim.d + threadIdx.d (any order) or, for y and z, blockIdx.d alone,
+    its declaration, whether alone)."""
     want = {f"blockIdx.{d}*blockDim.{d}+threadIdx.{d}", f"blockDim.{d}*blockIdx.{d}+threadIdx.{d}",
             f"threadIdx.{d}+blockIdx.{d}*blockDim.{d}", f"threadIdx.{d}+blockDim.{d}*blockIdx.{d}"}
     for n in walk(k.body):
         if n.type == "init_declarator" and n.child_by_field_name("value") is not None:
             v = re.sub(r"\s+|\(|\)", "", text(src, n.child_by_field_name("value")))
-            v = re.sub(r"^(int|unsigned|size_t|longlong|uint)", "", v)
-            if v in want and n.child_by_field_name("declarator").type == "identifier":
-                return text(src, n.child_by_field_name("declarator")), n
+            v = re.sub(r"^(?:unsigned|signed|int|size_t|long|uint)+", "", v)  # a cast
+            if (v in want or (d != "x" and v == f"blockIdx.{d}")) and \
+                    n.child_by_field_name("declarator").type == "identifier":
+                return text(src, n.child_by_field_name("declarator")), n, v == f"blockIdx.{d}"
     return None
 
 
-def _bounds(src: SourceFile, cond, row: str, col: str) -> dict | None:
-    """{row: H, col: W} from `row < H && col < W` (either order, parenthesised), None otherwise."""
-    out = {}
-    stack = [unparen(cond)]
-    while stack:
-        c = unparen(stack.pop())
-        if c is None or c.type != "binary_expression":
+def box(src: SourceFile, k) -> Box | None:
+    """The kernel's box of axis locals and its guard, None where the kernel is not that shape."""
+    if k.body is None or k.loops or _TEAM.search(src.node_text(k.body)):
+        return None
+    got = [_axis_local(src, k, d) for d in "xyz"]
+    if got[2] is not None and got[1] is None:
+        got[2] = None  # (a z without a y: not read; its blockIdx.z is refused below as another use)
+    got = [g for g in got if g is not None]
+    body = statements(k.body)
+    if len(got) < 2 or not body or body[-1].type != "if_statement" or \
+            body[-1].child_by_field_name("alternative") is not None or \
+            any(s.type != "declaration" for s in body[:-1]) or \
+            any(g[1].parent is None or g[1].parent.parent != k.body for g in got):
+        return None
+    guard, names = body[-1], [g[0] for g in got]
+    bound = {}
+    for c in operands(guard.child_by_field_name("condition")):
+        left = unparen(c.child_by_field_name("left")) if c.type == "binary_expression" else None
+        if left is None or text(src, c.child_by_field_name("operator")) != "<" or text(src, left) not in names \
+                or text(src, left) in bound:
             return None
-        op = text(src, c.child_by_field_name("operator"))
-        if op == "&&":
-            stack += [c.child_by_field_name("left"), c.child_by_field_name("right")]
-            continue
-        left, right = text(src, unparen(c.child_by_field_name("left"))), c.child_by_field_name("right")
-        if op != "<" or left not in (row, col) or left in out:
-            return None
-        out[left] = right
-    return out if set(out) == {row, col} else None
+        bound[text(src, left)] = c.child_by_field_name("right")
+    if set(bound) != set(names) or any(n.type == "identifier" and text(src, n) in names
+                                       for b in bound.values() for n in walk(b)):
+        return None
+    return Box(names, [g[1] for g in got], [g[2] for g in got], [bound[n] for n in names], guard)
 
 
-def flatten(src: SourceFile, k) -> tuple[str, str, str] | None:
-    """(the 1-D kernel's text, H, W as the kernel writes them) or None where the kernel is not this shape."""
-    if k.body is None:
+def _dense(index: dict, extents: list[tuple[str, dict]]) -> bool:
+    """Whether the index walks an array laid out densely over some of the box's axes in some order: no other
+    term, each local's coefficient the product of the extents of those that move faster."""
+    coef, rest = {}, dict(index)
+    for name, _ in extents:
+        c = coefficient(index, name)
+        if c is None:
+            return False
+        if c:
+            coef[name] = c
+        rest = {m: v for m, v in rest.items() if name not in m}
+    step, ext = {(): 1}, dict(extents)
+    while coef:
+        name = next((n for n, c in coef.items() if c == step), None)
+        if name is None:
+            return False
+        del coef[name]
+        step = mul(step, ext[name])
+    return not rest
+
+
+def flatten(src: SourceFile, k, b: Box | None = None) -> tuple[str, ...] | None:
+    """(the 1-D kernel's text, the box's extents as the kernel writes them, slowest first) or None where the
+    kernel is not this shape."""
+    b = b or box(src, k)
+    if b is None:
         return None
-    got = [_axis_local(src, k, "x"), _axis_local(src, k, "y")]
-    if None in got or "threadIdx.z" in text(src, k.body) or any(lp for lp in k.loops):
-        return None
-    (col, cdecl), (row, rdecl) = got
+    names, cond = b.names, b.guard.child_by_field_name("condition")
     written = {w for w, _ in writes_in(src, k.body)}
-    if row in written or col in written:
+    bound_names = {text(src, n) for e in b.bounds for n in walk(e) if n.type == "identifier"}
+    if written & (set(names) | bound_names):
         return None
-    guard = next((n for n in walk(k.body) if n.type == "if_statement"
-                  and _bounds(src, n.child_by_field_name("condition"), row, col) is not None), None)
-    if guard is None or guard.child_by_field_name("alternative") is not None:
+    env = build_env(src, k, keep=tuple(names))
+    extents = [(n, env.poly(e)) for n, e in zip(names, b.bounds)]
+    if any(p is None for _, p in extents):
         return None
-    bounds = _bounds(src, guard.child_by_field_name("condition"), row, col)
-    env = build_env(src, k, keep=(row, col))
-    width = env.poly(bounds[col])
-    if width is None:
-        return None
-    want = add(mul(width, atom(row)), atom(col))
+    flat, step = {}, {(): 1}
+    for n, p in extents:
+        flat, step = add(flat, mul(step, atom(n))), mul(step, p)
     accs = global_accesses(env, include_unknown=True)
-    cons = guard.child_by_field_name("consequence")
-    # a read at the row or the column alone is a vector broadcast along the other (`x[row]`, `bias[col]`): at the
-    # flat index's quotient or remainder by the row length
-    broadcast = {str(atom(row)): f"{IDX} / ({text(src, bounds[col])})", str(atom(col)): f"{IDX} % ({text(src, bounds[col])})"}
-    if not accs or any((a.index != want and (a.is_write or str(a.index) not in broadcast))
-                       or not (cons.start_byte <= a.node.start_byte < cons.end_byte) or
-                       a.node.type != "subscript_expression" for a in accs):
+    cons = b.guard.child_by_field_name("consequence")
+    # (one that moves along x by more than one element is a transpose, the transpose plans' shape: no packs)
+    if not accs or any(a.index is None or a.node.type != "subscript_expression" or not _dense(a.index, extents)
+                       or coefficient(a.index, names[0]) not in ({}, {(): 1})
+                       or not (cons.start_byte <= a.node.start_byte < cons.end_byte) for a in accs):
         return None
-    inside_idx = set()
-    subs = []
-    if any(a.index != want for a in accs):  # (the gather plan reads `x = ...`: `A[e] += v` as `A[e] = A[e] + (v)`)
+    # each local's digit of the flat index: x the remainder by Ex, y the next, the slowest the quotient alone
+    es = [f"({text(src, e)})" for e in b.bounds]
+    digits = [f"({IDX} % {es[0]})", f"({IDX} / {es[0]})"] if len(names) == 2 else \
+        [f"({IDX} % {es[0]})", f"(({IDX} / {es[0]}) % {es[1]})", f"(({IDX} / {es[0]}) / {es[1]})"]
+    digit = dict(zip(names, digits))
+    subs, inside_idx = [], []
+    if any(a.index != flat for a in accs):  # (the gather plan reads `x = ...`: `A[e] += v` as `A[e] = A[e] + (v)`)
         for a in accs:
             st = a.node.parent
             if a.is_write and st is not None and st.type == "assignment_expression" and \
@@ -104,28 +154,34 @@ def flatten(src: SourceFile, k) -> tuple[str, str, str] | None:
             (c.named_children[0] for c in a.node.named_children if c.type == "subscript_argument_list"), None)
         if i is None:
             return None
-        subs.append((i.start_byte, i.end_byte, IDX if a.index == want else f"({broadcast[str(a.index)]})"))
-        inside_idx.add((i.start_byte, i.end_byte))
-    # the row and column read nowhere else than in the accesses, the guard and their declarations
-    cond = guard.child_by_field_name("condition")
+        inside_idx.append((i.start_byte, i.end_byte))
+        if a.index == flat:
+            subs.append((i.start_byte, i.end_byte, IDX))
+        else:
+            subs += [(n.start_byte, n.end_byte, digit[text(src, n)]) for n in walk(i)
+                     if n.type == "identifier" and text(src, n) in digit]
+    # the locals read nowhere else than in the accesses, the guard and their declarations; the thread's
+    # position read nowhere else than in those declarations
     for n in walk(k.body):
-        if n.type == "identifier" and text(src, n) in (row, col):
-            if any(s <= n.start_byte < e for s, e in inside_idx) or cond.start_byte <= n.start_byte < cond.end_byte \
-                    or cdecl.start_byte <= n.start_byte < cdecl.end_byte \
-                    or rdecl.start_byte <= n.start_byte < rdecl.end_byte:
-                continue
+        if n.type != "identifier" or any(d.start_byte <= n.start_byte < d.end_byte for d in b.decls):
+            continue
+        if text(src, n) in ("threadIdx", "blockIdx", "blockDim", "gridDim"):
             return None
-    h, w = text(src, bounds[row]), text(src, bounds[col])
-    subs.append((cond.start_byte, cond.end_byte, f"({IDX} < (long long)({h}) * ({w}))"))
-    for decl in sorted((cdecl, rdecl), key=lambda n: n.start_byte):
-        stmt = decl.parent
-        if stmt is None or stmt.type != "declaration" or len(stmt.children_by_field_name("declarator")) != 1:
+        if text(src, n) in names and not (any(s <= n.start_byte < e for s, e in inside_idx)
+                                          or cond.start_byte <= n.start_byte < cond.end_byte):
             return None
-    first, second = sorted((cdecl.parent, rdecl.parent), key=lambda n: n.start_byte)
-    subs.append((first.start_byte, first.end_byte,
+    whole = " * ".join(es[::-1])
+    subs.append((cond.start_byte, cond.end_byte, f"({IDX} < (long long){whole})"))
+    stmts = sorted({d.parent.start_byte: d.parent for d in b.decls}.items())
+    stmts = [s for _, s in stmts]
+    if len(stmts) != len(names) or any(len(s.children_by_field_name("declarator")) != 1 for s in stmts):
+        return None
+    subs.append((stmts[0].start_byte, stmts[0].end_byte,
                  f"const long long {IDX} = (long long)blockIdx.x * blockDim.x + threadIdx.x;"))
-    ls = src.data.rfind(b"\n", 0, second.start_byte) + 1
-    le = src.data.find(b"\n", second.end_byte)
-    whole = not src.data[ls:second.start_byte].strip() and not src.data[second.end_byte:le].strip()
-    subs.append((ls, le + 1, "") if whole else (second.start_byte, second.end_byte, ""))
-    return span_text(src, 0, len(src.data), subs), h, w
+    for s in stmts[1:]:
+        ls = src.data.rfind(b"\n", 0, s.start_byte) + 1
+        le = src.data.find(b"\n", s.end_byte)
+        rest = src.data[s.end_byte:le].strip()  # (a comment after it goes with it)
+        alone = not src.data[ls:s.start_byte].strip() and (not rest or rest.startswith(b"//"))
+        subs.append((ls, le + 1, "") if alone else (s.start_byte, s.end_byte, ""))
+    return (span_text(src, 0, len(src.data), subs), *(text(src, e) for e in b.bounds[::-1]))
