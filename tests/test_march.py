@@ -144,3 +144,16 @@ def test_every_march_compiles_and_computes_what_the_kernel_computes(built, tmp_p
             c = built[name][2][j]
             got = run(len(names) + 2 * i + j, name, c.launch["grid"], c.launch["block"])
             assert np.array_equal(want, got), f"{name} {dict(c.knobs)}: {np.sum(want != got)} of {got.size} differ"
+
+
+def test_the_window_alone_comes_first_and_the_ring_after(built):
+    """The register window without shared tiles (one call of the old body a point, the plane before's values
+    where it read the same address) is the space's first setting; the shared ring stays in the space."""
+    for name, (_, _, cands, _, plan) in built.items():
+        first, second = cands
+        assert dict(first.knobs).get("regs") == 1 and "kp_march_" in first.source and "__shared__" not in \
+            first.source.split("__global__")[-1], name
+        assert "regs" not in dict(second.knobs) and "kp_roles_" in second.source, name
+        assert any("regs" not in s for s in plan.space)
+    c = built["suite_grid3d"][2][0]  # 7 points: the four in the plane and the one ahead loaded, two from registers
+    assert "5 loaded a plane" in c.description, c.description

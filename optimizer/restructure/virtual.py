@@ -146,7 +146,7 @@ def roles_helper(src: SourceFile, k: Kernel, staged: Staged, load_t: str, store_
     tmpl, _, _ = template_parts(src, k)
     if march is not None:
         return (f"{tmpl}static __device__ __forceinline__ bool kp_march_{k.name}({param_list(src, k)}, int kp_vx, "
-                f"int kp_vy, const {load_t}* const* kp_pa, const {load_t}* kp_pv, {load_t}* kp_val, "
+                f"int kp_vy, {'int kp_vz, ' if plane else ''}const {load_t}* const* kp_pa, const {load_t}* kp_pv, {load_t}* kp_val, "
                 f"const {load_t}** kp_addr, {store_t}*& kp_dst, {store_t}& kp_out)\n{body}\n\n")
     return (f"{tmpl}static __device__ __forceinline__ bool kp_roles_{k.name}({param_list(src, k)}, int kp_vx, "
             f"int kp_vy, {'int kp_vz, ' if plane else ''}bool kp_phase, {'int kp_which, ' if more else ''}"
@@ -192,9 +192,10 @@ def insert_before(src: SourceFile, k: Kernel) -> int:
     return template_parts(src, k)[2].start_byte
 
 
-def march_call(src: SourceFile, k: Kernel, vx: str, vy: str) -> str:
-    """A call of the march helper for virtual thread (vx, vy), with kp_pa, kp_pv, kp_val, kp_addr, kp_dst, kp_out
-    in scope."""
+def march_call(src: SourceFile, k: Kernel, vx: str, vy: str, vz: str | None = None) -> str:
+    """A call of the march helper for virtual thread (vx, vy) (in plane vz), with kp_pa, kp_pv, kp_val, kp_addr,
+    kp_dst, kp_out in scope."""
     _, targs, _ = template_parts(src, k)
     args = ", ".join(p.name for p in k.signature)
-    return f"kp_march_{k.name}{targs}({args}, {vx}, {vy}, kp_pa, kp_pv, kp_val, kp_addr, kp_dst, kp_out)"
+    z = f"{vz}, " if vz is not None else ""
+    return f"kp_march_{k.name}{targs}({args}, {vx}, {vy}, {z}kp_pa, kp_pv, kp_val, kp_addr, kp_dst, kp_out)"
