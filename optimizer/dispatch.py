@@ -1,15 +1,17 @@
 """Size-specialised results: where the search's best candidate over every size is not the fastest at some of the
 spec's sizes, one candidate that picks per size.
 
-The sizes are ordered by the product of their size variables (the problem's size); one switch point splits them
-in two runs (below a threshold, above), each run taking the candidate fastest over it, and a candidate other than
-the overall best must beat it by more than MARGIN over its run (`plan`). The dispatch is one .cu file holding both kernels (the other one's top-level names
-given a suffix, so nothing collides) and a launch spec whose two [[launches]] carry `when` conditions on the
-size variables: the threshold is the geometric mean of the problem sizes on either side of the switch, and
-sizes between them were not measured (said in the branch note).
+The sizes are ordered by the product of their size variables (the problem's size); switch points split them into
+runs (one or more switches: gemm_fp32 on an H100 wanted the direct kernel at the small size, 128 x 64 tiles at
+1024^3 and 128 x 128 ones at 4096^3), each run taking the candidate fastest over it, and a candidate other than
+the overall best must beat it by more than MARGIN over its run (`plan`). The dispatch is one .cu file holding the
+kernels (the others' top-level names given a suffix, so nothing collides) and a launch spec whose [[launches]]
+carry `when` conditions on the size variables: each threshold is the geometric mean of the problem sizes on either
+side of its switch, and sizes between them were not measured (said in the branch note).
 """
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from dataclasses import dataclass
@@ -26,12 +28,39 @@ SAME = 0.01  # a side that stands in for the best (its flags differ, say) may be
 
 @dataclass
 class Split:
-    low: Candidate  # the variant below the threshold
-    high: Candidate
+    runs: list  # [Candidate]: each run's variant, smallest sizes first
+    sizes: list  # [[size names]] of each run
     measure: str  # the problem size as an expression of the size variables
-    threshold: float
-    low_sizes: list[str]
-    high_sizes: list[str]
+    thresholds: list  # [float]: run i takes measure >= thresholds[i - 1] and < thresholds[i]
+
+    @property
+    def low(self):
+        return self.runs[0]
+
+    @property
+    def high(self):
+        return self.runs[-1]
+
+    @property
+    def low_sizes(self) -> list[str]:
+        return self.sizes[0]
+
+    @property
+    def high_sizes(self) -> list[str]:
+        return self.sizes[-1]
+
+    @property
+    def threshold(self) -> float:
+        return self.thresholds[0]
+
+    def condition(self, i: int) -> str:
+        """Run i's `when`."""
+        parts = ([f"{self.measure} >= {self.thresholds[i - 1]:g}"] if i else []) + \
+            ([f"{self.measure} < {self.thresholds[i]:g}"] if i < len(self.thresholds) else [])
+        return " and ".join(parts)
+
+    def describe(self) -> str:
+        return f"{self.measure} switching at {', '.join(f'{t:g}' for t in self.thresholds)}"
 
 
 def problem_size(env: dict) -> float:
@@ -75,33 +104,33 @@ def plan(spec, best: tuple[Candidate, Evaluation], seen: list[tuple[Candidate, E
     groups: dict[tuple, list] = {}
     for ce in ok + [best]:
         groups.setdefault(tuple(ce[0].flags), []).append(ce)
-    for cut in range(1, len(sizes)):
-        low_sizes, high_sizes = sizes[:cut], sizes[cut:]
-        for pool in [ok + [best]] + list(groups.values()):
-            low = min(pool, key=lambda ce: log_mean(ce[1], low_sizes))
-            high = min(pool, key=lambda ce: log_mean(ce[1], high_sizes))
-            if low[0].key() == high[0].key():
-                continue
-            sides = [(c, log_mean(be, part) - log_mean(e, part)) for (c, e), part in ((low, low_sizes),
-                                                                                      (high, high_sizes))
-                     if c.key() != bc.key()]
-            # a side other than the best must win there by MARGIN; one built with other flags than the best may
-            # instead stand in for it (within SAME) where the other side wins by MARGIN
-            if not any(g > math.log1p(MARGIN) for _, g in sides) or any(
-                    g <= math.log1p(MARGIN) and (c.flags == bc.flags or g < -math.log1p(SAME)) for c, g in sides):
-                continue
-            if low[0].flags != high[0].flags:
-                why = "the two variants are built with different compile flags (one file takes one set)"
-                continue
-            total = (log_mean(low[1], low_sizes) * len(low_sizes) + log_mean(high[1], high_sizes) * len(high_sizes))
-            if found is None or total < found[0]:
-                found = (total, low, high, low_sizes, high_sizes)
+    for ncut in range(1, len(sizes)):
+        for cuts in itertools.combinations(range(1, len(sizes)), ncut):
+            parts = [sizes[a:b] for a, b in zip((0,) + cuts, cuts + (len(sizes),))]
+            for pool in [ok + [best]] + list(groups.values()):
+                picks = [min(pool, key=lambda ce: log_mean(ce[1], part)) for part in parts]
+                if any(a[0].key() == b[0].key() for a, b in zip(picks, picks[1:])):
+                    continue  # two runs with one variant: a split with fewer switches covers it
+                sides = [(c, log_mean(be, part) - log_mean(e, part)) for (c, e), part in zip(picks, parts)
+                         if c.key() != bc.key()]
+                # a side other than the best must win there by MARGIN; one built with other flags than the best
+                # may instead stand in for it (within SAME) where another side wins by MARGIN
+                if not any(g > math.log1p(MARGIN) for _, g in sides) or any(
+                        g <= math.log1p(MARGIN) and (c.flags == bc.flags or g < -math.log1p(SAME)) for c, g in sides):
+                    continue
+                if len({tuple(c.flags) for c, _ in picks}) > 1:
+                    why = "the variants are built with different compile flags (one file takes one set)"
+                    continue
+                total = sum(log_mean(e, part) * len(part) for (_, e), part in zip(picks, parts))
+                if found is None or total < found[0] - 1e-12:
+                    found = (total, picks, parts)
     if found is None:
         return why
-    _, low, high, low_sizes, high_sizes = found
-    a, b = problem_size(spec.env(low_sizes[-1])), problem_size(spec.env(high_sizes[0]))
+    _, picks, parts = found
     names = sorted({n for s in sizes for n in spec.env(s)})
-    return Split(low[0], high[0], " * ".join(names), float(f"{math.sqrt(a * b):.3g}"), low_sizes, high_sizes)
+    thresholds = [float(f"{math.sqrt(problem_size(spec.env(a[-1])) * problem_size(spec.env(b[0]))):.3g}")
+                  for a, b in zip(parts, parts[1:])]
+    return Split([c for c, _ in picks], parts, " * ".join(names), thresholds)
 
 
 def top_level_names(text: str, path: str = "x.cu") -> set[str]:
@@ -150,12 +179,15 @@ def merged_source(main: str, other: str, kernel: str, suffix: str) -> tuple[str,
 
 
 def build(spec, split: Split, kernel: str) -> Candidate:
-    """The dispatch candidate: both kernels in one file; each launch of the kernel becomes two, each with its
-    `when` (a chain launching the kernel twice gets four), the other steps (memsets, other kernels) kept."""
-    lc, hc = split.low, split.high  # the smaller sizes' variant keeps the kernel's name
-    src, other_name = merged_source(lc.source, hc.source, kernel, "_kp_large")
-    low_cond = f"{split.measure} < {split.threshold:g}"
-    cond = f"{split.measure} >= {split.threshold:g}"
+    """The dispatch candidate: the variants in one file; each launch of the kernel becomes one per run, each with
+    its `when` (a chain launching the kernel twice gets twice as many), the other steps (memsets, other kernels)
+    kept."""
+    last = len(split.runs) - 1
+    src, names = split.runs[0].source, [kernel]  # the smallest sizes' variant keeps the kernel's name
+    for i, c in enumerate(split.runs[1:], 1):
+        src, name = merged_source(src, c.source, kernel, "_kp_large" if i == last else f"_kp_size{i}")
+        names.append(name)
+    conds = [split.condition(i) for i in range(len(split.runs))]
     base = next(st for st in spec.launches if st.kernel == kernel and not st.memset)
     values = {a.name: a.value for a in spec.args if a.value is not None}
 
@@ -170,15 +202,17 @@ def build(spec, split: Split, kernel: str) -> Candidate:
         if st.memset or st.kernel != kernel:
             steps.append(st.to_table())
         else:
-            steps += [launch(st, lc.launch, kernel, low_cond), launch(st, hc.launch, other_name, cond)]
-    flags = tuple(lc.flags)  # the same for both (plan)
-    desc = (f"per-size dispatch: {kernel} ({lc.description[:120]}) where {low_cond} "
-            f"(sizes {', '.join(split.low_sizes)}), {other_name} ({hc.description[:120]}) from there on "
-            f"(sizes {', '.join(split.high_sizes)})")
-    notes = tuple(dict.fromkeys(tuple(lc.notes) + tuple(hc.notes) + (
-        f"a per-size dispatch: the launch spec runs {kernel} where {low_cond} and "
-        f"{other_name} (the other variant, its names suffixed) where it is larger; the threshold lies between the "
-        f"spec's sizes {split.low_sizes[-1]} and {split.high_sizes[0]}, and sizes between them were not measured; "
-        f"your own launches of {kernel} take the first variant until you add the same test",)))
-    return Candidate(source=src, launch={"launches": steps}, flags=flags, description=desc, answers=tuple(
-        dict.fromkeys(lc.answers + hc.answers)), origin="builtin:dispatch", kind="structural", notes=notes)
+            steps += [launch(st, c.launch, n, w) for c, n, w in zip(split.runs, names, conds)]
+    flags = tuple(split.runs[0].flags)  # the same for all (plan)
+    desc = "per-size dispatch: " + "; ".join(
+        f"{n} ({c.description[:120]}) where {w} (sizes {', '.join(sz)})"
+        for c, n, w, sz in zip(split.runs, names, conds, split.sizes))
+    between = ", ".join(f"{a[-1]} and {b[0]}" for a, b in zip(split.sizes, split.sizes[1:]))
+    notes = tuple(dict.fromkeys(tuple(n for c in split.runs for n in c.notes) + (
+        f"a per-size dispatch: the launch spec runs {', '.join(f'{n} where {w}' for n, w in zip(names, conds))} "
+        f"(the other variants' names suffixed); the thresholds lie between the spec's sizes {between}, and sizes "
+        f"between them were not measured; your own launches of {kernel} take the first variant until you add the "
+        "same tests",)))
+    return Candidate(source=src, launch={"launches": steps}, flags=flags, description=desc,
+                     answers=tuple(dict.fromkeys(a for c in split.runs for a in c.answers)), origin="builtin:dispatch",
+                     kind="structural", notes=notes)

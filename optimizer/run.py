@@ -240,11 +240,11 @@ class Recorder:
             r = None
         self.memory.record(make_attempt(self.store.run_id, self.cfg.kernel, str(self.cfg.file), cand, ev,
                                         math.exp(r) if r is not None else None))
-        self.emit({"type": "note", "message": f"per-size dispatch ({split.measure} >= {split.threshold:g}): "
+        self.emit({"type": "note", "message": f"per-size dispatch ({split.describe()}): "
                    + (f"{math.exp(r):.2f}x against {math.exp(br):.2f}x for the best single kernel" if r is not None
                       else f"failed: {ev.failure or ev.error}")})
         if r is not None and r > max(br, self.best_saved) + math.log1p(SAVE_MARGIN):
-            if self.save(cand, ev, math.exp(r), ["per-size dispatch of the two fastest candidates"]):
+            if self.save(cand, ev, math.exp(r), [f"per-size dispatch of {len(split.runs)} candidates"]):
                 self.best_saved = r
                 self.trim()
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 
 import git
@@ -330,7 +331,25 @@ def test_the_split_takes_the_switch_that_makes_every_size_fastest_not_the_first_
     seen = [(root, ev3(0.046, 0.848, 12.5)), (split3, ev3(0.050, 0.182, 2.653)), (tiles, ev3(0.076, 0.233, 1.621))]
     got = dispatch.plan(spec, seen[1], seen)
     assert isinstance(got, dispatch.Split), got
+    # one switch would put the 3xTF32 kernel below the large size and the tiles there; two switches also keep the
+    # naive kernel's 8% at the small size: each size its fastest (gemm_fp32 on an H100, 2026-12-06: the direct kernel
+    # at the small size, 128 x 64 tiles at 1024^3, 128 x 128 at 4096^3)
+    assert got.runs == [root, split3, tiles] and got.sizes == [["small"], ["medium"], ["large"]]
+    assert [got.condition(i) for i in range(3)] == [f"K * M * N < {got.thresholds[0]:g}",
+                                                    f"K * M * N >= {got.thresholds[0]:g} and K * M * N < {got.thresholds[1]:g}",
+                                                    f"K * M * N >= {got.thresholds[1]:g}"]
+    assert 37 * 53 * 29 < got.thresholds[0] < 50 * 60 * 33 < got.thresholds[1] < 70 * 90 * 41
+    cand = dispatch.build(spec, got, "matmul")
+    names = [st["kernel"] for st in cand.launch["launches"]]
+    assert names == ["matmul", "matmul_kp_size1", "matmul_kp_large"]
+    new = spec.with_launch(cand.launch, parse_source(cand.source))
+    assert [[st.kernel for st in new.steps_at(sz)] for sz in ("small", "medium", "large")] == [[n] for n in names]
+    assert all(len(re.findall(rf"__global__[^;{{]*\b{n}\s*\(", cand.source)) == 1 for n in names)
+    # without the naive kernel's lead at the small size: one switch, as before
+    seen[0] = (root, ev3(0.0495, 0.848, 12.5))
+    got = dispatch.plan(spec, seen[1], seen)
     assert got.low is split3 and got.high is tiles and got.low_sizes == ["small", "medium"] and got.high_sizes == ["large"]
+    seen[0] = (root, ev3(0.046, 0.848, 12.5))
     # where the tiles lose everywhere, the naive kernel's 8% at the small size alone is still a split
     seen[2] = (tiles, ev3(0.076, 0.233, 2.9))
     got = dispatch.plan(spec, seen[1], seen)
