@@ -208,7 +208,8 @@ kernel = "k"
 
 @pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
 @pytest.mark.parametrize("T, dt, vec", [("float", np.float32, "true"), ("int", np.int32, "true"),
-                                         ("unsigned", np.uint32, "true"), ("int", np.int32, "false")])
+                                         ("unsigned", np.uint32, "true"), ("int", np.int32, "false"),
+                                         ("float", np.float32, "true, int")])  # (int positions)
 def test_the_blocks_kernel_equals_cumsum_at_any_length(T, dt, vec, tmp_path):
     src = (LIBRARY_DIR / "scan.cuh").read_text()
     rng = np.random.default_rng(1)
@@ -216,7 +217,8 @@ def test_the_blocks_kernel_equals_cumsum_at_any_length(T, dt, vec, tmp_path):
         x = (rng.standard_normal(n) * 10).astype(dt) if dt != np.uint32 else rng.integers(0, 9, n).astype(dt)
         tiles = -(-n // 256)  # 64 threads x 4 values a tile (9001: 36 tiles, two rounds of look-back)
         res = emulate(src, f"kernelpro::scan_tiles<{T}, 64, 4, {vec}>",
-                      [x, np.zeros(n, dt), np.int64(n), np.zeros(tiles + 1, np.uint64), np.bool_(inclusive)],
+                      [x, np.zeros(n, dt), np.int32(n) if "int" in vec else np.int64(n), np.zeros(tiles + 1, np.uint64),
+                       np.bool_(inclusive)],
                       [tiles], [64], workdir=str(tmp_path))
         want = np.cumsum(x.astype(np.float64))
         if not inclusive:

@@ -11,12 +11,13 @@
 ///   #include <kernelpro/scan.cuh>
 ///   // out[i] = in[0] + ... + in[i] (inclusive) or in[0] + ... + in[i - 1] (exclusive), n elements:
 ///   cudaError_t e = kernelpro::scan(in, out, n, /*inclusive=*/true, stream);
-/// The state words come from cudaMallocAsync on the stream and go back after the launch.
+/// The state words come from the scans' own memory pool on the stream (scan_pool) and go back after the launch.
 #pragma once
 
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include <mutex>
 #include <type_traits>
 
 namespace kernelpro {
@@ -45,8 +46,8 @@ __device__ __forceinline__ T scan_warp_sum(T v) {
 }
 
 /// Four consecutive values: one 16-byte load (VEC, the whole four inside the array) or four guarded ones.
-template <class T, bool VEC>
-__device__ __forceinline__ void scan_load4(const T* in, long long pos, long long n, T (&v)[4]) {
+template <class T, bool VEC, class I>
+__device__ __forceinline__ void scan_load4(const T* in, I pos, I n, T (&v)[4]) {
   if (VEC && pos + 4 <= n) {
     const int4 q = __ldcs(reinterpret_cast<const int4*>(in + pos));
     v[0] = scan_value<T>((unsigned)q.x);
@@ -67,26 +68,27 @@ __device__ __forceinline__ void scan_load4(const T* in, long long pos, long long
 /// the warps' totals: each lane scans its four, the chunks are scanned across the lanes by interleaved shuffle
 /// scans. The look-back: a warp reads 32 predecessors' words a round; two votes find the nearest inclusive prefix
 /// and whether a nearer tile has published nothing yet, one reduction adds the totals up to that prefix.
-template <class T, int TPB = 512, int IPT = 16, bool VEC = true>
+/// I: the positions' type (int where n plus a tile fits in it: fewer instructions a value).
+template <class T, int TPB = 512, int IPT = 16, bool VEC = true, class I = long long>
 __global__ void __launch_bounds__(TPB, (TPB <= 512 ? 1536 / TPB : 1))
-    scan_tiles(const T* in, T* out, long long n, unsigned long long* state, bool inclusive) {
+    scan_tiles(const T* in, T* out, I n, unsigned long long* state, bool inclusive) {
   static_assert(sizeof(T) == 4, "the state word holds a 4-byte value");
   static_assert(IPT % 4 == 0 && TPB % 32 == 0, "chunks of four values a lane, whole warps");
   constexpr int TILE = TPB * IPT, CH = IPT / 4;
   constexpr unsigned long long AGG = 1ull, PREFIX = 2ull;
   __shared__ T warp_tot[TPB / 32];
-  __shared__ long long tile_s;
+  __shared__ I tile_s;
   __shared__ T prefix_s;
   const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
-  if (tid == 0) tile_s = (long long)atomicAdd(state, 1ull);
+  if (tid == 0) tile_s = (I)atomicAdd(state, 1ull);
   __syncthreads();
-  const long long t = tile_s;
+  const I t = tile_s;
   unsigned long long* tiles = state + 1;
-  const long long wbase = t * TILE + (long long)w * (32 * IPT);  // this warp's first value
+  const I wbase = t * TILE + (I)w * (32 * IPT);  // this warp's first value
 
   T q[CH][4];  // chunk k: values wbase + 128 k + 4 lane .. + 3, scanned within the lane
 #pragma unroll
-  for (int k = 0; k < CH; ++k) scan_load4<T, VEC>(in, wbase + 128 * k + 4 * lane, n, q[k]);
+  for (int k = 0; k < CH; ++k) scan_load4<T, VEC, I>(in, wbase + 128 * k + 4 * lane, n, q[k]);
   T own[CH], x[CH];  // each chunk: this lane's four values' total; the warp's inclusive scan of them
 #pragma unroll
   for (int k = 0; k < CH; ++k) {
@@ -125,9 +127,9 @@ __global__ void __launch_bounds__(TPB, (TPB <= 512 ? 1536 / TPB : 1))
       if (lane == 0) *reinterpret_cast<volatile unsigned long long*>(tiles) = (PREFIX << 32) | scan_bits(agg);
     } else {
       if (lane == 0) *reinterpret_cast<volatile unsigned long long*>(tiles + t) = (AGG << 32) | scan_bits(agg);
-      long long nearest = t - 1;  // the window: tiles nearest - 31 .. nearest, lane 0 the nearest
+      I nearest = t - 1;  // the window: tiles nearest - 31 .. nearest, lane 0 the nearest
       while (true) {
-        const long long j = nearest - lane;
+        const I j = nearest - lane;
         const unsigned long long word =
             j >= 0 ? *reinterpret_cast<volatile unsigned long long*>(tiles + j) : (PREFIX << 32);
         const unsigned flag = (unsigned)(word >> 32);
@@ -150,7 +152,7 @@ __global__ void __launch_bounds__(TPB, (TPB <= 512 ? 1536 / TPB : 1))
 #pragma unroll
   for (int k = 0; k < CH; ++k) {
     const T add = base + run[k] + x[k] - own[k];  // everything before this lane's values of chunk k
-    const long long pos = wbase + 128 * k + 4 * lane;
+    const I pos = wbase + 128 * k + 4 * lane;
     T o[4];
 #pragma unroll
     for (int e = 0; e < 4; ++e) o[e] = inclusive ? q[k][e] + add : (e ? q[k][e - 1] : T(0)) + add;
@@ -166,6 +168,32 @@ __global__ void __launch_bounds__(TPB, (TPB <= 512 ? 1536 / TPB : 1))
 }
 
 #ifndef KP_EMULATOR_HOOKS  // (KernelPro's CPU emulator runs the kernel above, not host code)
+/// The scans' own stream-ordered memory pool on the current device, which keeps what it once held (the default
+/// pool gives memory back at every synchronisation, so each call would map its state words again); null where
+/// pools are not supported (plain cudaMallocAsync then).
+inline cudaMemPool_t scan_pool() {
+  static std::mutex lock;
+  static cudaMemPool_t pools[64] = {};
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64) return nullptr;
+  std::lock_guard<std::mutex> hold(lock);
+  if (!pools[dev]) {
+    cudaMemPoolProps props = {};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = dev;
+    cudaMemPool_t pool = nullptr;
+    if (cudaMemPoolCreate(&pool, &props) != cudaSuccess) {
+      cudaGetLastError();  // (not sticky: clear it)
+      return nullptr;
+    }
+    unsigned long long keep = ~0ull;  // (cuuint64_t)
+    cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+    pools[dev] = pool;
+  }
+  return pools[dev];
+}
+
 /// out[i] = in[0] + ... + in[i] (inclusive) or in[0] + ... + in[i - 1] (exclusive) for i < n, on `stream`.
 /// `in` and `out` may be the same array. Returns the first CUDA error.
 template <class T>
@@ -176,15 +204,23 @@ cudaError_t scan(const T* in, T* out, long long n, bool inclusive = true, cudaSt
   if (tiles > 0x7fffffffLL) return cudaErrorInvalidValue;
   unsigned long long* state = nullptr;
   const size_t bytes = sizeof(unsigned long long) * (size_t)(tiles + 1);
-  cudaError_t e = cudaMallocAsync(reinterpret_cast<void**>(&state), bytes, stream);
+  cudaMemPool_t pool = scan_pool();
+  cudaError_t e = pool ? cudaMallocFromPoolAsync(reinterpret_cast<void**>(&state), bytes, pool, stream)
+                       : cudaMallocAsync(reinterpret_cast<void**>(&state), bytes, stream);
   if (e != cudaSuccess) return e;
   e = cudaMemsetAsync(state, 0, bytes, stream);
   if (e == cudaSuccess) {
     const bool vec = ((reinterpret_cast<uintptr_t>(in) | reinterpret_cast<uintptr_t>(out)) & 15) == 0;
-    if (vec) {
-      scan_tiles<T, TPB, IPT, true><<<(unsigned)tiles, TPB, 0, stream>>>(in, out, n, state, inclusive);
+    const bool small = n + TILE < 0x7fffffffLL;  // every position (and the last tile's end) fits in an int
+    const unsigned g = (unsigned)tiles;
+    if (vec && small) {
+      scan_tiles<T, TPB, IPT, true, int><<<g, TPB, 0, stream>>>(in, out, (int)n, state, inclusive);
+    } else if (small) {
+      scan_tiles<T, TPB, IPT, false, int><<<g, TPB, 0, stream>>>(in, out, (int)n, state, inclusive);
+    } else if (vec) {
+      scan_tiles<T, TPB, IPT, true, long long><<<g, TPB, 0, stream>>>(in, out, n, state, inclusive);
     } else {
-      scan_tiles<T, TPB, IPT, false><<<(unsigned)tiles, TPB, 0, stream>>>(in, out, n, state, inclusive);
+      scan_tiles<T, TPB, IPT, false, long long><<<g, TPB, 0, stream>>>(in, out, n, state, inclusive);
     }
     e = cudaGetLastError();
   }
