@@ -104,8 +104,10 @@ def plan(spec, best: tuple[Candidate, Evaluation], seen: list[tuple[Candidate, E
     groups: dict[tuple, list] = {}
     for ce in ok + [best]:
         groups.setdefault(tuple(ce[0].flags), []).append(ce)
+    psize = [problem_size(spec.env(sz)) for sz in sizes]
     for ncut in range(1, len(sizes)):
-        for cuts in itertools.combinations(range(1, len(sizes)), ncut):
+        # (a switch between two sizes of one problem size would send both to one side)
+        for cuts in itertools.combinations([c for c in range(1, len(sizes)) if psize[c - 1] < psize[c]], ncut):
             parts = [sizes[a:b] for a, b in zip((0,) + cuts, cuts + (len(sizes),))]
             for pool in [ok + [best]] + list(groups.values()):
                 picks = [min(pool, key=lambda ce: log_mean(ce[1], part)) for part in parts]
@@ -128,9 +130,19 @@ def plan(spec, best: tuple[Candidate, Evaluation], seen: list[tuple[Candidate, E
         return why
     _, picks, parts = found
     names = sorted({n for s in sizes for n in spec.env(s)})
-    thresholds = [float(f"{math.sqrt(problem_size(spec.env(a[-1])) * problem_size(spec.env(b[0]))):.3g}")
+    thresholds = [_between(problem_size(spec.env(a[-1])), problem_size(spec.env(b[0])))
                   for a, b in zip(parts, parts[1:])]
     return Split([c for c, _ in picks], parts, " * ".join(names), thresholds)
+
+
+def _between(a: float, b: float) -> float:
+    """A threshold t with a < t <= b near their geometric mean, with as few digits as keep it there."""
+    g = math.sqrt(a * b)
+    for digits in range(3, 18):
+        t = float(f"{g:.{digits}g}")
+        if a < t <= b:
+            return t
+    return b
 
 
 def top_level_names(text: str, path: str = "x.cu") -> set[str]:
@@ -185,6 +197,10 @@ def build(spec, split: Split, kernel: str) -> Candidate:
     last = len(split.runs) - 1
     src, names = split.runs[0].source, [kernel]  # the smallest sizes' variant keeps the kernel's name
     for i, c in enumerate(split.runs[1:], 1):
+        same = next((n for r, n in zip(split.runs, names) if r.key() == c.key()), None)
+        if same is not None:  # a variant that an earlier run already put in the file (small and large, say)
+            names.append(same)
+            continue
         src, name = merged_source(src, c.source, kernel, "_kp_large" if i == last else f"_kp_size{i}")
         names.append(name)
     conds = [split.condition(i) for i in range(len(split.runs))]

@@ -371,3 +371,33 @@ def test_a_side_built_without_the_best_s_flags_stands_in_for_it_where_the_other_
     # a stand-in slower than the best by more than SAME: no split
     assert isinstance(dispatch.plan(spec, (fast, ev(11.0, 234.9)), [(fast, ev(11.0, 234.9)), (split3, ev(11.5, 235.1)),
                                                                      (tiles, ev(14.1, 218.6))]), str)
+
+
+def test_a_switch_never_falls_between_sizes_of_one_problem_size_and_each_threshold_parts_its_two(setup):
+    """Two sizes of the same problem size (M and N exchanged) cannot be told apart by `when`: no switch between them;
+    two sizes 0.4% apart get a threshold strictly above the smaller and at most the larger (three digits gave 1e9
+    for both 1000^3 and 1000^2 x 1004)."""
+    tmp, _, k, tiles, split3 = setup
+    assert dispatch._between(1000 ** 3, 1000 ** 2 * 1004) > 1000 ** 3
+    assert dispatch._between(1000 ** 3, 1000 ** 2 * 1004) <= 1000 ** 2 * 1004
+    same = SPEC.replace("small = { M = 37, N = 53, K = 29 }\nlarge = { M = 70, N = 90, K = 41 }",
+                        "small = { M = 64, N = 32, K = 16 }\nlarge = { M = 32, N = 64, K = 16 }")
+    (tmp / "same.kernelpro.toml").write_text(same.replace('kernel = "matmul"\n', 'kernel = "matmul"\nsource = "mm.cu"\n', 1))
+    spec = load_spec(tmp / "same.kernelpro.toml")
+    assert isinstance(dispatch.plan(spec, (split3, ev(1, 2)), [(split3, ev(1, 2)), (tiles, ev(3, 1))]), str)
+
+
+def test_a_variant_that_two_runs_take_is_in_the_file_once(setup):
+    tmp, _, k, tiles, split3 = setup
+    three = SPEC.replace("large = { M = 70", "medium = { M = 50, N = 60, K = 33 }\nlarge = { M = 70")
+    (tmp / "t3.kernelpro.toml").write_text(three.replace('kernel = "matmul"\n', 'kernel = "matmul"\nsource = "mm.cu"\n', 1))
+    spec = load_spec(tmp / "t3.kernelpro.toml")
+
+    def ev3(s, m, l):
+        return Evaluation(ok=True, times_s={"small": s, "medium": m, "large": l})
+    seen = [(split3, ev3(1.0, 2.0, 1.0)), (tiles, ev3(2.0, 1.0, 2.0))]
+    got = dispatch.plan(spec, seen[0], seen)
+    assert isinstance(got, dispatch.Split) and got.runs == [split3, tiles, split3]
+    cand = dispatch.build(spec, got, "matmul")
+    assert [st["kernel"] for st in cand.launch["launches"]] == ["matmul", "matmul_kp_size1", "matmul"]
+    assert "_kp_large" not in cand.source and len(cand.source) < len(split3.source) + len(tiles.source) + 500

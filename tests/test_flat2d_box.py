@@ -174,6 +174,8 @@ def test_the_digits_and_guard_of_the_flat_kernel():
     ("not dense: another row length", "* D2 + k]", "* D1 + k]"),
     ("a neighbour", "D2 + k];", "D2 + k + 1];"),
     ("a bound read from a local", "j < D1)", "j < k)"),
+    ("an update at another index than the flat one", "y[((size_t)j * D0 + i) * D2 + k] = x[((size_t)i * D1 + j) * D2 + k]",
+     "y[((size_t)i * D1 + j) * D2 + k] += x[((size_t)j * D0 + i) * D2 + k]"),
 ])
 def test_no_flat_kernel_where_it_would_not_do_the_same_work(why, old, new):
     text = open(I15).read()

@@ -215,7 +215,7 @@ def test_the_blocks_kernel_equals_cumsum_at_any_length(T, dt, vec, tmp_path):
     rng = np.random.default_rng(1)
     for n, inclusive in ((1, True), (255, False), (256, True), (1001, True), (1001, False), (9001, True)):
         x = (rng.standard_normal(n) * 10).astype(dt) if dt != np.uint32 else rng.integers(0, 9, n).astype(dt)
-        tiles = -(-n // 256)  # 64 threads x 4 values a tile (9001: 36 tiles, two rounds of look-back)
+        tiles = -(-n // 256)  # 64 threads x 4 values a tile
         res = emulate(src, f"kernelpro::scan_tiles<{T}, 64, 4, {vec}>",
                       [x, np.zeros(n, dt), np.int32(n) if "int" in vec else np.int64(n), np.zeros(tiles + 1, np.uint64),
                        np.bool_(inclusive)],
@@ -229,6 +229,40 @@ def test_the_blocks_kernel_equals_cumsum_at_any_length(T, dt, vec, tmp_path):
         else:
             assert np.array_equal(got, want.astype(dt).astype(np.float64)), (n, inclusive)
         assert int(res[3][0]) == tiles  # every tile took its number from the counter
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+@pytest.mark.parametrize("stop", [0, 20])
+@pytest.mark.parametrize("pos", ["long long", "int"])
+def test_the_look_back_adds_every_published_total_up_to_the_nearest_prefix(stop, pos, tmp_path):
+    """The emulator runs blocks one after another, so a tile's predecessors have always published their prefix
+    when it looks: here the state words say otherwise. The counter starts at 37 and tiles 0 to 36 are published
+    as totals alone, but for tile `stop`'s inclusive prefix: tile 37 must add 36 - stop totals over one or two
+    windows of 32 (lanes past the stop masked out) and the prefix. 16 values a thread as in production: four
+    chunks of 128 values a warp, so the chunks' running sums are run too."""
+    src = (LIBRARY_DIR / "scan.cuh").read_text()
+    tile, first, count = 64 * 16, 37, 3
+    n = (first + count) * tile - 5  # the last tile short
+    rng = np.random.default_rng(4)
+    x = rng.integers(-50, 50, n).astype(np.int32)
+    totals = rng.integers(-1000, 1000, first).astype(np.int64)
+    prefix = int(totals[:stop + 1].sum())  # tile stop's inclusive prefix
+    state = np.zeros(first + count + 1, np.uint64)
+    state[0] = first
+    for j in range(first):
+        flag, value = (2, prefix) if j == stop else (1, int(totals[j]))
+        state[1 + j] = np.uint64((flag << 32) | (value & 0xFFFFFFFF))
+    res = emulate(src, f"kernelpro::scan_tiles<int, 64, 16, true, {pos}>",
+                  [x, np.zeros(n, np.int32), np.int32(n) if pos == "int" else np.int64(n), state, np.bool_(True)],
+                  [count], [64], workdir=str(tmp_path))
+    before = int(totals.sum())  # every total up to tile 36, through the prefix of tile `stop`
+    lo = first * tile
+    want = before + np.cumsum(x[lo:].astype(np.int64))
+    assert np.array_equal(res[1][lo:].astype(np.int64), want)
+    assert not res[1][:lo].any()  # the tiles the counter skipped are not written
+    words = res[3][1 + first:1 + first + count]
+    assert all(int(w) >> 32 == 2 for w in words)  # each processed tile published its inclusive prefix
+    assert np.int32(np.uint32(int(words[-1]) & 0xFFFFFFFF)) == np.int32(want[-1])
 
 
 @pytest.mark.gpu

@@ -272,7 +272,9 @@ def test_a_tap_s_copy_goes_only_where_its_jump_is_taken_before_anything_else():
     assert got2 is not None and got2.count("t += in[") == 3
 
 
-MARCHED = ("stencil2d", "conv_loops", "conv_const", "jacobi_bc", "clamped")  # (jacobi, literal_rows: the block's
+CASES["weight_local"] = (os.path.join(TESTS, "stencils", "weight_local.cu"), "wst", ["cdiv(W, 32)", "cdiv(H, 8)"],
+                         [32, 8], {"out": (H, W), "inp": (H, W), "w": (4,)}, {"H": H, "W": W}, "out")
+MARCHED = ("stencil2d", "conv_loops", "conv_const", "jacobi_bc", "clamped", "weight_local")  # (jacobi, literal_rows: the block's
 # shape written as numbers, no strip of another height: no march, tested below; heat3d, on a 3-D grid: the plane march)
 
 
@@ -333,3 +335,34 @@ def test_no_march_where_the_kernel_writes_its_block_s_shape_as_numbers(name):
     plans, _ = api.plans(open(path).read(), _ctx(path, kernel, grid, block))
     names = [p.name for p in plans]
     assert "stencil-tile" in names and "stencil-window" not in names, names
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+@pytest.mark.parametrize("plan_name", ["stencil-tile", "stencil-window"])
+def test_a_reshaped_tile_or_strip_does_nothing_past_the_old_grid(plan_name, tmp_path):
+    """A kernel without guards whose launch covers exactly its outputs: the tiles and strips of other heights round
+    the grid up, and the old threads past the old grid's edge must neither read nor write (each array is followed by
+    a sentinel tail that must stay as it was)."""
+    path = os.path.join(TESTS, "stencils", "pad_noguard.cu")
+    h, w, tail = 72, 64, 8192  # 72 rows: no multiple of the 64- and 128-row tiles and strips
+    grid, block, scalars = ["W / 32", "H / 8"], [32, 8], {"H": h, "W": w}
+    text = open(path).read()
+    ctx = api.replace(_ctx(path, "pad", grid, block), size_env={"small": dict(scalars)},
+                      scalar_params={"H": "H", "W": "W"})
+    plans, why = api.plans(text, ctx)
+    plan = next((p for p in plans if p.name == plan_name), None)
+    assert plan is not None, why
+    cands = [plan.build(knobs) for knobs in plan.space]
+    assert any((c.launch["grid"], c.launch["block"]) != (grid, block) for c in cands)
+    batch = Batch([(text, "pad")] + [(c.source, "pad") for c in cands], str(tmp_path))
+    launches = [(grid, block)] + [(c.launch["grid"], c.launch["block"]) for c in cands]
+    got = []
+    for i, (g, b) in enumerate(launches):
+        rng = np.random.default_rng(3)
+        inp = np.concatenate([rng.standard_normal((h + 2) * (w + 2)), np.full(tail, np.nan)]).astype(np.float32)
+        out = np.concatenate([np.zeros(h * w), np.full(tail, 7.0)]).astype(np.float32)
+        got.append(batch.run(i, [out, inp, h, w], [_ev(x, scalars) for x in g], [_ev(x, scalars) for x in b])[0])
+    assert np.all(got[0][h * w:] == 7.0) and np.all(np.isfinite(got[0][:h * w]))
+    for c, g in zip(cands, got[1:]):
+        assert np.all(g[h * w:] == 7.0), f"{c.description}: wrote past the outputs"
+        assert np.array_equal(got[0], g), f"{c.description}: {np.sum(got[0] != g)} points differ"

@@ -1328,7 +1328,7 @@ def prefix_plans(text: str, ctx: Context) -> list[Plan]:
         new = hostcall.with_launcher(orig, ctx.kernel, "kernelpro/scan.cuh", name, comment, body,
                                      "the library's device-wide scan")
         desc = (f"the {kind} prefix sum of line {got.line} (each of the {got.count} outputs the sum of {got.src} up to "
-                f"it, O(n^2) additions as written) as one device-wide scan, O(n): kernelpro/scan.cuh (tiles of 2048 "
+                f"it, O(n^2) additions as written) as one device-wide scan, O(n): kernelpro/scan.cuh (tiles of 8192 "
                 f"values taken in order, warp-shuffle scans, decoupled look-back), run by the host launcher {name} "
                 f"that takes the kernel's arguments")
         note = (f"{ctx.kernel} stays in the file; the spec runs {name} instead (a host step), and the file's own "
@@ -1481,12 +1481,21 @@ def stencil_plans(text: str, ctx: Context, specialised: bool = False) -> list[Pl
         tiles = [t for t in STENCIL_TILES[:1]] + tiles + [t for t in STENCIL_TILES[1:] if t != tiles[0]]
     space = [{"tx": tx, "ty": ty, "rows": r} for tx, ty, r in tiles]
     marches = len(tiles) > 1 and not st.more  # (a thread's strip reshapes the block: as the tile's rows)
+    extent = [_spec_in_c(cover(grid[i], block[i], 1), ctx) for i in (0, 1)] if len(tiles) > 1 else None
+
+    def inside(tx: int, vy: int) -> str:
+        """The old thread (kp_qx, kp_qy) of a tx x vy virtual block existed in the old launch (a reshaped tile runs
+        past the old grid's edge, where a kernel without guards must do nothing)."""
+        if (tx, vy) == tuple(block[:2]) or extent is None:
+            return "true"
+        return (f"(unsigned long long)blockIdx.x * {tx} + (kp_qx) < (unsigned long long)({extent[0]}) && "
+                f"(unsigned long long)blockIdx.y * {vy} + (kp_qy) < (unsigned long long)({extent[1]})")
 
     def build(knobs):
         tx, ty = int(knobs.get("tx", block[0])), int(knobs.get("ty", block[1]))
         rows = int(knobs.get("rows", 1))
         vy = ty * rows
-        new = stencil.restage(src, k, st, (tx, ty), rows)
+        new = stencil.restage(src, k, st, (tx, ty), rows, inside=inside(tx, vy))
         launch, notes = dict(ctx.base_launch or {}, **ctx.launch), ()
         if (tx, vy) != tuple(block[:2]) or rows > 1:
             launch.update(grid=[cover(grid[0], block[0], tx), cover(grid[1], block[1], vy)], block=[tx, ty])
@@ -1512,13 +1521,13 @@ def stencil_plans(text: str, ctx: Context, specialised: bool = False) -> list[Pl
     def build_march(knobs):
         tx, ty, strip, unroll = (int(knobs[x]) for x in ("tx", "ty", "strip", "unroll"))
         vy = ty * strip
-        new = stencil.restage(src, k, st, (tx, ty), march=(strip, unroll))
+        new = stencil.restage(src, k, st, (tx, ty), march=(strip, unroll), inside=inside(tx, vy))
         launch = dict(ctx.base_launch or {}, **ctx.launch)
         launch.update(grid=[cover(grid[0], block[0], tx), cover(grid[1], block[1], vy)], block=[tx, ty])
         new, notes = _host(new, ctx.path, ctx.kernel, lambda g, b, args=None: (
             f"dim3((dim3({g}).x * dim3({b}).x + {tx - 1}) / {tx}, (dim3({g}).y * dim3({b}).y + {vy - 1}) / "
             f"{vy})", f"dim3({tx}, {ty})"))
-        fresh = len({(dx, dy) for _, dx, dy in st.points} - {(dx, dy - 1) for _, dx, dy in st.points})
+        fresh = len(st.points) - len(virtual.reuse_preds([p[1:] for p in st.points], 1))
         return Candidate(source=new, launch=launch, flags=ctx.flags, answers=answers, origin="builtin:stencil-window",
                          kind="structural", knobs=tuple(sorted(knobs.items())), notes=tuple(notes),
                          description=(f"{'the loops over the taps written out; ' if unrolled else ''}each thread "
@@ -1822,7 +1831,7 @@ def march_plans(text: str, ctx: Context) -> list[Plan]:
         new, notes = _host(new, ctx.path, ctx.kernel, host)
         launch = {"grid": [cover(grid[0], bx, tx), cover(grid[1], by, ty), f"max(cdiv({zcount}, {zc}), 1)"],
                   "block": [tx, ty] + ([1] if three else [])}
-        fresh = len({p[1:] for p in st.points} - {(dx, dy, dz - 1) for _, dx, dy, dz in st.points})
+        fresh = len(st.points) - len(virtual.reuse_preds([p[1:] for p in st.points], 2))
         desc = (f"2.5-D blocking: {tx} x {ty} tiles of (x, y) marching along z through {zc} planes per block; the "
                 f"{len(st.points)} loads of {st.array} from a register window over {zb + za + 1} planes at the "
                 f"thread's own (x, y)" + (f" and shared tiles with a halo of {max(lx, rx, ly, ry)}" if st.flat and not regs

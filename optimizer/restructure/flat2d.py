@@ -145,6 +145,8 @@ def flatten(src: SourceFile, k, b: Box | None = None) -> tuple[str, ...] | None:
                     st.child_by_field_name("left") == a.node:
                 op = text(src, st.child_by_field_name("operator"))
                 if op in ("+=", "-=", "*="):
+                    if a.index != flat:  # (`A[f] += v` at another index than the flat one: not rewritten here)
+                        return None
                     r = st.child_by_field_name("right")
                     arr = text(src, a.node.child_by_field_name("argument"))
                     o = st.child_by_field_name("operator")

@@ -155,37 +155,16 @@ def window_body(src: SourceFile, k: Kernel, st: Stencil3, chunk: int, zs: str, z
     old body a point (virtual.roles_helper's march mode), neighbour (dx, dy, dz) taken from the plane before's
     (dx, dy, dz + 1) where that read the same address, the others loaded (a 7-point stencil: the four in the
     plane and the one ahead; the x and y neighbours are the neighbouring threads' own loads, from L1)."""
-    t = virtual.elem_type(k, st.array)
-    out_t = virtual.elem_type(k, st.store.array)
-    n = len(st.points)
     own = "true" if inside == "true" else inside.replace("kp_qx", "threadIdx.x").replace("kp_qy", "threadIdx.y")
-    return f"""{{
-  // a register window along z: each thread its own (x, y) through {chunk} planes; a neighbour that the plane
-  // before read at the same address is taken from its registers
-  {t} kp_val[{n}];
-  const {t}* kp_addr[{n}];
-  const {t}* kp_pa[{n}];
-  {t} kp_pv[{n}];
-  {out_t}* kp_dst;
-  {out_t} kp_out;
-#pragma unroll
-  for (int kp_j = 0; kp_j < {n}; ++kp_j) {{ kp_pa[kp_j] = nullptr; kp_pv[kp_j] = kp_val[kp_j] = {t}(); }}
-  if (!({own})) return;
-  const long long kp_zs = (long long)({zs}), kp_ze = (long long)({ze});
-  const long long kp_z0 = kp_zs + (long long)blockIdx.z * {chunk};
-  const long long kp_z1 = kp_z0 + {chunk} < kp_ze ? kp_z0 + {chunk} : kp_ze;
-  for (long long kp_z = kp_z0; kp_z < kp_z1; ++kp_z) {{
-    if ({virtual.march_call(src, k, "threadIdx.x", "threadIdx.y", "(int)kp_z")}) *kp_dst = kp_out;
-#pragma unroll
-    for (int kp_j = 0; kp_j < {n}; ++kp_j) {{ kp_pa[kp_j] = kp_addr[kp_j]; kp_pv[kp_j] = kp_val[kp_j]; }}
-  }}
-}}"""
-
-
-def window_preds(st: Stencil3) -> dict[int, int]:
-    """{point i: the point j at (dx, dy, dz + 1)}: what the plane before read at i's address."""
-    offs = [p[1:] for p in st.points]
-    return {i: offs.index((dx, dy, dz + 1)) for i, (dx, dy, dz) in enumerate(offs) if (dx, dy, dz + 1) in offs}
+    return virtual.march_loop(
+        virtual.elem_type(k, st.array), virtual.elem_type(k, st.store.array), len(st.points),
+        f"a register window along z: each thread its own (x, y) through {chunk} planes; a neighbour that the plane\n"
+        f"  // before read at the same address is taken from its registers",
+        f"const long long kp_zs = (long long)({zs}), kp_ze = (long long)({ze});\n"
+        f"  const long long kp_z0 = kp_zs + (long long)blockIdx.z * {chunk};\n"
+        f"  const long long kp_z1 = kp_z0 + {chunk} < kp_ze ? kp_z0 + {chunk} : kp_ze;\n"
+        f"  for (long long kp_z = kp_z0; kp_z < kp_z1; ++kp_z)",
+        virtual.march_call(src, k, "threadIdx.x", "threadIdx.y", "(int)kp_z"), pre=f"if (!({own})) return;")
 
 
 def restage(src: SourceFile, k: Kernel, st: Stencil3, tile, chunk: int, zs: str, ze: str, inside: str,
@@ -195,7 +174,7 @@ def restage(src: SourceFile, k: Kernel, st: Stencil3, tile, chunk: int, zs: str,
                             others=[a.node for a in st.others])
     helper = virtual.roles_helper(src, k, staged, virtual.elem_type(k, st.array),
                                   virtual.elem_type(k, st.store.array), plane=True,
-                                  march=window_preds(st) if window else None)
+                                  march=virtual.reuse_preds([p[1:] for p in st.points], 2) if window else None)
     at = virtual.insert_before(src, k)
     new = window_body(src, k, st, chunk, zs, ze, inside) if window else body(src, k, st, tile, chunk, zs, ze, inside)
     return span_text(src, 0, len(src.data), [(at, at, helper), (k.body.start_byte, k.body.end_byte, new)])

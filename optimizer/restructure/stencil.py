@@ -21,9 +21,11 @@ from .march import halo_slot
 from .text import Refuse, span_text
 
 
-def body(src: SourceFile, k: Kernel, st: Stencil, tx: int, ty: int, rows: int = 1) -> str:
+def body(src: SourceFile, k: Kernel, st: Stencil, tx: int, ty: int, rows: int = 1, inside: str = "true") -> str:
     """tx x ty: the block; rows: the rows of the tile each thread stages and computes (a tile ty * rows tall,
-    the old threads of a virtual block that tall: more loads in flight before the barrier)."""
+    the old threads of a virtual block that tall: more loads in flight before the barrier); inside: C condition
+    that old thread (kp_qx, kp_qy) of this block existed in the old launch (a tile of another shape runs past the
+    old grid's edge: a kernel without guards must not read or write there)."""
     t = virtual.elem_type(k, st.array)
     out_t = virtual.elem_type(k, st.store.array)
     left, right, below, above = st.halo
@@ -41,7 +43,8 @@ def body(src: SourceFile, k: Kernel, st: Stencil, tx: int, ty: int, rows: int = 
             continue
         seen.add((dx, dy))
         qx, qy = f"kp_px - ({dx})", f"kp_py - ({dy})"
-        tries.append(f"if ({qx} >= 0 && {qx} < {tx} && {qy} >= 0 && {qy} < {vy} && "
+        old = "" if inside == "true" else f"({_at(inside, qx, qy)}) && "
+        tries.append(f"if ({qx} >= 0 && {qx} < {tx} && {qy} >= 0 && {qy} < {vy} && {old}"
                      f"{virtual.call(src, k, qx, qy, 'false', which=which0)} && kp_addr[{i}]) kp_halo[kp_s] = *kp_addr[{i}];")
     staged = "\n      else ".join(tries)
     halo = ex * ey - tx * vy
@@ -55,6 +58,8 @@ def body(src: SourceFile, k: Kernel, st: Stencil, tx: int, ty: int, rows: int = 
     row = "threadIdx.y" if rows == 1 else f"(threadIdx.y + kp_r * {ty})"
     loop = "" if rows == 1 else f"#pragma unroll\n  for (int kp_r = 0; kp_r < {rows}; ++kp_r) "
     one = virtual.call(src, k, "threadIdx.x", row, "true", which="kp_w" if st.more else None)
+    if inside != "true":
+        one = f"({_at(inside, 'threadIdx.x', row)}) && {one}"
     store_line = (f"for (int kp_w = 0; kp_w < {outs}; ++kp_w)\n    if ({one}) *kp_dst = kp_out;" if st.more
                   else f"if ({one}) *kp_dst = kp_out;")
     reads = "\n    ".join(f"kp_val[{i}] = kp_tile[{row} + {below + dy}][threadIdx.x + {left + dx}];"
@@ -80,45 +85,34 @@ def body(src: SourceFile, k: Kernel, st: Stencil, tx: int, ty: int, rows: int = 
 }}"""
 
 
-def march_body(src: SourceFile, k: Kernel, st: Stencil, tx: int, ty: int, strip: int, unroll: int) -> str:
+def march_body(src: SourceFile, k: Kernel, st: Stencil, tx: int, ty: int, strip: int, unroll: int,
+               inside: str = "true") -> str:
     """A register march: each thread of a tx x ty block computes `strip` consecutive old threads down y (the
     virtual block tx x ty * strip), one call of the old body a point (virtual.roles_helper's march mode), in
     which neighbour (dx, dy) takes the value of the point before's (dx, dy + 1) where that read the same
     address and loads it otherwise (a 3x3 filter: the row below's three, not nine); the row loop unrolled
-    `unroll` times."""
-    t = virtual.elem_type(k, st.array)
-    out_t = virtual.elem_type(k, st.store.array)
-    n = len(st.points)
-    return f"""{{
-  // a register march: each thread {strip} consecutive rows of the old threads at its x; a neighbour that the
-  // row before read at the same address is taken from its registers
-  {t} kp_val[{n}];
-  const {t}* kp_addr[{n}];
-  const {t}* kp_pa[{n}];
-  {t} kp_pv[{n}];
-  {out_t}* kp_dst;
-  {out_t} kp_out;
-#pragma unroll
-  for (int kp_j = 0; kp_j < {n}; ++kp_j) {{ kp_pa[kp_j] = nullptr; kp_pv[kp_j] = kp_val[kp_j] = {t}(); }}
-  const int kp_y0 = threadIdx.y * {strip};
-#pragma unroll {unroll}
-  for (int kp_r = 0; kp_r < {strip}; ++kp_r) {{
-    if ({virtual.march_call(src, k, "threadIdx.x", "kp_y0 + kp_r")}) *kp_dst = kp_out;
-#pragma unroll
-    for (int kp_j = 0; kp_j < {n}; ++kp_j) {{ kp_pa[kp_j] = kp_addr[kp_j]; kp_pv[kp_j] = kp_val[kp_j]; }}
-  }}
-}}"""
+    `unroll` times. inside: C condition that old thread (kp_qx, kp_qy) of this block existed in the old launch."""
+    row = f"kp_y0 + kp_r"
+    call = virtual.march_call(src, k, "threadIdx.x", row)
+    if inside != "true":
+        call = f"({_at(inside, 'threadIdx.x', row)}) && {call}"
+    return virtual.march_loop(
+        virtual.elem_type(k, st.array), virtual.elem_type(k, st.store.array), len(st.points),
+        f"a register march: each thread {strip} consecutive rows of the old threads at its x; a neighbour that the\n"
+        f"  // row before read at the same address is taken from its registers",
+        f"const int kp_y0 = threadIdx.y * {strip};\n#pragma unroll {unroll}\n  for (int kp_r = 0; kp_r < {strip}; ++kp_r)",
+        call)
 
 
-def march_preds(st: Stencil) -> dict[int, int]:
-    """{point i: the point j at (dx, dy + 1)}: what the row before read at i's address."""
-    offs = [(dx, dy) for _, dx, dy in st.points]
-    return {i: offs.index((dx, dy + 1)) for i, (dx, dy) in enumerate(offs) if (dx, dy + 1) in offs}
+def _at(inside: str, qx: str, qy: str) -> str:
+    """The old-thread condition for virtual thread (qx, qy)."""
+    return inside.replace("kp_qx", qx).replace("kp_qy", qy)
 
 
 def restage(src: SourceFile, k: Kernel, st: Stencil, block: tuple[int, int], rows: int = 1,
-            march: tuple[int, int] | None = None) -> str:
-    """The tile (march None) or the register march (march = (strip, unroll): rows a thread, the row loop's unrolling)."""
+            march: tuple[int, int] | None = None, inside: str = "true") -> str:
+    """The tile (march None) or the register march (march = (strip, unroll): rows a thread, the row loop's
+    unrolling); inside: the old-thread condition (`body`)."""
     if len({virtual.elem_type(k, a.array) for a in [st.store] + st.more}) > 1:
         raise Refuse("the point's outputs have different element types")
     staged = virtual.Staged(loads=[a.node for a, _, _ in st.points], store=st.store.node, extra=[a.node for a in st.extra],
@@ -126,7 +120,8 @@ def restage(src: SourceFile, k: Kernel, st: Stencil, block: tuple[int, int], row
     tall = march[0] if march else rows
     helper = virtual.roles_helper(src, k, staged, virtual.elem_type(k, st.array), virtual.elem_type(k, st.store.array),
                                   block_dims=(block[0], block[1] * tall) if tall > 1 else None,
-                                  march=march_preds(st) if march else None)
+                                  march=virtual.reuse_preds([p[1:] for p in st.points], 1) if march else None)
     at = virtual.insert_before(src, k)
-    new_body = march_body(src, k, st, *block, *march) if march else body(src, k, st, *block, rows)
+    new_body = march_body(src, k, st, *block, *march, inside=inside) if march else body(src, k, st, *block, rows,
+                                                                                    inside=inside)
     return span_text(src, 0, len(src.data), [(at, at, helper), (k.body.start_byte, k.body.end_byte, new_body)])

@@ -112,8 +112,8 @@ def roles_helper(src: SourceFile, k: Kernel, staged: Staged, load_t: str, store_
         if not in_value(n):  # a local computed from a staged load before the store
             body_subs.append((n.start_byte, n.end_byte, fetch(i, n) if march is not None else
                               f"(kp_phase ? kp_val[{i}] : (kp_addr[{i}] = {_address(src, n, subs)}, {load_t}()))"))
-    for n in staged.others:
-        if not in_value(n):
+    for n in staged.others:  # (march mode: read as written, the one call runs the whole body)
+        if not in_value(n) and march is None:
             body_subs.append((n.start_byte, n.end_byte,
                               f"(kp_phase ? {span_text(src, n.start_byte, n.end_byte, subs)} : 0)"))
     for store, stmt, value in zip(stores, stmts, values):
@@ -199,3 +199,33 @@ def march_call(src: SourceFile, k: Kernel, vx: str, vy: str, vz: str | None = No
     args = ", ".join(p.name for p in k.signature)
     z = f"{vz}, " if vz is not None else ""
     return f"kp_march_{k.name}{targs}({args}, {vx}, {vy}, {z}kp_pa, kp_pv, kp_val, kp_addr, kp_dst, kp_out)"
+
+
+def reuse_preds(offsets: list[tuple], axis: int) -> dict[int, int]:
+    """{load i: the load j whose offset is i's plus one along `axis`}: what the point before along that axis read
+    at i's address (a march's registers)."""
+    def ahead(o):
+        return o[:axis] + (o[axis] + 1,) + o[axis + 1:]
+    return {i: offsets.index(ahead(o)) for i, o in enumerate(offsets) if ahead(o) in offsets}
+
+
+def march_loop(load_t: str, store_t: str, n: int, comment: str, head: str, call: str, pre: str = "") -> str:
+    """A march's body: the registers of the point before, then `head` (a for statement) running `call` (the march
+    helper) for each point and storing where it stores; `pre` runs before the loop (an early return)."""
+    return f"""{{
+  // {comment}
+  {load_t} kp_val[{n}];
+  const {load_t}* kp_addr[{n}];
+  const {load_t}* kp_pa[{n}];
+  {load_t} kp_pv[{n}];
+  {store_t}* kp_dst;
+  {store_t} kp_out;
+#pragma unroll
+  for (int kp_j = 0; kp_j < {n}; ++kp_j) {{ kp_pa[kp_j] = nullptr; kp_pv[kp_j] = kp_val[kp_j] = {load_t}(); }}
+  {pre}
+  {head} {{
+    if ({call}) *kp_dst = kp_out;
+#pragma unroll
+    for (int kp_j = 0; kp_j < {n}; ++kp_j) {{ kp_pa[kp_j] = kp_addr[kp_j]; kp_pv[kp_j] = kp_val[kp_j]; }}
+  }}
+}}"""

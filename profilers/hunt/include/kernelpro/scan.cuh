@@ -36,9 +36,12 @@ __device__ __forceinline__ T scan_value(unsigned bits) {
 /// The sum of a value over the warp's 32 lanes (every lane gets it): one redux for 4-byte integers.
 template <class T>
 __device__ __forceinline__ T scan_warp_sum(T v) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800  // (redux is sm_80+; the emulator has it)
   if constexpr (std::is_integral<T>::value) {
     return __reduce_add_sync(0xffffffffu, v);
-  } else {
+  } else
+#endif
+  {
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
     return v;
