@@ -107,6 +107,13 @@ def test_each_tile_compiles_and_computes_what_the_kernel_computes(name, tmp_path
     if name == "literal_rows":
         assert [c.launch["block"] for c in cands] == [block], plan.space
     assert all(c.kind == "structural" for c in cands)
+    _same_as_written(name, text, cands, tmp_path)
+
+
+def _same_as_written(name: str, text: str, cands, tmp_path, seed: int = 11):
+    """Every candidate compiles with nvcc and, run in the CPU emulator with its own launch, stores exactly what
+    the kernel as written stores (CASES[name]'s arrays, sizes and launch)."""
+    path, kernel, grid, block, arrays, scalars, out = CASES[name]
     problems = compile_each(path, [(kernel, c.source, ()) for c in cands], CompileOptions(arch="sm_90"))
     assert problems == [None] * len(cands), problems
     batch = Batch([(text, kernel)] + [(c.source, kernel) for c in cands], str(tmp_path))
@@ -115,7 +122,7 @@ def test_each_tile_compiles_and_computes_what_the_kernel_computes(name, tmp_path
     launches = [(grid, block)] + [(c.launch["grid"], c.launch["block"]) for c in cands]
     got = []
     for i, (g, b) in enumerate(launches):
-        rng = np.random.default_rng(11)
+        rng = np.random.default_rng(seed)
         args = [rng.standard_normal(arrays[p.name]).astype(np.float32).reshape(-1) if p.name in arrays
                 else scalars[p.name] for p in k.params]
         got.append(batch.run(i, args, [_ev(x, scalars) for x in g], [_ev(x, scalars) for x in b])[idx])
@@ -294,19 +301,7 @@ def test_each_register_march_computes_what_the_kernel_computes(name, tmp_path):
     cands = [plan.build(knobs) for knobs in plan.space]
     assert all(c.kind == "structural" and c.origin == "builtin:stencil-window" for c in cands)
     assert {tuple(c.launch["block"]) for c in cands} == {(kn["tx"], kn["ty"]) for kn in plan.space}
-    problems = compile_each(path, [(kernel, c.source, ()) for c in cands], CompileOptions(arch="sm_90"))
-    assert problems == [None] * len(cands), problems
-    batch = Batch([(text, kernel)] + [(c.source, kernel) for c in cands], str(tmp_path))
-    idx = [p.name for p in k0.params].index(out)
-    launches = [(grid, block)] + [(c.launch["grid"], c.launch["block"]) for c in cands]
-    got = []
-    for i, (g, b) in enumerate(launches):
-        rng = np.random.default_rng(5)
-        args = [rng.standard_normal(arrays[p.name]).astype(np.float32).reshape(-1) if p.name in arrays
-                else scalars[p.name] for p in k0.params]
-        got.append(batch.run(i, args, [_ev(x, scalars) for x in g], [_ev(x, scalars) for x in b])[idx])
-    for c, g in zip(cands, got[1:]):
-        assert np.array_equal(got[0], g), f"{c.description}: {np.sum(got[0] != g)} of {g.size} points differ"
+    _same_as_written(name, text, cands, tmp_path, seed=5)
 
 
 def test_the_march_reuses_a_neighbour_only_where_the_row_before_read_its_address():
