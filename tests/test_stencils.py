@@ -94,7 +94,7 @@ def test_no_tile_where_it_would_change_the_result_or_has_no_rows(name, why):
 @pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_each_tile_compiles_and_computes_what_the_kernel_computes(name, tmp_path):
-    path, kernel, grid, block, arrays, scalars, out = CASES[name]
+    path, kernel, grid, block, _, scalars, _ = CASES[name]
     text = open(path).read()
     ctx = _ctx(path, kernel, grid, block)
     k0 = parse_source(text).kernel(kernel)  # the spec's scalars, as optimize gives them
@@ -290,7 +290,7 @@ MARCHED = ("stencil2d", "conv_loops", "conv_const", "jacobi_bc", "clamped", "wei
 def test_each_register_march_computes_what_the_kernel_computes(name, tmp_path):
     """The march (a strip of rows a thread, a neighbour taken from the row before's registers where that read
     the same address) at every knob of its space, at sizes that end mid-strip, against the kernel as written."""
-    path, kernel, grid, block, arrays, scalars, out = CASES[name]
+    path, kernel, grid, block, _, scalars, _ = CASES[name]
     text = open(path).read()
     k0 = parse_source(text).kernel(kernel)
     ctx = api.replace(_ctx(path, kernel, grid, block), size_env={"small": dict(scalars)},
