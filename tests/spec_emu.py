@@ -56,6 +56,11 @@ def host_blanked(text: str, path: str = "k.cu") -> str:
         quals = {c.type for c in n.children}
         if "__global__" in quals or "__device__" in quals:
             continue
+        up = n.parent
+        while up is not None and up.type != "function_definition":
+            up = up.parent
+        if up is not None:  # a statement the parser reads as a nested definition (`CUDA_KERNEL_LOOP(i, n) { .. }`)
+            continue
         outer = n
         while outer.parent is not None and outer.parent.type in ("template_declaration", "linkage_specification"):
             outer = outer.parent  # `template <...>` and `extern "C"` go with it

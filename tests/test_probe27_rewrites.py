@@ -107,6 +107,15 @@ CASES = {
     # Hillis-Steele through two shared arrays swapped by pointer (`float *t = src; src = dst; dst = t;`, round K): the
     # pointers followed by the block simulation, and left at the buffer holding the prefixes after the phase
     "../probe_k/k20_scan_pingpong.cu": ("block-scan", None, {"n": 1001}, "n"),
+    # blind round L: a grid-stride product whose stride is a local (`idx += step`), read one output per thread with
+    # the local gone; a batched product whose sizes are cast (`(unsigned)M`)
+    "../probe_l/l01_gemm_gridstride_divmod.cu": ("matmul-tiles", None, {"M": 37, "N": 45, "K": 29}, "M*N+M*K+K*N"),
+    "../probe_l/l02_bmm_zbatch_offsets.cu": ("matmul-tiles", None, {"batch": 2, "M": 37, "N": 45, "K": 29},
+                                             "batch*(M*N+M*K+K*N)"),
+    # Caffe's CUDA_KERNEL_LOOP (a loop header as a macro before a block) over a launch with a thread for every
+    # element: one pass a thread, then the permute's tile
+    "../probe_l/l16_nchw2nhwc_caffe_loop.cu": ("transpose-tile", None, {"nthreads": 2590, "N": 2, "C": 5, "H": 7,
+                                                                         "W": 37}, "N*C*H*W"),
 }
 
 

@@ -23,7 +23,7 @@ from kernelpro.profilers.analysis.contraction import Axis, parts_count
 from kernelpro.profilers.analysis.copies import copy_kernel, row_loop
 from kernelpro.profilers.analysis.digits import FlatIndex, flat_index
 from kernelpro.profilers.analysis.histogram import histogram
-from kernelpro.profilers.analysis.loops import LOOPS, analyze_kernel
+from kernelpro.profilers.analysis.loops import LOOPS, analyze_kernel, unparen
 from kernelpro.profilers.analysis.refusal import Refusal as KernelRefusal
 from kernelpro.profilers.analysis.scans import add_prefix, block_scan
 from kernelpro.profilers.analysis.stencils import interleaved, neighbours_along_x, stencil as find_stencil
@@ -888,6 +888,41 @@ def _swap_launches_reblocked(text: str, path: str, kernel: str, ny: int) -> str:
 
 
 # ---------------------------------------------------------------- transposes and permutes
+
+
+def _one_pass(text: str, ctx: Context) -> str | None:
+    """A kernel whose body is a grid-stride loop `for (i = first; i < E; i += stride)` (Caffe's CUDA_KERNEL_LOOP)
+    read as `i = first; if (i < E) body` (matmul.unstride) where the spec's 1-D launch has at least E threads
+    at every size: there each thread runs the body once at most, so the two are the same kernel."""
+    grid, block = list(ctx.launch.get("grid") or []), list(ctx.launch.get("block") or [])
+    if len(grid) != 1 or len(block) != 1 or not ctx.size_env:
+        return None
+    src = parse_source(text, ctx.path)
+    k = src.kernel(ctx.kernel)
+    once = matmul.unstride(src, ctx.kernel)
+    if k is None or k.body is None or once is None or matmul.unstride(parse_source(once, ctx.path), ctx.kernel):
+        return None  # (one loop only: a nest's inner loop over blockDim.y of a 1-D launch is a whole loop a thread)
+    loop = next((n for n in walk(k.body) if n.type == "for_statement"), None)
+    if loop is None or "blockIdx" not in src.node_text(loop.child_by_field_name("initializer")) or not \
+            matmul.strides_by_grid(src, k, loop.child_by_field_name("update"), "gridDim"):
+        return None  # (a block-stride loop runs over every element in each block: not one pass a thread)
+    cond = unparen(loop.child_by_field_name("condition"))
+    if cond is None or cond.type != "binary_expression" or src.node_text(cond.child_by_field_name("operator")) != "<":
+        return None
+    bound = in_terms_of(src.node_text(cond.child_by_field_name("right")), _spec_table(src, ctx))
+    if bound is None:
+        return None
+    for env in ctx.size_env.values():
+        n, threads = _eval(bound, env), _eval(f"({grid[0]}) * ({block[0]})", env)
+        if n is None or threads is None or threads < n:
+            return None
+    new = parse_source(once, ctx.path)
+    body = new.kernel(ctx.kernel).body
+    blocks = [b for b in body.named_children if b.type == "compound_statement"]
+    if len(blocks) != 1:
+        return once
+    inner = new.node_text(blocks[0]).strip()[1:-1]  # `{ int i = ..; if (i < E) {..} }`: the index in the kernel's scope
+    return span_text(new, 0, len(new.data), [(blocks[0].start_byte, blocks[0].end_byte, inner.strip())])
 
 
 def permute_plans(text: str, ctx: Context) -> list[Plan]:
@@ -2360,6 +2395,7 @@ def _normal_form(text: str, ctx: Context) -> tuple[str, str | None]:
     and whether looping helpers were inlined."""
     # `#define A(i, j) a[(i) + (j) * lda]`, `__device__ float at(..) { return p[r * ld + c]; }`, `int r = .., c = ..;`
     text = plain_form(text, ctx.path, ctx.kernel) or text
+    text = _one_pass(text, ctx) or text  # a grid-stride loop whose launch has a thread for every element
     text = accumulating_calls(text, ctx.path, ctx.kernel) or text  # `acc = __dp4a(a, b, acc)`: `acc += __dp4a(a, b, 0)`
     one_dim = all(str(b) == "1" for b in list(ctx.launch.get("block") or [])[1:])
     text = group_indices(text, ctx.path, ctx.kernel, one_dim) or text  # `block.thread_rank()`: its index in the block

@@ -430,6 +430,24 @@ def unstride(src: SourceFile, kernel: str) -> str | None:
     return out
 
 
+def strides_by_grid(src: SourceFile, k, step, dims: str = "gridDim blockDim") -> bool:
+    """The loop's update steps by gridDim or blockDim (the names in `dims`), as written or through a local of the
+    kernel's top level declared with it (`const size_t step = (size_t)gridDim.x * blockDim.x;`)."""
+    def grid(t: str) -> bool:
+        return any(d in t for d in dims.split())
+    if grid(text(src, step)):
+        return True
+    names = {text(src, n) for n in walk(step) if n.type == "identifier"}
+    for d in k.body.named_children:
+        if d.type != "declaration":
+            continue
+        for dec in d.children_by_field_name("declarator"):
+            if dec.type == "init_declarator" and text(src, dec.child_by_field_name("declarator")) in names and \
+                    grid(text(src, dec.child_by_field_name("value"))):
+                return True
+    return False
+
+
 def _unstride_one(src: SourceFile, kernel: str) -> str | None:
     from kernelpro.profilers.analysis.loops import _header
 
@@ -445,7 +463,7 @@ def _unstride_one(src: SourceFile, kernel: str) -> str | None:
         st = stmts[0]
         if st.type == "for_statement":
             step, init = st.child_by_field_name("update"), st.child_by_field_name("initializer")
-            if step is not None and init is not None and ("gridDim" in text(src, step) or "blockDim" in text(src, step)) \
+            if step is not None and init is not None and strides_by_grid(src, k, step) \
                     and "threadIdx" in text(src, init):
                 lp = st
                 break
@@ -465,7 +483,17 @@ def _unstride_one(src: SourceFile, kernel: str) -> str | None:
     cond = text(src, lp.child_by_field_name("condition"))
     body = text(src, lp.child_by_field_name("body"))
     init_t = text(src, init).rstrip(";")
-    return span_text(src, 0, len(src.data), [(lp.start_byte, lp.end_byte, f"{{ {init_t}; if ({cond}) {body} }}")])
+    subs = [(lp.start_byte, lp.end_byte, f"{{ {init_t}; if ({cond}) {body} }}")]
+    # a stride local read by the update alone goes with it (it reads gridDim, which the tiles' launch changes)
+    used = [text(src, n) for n in walk(k.body) if n.type == "identifier"]
+    update = {text(src, n) for n in walk(lp.child_by_field_name("update")) if n.type == "identifier"}
+    for d in k.body.named_children:
+        decs = d.children_by_field_name("declarator") if d.type == "declaration" else []
+        if len(decs) == 1 and decs[0].type == "init_declarator":
+            name = text(src, decs[0].child_by_field_name("declarator"))
+            if name in update and used.count(name) == 2 and "Dim" in text(src, decs[0].child_by_field_name("value")):
+                subs.append((d.start_byte, d.end_byte, ""))
+    return span_text(src, 0, len(src.data), sorted(subs))
 
 
 # ---------------------------------------------------------------- coalescing remap

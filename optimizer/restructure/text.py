@@ -82,7 +82,9 @@ def edit(src: SourceFile, start: int, end: int, new: str) -> dict:
 
 _INT_CAST = re.compile(r"\(\s*(?:const\s+)?(?:unsigned\s+|signed\s+)?(?:std::)?(?:size_t|ptrdiff_t|long\s+long|long|"
                        r"u?int64_t)\s*\)|static_cast<\s*(?:std::)?(?:size_t|ptrdiff_t|long\s+long|long|u?int64_t)\s*>")
-# (widening casts only: `(int)` may truncate a float expression)
+# (widening casts only: `(int)` may truncate a float expression; a 32-bit cast of a bare name, `(unsigned)M`, keeps a
+# size's value)
+_NAME_CAST = re.compile(r"\(\s*(?:unsigned\s+int|unsigned|int|u?int32_t)\s*\)\s*(?=[A-Za-z_]\w*\b(?!\s*[(\[.]))")
 
 
 def in_terms_of(expr: str, table: dict) -> str | None:
@@ -90,7 +92,7 @@ def in_terms_of(expr: str, table: dict) -> str | None:
     parenthesised (a kernel's parameters in the spec's terms, or in a launch's arguments); None
     where a name has no value. Widening integer casts (`(size_t)M`, `static_cast<long>(K)`) go: a size's value
     is the same in them."""
-    expr = _INT_CAST.sub("", expr)
+    expr = _NAME_CAST.sub("", _INT_CAST.sub("", expr))
     names = set(re.findall(r"[A-Za-z_]\w*", expr))
     if any(n not in table for n in names):
         return None

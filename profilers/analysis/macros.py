@@ -31,6 +31,7 @@ def expand_macros(src_text: str, path: str, kernel: str, rounds: int = 4) -> str
                 continue
             macros[text(src, n.child_by_field_name("name"))] = (params, body)
         subs = _object_macros(src, k)
+        subs += _statement_macros(src, k, macros)
         for call in walk(k.body):
             fn = call.child_by_field_name("function") if call.type == "call_expression" else None
             if fn is None or fn.type != "identifier" or text(src, fn) not in macros \
@@ -56,6 +57,26 @@ def expand_macros(src_text: str, path: str, kernel: str, rounds: int = 4) -> str
             return out
         src_text = out = span_text(src, 0, len(src.data), subs)
     return out
+
+
+def _statement_macros(src, k, macros: dict) -> list:
+    """Substitutions for a loop header written as a macro before a block (Caffe's `CUDA_KERNEL_LOOP(i, n) { .. }`,
+    which the parser reads as a nested function definition): the call replaced by the macro's body with the
+    arguments, names or numbers only, put in as they are."""
+    subs = []
+    for n in walk(k.body):
+        d = n.child_by_field_name("declarator") if n.type == "function_definition" else None
+        name = d.child_by_field_name("declarator") if d is not None and d.type == "function_declarator" else None
+        if name is None or text(src, name) not in macros:
+            continue
+        params, body = macros[text(src, name)]
+        args = [text(src, a).strip() for a in d.child_by_field_name("parameters").named_children]
+        if len(args) != len(params) or any(not re.fullmatch(r"[A-Za-z_]\w*|\d+", a) for a in args):
+            continue
+        value = dict(zip(params, args))
+        subs.append((d.start_byte, d.end_byte, re.sub(r"\b([A-Za-z_]\w*)\b", lambda m: value.get(m.group(1), m.group(1)),
+                                                      body)))
+    return subs
 
 
 RUNTIME = ("threadIdx", "blockIdx", "blockDim", "gridDim")
