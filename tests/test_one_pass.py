@@ -44,3 +44,28 @@ def test_no_one_pass_where_a_thread_may_take_several_elements():
 def test_a_size_cast_to_32_bits_is_the_size_and_an_expression_cast_is_not():
     assert in_terms_of("(unsigned)M * (unsigned int) N", {"M": "M", "N": "N"}) == "(M) * (N)"
     assert in_terms_of("(int)(x * 2)", {"x": "X"}) is None  # (a float expression truncated: not a size)
+
+
+STEPPED = """__global__ void heat(const float* u, float* v, int nx, int ny, int nz) {
+  const int ix = blockIdx.x * blockDim.x + threadIdx.x, iy = blockIdx.y * blockDim.y + threadIdx.y;
+  if (ix <= 0 || ix >= nx - 1 || iy <= 0 || iy >= ny - 1) return;
+  const size_t plane = (size_t)nx * ny;
+  size_t c = plane + (size_t)iy * nx + ix;
+  for (int iz = 1; iz < nz - 1; ++iz) {
+    v[c] = u[c - plane] + u[c] + u[c + plane];
+    c += plane;
+  }
+}
+"""
+
+
+def test_an_index_stepped_once_a_pass_is_read_at_the_counter():
+    from kernelpro.profilers.analysis.pointer_steps import index_pointer_steps
+    got = index_pointer_steps(STEPPED, "k.cu", "heat")
+    assert got is not None and "c += plane" not in got
+    assert "v[(c + (long long)(iz - (1)) * (plane))] = u[(c + (long long)(iz - (1)) * (plane)) - plane]" in got
+    # read after the loop, written in it, or a float: not an index the counter gives
+    assert index_pointer_steps(STEPPED.replace("  }\n}", "  }\n  v[0] = c;\n}"), "k.cu", "heat") is None
+    assert index_pointer_steps(STEPPED.replace("    v[c] =", "    c ^= 1;\n    v[c] ="), "k.cu", "heat") is None
+    assert index_pointer_steps(STEPPED.replace("size_t c =", "float c =").replace("v[c]", "v[(int)c]")
+                               .replace("u[c - plane] + u[c] + u[c + plane]", "c"), "k.cu", "heat") is None

@@ -116,6 +116,8 @@ CASES = {
     # element: one pass a thread, then the permute's tile
     "../probe_l/l16_nchw2nhwc_caffe_loop.cu": ("transpose-tile", None, {"nthreads": 2590, "N": 2, "C": 5, "H": 7,
                                                                          "W": 37}, "N*C*H*W"),
+    # a centre index stepped a plane a pass (`c += plane;`): read at the loop's counter, then the march
+    "../probe_l/l11_heat3d_zloop.cu": ("stencil-march", None, {"nx": 37, "ny": 11, "nz": 19, "r": 0.1}, "nx*ny*nz"),
 }
 
 

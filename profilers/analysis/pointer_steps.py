@@ -95,10 +95,24 @@ def comma_steps_into_body(src_text: str, path: str, kernel: str) -> str | None:
     return None
 
 
+def _integer_local(src: SourceFile, k, name: str, loop) -> bool:
+    """`name` is a local of an integer type declared in the kernel before the loop (an index it steps)."""
+    ints = ("int", "unsigned", "long", "size_t", "ptrdiff_t", "int64_t", "uint64_t", "int32_t", "uint32_t", "short")
+    for d in walk(k.body):
+        if d.type == "declaration" and d.start_byte < loop.start_byte and any(
+                w in ints for w in text(src, d.child_by_field_name("type")).split()):
+            for dec in d.children_by_field_name("declarator"):
+                inner = dec.child_by_field_name("declarator") if dec.type == "init_declarator" else dec
+                if inner is not None and inner.type == "identifier" and text(src, inner) == name:
+                    return True
+    return False
+
+
 def index_pointer_steps(src_text: str, path: str, kernel: str) -> str | None:
     """A pointer stepped once per iteration of a counted loop (`for (r = a; r < b; ++r) { acc += *p;
     p += OC; }`, or `++p;`) read at the counter instead: `p[(long long)(r - a) * (OC)]`, its step dropped, so the
-    accesses have an index the plans follow. Only where the step is the body's last statement, reads
+    accesses have an index the plans follow; an integer index stepped the same way (`c += plane;`) read as
+    `(c + (long long)(r - a) * (plane))`. Only where the step is the body's last statement, reads
     nothing the loop writes, nothing else writes p in the loop, there is no `continue` or `break`, p
     is read only as `*p` or `p[k]` there, and p is not used after the loop; None if none."""
     src = parse_source(src_text, path)
@@ -129,8 +143,9 @@ def index_pointer_steps(src_text: str, path: str, kernel: str) -> str | None:
         if (step is not None and _idents(src, step) & written) or ptr in _writes_scalars(src, others) or any(
                 n.type in ("continue_statement", "break_statement", "return_statement") for n in walk(body)):
             continue
-        if not any(d.type == "pointer_declarator" and text(src, d.child_by_field_name("declarator") or d) == ptr
-                   for d in walk(k.body) if d.start_byte < f.start_byte):
+        pointer = any(d.type == "pointer_declarator" and text(src, d.child_by_field_name("declarator") or d) == ptr
+                      for d in walk(k.body) if d.start_byte < f.start_byte)
+        if not pointer and not _integer_local(src, k, ptr, f):
             continue
         if any(n.type == "identifier" and text(src, n) == ptr for n in walk(k.body) if n.start_byte >= f.end_byte):
             continue
@@ -140,6 +155,9 @@ def index_pointer_steps(src_text: str, path: str, kernel: str) -> str | None:
         edits, ok = [], True
         for n in walk(body):
             if n.type != "identifier" or text(src, n) != ptr or n.start_byte >= last.start_byte:
+                continue
+            if not pointer:  # an index stepped a plane a pass (`c += plane;`): its value at the counter
+                edits.append((n.start_byte, n.end_byte, f"({ptr} + {off})"))
                 continue
             par = n.parent
             if par.type == "pointer_expression" and text(src, par).lstrip().startswith("*"):
