@@ -391,3 +391,18 @@ def test_a_host_template_s_instantiation_is_read_from_code_not_comments_or_other
     write_spec(plan)
     spec = load_spec(plan.spec_path)
     assert spec.template == ("float",) and spec.arg("A").dtype == "float32", (spec.template, spec.arg("A").dtype)
+
+
+def test_a_cufloatcomplex_buffer_is_two_floats_an_element(tmp_path):
+    """Round L: a batched conjugate transpose of `cuFloatComplex` (cuComplex.h) inferred as float32 with a trailing
+    dimension of 2 (it was float32 and half the bytes, a GUESS), and run against the kernel as written."""
+    sys.path.insert(0, str(HERE))
+    from spec_emu import check_spec as emulate
+    shutil.copy(HERE / "probe_l" / "l15_batched_conj_transpose.cu", tmp_path / "c.cu")
+    plan = infer_spec(tmp_path / "c.cu", "batched_conj_transpose")
+    write_spec(plan)
+    spec = load_spec(plan.spec_path)
+    assert spec.arg("src").dtype == "float32" and spec.arg("src").shape[-1] in (2, "2"), spec.arg("src").shape
+    assert "GUESS" not in plan.spec_path.read_text().split("[[args]]", 1)[1].split("[launch]")[0]
+    for size, chk in emulate(spec, kernel_name="batched_conj_transpose", workdir=str(tmp_path)):
+        assert chk.ok, (size, chk.reason)

@@ -53,6 +53,7 @@ _VECTORS = {
     "int2": ("int32", 2), "int4": ("int32", 4), "uint2": ("uint32", 2), "uint4": ("uint32", 4),
     "half2": ("float16", 2), "__half2": ("float16", 2), "__nv_bfloat162": ("bfloat16", 2),
     "char4": ("int8", 4), "uchar4": ("uint8", 4),
+    "cuFloatComplex": ("float32", 2), "cuComplex": ("float32", 2), "cuDoubleComplex": ("float64", 2),  # cuComplex.h
 }
 FILLS = ("randn", "rand", "randint:LO:HI", "ones", "arange", "zeros")
 TOP_KEYS = ("kernel", "template", "source", "sizes", "args", "scratch", "launch", "launches", "reference", "tolerance",

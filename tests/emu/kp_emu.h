@@ -901,3 +901,4 @@ template <class... P> int kp_main(void (*k)(P...), int argc, char** argv) {
 #include <cooperative_groups/reduce.h>
 #include <mma.h>
 #include <cuda_pipeline.h>
+#include <cuComplex.h>
