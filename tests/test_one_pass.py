@@ -28,7 +28,7 @@ def test_the_macro_header_is_expanded_and_the_loop_read_as_one_pass_where_every_
     assert text is not None and "for (int index = blockIdx.x * blockDim.x + threadIdx.x; index < (count);" in text
     once = api._one_pass(text, _ctx(["cdiv(n, 256)"], [256], {"small": {"n": 1000}, "large": {"n": 1 << 20}}))
     assert once is not None and "for (" not in once.split("__global__")[1]
-    assert "int index = blockIdx.x * blockDim.x + threadIdx.x; if (index < (count))" in once
+    assert "int index = blockIdx.x * blockDim.x + threadIdx.x;\n  if (index < (count)) {" in once
 
 
 def test_no_one_pass_where_a_thread_may_take_several_elements():

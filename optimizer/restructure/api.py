@@ -891,20 +891,21 @@ def _swap_launches_reblocked(text: str, path: str, kernel: str, ny: int) -> str:
 
 
 def _one_pass(text: str, ctx: Context) -> str | None:
-    """A kernel whose body is a grid-stride loop `for (i = first; i < E; i += stride)` (Caffe's CUDA_KERNEL_LOOP)
-    read as `i = first; if (i < E) body` (matmul.unstride) where the spec's 1-D launch has at least E threads
-    at every size: there each thread runs the body once at most, so the two are the same kernel."""
+    """A kernel whose body is a grid-stride loop `for (i = first; i < E; i += stride)` (Caffe's CUDA_KERNEL_LOOP;
+    only declarations beside it) read as `i = first; if (i < E) body` where the spec's 1-D launch has at least E
+    threads at every size: there each thread runs the body once at most, so the two are the same kernel."""
     grid, block = list(ctx.launch.get("grid") or []), list(ctx.launch.get("block") or [])
     if len(grid) != 1 or len(block) != 1 or not ctx.size_env:
         return None
     src = parse_source(text, ctx.path)
     k = src.kernel(ctx.kernel)
-    once = matmul.unstride(src, ctx.kernel)
-    if k is None or k.body is None or once is None or matmul.unstride(parse_source(once, ctx.path), ctx.kernel):
-        return None  # (one loop only: a nest's inner loop over blockDim.y of a 1-D launch is a whole loop a thread)
-    loop = next((n for n in walk(k.body) if n.type == "for_statement"), None)
-    if loop is None or "blockIdx" not in src.node_text(loop.child_by_field_name("initializer")) or not \
-            matmul.strides_by_grid(src, k, loop.child_by_field_name("update"), "gridDim"):
+    if k is None or k.body is None:
+        return None
+    stmts = [n for n in k.body.named_children if n.type not in ("comment", "declaration")]
+    loop = stmts[0] if len(stmts) == 1 and stmts[0].type == "for_statement" else None
+    init, step = (loop.child_by_field_name("initializer"), loop.child_by_field_name("update")) if loop else (None, None)
+    if init is None or step is None or init.type != "declaration" or "blockIdx" not in src.node_text(init) or \
+            "threadIdx" not in src.node_text(init) or not matmul.strides_by_grid(src, k, step, "gridDim"):
         return None  # (a block-stride loop runs over every element in each block: not one pass a thread)
     cond = unparen(loop.child_by_field_name("condition"))
     if cond is None or cond.type != "binary_expression" or src.node_text(cond.child_by_field_name("operator")) != "<":
@@ -916,13 +917,18 @@ def _one_pass(text: str, ctx: Context) -> str | None:
         n, threads = _eval(bound, env), _eval(f"({grid[0]}) * ({block[0]})", env)
         if n is None or threads is None or threads < n:
             return None
-    new = parse_source(once, ctx.path)
-    body = new.kernel(ctx.kernel).body
-    blocks = [b for b in body.named_children if b.type == "compound_statement"]
-    if len(blocks) != 1:
-        return once
-    inner = new.node_text(blocks[0]).strip()[1:-1]  # `{ int i = ..; if (i < E) {..} }`: the index in the kernel's scope
-    return span_text(new, 0, len(new.data), [(blocks[0].start_byte, blocks[0].end_byte, inner.strip())])
+    var = src.node_text(init).rstrip().rstrip(";")
+    used = [src.node_text(n) for n in walk(step) if n.type == "identifier"]  # a stride local goes with the update
+    subs = [(loop.start_byte, loop.end_byte, f"{var};\n  if ({src.node_text(loop.child_by_field_name('condition'))}) "
+                                              f"{src.node_text(loop.child_by_field_name('body'))}")]
+    names = [src.node_text(n) for n in walk(k.body) if n.type == "identifier"]
+    for d in k.body.named_children:
+        decs = d.children_by_field_name("declarator") if d.type == "declaration" else []
+        if len(decs) == 1 and decs[0].type == "init_declarator":
+            name = src.node_text(decs[0].child_by_field_name("declarator"))
+            if name in used and names.count(name) == 2:
+                subs.append((d.start_byte, d.end_byte, ""))
+    return span_text(src, 0, len(src.data), sorted(subs))
 
 
 def permute_plans(text: str, ctx: Context) -> list[Plan]:

@@ -286,6 +286,10 @@ def _updates(src: SourceFile, k: Kernel):
     stepped, unknown, plain = set(), set(), []
     if k.body is None:
         return stepped, unknown, plain
+    last_use: dict[str, int] = {}  # each name's last read or write in the body (one walk, not one a statement)
+    for c in walk(k.body):
+        if c.type == "identifier":
+            last_use[src.node_text(c)] = c.start_byte
     for n in walk(k.body):
         if n.type not in ("assignment_expression", "update_expression"):
             continue
@@ -302,20 +306,20 @@ def _updates(src: SourceFile, k: Kernel):
             inc = index_poly(src, inc_node, {})
             (stepped if inc is not None and not depends(inc) else unknown).add(name)
         elif op == "=" and n.parent is not None and n.parent.type == "expression_statement" \
-                and _straight_line(src, k, n.parent, name):
+                and _straight_line(src, k, n.parent, name, last_use):
             plain.append((name, n))
         elif op == "=" and _NOTES.get() is not None and n.parent is not None and n.parent.type == "for_statement" \
                 and n.parent.child_by_field_name("initializer") == n:
             plain.append((name, n))  # recording(): `int k; for (k = 0; ...)` starts k where the loop does
         elif op in ("/=", "%=", "*=", "<<=") and _NOTES.get() is not None and n.parent is not None \
-                and n.parent.type == "expression_statement" and _straight_line(src, k, n.parent, name):
+                and n.parent.type == "expression_statement" and _straight_line(src, k, n.parent, name, last_use):
             plain.append((name, n))  # recording(): `t /= d;` is `t = t / d;` (unravelling a flat index)
         else:
             unknown.add(name)
     return stepped, unknown, plain
 
 
-def _straight_line(src: SourceFile, k: Kernel, stmt, name: str) -> bool:
+def _straight_line(src: SourceFile, k: Kernel, stmt, name: str, last_use: dict) -> bool:
     """A statement that runs once wherever it is reached: at the kernel body's top level, or in
     blocks nested in it through plain blocks and the bodies of `if`s without `else` (a guard),
     with `name` not used after the innermost such `if` (where it may or may not have run: `if (b < 0) b = 0;`
@@ -335,8 +339,7 @@ def _straight_line(src: SourceFile, k: Kernel, stmt, name: str) -> bool:
         return False
     if inner_if is None:
         return True
-    return not any(c.type == "identifier" and src.node_text(c) == name and c.start_byte >= inner_if.end_byte
-                   for c in walk(k.body))
+    return last_use.get(name, -1) < inner_if.end_byte
 
 
 def _self_step(src: SourceFile, name: str, n):
