@@ -39,8 +39,14 @@ def start(tmp_path: Path, *args: str) -> tuple[subprocess.Popen, Path]:
     tmp.mkdir()
     env = {**os.environ, "TMPDIR": str(tmp), "KERNELPRO_CACHE_DIR": str(tmp_path / "cache")}
     proc = subprocess.Popen([sys.executable, "-m", "kernelpro.profilers.cli", "profile", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, preexec_fn=interruptible)
     return proc, tmp
+
+
+def interruptible() -> None:
+    """In the child before it runs: SIGINT back to its default (a test run started as a background job, `cmd &` in a
+    script, passes SIGINT ignored to its children, and Python then never raises KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def wait_for(pred, limit: float = 120.0):

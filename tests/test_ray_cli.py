@@ -19,6 +19,7 @@ from pathlib import Path
 import git
 import pytest
 from ray_standin import standin_env, standin_project
+from test_interrupt import interruptible
 
 pytest.importorskip("ray")
 pytestmark = pytest.mark.slow
@@ -72,7 +73,8 @@ def project(tmp_path):
 
 def _optimize(*args, env):
     return subprocess.Popen([sys.executable, "-m", "kernelpro.profilers.cli", "optimize", *args, "--json-events",
-                             "--no-energy"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                             "--no-energy"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=interruptible)
 
 
 def test_optimize_a_directory_with_workers_then_nothing_is_left(project):
