@@ -6,8 +6,9 @@ runs (one or more switches: gemm_fp32 on an H100 wanted the direct kernel at the
 1024^3 and 128 x 128 ones at 4096^3), each run taking the candidate fastest over it, and a candidate other than
 the overall best must beat it by more than MARGIN over its run (`plan`). The dispatch is one .cu file holding the
 kernels (the others' top-level names given a suffix, so nothing collides) and a launch spec whose [[launches]]
-carry `when` conditions on the size variables: each threshold is the geometric mean of the problem sizes on either
-side of its switch, and sizes between them were not measured (said in the branch note).
+carry `when` conditions on the size variables: each threshold lies near the geometric mean of the problem sizes
+on either side of its switch (above the smaller, at most the larger), and sizes between them were not measured (said
+in the branch note).
 """
 from __future__ import annotations
 
@@ -32,26 +33,6 @@ class Split:
     sizes: list  # [[size names]] of each run
     measure: str  # the problem size as an expression of the size variables
     thresholds: list  # [float]: run i takes measure >= thresholds[i - 1] and < thresholds[i]
-
-    @property
-    def low(self):
-        return self.runs[0]
-
-    @property
-    def high(self):
-        return self.runs[-1]
-
-    @property
-    def low_sizes(self) -> list[str]:
-        return self.sizes[0]
-
-    @property
-    def high_sizes(self) -> list[str]:
-        return self.sizes[-1]
-
-    @property
-    def threshold(self) -> float:
-        return self.thresholds[0]
 
     def condition(self, i: int) -> str:
         """Run i's `when`."""

@@ -127,9 +127,9 @@ def test_the_split_needs_one_switch_over_the_sizes_a_margin_and_the_same_flags(s
     tmp, spec, k, tiles, split3 = setup
     root = (tiles, ev(9, 9))
     got = dispatch.plan(spec, (split3, ev(1, 2)), [root, (split3, ev(1, 2)), (tiles, ev(3, 1))])
-    assert isinstance(got, dispatch.Split) and got.low is split3 and got.high is tiles
-    assert got.low_sizes == ["small"] and got.high_sizes == ["large"] and got.measure == "K * M * N"
-    assert 37 * 53 * 29 < got.threshold < 70 * 90 * 41
+    assert isinstance(got, dispatch.Split) and got.runs[0] is split3 and got.runs[-1] is tiles
+    assert got.sizes[0] == ["small"] and got.sizes[-1] == ["large"] and got.measure == "K * M * N"
+    assert 37 * 53 * 29 < got.thresholds[0] < 70 * 90 * 41
     # within the margin everywhere: nothing to specialise
     assert isinstance(dispatch.plan(spec, (split3, ev(1, 1)), [(split3, ev(1, 1)), (tiles, ev(3, 0.98))]), str)
     # other flags for the other variant: one file takes one set
@@ -171,7 +171,7 @@ def test_the_dispatch_compiles_and_each_size_runs_its_own_kernel_correctly(setup
         assert np.allclose(out[2].reshape(M, N), a.astype(np.float64) @ b, rtol=1e-4, atol=1e-4), size
     # and the branch's spec is written with both launches and their conditions
     text = spec_edit.render_spec(SPEC, cand.launch)
-    assert text.count("[[launches]]") == 2 and "[launch]" not in text and f"when = \"K * M * N >= {s.threshold:g}\"" in text
+    assert text.count("[[launches]]") == 2 and "[launch]" not in text and f"when = \"K * M * N >= {s.thresholds[0]:g}\"" in text
     (tmp / "d.cu").write_text(cand.source)
     (tmp / "d.kernelpro.toml").write_text(text.replace('kernel = "matmul"\n\n[sizes]',
                                                        'kernel = "matmul"\nsource = "d.cu"\n\n[sizes]', 1))
@@ -348,12 +348,12 @@ def test_the_split_takes_the_switch_that_makes_every_size_fastest_not_the_first_
     # without the naive kernel's lead at the small size: one switch, as before
     seen[0] = (root, ev3(0.0495, 0.848, 12.5))
     got = dispatch.plan(spec, seen[1], seen)
-    assert got.low is split3 and got.high is tiles and got.low_sizes == ["small", "medium"] and got.high_sizes == ["large"]
+    assert got.runs[0] is split3 and got.runs[-1] is tiles and got.sizes[0] == ["small", "medium"] and got.sizes[-1] == ["large"]
     seen[0] = (root, ev3(0.046, 0.848, 12.5))
     # where the tiles lose everywhere, the naive kernel's 8% at the small size alone is still a split
     seen[2] = (tiles, ev3(0.076, 0.233, 2.9))
     got = dispatch.plan(spec, seen[1], seen)
-    assert isinstance(got, dispatch.Split) and got.low is root and got.high is split3 and got.low_sizes == ["small"]
+    assert isinstance(got, dispatch.Split) and got.runs[0] is root and got.runs[-1] is split3 and got.sizes[0] == ["small"]
     # and nothing more than 3% faster anywhere: no split
     seen[0] = (root, ev3(0.0495, 0.848, 12.5))
     assert isinstance(dispatch.plan(spec, seen[1], seen), str)
@@ -367,7 +367,7 @@ def test_a_side_built_without_the_best_s_flags_stands_in_for_it_where_the_other_
     fast = type(tiles)(source=split3.source, launch=split3.launch, flags=("--use_fast_math",), kind="structural")
     got = dispatch.plan(spec, (fast, ev(11.0, 234.9)), [(fast, ev(11.0, 234.9)), (split3, ev(11.1, 235.1)),
                                                          (tiles, ev(14.1, 218.6))])
-    assert isinstance(got, dispatch.Split) and got.low is split3 and got.high is tiles
+    assert isinstance(got, dispatch.Split) and got.runs[0] is split3 and got.runs[-1] is tiles
     # a stand-in slower than the best by more than SAME: no split
     assert isinstance(dispatch.plan(spec, (fast, ev(11.0, 234.9)), [(fast, ev(11.0, 234.9)), (split3, ev(11.5, 235.1)),
                                                                      (tiles, ev(14.1, 218.6))]), str)

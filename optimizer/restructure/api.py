@@ -890,47 +890,6 @@ def _swap_launches_reblocked(text: str, path: str, kernel: str, ny: int) -> str:
 # ---------------------------------------------------------------- transposes and permutes
 
 
-def _one_pass(text: str, ctx: Context) -> str | None:
-    """A kernel whose body is a grid-stride loop `for (i = first; i < E; i += stride)` (Caffe's CUDA_KERNEL_LOOP;
-    only declarations beside it) read as `i = first; if (i < E) body` where the spec's 1-D launch has at least E
-    threads at every size: there each thread runs the body once at most, so the two are the same kernel."""
-    grid, block = list(ctx.launch.get("grid") or []), list(ctx.launch.get("block") or [])
-    if len(grid) != 1 or len(block) != 1 or not ctx.size_env:
-        return None
-    src = parse_source(text, ctx.path)
-    k = src.kernel(ctx.kernel)
-    if k is None or k.body is None:
-        return None
-    stmts = [n for n in k.body.named_children if n.type not in ("comment", "declaration")]
-    loop = stmts[0] if len(stmts) == 1 and stmts[0].type == "for_statement" else None
-    init, step = (loop.child_by_field_name("initializer"), loop.child_by_field_name("update")) if loop else (None, None)
-    if init is None or step is None or init.type != "declaration" or "blockIdx" not in src.node_text(init) or \
-            "threadIdx" not in src.node_text(init) or not matmul.strides_by_grid(src, k, step, "gridDim"):
-        return None  # (a block-stride loop runs over every element in each block: not one pass a thread)
-    cond = unparen(loop.child_by_field_name("condition"))
-    if cond is None or cond.type != "binary_expression" or src.node_text(cond.child_by_field_name("operator")) != "<":
-        return None
-    bound = in_terms_of(src.node_text(cond.child_by_field_name("right")), _spec_table(src, ctx))
-    if bound is None:
-        return None
-    for env in ctx.size_env.values():
-        n, threads = _eval(bound, env), _eval(f"({grid[0]}) * ({block[0]})", env)
-        if n is None or threads is None or threads < n:
-            return None
-    var = src.node_text(init).rstrip().rstrip(";")
-    used = [src.node_text(n) for n in walk(step) if n.type == "identifier"]  # a stride local goes with the update
-    subs = [(loop.start_byte, loop.end_byte, f"{var};\n  if ({src.node_text(loop.child_by_field_name('condition'))}) "
-                                              f"{src.node_text(loop.child_by_field_name('body'))}")]
-    names = [src.node_text(n) for n in walk(k.body) if n.type == "identifier"]
-    for d in k.body.named_children:
-        decs = d.children_by_field_name("declarator") if d.type == "declaration" else []
-        if len(decs) == 1 and decs[0].type == "init_declarator":
-            name = src.node_text(decs[0].child_by_field_name("declarator"))
-            if name in used and names.count(name) == 2:
-                subs.append((d.start_byte, d.end_byte, ""))
-    return span_text(src, 0, len(src.data), sorted(subs))
-
-
 def permute_plans(text: str, ctx: Context) -> list[Plan]:
     """A copy whose load and store are contiguous along different thread dimensions: restaged through a
     padded shared-memory tile (permute.py), its own index code kept."""
@@ -1461,6 +1420,13 @@ def _chosen_neighbours(src: SourceFile, k) -> list[int]:
             if not a.is_write and a.index is None and chosen & set(re.findall(r"[A-Za-z_]\w*", src.node_text(a.node)))]
 
 
+def _old_thread(tx: int, ty: int, ex: str, ey: str) -> str:
+    """C condition that old thread (kp_qx, kp_qy) of a tx x ty virtual block existed in the old launch, whose threads
+    reach ex along x and ey along y (a kernel without guards must do nothing past them)."""
+    return (f"(unsigned long long)blockIdx.x * {tx} + (kp_qx) < (unsigned long long)({ex}) && "
+            f"(unsigned long long)blockIdx.y * {ty} + (kp_qy) < (unsigned long long)({ey})")
+
+
 def stencil_plans(text: str, ctx: Context, specialised: bool = False) -> list[Plan]:
     """A point computed from fixed neighbours in one array: the neighbours staged once per block in a
     shared-memory tile with a halo (stencil.py)."""
@@ -1524,13 +1490,8 @@ def stencil_plans(text: str, ctx: Context, specialised: bool = False) -> list[Pl
     marches = len(tiles) > 1 and not st.more  # (a thread's strip reshapes the block: as the tile's rows)
     extent = [_spec_in_c(cover(grid[i], block[i], 1), ctx) for i in (0, 1)] if len(tiles) > 1 else None
 
-    def inside(tx: int, vy: int) -> str:
-        """The old thread (kp_qx, kp_qy) of a tx x vy virtual block existed in the old launch (a reshaped tile runs
-        past the old grid's edge, where a kernel without guards must do nothing)."""
-        if (tx, vy) == tuple(block[:2]) or extent is None:
-            return "true"
-        return (f"(unsigned long long)blockIdx.x * {tx} + (kp_qx) < (unsigned long long)({extent[0]}) && "
-                f"(unsigned long long)blockIdx.y * {vy} + (kp_qy) < (unsigned long long)({extent[1]})")
+    def inside(tx: int, vy: int) -> str:  # (a reshaped tile runs past the old grid's edge)
+        return "true" if (tx, vy) == tuple(block[:2]) or extent is None else _old_thread(tx, vy, *extent)
 
     def build(knobs):
         tx, ty = int(knobs.get("tx", block[0])), int(knobs.get("ty", block[1]))
@@ -1858,9 +1819,7 @@ def march_plans(text: str, ctx: Context) -> list[Plan]:
 
     def build(knobs):
         tx, ty, zc = int(knobs["tx"]), int(knobs["ty"]), int(knobs["chunk"])
-        inside = "true" if (tx, ty) == (bx, by) else (
-            f"(unsigned long long)blockIdx.x * {tx} + (kp_qx) < {ex} && (unsigned long long)blockIdx.y * {ty} + "
-            f"(kp_qy) < {ey}")
+        inside = "true" if (tx, ty) == (bx, by) else _old_thread(tx, ty, ex, ey)
         regs = bool(knobs.get("regs"))
         new = march.restage(psrc, pk, st, (tx, ty), zc, zs, ze, inside, window=regs)
 
@@ -2394,6 +2353,40 @@ def _in_instantiation(build, ctx: Context):
         with chosen_instantiation(ctx.kernel, ctx.template):
             return build(knobs)
     return run
+
+
+def _one_pass(text: str, ctx: Context) -> str | None:
+    """A kernel whose body is a grid-stride loop `for (i = first; i < E; i += stride)` (Caffe's CUDA_KERNEL_LOOP;
+    only declarations beside it) read as `i = first; if (i < E) body` where the spec's 1-D launch has at least E
+    threads at every size: there each thread runs the body once at most, so the two are the same kernel."""
+    grid, block = list(ctx.launch.get("grid") or []), list(ctx.launch.get("block") or [])
+    if len(grid) != 1 or len(block) != 1 or not ctx.size_env:
+        return None
+    src = parse_source(text, ctx.path)
+    k = src.kernel(ctx.kernel)
+    if k is None or k.body is None:
+        return None
+    stmts = [n for n in k.body.named_children if n.type not in ("comment", "declaration")]
+    loop = stmts[0] if len(stmts) == 1 and stmts[0].type == "for_statement" else None
+    init, step = (loop.child_by_field_name("initializer"), loop.child_by_field_name("update")) if loop else (None, None)
+    if init is None or step is None or init.type != "declaration" or "blockIdx" not in src.node_text(init) or \
+            "threadIdx" not in src.node_text(init) or not matmul.strides_by_grid(src, k, step, "gridDim"):
+        return None  # (a block-stride loop runs over every element in each block: not one pass a thread)
+    cond = unparen(loop.child_by_field_name("condition"))
+    if cond is None or cond.type != "binary_expression" or src.node_text(cond.child_by_field_name("operator")) != "<":
+        return None
+    bound = in_terms_of(src.node_text(cond.child_by_field_name("right")), _spec_table(src, ctx))
+    if bound is None:
+        return None
+    for env in ctx.size_env.values():
+        n, threads = _eval(bound, env), _eval(f"({grid[0]}) * ({block[0]})", env)
+        if n is None or threads is None or threads < n:
+            return None
+    var = src.node_text(init).rstrip().rstrip(";")
+    subs = [(loop.start_byte, loop.end_byte, f"{var};\n  if ({src.node_text(loop.child_by_field_name('condition'))}) "
+                                              f"{src.node_text(loop.child_by_field_name('body'))}")]
+    subs += [(d.start_byte, d.end_byte, "") for d in matmul.stride_locals(src, k, step)]
+    return span_text(src, 0, len(src.data), sorted(subs))
 
 
 def _normal_form(text: str, ctx: Context) -> tuple[str, str | None]:

@@ -64,8 +64,7 @@ def body(src: SourceFile, k: Kernel, st: Stencil3, tile: tuple[int, int], chunk:
     col = {dz: i for i, (_, dx, dy, dz) in reversed(list(enumerate(st.points))) if dx == 0 and dy == 0}
 
     def old(qx, qy, v):
-        cond = "" if inside == "true" else f"({inside.replace('kp_qx', qx).replace('kp_qy', qy)}) && "
-        return cond + virtual.call(src, k, qx, qy, "false", v)
+        return virtual.when_old(inside, qx, qy, virtual.call(src, k, qx, qy, "false", v))
 
     window = []
     for j in range(nw):
@@ -155,7 +154,7 @@ def window_body(src: SourceFile, k: Kernel, st: Stencil3, chunk: int, zs: str, z
     old body a point (virtual.roles_helper's march mode), neighbour (dx, dy, dz) taken from the plane before's
     (dx, dy, dz + 1) where that read the same address, the others loaded (a 7-point stencil: the four in the
     plane and the one ahead; the x and y neighbours are the neighbouring threads' own loads, from L1)."""
-    own = "true" if inside == "true" else inside.replace("kp_qx", "threadIdx.x").replace("kp_qy", "threadIdx.y")
+    own = virtual.when_old(inside, "threadIdx.x", "threadIdx.y", "true")
     return virtual.march_loop(
         virtual.elem_type(k, st.array), virtual.elem_type(k, st.store.array), len(st.points),
         f"a register window along z: each thread its own (x, y) through {chunk} planes; a neighbour that the plane\n"

@@ -484,16 +484,24 @@ def _unstride_one(src: SourceFile, kernel: str) -> str | None:
     body = text(src, lp.child_by_field_name("body"))
     init_t = text(src, init).rstrip(";")
     subs = [(lp.start_byte, lp.end_byte, f"{{ {init_t}; if ({cond}) {body} }}")]
-    # a stride local read by the update alone goes with it (it reads gridDim, which the tiles' launch changes)
+    subs += [(d.start_byte, d.end_byte, "") for d in stride_locals(src, k, lp.child_by_field_name("update"))]
+    return span_text(src, 0, len(src.data), sorted(subs))
+
+
+def stride_locals(src: SourceFile, k, update) -> list:
+    """The kernel's top-level declarations of locals that a grid-stride loop's update alone reads
+    (`const size_t step = (size_t)gridDim.x * blockDim.x;`): they go with the loop when it is read one pass a
+    thread (they read gridDim, which a new launch changes)."""
     used = [text(src, n) for n in walk(k.body) if n.type == "identifier"]
-    update = {text(src, n) for n in walk(lp.child_by_field_name("update")) if n.type == "identifier"}
+    stepped = {text(src, n) for n in walk(update) if n.type == "identifier"}
+    out = []
     for d in k.body.named_children:
         decs = d.children_by_field_name("declarator") if d.type == "declaration" else []
         if len(decs) == 1 and decs[0].type == "init_declarator":
             name = text(src, decs[0].child_by_field_name("declarator"))
-            if name in update and used.count(name) == 2 and "Dim" in text(src, decs[0].child_by_field_name("value")):
-                subs.append((d.start_byte, d.end_byte, ""))
-    return span_text(src, 0, len(src.data), sorted(subs))
+            if name in stepped and used.count(name) == 2 and "Dim" in text(src, decs[0].child_by_field_name("value")):
+                out.append(d)
+    return out
 
 
 # ---------------------------------------------------------------- coalescing remap

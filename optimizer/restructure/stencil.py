@@ -43,9 +43,9 @@ def body(src: SourceFile, k: Kernel, st: Stencil, tx: int, ty: int, rows: int = 
             continue
         seen.add((dx, dy))
         qx, qy = f"kp_px - ({dx})", f"kp_py - ({dy})"
-        old = "" if inside == "true" else f"({_at(inside, qx, qy)}) && "
-        tries.append(f"if ({qx} >= 0 && {qx} < {tx} && {qy} >= 0 && {qy} < {vy} && {old}"
-                     f"{virtual.call(src, k, qx, qy, 'false', which=which0)} && kp_addr[{i}]) kp_halo[kp_s] = *kp_addr[{i}];")
+        old = virtual.when_old(inside, qx, qy, virtual.call(src, k, qx, qy, 'false', which=which0))
+        tries.append(f"if ({qx} >= 0 && {qx} < {tx} && {qy} >= 0 && {qy} < {vy} && {old} && kp_addr[{i}]) "
+                     f"kp_halo[kp_s] = *kp_addr[{i}];")
     staged = "\n      else ".join(tries)
     halo = ex * ey - tx * vy
     ring = "" if not halo else f"""
@@ -57,9 +57,8 @@ def body(src: SourceFile, k: Kernel, st: Stencil, tx: int, ty: int, rows: int = 
   }}"""
     row = "threadIdx.y" if rows == 1 else f"(threadIdx.y + kp_r * {ty})"
     loop = "" if rows == 1 else f"#pragma unroll\n  for (int kp_r = 0; kp_r < {rows}; ++kp_r) "
-    one = virtual.call(src, k, "threadIdx.x", row, "true", which="kp_w" if st.more else None)
-    if inside != "true":
-        one = f"({_at(inside, 'threadIdx.x', row)}) && {one}"
+    one = virtual.when_old(inside, "threadIdx.x", row,
+                           virtual.call(src, k, "threadIdx.x", row, "true", which="kp_w" if st.more else None))
     store_line = (f"for (int kp_w = 0; kp_w < {outs}; ++kp_w)\n    if ({one}) *kp_dst = kp_out;" if st.more
                   else f"if ({one}) *kp_dst = kp_out;")
     reads = "\n    ".join(f"kp_val[{i}] = kp_tile[{row} + {below + dy}][threadIdx.x + {left + dx}];"
@@ -92,21 +91,14 @@ def march_body(src: SourceFile, k: Kernel, st: Stencil, tx: int, ty: int, strip:
     which neighbour (dx, dy) takes the value of the point before's (dx, dy + 1) where that read the same
     address and loads it otherwise (a 3x3 filter: the row below's three, not nine); the row loop unrolled
     `unroll` times. inside: C condition that old thread (kp_qx, kp_qy) of this block existed in the old launch."""
-    row = f"kp_y0 + kp_r"
-    call = virtual.march_call(src, k, "threadIdx.x", row)
-    if inside != "true":
-        call = f"({_at(inside, 'threadIdx.x', row)}) && {call}"
+    row = "kp_y0 + kp_r"
+    call = virtual.when_old(inside, "threadIdx.x", row, virtual.march_call(src, k, "threadIdx.x", row))
     return virtual.march_loop(
         virtual.elem_type(k, st.array), virtual.elem_type(k, st.store.array), len(st.points),
         f"a register march: each thread {strip} consecutive rows of the old threads at its x; a neighbour that the\n"
         f"  // row before read at the same address is taken from its registers",
         f"const int kp_y0 = threadIdx.y * {strip};\n#pragma unroll {unroll}\n  for (int kp_r = 0; kp_r < {strip}; ++kp_r)",
         call)
-
-
-def _at(inside: str, qx: str, qy: str) -> str:
-    """The old-thread condition for virtual thread (qx, qy)."""
-    return inside.replace("kp_qx", qx).replace("kp_qy", qy)
 
 
 def restage(src: SourceFile, k: Kernel, st: Stencil, block: tuple[int, int], rows: int = 1,

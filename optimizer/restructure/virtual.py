@@ -201,6 +201,14 @@ def march_call(src: SourceFile, k: Kernel, vx: str, vy: str, vz: str | None = No
     return f"kp_march_{k.name}{targs}({args}, {vx}, {vy}, {z}kp_pa, kp_pv, kp_val, kp_addr, kp_dst, kp_out)"
 
 
+def when_old(inside: str, qx: str, qy: str, expr: str) -> str:
+    """`expr` behind `inside` (C condition that old thread (kp_qx, kp_qy) of this block existed in the old launch)
+    for virtual thread (qx, qy); `expr` alone where every virtual thread existed ("true")."""
+    if inside == "true":
+        return expr
+    return f"({inside.replace('kp_qx', qx).replace('kp_qy', qy)}) && {expr}"
+
+
 def reuse_preds(offsets: list[tuple], axis: int) -> dict[int, int]:
     """{load i: the load j whose offset is i's plus one along `axis`}: what the point before along that axis read
     at i's address (a march's registers)."""
