@@ -38,8 +38,9 @@ def start(tmp_path: Path, *args: str) -> tuple[subprocess.Popen, Path]:
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     env = {**os.environ, "TMPDIR": str(tmp), "KERNELPRO_CACHE_DIR": str(tmp_path / "cache")}
-    proc = subprocess.Popen([sys.executable, "-m", "kernelpro.profilers.cli", "profile", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, preexec_fn=interruptible)
+    proc = subprocess.Popen([sys.executable, "-P", "-m", "kernelpro.profilers.cli", "profile", *args],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=interruptible)
     return proc, tmp
 
 

@@ -72,9 +72,9 @@ def project(tmp_path):
 
 
 def _optimize(*args, env):
-    return subprocess.Popen([sys.executable, "-m", "kernelpro.profilers.cli", "optimize", *args, "--json-events",
-                             "--no-energy"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                            preexec_fn=interruptible)
+    return subprocess.Popen([sys.executable, "-P", "-m", "kernelpro.profilers.cli", "optimize", *args, "--json-events",
+                             "--no-energy"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env, preexec_fn=interruptible)
 
 
 def test_optimize_a_directory_with_workers_then_nothing_is_left(project):
