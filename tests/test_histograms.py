@@ -144,3 +144,19 @@ def test_other_files_say_why(rel, says):
                                              size_env={"small": {"n": 1000}}))
     assert "private-bins" not in [p.name for p in plans]
     assert any(w.startswith("histogram:") and says in w for w in why), why
+
+
+def test_a_ternary_clamp_bounds_the_bin_only_through_the_value_it_compares():
+    """Round M's m20: `b = (f < 0) ? 0 : ((f >= (float)nbins) ? nbins - 1 : (int)f)` keeps b below nbins (the
+    last branch runs only where f < nbins); the same clamp around another value bounds nothing."""
+    from kernelpro.profilers.analysis.histogram import histogram
+    from kernelpro.profilers.analysis.refusal import Refusal
+
+    path = os.path.join(HERE, "..", "probe_m", "m20_histo_global_atomic.cu")
+    text = open(path).read()
+    got = histogram(parse_source(text, path), parse_source(text, path).kernel("histo_global"))
+    assert not isinstance(got, Refusal) and "nbins" in str(got.count), got
+    src = parse_source(text.replace(": (int)f);", ": (int)(f * 2.0f));"), path)  # not the value compared
+    assert isinstance(histogram(src, src.kernel("histo_global")), Refusal)
+    src = parse_source(text.replace("f >= (float)nbins", "f >= (float)n"), path)  # below n there: the larger count
+    assert "max(nbins, n)" in histogram(src, src.kernel("histo_global")).count

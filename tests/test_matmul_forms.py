@@ -577,6 +577,25 @@ def test_a_batch_over_two_grid_dimensions_becomes_digits_of_the_grid_s_z(tmp_pat
 
 
 @pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+def test_a_flat_index_split_with_the_head_size_a_quotient_is_a_batched_product(tmp_path):
+    """Round M's llm.c-style P V (m07): `hs = C / NH`, the flat index split as d = idx % hs, h = (idx / hs) % NH,
+    t = (idx / C) % T, b = idx / (T * C), V read from the packed (B, T, 3C) qkv buffer: the place `C` of t is
+    read as hs * NH (analysis/contraction._exact_quotients), so (b, h) is the batch and the tiles compute it."""
+    B, T, C, NH = 2, 37, 15, 3
+    hs = C // NH
+    sizes = {"B": B, "T": T, "C": C, "NH": NH}
+    cands, batch, _ = _tiles_run(tmp_path, "probe_m/m07_attn_pv_packed.cu", ["cdiv(B*T*C, 128)"], [128], sizes)
+    rng = np.random.default_rng(13)
+    att = rng.standard_normal((B, NH, T, T)).astype(np.float32)
+    qkv = rng.standard_normal((B, T, 3, NH, hs)).astype(np.float32)
+    want = np.einsum("bhts,bshd->bthd", np.tril(att.astype(np.float64)), qkv[:, :, 2].astype(np.float64))
+    for i, c in enumerate(cands):
+        res = batch.run(i, [np.full(B * T * C, np.nan, np.float32), att.reshape(-1).copy(), qkv.reshape(-1).copy(),
+                            B, T, C, NH], [_ev(g, sizes) for g in c.launch["grid"]], [_ev(x, sizes) for x in c.launch["block"]])
+        assert np.allclose(res[0].reshape(B, T, NH, hs), want, rtol=1e-4, atol=1e-4), c.description
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
 def test_a_batch_folded_into_blockIdx_x_moves_to_the_grid_s_z(tmp_path):
     """Round J's bmm with the batch folded into blockIdx.x (`b = blockIdx.x / per_mat`, guarded `b >= nbatch`):
     the batch becomes the tiled grid's z, the flat (m, n) index is rebuilt from the tile's row and column, and

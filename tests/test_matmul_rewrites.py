@@ -600,6 +600,39 @@ def test_a_loop_unrolled_by_hand_is_read_as_its_remainder_loop_only_where_every_
         "C[row * N + col] = s;", "C[row * N + col] = s + k;"), "x.cu", "mm_unrolled") is None
 
 
+def test_a_countdown_while_loop_is_read_as_a_counted_loop_only_where_its_counter_is_its_own():
+    from kernelpro.optimizer.restructure.passes import countdown_loops
+
+    text = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "probe_m", "m02_nt_rowptr_while.cu")).read()
+    once = countdown_loops(text, "x.cu", "matmul_nt_kernel")
+    assert "for (long long k = (long long)(K) - 1; k >= 0; --k) {" in once and "while" not in once.split("__global__")[1]
+    assert countdown_loops(text.replace("while (k--)", "while (k-- > 0)"), "x.cu", "matmul_nt_kernel") is not None
+    for wrong in (("C[row * N + col] = acc;", "C[row * N + col] = acc + k;"),  # the counter read after the loop (-1)
+                  ("acc += a_row[k] * b_row[k];", "acc += a_row[k] * b_row[k]; k -= 1;"),  # stepped in the body too
+                  ("while (k--)", "while (--k)"),  # another count of iterations
+                  ("int k = K;\n", "int k = K;\n        acc = 0;\n")):  # not declared just before
+        changed = text.replace(*wrong)
+        assert changed != text and countdown_loops(changed, "x.cu", "matmul_nt_kernel") is None, wrong
+
+
+def test_partial_sums_of_a_hand_unrolled_loop_are_read_as_one_sum_only_where_they_are_added_up_alone():
+    """Round M's m09: `s0 += f(k); s1 += f(k + 1); ...` with k += 4, a remainder loop into s0, then
+    `C = (s0 + s1) + (s2 + s3)`: the remainder loop alone and C = s0 (the other partials stay zero)."""
+    from kernelpro.optimizer.restructure.passes import reroll_loops
+
+    text = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "probe_m", "m09_mm_unroll4.cu")).read()
+    once = reroll_loops(text, "x.cu", "mm_unroll4")
+    assert "k + 3 < K" not in once and "C[r * N + c] = s0;" in once and "s0 += A[r * K + k] * B[k * N + c];" in once
+    for wrong in (("s1 = 0.0f", "s1 = 1.0f"),  # a partial that does not start at zero
+                  ("(s0 + s1) + (s2 + s3)", "(s0 + s1) + (s2 * s3)"),  # not their sum alone
+                  ("(s0 + s1) + (s2 + s3)", "(s0 + s1) + (s2 + s3) + s1"),  # a partial read twice
+                  ("(s0 + s1) + (s2 + s3)", "(s0 + s1) + s2"),  # a partial dropped
+                  ("s2 += A[r * K + k + 2]", "s1 += A[r * K + k + 2]"),  # two steps into one partial
+                  ("s3 += A[r * K + k + 3] * B[(k + 3) * N + c];", "s3 += A[r * K + k + 2] * B[(k + 2) * N + c];")):
+        changed = text.replace(*wrong)
+        assert changed != text and reroll_loops(changed, "x.cu", "mm_unroll4") is None, wrong
+
+
 def test_a_row_of_outputs_summed_in_global_memory_is_summed_in_locals_only_where_that_is_the_same_sum():
     from kernelpro.optimizer.restructure.passes import sums_into_locals
 

@@ -118,6 +118,20 @@ CASES = {
                                                                          "W": 37}, "N*C*H*W"),
     # a centre index stepped a plane a pass (`c += plane;`): read at the loop's counter, then the march
     "../probe_l/l11_heat3d_zloop.cu": ("stencil-march", None, {"nx": 37, "ny": 11, "nz": 19, "r": 0.1}, "nx*ny*nz"),
+    # blind round M: a grid-stride permute over a fixed grid of 24 blocks (more elements than threads, so the loop
+    # runs twice) whose index is peeled with `%` and `/=`: one pass a thread under a launch covering every element
+    # C = A B^T through row pointers summed by a countdown `while (k--)`: a counted loop, forwards, then the tiles
+    "../probe_m/m02_nt_rowptr_while.cu": ("matmul-tiles", None, {"M": 37, "N": 45, "K": 29}, "M*N+M*K+K*N"),
+    # four partial sums of a k loop unrolled by hand, added up after the remainder loop: one sum, then the tiles
+    "../probe_m/m09_mm_unroll4.cu": ("matmul-tiles", None, {"M": 37, "N": 45, "K": 29}, "M*N+M*K+K*N"),
+    # PolyBench's syrk on the lower triangle (`(i < n) && (j <= i)`): the column bounded through the row; the tiles
+    # write the triangle alone (the upper one keeps its values)
+    "../probe_m/m11_syrk_lower_polybench.cu": ("matmul-tiles", None, {"ALPHA": 1.25, "BETA": 0.75, "n": 37, "m": 29},
+                                               "n*n+n*m"),
+    # a float binned with a clamp in two ternaries (`f >= (float)nbins ? nbins - 1 : (int)f`): the bins counted
+    "../probe_m/m20_histo_global_atomic.cu": ("private-bins", None, {"n": 3001, "nbins": 37, "lo": -2.0, "hi": 3.0},
+                                              "n"),
+    "../probe_m/m16_nchw_to_nhwc_gs.cu": ("transpose-tile", None, {"N": 3, "C": 7, "H": 9, "W": 37}, "N*C*H*W"),
 }
 
 

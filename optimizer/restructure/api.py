@@ -23,7 +23,7 @@ from kernelpro.profilers.analysis.contraction import Axis, parts_count
 from kernelpro.profilers.analysis.copies import copy_kernel, row_loop
 from kernelpro.profilers.analysis.digits import FlatIndex, flat_index
 from kernelpro.profilers.analysis.histogram import histogram
-from kernelpro.profilers.analysis.loops import LOOPS, analyze_kernel, unparen
+from kernelpro.profilers.analysis.loops import LOOPS, analyze_kernel, unparen, writes_in
 from kernelpro.profilers.analysis.refusal import Refusal as KernelRefusal
 from kernelpro.profilers.analysis.scans import add_prefix, block_scan
 from kernelpro.profilers.analysis.stencils import interleaved, neighbours_along_x, stencil as find_stencil
@@ -38,7 +38,7 @@ from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flat2
                hostcall, march, matmul, permute, rows, scan, stencil, taps, virtual)
 from . import histogram as private_bins
 from .launch import add_attribute, columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
-from .passes import (ascending_sum_loops, split_serial_tail, break_to_bound, clamped_neighbours, comma_steps_into_body, counter_into_header,
+from .passes import (ascending_sum_loops, countdown_loops, split_serial_tail, break_to_bound, clamped_neighbours, comma_steps_into_body, counter_into_header,
                      declare_at_first_assignment, flatten_array_params, merge_sum_loops, scalar_vector_dots, fold_reassignments,
                      index_pointer_steps, inline_loop_helpers, lower_guard_to_stores, name_compound_guards, name_thread_indices,
                      plain_memory_intrinsics,
@@ -2293,6 +2293,12 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
         found, why = _plans(text, ctx)
         if not found and any("may overlap" in w for w in why):
             found = _assuming_no_overlap(text, ctx)
+        covering = _covering(text, ctx)
+        if covering is not None:  # a grid-stride loop over a grid of its own: as one pass a thread under a launch
+            # with a thread for every element, the plans the loop hid (the transpose of an NCHW -> NHWC loop)
+            more, _ = _plans(*covering)
+            found += [p for p in more if p.name not in {q.name for q in found}]
+            why = [w for w in why if w.split(":")[0] not in {p.name for p in more}]
     for p in found:  # (built later, by the proposer: with the same instantiation)
         p.build = _in_instantiation(p.build, ctx)
     return found, why
@@ -2355,10 +2361,52 @@ def _in_instantiation(build, ctx: Context):
     return run
 
 
-def _one_pass(text: str, ctx: Context) -> str | None:
+def _one_pass(text: str, ctx: Context, covering: bool = False) -> str | None:
     """A kernel whose body is a grid-stride loop `for (i = first; i < E; i += stride)` (Caffe's CUDA_KERNEL_LOOP;
     only declarations beside it) read as `i = first; if (i < E) body` where the spec's 1-D launch has at least E
-    threads at every size: there each thread runs the body once at most, so the two are the same kernel."""
+    threads at every size: there each thread runs the body once at most, so the two are the same kernel.
+    covering: whatever the launch (a fixed grid of 24 blocks), for plans that launch `_covering`'s grid."""
+    got = _one_pass_bound(text, ctx)
+    if got is None:
+        return None
+    src, loop, step, bound, _ = got
+    grid, block = list(ctx.launch.get("grid") or []), list(ctx.launch.get("block") or [])
+    for env in ctx.size_env.values() if not covering else ():
+        n, threads = _eval(bound, env), _eval(f"({grid[0]}) * ({block[0]})", env)
+        if n is None or threads is None or threads < n:
+            return None
+    k = src.kernel(ctx.kernel)
+    init = loop.child_by_field_name("initializer")
+    var = src.node_text(init).rstrip().rstrip(";")
+    subs = [(loop.start_byte, loop.end_byte, f"{var};\n  if ({src.node_text(loop.child_by_field_name('condition'))}) "
+                                              f"{src.node_text(loop.child_by_field_name('body'))}")]
+    subs += [(d.start_byte, d.end_byte, "") for d in matmul.stride_locals(src, k, step)]
+    return span_text(src, 0, len(src.data), sorted(subs))
+
+
+def _covering(text: str, ctx: Context) -> tuple[str, Context] | None:
+    """A grid-stride kernel (`_one_pass`) read as one pass a thread under the launch that has a thread for every
+    element (`cdiv(E, block)` blocks, E the loop's bound in the spec's terms), for plans that set a launch of their
+    own from the old one (a fixed grid of 24 blocks looping over 9177 elements): (text, context with that launch)."""
+    got = _one_pass_bound(text, ctx)
+    if got is None or _one_pass(text, ctx) is not None:
+        return None  # (not a grid-stride loop, or one whose launch covers it already: the normal form reads that)
+    one = _one_pass(text, ctx, covering=True)
+    block = list(ctx.launch.get("block") or [])
+    launch = dict(ctx.launch, grid=[f"cdiv({got[3]}, {block[0]})"])
+    kernel_bound = got[4]
+
+    def host(g, b, args=None):  # the file's own launches: a thread for every element too
+        e = in_terms_of(kernel_bound, args) if args else kernel_bound
+        return (f"(unsigned)(((long long)({e}) + ({b}) - 1) / ({b}))", b) if e is not None else (None, None)
+    one, _ = _host(one, ctx.path, ctx.kernel, host)
+    return one, replace(ctx, launch=launch, base_launch=dict(ctx.base_launch or {}, **launch))
+
+
+def _one_pass_bound(text: str, ctx: Context):
+    """(source, the loop, its update, its bound E in the spec's terms) of a kernel whose body is one grid-stride
+    loop `for (T i = blockIdx.x * blockDim.x + threadIdx.x; i < E; i += gridDim.x * blockDim.x)` under a 1-D
+    launch; None otherwise."""
     grid, block = list(ctx.launch.get("grid") or []), list(ctx.launch.get("block") or [])
     if len(grid) != 1 or len(block) != 1 or not ctx.size_env:
         return None
@@ -2375,18 +2423,14 @@ def _one_pass(text: str, ctx: Context) -> str | None:
     cond = unparen(loop.child_by_field_name("condition"))
     if cond is None or cond.type != "binary_expression" or src.node_text(cond.child_by_field_name("operator")) != "<":
         return None
-    bound = in_terms_of(src.node_text(cond.child_by_field_name("right")), _spec_table(src, ctx))
-    if bound is None:
-        return None
-    for env in ctx.size_env.values():
-        n, threads = _eval(bound, env), _eval(f"({grid[0]}) * ({block[0]})", env)
-        if n is None or threads is None or threads < n:
-            return None
-    var = src.node_text(init).rstrip().rstrip(";")
-    subs = [(loop.start_byte, loop.end_byte, f"{var};\n  if ({src.node_text(loop.child_by_field_name('condition'))}) "
-                                              f"{src.node_text(loop.child_by_field_name('body'))}")]
-    subs += [(d.start_byte, d.end_byte, "") for d in matmul.stride_locals(src, k, step)]
-    return span_text(src, 0, len(src.data), sorted(subs))
+    right = src.node_text(cond.child_by_field_name("right"))
+    top = {src.node_text(d.child_by_field_name("declarator")): src.node_text(d.child_by_field_name("value"))
+           for st in k.body.named_children if st.type == "declaration" for d in st.children_by_field_name("declarator")
+           if d.type == "init_declarator"}
+    if right in top and not any(n == right for n, _ in writes_in(src, k.body)):  # `const size_t total = N * C * H;`
+        right = f"({top[right]})"
+    bound = in_terms_of(right, _spec_table(src, ctx))
+    return None if bound is None else (src, loop, step, bound, right)
 
 
 def _normal_form(text: str, ctx: Context) -> tuple[str, str | None]:
@@ -2420,6 +2464,7 @@ def _normal_form(text: str, ctx: Context) -> tuple[str, str | None]:
         text = plain
     for _ in range(4):  # `for (...; t2 < T; ++t2) { if (t2 > t) break; ... }`: `t2 <= t`
         text = break_to_bound(text, ctx.path, ctx.kernel) or text
+    text = countdown_loops(text, ctx.path, ctx.kernel) or text  # `int k = K; while (k--) s += ...`: a for loop
     for _ in range(4):  # `for (int k = K - 1; k >= 0; --k) s += ...`: forwards
         text = ascending_sum_loops(text, ctx.path, ctx.kernel) or text
     for _ in range(8):

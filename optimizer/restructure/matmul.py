@@ -1042,7 +1042,7 @@ def _head(c: Contraction, bm: int, bn: int, causal: str | None, ind: str) -> lis
         d = c.batch.digits
         L.append(f"{ind}const long long kp_b = (long long)blockIdx.z;")
         for a in c.batch.atoms:  # each batch digit as the kernel splits it, from kp_b at the batch's place
-            value = re.sub(rf"\b{re.escape(d.root)}\b", f"({d.flat})", c.coords[a])
+            value = re.sub(rf"\b{re.escape(d.root)}\b", f"({d.flat})", d.spelled(c.coords[a]))
             L.append(f"{ind}const long long {a} = {value};")
     elif c.batch is not None and c.batch.thread == "blocks":  # block positions: digits of the grid's z
         L.append(f"{ind}const long long kp_b = (long long)blockIdx.z;")

@@ -1301,8 +1301,8 @@ def _first_loop_edit(src_text: str, path: str, kernel: str, edit) -> str | None:
         pairs = [(a, b) for a, b in zip(kids, kids[1:]) if a.type == b.type == "for_statement"]
         for a, b in pairs + [(a, None) for a in loops]:
             got = edit(src, k, a, b)
-            if got is not None:
-                return span_text(src, 0, len(src.data), [got])
+            if got is not None:  # (one substitution, or several)
+                return span_text(src, 0, len(src.data), got if isinstance(got, list) else [got])
     return None
 
 
@@ -1424,19 +1424,70 @@ def _reroll(src: SourceFile, a, b):
     if m is None or int(m.group(1)) != unroll - 1 or cb != f"{var}<{m.group(2)}":
         return None
     ua, ub = _sum_update(src, a.child_by_field_name("body")), _sum_update(src, b.child_by_field_name("body"))
+    partials = _partial_sums(src, a, ub) if ua is None and ub is not None else None
+    if partials is not None:  # `s0 += f(k); s1 += f(k + 1); ...`, the partial sums added up after the loops
+        ua = (ub[0], [t for _, t in partials[0]])
     if ua is None or ub is None or ua[0] != ub[0] or len(ub[1]) != 1 or len(ua[1]) != unroll:
         return None
 
-    want = _offset_read(ub[1][0], var, 0)
+    bare = lambda t: t and re.sub(rf"\(({var})\)", r"\1", t)  # noqa: E731  (`B[(k) * N + c]` is `B[k*N+c]`)
+    want = bare(_offset_read(ub[1][0], var, 0))
     left = set(range(unroll))
     for t in ua[1]:
-        u = next((u for u in sorted(left) if want is not None and _offset_read(t, var, u) == want), None)
+        u = next((u for u in sorted(left) if want is not None and bare(_offset_read(t, var, u)) == want), None)
         if u is None:
             return None
         left.discard(u)
     init = a.child_by_field_name("initializer")
     keep = text(src, init).rstrip(";") + ";" if init is not None else ""
+    if partials is not None:  # the sum of the partials read as the remainder's sum alone (the others stay zero)
+        return [(a.start_byte, a.end_byte, keep), (partials[1].start_byte, partials[1].end_byte, ub[0])]
     return a.start_byte, a.end_byte, keep
+
+
+_ZERO = re.compile(r"\(?\s*(?:\([\w ]+\)\s*)?0(?:\.0*)?[fF]?\s*\)?")
+
+
+def _partial_sums(src: SourceFile, a, ub):
+    """([(partial sum, term)], the expression adding them up) where the unrolled loop's statements each add one term
+    to its own partial sum (`s0 += f(k); s1 += f(k + 1);`), the remainder loop adds to one of them, each partial
+    starts at zero, nothing else writes it, and the partials are read once, all together, in one sum of them alone
+    (`(s0 + s1) + (s2 + s3)`); None otherwise."""
+    body = a.child_by_field_name("body")
+    stmts = [c for c in (body.named_children if body is not None and body.type == "compound_statement" else [])
+             if c.type != "comment"]
+    pairs = []
+    for st in stmts:
+        one = _sum_update(src, st)
+        if one is None or len(one[1]) != 1:
+            return None
+        pairs.append((one[0], one[1][0]))
+    accs = [p for p, _ in pairs]
+    if len(set(accs)) != len(accs) or ub[0] not in accs or len(accs) < 2:
+        return None
+    scope = a.parent
+    reads = [n for n in walk(scope) if n.type == "identifier" and text(src, n) in accs and n.start_byte >= a.end_byte
+             and not (n.parent.type == "assignment_expression" and n == n.parent.child_by_field_name("left"))]
+    others = [n for n in reads if text(src, n) != ub[0]]
+    if len(others) != len(accs) - 1:
+        return None
+    top = others[0]  # the one `+` expression over exactly the partials
+    while top.parent is not None and (top.parent.type == "parenthesized_expression" or (
+            top.parent.type == "binary_expression" and text(src, top.parent.child_by_field_name("operator")) == "+")):
+        top = top.parent
+    leaves = [n for n in walk(top) if n.named_child_count == 0 and n.type not in ("(", ")", "+")]
+    if sorted(text(src, n) for n in leaves) != sorted(accs) or any(n.type != "identifier" for n in leaves):
+        return None
+    for name in accs:
+        if name == ub[0]:
+            continue
+        writes = [w for w in walk(scope) if w.type == "assignment_expression" and text(src, w.child_by_field_name("left")) == name]
+        decl = next((d for d in walk(scope) if d.type == "init_declarator"
+                     and text(src, d.child_by_field_name("declarator")) == name), None)
+        if len(writes) != 1 or not (body.start_byte <= writes[0].start_byte < body.end_byte) or decl is None or \
+                not _ZERO.fullmatch(text(src, decl.child_by_field_name("value"))):
+            return None
+    return pairs, top
 
 
 _PURE = {"fmaxf", "fminf", "fmax", "fmin", "max", "min", "fabsf", "fabs", "abs", "__ldg", "expf", "exp", "__expf",
@@ -1703,6 +1754,42 @@ def _known_below(src: SourceFile, k, loop, x: str, e: str, strict: bool) -> bool
             if want_if & {norm(text(src, q)) for q in operands(cond)}:
                 return True
     return False
+
+
+def countdown_loops(src_text: str, path: str, kernel: str) -> str | None:
+    """`T k = E; while (k--) body` (also `k-- > 0`, `k-- != 0`), k declared just before, written nowhere else
+    and not read after the loop: `for (long long k = (long long)(E) - 1; k >= 0; --k) body`, the same iterations
+    in the same order (signed, so an unsigned E of 0 still runs none), which ascending_sum_loops reads forwards
+    where the body only accumulates. None if none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    for kids in _statement_lists(k):
+        for d, w in zip(kids, kids[1:]):
+            if d.type != "declaration" or w.type != "while_statement" or len(d.children_by_field_name("declarator")) != 1:
+                continue
+            dec = d.children_by_field_name("declarator")[0]
+            name = dec.child_by_field_name("declarator") if dec.type == "init_declarator" else None
+            if name is None or name.type != "identifier":
+                continue
+            var = text(src, name)
+            cond = re.sub(r"\s+", "", text(src, w.child_by_field_name("condition")))
+            if cond.strip("()") not in (f"{var}--", f"{var}-->0", f"{var}--!=0"):
+                continue
+            body = w.child_by_field_name("body")
+            if any(n.type in ("assignment_expression", "update_expression") and text(
+                    src, n.child_by_field_name("left") or n.child_by_field_name("argument")) == var for n in walk(body)):
+                continue
+            if any(n.type == "identifier" and text(src, n) == var for n in walk(k.body) if n.start_byte >= w.end_byte):
+                continue  # (k is -1 after the loop: read there, it would differ)
+            if any(n.type == "pointer_expression" and text(src, n).startswith("&") and var in text(src, n)
+                   for n in walk(k.body)):
+                continue  # (its address taken)
+            header = (f"for (long long {var} = (long long)({text(src, dec.child_by_field_name('value'))}) - 1; "
+                      f"{var} >= 0; --{var}) ")
+            return span_text(src, 0, len(src.data), [(d.start_byte, body.start_byte, header)])
+    return None
 
 
 def ascending_sum_loops(src_text: str, path: str, kernel: str) -> str | None:

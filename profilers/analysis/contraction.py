@@ -70,6 +70,14 @@ class Digits:
     flat: str  # the flat index of batch kp_b with the row and column 0 (C text over kp_b and parameters)
     row_place: str
     col_place: str | None  # None: the column comes from a loop, not from the index
+    # locals the digits' definitions divide by, as their own definitions (`hs` -> `(C / NH)`, _exact_quotients)
+    quotients: tuple = ()
+
+    def spelled(self, definition: str) -> str:
+        """A digit's definition as the kernel writes it, with those locals written out."""
+        for name, value in self.quotients:
+            definition = re.sub(rf"\b{name}\b", value, definition)
+        return definition
 
 
 @dataclass
@@ -469,7 +477,8 @@ def _digit_batch(src: SourceFile, k: Kernel, env, coords: dict, guards: dict, ro
                     continue
                 (m, c), = total.items()
                 rest = list(m)
-                for a in places[top]:
+                (top_place, _), = _whole({places[top]: 1}, _exact_quotients(src, k)).items()  # (`hs * NH` as C)
+                for a in top_place:
                     if a not in rest:
                         break
                     rest.remove(a)
@@ -478,7 +487,8 @@ def _digit_batch(src: SourceFile, k: Kernel, env, coords: dict, guards: dict, ro
                         radix[top] = tuple(rest)
                 if top not in radix:
                     continue
-            ptext = lambda m: " * ".join(m) or "1"
+            quot = _exact_quotients(src, k)  # (a local head size `hs = C / NH` written as its definition)
+            ptext = lambda m: " * ".join(f"({quot[a][0]} / {quot[a][1]})" if a in quot else a for a in m) or "1"
             mine = [a for a in order if a in batch.atoms]
             count, below, terms = [], [], []
             for a in mine:  # kp_b's digits in mixed radix, each put back at its place in the flat index
@@ -489,7 +499,8 @@ def _digit_batch(src: SourceFile, k: Kernel, env, coords: dict, guards: dict, ro
                 count.extend(radix[a])
             batch.thread, batch.extent = "digits", ptext(tuple(count))
             batch.digits = Digits(root, " + ".join(terms), ptext(places[row.atoms[0]]),
-                                  ptext(places[col.atoms[0]]) if col_digit else None)
+                                  ptext(places[col.atoms[0]]) if col_digit else None,
+                                  tuple((q, f"({a} / {b})") for q, (a, b) in quot.items()))
             return
 
 
@@ -518,10 +529,11 @@ def _split_roots(src: SourceFile, k: Kernel, coords: dict) -> dict:
         if root in coords and place is not None and (op == "/" or radix is not None):
             digits.setdefault(root, []).append((place, radix, name))
     out = {}
+    quotients = _exact_quotients(src, k)
     for root, ds in digits.items():
         value, place, used = {}, {(): 1}, 0
         while True:
-            d = next((x for x in ds if x[0] == place), None)
+            d = next((x for x in ds if _whole(x[0], quotients) == _whole(place, quotients)), None)
             if d is None:
                 break
             value, used = add(value, mul(atom(d[2]), place)), used + 1
@@ -531,6 +543,43 @@ def _split_roots(src: SourceFile, k: Kernel, coords: dict) -> dict:
         if used == len(ds) and used >= 2:
             out[root] = value
     return out
+
+
+def _exact_quotients(src: SourceFile, k: Kernel) -> dict:
+    """Locals declared as one name divided by another and never assigned again (`int hs = C / NH;`, a head's
+    size): name -> (dividend, divisor). A digit's place `hs * NH` is then read as `C`, which assumes NH
+    divides C, as the kernel's own decoding does (a candidate is checked against the reference anyway)."""
+    out = {}
+    assigned = {text(src, w.child_by_field_name("left")) for w in walk(k.body) if w.type == "assignment_expression"} \
+        if k.body is not None else set()
+    for d in walk(k.body) if k.body is not None else ():
+        if d.type != "init_declarator":
+            continue
+        name, v = d.child_by_field_name("declarator"), unparen(d.child_by_field_name("value"))
+        if name is None or name.type != "identifier" or v is None or v.type != "binary_expression" or \
+                text(src, v.child_by_field_name("operator")) != "/" or text(src, name) in assigned:
+            continue
+        a, b = (unparen(v.child_by_field_name(f)) for f in ("left", "right"))
+        if a is not None and b is not None and a.type == b.type == "identifier":
+            out[text(src, name)] = (text(src, a), text(src, b))
+    return out
+
+
+def _whole(p: Poly | None, quotients: dict) -> Poly | None:
+    """p with every `q * b` of an exact quotient q = a / b read as `a` (_exact_quotients)."""
+    if p is None or not quotients:
+        return p
+    out: dict = {}
+    for m, c in p.items():
+        m = list(m)
+        for q, (a, b) in quotients.items():
+            while q in m and b in m:
+                m.remove(q)
+                m.remove(b)
+                m.append(a)
+        key = tuple(sorted(m))
+        out[key] = out.get(key, 0) + c
+    return {m: c for m, c in out.items() if c}
 
 
 def _subst(p: Poly, name: str, value: Poly) -> Poly:
@@ -1129,6 +1178,7 @@ def _mask(src: SourceFile, w, body):
 def _guards(src: SourceFile, k: Kernel, loop) -> dict[str, str]:
     """coordinate text -> its bound, from `if (c < E ...)` around the loop and `if (c >= E ...) return;` before it."""
     out: dict[str, str] = {}
+    below: dict[str, str] = {}  # `j <= i` (a triangle of outputs): j -> i
 
     def conds(c, neg):
         c = unparen(c)
@@ -1146,6 +1196,10 @@ def _guards(src: SourceFile, k: Kernel, loop) -> dict[str, str]:
                 out.setdefault(text(src, left), text(src, right))
             elif op == want[1]:
                 out.setdefault(text(src, right), text(src, left))
+            elif op == ((">", "<") if neg else ("<=", ">="))[0]:  # `j <= i`: j below another coordinate
+                below.setdefault(text(src, left), text(src, right))
+            elif op == ((">", "<") if neg else ("<=", ">="))[1]:
+                below.setdefault(text(src, right), text(src, left))
 
     n = loop.parent
     while n is not None and n != k.node:
@@ -1158,6 +1212,9 @@ def _guards(src: SourceFile, k: Kernel, loop) -> dict[str, str]:
             st = [c for c in (cons.named_children if cons.type == "compound_statement" else [cons])]
             if len(st) == 1 and st[0].type == "return_statement":
                 conds(s.child_by_field_name("condition"), True)
+    for lo, hi in below.items():  # j <= i < E: j < E too (the comparison itself stays the kernel's condition)
+        if lo not in out and hi in out:
+            out[lo] = out[hi]
     return out
 
 

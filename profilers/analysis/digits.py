@@ -181,10 +181,13 @@ def flat_index(src: SourceFile, k: Kernel) -> FlatIndex | Refusal:
                     return remainder(d, q)
         return None
 
-    refusal, declared = [], {}
+    refusal, declared, moved = [], {}, set()
 
     def visit(n):
         if refusal:
+            return
+        if n.type == "identifier" and src.node_text(n) in moved and src.node_text(n) in digits:
+            fi.uses.append((n, digits[src.node_text(n)]))  # `n = (int)t;` after `t /= H;`: the digit t holds now
             return
         if n.type == "binary_expression" and src.node_text(n.child_by_field_name("operator")) in "/%-":
             d = digit_of(n)
@@ -224,6 +227,7 @@ def flat_index(src: SourceFile, k: Kernel) -> FlatIndex | Refusal:
                 digits.pop(tname)
                 if d is not None:
                     digits[tname] = d
+                    moved.add(tname)
                     fi.updates.append((n, tname, d))
             else:
                 digits.pop(tname, None)

@@ -133,6 +133,8 @@ class _Bounds:
         v = self.src.eval_int(n)
         if v is not None:
             return _lit(v)
+        if n is not None and n.type == "cast_expression":  # `(float)nbins`: the count compared as another type
+            return self._size(n.child_by_field_name("value"))
         if n is not None and n.type == "identifier":
             p = self.k.param(self.src.node_text(n))
             if p is not None and not p.is_pointer:
@@ -189,8 +191,11 @@ class _Bounds:
                 return self._scaled(args[0], at, depth)
             return None
         if t == "conditional_expression":
-            a = self.bound(n.child_by_field_name("consequence"), at, depth + 1)
-            b = self.bound(n.child_by_field_name("alternative"), at, depth + 1)
+            cond = n.child_by_field_name("condition")
+            a = self.bound(n.child_by_field_name("consequence"), at, depth + 1) or \
+                self._branch(cond, n.child_by_field_name("consequence"), False)
+            b = self.bound(n.child_by_field_name("alternative"), at, depth + 1) or \
+                self._branch(cond, n.child_by_field_name("alternative"), True)
             return _max(a, b) if a and b else None
         if t == "binary_expression":
             op = src.node_text(n.child_by_field_name("operator"))
@@ -217,6 +222,30 @@ class _Bounds:
                     return self._size(left)
                 return (_lit(max(1, a.value - r)) if a.value is not None else a) if a else None
         return None
+
+    def _branch(self, cond, branch, negate: bool) -> Count | None:
+        """A bound on a branch of `c ? x : y` that is the compared value itself (through casts) where the branch runs
+        only below a size: `f >= nbins ? nbins - 1 : (int)f` (y under f < nbins, so (int)f < nbins)."""
+        c, v = _unparen(cond), _unparen(branch)
+        while v is not None and v.type == "cast_expression":
+            v = _unparen(v.child_by_field_name("value"))
+        if c is None or v is None or c.type != "binary_expression":
+            return None
+        op = self.src.node_text(c.child_by_field_name("operator"))
+        left, right = _unparen(c.child_by_field_name("left")), _unparen(c.child_by_field_name("right"))
+        flip = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+        if op not in flip:
+            return None
+        if right is not None and self.src.node_text(right) == self.src.node_text(v):
+            left, right, op = right, left, flip[op]
+        if left is None or self.src.node_text(left) != self.src.node_text(v):
+            return None
+        if negate:
+            op = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}[op]
+        size = self._size(right)
+        if size is None or op not in ("<", "<="):
+            return None
+        return size if op == "<" else _plus(size, 1)
 
     def _scaled(self, n, at, depth) -> Count | None:
         """A float scaled by the bin count and made an integer: `(int)(v * nbins)`, `(int)((v - lo) / w * N)`."""
