@@ -131,6 +131,11 @@ CASES = {
     # a float binned with a clamp in two ternaries (`f >= (float)nbins ? nbins - 1 : (int)f`): the bins counted
     "../probe_m/m20_histo_global_atomic.cu": ("private-bins", None, {"n": 3001, "nbins": 37, "lo": -2.0, "hi": 3.0},
                                               "n"),
+    # blind round N: 2-D indices bounded by two early returns, x and y read through row pointers (`yr[c] += a * xr[c]`)
+    # a 5x5 filter with its weights in __constant__ memory, each tap through a `fetch` helper that returns 0 past the
+    # edge (`if (..) return 0.0f; return img[..];`, read as one conditional expression and inlined)
+    "../probe_n/n13_conv2d_const.cu": ("stencil-tile", None, {"width": 45, "height": 37}, "width*height"),
+    "../probe_n/n20_axpy2d.cu": ("elementwise", None, {"a": 1.5, "rows": 37, "cols": 45}, "rows*cols"),
     "../probe_m/m16_nchw_to_nhwc_gs.cu": ("transpose-tile", None, {"N": 3, "C": 7, "H": 9, "W": 37}, "N*C*H*W"),
 }
 

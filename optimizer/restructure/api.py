@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from kernelpro.profilers.analysis.patterns import RowKernel, column_loop, is_elementwise, row_kernel, row_major_loops
+from kernelpro.profilers.analysis.patterns import RowKernel, column_loop, column_walk_refusal, is_elementwise, row_kernel, row_major_loops
 from kernelpro.profilers.analysis.atomics import uniform_atomics
 from kernelpro.profilers.analysis.blocktree import block_reduction
 from kernelpro.profilers.analysis.contraction import Axis, parts_count
@@ -38,7 +38,7 @@ from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flat2
                hostcall, march, matmul, permute, rows, scan, stencil, taps, virtual)
 from . import histogram as private_bins
 from .launch import add_attribute, columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
-from .passes import (ascending_sum_loops, countdown_loops, split_serial_tail, break_to_bound, clamped_neighbours, comma_steps_into_body, counter_into_header,
+from .passes import (row_pointers_inlined, ascending_sum_loops, countdown_loops, split_serial_tail, break_to_bound, clamped_neighbours, comma_steps_into_body, counter_into_header,
                      declare_at_first_assignment, flatten_array_params, merge_sum_loops, scalar_vector_dots, fold_reassignments,
                      index_pointer_steps, inline_loop_helpers, lower_guard_to_stores, name_compound_guards, name_thread_indices,
                      plain_memory_intrinsics,
@@ -69,6 +69,7 @@ class Plan:
     prior: float = 0.6
     notes: tuple[str, ...] = ()
     refused: dict = field(default_factory=dict)  # knob setting (as text) -> why it failed to build
+    heads: int = 0  # the space's first settings that are each size's own likely best (per_size_order): tuned first
 
 
 @dataclass
@@ -145,6 +146,12 @@ def per_size_order(spaces: list[list[dict]]) -> list[dict]:
                 seen.add(key)
                 out.append(sp[rank])
     return out
+
+
+def per_size_heads(spaces: list[list[dict]]) -> int:
+    """How many settings per_size_order puts first as some size's own likely best (one per size, less where
+    sizes share their best)."""
+    return len({tuple(sorted(sp[0].items())) for sp in spaces if sp})
 
 
 def _pow2(x: float, lo: int, hi: int) -> int:
@@ -718,6 +725,9 @@ def column_plans(text: str, ctx: Context) -> list[Plan]:
     deteamed = None
     if rk is not None and not rk.ok and column_loop(rk) is not None:  # a thread per column, held back: say by what
         raise Refuse(f"a thread per column summing down it, but {'; '.join(rk.reasons)}", source=text)
+    walk_why = column_walk_refusal(rk) if rk is not None and rk.ok and column_loop(rk) is None else None
+    if walk_why:  # a thread per column carrying a running value (Welford's mean): not parts of a sum
+        raise Refuse(walk_why, source=text)
     if (rk is None or not rk.ok or column_loop(rk) is None) and k is not None and grid:
         # a block per output with a shared-memory tree: lifted to one thread per output first
         try:
@@ -1650,7 +1660,18 @@ def flat2d_plans(text: str, ctx: Context) -> list[Plan]:
     if k is None or len(grid) < 2:
         return []
     bx = flat2d.box(src, k)
+    guarded = flat2d.returns_to_guard(src, k) if bx is None else None
+    if guarded is not None:  # `if (r >= rows) return; if (c >= cols) return;`: one guard around the rest
+        src = parse_source(guarded, ctx.path)
+        k = src.kernel(ctx.kernel)
+        bx = flat2d.box(src, k)
     got = flat2d.flatten(src, k, bx) if bx is not None else None
+    inlined = row_pointers_inlined(src, k, bx.guard.child_by_field_name("consequence")) if bx and got is None else None
+    if inlined is not None:  # `const float *xr = x + r * cols; yr[c] += a * xr[c];`: read at the parameters
+        src = parse_source(inlined, ctx.path)
+        k = src.kernel(ctx.kernel)
+        bx = flat2d.box(src, k)
+        got = flat2d.flatten(src, k, bx) if bx is not None else None
     if got is None:
         return []
     new, extents = got[0], list(got[1:])  # slowest first
@@ -1953,8 +1974,9 @@ def matmul_plans(text: str, ctx: Context, coarse: bool = False) -> tuple[list[Pl
             points = [(m, n, nb)] if kept else _size_points(
                 ctx, [in_terms_of(c.M, table) or "0", in_terms_of(c.N, table) or "0", str(zgrid[0]) if zgrid else "1"])
             features = matmul.simt_features(c, _arch_num(ctx.arch))
-            space = per_size_order([matmul.tile_space(len(c.terms), acc, pm or m, pn or n, pb or nb, ctx.arch, **features)
-                                    for pm, pn, pb in points])
+            spaces = [matmul.tile_space(len(c.terms), acc, pm or m, pn or n, pb or nb, ctx.arch, **features)
+                      for pm, pn, pb in points]
+            space, heads = per_size_order(spaces), per_size_heads(spaces)
             if kept:  # no more tiles than the grid has blocks: a tile at least as tall and wide as a block's outputs
                 space = [x for x in space if x["bm"] >= kept["rows"] and x["bn"] >= kept["cols"]]
             sym = not kept and matmul.symmetric(c)  # C = A Aᵀ: square tiles on and below the diagonal, mirrored
@@ -2015,8 +2037,9 @@ def matmul_plans(text: str, ctx: Context, coarse: bool = False) -> tuple[list[Pl
                 else:
                     wt = "tf32"
             if wt is not None and _arch_num(ctx.arch) >= 80:
-                wspace = per_size_order([matmul.wmma_space(c, wt if "tf32" in wt else "16-bit", pm or m, pn or n,
-                                                           pb or nb, ctx.arch) for pm, pn, pb in points])
+                wspaces = [matmul.wmma_space(c, wt if "tf32" in wt else "16-bit", pm or m, pn or n, pb or nb, ctx.arch)
+                           for pm, pn, pb in points]
+                wspace, wheads = per_size_order(wspaces), per_size_heads(wspaces)
                 if kept:
                     wspace = [x for x in wspace if x["bm"] >= kept["rows"] and x["bn"] >= kept["cols"]]
                 if sym:
@@ -2052,10 +2075,10 @@ def matmul_plans(text: str, ctx: Context, coarse: bool = False) -> tuple[list[Pl
                 else:
                     out.append(Plan(plan, "tensor cores, fp32-accurate (3xTF32)" if wt == "3xtf32" else
                                     "tensor cores (WMMA)", answers, wspace, build_wmma, 0.9 if plan == "matmul-wmma"
-                                    else 0.8, assumptions))
+                                    else 0.8, assumptions, heads=wheads))
             if space:
                 out.append(Plan("matmul-tiles", "shared-memory and register tiles", answers, space, build_tiles, 0.85,
-                                assumptions))
+                                assumptions, heads=heads))
             else:
                 why.append("shared-memory tiles: no tile setting fits the shared memory and registers")
     library = _library_plan(text, src, c, ctx, what, answers)

@@ -86,6 +86,38 @@ def box(src: SourceFile, k) -> Box | None:
     return Box(names, [g[1] for g in got], [g[2] for g in got], [bound[n] for n in names], guard)
 
 
+_FLIP = {">=": "<", ">": "<=", "<": ">=", "<=": ">"}
+
+
+def returns_to_guard(src: SourceFile, k) -> str | None:
+    """The kernel with its early returns at the top level (`if (r >= rows) return; if (c >= cols) return;`, or one
+    `if (r >= rows || c >= cols) return;`), each a comparison or an `||` of them, read as one guard around the
+    statements after them, `if (r < rows && c < cols) { ... }` (box's shape): a thread that returned ran none of
+    them, as one that skips them. None where there are none or a condition is not such comparisons."""
+    if k.body is None:
+        return None
+    body = statements(k.body)
+    at = [i for i, st in enumerate(body) if st.type == "if_statement" and st.child_by_field_name("alternative") is None
+          and re.fullmatch(r"\{?\s*return\s*;\s*\}?", text(src, st.child_by_field_name("consequence")).strip())]
+    if not at or at != list(range(at[0], at[-1] + 1)) or at[-1] == len(body) - 1:
+        return None
+    parts = []
+    for i in at:
+        c = unparen(body[i].child_by_field_name("condition"))
+        while c is not None and c.type == "condition_clause":
+            c = unparen(c.named_children[-1]) if c.named_children else None
+        for o in (operands(c, "||") if c is not None else []):
+            o = unparen(o)
+            op = text(src, o.child_by_field_name("operator")) if o is not None and o.type == "binary_expression" else None
+            if op not in _FLIP:
+                return None
+            parts.append(f"{text(src, o.child_by_field_name('left'))} {_FLIP[op]} {text(src, o.child_by_field_name('right'))}")
+    first, last = body[at[0]], body[-1]
+    rest = src.data[body[at[-1] + 1].start_byte:last.end_byte].decode()
+    return span_text(src, 0, len(src.data), [(first.start_byte, last.end_byte,
+                                               f"if ({' && '.join(parts)}) {{\n    {rest}\n  }}")])
+
+
 def _dense(index: dict, extents: list[tuple[str, dict]]) -> bool:
     """Whether the index walks an array laid out densely over some of the box's axes in some order: no other
     term, each local's coefficient the product of the extents of those that move faster."""

@@ -380,6 +380,28 @@ def row_major_loops(rk: RowKernel) -> list[RowLoop]:
     return out
 
 
+def column_walk_refusal(rk: RowKernel) -> str | None:
+    """Why a thread-per-column loop (one reading down a column: row coefficient 1, strided in the loop variable)
+    is not a reduction the column split can cut into parts: the values it carries from row to row other than
+    sums, maxima and minima (Welford's running mean); None where the loop is not such a walk or carries none."""
+    if not rk.loops:
+        return None
+    lp = rk.loops[0]
+    info = lp.info
+    down = False
+    for a in info.accesses or ():
+        if a.index is None or a.is_write:
+            continue
+        c_row = coefficient(a.index, rk.row) if depends(a.index, rk.row) else coefficient(a.index, "threadIdx.x")
+        c_var = coefficient(a.index, info.var) if info.var else None
+        down = down or (c_row == {(): 1} and bool(c_var) and c_var != {(): 1})
+    if not down or not info.carried:
+        return None
+    name, why = next(iter(info.carried.items()))
+    return (f"line {info.node.start_point[0] + 1}: a thread per column walking down it, but {why} (the column split "
+            f"adds up parts of sums, maxima and minima; {name} carries another value from row to row)")
+
+
 def column_loop(rk: RowKernel) -> RowLoop | None:
     """One spread reduction loop that reads a column: an access contiguous across the threads (row
     coefficient 1) and strided in the loop variable, a thread-per-column reduction. Beside it the

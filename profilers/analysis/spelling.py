@@ -19,7 +19,7 @@ def plain_form(src_text: str, path: str, kernel: str) -> str | None:
     out = None
     for _ in range(4):  # a helper calling a macro, a macro calling a helper
         changed = False
-        for step in (expand_macros, inline_expression_helpers):
+        for step in (expand_macros, guarded_return_helpers, inline_expression_helpers):
             new = step(out or src_text, path, kernel)
             if new is not None:
                 out, changed = new, True
@@ -28,6 +28,7 @@ def plain_form(src_text: str, path: str, kernel: str) -> str | None:
     for step in (split_declarations, ceil_divisions, inline_conditions):
         out = step(out or src_text, path, kernel) or out
     return out
+
 
 
 def inline_conditions(src_text: str, path: str, kernel: str) -> str | None:
@@ -137,12 +138,15 @@ def ceil_divisions(src_text: str, path: str, kernel: str) -> str | None:
 
 
 def analysis_form(src_text: str, path: str, kernel: str) -> str | None:
-    """What the analyses read (the spec inference and `spec check` alike): the plain form, and a pointer walked
-    through a loop (`p += N` each pass) read at the loop's counter; None when nothing changed."""
+    """What the analyses read (the spec inference and `spec check` alike): the plain form, C89 scalars declared at
+    their first value, counted `while` loops as `for` loops, an index built up by reassignments as one value, and a
+    pointer walked through a loop (`p += N` each pass) read at the loop's counter; None when nothing changed."""
     from .pointer_steps import comma_steps_into_body, index_pointer_steps
+    from .scalars import declare_at_first_assignment, fold_reassignments, while_to_for
 
     out = plain_form(src_text, path, kernel)
-    for step in (comma_steps_into_body, index_pointer_steps):
+    for step in (declare_at_first_assignment, while_to_for, fold_reassignments, comma_steps_into_body,
+                 index_pointer_steps):
         for _ in range(4):
             out = step(out or src_text, path, kernel) or out
     return out
@@ -189,7 +193,7 @@ def _expression_helpers(src) -> dict:
                          if w not in ("const", "static", "inline", "__forceinline__", "__inline__", "__device__",
                                       "__host__", "__noinline__"))
         expr = stmts[0].named_children[0]
-        if expr.type == "conditional_expression" or (expr.type == "call_expression" and len(names) == 2):
+        if (expr.type == "conditional_expression" or expr.type == "call_expression") and len(names) == 2:
             continue  # a max or min of two (`a > b ? a : b`, `fmaxf(a, b)`): the loops' analysis reads the helper
         if any(n.type in _SIDE_EFFECTS and n.type != "call_expression" for n in walk(expr)) \
                 or any(n.type == "identifier" and text(src, n) == text(src, name) for n in walk(expr)):
@@ -199,6 +203,47 @@ def _expression_helpers(src) -> dict:
                         == rtype)
         helpers[text(src, name)] = (names, rtype, expr, plain)
     return helpers
+
+
+def guarded_return_helpers(src_text: str, path: str, kernel: str) -> str | None:
+    """`__device__` helpers of the file whose body is `if (c) return a; return b;` (a load with zero padding,
+    `if (x < 0 || x >= w) return 0.0f; return img[y * w + x];`) written as the one expression `return (c) ? (a) :
+    (b);`, which inline_expression_helpers then inlines where the kernel calls them. None if none."""
+    src = parse_source(src_text, path)
+    subs = []
+    for f in walk(src.root):
+        if f.type != "function_definition" or "__device__" not in text(src, f).split("(")[0] \
+                or "__global__" in text(src, f).split("(")[0]:
+            continue
+        body = f.child_by_field_name("body")
+        stmts = [x for x in body.named_children if x.type != "comment"] if body is not None else []
+        if len(stmts) != 2 or stmts[0].type != "if_statement" or stmts[1].type != "return_statement" \
+                or stmts[0].child_by_field_name("alternative") is not None or not stmts[1].named_children:
+            continue
+        cons = stmts[0].child_by_field_name("consequence")
+        inner = [x for x in cons.named_children if x.type != "comment"] if cons.type == "compound_statement" else [cons]
+        if len(inner) != 1 or inner[0].type != "return_statement" or not inner[0].named_children:
+            continue
+        cond = stmts[0].child_by_field_name("condition")
+        c = cond.named_children[-1] if cond.type == "condition_clause" and cond.named_children else cond
+        a, b = inner[0].named_children[0], stmts[1].named_children[0]
+        if any(n.type in _SIDE_EFFECTS for x in (c, a, b) for n in walk(x)):
+            continue
+        subs.append((body.start_byte, body.end_byte,
+                     f"{{ return ({_compared(src, c)}) ? ({text(src, a)}) : ({text(src, b)}); }}"))
+    return span_text(src, 0, len(src.data), subs) if subs else None
+
+
+def _compared(src, n) -> str:
+    """A condition's text with each comparison in parentheses (`x < 0 || x >= w` as `(x < 0) || (x >= w)`: outside
+    an `if`, `x < 0 || x >` would read as a template's arguments)."""
+    if n.type == "parenthesized_expression" and n.named_children:
+        return f"({_compared(src, n.named_children[0])})"
+    if n.type == "binary_expression":
+        op = text(src, n.child_by_field_name("operator"))
+        inner = f"{_compared(src, n.child_by_field_name('left'))} {op} {_compared(src, n.child_by_field_name('right'))}"
+        return f"({inner})" if op in ("<", "<=", ">", ">=", "==", "!=") else inner
+    return text(src, n)
 
 
 def inline_expression_helpers(src_text: str, path: str, kernel: str) -> str | None:

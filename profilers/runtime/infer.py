@@ -248,13 +248,49 @@ def infer_spec(cu_path: str | Path, kernel: str | None = None, text: str | None 
         raise InferError(f"kernel {kernel!r} is not in {cu} (kernels there: {have})")
     # `A3(a, i, j, k)`, `at(A, r, k, K)` read as the access they stand for; `int r = .., c = ..;` split
     expanded = analysis_form(src.text, str(cu), kernel)
+    lines = {}
     if expanded is not None:  # (the analysis only: the snapshot is the file as written)
+        lines = line_map(src.text, expanded)
         src = files[0] = parse_source(expanded, str(cu))
         k = src.kernel(kernel)
     spec_path = spec_path or spec_path_for(cu, kernel)
     plan = _Inference(cu, src, files, k, spec_path).run()
+    if lines:
+        _relined(plan, lines, cu.name)
     plan.python_reference = python_reference
     return plan
+
+
+def _relined(plan: Plan, lines: dict, name: str) -> None:
+    """The plan's explanations with the lines of the text the analyses read (`line 23`, `file.cu:58`) given as the
+    file's own."""
+    def fix(t: str) -> str:
+        t = re.sub(r"\bline (\d+)", lambda m: f"line {lines.get(int(m.group(1)), m.group(1))}", t)
+        return re.sub(rf"\b{re.escape(name)}:(\d+)", lambda m: f"{name}:{lines.get(int(m.group(1)), m.group(1))}", t)
+    guesses = [plan.grid, plan.block, plan.shared, plan.off_by_one, *plan.variables.values()]
+    guesses += [getattr(a, f) for a in plan.args for f in ("dtype", "shape", "role", "fill", "value")]
+    for g in guesses:
+        if g is not None:
+            g.why = fix(g.why)
+    plan.size_why = {k: fix(v) for k, v in plan.size_why.items()}
+    plan.notes = [fix(n) for n in plan.notes]
+
+
+def line_map(written: str, read: str) -> dict[int, int]:
+    """Line numbers of the text the analyses read (passes join, move and drop lines) -> the file's as written: lines
+    the same in both by a diff of the two, any other the nearest such line above it."""
+    import difflib
+    a, b = [x.strip() for x in written.split("\n")], [x.strip() for x in read.split("\n")]
+    out, last = {}, (0, 0)
+    for i, j, n in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
+        for t in range(n):
+            out[j + t + 1] = i + t + 1
+    for j in range(1, len(b) + 1):
+        if j in out:
+            last = (j, out[j])
+        else:
+            out[j] = last[1] or j
+    return out
 
 
 class _Inference:
@@ -387,6 +423,7 @@ class _Inference:
                 g = [None if x is None else sym.parse(put(sym.render(x))) for x in g]
                 for n in fixed:
                     self.variables.pop(n, None)
+            g, launch_only = self._launch_constants(L, g)
             if all(x is not None for x in g + b):
                 for i, d in enumerate(DIMS):
                     self.bind.table[f"gridDim.{d}"] = g[i] if i < len(g) else sym.const(1)
@@ -394,6 +431,8 @@ class _Inference:
                 shared = sym.const(0)
                 if L.shared is not None:
                     shared = self.host_poly(L.shared.text) if L.shared.text else None
+                    if shared is not None and launch_only:
+                        shared = sym.parse(self._put(sym.render(shared), launch_only))
                     if shared is None:
                         self.notes.append(f"the dynamic shared memory of the launch ({L.shared.why}) is not followed; "
                                           f"GUESS 0")
@@ -831,6 +870,31 @@ class _Inference:
         return all(x is not None and y is not None and x >= y for x, y in vals)
 
     # -- sizes ------------------------------------------------------------------------------------------
+    def _launch_constants(self, L, g: list) -> tuple[list, dict]:
+        """The grid with the host's launch-only names at their values: a name the grid (or the shared memory) reads
+        that reaches no argument of the kernel and no buffer's allocation (`per_block = 2 * threads` in
+        `<<<(n + per_block - 1) / per_block, threads, per_block * sizeof(float)>>>`) is the launch's shape, not
+        a size of the problem: the spec keeps it at its value at every size. (grid, name -> value)."""
+        used: set = set()
+        for v in list(L.args) + list(L.alloc_bytes.values()):
+            p = sym.parse(v.text) if v is not None and v.text else None
+            used |= set(sym.names(p)) if p is not None else set()
+        names = {n for x in g if x is not None for n in sym.names(x)}
+        if L.shared is not None and L.shared.text and sym.parse(L.shared.text) is not None:
+            names |= set(sym.names(sym.parse(L.shared.text)))
+        fixed = {n: self.host_values[n] for n in names - used if isinstance(self.host_values.get(n), int)}
+        if not fixed:
+            return g, {}
+        for n in fixed:
+            self.variables.pop(n, None)
+        self.notes.append("the launch's " + ", ".join(f"{n} = {v}" for n, v in sorted(fixed.items()))
+                          + " (reaching no argument of the kernel) kept at the host's value at every size")
+        return [None if x is None else sym.parse(self._put(sym.render(x), fixed)) for x in g], fixed
+
+    @staticmethod
+    def _put(t: str, values: dict) -> str:
+        return re.sub(r"\b(" + "|".join(map(re.escape, values)) + r")\b", lambda m: str(values[m.group(1)]), t)
+
     def sizes(self, args, grid, block, shared) -> tuple[dict, dict, Guess]:
         from .infersizes import Sizer
         return Sizer(self).choose(args, grid, block, shared)
