@@ -2,7 +2,9 @@
 access or per thread, rows per block, cluster size) are tried by the search as variants of
 that node, never as tree children.
 
-A plan's knob settings come ordered by its performance model (restructure/api.py). The next
+A plan's knob settings come ordered by its performance model (restructure/api.py). Where the plan's
+first settings are each size's own likely best (a matrix product's tiles for 4096^3 and for 256 x 384),
+those are tried first, so that the per-size dispatch has one for every size. Then the next
 setting tried is the untried one nearest the node's current one (a hill climb: after 512
 threads beat 1024, 256 and 512 with more loads in flight come before 1024 with fewer), the
 model's order breaking ties. Before a
@@ -72,7 +74,8 @@ class Tuner:
         plan = st.plan
         base_occ = self._occupancy(cand, registers_of)
         here = dict(cand.knobs)
-        order = sorted(range(len(plan.space)), key=lambda i: (knob_distance(here, plan.space[i]), i))
+        heads = getattr(plan, "heads", 0)  # each size's own likely best first (the per-size dispatch takes them)
+        order = sorted(range(len(plan.space)), key=lambda i: (i >= heads, knob_distance(here, plan.space[i]), i))
         for knobs in (plan.space[i] for i in order):
             t = knob_text(knobs)
             if t in st.tried or t in self.slower.get(plan.name, set()):

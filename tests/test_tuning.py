@@ -75,6 +75,27 @@ def test_the_tuner_climbs_from_the_setting_that_won():
     assert dict(t2.next_variant(first, lambda c: None, lambda c: 32).knobs) == {"block": 1024, "unroll": 8}
 
 
+def test_each_size_s_own_best_setting_is_tuned_before_the_neighbours():
+    """A plan whose first settings are each size's likely best (a product's 128 x 128 tiles for 4096^3, 32 x 32 for
+    256 x 384: restructure.api.per_size_order) has them tried first, however far from the node's setting, so the
+    per-size dispatch has a candidate for every size; then the hill climb as before."""
+    space = [{"block": 1024, "unroll": 4}, {"block": 64, "unroll": 1}, {"block": 512, "unroll": 4},
+             {"block": 1024, "unroll": 8}]
+    plan = _plan2(space)
+    plan.heads = 2
+    t = Tuner()
+    first = plan.build(space[0])
+    t.register(first, plan)
+    got = []
+    while (v := t.next_variant(first, lambda c: None, lambda c: 32)) is not None:
+        got.append(dict(v.knobs))
+    assert got == [space[1], space[2], space[3]]
+    plan.heads = 0  # without heads: the nearest first, the far one last
+    t = Tuner()
+    t.register(first, plan)
+    assert dict(t.next_variant(first, lambda c: None, lambda c: 32).knobs) == space[2]
+
+
 def test_long_rows_offer_fewer_threads_with_more_loads_in_flight():
     from kernelpro.optimizer.restructure import api
     path, _, base, p = _suite_proposer("crossentropy")
