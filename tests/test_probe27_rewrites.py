@@ -136,6 +136,15 @@ CASES = {
     # edge (`if (..) return 0.0f; return img[..];`, read as one conditional expression and inlined)
     "../probe_n/n13_conv2d_const.cu": ("stencil-tile", None, {"width": 45, "height": 37}, "width*height"),
     "../probe_n/n20_axpy2d.cu": ("elementwise", None, {"a": 1.5, "rows": 37, "cols": 45}, "rows*cols"),
+    # blind round O: Darknet's gemm_nn and gemm_tn, ALPHA folded into a local of the loop (`float A_PART = ALPHA *
+    # A[..]; C[..] += A_PART * B[..];`): the local's product read as its factors, ALPHA the product's scale
+    "../probe_o/o01_gemm_nn_darknet.cu": ("matmul-tiles", None, {"M": 37, "N": 45, "K": 29, "ALPHA": 1.5, "lda": 29,
+                                                                 "ldb": 45, "ldc": 45}, "M*N+M*K+K*N"),
+    "../probe_o/o02_gemm_tn_nt.cu": ("matmul-tiles", None, {"M": 37, "N": 45, "K": 29, "ALPHA": 0.75, "lda": 37,
+                                                            "ldb": 45, "ldc": 45}, "M*N+M*K+K*N"),
+    # four rows a thread in `float acc[RPT] = {0.f, ...}`, each at `row0 + r` under its own guard, row0 = gy_ * RPT:
+    # the positions named, the first output read with row0 the thread's own row, then the tiles
+    "../probe_o/o09_gemm_4rows.cu": ("matmul-tiles", None, {"M": 37, "N": 45, "K": 29}, "M*N+M*K+K*N"),
     "../probe_m/m16_nchw_to_nhwc_gs.cu": ("transpose-tile", None, {"N": 3, "C": 7, "H": 9, "W": 37}, "N*C*H*W"),
 }
 

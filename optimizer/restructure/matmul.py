@@ -1727,6 +1727,10 @@ def first_of_coarsened(src: SourceFile, kernel: str) -> str | None:
     k = src.kernel(kernel)
     if k is None or k.body is None:
         return None
+    named = _counter_positions_named(src, k)
+    if named is not None:  # `if (row0 + r < M) acc[r] += A[(row0 + r) * K + k] * bk;`: the position a local
+        first = first_of_coarsened(parse_source(named[0], src.path), kernel)
+        return _unstrided_starts(first, src.path, kernel, named[1]) if first is not None else None
     consts = {**src.constants, **src.instantiated(k)}
     arrays: dict[str, int] = {}
     decls = {}
@@ -1734,13 +1738,22 @@ def first_of_coarsened(src: SourceFile, kernel: str) -> str | None:
         if d.type != "declaration" or "__shared__" in text(src, d) or "static" in text(src, d):
             continue
         ds = d.children_by_field_name("declarator")
-        if len(ds) == 1 and ds[0].type == "array_declarator":
-            size = ds[0].child_by_field_name("size")
-            inner = ds[0].child_by_field_name("declarator")
+        init = None
+        if len(ds) == 1 and ds[0].type == "init_declarator" and \
+                ds[0].child_by_field_name("declarator").type == "array_declarator":
+            init = ds[0].child_by_field_name("value")  # `float acc[4] = {0.f, 0.f, 0.f, 0.f};`: zeros only
+            if init is None or init.type != "initializer_list" or any(
+                    src.eval_int(x, consts) != 0 and not re.fullmatch(r"0?\.?0*[fF]?", text(src, x))
+                    for x in init.named_children):
+                continue
+        if len(ds) == 1 and (ds[0].type == "array_declarator" or init is not None):
+            arr = ds[0] if init is None else ds[0].child_by_field_name("declarator")
+            size = arr.child_by_field_name("size")
+            inner = arr.child_by_field_name("declarator")
             n = src.eval_int(size, consts) if size is not None else None
             if inner is not None and inner.type == "identifier" and n is not None and n > 1:
                 arrays[text(src, inner)] = n
-                decls[text(src, inner)] = (d, ds[0])
+                decls[text(src, inner)] = (d, arr if init is None else ds[0])
     if not arrays:
         return None
     loops = {}  # loop node -> its counter, for `for (int c = 0; c < C; ++c)` loops with C an array's size
@@ -1782,7 +1795,7 @@ def first_of_coarsened(src: SourceFile, kernel: str) -> str | None:
     subs = []
     for name in used:
         d, ad = decls[name]
-        subs.append((ad.start_byte, ad.end_byte, name))
+        subs.append((ad.start_byte, ad.end_byte, name if ad.type == "array_declarator" else f"{name} = 0"))
     for n in walk(k.body):
         if n.type == "subscript_expression":
             a = n.child_by_field_name("argument")
@@ -1834,6 +1847,78 @@ def first_of_coarsened(src: SourceFile, kernel: str) -> str | None:
             loop_subs.append((prev.start_byte, prev.end_byte, ""))
     subs = [x for x in subs if not any(a <= x[0] and x[1] <= b for a, b, _ in loop_subs)] + loop_subs
     return span_text(src, 0, len(src.data), sorted(subs))
+
+
+def _counter_positions_named(src: SourceFile, k):
+    """The kernel with each position a loop's counter moves, `row0 + r` where a guard compares it (`if (row0 + r <
+    M)`), named once at the top of the loop's body (`const int kp_pos0 = row0 + r;`) and read through that name, the
+    form _counter_moves_a_position reads: (text, {start: the loop's trip count} for each start every use of which
+    is such a position), or None where no loop has such a position."""
+    from kernelpro.profilers.analysis.loops import _header
+
+    norm = lambda n: re.sub(r"\s+", "", text(src, unparen(n)))  # noqa: E731
+    consts = {**src.constants, **src.instantiated(k)}
+    subs, covered, trips = [], [], {}
+    for lp in walk(k.body):
+        h = _header(src, lp) if lp.type == "for_statement" else None
+        body = lp.child_by_field_name("body") if h else None
+        if not h or not h["var"] or body is None or body.type != "compound_statement":
+            continue
+        var = h["var"]
+        compared = {norm(x.child_by_field_name(side)) for x in walk(body) if x.type == "binary_expression"
+                    and text(src, x.child_by_field_name("operator")) in ("<", "<=", ">", ">=")
+                    for side in ("left", "right")}
+        names, mine = {}, []
+        for x in walk(body):
+            if x.type != "binary_expression" or text(src, x.child_by_field_name("operator")) != "+" or norm(x) not in compared:
+                continue
+            parts = [norm(x.child_by_field_name("left")), norm(x.child_by_field_name("right"))]
+            if var not in parts or re.search(rf"\b{var}\b", parts[1 - parts.index(var)]) or \
+                    any(a <= x.start_byte < b for a, b, _ in subs + mine):
+                continue
+            name = names.setdefault(norm(x), f"kp_pos{len(covered) + len(names)}")
+            mine.append((x.start_byte, x.end_byte, name))
+            trip = src.eval_int(h["bound"], consts) if h["bound"] is not None else None
+            if trip:
+                trips.setdefault(parts[1 - parts.index(var)], set()).add(trip)
+        if mine:
+            covered += list(names.values())
+            subs += mine + [(body.start_byte + 1, body.start_byte + 1,
+                             " " + " ".join(f"const int {n} = {e};" for e, n in names.items()))]
+    if not subs:
+        return None
+    starts = {}
+    for base, ts in trips.items():
+        uses = [x for x in walk(k.body) if x.type == "identifier" and text(src, x) == base
+                and x.parent is not None and x.parent.type != "init_declarator"]
+        if len(ts) == 1 and uses and all(any(a <= x.start_byte < b for a, b, n in subs if n in covered) for x in uses):
+            starts[base] = ts.pop()
+    return span_text(src, 0, len(src.data), sorted(subs)), starts
+
+
+def _unstrided_starts(text_: str, path: str, kernel: str, starts: dict) -> str:
+    """A coarsened kernel's first output with each thread's start `row0 = gy * 4` (4 outputs a thread, every one
+    read as row0 + r) read as the thread's own position `row0 = gy`, so that its one output per thread covers every
+    row (the tiles set their own launch); the text unchanged where a start is not such a product."""
+    src = parse_source(text_, path)
+    k = src.kernel(kernel)
+    subs = []
+    for d in walk(k.body) if k is not None and k.body is not None else ():
+        if d.type != "init_declarator" or text(src, d.child_by_field_name("declarator")) not in starts:
+            continue
+        v = unparen(d.child_by_field_name("value"))
+        if v is None or v.type != "binary_expression" or text(src, v.child_by_field_name("operator")) != "*":
+            continue
+        consts = {**src.constants, **src.instantiated(k)}
+        left, right = v.child_by_field_name("left"), v.child_by_field_name("right")
+        want = starts[text(src, d.child_by_field_name("declarator"))]
+        keep = left if src.eval_int(right, consts) == want else right if src.eval_int(left, consts) == want else None
+        if keep is not None and src.eval_int(keep, consts) is None:
+            kd = _decl_of(src, k, text(src, keep)) if keep.type == "identifier" else None
+            kv = kd.child_by_field_name("value") if kd is not None else None  # (`gy_` written as its value: the
+            # row is then row0's own coordinate, which the kernel's guards name)
+            subs.append((v.start_byte, v.end_byte, text(src, kv) if kv is not None else text(src, keep)))
+    return span_text(src, 0, len(src.data), subs) if subs else text_
 
 
 def _counter_moves_a_position(src: SourceFile, lp, var: str, used: set) -> bool:

@@ -309,6 +309,17 @@ def _factors(src: SourceFile, e) -> list:
     return [e]
 
 
+def _private_factors(src: SourceFile, fs: list, privates: dict, by_node: dict, depth: int = 0) -> list:
+    """Factors with a private local that holds a product read as that product's factors (Darknet's
+    `float A_PART = ALPHA * A[i*lda+k]; C[..] += A_PART * B[..];`: ALPHA, A[..] and B[..])."""
+    out = []
+    for f in fs:
+        v = _value(src, f, privates, by_node=by_node) if depth < 4 else None
+        inner = _factors(src, v) if v is not None and (by_node is None or v.id not in by_node) else [f]
+        out += _private_factors(src, inner, privates, by_node, depth + 1) if len(inner) > 1 else [f]
+    return out
+
+
 def _products_along(src: SourceFile, e, var: str, privates: dict, by_node: dict) -> bool:
     """e multiplies two accesses that move with var."""
     for n in walk(e) if e is not None else ():
@@ -625,7 +636,7 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
         pairs = added if isinstance(added, list) else None
         terms = []
         for sign, t in ([(1, None)] if pairs else _terms(src, added)):
-            fs = pairs if pairs else _factors(src, t)
+            fs = pairs if pairs else _private_factors(src, _factors(src, t), privates, by_node)
             ops, scale = [], []
             for f in fs:
                 v = _value(src, f, privates, by_node=by_node)

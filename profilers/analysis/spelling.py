@@ -25,10 +25,57 @@ def plain_form(src_text: str, path: str, kernel: str) -> str | None:
                 out, changed = new, True
         if not changed:
             break
-    for step in (split_declarations, ceil_divisions, inline_conditions):
+    for step in (split_declarations, ceil_divisions, inline_conditions, inline_scaled_loads):
         out = step(out or src_text, path, kernel) or out
     return out
 
+
+
+def inline_scaled_loads(src_text: str, path: str, kernel: str) -> str | None:
+    """A loop body's `float A_PART = ALPHA * A[i * lda + k];` read where the very next statement uses it once
+    (Darknet's `C[..] += A_PART * B[..];` as `C[..] += (ALPHA * A[i * lda + k]) * B[..];`): one element of a
+    parameter of the local's own type times scalars no statement writes; None if none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    written = {name for name, _ in writes_in(src, k.body)}
+    for body in walk(k.body):
+        if body.type != "compound_statement" or body.parent is None or body.parent.type not in (
+                "for_statement", "while_statement", "do_statement"):
+            continue
+        kids = [c for c in body.named_children if c.type != "comment"]
+        for d, nxt in zip(kids, kids[1:]):
+            decs = d.children_by_field_name("declarator") if d.type == "declaration" else []
+            if len(decs) != 1 or decs[0].type != "init_declarator" or \
+                    decs[0].child_by_field_name("declarator").type != "identifier":
+                continue
+            ty = text(src, d.child_by_field_name("type")).replace("const", "").strip()
+            name, value = text(src, decs[0].child_by_field_name("declarator")), decs[0].child_by_field_name("value")
+            factors, stack = [], [value]
+            while stack:
+                v = stack.pop()
+                while v.type == "parenthesized_expression" and v.named_children:
+                    v = v.named_children[0]
+                if v.type == "binary_expression" and text(src, v.child_by_field_name("operator")) == "*":
+                    stack += [v.child_by_field_name("left"), v.child_by_field_name("right")]
+                else:
+                    factors.append(v)
+            loads = [f for f in factors if f.type == "subscript_expression"]
+            scalars = [f for f in factors if f.type in ("identifier", "number_literal")]
+            if ty not in ("float", "double") or len(loads) != 1 or len(loads) + len(scalars) != len(factors) or \
+                    any(text(src, f) in written for f in scalars):
+                continue
+            arr = loads[0].child_by_field_name("argument")
+            p = k.param(text(src, arr)) if arr is not None and arr.type == "identifier" else None
+            if p is None or not p.is_pointer or p.base_type.replace("const", "").strip() != ty:
+                continue
+            uses = [x for x in walk(body) if x.type == "identifier" and text(src, x) == name and x.start_byte > d.end_byte]
+            if len(uses) != 1 or not (nxt.start_byte <= uses[0].start_byte < nxt.end_byte) or name in written:
+                continue
+            return span_text(src, 0, len(src.data), [(d.start_byte, d.end_byte, ""),
+                                                      (uses[0].start_byte, uses[0].end_byte, f"({text(src, value)})")])
+    return None
 
 
 def inline_conditions(src_text: str, path: str, kernel: str) -> str | None:
