@@ -845,3 +845,38 @@ def test_sums_in_one_loop_merge_only_with_one_type_outputs_apart_from_operands_a
     found = recognise(src, "cgemm_planar")
     assert not any(p.sums for p in found.products), [p.sums for p in found.products]
     assert any(said in r.reason for r in found.refused), [r.reason for r in found.refused]
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+def test_small_wmma_tiles_for_products_of_a_few_hundred_a_side(tmp_path):
+    """32 x 32, 32 x 64 and 64 x 32 WMMA tiles of 16 x 16, 16 x 32 and 32 x 16 warp tiles (a product of 256 x 384
+    gets 24 blocks from 64 x 64 tiles on 132 SMs, 96 from 32 x 32): first in the space where the spec's sizes are
+    that small, and computing the bf16 product the kernel as written computes."""
+    from spec_emu import host_blanked
+
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks", "suite",
+                        "gemm_bf16", "naive.cu")
+    text = open(path).read()
+    k = parse_source(text, path).kernels[0]
+    M, N, K = 37, 45, 29
+    launch = {"grid": ["cdiv(N, 16)", "cdiv(M, 16)"], "block": [16, 16]}
+    ctx = api.Context(kernel=k.name, path=path, launch=dict(launch), base_launch=dict(launch),
+                      size_env={"small": {"M": M, "N": N, "K": K}}, scalar_params={p.name: p.name for p in k.params
+                                                                                   if not p.is_pointer})
+    plan = next(p for p in api.plans(text, ctx)[0] if p.name == "matmul-wmma")
+    assert plan.space[0]["bm"] == plan.space[0]["bn"] == 32 and plan.heads == 1
+    knobs = [{"bm": 32, "bn": 32, "bk": 32, "stages": 2, "wm": 16, "wn": 16},
+             {"bm": 32, "bn": 64, "bk": 32, "stages": 1, "wm": 16, "wn": 32},
+             {"bm": 64, "bn": 32, "bk": 32, "stages": 2, "wm": 32, "wn": 16}]
+    cands = [plan.build(kn) for kn in knobs]
+    assert compile_each(path, [(k.name, c.source, ()) for c in cands], CompileOptions(arch="sm_90")) == [None] * 3
+    batch = Batch([(host_blanked(text), k.name)] + [(host_blanked(c.source), k.name) for c in cands], str(tmp_path))
+    rng = np.random.default_rng(1)
+    bf = lambda x: (np.asarray(x, np.float32).view(np.uint32) >> 16).astype(np.uint16)  # noqa: E731
+    a, b = bf(rng.standard_normal(M * K)), bf(rng.standard_normal(K * N))
+    env = {"M": M, "N": N, "K": K}
+    outs = [batch.run(i, [np.zeros(M * N, np.uint16), a.copy(), b.copy(), M, N, K], [_ev(g, env) for g in ln["grid"]],
+                      [_ev(x, env) for x in ln["block"]], shared_bytes=int(ln.get("shared_bytes") or 0))[0]
+            for i, ln in enumerate([launch] + [c.launch for c in cands])]
+    for c, o in zip(cands, outs[1:]):
+        assert np.array_equal(o, outs[0]), c.description

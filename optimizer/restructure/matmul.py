@@ -1481,7 +1481,8 @@ def tile_space(terms: int, acc_bytes: int, m: float | None, n: float | None, bat
 
 WMMA_TYPES = {"__nv_bfloat16": "__float2bfloat16", "nv_bfloat16": "__float2bfloat16", "__half": "__float2half",
               "half": "__float2half"}
-WMMA_SHAPES = ((128, 64, 32), (64, 128, 32), (64, 64, 32), (128, 128, 32), (64, 64, 16), (128, 64, 16), (64, 128, 16))
+WMMA_SHAPES = ((128, 64, 32), (64, 128, 32), (64, 64, 32), (128, 128, 32), (64, 64, 16), (128, 64, 16), (64, 128, 16),
+               (32, 64, 32), (64, 32, 32), (32, 32, 32))  # (the small ones for products of a few hundred a side)
 
 
 def _combined(c: Contraction, a: str, b: str) -> str:
@@ -1614,7 +1615,7 @@ def wmma_space(c: Contraction, precision: str, m, n, batch, arch: str = "sm_90",
     return [k for k, _ in out]
 
 
-WARP_TILES = ((32, 32), (64, 32), (32, 64), (64, 64))  # a warp's outputs in WMMA: (rows, columns)
+WARP_TILES = ((32, 32), (64, 32), (32, 64), (64, 64), (16, 32), (32, 16), (16, 16))  # a warp's outputs: (rows, columns)
 
 
 def wmma_body(src: SourceFile, kernel: str, c: Contraction, coords: dict, bm: int, bn: int, bk: int,
