@@ -74,8 +74,10 @@ class Tuner:
         plan = st.plan
         base_occ = self._occupancy(cand, registers_of)
         here = dict(cand.knobs)
-        heads = getattr(plan, "heads", 0)  # each size's own likely best first (the per-size dispatch takes them)
-        order = sorted(range(len(plan.space)), key=lambda i: (i >= heads, knob_distance(here, plan.space[i]), i))
+        heads = {knob_text(h) for h in getattr(plan, "heads", ())}  # each size's own likely best first (the per-size
+        # dispatch takes them)
+        order = sorted(range(len(plan.space)),
+                       key=lambda i: (knob_text(plan.space[i]) not in heads, knob_distance(here, plan.space[i]), i))
         for knobs in (plan.space[i] for i in order):
             t = knob_text(knobs)
             if t in st.tried or t in self.slower.get(plan.name, set()):

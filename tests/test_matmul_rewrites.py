@@ -605,12 +605,14 @@ def test_a_countdown_while_loop_is_read_as_a_counted_loop_only_where_its_counter
 
     text = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "probe_m", "m02_nt_rowptr_while.cu")).read()
     once = countdown_loops(text, "x.cu", "matmul_nt_kernel")
-    assert "for (long long k = (long long)(K) - 1; k >= 0; --k) {" in once and "while" not in once.split("__global__")[1]
+    assert "for (int k = (int)(K) - 1; k >= 0; --k) {" in once and "while" not in once.split("__global__")[1]
     assert countdown_loops(text.replace("while (k--)", "while (k-- > 0)"), "x.cu", "matmul_nt_kernel") is not None
     for wrong in (("C[row * N + col] = acc;", "C[row * N + col] = acc + k;"),  # the counter read after the loop (-1)
                   ("acc += a_row[k] * b_row[k];", "acc += a_row[k] * b_row[k]; k -= 1;"),  # stepped in the body too
                   ("while (k--)", "while (--k)"),  # another count of iterations
-                  ("int k = K;\n", "int k = K;\n        acc = 0;\n")):  # not declared just before
+                  ("int k = K;\n", "int k = K;\n        acc = 0;\n"),  # not declared just before
+                  ("int k = K;", "unsigned k = K;"),  # unsigned: `k - 1` in the body would wrap at 0, not go to -1
+                  ("int k = K;", "float k = K;")):  # a float counter: `k / 2` would divide otherwise
         changed = text.replace(*wrong)
         assert changed != text and countdown_loops(changed, "x.cu", "matmul_nt_kernel") is None, wrong
 
@@ -628,7 +630,10 @@ def test_partial_sums_of_a_hand_unrolled_loop_are_read_as_one_sum_only_where_the
                   ("(s0 + s1) + (s2 + s3)", "(s0 + s1) + (s2 + s3) + s1"),  # a partial read twice
                   ("(s0 + s1) + (s2 + s3)", "(s0 + s1) + s2"),  # a partial dropped
                   ("s2 += A[r * K + k + 2]", "s1 += A[r * K + k + 2]"),  # two steps into one partial
-                  ("s3 += A[r * K + k + 3] * B[(k + 3) * N + c];", "s3 += A[r * K + k + 2] * B[(k + 2) * N + c];")):
+                  ("s3 += A[r * K + k + 3] * B[(k + 3) * N + c];", "s3 += A[r * K + k + 2] * B[(k + 2) * N + c];"),
+                  # the remainder's partial changed or read elsewhere after the loops (second read of the change)
+                  ("C[r * N + c] = (s0 + s1) + (s2 + s3);", "s0 *= 0.5f; C[r * N + c] = (s0 + s1) + (s2 + s3);"),
+                  ("C[r * N + c] = (s0 + s1) + (s2 + s3);", "C[r * N + c] = (s0 + s1) + (s2 + s3); C[0] = s0;")):
         changed = text.replace(*wrong)
         assert changed != text and reroll_loops(changed, "x.cu", "mm_unroll4") is None, wrong
 

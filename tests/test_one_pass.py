@@ -69,3 +69,21 @@ def test_an_index_stepped_once_a_pass_is_read_at_the_counter():
     assert index_pointer_steps(STEPPED.replace("    v[c] =", "    c ^= 1;\n    v[c] ="), "k.cu", "heat") is None
     assert index_pointer_steps(STEPPED.replace("size_t c =", "float c =").replace("v[c]", "v[(int)c]")
                                .replace("u[c - plane] + u[c] + u[c + plane]", "c"), "k.cu", "heat") is None
+
+
+def test_a_grid_stride_loop_over_a_grid_of_its_own_is_read_under_a_covering_launch_only_where_nothing_reads_the_grid():
+    """api._covering: `<<<24, 256>>>` looping over more elements than threads becomes one pass a thread under
+    cdiv(n, 256) blocks, the file's own launch rewritten to it; not where the body reads blockIdx or gridDim (a
+    per-block slot would move), leaves the loop (`continue` would be outside one), or a launch cannot be rewritten."""
+    text = expand_macros(KERNEL, "k.cu", "scale") + "void run(const float* x, float* y, int count) {\n" \
+        "  scale<<<24, 256>>>(count, x, y);\n}\n"
+    ctx = _ctx(["24"], [256], {"small": {"n": 9177}})
+    got = api._covering(text, ctx)
+    assert got is not None and got[1].launch["grid"] == got[1].base_launch["grid"] == ["cdiv(((n)), 256)"]
+    assert "scale<<<(unsigned)(((long long)(((count))) + (256) - 1) / (256)), 256>>>" in got[0]
+    assert api._covering(text, _ctx(["cdiv(n, 256)"], [256], {"small": {"n": 9177}})) is None  # covered already
+    for wrong in (("y[index] = 2.0f * x[index];", "y[index] = 2.0f * x[index] + blockIdx.x;"),
+                  ("y[index] = 2.0f * x[index];", "if (x[index] < 0.f) continue; y[index] = 2.0f * x[index];"),
+                  ("scale<<<24, 256>>>(count, x, y);", "dim3 g(24); scale<<<g, 256>>>(count, x, y);")):
+        changed = text.replace(*wrong)
+        assert changed != text and api._covering(changed, ctx) is None, wrong

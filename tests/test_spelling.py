@@ -134,3 +134,30 @@ def test_a_flag_read_from_memory_or_redeclared_in_another_block_stays_as_written
            "  { bool ok = i < n; if (ok) a[1] = 1.f; }\n}\n")
     got = inline_conditions(two, "k.cu", "k")
     assert "if ((i < m)) a[0]" in got and "if ((i < n)) a[1]" in got
+
+
+def test_a_scaled_load_in_a_loop_local_is_read_where_the_next_expression_uses_it_once():
+    """Darknet's `float A_PART = ALPHA * A[..]; C[..] += A_PART * B[..];`: the local read in the update; not where the
+    next statement is a loop (it would read A again each pass) or writes a name the value reads."""
+    from kernelpro.profilers.analysis.spelling import inline_scaled_loads
+    base = ("__global__ void k(float s, const float* A, float* out, int m, int n) {\n"
+            "  for (int i = 0; i < n; ++i) {\n    BODY\n  }\n}\n")
+    got = inline_scaled_loads(base.replace("BODY", "float v = s * A[i];\n    out[i] += v;"), "x.cu", "k")
+    assert got is not None and "out[i] += (s * A[i]);" in got and "float v" not in got
+    for body in ("float v = s * A[i];\n    for (int c = 0; c < m; ++c) out[c] += v;",  # read again each pass
+                 "float v = s * A[i];\n    i += v > 0;",  # the index it reads changed by the statement
+                 "float v = s * A[i];\n    out[i] += v; out[0] += v;",  # used twice
+                 "int v = (int)s * A[i];\n    out[i] += v;"):  # not one element times scalars of its type
+        assert inline_scaled_loads(base.replace("BODY", body), "x.cu", "k") is None, body
+
+
+def test_a_guarded_return_helper_is_one_conditional_expression_in_its_return_type():
+    """`if (c) return a; return b;` read as `(c) ? (R)(a) : (R)(b)`, R the helper's type (not the branches' common
+    type: -1 and an unsigned would make 4294967295), its comparisons parenthesised; a declaration as the condition
+    is left alone."""
+    from kernelpro.profilers.analysis.spelling import guarded_return_helpers
+    text = ("__device__ long long f(int c, unsigned u) { if (c < 0 || c > 9) return -1; return u; }\n"
+            "__global__ void k(long long* o, unsigned u) { o[0] = f(threadIdx.x, u); }\n")
+    got = guarded_return_helpers(text, "x.cu", "k")
+    assert "return ((c < 0) || (c > 9)) ? (long long)(-1) : (long long)(u);" in got
+    assert guarded_return_helpers(text.replace("if (c < 0 || c > 9)", "if (bool t = c < 0)"), "x.cu", "k") is None

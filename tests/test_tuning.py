@@ -82,7 +82,7 @@ def test_each_size_s_own_best_setting_is_tuned_before_the_neighbours():
     space = [{"block": 1024, "unroll": 4}, {"block": 64, "unroll": 1}, {"block": 512, "unroll": 4},
              {"block": 1024, "unroll": 8}]
     plan = _plan2(space)
-    plan.heads = 2
+    plan.heads = [space[0], space[1]]
     t = Tuner()
     first = plan.build(space[0])
     t.register(first, plan)
@@ -90,7 +90,7 @@ def test_each_size_s_own_best_setting_is_tuned_before_the_neighbours():
     while (v := t.next_variant(first, lambda c: None, lambda c: 32)) is not None:
         got.append(dict(v.knobs))
     assert got == [space[1], space[2], space[3]]
-    plan.heads = 0  # without heads: the nearest first, the far one last
+    plan.heads = []  # without heads: the nearest first, the far one last
     t = Tuner()
     t.register(first, plan)
     assert dict(t.next_variant(first, lambda c: None, lambda c: 32).knobs) == space[2]

@@ -69,7 +69,7 @@ class Plan:
     prior: float = 0.6
     notes: tuple[str, ...] = ()
     refused: dict = field(default_factory=dict)  # knob setting (as text) -> why it failed to build
-    heads: int = 0  # the space's first settings that are each size's own likely best (per_size_order): tuned first
+    heads: list = field(default_factory=list)  # settings that are each size's own likely best (per_size_order): tuned first
 
 
 @dataclass
@@ -148,10 +148,13 @@ def per_size_order(spaces: list[list[dict]]) -> list[dict]:
     return out
 
 
-def per_size_heads(spaces: list[list[dict]]) -> int:
-    """How many settings per_size_order puts first as some size's own likely best (one per size, less where
-    sizes share their best)."""
-    return len({tuple(sorted(sp[0].items())) for sp in spaces if sp})
+def per_size_heads(spaces: list[list[dict]], space: list[dict]) -> list[dict]:
+    """The settings per_size_order puts first as some size's own likely best that the (filtered) space still holds."""
+    out = []
+    for sp in spaces:
+        if sp and sp[0] in space and sp[0] not in out:
+            out.append(sp[0])
+    return out
 
 
 def _pow2(x: float, lo: int, hi: int) -> int:
@@ -1976,7 +1979,7 @@ def matmul_plans(text: str, ctx: Context, coarse: bool = False) -> tuple[list[Pl
             features = matmul.simt_features(c, _arch_num(ctx.arch))
             spaces = [matmul.tile_space(len(c.terms), acc, pm or m, pn or n, pb or nb, ctx.arch, **features)
                       for pm, pn, pb in points]
-            space, heads = per_size_order(spaces), per_size_heads(spaces)
+            space = per_size_order(spaces)
             if kept:  # no more tiles than the grid has blocks: a tile at least as tall and wide as a block's outputs
                 space = [x for x in space if x["bm"] >= kept["rows"] and x["bn"] >= kept["cols"]]
             sym = not kept and matmul.symmetric(c)  # C = A Aᵀ: square tiles on and below the diagonal, mirrored
@@ -2039,7 +2042,7 @@ def matmul_plans(text: str, ctx: Context, coarse: bool = False) -> tuple[list[Pl
             if wt is not None and _arch_num(ctx.arch) >= 80:
                 wspaces = [matmul.wmma_space(c, wt if "tf32" in wt else "16-bit", pm or m, pn or n, pb or nb, ctx.arch)
                            for pm, pn, pb in points]
-                wspace, wheads = per_size_order(wspaces), per_size_heads(wspaces)
+                wspace = per_size_order(wspaces)
                 if kept:
                     wspace = [x for x in wspace if x["bm"] >= kept["rows"] and x["bn"] >= kept["cols"]]
                 if sym:
@@ -2075,10 +2078,10 @@ def matmul_plans(text: str, ctx: Context, coarse: bool = False) -> tuple[list[Pl
                 else:
                     out.append(Plan(plan, "tensor cores, fp32-accurate (3xTF32)" if wt == "3xtf32" else
                                     "tensor cores (WMMA)", answers, wspace, build_wmma, 0.9 if plan == "matmul-wmma"
-                                    else 0.8, assumptions, heads=wheads))
+                                    else 0.8, assumptions, heads=per_size_heads(wspaces, wspace)))
             if space:
                 out.append(Plan("matmul-tiles", "shared-memory and register tiles", answers, space, build_tiles, 0.85,
-                                assumptions, heads=heads))
+                                assumptions, heads=per_size_heads(spaces, space)))
             else:
                 why.append("shared-memory tiles: no tile setting fits the shared memory and registers")
     library = _library_plan(text, src, c, ctx, what, answers)
@@ -2414,22 +2417,30 @@ def _covering(text: str, ctx: Context) -> tuple[str, Context] | None:
     got = _one_pass_bound(text, ctx)
     if got is None or _one_pass(text, ctx) is not None:
         return None  # (not a grid-stride loop, or one whose launch covers it already: the normal form reads that)
+    src, loop, step, bound, kernel_bound = got
+    k = src.kernel(ctx.kernel)
+    grid_use = re.compile(r"\b(blockIdx|gridDim)\b")
+    if grid_use.search(src.node_text(loop.child_by_field_name("body"))) or leaving_jump(loop) is not None or any(
+            grid_use.search(src.node_text(d)) for d in k.body.named_children
+            if d.type == "declaration" and d not in matmul.stride_locals(src, k, step)):
+        return None  # (the body reads the grid, `part[blockIdx.x]`, or leaves the loop: a new grid changes that)
     one = _one_pass(text, ctx, covering=True)
     block = list(ctx.launch.get("block") or [])
-    launch = dict(ctx.launch, grid=[f"cdiv({got[3]}, {block[0]})"])
-    kernel_bound = got[4]
+    launch = dict(ctx.launch, grid=[f"cdiv({bound}, {block[0]})"])
 
     def host(g, b, args=None):  # the file's own launches: a thread for every element too
-        e = in_terms_of(kernel_bound, args) if args else kernel_bound
+        e = in_terms_of(kernel_bound, {**{n: str(v) for n, v in src.constants.items()}, **(args or {})})
         return (f"(unsigned)(((long long)({e}) + ({b}) - 1) / ({b}))", b) if e is not None else (None, None)
-    one, _ = _host(one, ctx.path, ctx.kernel, host)
+    one, notes = _host(one, ctx.path, ctx.kernel, host)
+    if notes:
+        return None  # (a launch of the file this cannot rewrite would keep the old grid and miss elements)
     return one, replace(ctx, launch=launch, base_launch=dict(ctx.base_launch or {}, **launch))
 
 
 def _one_pass_bound(text: str, ctx: Context):
-    """(source, the loop, its update, its bound E in the spec's terms) of a kernel whose body is one grid-stride
-    loop `for (T i = blockIdx.x * blockDim.x + threadIdx.x; i < E; i += gridDim.x * blockDim.x)` under a 1-D
-    launch; None otherwise."""
+    """(source, the loop, its update, its bound E in the spec's terms, E as the kernel writes it) of a kernel whose
+    body is one grid-stride loop `for (T i = blockIdx.x * blockDim.x + threadIdx.x; i < E; i += gridDim.x *
+    blockDim.x)` under a 1-D launch; None otherwise."""
     grid, block = list(ctx.launch.get("grid") or []), list(ctx.launch.get("block") or [])
     if len(grid) != 1 or len(block) != 1 or not ctx.size_env:
         return None

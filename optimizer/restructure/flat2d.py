@@ -24,7 +24,9 @@ import re
 from dataclasses import dataclass
 
 from kernelpro.profilers.analysis.affine import add, atom, build_env, coefficient, global_accesses, mul
+from kernelpro.profilers.analysis.extents import _FLIP
 from kernelpro.profilers.analysis.loops import operands, statements, text, unparen, writes_in
+from kernelpro.profilers.analysis.patterns import _is_return
 from kernelpro.profilers.source import SourceFile, walk
 
 from .text import span_text
@@ -86,9 +88,6 @@ def box(src: SourceFile, k) -> Box | None:
     return Box(names, [g[1] for g in got], [g[2] for g in got], [bound[n] for n in names], guard)
 
 
-_FLIP = {">=": "<", ">": "<=", "<": ">=", "<=": ">"}
-
-
 def returns_to_guard(src: SourceFile, k) -> str | None:
     """The kernel with its early returns at the top level (`if (r >= rows) return; if (c >= cols) return;`, or one
     `if (r >= rows || c >= cols) return;`), each a comparison or an `||` of them, read as one guard around the
@@ -98,7 +97,7 @@ def returns_to_guard(src: SourceFile, k) -> str | None:
         return None
     body = statements(k.body)
     at = [i for i, st in enumerate(body) if st.type == "if_statement" and st.child_by_field_name("alternative") is None
-          and re.fullmatch(r"\{?\s*return\s*;\s*\}?", text(src, st.child_by_field_name("consequence")).strip())]
+          and _is_return(src, st.child_by_field_name("consequence"))]
     if not at or at != list(range(at[0], at[-1] + 1)) or at[-1] == len(body) - 1:
         return None
     parts = []
@@ -109,7 +108,7 @@ def returns_to_guard(src: SourceFile, k) -> str | None:
         for o in (operands(c, "||") if c is not None else []):
             o = unparen(o)
             op = text(src, o.child_by_field_name("operator")) if o is not None and o.type == "binary_expression" else None
-            if op not in _FLIP:
+            if op not in ("<", "<=", ">", ">="):
                 return None
             parts.append(f"{text(src, o.child_by_field_name('left'))} {_FLIP[op]} {text(src, o.child_by_field_name('right'))}")
     first, last = body[at[0]], body[-1]

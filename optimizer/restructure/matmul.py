@@ -1851,14 +1851,17 @@ def first_of_coarsened(src: SourceFile, kernel: str) -> str | None:
 
 
 def _counter_positions_named(src: SourceFile, k):
-    """The kernel with each position a loop's counter moves, `row0 + r` where a guard compares it (`if (row0 + r <
-    M)`), named once at the top of the loop's body (`const int kp_pos0 = row0 + r;`) and read through that name, the
+    """The kernel with each position the counter of a loop over a thread's array of sums moves (`acc[r]`), `row0 + r`
+    where a guard compares it (`if (row0 + r < M)`), named once at the top of the loop's body (`const auto kp_pos0 =
+    row0 + r;`; nothing in the body writes row0 or r) and read through that name, the
     form _counter_moves_a_position reads: (text, {start: the loop's trip count} for each start every use of which
     is such a position), or None where no loop has such a position."""
     from kernelpro.profilers.analysis.loops import _header
 
     norm = lambda n: re.sub(r"\s+", "", text(src, unparen(n)))  # noqa: E731
     consts = {**src.constants, **src.instantiated(k)}
+    arrays = {text(src, d.child_by_field_name("declarator")) for d in walk(k.body) if d.type == "array_declarator"
+              and d.child_by_field_name("declarator") is not None}  # the thread's own arrays (of sums)
     subs, covered, trips = [], [], {}
     for lp in walk(k.body):
         h = _header(src, lp) if lp.type == "for_statement" else None
@@ -1866,6 +1869,10 @@ def _counter_positions_named(src: SourceFile, k):
         if not h or not h["var"] or body is None or body.type != "compound_statement":
             continue
         var = h["var"]
+        if not any(x.type == "subscript_expression" and text(src, x.child_by_field_name("argument")) in arrays
+                   and norm(x).endswith(f"[{var}]") for x in walk(body)):
+            continue  # (a loop over the outputs a thread keeps in an array, `acc[r]`: not a loop over k tiles)
+        written = {n for n, _ in writes_in(src, body)}
         compared = {norm(x.child_by_field_name(side)) for x in walk(body) if x.type == "binary_expression"
                     and text(src, x.child_by_field_name("operator")) in ("<", "<=", ">", ">=")
                     for side in ("left", "right")}
@@ -1875,8 +1882,9 @@ def _counter_positions_named(src: SourceFile, k):
                 continue
             parts = [norm(x.child_by_field_name("left")), norm(x.child_by_field_name("right"))]
             if var not in parts or re.search(rf"\b{var}\b", parts[1 - parts.index(var)]) or \
-                    any(a <= x.start_byte < b for a, b, _ in subs + mine):
-                continue
+                    any(a <= x.start_byte < b for a, b, _ in subs + mine) or var in written or \
+                    set(re.findall(r"[A-Za-z_]\w*", parts[1 - parts.index(var)])) & written:
+                continue  # (a start the body changes would be read before the change, where it is named)
             name = names.setdefault(norm(x), f"kp_pos{len(covered) + len(names)}")
             mine.append((x.start_byte, x.end_byte, name))
             trip = src.eval_int(h["bound"], consts) if h["bound"] is not None else None
@@ -1885,7 +1893,7 @@ def _counter_positions_named(src: SourceFile, k):
         if mine:
             covered += list(names.values())
             subs += mine + [(body.start_byte + 1, body.start_byte + 1,
-                             " " + " ".join(f"const int {n} = {e};" for e, n in names.items()))]
+                             " " + " ".join(f"const auto {n} = {e};" for e, n in names.items()))]
     if not subs:
         return None
     starts = {}
@@ -1915,7 +1923,8 @@ def _unstrided_starts(text_: str, path: str, kernel: str, starts: dict) -> str:
         want = starts[text(src, d.child_by_field_name("declarator"))]
         keep = left if src.eval_int(right, consts) == want else right if src.eval_int(left, consts) == want else None
         if keep is not None and src.eval_int(keep, consts) is None:
-            kd = _decl_of(src, k, text(src, keep)) if keep.type == "identifier" else None
+            kd = _decl_of(src, k, text(src, keep)) if keep.type == "identifier" and not any(
+                n == text(src, keep) for n, _ in writes_in(src, k.body)) else None
             kv = kd.child_by_field_name("value") if kd is not None else None  # (`gy_` written as its value: the
             # row is then row0's own coordinate, which the kernel's guards name)
             subs.append((v.start_byte, v.end_byte, text(src, kv) if kv is not None else text(src, keep)))

@@ -1255,9 +1255,6 @@ def _reroll(src: SourceFile, a, b):
     return a.start_byte, a.end_byte, keep
 
 
-_ZERO = re.compile(r"\(?\s*(?:\([\w ]+\)\s*)?0(?:\.0*)?[fF]?\s*\)?")
-
-
 def _partial_sums(src: SourceFile, a, ub):
     """([(partial sum, term)], the expression adding them up) where the unrolled loop's statements each add one term
     to its own partial sum (`s0 += f(k); s1 += f(k + 1);`), the remainder loop adds to one of them, each partial
@@ -1277,7 +1274,8 @@ def _partial_sums(src: SourceFile, a, ub):
         return None
     scope = a.parent
     reads = [n for n in walk(scope) if n.type == "identifier" and text(src, n) in accs and n.start_byte >= a.end_byte
-             and not (n.parent.type == "assignment_expression" and n == n.parent.child_by_field_name("left"))]
+             and not (n.parent.type == "assignment_expression" and n == n.parent.child_by_field_name("left")
+                      and text(src, n.parent.child_by_field_name("operator")) == "=")]
     others = [n for n in reads if text(src, n) != ub[0]]
     if len(others) != len(accs) - 1:
         return None
@@ -1288,14 +1286,21 @@ def _partial_sums(src: SourceFile, a, ub):
     leaves = [n for n in walk(top) if n.named_child_count == 0 and n.type not in ("(", ")", "+")]
     if sorted(text(src, n) for n in leaves) != sorted(accs) or any(n.type != "identifier" for n in leaves):
         return None
+    b_loop = a.next_named_sibling
+    while b_loop is not None and b_loop.type == "comment":
+        b_loop = b_loop.next_named_sibling
+    within = lambda n, x: x is not None and x.start_byte <= n.start_byte < x.end_byte  # noqa: E731
     for name in accs:
-        if name == ub[0]:
+        writes = [w for nm, w in writes_in(src, scope) if nm == name]
+        if name == ub[0]:  # the remainder's sum: written in the two loops alone, read after them in the sum alone
+            if any(not (within(w, body) or within(w, b_loop)) for w in writes if w.start_byte >= a.start_byte) or any(
+                    not within(n, top) and not within(n, b_loop) for n in reads if text(src, n) == name):
+                return None
             continue
-        writes = [w for w in walk(scope) if w.type == "assignment_expression" and text(src, w.child_by_field_name("left")) == name]
         decl = next((d for d in walk(scope) if d.type == "init_declarator"
                      and text(src, d.child_by_field_name("declarator")) == name), None)
-        if len(writes) != 1 or not (body.start_byte <= writes[0].start_byte < body.end_byte) or decl is None or \
-                not _ZERO.fullmatch(text(src, decl.child_by_field_name("value"))):
+        if len(writes) != 1 or not within(writes[0], body) or decl is None or \
+                text(src, decl.child_by_field_name("value")).strip() not in _ZERO:
             return None
     return pairs, top
 
@@ -1566,11 +1571,15 @@ def _known_below(src: SourceFile, k, loop, x: str, e: str, strict: bool) -> bool
     return False
 
 
+_SIGNED = {"int", "long", "long long", "long int", "long long int", "signed", "signed int", "int64_t", "int32_t",
+           "ptrdiff_t", "ssize_t"}
+
+
 def countdown_loops(src_text: str, path: str, kernel: str) -> str | None:
-    """`T k = E; while (k--) body` (also `k-- > 0`, `k-- != 0`), k declared just before, written nowhere else
-    and not read after the loop: `for (long long k = (long long)(E) - 1; k >= 0; --k) body`, the same iterations
-    in the same order (signed, so an unsigned E of 0 still runs none), which ascending_sum_loops reads forwards
-    where the body only accumulates. None if none."""
+    """`T k = E; while (k--) body` (also `k-- > 0`, `k-- != 0`) of a signed integer T at least an int wide, k
+    declared just before, written nowhere else and not read after the loop: `for (T k = (T)(E) - 1; k >= 0; --k)
+    body`, the same iterations with the same values of k, which ascending_sum_loops reads forwards where the body
+    only accumulates (an unsigned counter would wrap where the body computes k - 1; left alone). None if none."""
     src = parse_source(src_text, path)
     k = src.kernel(kernel)
     if k is None or k.body is None:
@@ -1596,7 +1605,10 @@ def countdown_loops(src_text: str, path: str, kernel: str) -> str | None:
             if any(n.type == "pointer_expression" and text(src, n).startswith("&") and var in text(src, n)
                    for n in walk(k.body)):
                 continue  # (its address taken)
-            header = (f"for (long long {var} = (long long)({text(src, dec.child_by_field_name('value'))}) - 1; "
+            ty = " ".join(text(src, d.child_by_field_name("type")).replace("const", "").split())
+            if ty not in _SIGNED:  # (an unsigned or narrow counter wraps, a float one divides otherwise: left alone)
+                continue
+            header = (f"for ({ty} {var} = ({ty})({text(src, dec.child_by_field_name('value'))}) - 1; "
                       f"{var} >= 0; --{var}) ")
             return span_text(src, 0, len(src.data), [(d.start_byte, body.start_byte, header)])
     return None

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from ..source import Kernel, SourceFile, walk
 from .affine import (Access, Poly, add, atom, atoms, mul, build_env, coefficient, global_accesses, index_poly, poly_text,
                      recording, text_poly, without)
-from .loops import analyze_loop, inside, text, unparen, uses
+from .loops import analyze_loop, inside, text, unparen, uses, writes_in
 from .types import table_for
 
 BUILTIN = ("threadIdx", "blockIdx")
@@ -314,8 +314,9 @@ def _private_factors(src: SourceFile, fs: list, privates: dict, by_node: dict, d
     `float A_PART = ALPHA * A[i*lda+k]; C[..] += A_PART * B[..];`: ALPHA, A[..] and B[..])."""
     out = []
     for f in fs:
-        v = _value(src, f, privates, by_node=by_node) if depth < 4 else None
-        inner = _factors(src, v) if v is not None and (by_node is None or v.id not in by_node) else [f]
+        g = unparen(f)
+        v = privates.get(src.node_text(g)) if g is not None and g.type == "identifier" and depth < 4 else None
+        inner = _factors(src, v) if v is not None else [f]  # (casts as _factors reads them: `(short)(..)` is no product)
         out += _private_factors(src, inner, privates, by_node, depth + 1) if len(inner) > 1 else [f]
     return out
 
@@ -559,10 +560,10 @@ def _split_roots(src: SourceFile, k: Kernel, coords: dict) -> dict:
 def _exact_quotients(src: SourceFile, k: Kernel) -> dict:
     """Locals declared as one name divided by another and never assigned again (`int hs = C / NH;`, a head's
     size): name -> (dividend, divisor). A digit's place `hs * NH` is then read as `C`, which assumes NH
-    divides C, as the kernel's own decoding does (a candidate is checked against the reference anyway)."""
+    divides C, as the kernel's own decoding does; a spec size where it does not is caught by the evaluator's check
+    of every candidate against the reference (the rewrite is then refused there, not shipped)."""
     out = {}
-    assigned = {text(src, w.child_by_field_name("left")) for w in walk(k.body) if w.type == "assignment_expression"} \
-        if k.body is not None else set()
+    assigned = {n for n, _ in writes_in(src, k.body)} if k.body is not None else set()
     for d in walk(k.body) if k.body is not None else ():
         if d.type != "init_declarator":
             continue

@@ -226,26 +226,10 @@ class _Bounds:
     def _branch(self, cond, branch, negate: bool) -> Count | None:
         """A bound on a branch of `c ? x : y` that is the compared value itself (through casts) where the branch runs
         only below a size: `f >= nbins ? nbins - 1 : (int)f` (y under f < nbins, so (int)f < nbins)."""
-        c, v = _unparen(cond), _unparen(branch)
+        v = _unparen(branch)
         while v is not None and v.type == "cast_expression":
             v = _unparen(v.child_by_field_name("value"))
-        if c is None or v is None or c.type != "binary_expression":
-            return None
-        op = self.src.node_text(c.child_by_field_name("operator"))
-        left, right = _unparen(c.child_by_field_name("left")), _unparen(c.child_by_field_name("right"))
-        flip = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
-        if op not in flip:
-            return None
-        if right is not None and self.src.node_text(right) == self.src.node_text(v):
-            left, right, op = right, left, flip[op]
-        if left is None or self.src.node_text(left) != self.src.node_text(v):
-            return None
-        if negate:
-            op = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}[op]
-        size = self._size(right)
-        if size is None or op not in ("<", "<="):
-            return None
-        return size if op == "<" else _plus(size, 1)
+        return self._compare(cond, self.src.node_text(v), negate) if v is not None else None
 
     def _scaled(self, n, at, depth) -> Count | None:
         """A float scaled by the bin count and made an integer: `(int)(v * nbins)`, `(int)((v - lo) / w * N)`."""
@@ -309,9 +293,9 @@ class _Bounds:
         op = self.src.node_text(c.child_by_field_name("operator"))
         left, right = _unparen(c.child_by_field_name("left")), _unparen(c.child_by_field_name("right"))
         flip = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
-        if right is not None and right.type == "identifier" and self.src.node_text(right) == name and op in flip:
+        if right is not None and self.src.node_text(right) == name and op in flip:  # (a name, or any value's text)
             left, right, op = right, left, flip[op]
-        if left is None or left.type != "identifier" or self.src.node_text(left) != name:
+        if left is None or self.src.node_text(left) != name:
             return None
         if negate:
             op = {">=": "<", ">": "<="}.get(op)

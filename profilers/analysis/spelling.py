@@ -32,9 +32,10 @@ def plain_form(src_text: str, path: str, kernel: str) -> str | None:
 
 
 def inline_scaled_loads(src_text: str, path: str, kernel: str) -> str | None:
-    """A loop body's `float A_PART = ALPHA * A[i * lda + k];` read where the very next statement uses it once
-    (Darknet's `C[..] += A_PART * B[..];` as `C[..] += (ALPHA * A[i * lda + k]) * B[..];`): one element of a
-    parameter of the local's own type times scalars no statement writes; None if none."""
+    """A loop body's `float A_PART = ALPHA * A[i * lda + k];` read where the very next statement, an expression,
+    uses it once (Darknet's `C[..] += A_PART * B[..];` as `C[..] += (ALPHA * A[i * lda + k]) * B[..];`): one element
+    of a parameter of the local's own type times scalars no statement writes, read there before that statement
+    writes anything (it writes none of the names the value reads); None if none."""
     src = parse_source(src_text, path)
     k = src.kernel(kernel)
     if k is None or k.body is None:
@@ -73,6 +74,9 @@ def inline_scaled_loads(src_text: str, path: str, kernel: str) -> str | None:
             uses = [x for x in walk(body) if x.type == "identifier" and text(src, x) == name and x.start_byte > d.end_byte]
             if len(uses) != 1 or not (nxt.start_byte <= uses[0].start_byte < nxt.end_byte) or name in written:
                 continue
+            if nxt.type != "expression_statement" or {text(src, x) for x in walk(value) if x.type == "identifier"} & {
+                    n for n, _ in writes_in(src, nxt)}:
+                continue  # (a loop would read it again each pass; a name it reads changed first would change it)
             return span_text(src, 0, len(src.data), [(d.start_byte, d.end_byte, ""),
                                                       (uses[0].start_byte, uses[0].end_byte, f"({text(src, value)})")])
     return None
@@ -254,8 +258,9 @@ def _expression_helpers(src) -> dict:
 
 def guarded_return_helpers(src_text: str, path: str, kernel: str) -> str | None:
     """`__device__` helpers of the file whose body is `if (c) return a; return b;` (a load with zero padding,
-    `if (x < 0 || x >= w) return 0.0f; return img[y * w + x];`) written as the one expression `return (c) ? (a) :
-    (b);`, which inline_expression_helpers then inlines where the kernel calls them. None if none."""
+    `if (x < 0 || x >= w) return 0.0f; return img[y * w + x];`) written as the one expression `return (c) ? (R)(a) :
+    (R)(b);`, R the helper's return type (so the branches keep the values `return` gave them), which
+    inline_expression_helpers then inlines where the kernel calls them. None if none."""
     src = parse_source(src_text, path)
     subs = []
     for f in walk(src.root):
@@ -272,12 +277,19 @@ def guarded_return_helpers(src_text: str, path: str, kernel: str) -> str | None:
         if len(inner) != 1 or inner[0].type != "return_statement" or not inner[0].named_children:
             continue
         cond = stmts[0].child_by_field_name("condition")
+        if cond.type == "condition_clause" and (len(cond.named_children) != 1 or cond.named_children[0].type in (
+                "declaration", "init_statement")):
+            continue  # (`if (bool t = ..)`, `if (int v = f(); v > 0)`: a declaration the expression cannot hold)
         c = cond.named_children[-1] if cond.type == "condition_clause" and cond.named_children else cond
         a, b = inner[0].named_children[0], stmts[1].named_children[0]
-        if any(n.type in _SIDE_EFFECTS for x in (c, a, b) for n in walk(x)):
-            continue
-        subs.append((body.start_byte, body.end_byte,
-                     f"{{ return ({_compared(src, c)}) ? ({text(src, a)}) : ({text(src, b)}); }}"))
+        rtype = " ".join(w for w in text(src, f.child_by_field_name("type")).split()
+                         if w not in ("static", "inline", "__forceinline__", "__inline__", "__device__", "__host__",
+                                      "__noinline__"))
+        if any(n.type in _SIDE_EFFECTS for x in (c, a, b) for n in walk(x)) or not rtype or \
+                f.child_by_field_name("declarator").type != "function_declarator":
+            continue  # (a reference or pointer return: the branches as written)
+        subs.append((body.start_byte, body.end_byte,  # each branch in the helper's type, as `return` converts it
+                     f"{{ return ({_compared(src, c)}) ? ({rtype})({text(src, a)}) : ({rtype})({text(src, b)}); }}"))
     return span_text(src, 0, len(src.data), subs) if subs else None
 
 

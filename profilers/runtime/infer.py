@@ -871,17 +871,18 @@ class _Inference:
 
     # -- sizes ------------------------------------------------------------------------------------------
     def _launch_constants(self, L, g: list) -> tuple[list, dict]:
-        """The grid with the host's launch-only names at their values: a name the grid (or the shared memory) reads
-        that reaches no argument of the kernel and no buffer's allocation (`per_block = 2 * threads` in
-        `<<<(n + per_block - 1) / per_block, threads, per_block * sizeof(float)>>>`) is the launch's shape, not
-        a size of the problem: the spec keeps it at its value at every size. (grid, name -> value)."""
+        """The grid with the host's launch-only names at their values: a name a grid dimension reads beside a size the
+        kernel is given, that itself reaches no argument of the kernel and no buffer's allocation (`per_block = 2 *
+        threads` in `<<<(n + per_block - 1) / per_block, threads, per_block * sizeof(float)>>>`), is the launch's
+        shape, not a size of the problem: the spec keeps it at its value at every size, in the shared memory too.
+        (grid, name -> value)."""
         used: set = set()
         for v in list(L.args) + list(L.alloc_bytes.values()):
             p = sym.parse(v.text) if v is not None and v.text else None
             used |= set(sym.names(p)) if p is not None else set()
-        names = {n for x in g if x is not None for n in sym.names(x)}
-        if L.shared is not None and L.shared.text and sym.parse(L.shared.text) is not None:
-            names |= set(sym.names(sym.parse(L.shared.text)))
+        # (only beside a size the kernel is given, `(n + per_block - 1) / per_block`: a grid dimension of launch-only
+        # names alone, `<<<rows, 256>>>` with `row = blockIdx.x`, is the problem's size itself)
+        names = {n for x in g if x is not None and set(sym.names(x)) & used for n in sym.names(x)}
         fixed = {n: self.host_values[n] for n in names - used if isinstance(self.host_values.get(n), int)}
         if not fixed:
             return g, {}
