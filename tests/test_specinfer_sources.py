@@ -566,3 +566,21 @@ def test_launches_in_templates_casts_that_truncate_and_run_time_block_sizes(tmp_
     p = plan_of(tmp_path / "l", llm, "mm")
     assert [int(b) for b in p.block.value] == [16, 16] and p.grid.value == ["cdiv(R, 16)", "cdiv(C, 16)"]
     assert "sqrt_block_size" not in p.variables
+
+
+def test_a_launch_only_host_name_is_kept_at_its_value_but_a_grid_of_the_problem_s_size_stays_a_size(tmp_path):
+    """`per_block = 2 * threads` beside n in `<<<(n + per_block - 1) / per_block, threads, per_block * 4>>>` (GPU
+    Gems' prescan, blind round N) is the launch's shape: kept at 256 at every size, the shared memory with it (the
+    small size once made it 45 and the block overran its 180 bytes); `<<<rows, 256>>>` with `row = blockIdx.x` is the
+    problem's size and stays one."""
+    scan = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "probe_n", "n19_blelloch.cu")).read()
+    plan = plan_of(tmp_path, scan)
+    assert plan.grid.value == ["cdiv(n, 256)"] and str(plan.shared.value) == "1024"
+    assert all(set(env) == {"n"} for env in plan.sizes.values()) and "per_block = 256" in " ".join(plan.notes)
+    rows = ("__global__ void rowscale(float* x, const float* s, int cols) {\n  int row = blockIdx.x;\n"
+            "  for (int c = threadIdx.x; c < cols; c += blockDim.x) x[row * cols + c] *= s[row];\n}\n"
+            "int main() {\n  int rows = 4096, cols = 1000;\n  float *x, *s;\n"
+            "  cudaMalloc(&x, rows * cols * sizeof(float)); cudaMalloc(&s, rows * sizeof(float));\n"
+            "  rowscale<<<rows, 256>>>(x, s, cols);\n  return 0;\n}\n")
+    plan = plan_of(tmp_path / "rows", rows)
+    assert plan.grid.value == ["rows"] and all("rows" in env for env in plan.sizes.values())
