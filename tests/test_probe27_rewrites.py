@@ -145,6 +145,12 @@ CASES = {
     # four rows a thread in `float acc[RPT] = {0.f, ...}`, each at `row0 + r` under its own guard, row0 = gy_ * RPT:
     # the positions named, the first output read with row0 the thread's own row, then the tiles
     "../probe_o/o09_gemm_4rows.cu": ("matmul-tiles", None, {"M": 37, "N": 45, "K": 29}, "M*N+M*K+K*N"),
+    # blind round P: a heat step whose border copy and interior compute are an if/else inside the bounds guard
+    # (the last statement of the guard's block), and NHWC -> NCHW through a macro'd size_t loop header with a line
+    # continuation (the continuation was kept as a stray backslash) bounded by a local
+    "../probe_p/p05_heat_step.cu": ("stencil-tile", None, {"ni": 45, "nj": 37, "alpha": 0.5, "dt": 0.1, "h": 1.0},
+                                    "ni*nj"),
+    "../probe_p/p09_nhwc_to_nchw.cu": ("transpose-tile", None, {"N": 2, "C": 13, "H": 5, "W": 37}, "N*C*H*W"),
     "../probe_m/m16_nchw_to_nhwc_gs.cu": ("transpose-tile", None, {"N": 3, "C": 7, "H": 9, "W": 37}, "N*C*H*W"),
 }
 

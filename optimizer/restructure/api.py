@@ -2457,7 +2457,7 @@ def _one_pass_bound(text: str, ctx: Context):
     cond = unparen(loop.child_by_field_name("condition"))
     if cond is None or cond.type != "binary_expression" or src.node_text(cond.child_by_field_name("operator")) != "<":
         return None
-    right = src.node_text(cond.child_by_field_name("right"))
+    right = src.node_text(unparen(cond.child_by_field_name("right")))  # (`i < (n)` of a macro's parameter)
     top = {src.node_text(d.child_by_field_name("declarator")): src.node_text(d.child_by_field_name("value"))
            for st in k.body.named_children if st.type == "declaration" for d in st.children_by_field_name("declarator")
            if d.type == "init_declarator"}

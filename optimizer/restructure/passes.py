@@ -2413,8 +2413,9 @@ def name_compound_guards(src_text: str, path: str, kernel: str) -> str | None:
 
 
 def else_to_return(src_text: str, path: str, kernel: str) -> str | None:
-    """The kernel's last statement `if (edge) { A } else { B }` written `if (edge) { A return; } B`: the same
-    thing where nothing follows it, in the shape the restaging reads (each store but the last returns; a heat
+    """The kernel's last statement `if (edge) { A } else { B }` (or the last one of its bounds guard's block,
+    `if (i < n) { ...; if (edge) .. else .. }`) written `if (edge) { A return; } B`: the same thing where nothing
+    follows it, in the shape the restaging reads (each store but the last returns; a heat
     step that copies its border and computes its interior). Only where A does not already leave, B's
     declarations name nothing else in the kernel, and neither branch has another `else`. None if none."""
     src = parse_source(src_text, path)
@@ -2422,9 +2423,13 @@ def else_to_return(src_text: str, path: str, kernel: str) -> str | None:
     if k is None or k.body is None:
         return None
     stmts = statements(k.body)
-    if not stmts or stmts[-1].type != "if_statement":
+    s = stmts[-1] if stmts else None
+    while s is not None and s.type == "if_statement" and s.child_by_field_name("alternative") is None and \
+            s.child_by_field_name("consequence").type == "compound_statement" and statements(
+                s.child_by_field_name("consequence")):  # the last statement of the bounds guard's block: nothing
+        s = statements(s.child_by_field_name("consequence"))[-1]  # follows it either
+    if s is None or s.type != "if_statement":
         return None
-    s = stmts[-1]
     then, alt = s.child_by_field_name("consequence"), s.child_by_field_name("alternative")
     if alt is None or then is None:
         return None

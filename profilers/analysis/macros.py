@@ -22,7 +22,7 @@ def expand_macros(src_text: str, path: str, kernel: str, rounds: int = 4) -> str
         for n in walk(src.root):
             if n.type != "preproc_function_def" or n.child_by_field_name("value") is None:
                 continue
-            raw = text(src, n.child_by_field_name("value")).replace("\\\n", " ")
+            raw = src.node_text(n.child_by_field_name("value")).replace("\\\n", " ")  # (text() joins lines first)
             raw = re.sub(r"/\*.*?\*/", " ", raw, flags=re.S)
             raw = re.sub(r"//.*", " ", raw)  # a comment after the body (`#define LOAD(p) __ldcs(p) // streaming`)
             body = " ".join(raw.split())
@@ -96,7 +96,7 @@ def _object_macros(src, k) -> list:
             continue
         if n.type != "preproc_def" or n.child_by_field_name("value") is None or n.start_byte > k.node.start_byte:
             continue  # (a macro defined after the kernel, or inside it, is not what the kernel reads)
-        raw = re.sub(r"/\*.*?\*/", " ", text(src, n.child_by_field_name("value")).replace("\\\n", " "), flags=re.S)
+        raw = re.sub(r"/\*.*?\*/", " ", src.node_text(n.child_by_field_name("value")).replace("\\\n", " "), flags=re.S)
         body = " ".join(re.sub(r"//.*", " ", raw).split())
         words = set(re.findall(r"[A-Za-z_]\w*", body))
         pasted = bool(words) and all(w in src.constants for w in words) and re.fullmatch(r"[\w\s+\-*/%()<>]+", body) \
