@@ -4,6 +4,8 @@ dimensions (a square grid), and a TILE x ROWS loop whose counter ends at its las
 `spec check` (no output left unwritten, nothing read past)."""
 from __future__ import annotations
 
+import os
+
 from pathlib import Path
 
 from kernelpro.profilers.runtime.infer import infer_spec, write_spec
@@ -117,3 +119,15 @@ def test_a_section_of_two_elements_per_thread_bounds_the_block_but_a_trees_step_
             "  if (tid < 128) sdata[threadIdx.x] += sdata[threadIdx.x + 128];\n  __syncthreads();\n"
             "  if (tid == 0) y[blockIdx.x] = sdata[0];\n}\n")
     assert block(tree) == (256,)
+
+
+def test_an_unguarded_second_element_of_a_shared_array_bounds_the_block(tmp_path):
+    """GPU Gems' Blelloch scan with `temp[thid]` and `temp[thid + THREADS]` in `__shared__ int temp[2 * THREADS]`
+    (blind round P): every thread writes its second element unguarded, so the block is THREADS (128), not the
+    array's 256 that `blockIdx.x * ELEMS` also suggests (that block overran the array in the emulator)."""
+    from kernelpro.profilers.runtime.infer import infer_spec
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "probe_p", "p20_blelloch_int.cu")
+    cu = tmp_path / "scan.cu"
+    cu.write_text(open(src).read())
+    plan = infer_spec(cu)
+    assert plan.block.value == [128] and plan.grid.value == ["cdiv(n, 256)"]

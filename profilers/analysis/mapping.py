@@ -259,7 +259,23 @@ def _fits(f, src, k, array: str, block: tuple) -> tuple:
             # offset alone, `s[tid + 128]` under `if (tid < 128)`, is a tree's step, not the block's size)
             b = (size - d) // (c + 1)
             best = min(best, b - b % 32 if b >= 32 else b)
+        elif c == 0 and d > 0 and not _thread_guarded(f, src, k, n):  # `temp[thid + THREADS]` with no test of the
+            # thread around it (Blelloch's second element): every thread of the block writes there
+            best = min(best, size - d)
     return (best,) if best > 0 else block
+
+
+def _thread_guarded(f, src, k, n) -> bool:
+    """Whether n runs under a condition or in a loop that reads the thread's index (a tree's `if (tid < s)`)."""
+    up = n.parent
+    while up is not None and up != k.body:
+        if up.type in ("if_statement", "conditional_expression", "for_statement", "while_statement", "do_statement"):
+            cond = up.child_by_field_name("condition")
+            if cond is not None and any(x.type in ("identifier", "field_expression") and "threadIdx.x" in str(
+                    f.poly(x) or "") for x in walk(cond)):
+                return True
+        up = up.parent
+    return False
 
 
 def row_width(ks: KernelShapes, g: Poly, sample: dict | None = None) -> tuple[Poly, Use] | None:
