@@ -526,9 +526,11 @@ def test_knob_spaces_fit_shared_memory_and_put_the_likely_best_first():
     assert {"bm": 128, "bn": 64, "bk": 32, "stages": 2} not in split and {"bm": 128, "bn": 64, "bk": 16, "stages": 2} \
         in split
     assert matmul.wmma_space(c, "16-bit", 4096, 4096, 1)[0] == {"bm": 128, "bn": 64, "bk": 32, "stages": 2}
-    # a small product: the tiles that give the SMs most blocks first
+    # a small product: the tiles that give the SMs most blocks first (32 x 32 in warps of 16 x 32 or 32 x 16 since the
+    # small shapes came in: 16 blocks for 128 x 128 outputs, against 4 of 64 x 64)
     small = matmul.wmma_space(c, "16-bit", 128, 128, 1)
-    assert small[0]["bm"] * small[0]["bn"] == 64 * 64, small[:3]
+    assert small[0]["bm"] * small[0]["bn"] == 32 * 32 and (small[0].get("wm", 32), small[0].get("wn", 32)) != (32, 32), \
+        small[:3]
 
 
 def test_rows_known_only_from_the_grid_keep_the_launch_s_grid_in_the_file_and_the_spec():
