@@ -151,6 +151,9 @@ CASES = {
     "../probe_p/p05_heat_step.cu": ("stencil-tile", None, {"ni": 45, "nj": 37, "alpha": 0.5, "dt": 0.1, "h": 1.0},
                                     "ni*nj"),
     "../probe_p/p09_nhwc_to_nchw.cu": ("transpose-tile", None, {"N": 2, "C": 13, "H": 5, "W": 37}, "N*C*H*W"),
+    # Harris's reduce4 as a max, its warp tail in a register with __syncwarp between each read and write
+    # (`v = fmaxf(v, sdata[tid + 32]); __syncwarp(); sdata[tid] = v;`): read as a max tree with barriers
+    "../probe_p/p16_reduce_max_reduce4.cu": ("block-tree", "reduce4max<256>", {"n": 3001}, "n"),
     "../probe_m/m16_nchw_to_nhwc_gs.cu": ("transpose-tile", None, {"N": 3, "C": 7, "H": 9, "W": 37}, "N*C*H*W"),
 }
 
@@ -161,7 +164,14 @@ def _block_sums(x, grid, chunk=512):
     return np.array([x[pos == b].sum() for b in range(grid)])
 
 
-REFERENCE = {"harris_reduce4.cu": ("g_odata", _block_sums), "harris_reduce6.cu": ("g_odata", _block_sums)}
+def _block_maxima(x, grid, chunk=512):
+    """g_odata[b]: the largest element whose position modulo grid x chunk falls in block b's chunk."""
+    pos = np.arange(len(x)) % (grid * chunk) // chunk
+    return np.array([x[pos == b].max() for b in range(grid)])
+
+
+REFERENCE = {"harris_reduce4.cu": ("g_odata", _block_sums), "harris_reduce6.cu": ("g_odata", _block_sums),
+             "../probe_p/p16_reduce_max_reduce4.cu": ("g_odata", _block_maxima)}
 
 
 def _ev(e, env):

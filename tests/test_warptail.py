@@ -74,3 +74,21 @@ def test_shapes_that_are_not_the_textbook_tail_are_left_alone(change):
 def test_a_helper_guard_that_is_not_a_constant_is_left_alone():
     text = HELPER.replace("if (B >= 16) s[t]", "if (t >= 16) s[t]")
     assert warp_tail_tree(text, "r.cu", "red") is None
+
+
+def test_a_max_tail_kept_in_a_register_with_warp_barriers_is_read_as_a_max_tree():
+    """Round P's p16: `float v = sdata[tid]; if (blockSize >= 64) { v = fmaxf(v, sdata[tid + 32]); __syncwarp();
+    sdata[tid] = v; __syncwarp(); } ...` in a template helper: the steps of sdata[tid] with fmaxf, as a tree with
+    barriers that keeps fmaxf; a tail mixing a max and a sum, or a register stored elsewhere, is left alone."""
+    import os
+    from kernelpro.profilers.source import chosen_instantiation
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "probe_p", "p16_reduce_max_reduce4.cu")
+    text = open(path).read()
+    with chosen_instantiation("reduce4max", ("256",)):
+        got = warp_tail_tree(text, path, "reduce4max")
+        assert got is not None and "sdata[tid] = fmaxf(sdata[tid], sdata[tid + kp_s]);" in got
+        for wrong in (("v = fmaxf(v, sdata[tid +  8]);", "v = v + sdata[tid +  8];"),  # a sum among the maxima
+                      ("v = fmaxf(v, sdata[tid +  4]); __syncwarp(); sdata[tid] = v;",
+                       "v = fmaxf(v, sdata[tid +  4]); __syncwarp(); sdata[tid + 1] = v;")):  # stored elsewhere
+            changed = text.replace(*wrong)
+            assert changed != text and warp_tail_tree(changed, path, "reduce4max") is None, wrong

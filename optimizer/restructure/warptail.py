@@ -40,15 +40,17 @@ def warp_tail_tree(src_text: str, path: str, kernel: str) -> str | None:
         steps = _steps(src, s.child_by_field_name("consequence"), consts)
         if steps is None:
             continue
-        array, index, offsets = steps
+        array, index, offsets, fn = steps
         if index != lane or offsets != [1 << i for i in range(len(offsets) - 1, -1, -1)] or offsets[0] > 32:
             continue
         if not _only_first_read_after(src, k, s, array):
             continue
         ind = line_indent(src, s)
+        step = (f"{array}[{lane}] += {array}[{lane} + kp_s];" if fn is None else
+                f"{array}[{lane}] = {fn}({array}[{lane}], {array}[{lane} + kp_s]);")
         new = (f"// kernelpro: the warp-synchronous steps (offsets {offsets[0]} to 1) as a tree with barriers "
-               f"(element 0 gets the same sums)\n{ind}for (int kp_s = {offsets[0]}; kp_s > 0; kp_s >>= 1) {{\n"
-               f"{ind}    if ({lane} < kp_s) {array}[{lane}] += {array}[{lane} + kp_s];\n"
+               f"(element 0 gets the same {'sums' if fn is None else fn + ' values'})\n{ind}for (int kp_s = "
+               f"{offsets[0]}; kp_s > 0; kp_s >>= 1) {{\n{ind}    if ({lane} < kp_s) {step}\n"
                f"{ind}    __syncthreads();\n{ind}}}")
         return span_text(src, 0, len(src.data), [(s.start_byte, s.end_byte, new)])
     return None
@@ -65,9 +67,10 @@ def _below_32(src: SourceFile, cond, consts: dict) -> str | None:
     return src.node_text(left) if left is not None and left.type == "identifier" else None
 
 
-def _steps(src: SourceFile, body, consts: dict) -> tuple[str, str, list[int]] | None:
-    """(array, index, offsets) of `a[i] += a[i + c];` steps in a block or in a __device__ void helper called
-    with (array, index) arguments; None for anything else."""
+def _steps(src: SourceFile, body, consts: dict) -> tuple[str, str, list[int], str | None] | None:
+    """(array, index, offsets, the max or min function or None for a sum) of `a[i] += a[i + c];` steps (or
+    `a[i] = fmaxf(a[i], a[i + c]);`, or a register's steps) in a block or in a __device__ void helper called with
+    (array, index) arguments; None for anything else."""
     stmts = body.named_children if body is not None and body.type == "compound_statement" else [body]
     stmts = [x for x in stmts if x is not None and x.type != "comment"]
     alias = {}
@@ -87,8 +90,14 @@ def _steps(src: SourceFile, body, consts: dict) -> tuple[str, str, list[int]] | 
     return _plain_steps(src, stmts, dict(consts), alias)
 
 
-def _plain_steps(src: SourceFile, stmts, env: dict, alias: dict) -> tuple[str, str, list[int]] | None:
-    arrays, indices, offsets = set(), set(), []
+def _plain_steps(src: SourceFile, stmts, env: dict, alias: dict) -> tuple[str, str, list[int], str | None] | None:
+    arrays, indices, offsets, fns = set(), set(), [], set()
+    reg = None
+    if stmts and stmts[0].type == "declaration":  # `float v = sdata[tid];`: a register standing for the element
+        m = re.fullmatch(r"(?:const\s+)?\w+\s+(\w+)\s*=\s*(\w+)\s*\[\s*(\w+)\s*\]\s*;", src.node_text(stmts[0]).strip())
+        if m is None:
+            return None
+        reg, stmts = (m.group(1), m.group(2), m.group(3)), stmts[1:]
     for st in stmts:
         if st.type == "if_statement" and st.child_by_field_name("alternative") is None:  # `if (blockSize >= 64) ...`
             on = _truth(src, _unparen(st.child_by_field_name("condition")), env)
@@ -99,15 +108,16 @@ def _plain_steps(src: SourceFile, stmts, env: dict, alias: dict) -> tuple[str, s
             st = st.child_by_field_name("consequence")
             if st is not None and st.type == "compound_statement" and len(st.named_children) == 1:
                 st = st.named_children[0]
-        got = _step(src, st, env)
+        got = _step(src, st, env, reg)
         if got is None:
             return None
         arrays.add(alias.get(got[0], got[0]))
         indices.add(got[1])
         offsets.append(got[2])
-    if len(arrays) != 1 or len(indices) != 1 or not offsets:
+        fns.add(got[3])
+    if len(arrays) != 1 or len(indices) != 1 or not offsets or len(fns) != 1:
         return None
-    return arrays.pop(), indices.pop(), offsets
+    return arrays.pop(), indices.pop(), offsets, fns.pop()
 
 
 _CMP = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__, "==": int.__eq__, "!=": int.__ne__}
@@ -128,8 +138,15 @@ def _truth(src: SourceFile, c, env: dict) -> bool | None:
     return None if v is None else v != 0
 
 
-def _step(src: SourceFile, st, env: dict) -> tuple[str, str, int] | None:
-    """`a[i] += a[i + c];` or `a[i] = a[i] + a[i + c];`: (a, i, c)."""
+_MAXMIN = ("fmaxf", "fminf", "fmax", "fmin", "max", "min")
+
+
+def _step(src: SourceFile, st, env: dict, reg: tuple | None = None) -> tuple[str, str, int, str | None] | None:
+    """`a[i] += a[i + c];`, `a[i] = a[i] + a[i + c];` or `a[i] = fmaxf(a[i], a[i + c]);` (fminf, max, min): (a, i, c,
+    the function, None for a sum). reg = (v, a, i): the steps of a register that stands for a[i] (`v = fmaxf(v,
+    a[i + c]); __syncwarp(); a[i] = v;`), read as the same steps on a[i]."""
+    if reg is not None and st is not None and st.type == "compound_statement":
+        return _register_step(src, st, env, reg)
     if st is None or st.type != "expression_statement" or not st.named_children:
         return None
     e = st.named_children[0]
@@ -140,11 +157,19 @@ def _step(src: SourceFile, st, env: dict) -> tuple[str, str, int] | None:
     if left is None or left.type != "subscript_expression" or right is None:
         return None
     a, i = _subscript(src, left)
+    fn = None
     if op == "=" and right.type == "binary_expression" and src.node_text(right.child_by_field_name("operator")) == "+":
         first = _unparen(right.child_by_field_name("left"))
         if first is None or first.type != "subscript_expression" or _subscript(src, first) != (a, i):
             return None
         right = _unparen(right.child_by_field_name("right"))
+    elif op == "=" and right.type == "call_expression" and src.node_text(right.child_by_field_name("function")) in _MAXMIN:
+        fn = src.node_text(right.child_by_field_name("function"))
+        args = [_unparen(x) for x in right.child_by_field_name("arguments").named_children if x.type != "comment"]
+        own = [x for x in args if x is not None and x.type == "subscript_expression" and _subscript(src, x) == (a, i)]
+        if len(args) != 2 or len(own) != 1:
+            return None
+        right = args[1] if args[0] is own[0] else args[0]
     elif op != "+=":
         return None
     if right is None or right.type != "subscript_expression":
@@ -156,7 +181,27 @@ def _step(src: SourceFile, st, env: dict) -> tuple[str, str, int] | None:
             or re.sub(r"\s+", " ", src.node_text(_unparen(idx.child_by_field_name("left")))) != i:
         return None
     c = src.eval_int(idx.child_by_field_name("right"), env)
-    return (a, i, c) if isinstance(c, int) and c > 0 else None
+    return (a, i, c, fn) if isinstance(c, int) and c > 0 else None
+
+
+def _register_step(src: SourceFile, block, env: dict, reg: tuple) -> tuple[str, str, int, str | None] | None:
+    """`{ v = fmaxf(v, a[i + c]); __syncwarp(); a[i] = v; __syncwarp(); }` (or `v += a[i + c];`), v standing for
+    a[i]: the step `a[i] = fmaxf(a[i], a[i + c]);` it is (the barriers of a warp dropped: the rewrite puts a block's
+    barrier after every step)."""
+    v, a, i = reg
+    stmts = [x for x in block.named_children if x.type != "comment" and not re.fullmatch(
+        r"__syncwarp\(\s*\w*\s*\)\s*;", src.node_text(x).strip())]
+    if len(stmts) != 2 or re.sub(r"\s+", "", src.node_text(stmts[1])) != f"{a}[{i}]={v};".replace(" ", ""):
+        return None
+    text = src.node_text(stmts[0])
+    text = re.sub(rf"^\s*{re.escape(v)}\s*\+=", f"{a}[{i}] +=", text)
+    text = re.sub(rf"^\s*{re.escape(v)}\s*=", f"{a}[{i}] =", text)
+    text = re.sub(rf"\b{re.escape(v)}\b", f"{a}[{i}]", text)
+    one = parse_source(f"void f() {{ {text} }}", "x.cu")
+    body = one.root.named_children[0].child_by_field_name("body") if one.root.named_children else None
+    st = body.named_children[0] if body is not None and body.named_children else None
+    got = _step(one, st, env)
+    return got if got is not None and (got[0], got[1]) == (a, i) else None
 
 
 def _index(src: SourceFile, n):
@@ -170,7 +215,7 @@ def _subscript(src: SourceFile, n) -> tuple[str, str]:
     return (got[0], re.sub(r"\s+", " ", src.node_text(_unparen(got[1])))) if got else ("", "")
 
 
-def _helper_steps(src: SourceFile, call, consts: dict) -> tuple[str, str, list[int]] | None:
+def _helper_steps(src: SourceFile, call, consts: dict) -> tuple[str, str, list[int], str | None] | None:
     """A __device__ void helper of this file called with (array, index): its steps in the caller's names, its
     template values (`warpReduce<blockSize>`) from the call's arguments as the kernel is instantiated."""
     fn = call.child_by_field_name("function")
@@ -210,10 +255,10 @@ def _helper_steps(src: SourceFile, call, consts: dict) -> tuple[str, str, list[i
         if got is None:
             return None
         rename = {p.name: src.node_text(a) for p, a in zip(params, args)}
-        array, index, offsets = got
+        array, index, offsets, fn = got
         if array not in rename or index not in rename:
             return None
-        return rename[array], rename[index], offsets
+        return rename[array], rename[index], offsets, fn
     return None
 
 
