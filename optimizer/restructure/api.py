@@ -47,7 +47,7 @@ from .passes import (row_pointers_inlined, ascending_sum_loops, countdown_loops,
                      unshare_preloads, while_to_for, else_to_return,
                      hoist_invariant_guards, accumulating_calls, drop_bumped_unrolled_loop,
                      group_indices, merge_branch_stores)
-from kernelpro.profilers.analysis.spelling import plain_form
+from kernelpro.profilers.analysis.spelling import line_map, plain_form
 from .text import NotThisShape, Refuse, in_terms_of, leaving_jump, lines_as_written, span_text
 from .unstage import unstage
 from .warptail import warp_tail_tree
@@ -69,6 +69,7 @@ class Plan:
     prior: float = 0.6
     notes: tuple[str, ...] = ()
     refused: dict = field(default_factory=dict)  # knob setting (as text) -> why it failed to build
+    family: str = ""  # the plans function that made it (`permute` for transpose-tile): its reasons' prefix
     heads: list = field(default_factory=list)  # settings that are each size's own likely best (per_size_order): tuned first
 
 
@@ -2324,7 +2325,7 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
             # with a thread for every element, the plans the loop hid (the transpose of an NCHW -> NHWC loop)
             more, _ = _plans(*covering)
             found += [p for p in more if p.name not in {q.name for q in found}]
-            why = [w for w in why if w.split(":")[0] not in {p.name for p in more}]
+            why = [w for w in why if w.split(":")[0] not in {p.family for p in more}]
     for p in found:  # (built later, by the proposer: with the same instantiation)
         p.build = _in_instantiation(p.build, ctx)
     return found, why
@@ -2387,20 +2388,27 @@ def _in_instantiation(build, ctx: Context):
     return run
 
 
-def _one_pass(text: str, ctx: Context, covering: bool = False) -> str | None:
+def _one_pass(text: str, ctx: Context) -> str | None:
     """A kernel whose body is a grid-stride loop `for (i = first; i < E; i += stride)` (Caffe's CUDA_KERNEL_LOOP;
     only declarations beside it) read as `i = first; if (i < E) body` where the spec's 1-D launch has at least E
-    threads at every size: there each thread runs the body once at most, so the two are the same kernel.
-    covering: whatever the launch (a fixed grid of 24 blocks), for plans that launch `_covering`'s grid."""
+    threads at every size: there each thread runs the body once at most, so the two are the same kernel."""
     got = _one_pass_bound(text, ctx)
-    if got is None:
-        return None
-    src, loop, step, bound, _ = got
+    return _one_pass_text(got, ctx) if got is not None and _launch_covers(got[3], ctx) else None
+
+
+def _launch_covers(bound: str, ctx: Context) -> bool:
+    """Whether the spec's 1-D launch has at least `bound` threads at every size."""
     grid, block = list(ctx.launch.get("grid") or []), list(ctx.launch.get("block") or [])
-    for env in ctx.size_env.values() if not covering else ():
+    for env in ctx.size_env.values():
         n, threads = _eval(bound, env), _eval(f"({grid[0]}) * ({block[0]})", env)
         if n is None or threads is None or threads < n:
-            return None
+            return False
+    return True
+
+
+def _one_pass_text(got: tuple, ctx: Context) -> str:
+    """The loop of `_one_pass_bound`'s reading as one pass: `i = first; if (i < E) body`, its stride's locals gone."""
+    src, loop, step, _, _ = got
     k = src.kernel(ctx.kernel)
     init = loop.child_by_field_name("initializer")
     var = src.node_text(init).rstrip().rstrip(";")
@@ -2414,8 +2422,9 @@ def _covering(text: str, ctx: Context) -> tuple[str, Context] | None:
     """A grid-stride kernel (`_one_pass`) read as one pass a thread under the launch that has a thread for every
     element (`cdiv(E, block)` blocks, E the loop's bound in the spec's terms), for plans that set a launch of their
     own from the old one (a fixed grid of 24 blocks looping over 9177 elements): (text, context with that launch)."""
+    text = plain_form(text, ctx.path, ctx.kernel) or text  # (a loop header written as a macro: Caffe's)
     got = _one_pass_bound(text, ctx)
-    if got is None or _one_pass(text, ctx) is not None:
+    if got is None or _launch_covers(got[3], ctx):
         return None  # (not a grid-stride loop, or one whose launch covers it already: the normal form reads that)
     src, loop, step, bound, kernel_bound = got
     k = src.kernel(ctx.kernel)
@@ -2424,7 +2433,7 @@ def _covering(text: str, ctx: Context) -> tuple[str, Context] | None:
             grid_use.search(src.node_text(d)) for d in k.body.named_children
             if d.type == "declaration" and d not in matmul.stride_locals(src, k, step)):
         return None  # (the body reads the grid, `part[blockIdx.x]`, or leaves the loop: a new grid changes that)
-    one = _one_pass(text, ctx, covering=True)
+    one = _one_pass_text(got, ctx)
     block = list(ctx.launch.get("block") or [])
     launch = dict(ctx.launch, grid=[f"cdiv({bound}, {block[0]})"])
 
@@ -2570,6 +2579,8 @@ def _plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
                 got, partly = got
                 why += [f"{family}: {lines_as_written(w, original, text)}" for w in partly]
             by_family[family] = got
+            for p in got:
+                p.family = family
         except Refuse as e:
             # (lines counted in the file as written: the passes above and the plan's own may have moved them)
             why.append(f"{family}: {lines_as_written(lines_as_written(str(e), text, e.source), original, text)}")
@@ -2588,7 +2599,7 @@ def _plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
         why.append("no structural plan applies: they start from one thread per row, element or column "
                    "(an index blockIdx.x * blockDim.x + threadIdx.x, or a grid-stride loop) or a block per "
                    "output whose threads meet in one shared-memory tree, and found none here")
-    to_old = _line_map(original, text) if text != original else None
+    to_old = line_map(original, text) if text != original else None
     for p in out:
         p.build = _fitted(p.build, ctx)
         if assumed:  # the staged product read with sizes of equal value as one: said in the candidate
@@ -2599,26 +2610,8 @@ def _plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     return out, why
 
 
-def _line_map(original: str, new: str) -> dict[int, int]:
-    """new line -> line as written: a line the normalisation kept keeps its number, one that
-    replaces others (an inlined helper's loop) takes the number of the first line it replaced (the
-    call), one only added that of the kept line before."""
-    import difflib
-
-    a, b = original.split("\n"), new.split("\n")
-    to_old, last = {}, 1
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        for j in range(j1, j2):
-            if tag == "equal":
-                last = i1 + (j - j1) + 1
-            elif i2 > i1:  # lines that replace others (a call inlined): the first of those
-                last = i1 + 1
-            to_old[j + 1] = last
-    return to_old
-
-
 def _relined(build, to_old: dict[int, int], say: str):
-    """build, its description's line numbers those of the file as written (_line_map)."""
+    """build, its description's line numbers those of the file as written (spelling.line_map)."""
     def relined(knobs):
         c = build(knobs)
         desc = re.sub(r"on line ([\d, ]+\d)", lambda m: "on line " + ", ".join(

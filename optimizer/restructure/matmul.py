@@ -18,7 +18,7 @@ import re
 import textwrap
 from dataclasses import dataclass
 
-from kernelpro.profilers.analysis.contraction import Contraction, _update, contractions
+from kernelpro.profilers.analysis.contraction import Contraction, _update, _zero, contractions
 from kernelpro.profilers.analysis.affine import const, index_poly, poly_c, poly_text
 from kernelpro.profilers.analysis.loops import statements, text, unparen, writes_in
 from kernelpro.profilers.source import SourceFile, parse_source, walk
@@ -1743,9 +1743,7 @@ def first_of_coarsened(src: SourceFile, kernel: str) -> str | None:
         if len(ds) == 1 and ds[0].type == "init_declarator" and \
                 ds[0].child_by_field_name("declarator").type == "array_declarator":
             init = ds[0].child_by_field_name("value")  # `float acc[4] = {0.f, 0.f, 0.f, 0.f};`: zeros only
-            if init is None or init.type != "initializer_list" or any(
-                    src.eval_int(x, consts) != 0 and not re.fullmatch(r"0?\.?0*[fF]?", text(src, x))
-                    for x in init.named_children):
+            if init is None or init.type != "initializer_list" or not _zero(text(src, init)):
                 continue
         if len(ds) == 1 and (ds[0].type == "array_declarator" or init is not None):
             arr = ds[0] if init is None else ds[0].child_by_field_name("declarator")

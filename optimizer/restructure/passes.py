@@ -24,8 +24,8 @@ from kernelpro.profilers.analysis.loops import (LoopInfo, ONLINE, MAX, MIN, SUM,
                                                 loop_start, may_alias, operands, statements, text, unparen, uses,
                                                 writes_in)
 from kernelpro.profilers.analysis.patterns import RowKernel, row_kernel
-from kernelpro.profilers.analysis.scalars import (declare_at_first_assignment, fold_reassignments,  # noqa: F401
-                                                   while_to_for)
+from kernelpro.profilers.analysis.scalars import (countdown_loops, declare_at_first_assignment,  # noqa: F401
+                                                   fold_reassignments, while_to_for)
 from kernelpro.profilers.analysis.prefix import _declared as prefix_declared
 from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import SourceFile, function_declarator, parse_source, walk
@@ -1569,49 +1569,6 @@ def _known_below(src: SourceFile, k, loop, x: str, e: str, strict: bool) -> bool
             if want_if & {norm(text(src, q)) for q in operands(cond)}:
                 return True
     return False
-
-
-_SIGNED = {"int", "long", "long long", "long int", "long long int", "signed", "signed int", "int64_t", "int32_t",
-           "ptrdiff_t", "ssize_t"}
-
-
-def countdown_loops(src_text: str, path: str, kernel: str) -> str | None:
-    """`T k = E; while (k--) body` (also `k-- > 0`, `k-- != 0`) of a signed integer T at least an int wide, k
-    declared just before, written nowhere else and not read after the loop: `for (T k = (T)(E) - 1; k >= 0; --k)
-    body`, the same iterations with the same values of k, which ascending_sum_loops reads forwards where the body
-    only accumulates (an unsigned counter would wrap where the body computes k - 1; left alone). None if none."""
-    src = parse_source(src_text, path)
-    k = src.kernel(kernel)
-    if k is None or k.body is None:
-        return None
-    for kids in _statement_lists(k):
-        for d, w in zip(kids, kids[1:]):
-            if d.type != "declaration" or w.type != "while_statement" or len(d.children_by_field_name("declarator")) != 1:
-                continue
-            dec = d.children_by_field_name("declarator")[0]
-            name = dec.child_by_field_name("declarator") if dec.type == "init_declarator" else None
-            if name is None or name.type != "identifier":
-                continue
-            var = text(src, name)
-            cond = re.sub(r"\s+", "", text(src, w.child_by_field_name("condition")))
-            if cond.strip("()") not in (f"{var}--", f"{var}-->0", f"{var}--!=0"):
-                continue
-            body = w.child_by_field_name("body")
-            if any(n.type in ("assignment_expression", "update_expression") and text(
-                    src, n.child_by_field_name("left") or n.child_by_field_name("argument")) == var for n in walk(body)):
-                continue
-            if any(n.type == "identifier" and text(src, n) == var for n in walk(k.body) if n.start_byte >= w.end_byte):
-                continue  # (k is -1 after the loop: read there, it would differ)
-            if any(n.type == "pointer_expression" and text(src, n).startswith("&") and var in text(src, n)
-                   for n in walk(k.body)):
-                continue  # (its address taken)
-            ty = " ".join(text(src, d.child_by_field_name("type")).replace("const", "").split())
-            if ty not in _SIGNED:  # (an unsigned or narrow counter wraps, a float one divides otherwise: left alone)
-                continue
-            header = (f"for ({ty} {var} = ({ty})({text(src, dec.child_by_field_name('value'))}) - 1; "
-                      f"{var} >= 0; --{var}) ")
-            return span_text(src, 0, len(src.data), [(d.start_byte, body.start_byte, header)])
-    return None
 
 
 def ascending_sum_loops(src_text: str, path: str, kernel: str) -> str | None:

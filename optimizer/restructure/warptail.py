@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from kernelpro.profilers.analysis.affine import subscript_parts
-from kernelpro.profilers.analysis.loops import unparen as _unparen
+from kernelpro.profilers.analysis.loops import _MAXF, _MINF, unparen as _unparen
 from kernelpro.profilers.source import SourceFile, function_declarator, parse_source, walk
 
 from .text import line_indent, span_text
@@ -138,9 +138,6 @@ def _truth(src: SourceFile, c, env: dict) -> bool | None:
     return None if v is None else v != 0
 
 
-_MAXMIN = ("fmaxf", "fminf", "fmax", "fmin", "max", "min")
-
-
 def _step(src: SourceFile, st, env: dict, reg: tuple | None = None) -> tuple[str, str, int, str | None] | None:
     """`a[i] += a[i + c];`, `a[i] = a[i] + a[i + c];` or `a[i] = fmaxf(a[i], a[i + c]);` (fminf, max, min): (a, i, c,
     the function, None for a sum). reg = (v, a, i): the steps of a register that stands for a[i] (`v = fmaxf(v,
@@ -163,7 +160,7 @@ def _step(src: SourceFile, st, env: dict, reg: tuple | None = None) -> tuple[str
         if first is None or first.type != "subscript_expression" or _subscript(src, first) != (a, i):
             return None
         right = _unparen(right.child_by_field_name("right"))
-    elif op == "=" and right.type == "call_expression" and src.node_text(right.child_by_field_name("function")) in _MAXMIN:
+    elif op == "=" and right.type == "call_expression" and src.node_text(right.child_by_field_name("function")) in _MAXF | _MINF:
         fn = src.node_text(right.child_by_field_name("function"))
         args = [_unparen(x) for x in right.child_by_field_name("arguments").named_children if x.type != "comment"]
         own = [x for x in args if x is not None and x.type == "subscript_expression" and _subscript(src, x) == (a, i)]

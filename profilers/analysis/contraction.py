@@ -309,7 +309,7 @@ def _factors(src: SourceFile, e) -> list:
     return [e]
 
 
-def _private_factors(src: SourceFile, fs: list, privates: dict, by_node: dict, depth: int = 0) -> list:
+def _private_factors(src: SourceFile, fs: list, privates: dict, depth: int = 0) -> list:
     """Factors with a private local that holds a product read as that product's factors (Darknet's
     `float A_PART = ALPHA * A[i*lda+k]; C[..] += A_PART * B[..];`: ALPHA, A[..] and B[..])."""
     out = []
@@ -317,7 +317,7 @@ def _private_factors(src: SourceFile, fs: list, privates: dict, by_node: dict, d
         g = unparen(f)
         v = privates.get(src.node_text(g)) if g is not None and g.type == "identifier" and depth < 4 else None
         inner = _factors(src, v) if v is not None else [f]  # (casts as _factors reads them: `(short)(..)` is no product)
-        out += _private_factors(src, inner, privates, by_node, depth + 1) if len(inner) > 1 else [f]
+        out += _private_factors(src, inner, privates, depth + 1) if len(inner) > 1 else [f]
     return out
 
 
@@ -450,6 +450,7 @@ def _digit_batch(src: SourceFile, k: Kernel, env, coords: dict, guards: dict, ro
     if len(row.atoms) != 1 or len(col.atoms) != 1:
         return
     roots = _split_roots(src, k, coords)
+    quot = _exact_quotients(src, k)  # (a local head size `hs = C / NH`: its places read as C, its text written out)
     col_digit = col.thread != "loop"
     for root, value in roots.items():
         places = {}
@@ -489,7 +490,7 @@ def _digit_batch(src: SourceFile, k: Kernel, env, coords: dict, guards: dict, ro
                     continue
                 (m, c), = total.items()
                 rest = list(m)
-                (top_place, _), = _whole({places[top]: 1}, _exact_quotients(src, k)).items()  # (`hs * NH` as C)
+                (top_place, _), = _whole({places[top]: 1}, quot).items()  # (`hs * NH` as C)
                 for a in top_place:
                     if a not in rest:
                         break
@@ -499,7 +500,6 @@ def _digit_batch(src: SourceFile, k: Kernel, env, coords: dict, guards: dict, ro
                         radix[top] = tuple(rest)
                 if top not in radix:
                     continue
-            quot = _exact_quotients(src, k)  # (a local head size `hs = C / NH` written as its definition)
             ptext = lambda m: " * ".join(f"({quot[a][0]} / {quot[a][1]})" if a in quot else a for a in m) or "1"
             mine = [a for a in order if a in batch.atoms]
             count, below, terms = [], [], []
@@ -637,7 +637,7 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
         pairs = added if isinstance(added, list) else None
         terms = []
         for sign, t in ([(1, None)] if pairs else _terms(src, added)):
-            fs = pairs if pairs else _private_factors(src, _factors(src, t), privates, by_node)
+            fs = pairs if pairs else _private_factors(src, _factors(src, t), privates)
             ops, scale = [], []
             for f in fs:
                 v = _value(src, f, privates, by_node=by_node)

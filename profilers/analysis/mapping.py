@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from ..source import walk
-from .affine import Poly, add, atom, const, finite_values, mul, poly_cases, subscript_parts
+from .affine import Poly, add, atom, const, depends, finite_values, mul, poly_cases, subscript_parts
 from .extents import DIMS, Atoms, Bound, KernelShapes, Use, _divides, reach, sample_env
 
 
@@ -271,8 +271,8 @@ def _thread_guarded(f, src, k, n) -> bool:
     while up is not None and up != k.body:
         if up.type in ("if_statement", "conditional_expression", "for_statement", "while_statement", "do_statement"):
             cond = up.child_by_field_name("condition")
-            if cond is not None and any(x.type in ("identifier", "field_expression") and "threadIdx.x" in str(
-                    f.poly(x) or "") for x in walk(cond)):
+            if cond is not None and any(x.type in ("identifier", "field_expression") and f.poly(x) is not None
+                                        and depends(f.poly(x), "threadIdx.x") for x in walk(cond)):
                 return True
         up = up.parent
     return False

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ..source import parse_source, span_text, walk
-from .loops import text, writes_in
+from .loops import operands, text, writes_in
 from .macros import _primary, expand_macros
 
 _SIDE_EFFECTS = ("assignment_expression", "update_expression", "call_expression")
@@ -53,15 +53,7 @@ def inline_scaled_loads(src_text: str, path: str, kernel: str) -> str | None:
                 continue
             ty = text(src, d.child_by_field_name("type")).replace("const", "").strip()
             name, value = text(src, decs[0].child_by_field_name("declarator")), decs[0].child_by_field_name("value")
-            factors, stack = [], [value]
-            while stack:
-                v = stack.pop()
-                while v.type == "parenthesized_expression" and v.named_children:
-                    v = v.named_children[0]
-                if v.type == "binary_expression" and text(src, v.child_by_field_name("operator")) == "*":
-                    stack += [v.child_by_field_name("left"), v.child_by_field_name("right")]
-                else:
-                    factors.append(v)
+            factors = operands(value, "*")
             loads = [f for f in factors if f.type == "subscript_expression"]
             scalars = [f for f in factors if f.type in ("identifier", "number_literal")]
             if ty not in ("float", "double") or len(loads) != 1 or len(loads) + len(scalars) != len(factors) or \
@@ -80,6 +72,25 @@ def inline_scaled_loads(src_text: str, path: str, kernel: str) -> str | None:
             return span_text(src, 0, len(src.data), [(d.start_byte, d.end_byte, ""),
                                                       (uses[0].start_byte, uses[0].end_byte, f"({text(src, value)})")])
     return None
+
+
+def line_map(written: str, read: str) -> dict[int, int]:
+    """Line numbers of a text the passes made (they join, move, drop and add lines) -> the file's as written: a line
+    kept (leading and trailing space aside) keeps its number, one that replaces others (an inlined helper's loop)
+    takes the number of the first line it replaced, one only added that of the kept line before. The plans'
+    descriptions and the spec inference's explanations both give lines through it."""
+    import difflib
+
+    a, b = [x.strip() for x in written.split("\n")], [x.strip() for x in read.split("\n")]
+    to_old, last = {}, 1
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        for j in range(j1, j2):
+            if tag == "equal":
+                last = i1 + (j - j1) + 1
+            elif i2 > i1:  # lines that replace others (a call inlined): the first of those
+                last = i1 + 1
+            to_old[j + 1] = last
+    return to_old
 
 
 def inline_conditions(src_text: str, path: str, kernel: str) -> str | None:
@@ -190,14 +201,14 @@ def ceil_divisions(src_text: str, path: str, kernel: str) -> str | None:
 
 def analysis_form(src_text: str, path: str, kernel: str) -> str | None:
     """What the analyses read (the spec inference and `spec check` alike): the plain form, C89 scalars declared at
-    their first value, counted `while` loops as `for` loops, an index built up by reassignments as one value, and a
+    their first value, counted `while` loops (and countdowns, `while (k--)`) as `for` loops, an index built up by reassignments as one value, and a
     pointer walked through a loop (`p += N` each pass) read at the loop's counter; None when nothing changed."""
     from .pointer_steps import comma_steps_into_body, index_pointer_steps
-    from .scalars import declare_at_first_assignment, fold_reassignments, while_to_for
+    from .scalars import countdown_loops, declare_at_first_assignment, fold_reassignments, while_to_for
 
     out = plain_form(src_text, path, kernel)
-    for step in (declare_at_first_assignment, while_to_for, fold_reassignments, comma_steps_into_body,
-                 index_pointer_steps):
+    for step in (declare_at_first_assignment, while_to_for, countdown_loops, fold_reassignments,
+                 comma_steps_into_body, index_pointer_steps):
         for _ in range(4):
             out = step(out or src_text, path, kernel) or out
     return out

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..analysis.affine import atom as katom
 from ..analysis.extents import DIMS, KernelShapes, Reach, Term, analyse, gathers
-from ..analysis.spelling import analysis_form
+from ..analysis.spelling import analysis_form, line_map
 from ..analysis.mapping import axes, dynamic_shared, row_width, rows_loop_step, shared_block, thread_dims
 from ..analysis.shapes import dims
 from ..analysis.host import Host, HostLaunch, device_names, host_files
@@ -276,23 +276,6 @@ def _relined(plan: Plan, lines: dict, name: str) -> None:
     plan.notes = [fix(n) for n in plan.notes]
 
 
-def line_map(written: str, read: str) -> dict[int, int]:
-    """Line numbers of the text the analyses read (passes join, move and drop lines) -> the file's as written: lines
-    the same in both by a diff of the two, any other the nearest such line above it."""
-    import difflib
-    a, b = [x.strip() for x in written.split("\n")], [x.strip() for x in read.split("\n")]
-    out, last = {}, (0, 0)
-    for i, j, n in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
-        for t in range(n):
-            out[j + t + 1] = i + t + 1
-    for j in range(1, len(b) + 1):
-        if j in out:
-            last = (j, out[j])
-        else:
-            out[j] = last[1] or j
-    return out
-
-
 class _Inference:
     def __init__(self, cu: Path, src, files, k: Kernel, spec_path: Path):
         self.cu, self.src, self.files, self.k, self.spec_path = cu, src, files, k, spec_path
@@ -418,9 +401,7 @@ class _Inference:
                 b[i] = sym.const(v)
                 self.notes.append(f"the launch's block {L.block[i].why} is not a constant; GUESS {v}")
             if fixed:  # the grid written with the block's size reads the same value
-                put = lambda t: re.sub(r"\b(" + "|".join(map(re.escape, fixed)) + r")\b",  # noqa: E731
-                                       lambda m: str(fixed[m.group(1)]), t)
-                g = [None if x is None else sym.parse(put(sym.render(x))) for x in g]
+                g = [None if x is None else sym.parse(self._put(sym.render(x), fixed)) for x in g]
                 for n in fixed:
                     self.variables.pop(n, None)
             g, launch_only = self._launch_constants(L, g)
