@@ -48,7 +48,7 @@ def _value(e: str, env: dict):
 
 
 def _launcher_call(source: str):
-    m = re.search(r"kernelpro::gemm_sm90<(.*?)>\(\s*(.*?)\);\s*\}", source, re.S)
+    m = re.search(r"kernelpro::gemm_sm90(?:_by_size)?<(.*?)>\(\s*(.*?)\);\s*\}", source, re.S)
     assert m, source[-1500:]
     return _split(m.group(1)), _split(m.group(2))
 
@@ -107,7 +107,9 @@ def test_the_launcher_computes_the_kernels_product(name, monkeypatch):
     assert f"kp_gemm_{k.name}" in new.host_functions and new.kernel(k.name) is not None  # the kernel stays
     assert cand.source.startswith("#include <kernelpro/gemm_sm90.cuh>")
     targs, args = _launcher_call(cand.source)
-    assert len(args) == 15 and targs[5].startswith("cute::Shape<cute::_128")
+    assert len(args) == 15 and "gemm_sm90_by_size<" in cand.source and targs[5] == "64"  # the tile by the problem
+    alone = _launcher_call(lib[0].build(lib[0].space[1]).source)  # then each tile alone, the same arguments
+    assert alone[0][5] == "cute::Shape<cute::_128, cute::_256, cute::_64>" and alone[1] == args
     kargs, views = _args(k, name)
     env = {p.name: v for p, v in zip(k.params, kargs) if not p.is_pointer}
     flat = {p.name: views[p.name].reshape(-1).astype(np.float64) for p in k.params if p.is_pointer}
@@ -147,7 +149,8 @@ def test_fp32_operands_go_to_the_library_in_tf32_only_where_the_tolerance_admits
     lib = [p for p in plans if p.name == "matmul-library"]
     assert bool(lib) == admitted, [p.name for p in plans]
     if admitted:
-        assert lib[0].space[0]["tile"].endswith("x32")  # 4-byte operands: half the k depth
+        assert all(t["tile"].endswith("x32") for t in lib[0].space[1:])  # 4-byte operands: half the k depth
+        assert _launcher_call(lib[0].build(lib[0].space[0]).source)[0][5] == "32"  # in the by-size launcher too
         cand = lib[0].build(lib[0].space[0])
         assert "multiplied in TF32" in cand.description and "TF32 admitted by the spec's tolerance" in cand.description
         targs, _ = _launcher_call(cand.source)
@@ -175,7 +178,7 @@ int main() {
 """
     k, ctx = _ctx("gemm_bf16", text)
     plans, _ = api.plans(text, ctx)
-    cand = plans[0].build(plans[0].space[1])
+    cand = plans[0].build(plans[0].space[2])
     assert "gemm_bf16<<<" not in cand.source and "kp_gemm_gemm_bf16(A, B, C, 37, 53, 29);" in cand.source
     assert "cute::Shape<cute::_128, cute::_128, cute::_64>, cute::Shape<cute::_1," in cand.source
 
@@ -273,7 +276,7 @@ def test_the_candidate_compiles_to_wgmma_and_the_ceilings_judge_it_as_tensor_cor
     text = open(_path("hgemm_tn")).read()
     _, ctx = _ctx("hgemm_tn", text)
     plans, _ = api.plans(text, ctx)
-    cand = plans[0].build(plans[0].space[1])
+    cand = plans[0].build(plans[0].space[0])
     f = tmp_path / "hgemm_tn.cu"
     f.write_text(text)
     art = compile_cuda(f, CompileOptions(), text=cand.source, use_cache=False)

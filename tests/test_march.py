@@ -59,6 +59,7 @@ CASES = {
 NEGATIVE = {  # file -> (kernel, what not_applied says)
     "n_inplace_zloop": ("gs_sweep", "reads and writes u"),
     "n_window_zloop": ("stencil_regs", "carried from one plane to the next"),
+    "n_edge_other_zloop": ("edge_other", "each but the last stores the same point and returns"),
 }
 
 

@@ -582,6 +582,11 @@ def test_a_loop_unrolled_by_hand_is_read_as_its_remainder_loop_only_where_every_
     assert reroll_loops(text.replace("(k + 1)] * B[(k + 1)", "k] * B[(k)"), "x.cu", "mm_unrolled") is None
     assert reroll_loops(text.replace("k += 3", "k += 4"), "x.cu", "mm_unrolled") is None
     assert reroll_loops(text.replace("k + 2 < K", "k + 2 < N"), "x.cu", "mm_unrolled") is None
+    # the same bound written otherwise (round Q's `k + 4 <= K` for four steps): read the same; one step off: not
+    for same in ("k + 3 <= K", "k < K - 2", "k <= K - 3"):
+        assert "k + 2 < K" not in reroll_loops(text.replace("k + 2 < K", same), "x.cu", "mm_unrolled"), same
+    for off in ("k + 2 <= K", "k < K - 1", "k <= K - 2", "k < K - 3"):
+        assert reroll_loops(text.replace("k + 2 < K", off), "x.cu", "mm_unrolled") is None, off
     # each later step guarded against the end instead of a remainder loop: one step per iteration
     g = open(_path("gemm_unroll_guarded")).read()
     once = reroll_loops(g, "x.cu", "mm_unroll_guarded")

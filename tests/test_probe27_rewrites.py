@@ -155,6 +155,14 @@ CASES = {
     # (`v = fmaxf(v, sdata[tid + 32]); __syncwarp(); sdata[tid] = v;`): read as a max tree with barriers
     "../probe_p/p16_reduce_max_reduce4.cu": ("block-tree", "reduce4max<256>", {"n": 3001}, "n"),
     "../probe_m/m16_nchw_to_nhwc_gs.cu": ("transpose-tile", None, {"N": 3, "C": 7, "H": 9, "W": 37}, "N*C*H*W"),
+    # blind round Q: a k loop unrolled by 4 as `for (; k + 4 <= K; k += 4)` before its remainder loop (the bound
+    # read as `k + 3 < K`); an early return written `if (!(r < static_cast<size_t>(M) && c < ..)) return;` (De
+    # Morgan on integer comparisons, the bound's integer cast dropped); a z loop whose boundary planes and edges
+    # are copied and `continue` (a store of the same point that then leaves, as the 2-D heat step's)
+    "../probe_q/q01_sgemm_unroll4.cu": ("matmul-tiles", None, {"M": 37, "N": 45, "K": 29}, "M*N+M*K+K*N"),
+    "../probe_q/q03_gemm_abt_sizet.cu": ("matmul-tiles", None, {"M": 37, "N": 45, "K": 29}, "M*N+M*K+K*N"),
+    "../probe_q/q13_heat3d_zloop.cu": ("stencil-march", None, {"nx": 37, "ny": 29, "nz": 11, "c0": 0.4, "c1": 0.1},
+                                       "nx*ny*nz"),
 }
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from kernelpro.optimizer.restructure.api import Context, plans
 from kernelpro.profilers.analysis.affine import finite_values
-from kernelpro.profilers.analysis.spelling import inline_expression_helpers, plain_form, split_declarations
+from kernelpro.profilers.analysis.spelling import inline_expression_helpers, negated_guards, plain_form, split_declarations
 from kernelpro.profilers.source import parse_source
 from kernelpro.profilers.toolchain import discover
 
@@ -161,3 +161,22 @@ def test_a_guarded_return_helper_is_one_conditional_expression_in_its_return_typ
     got = guarded_return_helpers(text, "x.cu", "k")
     assert "return ((c < 0) || (c > 9)) ? (long long)(-1) : (long long)(u);" in got
     assert guarded_return_helpers(text.replace("if (c < 0 || c > 9)", "if (bool t = c < 0)"), "x.cu", "k") is None
+
+
+def test_a_negated_guard_of_integer_comparisons_reads_as_de_morgan_s_and_nothing_else_does():
+    """Round Q's `if (!(r < static_cast<size_t>(M) && c < N)) return;` is the early return `r >= M || c >= N`: each
+    integer comparison negated, && and || exchanged; a float's comparison (NaN compares false both ways), a read
+    of memory or a call stays as written."""
+    kern = """__global__ void f(const float* a, float* out, int M, int N, float t) {{
+  const size_t r = static_cast<size_t>(blockIdx.y) * blockDim.y + threadIdx.y;
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if ({cond}) return;
+  out[r * N + c] = a[r * N + c];
+}}"""
+    for cond, want in (("!(r < static_cast<size_t>(M) && c < N)", "(r >= static_cast<size_t>(M) || c >= N)"),
+                       ("!(c < N)", "c >= N"), ("!((r < M) || !(c != 0))", "(r >= M && (c != 0))"),
+                       ("!(threadIdx.x <= 3 && c == N - 1)", "(threadIdx.x > 3 || c != N - 1)")):
+        got = negated_guards(kern.format(cond=cond), "x.cu", "f")
+        assert got is not None and f"if ({want}) return;" in got, (cond, got)
+    for cond in ("!(a[c] < t)", "!(c < N && t > 0.5f)", "!(c < 2.5)", "!(c < N) && r < M", "!(c++ < N)"):
+        assert negated_guards(kern.format(cond=cond), "x.cu", "f") is None, cond

@@ -1836,6 +1836,8 @@ def march_plans(text: str, ctx: Context) -> list[Plan]:
     space += [{"tx": tx, "ty": ty, "chunk": MARCH_CHUNKS[0]} for tx, ty in tiles[:1]]
     space += [{"tx": tiles[0][0], "ty": tiles[0][1], "chunk": c} for c in MARCH_CHUNKS[1:]]
     space += [{"tx": tx, "ty": ty, "chunk": MARCH_CHUNKS[0]} for tx, ty in tiles[1:]]
+    if st.extra:  # a boundary point copied and left: the ring's staging reads only the interior path's neighbours
+        space = [kn for kn in space if kn.get("regs")]
     three = len(block) == 3
     answers = tuple(r for r in ("uncoalesced-access", "memory-bound") if r in ctx.answers_present)
     lx, rx = st.span(0)
@@ -2131,9 +2133,11 @@ def _library_plan(text: str, src: SourceFile, c, ctx: Context, what: str, answer
 
     def build(knobs):
         tile, cluster = str(knobs["tile"]), int(knobs["cluster"])
-        new = gemmlib.rewrite(orig, ctx.kernel, p, tile, cluster)
+        new = gemmlib.rewrite(orig, ctx.kernel, p, tile, cluster, bk=32 if tf32 else 64)
+        tiles = ("tiles chosen by the problem (128 x 256 in clusters of 2 where they fill the SMs, else 128 x 128)"
+                 if tile == gemmlib.BY_SIZE else f"{tile} tiles in clusters of {cluster}")
         desc = (f"the matrix product ({what}) on the library's tensor-core GEMM (kernelpro/gemm_sm90.cuh: CUTLASS 3, "
-                f"TMA and wgmma, fp32 sums), {tile} tiles in clusters of {cluster}, run by the host launcher {host} "
+                f"TMA and wgmma, fp32 sums), {tiles}, run by the host launcher {host} "
                 f"that takes the kernel's arguments" + (" (the output column-major: computed as its transpose)"
                                                         if p["transposed"] else "")
                 + (f"; fp32 operands multiplied in TF32 (10-bit mantissa): {tf32}" if tf32 else ""))

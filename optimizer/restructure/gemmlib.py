@@ -32,11 +32,13 @@ ELEMENTS = {"__nv_bfloat16": "cutlass::bfloat16_t", "nv_bfloat16": "cutlass::bfl
 OUTPUTS = {**ELEMENTS, "float": "float"}
 CONVERSIONS = {"__float2bfloat16", "__float2bfloat16_rn", "__float2half", "__float2half_rn", "__nv_bfloat16",
                "nv_bfloat16", "__half", "half", "float", "static_cast"}
-# the tile (CTA) shape and the thread-block cluster: the block's default first (large problems), then a
-# tile for problems with fewer than ~2 waves of 128 x 256 tiles
-TILES = [{"tile": "128x256x64", "cluster": 2}, {"tile": "128x128x64", "cluster": 1}]
-TF32_TILES = [{"tile": "128x256x32", "cluster": 2}, {"tile": "128x128x32", "cluster": 1}]  # 4-byte operands: half
-# the k depth for the same shared memory per stage
+# the tile (CTA) shape and the thread-block cluster. First both, the launcher choosing by the problem
+# (gemm_sm90_by_size: one candidate that serves every size, one compile), then each alone: the block's
+# default (large problems) and a tile for problems with fewer 128 x 256 tiles than SMs
+BY_SIZE = "by-size"
+TILES = [{"tile": BY_SIZE, "cluster": 0}, {"tile": "128x256x64", "cluster": 2}, {"tile": "128x128x64", "cluster": 1}]
+TF32_TILES = [{"tile": BY_SIZE, "cluster": 0}, {"tile": "128x256x32", "cluster": 2},  # 4-byte operands: half
+              {"tile": "128x128x32", "cluster": 1}]  # the k depth for the same shared memory per stage
 
 
 def launcher_name(kernel: str) -> str:
@@ -219,25 +221,31 @@ def plan(src: SourceFile, c: Contraction, types: bool = True, tf32: bool = False
     return out
 
 
-def rewrite(src: SourceFile, kernel: str, p: dict, tile: str, cluster: int) -> str:
-    """The file (as written: `src`) with the block's launcher (hostcall.with_launcher)."""
-    bm, bn, bk = tile.split("x")
+def rewrite(src: SourceFile, kernel: str, p: dict, tile: str, cluster: int, bk: int = 64) -> str:
+    """The file (as written: `src`) with the block's launcher (hostcall.with_launcher). `tile` BY_SIZE: the
+    launcher picks the tile by the problem (gemm_sm90_by_size, k depth `bk`)."""
     cpp = lambda v: f"({v})"  # noqa: E731
 
     def ptr(key):
         arr, off, *_ = p[key]
         return arr if off in ("0", None) else f"{arr} + {cpp(off)}"
     la, lb = p["A"][3], p["B"][3]
-    body = (f"  return (int)kernelpro::gemm_sm90<{p['A'][2]}, kernelpro::{la}, {p['B'][2]}, kernelpro::{lb}, "
+    if tile == BY_SIZE:
+        shapes, fn = f"{bk}", "gemm_sm90_by_size"
+        how = "tiles chosen by the problem: 128 x 256 in clusters of 2 where they fill the SMs, else 128 x 128"
+    else:
+        bm, bn, bk = tile.split("x")
+        shapes = f"cute::Shape<cute::_{bm}, cute::_{bn}, cute::_{bk}>, cute::Shape<cute::_{cluster}, cute::_1, cute::_1>"
+        fn, how = "gemm_sm90", f"{tile} tiles, clusters of {cluster}"
+    body = (f"  return (int)kernelpro::{fn}<{p['A'][2]}, kernelpro::{la}, {p['B'][2]}, kernelpro::{lb}, "
             f"{p['D'][2]},\n"
-            f"                                   cute::Shape<cute::_{bm}, cute::_{bn}, cute::_{bk}>, "
-            f"cute::Shape<cute::_{cluster}, cute::_1, cute::_1>>(\n"
+            f"                                   {shapes}>(\n"
             f"      (int){cpp(p['m'])}, (int){cpp(p['n'])}, (int){cpp(p['k'])}, (int){cpp(p['l'])},\n"
             f"      {ptr('A')}, (int64_t){cpp(p['lda'])}, (int64_t){cpp(p['sa'])},\n"
             f"      {ptr('B')}, (int64_t){cpp(p['ldb'])}, (int64_t){cpp(p['sb'])},\n"
             f"      {ptr('D')}, (int64_t){cpp(p['ldd'])}, (int64_t){cpp(p['sd'])},\n"
             f"      (float){cpp(p['alpha'])}, (float){cpp(p['beta'])});")
     comment = (f"KernelPro: {kernel}'s product on the library's tensor-core GEMM (CUTLASS 3: TMA, wgmma on sm_90a),\n"
-               f"launched from the host with the kernel's arguments ({tile} tiles, clusters of {cluster}); where the\n"
+               f"launched from the host with the kernel's arguments ({how}); where the\n"
                f"tensor cores refuse the sizes, the block's plain kernel computes the same sums.")
     return with_launcher(src, kernel, HEADER, launcher_name(kernel), comment, body, "the library's tensor-core GEMM")

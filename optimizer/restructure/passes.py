@@ -1230,8 +1230,8 @@ def _reroll(src: SourceFile, a, b):
     var, unroll = sa
     ca = re.sub(r"\s+", "", text(src, a.child_by_field_name("condition")))
     cb = re.sub(r"\s+", "", text(src, b.child_by_field_name("condition")))
-    m = re.fullmatch(rf"{var}\+(\d+)<(.+)", ca)
-    if m is None or int(m.group(1)) != unroll - 1 or cb != f"{var}<{m.group(2)}":
+    m = _unrolled_bound(ca, var)
+    if m is None or m[0] != unroll - 1 or cb != f"{var}<{m[1]}":
         return None
     ua, ub = _sum_update(src, a.child_by_field_name("body")), _sum_update(src, b.child_by_field_name("body"))
     partials = _partial_sums(src, a, ub) if ua is None and ub is not None else None
@@ -1253,6 +1253,20 @@ def _reroll(src: SourceFile, a, b):
     if partials is not None:  # the sum of the partials read as the remainder's sum alone (the others stay zero)
         return [(a.start_byte, a.end_byte, keep), (partials[1].start_byte, partials[1].end_byte, ub[0])]
     return a.start_byte, a.end_byte, keep
+
+
+def _unrolled_bound(cond: str, var: str) -> tuple[int, str] | None:
+    """(d, E) of an unrolled loop's condition (spaces removed) that says `var + d < E`: also written `var + d + 1 <= E`,
+    `var < E - d` or `var <= E - d - 1`."""
+    for pat, less in ((rf"{var}\+(\d+)<(?!=)(.+)", 0), (rf"{var}\+(\d+)<=(.+)", 1)):
+        m = re.fullmatch(pat, cond)
+        if m:
+            return int(m.group(1)) - less, m.group(2)
+    for pat, less in ((rf"{var}<(?!=)(.+)-(\d+)", 0), (rf"{var}<=(.+)-(\d+)", 1)):
+        m = re.fullmatch(pat, cond)
+        if m and re.fullmatch(r"\w+", m.group(1)):  # (`k < K - 3`: E a name, so the - binds as written)
+            return int(m.group(2)) - less, m.group(1)
+    return None
 
 
 def _partial_sums(src: SourceFile, a, ub):

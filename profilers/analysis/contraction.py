@@ -1187,6 +1187,26 @@ def _mask(src: SourceFile, w, body):
     return None
 
 
+def _uncast(src: SourceFile, n):
+    """n without integer casts around it (`static_cast<size_t>(M)`, `(int)M`): a guard's bound as its name."""
+    from .types import table_for
+
+    types = table_for(src)
+    n = unparen(n)
+    while n is not None:
+        if n.type == "cast_expression" and types.is_int(text(src, n.child_by_field_name("type"))):
+            n = unparen(n.child_by_field_name("value"))
+            continue
+        fn = n.child_by_field_name("function") if n.type == "call_expression" else None
+        args = n.child_by_field_name("arguments") if fn is not None else None
+        m = re.fullmatch(r"static_cast\s*<(.*)>", text(src, fn)) if fn is not None else None
+        if m and types.is_int(m.group(1).strip()) and args is not None and len(args.named_children) == 1:
+            n = unparen(args.named_children[0])
+            continue
+        return n
+    return n
+
+
 def _guards(src: SourceFile, k: Kernel, loop) -> dict[str, str]:
     """coordinate text -> its bound, from `if (c < E ...)` around the loop and `if (c >= E ...) return;` before it."""
     out: dict[str, str] = {}
@@ -1202,7 +1222,7 @@ def _guards(src: SourceFile, k: Kernel, loop) -> dict[str, str]:
                 conds(c.child_by_field_name("left"), neg)
                 conds(c.child_by_field_name("right"), neg)
                 return
-            left, right = unparen(c.child_by_field_name("left")), unparen(c.child_by_field_name("right"))
+            left, right = _uncast(src, c.child_by_field_name("left")), _uncast(src, c.child_by_field_name("right"))
             want = (">=", "<=") if neg else ("<", ">")
             if op == want[0]:
                 out.setdefault(text(src, left), text(src, right))

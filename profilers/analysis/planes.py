@@ -68,7 +68,7 @@ class Stencil3:
     store: Access = field(repr=False)
     points: list = field(repr=False)  # [(Access, dx, dy, dz)]
     others: list = field(repr=False)  # loads read as written (weights, other arrays)
-    extra: list = field(default_factory=list, repr=False)  # other stores of the point (none found here yet)
+    extra: list = field(default_factory=list, repr=False)  # stores of the same point on paths that then return
 
     def span(self, axis: int) -> tuple[int, int]:
         """(below, above): how far the loads reach along x (0), y (1) or z (2)."""
@@ -111,13 +111,22 @@ def stencil3(src: SourceFile, k: Kernel) -> Stencil3 | Refusal:
         return Refusal(k.name, "a loop besides the one over planes")
     accs = global_accesses(build_env(src, k), include_unknown=True)
     stores = [a for a in accs if a.is_write]
-    if len(stores) != 1:
-        return Refusal(k.name, f"{len(stores)} stores (one point per thread and plane is marched)")
-    store = stores[0]
-    assign = store.node.parent
-    if assign.type != "assignment_expression" or src.node_text(assign.child_by_field_name("operator")) != "=" \
-            or assign.parent is None or assign.parent.type != "expression_statement":
-        return Refusal(k.name, f"line {store.line}: the store is not a plain `=`")
+    if not stores:
+        return Refusal(k.name, "no store")
+    store, extra = stores[-1], stores[:-1]
+    for a in stores:
+        assign = a.node.parent
+        if assign.type != "assignment_expression" or src.node_text(assign.child_by_field_name("operator")) != "=" \
+                or assign.parent is None or assign.parent.type != "expression_statement":
+            return Refusal(k.name, f"line {a.line}: the store is not a plain `=`")
+    for a in extra:  # a boundary plane or edge copied as is: the same point, then `return` (one store on every path)
+        nxt = a.node.parent.parent.next_named_sibling
+        while nxt is not None and nxt.type == "comment":
+            nxt = nxt.next_named_sibling
+        if a.array != store.array or a.index is None or a.index != store.index or nxt is None \
+                or nxt.type != "return_statement":
+            return Refusal(k.name, f"{len(stores)} stores (one point per thread and plane is marched: several only "
+                                   "where each but the last stores the same point and returns)")
     by_array: dict[str, list[Access]] = {}
     for a in accs:
         if a.is_write:
@@ -154,4 +163,4 @@ def stencil3(src: SourceFile, k: Kernel) -> Stencil3 | Refusal:
         if o is not None:  # offsets from the stored point
             pts = [(a, dx - o[0], dy - o[1], dz - o[2]) for a, dx, dy, dz in pts]
     others = rest + [a for arr, g in by_array.items() if arr != array for a in g]
-    return Stencil3(k.name, array, store, pts, others)
+    return Stencil3(k.name, array, store, pts, others, extra)

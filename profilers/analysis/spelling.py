@@ -25,7 +25,7 @@ def plain_form(src_text: str, path: str, kernel: str) -> str | None:
                 out, changed = new, True
         if not changed:
             break
-    for step in (split_declarations, ceil_divisions, inline_conditions, inline_scaled_loads):
+    for step in (split_declarations, ceil_divisions, inline_conditions, inline_scaled_loads, negated_guards):
         out = step(out or src_text, path, kernel) or out
     return out
 
@@ -148,13 +148,7 @@ def ceil_divisions(src_text: str, path: str, kernel: str) -> str | None:
     if k is None or k.body is None:
         return None
     types = table_for(src)
-    ints = {p.name for p in k.params if not p.is_pointer and types.is_int(p.base_type)}
-    for d in walk(k.body):
-        if d.type == "declaration" and types.is_int(text(src, d.child_by_field_name("type")).replace("const", "").strip()):
-            for x in d.children_by_field_name("declarator"):
-                nm = x.child_by_field_name("declarator") if x.type == "init_declarator" else x
-                if nm is not None and nm.type == "identifier":
-                    ints.add(text(src, nm))
+    ints = _integer_names(src, k, types)
 
     def integer(n) -> str | None:
         """n's text without float casts when n is an integer expression of integer names and literals."""
@@ -196,6 +190,88 @@ def ceil_divisions(src_text: str, path: str, kernel: str) -> str | None:
                     text(src, up.parent.child_by_field_name("type")).replace("const", "").strip())))
             div = f"(({a} + ({b}) - 1) / ({b}))"
             subs.append((n.start_byte, n.end_byte, div if whole else f"((float){div})"))
+    return span_text(src, 0, len(src.data), subs) if subs else None
+
+
+def _integer_names(src, k, types=None) -> set[str]:
+    """The kernel's scalar parameters and locals of integer types (through the file's typedefs)."""
+    from .types import table_for
+
+    types = types or table_for(src)
+    ints = {p.name for p in k.params if not p.is_pointer and types.is_int(p.base_type)}
+    for d in walk(k.body):
+        if d.type == "declaration" and types.is_int(text(src, d.child_by_field_name("type")).replace("const", "").strip()):
+            for x in d.children_by_field_name("declarator"):
+                nm = x.child_by_field_name("declarator") if x.type == "init_declarator" else x
+                if nm is not None and nm.type == "identifier":
+                    ints.add(text(src, nm))
+    return ints
+
+
+_NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+_BUILTINS = re.compile(r"(threadIdx|blockIdx|blockDim|gridDim)\.[xyz]")
+
+
+def negated_guards(src_text: str, path: str, kernel: str) -> str | None:
+    """An if's condition `!(r < M && c < N)` read as `r >= M || c >= N` (De Morgan, each comparison negated), so an
+    early return written that way is the guard it stands for: comparisons of integer names, literals and thread
+    indices only (a NaN compares false both ways, so a float's negation is no comparison); None if none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    ints = _integer_names(src, k)
+
+    def integral(n) -> bool:
+        if any(x.type in _SIDE_EFFECTS and not (x.type == "call_expression" and text(
+                src, x.child_by_field_name("function")).startswith("static_cast")) for x in walk(n)):
+            return False
+        if any(x.type == "number_literal" and re.search(r"[.eEfFpP]", text(src, x)) and not
+               text(src, x).lower().startswith("0x") for x in walk(n)):
+            return False
+        for x in walk(n):
+            if x.type == "field_expression":
+                if not _BUILTINS.fullmatch(text(src, x)):
+                    return False
+            elif x.type == "identifier" and x.parent is not None and x.parent.type not in (
+                    "field_expression", "template_function") and text(src, x) not in ints \
+                    and text(src, x) not in src.constants:
+                return False
+        return True
+
+    def negate(n) -> str | None:
+        while n is not None and n.type == "parenthesized_expression" and len(n.named_children) == 1:
+            n = n.named_children[0]
+        if n is None:
+            return None
+        if n.type == "unary_expression" and text(src, n.child_by_field_name("operator")) == "!":
+            arg = n.child_by_field_name("argument")
+            while arg is not None and arg.type == "parenthesized_expression" and len(arg.named_children) == 1:
+                arg = arg.named_children[0]
+            return f"({text(src, arg)})" if arg is not None and negate(arg) is not None else None
+        if n.type != "binary_expression":
+            return None
+        op, a, b = (text(src, n.child_by_field_name("operator")), n.child_by_field_name("left"),
+                    n.child_by_field_name("right"))
+        if op in ("&&", "||"):
+            x, y = negate(a), negate(b)
+            return None if x is None or y is None else f"({x} {'||' if op == '&&' else '&&'} {y})"
+        if op in _NEGATED and integral(a) and integral(b):
+            return f"{text(src, a)} {_NEGATED[op]} {text(src, b)}"
+        return None
+
+    subs = []
+    for n in walk(k.body):
+        if n.type != "if_statement" or (cond := n.child_by_field_name("condition")) is None:
+            continue
+        c = cond.named_children[0] if cond.named_children else None
+        while c is not None and c.type == "parenthesized_expression" and len(c.named_children) == 1:
+            c = c.named_children[0]
+        if c is None or c.type != "unary_expression" or text(src, c.child_by_field_name("operator")) != "!":
+            continue
+        new = negate(c.child_by_field_name("argument"))
+        if new is not None:
+            subs.append((c.start_byte, c.end_byte, new))
     return span_text(src, 0, len(src.data), subs) if subs else None
 
 

@@ -284,6 +284,26 @@ cudaError_t gemm_sm90(int m, int n, int k, int l, const void* A, int64_t lda, in
   return cudaGetLastError();
 }
 
+/// gemm_sm90 with its tile chosen by the problem, as a library's heuristic would: 128 x 256 tiles in clusters of 2
+/// where there are at least as many of them as SMs (4096^3: 512 tiles), else 128 x 128 tiles without clusters, twice
+/// as many, for products that would leave most SMs idle (1024^3: 32 large tiles on 132 SMs). BK: the k depth of a
+/// tile (64 for 16-bit operands, 32 for fp32 ones in TF32: the same shared memory per stage).
+template <class ElementA, class LayoutA, class ElementB, class LayoutB, class ElementD, int BK = 64>
+cudaError_t gemm_sm90_by_size(int m, int n, int k, int l, const void* A, int64_t lda, int64_t batch_a, const void* B,
+                              int64_t ldb, int64_t batch_b, void* D, int64_t ldd, int64_t batch_d, float alpha,
+                              float beta, cudaStream_t stream = nullptr) {
+  static const int sms = cutlass::KernelHardwareInfo::query_device_multiprocessor_count(0);
+  const int64_t large_tiles = static_cast<int64_t>((m + 127) / 128) * ((n + 255) / 256) * l;
+  if (large_tiles >= sms) {
+    return gemm_sm90<ElementA, LayoutA, ElementB, LayoutB, ElementD,
+                     cute::Shape<cute::_128, cute::_256, cute::Int<BK>>, cute::Shape<cute::_2, cute::_1, cute::_1>>(
+        m, n, k, l, A, lda, batch_a, B, ldb, batch_b, D, ldd, batch_d, alpha, beta, stream);
+  }
+  return gemm_sm90<ElementA, LayoutA, ElementB, LayoutB, ElementD,
+                   cute::Shape<cute::_128, cute::_128, cute::Int<BK>>, cute::Shape<cute::_1, cute::_1, cute::_1>>(
+      m, n, k, l, A, lda, batch_a, B, ldb, batch_b, D, ldd, batch_d, alpha, beta, stream);
+}
+
 /// bf16 GEMM with wgmma and TMA on sm_90a: D = A * Bt^T (A: m x k row-major, Bt: n x k
 /// row-major, D: m x n row-major), fp32 accumulation. Returns cudaErrorNotSupported where
 /// m, n or k is not a multiple of 8 (no fallback here). (A template only so that a file
