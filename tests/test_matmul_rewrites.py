@@ -17,9 +17,9 @@ import pytest
 from compile_batch import compile_each
 from emu_run import Batch
 
-from kernelpro.optimizer.restructure import api
+from kernelpro.optimizer.restructure import api, matmul
 from kernelpro.profilers.compile import CompileOptions
-from kernelpro.profilers.source import parse_source
+from kernelpro.profilers.source import parse_source, walk
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "matmul")
 # spellings the recogniser reads only after the restructuring passes (unstage, reroll, ...): not in test_contraction
@@ -584,7 +584,7 @@ def test_a_loop_unrolled_by_hand_is_read_as_its_remainder_loop_only_where_every_
     assert reroll_loops(text.replace("k + 2 < K", "k + 2 < N"), "x.cu", "mm_unrolled") is None
     # the same bound written otherwise (round Q's `k + 4 <= K` for four steps): read the same; one step off: not
     for same in ("k + 3 <= K", "k < K - 2", "k <= K - 3"):
-        assert "k + 2 < K" not in reroll_loops(text.replace("k + 2 < K", same), "x.cu", "mm_unrolled"), same
+        assert reroll_loops(text.replace("k + 2 < K", same), "x.cu", "mm_unrolled") == once, same
     for off in ("k + 2 <= K", "k < K - 1", "k <= K - 2", "k < K - 3"):
         assert reroll_loops(text.replace("k + 2 < K", off), "x.cu", "mm_unrolled") is None, off
     # each later step guarded against the end instead of a remainder loop: one step per iteration
@@ -878,3 +878,34 @@ def test_a_fill_bound_by_another_size_than_the_store_is_read_as_it_only_where_th
     plans, why = api.plans(text, ragged)
     assert "matmul-tiles" not in [p.name for p in plans]
     assert any("`Row < numARows` is not one the output's store is guarded by" in w for w in why), why
+
+
+def test_a_tile_of_named_sums_is_read_at_its_first_output_only_where_every_sum_is_it_moved():
+    """Round Q's q10 and round L's l08: four sums `c00 .. c11` of a 2 x 2 tile a thread, loads in locals with zero
+    edges. Read as c00's kernel, its coordinates the thread's own; a sum of another product, offsets that leave a
+    hole or step past the thread's share, a sum read twice or a coordinate beside its own neighbour: left alone."""
+    text = open(os.path.join(os.path.dirname(__file__), "probe_q", "q10_regtile_2x2.cu")).read()
+    text = text[text.index("__global__"):text.index("int main")]
+    got = matmul.one_of_grid(parse_source(text), "sgemm_reg2x2", [16, 16])
+    assert got is not None and "c11" not in got and "c01" not in got and "a1" not in got and "b1" not in got
+    assert "const int r0 = blockIdx.y * blockDim.y + threadIdx.y;" in got and "C[r0 * N + c0] = c00;" in got
+    for wrong in (("c11 += a1 * b1;", "c11 += a1 * a1;"),  # another product
+                  ("const int r1 = r0 + 1;", "const int r1 = r0 + 2;"),  # rows 0 and 2: a hole
+                  ("2 * (blockIdx.y", "4 * (blockIdx.y"),  # four rows a thread, two computed
+                  ("C[r0 * N + c0] = c00;", "C[r0 * N + c0] = c00 + c11;"),  # a sum read twice
+                  ("const float b1 = (c1 < N) ? B[k * N + c1] : 0.f;",
+                   "const float b1 = (c1 < N) ? B[k * N + c1] * A[r0 * K + k] : 0.f;")):  # c1 beside r0 in one sum
+        assert wrong[0] in text, wrong
+        assert matmul.one_of_grid(parse_source(text.replace(*wrong)), "sgemm_reg2x2", [16, 16]) is None, wrong
+
+
+def test_a_guard_s_bound_loses_only_widening_integer_casts():
+    """`r < static_cast<size_t>(M)` bounds the rows by M; `r < (unsigned char)M` does not (300 rows would be 44)."""
+    from kernelpro.profilers.analysis.contraction import _uncast, text as ctext
+
+    for cast, want in (("static_cast<size_t>(M)", "M"), ("(int)M", "M"), ("(long long)(M)", "M"),
+                       ("(unsigned char)M", "(unsigned char)M"), ("static_cast<short>(M)", "static_cast<short>(M)"),
+                       ("(float)M", "(float)M")):
+        src = parse_source(f"__global__ void f(int M, float* o) {{ int r = threadIdx.x; if (r < {cast}) o[r] = 0; }}")
+        cond = next(n for n in walk(src.root) if n.type == "binary_expression" and ctext(src, n).startswith("r <"))
+        assert ctext(src, _uncast(src, cond.child_by_field_name("right"))) == want, cast

@@ -161,7 +161,11 @@ CASES = {
     # are copied and `continue` (a store of the same point that then leaves, as the 2-D heat step's)
     "../probe_q/q01_sgemm_unroll4.cu": ("matmul-tiles", None, {"M": 37, "N": 45, "K": 29}, "M*N+M*K+K*N"),
     "../probe_q/q03_gemm_abt_sizet.cu": ("matmul-tiles", None, {"M": 37, "N": 45, "K": 29}, "M*N+M*K+K*N"),
-    "../probe_q/q13_heat3d_zloop.cu": ("stencil-march", None, {"nx": 37, "ny": 29, "nz": 11, "c0": 0.4, "c1": 0.1},
+    # a 2 x 2 tile of outputs in named sums (`c00 .. c11`) with loads in locals guarded by `(r1 < M) ? .. : 0.f`:
+    # read as the first sum alone, each coordinate the thread's own (round L's l08 and round Q's q10)
+    "../probe_q/q10_regtile_2x2.cu": ("matmul-tiles", None, {"M": 37, "N": 45, "K": 29}, "M*N+M*K+K*N"),
+    "../probe_l/l08_microtile_2x2_regs.cu": ("matmul-tiles", None, {"M": 37, "N": 45, "K": 29}, "M*N+M*K+K*N"),
+    "../probe_q/q13_heat3d_zloop.cu": ("stencil-march", None, {"nx": 37, "ny": 29, "nz": 35, "c0": 0.4, "c1": 0.1},
                                        "nx*ny*nz"),
 }
 

@@ -178,5 +178,9 @@ def test_a_negated_guard_of_integer_comparisons_reads_as_de_morgan_s_and_nothing
                        ("!(threadIdx.x <= 3 && c == N - 1)", "(threadIdx.x > 3 || c != N - 1)")):
         got = negated_guards(kern.format(cond=cond), "x.cu", "f")
         assert got is not None and f"if ({want}) return;" in got, (cond, got)
-    for cond in ("!(a[c] < t)", "!(c < N && t > 0.5f)", "!(c < 2.5)", "!(c < N) && r < M", "!(c++ < N)"):
+    for cond in ("!(a[c] < t)", "!(c < N && t > 0.5f)", "!(c < 2.5)", "!(c < N) && r < M", "!(c++ < N)",
+                 "!((float)c / (float)M < 1)", "!(static_cast<float>(c) < M)", "!(min(c, M) < N)"):
         assert negated_guards(kern.format(cond=cond), "x.cu", "f") is None, cond
+    # a name that is an int in one place and a float in another is not read as an integer
+    shadow = kern.format(cond="!(t < 1 && c < N)").replace("out[r * N + c] =", "for (int t = 0; t < 2; ++t) out[r * N + c] +=")
+    assert negated_guards(shadow, "x.cu", "f") is None

@@ -1889,6 +1889,9 @@ def matmul_plans(text: str, ctx: Context, coarse: bool = False) -> tuple[list[Pl
     flat = matmul.unstride(src, ctx.kernel)  # grid- or block-stride loops over the outputs: one output per thread
     if flat is not None:
         src, strided = parse_source(flat, ctx.path), True
+    grid_sums = matmul.one_of_grid(src, ctx.kernel, list(ctx.launch.get("block") or []))
+    if grid_sums is not None:  # an R x C tile in named sums (`c00 .. c11`): its first output, one a thread (tiles only)
+        src, coarse = parse_source(grid_sums, ctx.path), True
     try:
         try:
             c = matmul.product(src, ctx.kernel)

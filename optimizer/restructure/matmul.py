@@ -68,6 +68,175 @@ def one_output(src: SourceFile, kernel: str, block: list | None = None) -> str |
     return got
 
 
+def one_of_grid(src: SourceFile, kernel: str, block: list | None) -> str | None:
+    k = src.kernel(kernel)
+    return _one_of_grid(src, k, block) if k is not None and k.body is not None else None
+
+
+def _one_of_grid(src: SourceFile, k, block: list | None) -> str | None:
+    """A thread's R x C tile of outputs in named sums (`c00 .. c11`, a lecture's register blocking): the k loop's
+    body declares loads (`const float a1 = (r1 < M) ? A[r1 * K + k] : 0.f;`) and updates each sum once
+    (`c10 += a1 * b0;`), each sum is stored once after the loop, and every sum's update and store, with its
+    loads written in and their zero edges dropped, is the first one's with coordinates `r1 = r0 + 1` read as r0:
+    the offsets fill 0..R-1 along one coordinate and 0..C-1 along the other, and each coordinate is R (C) times the
+    thread's index. Read as the first sum alone, its coordinates the thread's own (the tiles set their own launch);
+    the thread's bound is the kernel's early exit. None otherwise."""
+    norm = lambda t: re.sub(r"\s+", "", t)  # noqa: E731
+    written = {n for n, _ in writes_in(src, k.body)}
+    moved: dict[str, tuple[str, int]] = {}  # `r1` -> ("r0", 1): a coordinate a constant after another
+    for d in walk(k.body):
+        if d.type == "init_declarator" and d.child_by_field_name("value") is not None:
+            name = text(src, d.child_by_field_name("declarator"))
+            m = re.fullmatch(r"\(?([A-Za-z_]\w*)\+(\d+)\)?", norm(text(src, d.child_by_field_name("value"))))
+            if m and name not in written and m.group(1) not in written:
+                moved[name] = (m.group(1), int(m.group(2)))
+    for lp in k.loops:
+        body = lp.node.child_by_field_name("body")
+        if lp.node.type != "for_statement" or body is None or body.type != "compound_statement":
+            continue
+        local, ups = {}, []
+        for st in statements(body):
+            if st.type == "declaration" and len(st.children_by_field_name("declarator")) == 1:
+                d = st.children_by_field_name("declarator")[0]
+                if d.type == "init_declarator" and d.child_by_field_name("declarator").type == "identifier":
+                    local[text(src, d.child_by_field_name("declarator"))] = (text(src, d.child_by_field_name("value")), st)
+                    continue
+            e = st.named_children[0] if st.type == "expression_statement" and st.named_children else None
+            if e is None or e.type != "assignment_expression" or text(src, e.child_by_field_name("operator")) != "+=" \
+                    or e.child_by_field_name("left").type != "identifier":
+                ups = None
+                break
+            ups.append((text(src, e.child_by_field_name("left")), e.child_by_field_name("right"), st))
+        if not ups or len(ups) < 2 or len({u[0] for u in ups}) != len(ups) or set(local) & written:
+            continue
+        accs = {u[0] for u in ups}
+
+        def plain(node, text_=None):  # (text with the loop's locals written in and zero edges dropped, offsets)
+            t = text(src, node) if text_ is None else text_
+            for _ in range(4):
+                t = re.sub(r"\b[A-Za-z_]\w*\b", lambda m: f"({local[m.group(0)][0]})" if m.group(0) in local else m.group(0), t)
+            q = parse_source(f"void kp_f() {{ kp_x = {t}; }}")
+            subs = []
+            for n in walk(q.root):  # `(g) ? v : 0.f` -> v (an edge's zero: the same product inside the bounds)
+                alt = n.child_by_field_name("alternative") if n.type == "conditional_expression" else None
+                if alt is not None and _zero(text(q, alt)) and not any(a <= n.start_byte < b for a, b, _ in subs):
+                    kept = text(q, n.child_by_field_name("consequence"))
+                    subs.append((n.start_byte, n.end_byte, kept if n.parent.type == "parenthesized_expression"
+                                 else f"({kept})"))
+            t = span_text(q, 0, len(q.data), sorted(subs)).split("kp_x = ", 1)[1].rsplit(";", 1)[0]
+            offs, names = {}, set(re.findall(r"\b[A-Za-z_]\w*\b", t))
+            for name in names & set(moved):
+                base, d = moved[name]
+                if offs.get(base, d) != d or base in names:  # (`r1` beside `r0`: not one coordinate moved)
+                    return None, None
+                offs[base] = d
+                t = re.sub(rf"\b{name}\b", base, t)
+            return norm(t), offs
+        reads = {}
+        for n in walk(k.body):  # each sum read once after the loop: its store `out[..] = sum;`
+            if n.type == "identifier" and text(src, n) in accs and n.start_byte > lp.node.end_byte:
+                reads.setdefault(text(src, n), []).append(n)
+        shapes, stores = [], {}
+        for acc, rhs, _ in ups:
+            r = reads.get(acc, [])
+            a = r[0].parent if len(r) == 1 else None
+            if a is None or a.type != "assignment_expression" or a.child_by_field_name("right") != r[0] \
+                    or text(src, a.child_by_field_name("operator")) != "=" or a.parent.type != "expression_statement":
+                break
+            u, uo = plain(rhs)
+            w, wo = plain(a.child_by_field_name("left"))
+            if u is None or w is None or any(wo.get(b, d) != d for b, d in uo.items()):
+                break
+            shapes.append((u, w, {**uo, **wo}))
+            stores[acc] = a.parent
+        else:
+            if len({(u, w) for u, w, _ in shapes}) != 1:
+                continue  # not the same product at moved coordinates
+            bases = sorted({b for _, _, o in shapes for b in o})
+            counts = {b: 1 + max(o.get(b, 0) for _, _, o in shapes) for b in bases}
+            tiles = {tuple(o.get(b, 0) for b in bases) for _, _, o in shapes}
+            want = 1
+            for b in bases:
+                want *= counts[b]
+            if not bases or len(tiles) != len(shapes) or len(shapes) != want:
+                continue  # the offsets fill the R x C tile once each
+            first = next(i for i, (_, _, o) in enumerate(shapes) if not any(o.values()))
+            subs = []
+            for b in bases:
+                d = _decl_of(src, k, b)
+                v = d.child_by_field_name("value") if d is not None else None
+                dim = _thread_times(src, k, v, counts[b], block) if v is not None and b not in written else None
+                if dim is None or _early_exit(src, k, lp.node, b, lambda n: norm(text(src, n))) is None:
+                    break
+                subs.append((v.start_byte, v.end_byte, f"blockIdx.{dim} * blockDim.{dim} + threadIdx.{dim}"))
+            else:
+                keep = ups[first]
+                used = set(re.findall(r"\b[A-Za-z_]\w*\b", text(src, keep[1])))
+                for _ in range(4):
+                    used |= {w for name in list(used) if name in local
+                             for w in re.findall(r"\b[A-Za-z_]\w*\b", local[name][0])}
+                gone = [st for name, (_, st) in local.items() if name not in used]
+                for acc, _, st in ups:
+                    if acc != keep[0]:
+                        gone.append(st)
+                        gone.append(stores[acc])
+                        d = _decl_of(src, k, acc)
+                        if d is not None:
+                            subs.append(_declarator_span(src, d))
+                gone = _emptied(src, gone)
+                subs += [(g.start_byte, g.end_byte, "") for g in gone]
+                return span_text(src, 0, len(src.data), sorted(subs))
+    return None
+
+
+def _thread_times(src: SourceFile, k, v, n: int, block: list | None) -> str | None:
+    """D where v is `n * (blockIdx.D * blockDim.D + threadIdx.D)` (either order; n and the block's size along D
+    as numbers or the file's constants: `(blockIdx.y * BY + threadIdx.y) * MICRO`), else None."""
+    got = _strided_threads(src, v, k)
+    if got is not None:
+        return got[0] if got[1] == n else None
+    v = unparen(v)
+    if v is None or v.type != "binary_expression" or text(src, v.child_by_field_name("operator")) != "*":
+        return None
+    consts = {**src.constants, **src.instantiated(k)}
+    a, b = v.child_by_field_name("left"), v.child_by_field_name("right")
+    inner = b if src.eval_int(a, consts) == n else a if src.eval_int(b, consts) == n else None
+    t = re.sub(r"\s+", "", text(src, unparen(inner))) if inner is not None else ""
+    m = re.fullmatch(r"blockIdx\.([xyz])\*(\w+)\+threadIdx\.\1", t) or \
+        re.fullmatch(r"threadIdx\.([xyz])\+blockIdx\.\1\*(\w+)", t)
+    if m is None:
+        return None
+    d, size = m.group(1), m.group(2)
+    num = int(size) if size.isdigit() else consts.get(size)
+    ok = block and len(block) > "xyz".index(d) and str(block["xyz".index(d)]).isdigit() and \
+        int(block["xyz".index(d)]) == num
+    return d if ok else None
+
+
+def _emptied(src: SourceFile, gone: list) -> list:
+    """The statements to remove, each replaced by its if (without else) or block when that holds nothing else."""
+    ids = {g.id for g in gone}
+    changed = True
+    while changed:
+        changed = False
+        for g in list(gone):
+            p = g.parent
+            if p is None or p.id in ids:
+                continue
+            if p.type == "compound_statement" and p.parent is not None and p.parent.type == "if_statement" and \
+                    all(c.id in ids for c in statements(p)):
+                p = p.parent
+            elif not (p.type == "if_statement" and p.child_by_field_name("consequence") is not None and
+                      p.child_by_field_name("consequence").id == g.id):
+                continue
+            if p.type == "if_statement" and p.child_by_field_name("alternative") is None and p.id not in ids:
+                gone.append(p)
+                ids.add(p.id)
+                changed = True
+    return [g for g in gone if not any(o.id != g.id and o.start_byte <= g.start_byte and g.end_byte <= o.end_byte
+                                       for o in gone)]
+
+
 def block_as_numbers(src: SourceFile, k, block: list) -> str | None:
     """The file with the kernel's blockDim.d written as the launch's numbers and each local declared
     `int r1 = r0 + <number>;` (never assigned again) inlined as `(r0 + <number>)`; None where nothing changes."""

@@ -1188,19 +1188,19 @@ def _mask(src: SourceFile, w, body):
 
 
 def _uncast(src: SourceFile, n):
-    """n without integer casts around it (`static_cast<size_t>(M)`, `(int)M`): a guard's bound as its name."""
-    from .types import table_for
-
+    """n without widening integer casts around it (`static_cast<size_t>(M)`, `(int)M`: four bytes or more, so a
+    size's value stays): a guard's bound as its name. A narrowing one (`(unsigned char)M`) stays."""
     types = table_for(src)
+    wide = lambda t: types.is_int(t) and (types.bytes(t) or 0) >= 4  # noqa: E731
     n = unparen(n)
     while n is not None:
-        if n.type == "cast_expression" and types.is_int(text(src, n.child_by_field_name("type"))):
+        if n.type == "cast_expression" and wide(text(src, n.child_by_field_name("type"))):
             n = unparen(n.child_by_field_name("value"))
             continue
         fn = n.child_by_field_name("function") if n.type == "call_expression" else None
         args = n.child_by_field_name("arguments") if fn is not None else None
         m = re.fullmatch(r"static_cast\s*<(.*)>", text(src, fn)) if fn is not None else None
-        if m and types.is_int(m.group(1).strip()) and args is not None and len(args.named_children) == 1:
+        if m and wide(m.group(1).strip()) and args is not None and len(args.named_children) == 1:
             n = unparen(args.named_children[0])
             continue
         return n

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ..source import parse_source, span_text, walk
-from .loops import operands, text, writes_in
+from .loops import operands, text, unparen, writes_in
 from .macros import _primary, expand_macros
 
 _SIDE_EFFECTS = ("assignment_expression", "update_expression", "call_expression")
@@ -194,21 +194,26 @@ def ceil_divisions(src_text: str, path: str, kernel: str) -> str | None:
 
 
 def _integer_names(src, k, types=None) -> set[str]:
-    """The kernel's scalar parameters and locals of integer types (through the file's typedefs)."""
+    """The kernel's scalar parameters and locals of integer types (through the file's typedefs); a name declared
+    with another type anywhere in the kernel too (a float parameter beside an int loop counter) is not one."""
     from .types import table_for
 
     types = types or table_for(src)
     ints = {p.name for p in k.params if not p.is_pointer and types.is_int(p.base_type)}
+    others = {p.name for p in k.params if p.name not in ints}
     for d in walk(k.body):
-        if d.type == "declaration" and types.is_int(text(src, d.child_by_field_name("type")).replace("const", "").strip()):
-            for x in d.children_by_field_name("declarator"):
-                nm = x.child_by_field_name("declarator") if x.type == "init_declarator" else x
-                if nm is not None and nm.type == "identifier":
-                    ints.add(text(src, nm))
-    return ints
+        if d.type != "declaration":
+            continue
+        is_int = types.is_int(text(src, d.child_by_field_name("type")).replace("const", "").strip())
+        for x in d.children_by_field_name("declarator"):
+            nm = x.child_by_field_name("declarator") if x.type == "init_declarator" else x
+            if nm is not None and nm.type == "identifier":
+                (ints if is_int else others).add(text(src, nm))
+            elif nm is not None:  # (an array or pointer declarator: not an integer scalar)
+                others |= {text(src, i) for i in walk(nm) if i.type == "identifier"}
+    return ints - others
 
 
-_NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
 _BUILTINS = re.compile(r"(threadIdx|blockIdx|blockDim|gridDim)\.[xyz]")
 
 
@@ -220,12 +225,21 @@ def negated_guards(src_text: str, path: str, kernel: str) -> str | None:
     k = src.kernel(kernel)
     if k is None or k.body is None:
         return None
-    ints = _integer_names(src, k)
+    from .extents import _FLIP
+    from .types import table_for
+
+    types = table_for(src)
+    ints = _integer_names(src, k, types)
 
     def integral(n) -> bool:
-        if any(x.type in _SIDE_EFFECTS and not (x.type == "call_expression" and text(
-                src, x.child_by_field_name("function")).startswith("static_cast")) for x in walk(n)):
-            return False
+        for x in walk(n):
+            if x.type in _SIDE_EFFECTS:  # (a call only as an integer static_cast)
+                m = re.fullmatch(r"static_cast\s*<(.*)>", text(src, x.child_by_field_name("function"))) \
+                    if x.type == "call_expression" else None
+                if m is None or not types.is_int(m.group(1).strip()):
+                    return False
+            if x.type == "cast_expression" and not types.is_int(text(src, x.child_by_field_name("type"))):
+                return False
         if any(x.type == "number_literal" and re.search(r"[.eEfFpP]", text(src, x)) and not
                text(src, x).lower().startswith("0x") for x in walk(n)):
             return False
@@ -240,14 +254,11 @@ def negated_guards(src_text: str, path: str, kernel: str) -> str | None:
         return True
 
     def negate(n) -> str | None:
-        while n is not None and n.type == "parenthesized_expression" and len(n.named_children) == 1:
-            n = n.named_children[0]
+        n = unparen(n)
         if n is None:
             return None
         if n.type == "unary_expression" and text(src, n.child_by_field_name("operator")) == "!":
-            arg = n.child_by_field_name("argument")
-            while arg is not None and arg.type == "parenthesized_expression" and len(arg.named_children) == 1:
-                arg = arg.named_children[0]
+            arg = unparen(n.child_by_field_name("argument"))
             return f"({text(src, arg)})" if arg is not None and negate(arg) is not None else None
         if n.type != "binary_expression":
             return None
@@ -256,17 +267,15 @@ def negated_guards(src_text: str, path: str, kernel: str) -> str | None:
         if op in ("&&", "||"):
             x, y = negate(a), negate(b)
             return None if x is None or y is None else f"({x} {'||' if op == '&&' else '&&'} {y})"
-        if op in _NEGATED and integral(a) and integral(b):
-            return f"{text(src, a)} {_NEGATED[op]} {text(src, b)}"
+        if op in _FLIP and integral(a) and integral(b):
+            return f"{text(src, a)} {_FLIP[op]} {text(src, b)}"
         return None
 
     subs = []
     for n in walk(k.body):
         if n.type != "if_statement" or (cond := n.child_by_field_name("condition")) is None:
             continue
-        c = cond.named_children[0] if cond.named_children else None
-        while c is not None and c.type == "parenthesized_expression" and len(c.named_children) == 1:
-            c = c.named_children[0]
+        c = unparen(cond.named_children[0]) if cond.named_children else None
         if c is None or c.type != "unary_expression" or text(src, c.child_by_field_name("operator")) != "!":
             continue
         new = negate(c.child_by_field_name("argument"))
