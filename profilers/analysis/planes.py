@@ -18,7 +18,7 @@ from ..source import Kernel, SourceFile, walk
 from .affine import Access, add, build_env, coefficient, global_accesses, is_const
 from .loops import LOOPS, analyze_loop
 from .refusal import Refusal
-from .stencils import MAX_HALO, SIDE_EFFECTS
+from .stencils import MAX_HALO, SIDE_EFFECTS, copied_and_left, not_plain_store
 
 PLANE = "blockIdx.z"
 
@@ -114,17 +114,11 @@ def stencil3(src: SourceFile, k: Kernel) -> Stencil3 | Refusal:
     if not stores:
         return Refusal(k.name, "no store")
     store, extra = stores[-1], stores[:-1]
-    for a in stores:
-        assign = a.node.parent
-        if assign.type != "assignment_expression" or src.node_text(assign.child_by_field_name("operator")) != "=" \
-                or assign.parent is None or assign.parent.type != "expression_statement":
-            return Refusal(k.name, f"line {a.line}: the store is not a plain `=`")
+    bad = not_plain_store(src, stores)
+    if bad is not None:
+        return Refusal(k.name, f"line {bad.line}: the store is not a plain `=`")
     for a in extra:  # a boundary plane or edge copied as is: the same point, then `return` (one store on every path)
-        nxt = a.node.parent.parent.next_named_sibling
-        while nxt is not None and nxt.type == "comment":
-            nxt = nxt.next_named_sibling
-        if a.array != store.array or a.index is None or a.index != store.index or nxt is None \
-                or nxt.type != "return_statement":
+        if not copied_and_left(a, store):
             return Refusal(k.name, f"{len(stores)} stores (one point per thread and plane is marched: several only "
                                    "where each but the last stores the same point and returns)")
     by_array: dict[str, list[Access]] = {}

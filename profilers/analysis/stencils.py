@@ -41,6 +41,26 @@ class Stencil:
         return -min(xs + [0]), max(xs + [0]), -min(ys + [0]), max(ys + [0])
 
 
+
+def not_plain_store(src: SourceFile, stores: list):
+    """The first store that is not a statement `x[i] = v;`, or None."""
+    for a in stores:
+        assign = a.node.parent
+        if assign.type != "assignment_expression" or src.node_text(assign.child_by_field_name("operator")) != "=" \
+                or assign.parent is None or assign.parent.type != "expression_statement":
+            return a
+    return None
+
+
+def copied_and_left(a, store) -> bool:
+    """Store a is the point `store` stores (the same array and index), and the statement after it returns: a
+    boundary copied as is on a path that then leaves, so every path stores the point once."""
+    nxt = a.node.parent.parent.next_named_sibling
+    while nxt is not None and nxt.type == "comment":
+        nxt = nxt.next_named_sibling
+    return a.array == store.array and a.index is not None and a.index == store.index and nxt is not None \
+        and nxt.type == "return_statement"
+
 def _offset(diff, row) -> tuple[int, int] | None:
     """(dx, dy) with diff == dx + dy * row, small ones only."""
     if is_const(diff):
@@ -112,11 +132,9 @@ def stencil(src: SourceFile, k: Kernel) -> Stencil | Refusal:
     if not stores:
         return Refusal(k.name, "no store")
     store, extra = stores[-1], stores[:-1]
-    for a in stores:
-        assign = a.node.parent
-        if assign.type != "assignment_expression" or src.node_text(assign.child_by_field_name("operator")) != "=" \
-                or assign.parent is None or assign.parent.type != "expression_statement":
-            return Refusal(k.name, f"line {a.line}: the store is not a plain `=`")
+    bad = not_plain_store(src, stores)
+    if bad is not None:
+        return Refusal(k.name, f"line {bad.line}: the store is not a plain `=`")
     stmt = lambda a: a.node.parent.parent  # noqa: E731
     # several outputs of the same point (srad's four derivatives): stores into other arrays at the store's index,
     # statements of the same block as the last store, in a row before it
@@ -131,11 +149,7 @@ def stencil(src: SourceFile, k: Kernel) -> Stencil | Refusal:
         return Refusal(k.name, f"{len(stores)} stores: several outputs of one point, each array once, and nothing "
                                "else stored")
     for a in extra:  # a boundary copied as is: the same point, then `return` (one store on every path)
-        nxt = a.node.parent.parent.next_named_sibling
-        while nxt is not None and nxt.type == "comment":
-            nxt = nxt.next_named_sibling
-        if a.array != store.array or a.index is None or a.index != store.index or nxt is None \
-                or nxt.type != "return_statement":
+        if not copied_and_left(a, store):
             return Refusal(k.name, f"{len(stores)} stores (one point per thread is restaged: several only where "
                                    "each but the last stores the same point and returns, or where they store the "
                                    "same point of other arrays one after another)")
