@@ -77,7 +77,11 @@ REACHED = {"probe27": (144, 143 / 144), "probe26": (109, 107 / 109),
            # `if (!(r < static_cast<size_t>(M) && c < ..)) return;`, and a z loop whose boundary is copied and left
            # with `continue` (the register window only); 20/20 with a 2 x 2 tile in named sums read at its first
            # output (matmul.one_of_grid)
-           "probe_q": (20, 20 / 20)}
+           "probe_q": (20, 20 / 20),
+           # a sixteenth (tests/probe_r, blind, fourteen products in unusual spellings and six others): 17/20 as
+           # written; 18/20 after a block-stride loop over the columns behind an early exit (a block per row); the
+           # misses a struct of sizes passed by value and a Kepler-blog reduction already in shuffles and shared memory
+           "probe_r": (20, 18 / 20)}
 NO_STEP_OK = {"probe_d"}  # corpora where some kernels need no structural step (an empty `expect`, not scored)
 
 

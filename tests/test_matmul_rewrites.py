@@ -909,3 +909,16 @@ def test_a_guard_s_bound_loses_only_widening_integer_casts():
         src = parse_source(f"__global__ void f(int M, float* o) {{ int r = threadIdx.x; if (r < {cast}) o[r] = 0; }}")
         cond = next(n for n in walk(src.root) if n.type == "binary_expression" and ctext(src, n).startswith("r <"))
         assert ctext(src, _uncast(src, cond.child_by_field_name("right"))) == want, cast
+
+
+def test_a_stride_loop_after_an_early_exit_is_read_one_output_a_thread_and_not_after_other_work():
+    """Round R's r01: `if (row >= M) return;` then `for (col = threadIdx.x; col < N; col += blockDim.x)`: the loop
+    read as one output a thread, the exit kept; an exit that also writes, or an if with an else, is not skipped."""
+    path = os.path.join(os.path.dirname(__file__), "probe_r", "r01_gemm_rowblock_colstride.cu")
+    text = open(path).read()
+    text = text[text.index("__global__"):text.index("int main")]
+    got = matmul.unstride(parse_source(text), "matmul_row_per_block")
+    assert got is not None and "if (row >= M) return;" in got and "col += blockDim.x" not in got
+    for wrong in ("if (row >= M) { C[0] = 0.f; return; }", "if (row >= M) return; else C[0] = 0.f;"):
+        assert matmul.unstride(parse_source(text.replace("if (row >= M) return;", wrong)),
+                               "matmul_row_per_block") is None, wrong

@@ -165,6 +165,9 @@ CASES = {
     # read as the first sum alone, each coordinate the thread's own (round L's l08 and round Q's q10)
     "../probe_q/q10_regtile_2x2.cu": ("matmul-tiles", None, {"M": 37, "N": 45, "K": 29}, "M*N+M*K+K*N"),
     "../probe_l/l08_microtile_2x2_regs.cu": ("matmul-tiles", None, {"M": 37, "N": 45, "K": 29}, "M*N+M*K+K*N"),
+    # blind round R: a block per row whose threads stride the columns (`for (col = threadIdx.x; col < N; col +=
+    # blockDim.x)`) after an early return: the stride loop read one output a thread past the early exit
+    "../probe_r/r01_gemm_rowblock_colstride.cu": ("matmul-tiles", None, {"M": 37, "N": 45, "K": 29}, "M*N+M*K+K*N"),
     "../probe_q/q13_heat3d_zloop.cu": ("stencil-march", None, {"nx": 37, "ny": 29, "nz": 35, "c0": 0.4, "c1": 0.1},
                                        "nx*ny*nz"),
 }

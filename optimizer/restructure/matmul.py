@@ -624,8 +624,8 @@ def _unstride_one(src: SourceFile, kernel: str) -> str | None:
     if k is None or k.body is None:
         return None
     lp, block = None, k.body
-    for _ in range(6):  # down through the single statements: `{ i = ..; if (i < M) for (j ...) }`
-        stmts = [s for s in block.named_children if s.type not in ("comment", "declaration")] \
+    for _ in range(6):  # down through the single statements: `{ i = ..; if (i < M) for (j ...) }`, early exits
+        stmts = [s for s in block.named_children if s.type not in ("comment", "declaration") and not _exits(src, s)] \
             if block.type == "compound_statement" else [block]
         if len(stmts) != 1:
             return None
@@ -655,6 +655,15 @@ def _unstride_one(src: SourceFile, kernel: str) -> str | None:
     subs = [(lp.start_byte, lp.end_byte, f"{{ {init_t}; if ({cond}) {body} }}")]
     subs += [(d.start_byte, d.end_byte, "") for d in stride_locals(src, k, lp.child_by_field_name("update"))]
     return span_text(src, 0, len(src.data), sorted(subs))
+
+
+def _exits(src: SourceFile, st) -> bool:
+    """`if (row >= M) return;`: a statement that only leaves the kernel (no else)."""
+    if st.type != "if_statement" or st.child_by_field_name("alternative") is not None:
+        return False
+    cons = st.child_by_field_name("consequence")
+    inner = statements(cons) if cons.type == "compound_statement" else [cons]
+    return len(inner) == 1 and inner[0].type == "return_statement" and not inner[0].named_children
 
 
 def stride_locals(src: SourceFile, k, update) -> list:
