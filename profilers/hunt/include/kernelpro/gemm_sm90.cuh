@@ -144,14 +144,7 @@ struct GemmSm90 {
     if (ws_size && cudaMallocAsync(&ws, ws_size, stream) != cudaSuccess) {
       return cudaErrorMemoryAllocation;
     }
-    // initialize() sets the kernel's shared-memory attribute, a driver call, on every call: once per host thread and
-    // device is enough, after which a problem without a workspace only needs its parameters (update): less host work
-    // before each launch, which is much of a small product's time
-    static thread_local int attribute_device = -1;
-    cutlass::Status st = attribute_device == hw.device_id && !ws ? gemm.update(args) : gemm.initialize(args, ws, stream);
-    if (st == cutlass::Status::kSuccess) {
-      attribute_device = hw.device_id;
-    }
+    cutlass::Status st = gemm.initialize(args, ws, stream);
     if (st == cutlass::Status::kSuccess) {
       st = gemm.run(stream);
     }
