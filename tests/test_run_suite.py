@@ -496,3 +496,16 @@ def test_an_inferred_run_s_best_is_measured_again_at_the_family_s_sizes(tmp_path
     entries, row = {"optimized": (repo / "naive.cu", renamed)}, {}
     suite_run.at_family_sizes(entries, row, repo, "softmax", "naive", "best", None)
     assert set(entries) == {"optimized"} and "does not" in row["family_sizes"]
+
+
+def test_a_sweep_candidate_s_launch_line_is_its_whole_launch():
+    """benchmarks/baseline_sweep.py: a candidate's `// launch:` replaces the best kernel's, dynamic shared memory
+    included (0 unless it says; the 3-D stencil's candidates had run with the best kernel's 78 KB a block)."""
+    import baseline_sweep
+
+    one = '// launch: {"grid": ["cdiv(W, 32)", "cdiv(H, 8)"], "block": [32, 8]}\n__global__ void k() {}\n'
+    assert baseline_sweep.file_launch(one) == {"grid": ["cdiv(W, 32)", "cdiv(H, 8)"], "block": [32, 8],
+                                               "shared_bytes": 0}
+    said = one.replace('"block": [32, 8]', '"block": [32, 8], "shared_bytes": "4 * 256"')
+    assert baseline_sweep.file_launch(said)["shared_bytes"] == "4 * 256"
+    assert baseline_sweep.file_launch("__global__ void k() {}\n") == {}
