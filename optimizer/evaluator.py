@@ -96,7 +96,7 @@ class GpuEvaluator:
             return self.spec
         from kernelpro.profilers.source import parse_source
 
-        return self.spec.with_launch(cand.launch, parse_source(cand.source, str(self.path)))
+        return self.spec.with_launch(cand.full_launch, parse_source(cand.source, str(self.path)))
 
     def static(self, cand: Candidate) -> Static:
         """The CPU half of evaluate (compile and static profile); Ray runs it as a CPU task."""

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 
 
@@ -30,6 +31,17 @@ class Candidate:
         launch = self.launch or {}
         return bool(launch.get("host")) or any(isinstance(s, dict) and s.get("host")
                                                 for s in launch.get("launches") or [])
+
+    @property
+    def full_launch(self) -> dict | None:
+        """The launch as the spec takes it: a new grid and block that say no `shared_bytes`, for a source that
+        declares no dynamic shared memory, with none (the spec's own would stay: a hand-written kernel's 78 KB a
+        block, two blocks an SM, on a candidate that needs none)."""
+        launch = self.launch
+        if not launch or "grid" not in launch or "shared_bytes" in launch or \
+                re.search(r"\bextern\b[^;]*\b__shared__\b|\b__shared__\b[^;]*\bextern\b", self.source):
+            return launch
+        return {**launch, "shared_bytes": 0}
 
     def __post_init__(self):
         if not isinstance(self.source, str):

@@ -273,7 +273,7 @@ class Recorder:
         spec_text = None
         if c.launch or c.flags:
             try:
-                spec_text = spec_edit.render_spec(Path(self.spec.path).read_text(), c.launch, tuple(c.flags),
+                spec_text = spec_edit.render_spec(Path(self.spec.path).read_text(), c.full_launch, tuple(c.flags),
                                                   kernel=self.cfg.kernel)
             except (OSError, ValueError) as e:  # no branch whose spec would not be what was measured
                 self.emit({"type": "note", "message": f"not saved as a branch: its launch spec: {e}"})
