@@ -81,7 +81,11 @@ REACHED = {"probe27": (144, 143 / 144), "probe26": (109, 107 / 109),
            # a sixteenth (tests/probe_r, blind, fourteen products in unusual spellings and six others): 17/20 as
            # written; 18/20 after a block-stride loop over the columns behind an early exit (a block per row); the
            # misses a struct of sizes passed by value and a Kepler-blog reduction already in shuffles and shared memory
-           "probe_r": (20, 18 / 20)}
+           "probe_r": (20, 18 / 20),
+           # a seventeenth (tests/probe_s, blind, no products: stencils, transposes, reductions, scans, rows,
+           # columns): 17/20 as written, 18/20 after the block simulator reads `static_cast<unsigned>(n)`; the misses
+           # a 5 x 5 Gaussian clamped two away through a helper (now said) and a row argmax
+           "probe_s": (20, 18 / 20)}
 NO_STEP_OK = {"probe_d"}  # corpora where some kernels need no structural step (an empty `expect`, not scored)
 
 
@@ -116,3 +120,14 @@ def test_reasons_count_lines_in_the_file_as_written():
         assert said and want in said[0], said
         for n in map(int, re.findall(r"\bline (\d+)", " ".join(why))):
             assert n <= text.count("\n") + 1, why
+
+
+def test_a_loop_of_taps_that_stays_unreadable_says_why():
+    """Round S's 5 x 5 Gaussian through a `clampi` helper (neighbours two away clamped at the edges: three loads to
+    choose between, not two): no stencil plan yet, and `not_applied` says so instead of nothing."""
+    path = os.path.join(TESTS, "probe_s", "s03_gauss5x5_constant.cu")
+    text = open(path).read()
+    ctx = first_step.context(path, text, first_step.read_header(text))
+    plans, why = api.plans(text, ctx)
+    said = [w for w in why if w.startswith("stencil:")]
+    assert not plans and said and "once the loops over the taps are written out" in said[0], why

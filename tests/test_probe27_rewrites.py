@@ -168,6 +168,9 @@ CASES = {
     # blind round R: a block per row whose threads stride the columns (`for (col = threadIdx.x; col < N; col +=
     # blockDim.x)`) after an early return: the stride loop read one output a thread past the early exit
     "../probe_r/r01_gemm_rowblock_colstride.cu": ("matmul-tiles", None, {"M": 37, "N": 45, "K": 29}, "M*N+M*K+K*N"),
+    # blind round S: a double-buffered Hillis-Steele scan whose bounds are written `t < static_cast<unsigned>(n)`
+    # (the block simulator reads the cast)
+    "../probe_s/s16_hillis_steele_inclusive_int.cu": ("block-scan", None, {"n": 413}, "n"),
     "../probe_q/q13_heat3d_zloop.cu": ("stencil-march", None, {"nx": 37, "ny": 29, "nz": 35, "c0": 0.4, "c1": 0.1},
                                        "nx*ny*nz"),
 }

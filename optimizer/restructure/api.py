@@ -1476,6 +1476,8 @@ def stencil_plans(text: str, ctx: Context, specialised: bool = False) -> list[Pl
             strided = interleaved(src, k)
             if strided is not None:
                 raise Refuse(strided)
+            if unrolled is not None and not st.not_this_shape:  # loops over taps, written out, and still no stencil
+                raise Refuse(f"{st.reason} (once the loops over the taps are written out)", source=unrolled)
             return []  # not a stencil at all, or a flat index that flat_plans views as rows: nothing to say
         raise Refuse(st.reason)
     try:

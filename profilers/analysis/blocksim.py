@@ -13,6 +13,7 @@ not run.
 from __future__ import annotations
 
 import random
+import re
 
 from ..source import Kernel, SourceFile, walk
 
@@ -432,6 +433,13 @@ class Block:
             return 0 if base in ("threadIdx", "blockIdx") else 1
         return "threadIdx" if base == "threadIdx" else d[base]
 
+    @staticmethod
+    def _cast(ctype: str, v):
+        """A value cast to an integer type becomes an integer (a float truncated); other casts keep it."""
+        if ctype in ("int", "unsigned", "unsignedint", "longlong", "size_t", "long") and isinstance(val(v), float):
+            return Data(int(v.v)) if isinstance(v, Data) else int(v)
+        return v
+
     def _expr(self, n, scopes, t):
         ty = n.type
         src = self.src
@@ -465,9 +473,7 @@ class Block:
             if isinstance(v, SharedRef) and ctype != "".join(plain_type(v.elem).split()) + "*":
                 raise Unsupported(f"line {n.start_point[0] + 1}: a shared array read through a pointer to another "
                                   f"type (`{ctype}`)")
-            if ctype in ("int", "unsigned", "unsignedint", "longlong", "size_t", "long") and isinstance(val(v), float):
-                v = Data(int(v.v)) if isinstance(v, Data) else int(v)
-            return v
+            return self._cast(ctype, v)
         if ty == "unary_expression":
             v = self._expr(n.child_by_field_name("argument"), scopes, t)
             op = src.node_text(n.child_by_field_name("operator"))
@@ -516,6 +522,9 @@ class Block:
         if ty == "call_expression":
             fn = "".join(src.node_text(n.child_by_field_name("function")).split())
             args = [self._expr(a, scopes, t) for a in n.child_by_field_name("arguments").named_children]
+            cast = re.fullmatch(r"static_cast<(.+)>", fn)
+            if cast and len(args) == 1 and not isinstance(args[0], SharedRef):  # `static_cast<unsigned>(n)`
+                return self._cast(cast.group(1), args[0])
             if fn in CALLS and len(args) == 2:
                 if any(isinstance(a, Data) for a in args):
                     self.data_ops.add((self.stage, "max" if "max" in fn else "min"))

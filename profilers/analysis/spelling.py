@@ -214,6 +214,15 @@ def _integer_names(src, k, types=None) -> set[str]:
     return ints - others
 
 
+def _balanced(t: str) -> bool:
+    depth = 0
+    for ch in t:
+        depth += (ch == "(") - (ch == ")")
+        if depth < 0:
+            return False
+    return depth == 0
+
+
 _BUILTINS = re.compile(r"(threadIdx|blockIdx|blockDim|gridDim)\.[xyz]")
 
 
@@ -231,44 +240,58 @@ def negated_guards(src_text: str, path: str, kernel: str) -> str | None:
     types = table_for(src)
     ints = _integer_names(src, k, types)
 
-    def integral(n) -> bool:
+    def integral(q, n) -> bool:
         for x in walk(n):
             if x.type in _SIDE_EFFECTS:  # (a call only as an integer static_cast)
-                m = re.fullmatch(r"static_cast\s*<(.*)>", text(src, x.child_by_field_name("function"))) \
+                m = re.fullmatch(r"static_cast\s*<(.*)>", text(q, x.child_by_field_name("function"))) \
                     if x.type == "call_expression" else None
                 if m is None or not types.is_int(m.group(1).strip()):
                     return False
-            if x.type == "cast_expression" and not types.is_int(text(src, x.child_by_field_name("type"))):
+            if x.type == "cast_expression" and not types.is_int(text(q, x.child_by_field_name("type"))):
                 return False
-        if any(x.type == "number_literal" and re.search(r"[.eEfFpP]", text(src, x)) and not
-               text(src, x).lower().startswith("0x") for x in walk(n)):
+        if any(x.type == "number_literal" and re.search(r"[.eEfFpP]", text(q, x)) and not
+               text(q, x).lower().startswith("0x") for x in walk(n)):
             return False
         for x in walk(n):
             if x.type == "field_expression":
-                if not _BUILTINS.fullmatch(text(src, x)):
+                if not _BUILTINS.fullmatch(text(q, x)):
                     return False
             elif x.type == "identifier" and x.parent is not None and x.parent.type not in (
-                    "field_expression", "template_function") and text(src, x) not in ints \
-                    and text(src, x) not in src.constants:
+                    "field_expression", "template_function") and text(q, x) not in ints \
+                    and text(q, x) not in src.constants:
                 return False
         return True
 
-    def negate(n) -> str | None:
+    def chain(q, n, op) -> list:
         n = unparen(n)
-        if n is None:
+        if n.type == "binary_expression" and text(q, n.child_by_field_name("operator")) == op:
+            return chain(q, n.child_by_field_name("left"), op) + chain(q, n.child_by_field_name("right"), op)
+        return [n]
+
+    def negate_text(t: str) -> str | None:
+        """The negation of condition t, parsed alone: inside `!( .. )` tree-sitter reads `x < n - 1 && y >= 1`
+        as a template's arguments; as an if's whole condition it reads the comparisons."""
+        q = parse_source(f"void kp_f() {{ if ({t}) return; }}")
+        ifs = [x for x in walk(q.root) if x.type == "if_statement"]
+        return negate(q, ifs[0].child_by_field_name("condition")) if ifs else None
+
+    def negate(q, n) -> str | None:
+        n = unparen(n)
+        if n is None or any(x.type in ("template_function", "ERROR") for x in walk(n)) and not re.search(
+                r"static_cast\s*<", text(q, n)):
             return None
-        if n.type == "unary_expression" and text(src, n.child_by_field_name("operator")) == "!":
+        if n.type == "unary_expression" and text(q, n.child_by_field_name("operator")) == "!":
             arg = unparen(n.child_by_field_name("argument"))
-            return f"({text(src, arg)})" if arg is not None and negate(arg) is not None else None
+            return f"({text(q, arg)})" if arg is not None and negate_text(text(q, arg)) is not None else None
         if n.type != "binary_expression":
             return None
-        op, a, b = (text(src, n.child_by_field_name("operator")), n.child_by_field_name("left"),
+        op, a, b = (text(q, n.child_by_field_name("operator")), n.child_by_field_name("left"),
                     n.child_by_field_name("right"))
-        if op in ("&&", "||"):
-            x, y = negate(a), negate(b)
-            return None if x is None or y is None else f"({x} {'||' if op == '&&' else '&&'} {y})"
-        if op in _FLIP and integral(a) and integral(b):
-            return f"{text(src, a)} {_FLIP[op]} {text(src, b)}"
+        if op in ("&&", "||"):  # the chain flat, `a && b && c` as `(a' || b' || c')`, as one would write it
+            parts = [negate(q, x) for x in chain(q, n, op)]
+            return None if None in parts else "(" + f" {'||' if op == '&&' else '&&'} ".join(parts) + ")"
+        if op in _FLIP and integral(q, a) and integral(q, b):
+            return f"{text(q, a)} {_FLIP[op]} {text(q, b)}"
         return None
 
     subs = []
@@ -278,9 +301,10 @@ def negated_guards(src_text: str, path: str, kernel: str) -> str | None:
         c = unparen(cond.named_children[0]) if cond.named_children else None
         if c is None or c.type != "unary_expression" or text(src, c.child_by_field_name("operator")) != "!":
             continue
-        new = negate(c.child_by_field_name("argument"))
-        if new is not None:
-            subs.append((c.start_byte, c.end_byte, new))
+        arg = unparen(c.child_by_field_name("argument"))
+        new = negate_text(text(src, arg)) if arg is not None else None
+        if new is not None:  # (the if's whole condition: its own parentheses are enough)
+            subs.append((c.start_byte, c.end_byte, new[1:-1] if new.startswith("(") and _balanced(new[1:-1]) else new))
     return span_text(src, 0, len(src.data), subs) if subs else None
 
 
