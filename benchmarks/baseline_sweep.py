@@ -33,13 +33,15 @@ def variants(family: str, folder: Path | None, only: list[str] | None = None) ->
 
 def file_launch(text: str) -> dict:
     """A candidate file's first line `// launch: {json}` as a launch: all of it, so no dynamic shared memory unless
-    it says so (the best kernel's spec, whose launch it replaces, gave stencil3d's candidates its 78 KB a block,
+    it says so or declares some (the best kernel's spec, whose launch it replaces, gave stencil3d's candidates its 78 KB a block,
     2.4x slower); {} without such a line."""
     first = text.splitlines()[0] if text else ""
     if not first.startswith("// launch:"):
         return {}
+    from kernelpro.optimizer.model import DYNAMIC_SHARED
+
     launch = json.loads(first.split(":", 1)[1])
-    if "grid" in launch:
+    if "grid" in launch and not DYNAMIC_SHARED.search(text):  # (one that declares some and says no size: the spec's)
         launch.setdefault("shared_bytes", 0)
     return launch
 

@@ -204,7 +204,7 @@ def build(spec, split: Split, kernel: str) -> Candidate:
         if st.memset or st.kernel != kernel:
             steps.append(st.to_table())
         else:
-            steps += [launch(st, c.launch, n, w) for c, n, w in zip(split.runs, names, conds)]
+            steps += [launch(st, c.full_launch, n, w) for c, n, w in zip(split.runs, names, conds)]
     flags = tuple(split.runs[0].flags)  # the same for all (plan)
     desc = "per-size dispatch: " + "; ".join(
         f"{n} ({c.description[:120]}) where {w} (sizes {', '.join(sz)})"

@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass, field
 
 
+# a declaration of dynamic shared memory (`extern __shared__ float s[];`, any order, aligned or not)
+DYNAMIC_SHARED = re.compile(r"\bextern\s+(?:__align__\s*\(\s*\d+\s*\)\s+)?__shared__\b|\b__shared__\s+extern\b")
 KINDS = ("root", "structural", "local", "flags", "launch", "llm")
 
 
@@ -38,8 +40,8 @@ class Candidate:
         declares no dynamic shared memory, with none (the spec's own would stay: a hand-written kernel's 78 KB a
         block, two blocks an SM, on a candidate that needs none)."""
         launch = self.launch
-        if not launch or "grid" not in launch or "shared_bytes" in launch or \
-                re.search(r"\bextern\b[^;]*\b__shared__\b|\b__shared__\b[^;]*\bextern\b", self.source):
+        if not launch or "grid" not in launch or "shared_bytes" in launch or DYNAMIC_SHARED.search(self.source) \
+                or re.search(r'#\s*include\s*"', self.source):  # (a project header may declare it in a macro)
             return launch
         return {**launch, "shared_bytes": 0}
 

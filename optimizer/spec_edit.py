@@ -86,17 +86,19 @@ def render_spec(text: str, launch: dict | None, flags: tuple[str, ...] = (), ker
     lines = text.split("\n")
     if launch and "host" in launch:  # the kernel's launches become calls of a host launcher: [[launches]] steps
         launch = {"launches": _host_steps(data, launch["host"], kernel or data.get("kernel"))}
+    ref, old = data.get("reference") or {}, data.get("launch")
+    if launch and ref.get("kernel") and isinstance(old, dict) and not ("grid" in ref and "block" in ref) and (
+            "launches" in launch or any(k in launch and launch[k] != old.get(k) for k in ("grid", "block",
+                                                                                        "shared_bytes"))):
+        starts = _header(lines, "reference")  # the kernel-as-reference took [launch]'s: now said in [reference]
+        if not starts:
+            raise ValueError("the spec's reference kernel takes [launch]'s grid and block, and [reference] is "
+                             "not a table of its own to write them into")
+        end = _table_end(lines, starts[0])
+        for key in ("shared_bytes", "block", "grid"):
+            if key in old:
+                end = _set_key(lines, starts[0], end, key, f"{key} = {_toml(old[key])}")
     if launch and "launches" in launch:  # a new sequence of launches (a per-size dispatch): the old ones replaced
-        ref, old = data.get("reference") or {}, data.get("launch")
-        if ref.get("kernel") and isinstance(old, dict) and not ("grid" in ref and "block" in ref):
-            starts = _header(lines, "reference")  # the kernel-as-reference took [launch]'s: now said in [reference]
-            if not starts:
-                raise ValueError("the spec's reference kernel takes [launch]'s grid and block, and [reference] is "
-                                 "not a table of its own to write them into")
-            end = _table_end(lines, starts[0])
-            for key in ("shared_bytes", "block", "grid"):
-                if key in old:
-                    end = _set_key(lines, starts[0], end, key, f"{key} = {_toml(old[key])}")
         lines = _replace_launches(lines, launch["launches"])
         launch = {k: v for k, v in launch.items() if k != "launches"}
     if launch:

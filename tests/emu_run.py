@@ -107,7 +107,7 @@ _DYN_SHARED = re.compile(r"extern\s+__shared__\s+(?:__align__\(\d+\)\s+)?((?:(?:
 def _dynamic_shared(src: str) -> str:
     """`extern __shared__ T name[];` -> a pointer to the emulator's per-block buffer; `static __shared__` (the
     Kepler reduction blog's spelling) as `__shared__`, which the emulator already makes static."""
-    src = re.sub(r"\bstatic\s+__shared__\b|\b__shared__\s+static\b", "__shared__", src)
+    src = re.sub(r"\bstatic\s+((?:__device__\s+)?)__shared__\b|\b__shared__\s+static\b", r"\1__shared__", src)
     return _DYN_SHARED.sub(lambda m: f"{m.group(1)}* {m.group(2)} = kp_dyn_shared<{m.group(1)}>();", src)
 
 

@@ -47,3 +47,26 @@ def test_a_new_launch_without_dynamic_shared_memory_runs_with_none(tmp_path):
     assert _shared(tmp_path, DYNAMIC, launch) == "78336"  # the kernel still declares it: the spec's stays
     assert _shared(tmp_path, PLAIN, {**launch, "shared_bytes": "4 * 128"}) == "4 * 128"
     assert Candidate(source=PLAIN, launch={"block": [128]}).full_launch == {"block": [128]}  # no grid: as given
+    # `extern "C"` is no dynamic shared memory; a project header might declare some in a macro: kept
+    c = PLAIN.replace("__global__", 'extern "C" __global__').replace("int i = threadIdx.x;",
+                                                                       "__shared__ float t[128];\n  int i = threadIdx.x;")
+    assert _shared(tmp_path, c, launch) == "0"
+    assert _shared(tmp_path, '#include "smem.cuh"\n' + PLAIN, launch) == "78336"
+
+
+def test_the_branch_spec_keeps_the_reference_kernel_s_own_launch(tmp_path):
+    """A reference kernel that took [launch]'s grid, block and shared memory keeps them when the branch's spec
+    writes the candidate's (0 bytes of dynamic shared memory among them) into [launch]: said in [reference]."""
+    from kernelpro.optimizer import spec_edit
+
+    spec = SPEC + '[reference]\nkernel = "k"\n'
+    cand = Candidate(source=PLAIN, launch={"grid": ["cdiv(n, 128)"], "block": [128]}, kind="structural")
+    text = spec_edit.render_spec(spec, cand.full_launch)
+    f = tmp_path / "k.cu"
+    f.write_text(DYNAMIC)
+    again = loads_spec(text, tmp_path / "k.kernelpro.toml", parse_source(DYNAMIC, str(f)))
+    (step,) = again.launches
+    assert str(step.shared_bytes) == "0" and [str(b) for b in step.block] == ["128"]
+    ref = again.reference["step"]
+    assert str(ref.shared_bytes) == "78336" and [str(b) for b in ref.block] == ["256"], ref
+    assert spec_edit.render_spec(spec, {"block": [256]}).count("[reference]") == 1  # (nothing changed: as it was)

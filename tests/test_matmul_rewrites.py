@@ -894,7 +894,19 @@ def test_a_tile_of_named_sums_is_read_at_its_first_output_only_where_every_sum_i
                   ("2 * (blockIdx.y", "4 * (blockIdx.y"),  # four rows a thread, two computed
                   ("C[r0 * N + c0] = c00;", "C[r0 * N + c0] = c00 + c11;"),  # a sum read twice
                   ("const float b1 = (c1 < N) ? B[k * N + c1] : 0.f;",
-                   "const float b1 = (c1 < N) ? B[k * N + c1] * A[r0 * K + k] : 0.f;")):  # c1 beside r0 in one sum
+                   "const float b1 = (c1 < N) ? B[k * N + c1] * A[r0 * K + k] : 0.f;"),  # c1 beside r0 in one sum
+                  # (the second read's cases) an edge that is not the tile's, a load truncated, a sum not zero,
+                  # updated elsewhere or of another type, a store under another guard or at another position
+                  ("(r1 < M) ? A[r1 * K + k]", "(r1 < M && k < K / 2) ? A[r1 * K + k]"),
+                  ("(c1 < N) ? B[k * N + c1]", "(c1 < N - 5) ? B[k * N + c1]"),
+                  ("const float a1 =", "const int a1 ="),
+                  ("c11 = 0.f;", "c11 = 1.f;"),
+                  ("float c00 = 0.f, c01 = 0.f, c10 = 0.f, c11 = 0.f;",
+                   "float c00 = 0.f, c01 = 0.f, c10 = 0.f; double c11 = 0.0;"),
+                  ("for (int k = 0; k < K; ++k) {", "c11 += A[0];\n    for (int k = 0; k < K; ++k) {"),
+                  ("if (c1 < N) C[r1 * N + c1] = c11;", "if (c1 < N && K > 40) C[r1 * N + c1] = c11;"),
+                  ("C[r1 * N + c0] = c10;", "C[r0 * N + c0] = c10;"),
+                  ("c10 += a1 * b0;", "c10 += a0 * b0;")):
         assert wrong[0] in text, wrong
         assert matmul.one_of_grid(parse_source(text.replace(*wrong)), "sgemm_reg2x2", [16, 16]) is None, wrong
 
@@ -922,3 +934,20 @@ def test_a_stride_loop_after_an_early_exit_is_read_one_output_a_thread_and_not_a
     for wrong in ("if (row >= M) { C[0] = 0.f; return; }", "if (row >= M) return; else C[0] = 0.f;"):
         assert matmul.unstride(parse_source(text.replace("if (row >= M) return;", wrong)),
                                "matmul_row_per_block") is None, wrong
+    # an exit inside an outer stride loop, or a return in the loop's body, ends the thread's later passes too
+    nest = """__global__ void mm(const float* A, const float* B, float* C, int M, int N, int K) {
+  for (int row = blockIdx.y * blockDim.y + threadIdx.y; row < M; row += gridDim.y * blockDim.y) {
+    EXIT
+    for (int col = blockIdx.x * blockDim.x + threadIdx.x; col < N; col += gridDim.x * blockDim.x) {
+      float s = 0.f;
+      INNER
+      for (int k = 0; k < K; ++k) s += A[row * K + k] * B[k * N + col];
+      C[row * N + col] = s;
+    }
+  }
+}"""
+    plain = matmul.unstride(parse_source(nest.replace("EXIT", "").replace("INNER", "")), "mm")
+    assert plain is not None and "+= gridDim" not in plain  # both loops read one pass a thread
+    for exit_, inner in (("if (A[row * K] == 0.f) return;", ""), ("", "if (A[row * K] == 0.f) return;")):
+        got = matmul.unstride(parse_source(nest.replace("EXIT", exit_).replace("INNER", inner)), "mm")
+        assert got is None or "col += gridDim" in got, (exit_, inner)

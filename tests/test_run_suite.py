@@ -509,3 +509,5 @@ def test_a_sweep_candidate_s_launch_line_is_its_whole_launch():
     said = one.replace('"block": [32, 8]', '"block": [32, 8], "shared_bytes": "4 * 256"')
     assert baseline_sweep.file_launch(said)["shared_bytes"] == "4 * 256"
     assert baseline_sweep.file_launch("__global__ void k() {}\n") == {}
+    dyn = one.replace("{}", "{ extern __shared__ float s[]; }")  # declares some, says no size: the spec's
+    assert "shared_bytes" not in baseline_sweep.file_launch(dyn)

@@ -153,3 +153,16 @@ def test_the_other_passes_of_a_multi_block_scan_say_what_is_missing():
         got, why = api.plans(text, ctx)
         assert "block-scan" not in [p.name for p in got]
         assert any(w.startswith("scan:") and word in w for w in why), (kernel, why)
+
+
+def test_the_block_simulator_casts_like_c():
+    """`static_cast<unsigned>(n)` and `(int)x` truncate, `static_cast<float>(i)` makes the next division a float one
+    (round S's Hillis-Steele scan bounds its threads with the first)."""
+    from kernelpro.profilers.analysis.blocksim import Block, Data
+
+    assert Block._cast("unsigned", 413) == 413 and Block._cast("int", 2.7) == 2 and Block._cast("uint32_t", 2.5) == 2
+    f = Block._cast("float", 3)
+    assert isinstance(f, float) and f == 3.0
+    d = Block._cast("int64_t", Data(7.9))
+    assert isinstance(d, Data) and d.v == 7
+    assert Block._cast("float", 2.5) == 2.5 and Block._cast("bool", 3) == 3  # (kept)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import json
 import os
 import re
 import sys
@@ -24,6 +23,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1] / "tests"))
+sys.path.insert(0, str(HERE.parent))  # (baseline_sweep.file_launch)
 
 from emu_run import Batch  # noqa: E402
 from suite_emu import SMALL, check, load_spec, run  # noqa: E402
@@ -34,10 +34,10 @@ CLUSTER_DIMS = re.compile(r"__cluster_dims__\s*\(([^()]*)\)")
 def launch_of(text: str, spec) -> dict:
     from kernelpro.optimizer import spec_edit
 
+    from baseline_sweep import file_launch
+
     launch = dict(spec_edit.base_launch(spec))
-    first = text.splitlines()[0] if text else ""
-    if first.startswith("// launch:"):
-        launch.update(json.loads(first.split(":", 1)[1]))
+    launch.update(file_launch(text))  # (the sweep's reading: a file's launch line is all of its launch)
     launch.pop("flags", None)
     return launch
 

@@ -1441,6 +1441,20 @@ def _old_thread(tx: int, ty: int, ex: str, ey: str) -> str:
             f"(unsigned long long)blockIdx.y * {ty} + (kp_qy) < (unsigned long long)({ey})")
 
 
+def _reads_of_one_array(src: SourceFile, k) -> int:
+    """The most places the kernel reads one pointer parameter at (`src[..]` as a value, not a store's target)."""
+    ptrs = {p.name for p in k.params if p.is_pointer}
+    counts: dict[str, int] = {}
+    for n in walk(k.body):
+        a = n.child_by_field_name("argument") if n.type == "subscript_expression" else None
+        p = n.parent
+        if a is None or src.node_text(a) not in ptrs or (p is not None and p.type == "assignment_expression"
+                                                         and p.child_by_field_name("left") == n):
+            continue
+        counts[src.node_text(a)] = counts.get(src.node_text(a), 0) + 1
+    return max(counts.values(), default=0)
+
+
 def stencil_plans(text: str, ctx: Context, specialised: bool = False) -> list[Plan]:
     """A point computed from fixed neighbours in one array: the neighbours staged once per block in a
     shared-memory tile with a halo (stencil.py)."""
@@ -1476,7 +1490,8 @@ def stencil_plans(text: str, ctx: Context, specialised: bool = False) -> list[Pl
             strided = interleaved(src, k)
             if strided is not None:
                 raise Refuse(strided)
-            if unrolled is not None and not st.not_this_shape:  # loops over taps, written out, and still no stencil
+            if unrolled is not None and "cannot follow" in st.reason and _reads_of_one_array(src, k) >= 3:
+                # loops over taps written out, one array read at three or more places, and still no stencil
                 raise Refuse(f"{st.reason} (once the loops over the taps are written out)", source=unrolled)
             return []  # not a stencil at all, or a flat index that flat_plans views as rows: nothing to say
         raise Refuse(st.reason)

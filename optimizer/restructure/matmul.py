@@ -110,6 +110,23 @@ def _one_of_grid(src: SourceFile, k, block: list | None) -> str | None:
         if not ups or len(ups) < 2 or len({u[0] for u in ups}) != len(ups) or set(local) & written:
             continue
         accs = {u[0] for u in ups}
+        if not _same_sums(src, k, accs, local):
+            continue
+        bound = {}  # base coordinate -> E of the kernel's early exit `if (.. || r0 >= E ..) return;`
+        for b in {base for base, _ in moved.values()}:
+            ex = _early_exit(src, k, lp.node, b, lambda n: norm(text(src, n)))
+            part = next((x for x in _or_parts(norm(text(src, ex.child_by_field_name("condition"))))
+                         if x.startswith(f"{b}>=")), None) if ex is not None else None
+            if part is not None:
+                bound[b] = part[len(b) + 2:]
+
+        def edge(g: str) -> tuple[str, int] | None:
+            """(base, offset) where g is `X < E`, X a moved coordinate and E its base's bound: an edge's guard."""
+            g = g.strip("()")
+            m = re.fullmatch(r"([A-Za-z_]\w*)<(.+)", g)
+            if m is None or m.group(1) not in moved or bound.get(moved[m.group(1)][0]) != m.group(2):
+                return None
+            return moved[m.group(1)]
 
         def plain(node, text_=None):  # (text with the loop's locals written in and zero edges dropped, offsets)
             t = text(src, node) if text_ is None else text_
@@ -117,9 +134,11 @@ def _one_of_grid(src: SourceFile, k, block: list | None) -> str | None:
                 t = re.sub(r"\b[A-Za-z_]\w*\b", lambda m: f"({local[m.group(0)][0]})" if m.group(0) in local else m.group(0), t)
             q = parse_source(f"void kp_f() {{ kp_x = {t}; }}")
             subs = []
-            for n in walk(q.root):  # `(g) ? v : 0.f` -> v (an edge's zero: the same product inside the bounds)
+            for n in walk(q.root):  # `(r1 < M) ? v : 0.f` -> v (an edge's zero: the same product inside the bounds)
                 alt = n.child_by_field_name("alternative") if n.type == "conditional_expression" else None
                 if alt is not None and _zero(text(q, alt)) and not any(a <= n.start_byte < b for a, b, _ in subs):
+                    if edge(norm(text(q, n.child_by_field_name("condition")))) is None:
+                        return None, None  # (another condition: not an edge of the tile)
                     kept = text(q, n.child_by_field_name("consequence"))
                     subs.append((n.start_byte, n.end_byte, kept if n.parent.type == "parenthesized_expression"
                                  else f"({kept})"))
@@ -145,9 +164,22 @@ def _one_of_grid(src: SourceFile, k, block: list | None) -> str | None:
                 break
             u, uo = plain(rhs)
             w, wo = plain(a.child_by_field_name("left"))
-            if u is None or w is None or any(wo.get(b, d) != d for b, d in uo.items()):
-                break
-            shapes.append((u, w, {**uo, **wo}))
+            if u is None or w is None or {b: d for b, d in uo.items() if d} != {b: d for b, d in wo.items() if d}:
+                break  # (the sum's loads and its store at the same moved coordinates)
+            guards, up = [], a.parent.parent
+            while up is not None and (up.start_byte, up.end_byte) != (k.body.start_byte, k.body.end_byte):
+                if up.type == "if_statement":
+                    if up.child_by_field_name("alternative") is not None:
+                        guards.append(None)
+                    else:
+                        guards += [edge(x) for x in norm(text(src, up.child_by_field_name("condition"))).strip(
+                            "()").split("&&")]
+                elif up.type not in ("compound_statement", "expression_statement"):
+                    guards.append(None)
+                up = up.parent
+            if any(g is None or wo.get(g[0]) != g[1] for g in guards):
+                break  # (a store guarded by anything but its own moved coordinates' bounds)
+            shapes.append((u, w, wo))
             stores[acc] = a.parent
         else:
             if len({(u, w) for u, w, _ in shapes}) != 1:
@@ -187,6 +219,23 @@ def _one_of_grid(src: SourceFile, k, block: list | None) -> str | None:
                 subs += [(g.start_byte, g.end_byte, "") for g in gone]
                 return span_text(src, 0, len(src.data), sorted(subs))
     return None
+
+
+def _same_sums(src: SourceFile, k, accs: set, local: dict) -> bool:
+    """The named sums are declared alike, each zero and written only by its update; the loop's locals alike too."""
+    writes = [n for n, _ in writes_in(src, k.body)]
+    types = set()
+    for acc in accs:
+        d = _decl_of(src, k, acc)
+        v = d.child_by_field_name("value") if d is not None else None
+        if v is None or not _zero(text(src, v)) or writes.count(acc) != 1:
+            return False
+        types.add(text(src, d.parent.child_by_field_name("type")).replace("const", "").strip())
+    for _, st in local.values():
+        types_l = text(src, st.child_by_field_name("type")).replace("const", "").strip()
+        if types_l not in types:
+            return False
+    return len(types) == 1
 
 
 def _thread_times(src: SourceFile, k, v, n: int, block: list | None) -> str | None:
@@ -592,7 +641,8 @@ def unstride(src: SourceFile, kernel: str) -> str | None:
     their own over every output. None where there is no such loop."""
     out, cur = None, src
     for _ in range(3):
-        one = _unstride_one(cur, kernel)
+        one = _unstride_one(cur, kernel, exits=out is None)  # (an exit only before the outermost loop: one inside
+        # a loop read one pass a thread ended the thread's later passes)
         if one is None:
             break
         out, cur = one, SourceFile(one, src.path)
@@ -617,16 +667,18 @@ def strides_by_grid(src: SourceFile, k, step, dims: str = "gridDim blockDim") ->
     return False
 
 
-def _unstride_one(src: SourceFile, kernel: str) -> str | None:
+def _unstride_one(src: SourceFile, kernel: str, exits: bool = True) -> str | None:
     from kernelpro.profilers.analysis.loops import _header
 
     k = src.kernel(kernel)
     if k is None or k.body is None:
         return None
     lp, block = None, k.body
-    for _ in range(6):  # down through the single statements: `{ i = ..; if (i < M) for (j ...) }`, early exits
-        stmts = [s for s in block.named_children if s.type not in ("comment", "declaration") and not _exits(src, s)] \
-            if block.type == "compound_statement" else [block]
+    for _ in range(6):  # down through the single statements: `{ i = ..; if (i < M) for (j ...) }`, and early exits
+        # at the kernel's top level (`if (row >= M) return;`)
+        top = exits and (block.start_byte, block.end_byte) == (k.body.start_byte, k.body.end_byte)
+        stmts = [s for s in block.named_children if s.type not in ("comment", "declaration")
+                 and not (top and _exits(src, s))] if block.type == "compound_statement" else [block]
         if len(stmts) != 1:
             return None
         st = stmts[0]
@@ -646,8 +698,9 @@ def _unstride_one(src: SourceFile, kernel: str) -> str | None:
     if lp is None:
         return None
     h = _header(src, lp)
-    if h.get("cmp") != "<" or leaving_jump(lp) is not None:
-        return None
+    if h.get("cmp") != "<" or leaving_jump(lp) is not None or any(
+            n.type == "return_statement" for n in walk(lp.child_by_field_name("body"))):
+        return None  # (a return in the body ends the thread's later passes too: not one output a thread)
     init = lp.child_by_field_name("initializer")
     cond = text(src, lp.child_by_field_name("condition"))
     body = text(src, lp.child_by_field_name("body"))

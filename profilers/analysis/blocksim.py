@@ -18,6 +18,8 @@ import re
 from ..source import Kernel, SourceFile, walk
 
 UNSET = None
+_INT_CASTS = ("int", "unsigned", "unsignedint", "long", "unsignedlong", "longlong", "unsignedlonglong", "size_t",
+              "int32_t", "uint32_t", "int64_t", "uint64_t", "ptrdiff_t")  # (spaces removed)
 SYNCS = ("__syncthreads", "cg::sync", "block.sync", "__syncwarp")
 
 
@@ -435,9 +437,13 @@ class Block:
 
     @staticmethod
     def _cast(ctype: str, v):
-        """A value cast to an integer type becomes an integer (a float truncated); other casts keep it."""
-        if ctype in ("int", "unsigned", "unsignedint", "longlong", "size_t", "long") and isinstance(val(v), float):
-            return Data(int(v.v)) if isinstance(v, Data) else int(v)
+        """A value cast to an integer type becomes an integer (a float truncated), to float or double a float (so
+        that a division after it is not an integer one); other casts keep it."""
+        x = val(v)
+        if ctype in _INT_CASTS and isinstance(x, float):
+            return Data(int(x)) if isinstance(v, Data) else int(x)
+        if ctype in ("float", "double") and isinstance(x, int) and not isinstance(x, bool):
+            return Data(float(x)) if isinstance(v, Data) else float(x)
         return v
 
     def _expr(self, n, scopes, t):
