@@ -115,3 +115,14 @@ def test_a_2d_elementwise_kernel_is_flattened():
 ])
 def test_2d_kernels_that_are_not_elementwise_stay(why, body):
     assert _flat(body) is None, why
+
+
+def test_a_counter_declared_before_other_declarations_still_makes_a_for():
+    """Round T's `int k = 0; int a_off = row * p; int b_off = col; while (k < p) { ..; k++; }`: the declarations
+    between do not name k, so k's value moves into the header; one that names k, or calls something, keeps it."""
+    text = WALK.replace("  unsigned i = 0;\n", "  unsigned i = 0;\n  const int stride = N;\n  float* out = y;\n")
+    new = while_to_for(text % ("++i;", ""), "k.cu", "k")
+    assert new is not None and "for (unsigned i = 0; i < M; ++i) {" in new and "const int stride = N;" in new
+    for between in ("  const unsigned j = i + 1;\n", "  const float v = sqrtf(acc);\n"):
+        t = WALK.replace("  unsigned i = 0;\n", "  unsigned i = 0;\n" + between)
+        assert while_to_for(t % ("++i;", ""), "k.cu", "k") is None, between

@@ -951,3 +951,25 @@ def test_a_stride_loop_after_an_early_exit_is_read_one_output_a_thread_and_not_a
     for exit_, inner in (("if (A[row * K] == 0.f) return;", ""), ("", "if (A[row * K] == 0.f) return;")):
         got = matmul.unstride(parse_source(nest.replace("EXIT", exit_).replace("INNER", inner)), "mm")
         assert got is None or "col += gridDim" in got, (exit_, inner)
+
+
+def test_a_sum_split_over_two_ranges_is_read_as_one_loop_only_where_the_halves_are_the_same_sum():
+    """Round T's t05: `for (k = 0; k < half; k++) lo += f(k); for (k = half; k < K; k++) hi += f(k); C = lo + hi;`
+    read as one loop into lo; other terms, a gap between the ranges, a partial read elsewhere or not starting at
+    zero, or a split point the first loop moves: left alone."""
+    from kernelpro.optimizer.restructure.passes import join_split_sums
+
+    path = os.path.join(os.path.dirname(__file__), "probe_t", "t05_split_k_halves.cu")
+    text = open(path).read()
+    text = text[text.index("__global__"):text.index("int main")]
+    got = join_split_sums(text, "x.cu", "matmul_split_halves")
+    assert got is not None and "k < widthA; k++)\n        sum_lo +=" in got and "sum_hi +=" not in got
+    assert "C[row * widthB + col] = sum_lo;" in got
+    for wrong in (("sum_hi += A[row * widthA + k]", "sum_hi += 2.0f * A[row * widthA + k]"),
+                  ("for (int k = half; k < widthA", "for (int k = half + 1; k < widthA"),
+                  ("= sum_lo + sum_hi;", "= sum_lo + sum_hi + sum_hi;"),
+                  ("float sum_hi = 0.0f;", "float sum_hi = 1.0f;"),
+                  ("sum_lo += A[row * widthA + k] * B[k * widthB + col];",
+                   "{ sum_lo += A[row * widthA + k] * B[k * widthB + col]; half--; }")):
+        assert wrong[0] in text, wrong
+        assert join_split_sums(text.replace(*wrong), "x.cu", "matmul_split_halves") is None, wrong

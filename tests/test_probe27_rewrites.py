@@ -171,6 +171,11 @@ CASES = {
     # blind round S: a double-buffered Hillis-Steele scan whose bounds are written `t < static_cast<unsigned>(n)`
     # (the block simulator reads the cast)
     "../probe_s/s16_hillis_steele_inclusive_int.cu": ("block-scan", None, {"n": 413}, "n"),
+    # blind round T: a k loop written `while (k < p)` whose counter is declared before two other declarations
+    "../probe_t/t08_while_loop_k.cu": ("matmul-tiles", None, {"m": 37, "n": 45, "p": 29}, "m*n+m*p+p*n"),
+    # and a sum split over two halves of k into two partials added once after (`sum_lo + sum_hi`)
+    "../probe_t/t05_split_k_halves.cu": ("matmul-tiles", None, {"heightA": 37, "widthA": 29, "widthB": 45},
+                                         "heightA*widthB+heightA*widthA+widthA*widthB"),
     "../probe_q/q13_heat3d_zloop.cu": ("stencil-march", None, {"nx": 37, "ny": 29, "nz": 35, "c0": 0.4, "c1": 0.1},
                                        "nx*ny*nz"),
 }

@@ -43,7 +43,7 @@ from .passes import (row_pointers_inlined, ascending_sum_loops, countdown_loops,
                      index_pointer_steps, inline_loop_helpers, lower_guard_to_stores, name_compound_guards, name_thread_indices,
                      plain_memory_intrinsics,
                      plain_rn_arithmetic, promote_elements, remainder_by_subtraction, rename_reassigned_pointers,
-                     reroll_loops, simplify, split_lower_guards, static_shared_regions, sums_into_locals,
+                     join_split_sums, reroll_loops, simplify, split_lower_guards, static_shared_regions, sums_into_locals,
                      unshare_preloads, while_to_for, else_to_return,
                      hoist_invariant_guards, accumulating_calls, drop_bumped_unrolled_loop,
                      group_indices, merge_branch_stores)
@@ -2518,6 +2518,7 @@ def _normal_form(text: str, ctx: Context) -> tuple[str, str | None]:
     text = split_serial_tail(text, ctx.path, ctx.kernel) or text  # `if (tid == 0) { for (..) s += S[k]; atomic.. }`
     for _ in range(4):  # a loop unrolled by hand before its remainder loop: the remainder loop alone
         text = reroll_loops(text, ctx.path, ctx.kernel) or text
+        text = join_split_sums(text, ctx.path, ctx.kernel) or text
         text = drop_bumped_unrolled_loop(text, ctx.path, ctx.kernel) or text  # (over pointers it bumps)
     text = sums_into_locals(text, ctx.path, ctx.kernel) or text  # a row of outputs summed in global memory
     text = declare_at_first_assignment(text, ctx.path, ctx.kernel) or text

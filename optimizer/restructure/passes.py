@@ -17,6 +17,7 @@ import re
 
 from kernelpro.profilers.analysis.affine import (const, global_accesses, index_poly, subscript_index, subscript_parts,
                                                  unevaluated)
+from kernelpro.profilers.analysis.contraction import _zero
 from kernelpro.profilers.analysis.macros import expand_macros  # noqa: F401 (a pass the plans run)
 from kernelpro.profilers.analysis.pointer_steps import (_idents, _whole_lines, _writes_scalars,  # noqa: F401
                                                         comma_steps_into_body, index_pointer_steps)
@@ -1097,6 +1098,57 @@ def reroll_loops(src_text: str, path: str, kernel: str) -> str | None:
     None if there is none."""
     return _first_loop_edit(src_text, path, kernel, lambda src, k, a, b: _reroll(src, a, b) if b is not None else
                             _reroll_guarded(src, a))
+
+
+def join_split_sums(src_text: str, path: str, kernel: str) -> str | None:
+    """A sum split over two ranges, `for (int k = 0; k < h; k++) lo += f(k); for (int k = h; k < K; k++) hi +=
+    f(k);` then read once as `lo + hi`, read as one loop over 0..K into lo (the same terms, the two halves added in
+    another order): each partial zero where declared, written only by its loop, and read only in that sum.
+    None if there is none."""
+    def edit(src, k, a, b):
+        if b is None:
+            return None
+        sa, sb = _loop_step(src, a), _loop_step(src, b)
+        ha, hb = a.child_by_field_name("initializer"), b.child_by_field_name("initializer")
+        if sa is None or sb is None or sa != sb or sa[1] != 1 or ha is None or hb is None \
+                or ha.type != "declaration" or hb.type != "declaration":
+            return None
+        var = sa[0]
+        ca = re.fullmatch(rf"{var}<(.+)", re.sub(r"\s+", "", text(src, a.child_by_field_name("condition"))))
+        cb = re.fullmatch(rf"{var}<(.+)", re.sub(r"\s+", "", text(src, b.child_by_field_name("condition"))))
+        start_b = re.sub(r"\s+", "", text(src, hb)).rstrip(";")
+        if ca is None or cb is None or not start_b.endswith(f"{var}={ca.group(1)}") or \
+                re.sub(r"\s+", "", text(src, ha)).split(var + "=")[0] != start_b.split(var + "=")[0]:
+            return None  # (the second range starts where the first ends, the counter of the same type)
+        ua, ub = _sum_update(src, a.child_by_field_name("body")), _sum_update(src, b.child_by_field_name("body"))
+        if ua is None or ub is None or ua[0] == ub[0] or [re.sub(r"\s+", "", t) for t in ua[1]] != \
+                [re.sub(r"\s+", "", t) for t in ub[1]]:
+            return None
+        lo, hi = ua[0], ub[0]
+        ends = set(re.findall(r"[A-Za-z_]\w*", ca.group(1) + " " + cb.group(1)))
+        if ends & {lo, hi, var} or ends & {name for name, _ in writes_in(src, a)}:
+            return None  # (the first loop moves neither the split point nor the end)
+        reads = [n for n in walk(k.body) if n.type == "identifier" and text(src, n) in (lo, hi)
+                 and n.start_byte >= b.end_byte]
+        sums = {n.parent.id for n in reads if n.parent is not None and n.parent.type == "binary_expression"
+                and text(src, n.parent.child_by_field_name("operator")) == "+"}
+        if len(reads) != 2 or len(sums) != 1 or {text(src, n) for n in reads} != {lo, hi}:
+            return None
+        plus = reads[0].parent
+        if {text(src, plus.child_by_field_name("left")), text(src, plus.child_by_field_name("right"))} != {lo, hi}:
+            return None
+        writes = [n for n, _ in writes_in(src, k.body)]
+        for acc in (lo, hi):
+            d = next((x for x in walk(k.body) if x.type == "init_declarator"
+                      and text(src, x.child_by_field_name("declarator")) == acc), None)
+            v = d.child_by_field_name("value") if d is not None else None
+            if v is None or not _zero(text(src, v)) or writes.count(acc) != 1:
+                return None
+        end = cb.group(1)
+        cond = a.child_by_field_name("condition")
+        return [(cond.start_byte, cond.end_byte, f"{var} < {end}"), (b.start_byte, b.end_byte, ""),
+                (plus.start_byte, plus.end_byte, lo)]
+    return _first_loop_edit(src_text, path, kernel, edit)
 
 
 def _first_loop_edit(src_text: str, path: str, kernel: str, edit) -> str | None:

@@ -103,7 +103,8 @@ _FOLDABLE = {"=": None, "+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "
 def while_to_for(src_text: str, path: str, kernel: str) -> str | None:
     """A counted `while` (`unsigned i = 0; while (i < M) { ...; ++i; }`) written as the `for` it is
     (`for (unsigned i = 0; i < M; ++i) { ... }`), so the passes and plans that read counted loops see it:
-    only where the counter is declared with a value just before the loop, the loop's last statement steps
+    only where the counter is declared with a value just before the loop (other declarations that do not name it
+    between), the loop's last statement steps
     it (`++i`, `i++`, `i += c`), nothing else in the body writes it or leaves the loop early (`continue`
     would skip the step), and nothing reads it after the loop; None if there is none. A `do { ...; ++k; }
     while (k < K);` likewise: the same loop wherever it runs at least once (a do loop whose first pass ran
@@ -133,8 +134,10 @@ def while_to_for(src_text: str, path: str, kernel: str) -> str | None:
              and text(src, e.child_by_field_name("operator")) == "+=" and not uses(src, e.child_by_field_name("right"), var)))
         if not stepping:
             continue
-        prev = w.prev_named_sibling
-        while prev is not None and prev.type == "comment":
+        prev = w.prev_named_sibling  # the counter's declaration: just before the loop, or before other declarations
+        while prev is not None and (prev.type == "comment" or (  # that do not name it (`int k = 0; int a = r * p;`)
+                prev.type == "declaration" and not uses(src, prev, var) and not any(
+                    x.type in ("call_expression", "assignment_expression", "update_expression") for x in walk(prev)))):
             prev = prev.prev_named_sibling
         decs = prev.children_by_field_name("declarator") if prev is not None and prev.type == "declaration" else []
         if len(decs) != 1 or decs[0].type != "init_declarator" or text(src, decs[0].child_by_field_name("declarator")) != var:
@@ -148,7 +151,7 @@ def while_to_for(src_text: str, path: str, kernel: str) -> str | None:
         ty = text(src, prev)[: decs[0].start_byte - prev.start_byte].strip()
         head = f"for ({ty} {text(src, decs[0])}; {text(src, cond)}; {text(src, e)}) "
         ls = src.data.rfind(b"\n", 0, step.start_byte) + 1
-        subs = [(prev.start_byte, w.start_byte, ""), (w.start_byte, body.start_byte, head),
+        subs = [(prev.start_byte, prev.end_byte, ""), (w.start_byte, body.start_byte, head),
                 (ls if not src.data[ls:step.start_byte].strip() else step.start_byte,
                  step.end_byte + (1 if src.data[step.end_byte:step.end_byte + 1] == b"\n" else 0), "")]
         if w.type == "do_statement":  # `while (k < K);` after the body goes
