@@ -1442,17 +1442,13 @@ def _old_thread(tx: int, ty: int, ex: str, ey: str) -> str:
 
 
 def _reads_of_one_array(src: SourceFile, k) -> int:
-    """The most places the kernel reads one pointer parameter at (`src[..]` as a value, not a store's target)."""
-    ptrs = {p.name for p in k.params if p.is_pointer}
-    counts: dict[str, int] = {}
-    for n in walk(k.body):
-        a = n.child_by_field_name("argument") if n.type == "subscript_expression" else None
-        p = n.parent
-        if a is None or src.node_text(a) not in ptrs or (p is not None and p.type == "assignment_expression"
-                                                         and p.child_by_field_name("left") == n):
-            continue
-        counts[src.node_text(a)] = counts.get(src.node_text(a), 0) + 1
-    return max(counts.values(), default=0)
+    """The most places the kernel reads one array at."""
+    from collections import Counter
+
+    from kernelpro.profilers.analysis.affine import build_env, global_accesses
+
+    reads = Counter(a.array for a in global_accesses(build_env(src, k), include_unknown=True) if not a.is_write)
+    return max(reads.values(), default=0)
 
 
 def stencil_plans(text: str, ctx: Context, specialised: bool = False) -> list[Plan]:
@@ -2150,14 +2146,13 @@ def _library_plan(text: str, src: SourceFile, c, ctx: Context, what: str, answer
         return str(e)
     orig = parse_source(ctx.original or text, ctx.path)  # the kernel stays as written beside its launcher
     host = gemmlib.launcher_name(ctx.kernel)
+    tiles = gemmlib.TF32_TILES if tf32 else gemmlib.TILES  # (4-byte operands: half the k depth)
 
     def build(knobs):
         tile, cluster = str(knobs["tile"]), int(knobs["cluster"])
-        new = gemmlib.rewrite(orig, ctx.kernel, p, tile, cluster, bk=32 if tf32 else 64)
-        tiles = ("tiles chosen by the problem (128 x 256 in clusters of 2 where they fill the SMs, else 128 x 128)"
-                 if tile == gemmlib.BY_SIZE else f"{tile} tiles in clusters of {cluster}")
+        new = gemmlib.rewrite(orig, ctx.kernel, p, tile, cluster, tiles)
         desc = (f"the matrix product ({what}) on the library's tensor-core GEMM (kernelpro/gemm_sm90.cuh: CUTLASS 3, "
-                f"TMA and wgmma, fp32 sums), {tiles}, run by the host launcher {host} "
+                f"TMA and wgmma, fp32 sums), {gemmlib.tiles_text(tile, cluster)}, run by the host launcher {host} "
                 f"that takes the kernel's arguments" + (" (the output column-major: computed as its transpose)"
                                                         if p["transposed"] else "")
                 + (f"; fp32 operands multiplied in TF32 (10-bit mantissa): {tf32}" if tf32 else ""))
@@ -2167,7 +2162,7 @@ def _library_plan(text: str, src: SourceFile, c, ctx: Context, what: str, answer
                          origin="builtin:matmul-library", kind="structural", knobs=tuple(sorted(knobs.items())),
                          notes=(note,))
     return Plan("matmul-library", "the library's tensor-core GEMM" + (" in TF32" if tf32 else ""), answers,
-                [dict(t) for t in (gemmlib.TF32_TILES if tf32 else gemmlib.TILES)], build, 0.95)
+                [dict(t) for t in tiles], build, 0.95)
 
 
 def _symmetric_space(space: list[dict]) -> list[dict]:

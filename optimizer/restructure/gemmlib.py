@@ -221,9 +221,16 @@ def plan(src: SourceFile, c: Contraction, types: bool = True, tf32: bool = False
     return out
 
 
-def rewrite(src: SourceFile, kernel: str, p: dict, tile: str, cluster: int, bk: int = 64) -> str:
+def tiles_text(tile: str, cluster: int) -> str:
+    """The tile setting in words (a candidate's description, the launcher's comment)."""
+    if tile == BY_SIZE:
+        return "tiles chosen by the problem (128 x 256 in clusters of 2 where they fill the SMs, else 128 x 128)"
+    return f"{tile} tiles in clusters of {cluster}"
+
+
+def rewrite(src: SourceFile, kernel: str, p: dict, tile: str, cluster: int, tiles: list = TILES) -> str:
     """The file (as written: `src`) with the block's launcher (hostcall.with_launcher). `tile` BY_SIZE: the
-    launcher picks the tile by the problem (gemm_sm90_by_size, k depth `bk`)."""
+    launcher picks the tile by the problem (gemm_sm90_by_size, at the k depth of the space's `tiles`)."""
     cpp = lambda v: f"({v})"  # noqa: E731
 
     def ptr(key):
@@ -231,12 +238,12 @@ def rewrite(src: SourceFile, kernel: str, p: dict, tile: str, cluster: int, bk: 
         return arr if off in ("0", None) else f"{arr} + {cpp(off)}"
     la, lb = p["A"][3], p["B"][3]
     if tile == BY_SIZE:
-        shapes, fn = f"{bk}", "gemm_sm90_by_size"
-        how = "tiles chosen by the problem: 128 x 256 in clusters of 2 where they fill the SMs, else 128 x 128"
+        shapes = next(t["tile"] for t in tiles if t["tile"] != BY_SIZE).split("x")[2]  # (the fixed tiles' k depth)
+        fn = "gemm_sm90_by_size"
     else:
         bm, bn, bk = tile.split("x")
         shapes = f"cute::Shape<cute::_{bm}, cute::_{bn}, cute::_{bk}>, cute::Shape<cute::_{cluster}, cute::_1, cute::_1>"
-        fn, how = "gemm_sm90", f"{tile} tiles, clusters of {cluster}"
+        fn = "gemm_sm90"
     body = (f"  return (int)kernelpro::{fn}<{p['A'][2]}, kernelpro::{la}, {p['B'][2]}, kernelpro::{lb}, "
             f"{p['D'][2]},\n"
             f"                                   {shapes}>(\n"
@@ -246,6 +253,6 @@ def rewrite(src: SourceFile, kernel: str, p: dict, tile: str, cluster: int, bk: 
             f"      {ptr('D')}, (int64_t){cpp(p['ldd'])}, (int64_t){cpp(p['sd'])},\n"
             f"      (float){cpp(p['alpha'])}, (float){cpp(p['beta'])});")
     comment = (f"KernelPro: {kernel}'s product on the library's tensor-core GEMM (CUTLASS 3: TMA, wgmma on sm_90a),\n"
-               f"launched from the host with the kernel's arguments ({how}); where the\n"
+               f"launched from the host with the kernel's arguments ({tiles_text(tile, cluster)}); where the\n"
                f"tensor cores refuse the sizes, the block's plain kernel computes the same sums.")
     return with_launcher(src, kernel, HEADER, launcher_name(kernel), comment, body, "the library's tensor-core GEMM")

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from kernelpro.profilers.analysis.contraction import Contraction, _update, _zero, contractions
 from kernelpro.profilers.analysis.affine import const, index_poly, poly_c, poly_text
 from kernelpro.profilers.analysis.loops import statements, text, unparen, writes_in
+from kernelpro.profilers.analysis.spelling import balanced
 from kernelpro.profilers.source import SourceFile, parse_source, walk
 
 from .launch import launch_sites, _call_args
@@ -198,7 +199,7 @@ def _one_of_grid(src: SourceFile, k, block: list | None) -> str | None:
                 d = _decl_of(src, k, b)
                 v = d.child_by_field_name("value") if d is not None else None
                 dim = _thread_times(src, k, v, counts[b], block) if v is not None and b not in written else None
-                if dim is None or _early_exit(src, k, lp.node, b, lambda n: norm(text(src, n))) is None:
+                if dim is None or b not in bound:  # (the thread's bound: the kernel's early exit)
                     break
                 subs.append((v.start_byte, v.end_byte, f"blockIdx.{dim} * blockDim.{dim} + threadIdx.{dim}"))
             else:
@@ -445,22 +446,12 @@ def _strided_threads(src: SourceFile, v, k=None) -> tuple[str, int] | None:
 def _or_parts(cond: str) -> list[str]:
     """`(a>=b||c>=d)` -> ['a>=b', 'c>=d']; [] where the condition is not such an `||` of parts (an `&&` in it)."""
     c = cond
-    while c.startswith("(") and c.endswith(")") and _balanced(c[1:-1]):
+    while c.startswith("(") and c.endswith(")") and balanced(c[1:-1]):
         c = c[1:-1]
     if "&&" in c or "?" in c:
         return []
-    parts = [x.strip("()") if _balanced(x.strip("()")) else x for x in c.split("||")]
-    return parts if all(_balanced(x) for x in parts) else []
-
-
-def _balanced(t: str) -> bool:
-    depth = 0
-    for ch in t:
-        depth += ch == "("
-        depth -= ch == ")"
-        if depth < 0:
-            return False
-    return depth == 0
+    parts = [x.strip("()") if balanced(x.strip("()")) else x for x in c.split("||")]
+    return parts if all(balanced(x) for x in parts) else []
 
 
 def _early_exit(src: SourceFile, k, loop, coord: str, norm):

@@ -214,7 +214,8 @@ def _integer_names(src, k, types=None) -> set[str]:
     return ints - others
 
 
-def _balanced(t: str) -> bool:
+def balanced(t: str) -> bool:
+    """Every parenthesis in t closes, none before it opens."""
     depth = 0
     for ch in t:
         depth += (ch == "(") - (ch == ")")
@@ -304,7 +305,7 @@ def negated_guards(src_text: str, path: str, kernel: str) -> str | None:
         arg = unparen(c.child_by_field_name("argument"))
         new = negate_text(text(src, arg)) if arg is not None else None
         if new is not None:  # (the if's whole condition: its own parentheses are enough)
-            subs.append((c.start_byte, c.end_byte, new[1:-1] if new.startswith("(") and _balanced(new[1:-1]) else new))
+            subs.append((c.start_byte, c.end_byte, new[1:-1] if new.startswith("(") and balanced(new[1:-1]) else new))
     return span_text(src, 0, len(src.data), subs) if subs else None
 
 
