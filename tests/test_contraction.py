@@ -242,3 +242,28 @@ def test_a_permute_with_several_divided_groups_before_the_thread_s_is_read_in_fi
 }"""
     src = parse_source(text)
     assert copy_kernel(src, src.kernels[0]).store_along == "x"
+
+
+def test_a_zero_of_a_template_type_or_alias_starts_the_sum_and_a_batch_loop_broadcasts_an_operand():
+    text = """typedef float real;
+template <typename T>
+__global__ void k(const T* A, const T* B, T* C, int nb, int I, int J, int K) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i >= I || j >= J) return;
+  for (int b = 0; b < nb; ++b) {
+    T acc = T(0);
+    for (int k = 0; k < K; ++k) acc += A[(b * I + i) * K + k] * B[k * J + j];
+    C[(b * I + i) * J + j] = acc;
+  }
+}
+"""
+    c = found(text).products[0]
+    assert c.bias is None and c.init == "T(0)"
+    assert c.row.atoms == ("i",) and c.batch is not None and c.batch.atoms == ("b",) and c.batch.thread == "loop"
+    assert "b" not in c.terms[0][1].strides  # B is the same for every b
+    assert found(text.replace("T(0)", "real(0)")).products[0].bias is None
+    assert found(text.replace("T(0)", "start(0)")).products[0].bias == "start(0)"  # a call: a value, kept
+    # a loop of rows a thread runs alone (no other row coordinate) stays the row
+    one = text.replace("(b * I + i)", "b").replace("i >= I || ", "")
+    c1 = found(one).products[0]
+    assert c1.row.atoms == ("b",) and c1.batch is None

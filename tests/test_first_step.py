@@ -89,8 +89,9 @@ REACHED = {"probe27": (144, 143 / 144), "probe26": (109, 107 / 109),
            # an eighteenth (tests/probe_t, blind, twenty products from scientific and ML codebases): 14/20 as
            # written; 16/20 after a `while` k loop whose counter is declared before other declarations and a sum
            # split over two halves of k; the misses: Fortran's 1-based column-major macros, a batch loop over
-           # rows `(b * I + i)`, a complex product in float2, a multiply-add functor in a template
-           "probe_t": (20, 16 / 20)}
+           # rows `(b * I + i)`, a complex product in float2, a multiply-add functor in a template; 18/20 in the next
+           # session (the batch loop read as a batch over which B is the same, the functor's `operator()` inlined)
+           "probe_t": (20, 18 / 20)}
 NO_STEP_OK = {"probe_d"}  # corpora where some kernels need no structural step (an empty `expect`, not scored)
 
 

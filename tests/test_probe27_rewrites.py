@@ -176,6 +176,13 @@ CASES = {
     # and a sum split over two halves of k into two partials added once after (`sum_lo + sum_hi`)
     "../probe_t/t05_split_k_halves.cu": ("matmul-tiles", None, {"heightA": 37, "widthA": 29, "widthB": 45},
                                          "heightA*widthB+heightA*widthA+widthA*widthB"),
+    # a batch loop inside each thread over rows `b * I + i` of A and C, B shared: a batch with B broadcast
+    "../probe_t/t03_tensor_contraction_batch.cu": ("matmul-tiles", None, {"nb": 3, "I": 37, "J": 45, "Kd": 29},
+                                                   "3*37*45+3*37*29+29*45"),
+    # the multiply-add through a templated functor (`MulAdd<T> op; acc = op(a[..], b[..], acc);`) in a namespace,
+    # the thread's indices through `static_cast<index_t>(..)`
+    "../probe_t/t20_namespace_functor_muladd.cu": ("matmul-tiles", "linalg::detail::gemm_functor_kernel<float>",
+                                                   {"m": 37, "n": 45, "k": 29}, "37*45+37*29+29*45"),
     "../probe_q/q13_heat3d_zloop.cu": ("stencil-march", None, {"nx": 37, "ny": 29, "nz": 35, "c0": 0.4, "c1": 0.1},
                                        "nx*ny*nz"),
 }

@@ -44,7 +44,26 @@ def test_a_helper_reading_a_parameter_twice_is_not_given_an_argument_with_side_e
     assert inline_expression_helpers(loopy, "h.cu", "k") is None  # not one expression: left to other passes
     tmpl = "template <typename T> __device__ T g(const T* p, int i) { return p[i]; }\n" \
            "__global__ void k(const float* p, float* o) { o[threadIdx.x] = g(p, threadIdx.x); }\n"
-    assert inline_expression_helpers(tmpl, "h.cu", "k") is None
+    # a template's helper: its type comes from the arguments, no cast; one with a specialisation is left alone
+    assert "o[threadIdx.x] = p[(threadIdx.x)];" in inline_expression_helpers(tmpl, "h.cu", "k")
+    spec = tmpl + "template <> __device__ float g<float>(const float* p, int i) { return 2.0f * p[i]; }\n"
+    assert inline_expression_helpers(spec, "h.cu", "k") is None
+
+
+def test_a_functor_objects_one_expression_call_operator_reads_as_its_expression():
+    text = """template <typename T> struct MulAdd { __device__ T operator()(T a, T b, T c) const { return a * b + c; } };
+struct Twice { __device__ float operator()(float x) const { float y = x; return y + y; } };
+__global__ void k(const float* a, const float* b, float* o, int n) {
+  MulAdd<float> op;
+  Twice tw{};
+  float acc = 0.f;
+  for (int i = 0; i < n; ++i) acc = op(a[i], b[i], acc);
+  o[0] = tw(acc);
+}
+"""
+    new = inline_expression_helpers(text, "f.cu", "k")
+    assert "acc = ((a[i])*(b[i])+acc);" in new.replace(" * ", "*").replace(" + ", "+")
+    assert "o[0] = tw(acc);" in new  # not one expression: left as written
 
 
 def test_declarations_of_several_names_split_in_order_outside_loop_headers():

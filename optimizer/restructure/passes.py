@@ -937,6 +937,26 @@ def name_thread_indices(src_text: str, path: str, kernel: str) -> str | None:
     return out
 
 
+def _through_casts(src: SourceFile, n):
+    """(the init_declarator whose whole value n is, through parentheses and one cast (`(int)(..)`,
+    `static_cast<index_t>(..)`), the cast's type or None); (None, None) when n is not such a value."""
+    cast, par = None, n.parent
+    while par is not None and par.type == "parenthesized_expression":
+        n, par = par, par.parent
+    if par is not None and par.type == "cast_expression" and par.child_by_field_name("value") == n:
+        cast, n, par = " ".join(text(src, par.child_by_field_name("type")).split()), par, par.parent
+    elif par is not None and par.type == "argument_list" and len(par.named_children) == 1 and par.parent is not None \
+            and par.parent.type == "call_expression":
+        fn = par.parent.child_by_field_name("function")
+        targs = fn.child_by_field_name("arguments") if fn is not None and fn.type == "template_function" else None
+        if targs is None or text(src, fn.child_by_field_name("name")) != "static_cast":
+            return None, None
+        cast, n, par = " ".join(text(src, targs)[1:-1].split()), par.parent, par.parent.parent
+    if par is not None and par.type == "init_declarator" and par.child_by_field_name("value") == n:
+        return par, cast
+    return None, None
+
+
 def _name_thread_indices(src_text: str, path: str, kernel: str) -> str | None:
     """A thread's global index written out where it is used (`A[(blockIdx.y * blockDim.y + threadIdx.y)
     * n + k]`) named once at the top of the kernel (`const int gy_ = blockIdx.y * blockDim.y +
@@ -954,10 +974,12 @@ def _name_thread_indices(src_text: str, path: str, kernel: str) -> str | None:
                 n.parent.type == "binary_expression" and text(src, n.parent.child_by_field_name("operator")) == "+"))):
             continue
         axis, _, others = g
-        par = n.parent
-        if not others and par is not None and par.type == "init_declarator" and par.child_by_field_name("value") == n:
+        par, cast = _through_casts(src, n)
+        if not others and par is not None and par.type == "init_declarator":
             name = text(src, par.child_by_field_name("declarator"))
-            if all(w != name for w, _ in writes_in(src, k.body)) and axis not in named:
+            decl_type = par.parent.child_by_field_name("type") if par.parent is not None else None
+            same = cast is None or (decl_type is not None and " ".join(text(src, decl_type).split()) == cast)
+            if same and all(w != name for w, _ in writes_in(src, k.body)) and axis not in named:
                 named[axis] = name
             continue  # a declaration's whole value (a loop's start included) stays as written
         found.setdefault(axis, []).append((n, others))

@@ -755,13 +755,20 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
                   and lp.node.end_byte <= lp2.node.end_byte}
     oc = _coord_atoms(out_acc.index, cset, set())
     pairs = []
-    row_atoms, col_atoms, batch_atoms = set(), set(), set()
+    row_atoms, col_atoms, batch_atoms, bcast = set(), set(), set(), set()
+    batch_loops = {lp2.var for lp2 in k.loops if lp2.var in outer_vars and lp2.var not in coords
+                   and lp2.trip_count is None}
     for _, ops, _, _ in terms:
         (a, fa), (b, fb) = ops
         ca, cb = _coord_atoms(a.index, cset, set()), _coord_atoms(b.index, cset, set())
         ra, rb = (ca & oc) - cb, (cb & oc) - ca
-        if not ra and rb and not ((cb & oc) - ca - rb):
-            pass
+        # a batch loop's counter that one operand shares with the output (`A[(b*I + i)*K + k]`, `C[(b*I + i)*N + j]`
+        # under `for (b = 0; b < nb; b++)`): a batch over which the other operand is the same (broadcast), where the
+        # row (or column) keeps another coordinate
+        for side in (ra, rb):
+            loose = {v for v in side & batch_loops if side - {v}}
+            side -= loose
+            bcast |= loose
         if (not ra or not rb):
             if (ca - cb) & oc or (cb - ca) & oc:
                 pass
@@ -784,6 +791,7 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
         row_atoms |= ra
         col_atoms |= rb
         batch_atoms |= ca & cb & oc
+    batch_atoms |= bcast
     if row_atoms & col_atoms:
         return Refusal(line, "the products disagree on which coordinate is the row")
     stray = _coord_atoms(out_acc.index, cset, set()) - row_atoms - col_atoms - batch_atoms
@@ -822,7 +830,7 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
             acc_type, init = decl
         salpha, beta, sbias = _epilogue(src, store, acc_name, out_acc, by_node)
         alpha = " * ".join(x for x in (alpha, salpha) if x) or None
-        if init is not None and not _zero(init):
+        if init is not None and not _zero(init, _type_names(src, k)):
             bias = init
         bias = sbias or bias
     guards = _guards(src, k, lp.node)
@@ -1167,10 +1175,28 @@ _TO_ZERO = re.compile(r"^\s*(?:__float2half(?:_rn)?|__float2bfloat16(?:_rn)?|__i
                       r"nv_bfloat16|float|double|static_cast<[\w\s]+>)\s*\((.*)\)\s*$", re.S)
 
 
-def _zero(t: str) -> bool:
+def _type_names(src: SourceFile, k: Kernel) -> tuple:
+    """The kernel's template type parameters and the file's type aliases (`T`, `index_t`, `real`)."""
+    names = set()
+    t = k.node.parent if k.node.parent is not None and k.node.parent.type == "template_declaration" else None
+    ps = t.child_by_field_name("parameters") if t is not None else None
+    for p in ps.named_children if ps is not None else ():
+        names |= {src.node_text(n) for n in p.named_children if n.type == "type_identifier"}
+    for n in walk(src.root):
+        if n.type == "type_definition":
+            names |= {src.node_text(d) for d in n.children_by_field_name("declarator") if d.type == "type_identifier"}
+        elif n.type == "alias_declaration" and n.child_by_field_name("name") is not None:
+            names.add(src.node_text(n.child_by_field_name("name")))
+    return tuple(sorted(names))
+
+
+def _zero(t: str, types: tuple = ()) -> bool:
     m = _TO_ZERO.match(t)
     if m:  # `__float2half(0.0f)`, `static_cast<float>(0)`
         return _zero(m.group(1))
+    m = re.match(r"^\s*(\w+)\s*\((.*)\)\s*$", t, re.S)
+    if m and m.group(1) in types:  # `T(0)` of a template's type, `real(0)` of an alias
+        return _zero(m.group(2))
     t = t.replace("{", "").replace("}", "").replace(",", " ")
     if len(t.split()) > 1:
         return all(_zero(x) for x in t.split())

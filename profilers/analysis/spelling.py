@@ -324,15 +324,55 @@ def analysis_form(src_text: str, path: str, kernel: str) -> str | None:
     return out
 
 
+def _template_types(f) -> set:
+    """The type parameters of the template that declares `f` (`template <typename T>`): their names."""
+    if f.parent is None or f.parent.type != "template_declaration":
+        return set()
+    ps = f.parent.child_by_field_name("parameters")
+    return {n.text.decode() for p in (ps.named_children if ps is not None else ()) if p.type == "type_parameter_declaration"
+            for n in p.named_children if n.type == "type_identifier"}
+
+
+def _functor_name(src, f) -> str | None:
+    """`S` for the `operator()` defined inside `struct S { .. }` (or a class), else None."""
+    d = f.child_by_field_name("declarator")
+    inner = d.child_by_field_name("declarator") if d is not None and d.type == "function_declarator" else None
+    if inner is None or inner.type != "operator_name" or "".join(text(src, inner).split()) != "operator()":
+        return None
+    s = f.parent.parent if f.parent is not None and f.parent.type == "field_declaration_list" else None
+    name = s.child_by_field_name("name") if s is not None and s.type in ("struct_specifier", "class_specifier") else None
+    return text(src, name) if name is not None else None
+
+
 def _expression_helpers(src) -> dict:
     """name -> (parameter names, return type, the returned expression node, whether a cast keeps its type)
-    of the file's non-template `__device__` functions whose body is one `return e;`."""
-    helpers = {}
+    of the file's `__device__` functions whose body is one `return e;`, a functor's `operator()` under the key
+    `functor:S` (S its struct). A name defined twice (an overload, a template's specialisation) is none of them;
+    a template's helper whose return type is one of its type parameters is not cast (its type comes from the
+    arguments)."""
+    helpers, seen = {}, set()
     for f in walk(src.root):
         if f.type != "function_definition" or "__device__" not in text(src, f).split("(")[0] \
-                or "__global__" in text(src, f).split("(")[0] or (f.parent is not None and f.parent.type == "template_declaration"):
+                or "__global__" in text(src, f).split("(")[0]:
             continue
+        functor = _functor_name(src, f)
         d = f.child_by_field_name("declarator")
+        key = f"functor:{functor}" if functor else None
+        if key is None:
+            dn = d
+            while dn is not None and dn.type in ("pointer_declarator", "reference_declarator"):
+                dn = dn.named_children[-1] if dn.type == "reference_declarator" else dn.child_by_field_name("declarator")
+            inner = dn.child_by_field_name("declarator") if dn is not None and dn.type == "function_declarator" else None
+            if inner is not None and inner.type == "template_function":  # a specialisation, `g<float>`
+                inner = inner.child_by_field_name("name")
+            key = text(src, inner) if inner is not None else None
+        if key is None:
+            continue
+        if key in seen:  # overloaded or specialised: which body runs depends on the types
+            helpers.pop(key, None)
+            continue
+        seen.add(key)
+        tparams = _template_types(f) | (_template_types(f.parent.parent) if functor else set())
         ref = False
         while d is not None and d.type in ("pointer_declarator", "reference_declarator"):
             ref = True  # `float& at(...)`: an lvalue, returned as is
@@ -342,7 +382,7 @@ def _expression_helpers(src) -> dict:
         name, params, body = d.child_by_field_name("declarator"), d.child_by_field_name("parameters"), \
             f.child_by_field_name("body")
         stmts = [s for s in body.named_children if s.type != "comment"] if body is not None else []
-        if name is None or name.type != "identifier" or params is None or len(stmts) != 1 \
+        if name is None or name.type not in ("identifier", "operator_name") or params is None or len(stmts) != 1 \
                 or stmts[0].type != "return_statement" or not stmts[0].named_children:
             continue
         names, elem = [], {}
@@ -371,10 +411,32 @@ def _expression_helpers(src) -> dict:
                 or any(n.type == "identifier" and text(src, n) == text(src, name) for n in walk(expr)):
             continue  # assigns, or calls itself
         # `return p[i];` of a `T*` parameter as a `T`, or a reference: no cast needed
-        plain = ref or (expr.type == "subscript_expression" and elem.get(text(src, expr.child_by_field_name("argument")))
-                        == rtype)
-        helpers[text(src, name)] = (names, rtype, expr, plain)
+        plain = ref or rtype in tparams or (expr.type == "subscript_expression" and elem.get(
+            text(src, expr.child_by_field_name("argument"))) == rtype)
+        helpers[key] = (names, rtype, expr, plain)
     return helpers
+
+
+def _functor_objects(src, k, helpers: dict) -> dict:
+    """Locals of the kernel declared as a functor with a one-expression `operator()` (`MulAdd<T> op;`,
+    `Axpy op{};`): name -> its helper's key."""
+    out = {}
+    for d in walk(k.body):
+        t = d.child_by_field_name("type") if d.type == "declaration" else None
+        if t is None:
+            continue
+        base = t.child_by_field_name("name") if t.type == "template_type" else t
+        key = f"functor:{text(src, base)}" if base is not None else None
+        if key not in helpers:
+            continue
+        for dec in d.children_by_field_name("declarator"):
+            if dec.type == "identifier":
+                out[text(src, dec)] = key
+            elif dec.type == "init_declarator" and dec.child_by_field_name("declarator").type == "identifier":
+                v = dec.child_by_field_name("value")
+                if v is not None and v.type in ("initializer_list", "argument_list") and not v.named_children:
+                    out[text(src, dec.child_by_field_name("declarator"))] = key
+    return out
 
 
 def guarded_return_helpers(src_text: str, path: str, kernel: str) -> str | None:
@@ -439,13 +501,15 @@ def inline_expression_helpers(src_text: str, path: str, kernel: str) -> str | No
     helpers = _expression_helpers(src)
     if not helpers:
         return None
+    objects = _functor_objects(src, k, helpers)
     subs = []
     for call in walk(k.body):
         fn = call.child_by_field_name("function") if call.type == "call_expression" else None
-        if fn is None or fn.type != "identifier" or text(src, fn) not in helpers \
-                or any(a <= call.start_byte < b for a, b, _ in subs):
+        key = None if fn is None or fn.type != "identifier" else objects.get(text(src, fn)) or (
+            text(src, fn) if text(src, fn) in helpers else None)
+        if key is None or any(a <= call.start_byte < b for a, b, _ in subs):
             continue
-        names, rtype, expr, plain = helpers[text(src, fn)]
+        names, rtype, expr, plain = helpers[key]
         args = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
         if len(args) != len(names):
             continue
