@@ -183,6 +183,16 @@ CASES = {
     # the thread's indices through `static_cast<index_t>(..)`
     "../probe_t/t20_namespace_functor_muladd.cu": ("matmul-tiles", "linalg::detail::gemm_functor_kernel<float>",
                                                    {"m": 37, "n": 45, "k": 29}, "37*45+37*29+29*45"),
+    # blind round U: a k loop unrolled by 4 into products held in locals, `sum += p0 + p1 + p2 + p3;`, through a row
+    # pointer, the counter declared before the loop; a batch loop accumulating in global memory after zeroing it
+    # (the batch loop is no sum along b: each pass updates another element); a strided batched GEMM whose flat index
+    # splits through a remainder local (`rem = tid % (M * N); row = rem / N;`)
+    "../probe_u/u16_unroll4_sizet.cu": ("matmul-tiles", None, {"M": 37, "N": 45, "K": 29}, "37*45+37*29+29*45"),
+    "../probe_u/u07_dbmm_outer_batch_loop.cu": ("matmul-tiles", None, {"nbatch": 3, "n": 37, "m": 29, "p": 45},
+                                                "3*(37*45+37*29+29*45)"),
+    "../probe_u/u08_strided_batched_flat.cu": ("matmul-tiles", None, {}, "3*197+200"),
+    # A·Bᵀ + B·Aᵀ through a helper called twice (two loops over the same range, read once as `ab + ba`): one loop
+    "../probe_u/u04_syr2k_idx_macro_helper.cu": ("matmul-tiles", None, {"N": 37, "M": 29}, "37*37+37*29"),
     "../probe_q/q13_heat3d_zloop.cu": ("stencil-march", None, {"nx": 37, "ny": 29, "nz": 35, "c0": 0.4, "c1": 0.1},
                                        "nx*ny*nz"),
 }

@@ -42,7 +42,7 @@ from .passes import (row_pointers_inlined, ascending_sum_loops, countdown_loops,
                      declare_at_first_assignment, flatten_array_params, merge_sum_loops, scalar_vector_dots, fold_reassignments,
                      index_pointer_steps, inline_loop_helpers, lower_guard_to_stores, name_compound_guards, name_thread_indices,
                      plain_memory_intrinsics,
-                     plain_rn_arithmetic, promote_elements, remainder_by_subtraction, rename_reassigned_pointers,
+                     plain_rn_arithmetic, promote_elements, remainder_by_subtraction, canonical_digits, join_parallel_sums, rename_reassigned_pointers,
                      join_split_sums, reroll_loops, simplify, split_lower_guards, static_shared_regions, sums_into_locals,
                      unshare_preloads, while_to_for, else_to_return,
                      hoist_invariant_guards, accumulating_calls, drop_bumped_unrolled_loop,
@@ -2514,6 +2514,7 @@ def _normal_form(text: str, ctx: Context) -> tuple[str, str | None]:
     for _ in range(4):  # a loop unrolled by hand before its remainder loop: the remainder loop alone
         text = reroll_loops(text, ctx.path, ctx.kernel) or text
         text = join_split_sums(text, ctx.path, ctx.kernel) or text
+        text = join_parallel_sums(text, ctx.path, ctx.kernel) or text  # A·Bᵀ + B·Aᵀ through a helper called twice
         text = drop_bumped_unrolled_loop(text, ctx.path, ctx.kernel) or text  # (over pointers it bumps)
     text = sums_into_locals(text, ctx.path, ctx.kernel) or text  # a row of outputs summed in global memory
     text = declare_at_first_assignment(text, ctx.path, ctx.kernel) or text
@@ -2539,6 +2540,7 @@ def _normal_form(text: str, ctx: Context) -> tuple[str, str | None]:
     for _ in range(2):  # clamps first, then the loads through them
         text = clamped_neighbours(text, ctx.path, ctx.kernel) or text
     text = remainder_by_subtraction(text, ctx.path, ctx.kernel) or text  # `j = t - i * N` with `i = t / N`
+    text = canonical_digits(text, ctx.path, ctx.kernel) or text  # `rem = t % (M * N); row = rem / N;`
     text = while_to_for(text, ctx.path, ctx.kernel) or text
     text = else_to_return(text, ctx.path, ctx.kernel) or text  # `if (edge) copy; else compute;` at the end
     text = merge_branch_stores(text, ctx.path, ctx.kernel) or text  # `if (c) out[p] = a; else out[p] = b;`

@@ -1009,6 +1009,51 @@ def _name_thread_indices(src_text: str, path: str, kernel: str) -> str | None:
     return span_text(src, 0, len(src.data), subs) if subs else None
 
 
+def canonical_digits(src_text: str, path: str, kernel: str) -> str | None:
+    """Locals that hold digits of the flat thread index through other digits (`rem = tid % (M * N); row = rem / N;
+    col = rem % N;`) declared from the index itself, `((tid / (N)) % (M))` and `(tid % (N))` (digits.flat_index: the
+    same values for a non-negative index), so that every plan reads each coordinate as one digit. Only locals
+    declared once and never written; None if none changes."""
+    from kernelpro.profilers.analysis.digits import flat_index
+
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    fi = flat_index(src, k)
+    if not hasattr(fi, "uses"):
+        return None
+    written = {n for n, _ in writes_in(src, k.body)}
+    subs = []
+    for n, d in fi.uses:
+        dec = n.parent
+        if dec is None or dec.type != "init_declarator" or dec.child_by_field_name("value") != n:
+            continue
+        name = text(src, dec.child_by_field_name("declarator"))
+        own = fi.canonical(d)
+        if name in written or not re.search(r"[%/]", text(src, n)) or \
+                re.sub(r"[\s()]", "", own) == re.sub(r"[\s()]", "", text(src, n)):
+            continue
+        if not re.fullmatch(rf"\(*{re.escape(fi.name)}\b.*", own):
+            continue
+        subs.append((n.start_byte, n.end_byte, own))
+    if not subs:
+        return None
+    for n, d in fi.uses:  # a digit local that only the rewritten values read (`rem`): its declaration dropped
+        dec = n.parent
+        if dec is None or dec.type != "init_declarator" or dec.parent is None or dec.parent.type != "declaration" \
+                or len(dec.parent.children_by_field_name("declarator")) != 1:
+            continue
+        name = text(src, dec.child_by_field_name("declarator"))
+        if name in written or name == fi.name:
+            continue
+        left = [x for x in walk(k.body) if x.type == "identifier" and text(src, x) == name
+                and x != dec.child_by_field_name("declarator") and not any(a <= x.start_byte < b for a, b, _ in subs)]
+        if not left and not any(a <= dec.start_byte < b for a, b, _ in subs):
+            subs.append((dec.parent.start_byte, dec.parent.end_byte, ""))
+    return span_text(src, 0, len(src.data), subs)
+
+
 def remainder_by_subtraction(src_text: str, path: str, kernel: str) -> str | None:
     """A remainder written by subtraction, `j = t - i * N` where `i = t / N` (or `t - (t / N) * N`), read as
     `t % N`: what C defines the remainder to be (a - (a / b) * b), so the flat index's split reads as the plans
@@ -1173,6 +1218,66 @@ def join_split_sums(src_text: str, path: str, kernel: str) -> str | None:
     return _first_loop_edit(src_text, path, kernel, edit)
 
 
+def join_parallel_sums(src_text: str, path: str, kernel: str) -> str | None:
+    """Two sums over the same range in two loops, `for (int k = 0; k < M; ++k) ab += f(k);` and, after only
+    declarations, `for (int l = 0; l < M; ++l) ba += g(l);`, then read once as `ab + ba` (A·Bᵀ + B·Aᵀ through a
+    helper called twice), read as one loop `ab += f(k) + g(k)` and `ab`: each sum zero where declared, written only
+    by its loop, neither loop reading the other's sum, the range's end written by neither. None if there is none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    writes = [n for n, _ in writes_in(src, k.body)]
+    for kids in _statement_lists(k):
+        loops = [c for c in kids if c.type == "for_statement"]
+        for a, b in zip(loops, loops[1:]):
+            between = kids[kids.index(a) + 1:kids.index(b)]
+            if any(x.type != "declaration" for x in between):
+                continue
+            sa, sb = _loop_step(src, a), _loop_step(src, b)
+            ha, hb = a.child_by_field_name("initializer"), b.child_by_field_name("initializer")
+            if sa is None or sb is None or sa[1] != 1 or sb[1] != 1 or ha is None or hb is None \
+                    or ha.type != "declaration" or hb.type != "declaration":
+                continue
+            va, vb = sa[0], sb[0]
+            flat = lambda n, v: re.sub(r"\s+", "", text(src, n)).replace(v, "\0")  # noqa: E731
+            if flat(ha, va) != flat(hb, vb) or flat(a.child_by_field_name("condition"), va) != \
+                    flat(b.child_by_field_name("condition"), vb):
+                continue
+            ua, ub = _sum_update(src, a.child_by_field_name("body")), _sum_update(src, b.child_by_field_name("body"))
+            if ua is None or ub is None or ua[0] == ub[0] or not re.fullmatch(r"\w+", ua[0] + ub[0]):
+                continue
+            lo, hi = ua[0], ub[0]
+            end = set(re.findall(r"[A-Za-z_]\w*", text(src, a.child_by_field_name("condition")))) - {va}
+            if end & ({n for n, _ in writes_in(src, a)} | {n for n, _ in writes_in(src, b)}) \
+                    or any(x.type == "identifier" and text(src, x) == hi for x in walk(a)) \
+                    or any(x.type == "identifier" and text(src, x) == lo for x in walk(b)):
+                continue
+            reads = [n for n in walk(k.body) if n.type == "identifier" and text(src, n) in (lo, hi)
+                     and n.start_byte >= b.end_byte]
+            plus = reads[0].parent if len(reads) == 2 else None
+            if plus is None or plus.type != "binary_expression" or text(src, plus.child_by_field_name("operator")) != "+" \
+                    or {text(src, plus.child_by_field_name("left")), text(src, plus.child_by_field_name("right"))} != {lo, hi}:
+                continue
+            ok = True
+            for acc in (lo, hi):
+                d = next((x for x in walk(k.body) if x.type == "init_declarator"
+                          and text(src, x.child_by_field_name("declarator")) == acc), None)
+                v = d.child_by_field_name("value") if d is not None else None
+                ok = ok and v is not None and _zero(text(src, v)) and writes.count(acc) == 1
+            if not ok:
+                continue
+            if plus.parent is not None and plus.parent.type == "parenthesized_expression":
+                plus = plus.parent  # (`alpha * (ab + ba)`: `alpha * ab`)
+            renamed = [re.sub(r"\b" + vb + r"\b", va, t) for t in ub[1]]
+            more = " + ".join(f"({t})" for t in renamed)
+            body = a.child_by_field_name("body")
+            new = "{ " + f"{lo} += " + " + ".join(f"({t})" for t in ua[1]) + f" + {more}; }}"
+            return span_text(src, 0, len(src.data), [(body.start_byte, body.end_byte, new), (b.start_byte, b.end_byte, ""),
+                                                      (plus.start_byte, plus.end_byte, lo)])
+    return None
+
+
 def _first_loop_edit(src_text: str, path: str, kernel: str, edit) -> str | None:
     """The text with the first edit(src, k, a, b) that applies to two `for` loops in a row of one block, or to one
     loop alone (b None, after the pairs of its block): (start, end, text), or None where it does not."""
@@ -1272,7 +1377,7 @@ def _sum_update(src: SourceFile, body) -> tuple[str, list[str]] | None:
         if acc not in (None, left):
             return None
         acc = left
-        terms += [text(src, t) for t in _plus_terms(src, e.child_by_field_name("right"))]
+        terms += [text(src, unparen(t)) for t in _plus_terms(src, e.child_by_field_name("right"))]
     return (acc, terms) if acc else None
 
 

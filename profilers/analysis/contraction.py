@@ -693,6 +693,8 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
     # kernel's own code adds them up)
     acc = text(src, acc_node)
     kind = "global" if acc_node.type == "subscript_expression" and acc_node.id in by_node else "local"
+    if kind == "global" and by_node[acc_node.id].index is not None and coefficient(by_node[acc_node.id].index, var):
+        return None  # each pass of the loop updates another element (a loop over outputs, not a sum along it)
     acc_name = text(src, _base(acc_node))
     # the loop's other scalars and memory
     merged_accs = {text(src, u[0]) for u in (_update(src, s2[0]) for s2 in sums[1:])}

@@ -26,7 +26,11 @@ def plain_form(src_text: str, path: str, kernel: str) -> str | None:
         if not changed:
             break
     for step in (split_declarations, ceil_divisions, inline_conditions, inline_scaled_loads, negated_guards):
-        out = step(out or src_text, path, kernel) or out
+        for _ in range(16 if step is inline_scaled_loads else 1):  # (one local a call)
+            new = step(out or src_text, path, kernel)
+            if new is None:
+                break
+            out = new
     return out
 
 
@@ -56,22 +60,58 @@ def inline_scaled_loads(src_text: str, path: str, kernel: str) -> str | None:
             factors = operands(value, "*")
             loads = [f for f in factors if f.type == "subscript_expression"]
             scalars = [f for f in factors if f.type in ("identifier", "number_literal")]
-            if ty not in ("float", "double") or len(loads) != 1 or len(loads) + len(scalars) != len(factors) or \
-                    any(text(src, f) in written for f in scalars):
+            if ty not in ("float", "double") or not loads or len(loads) > 2 or \
+                    len(loads) + len(scalars) != len(factors) or any(text(src, f) in written for f in scalars):
                 continue
-            arr = loads[0].child_by_field_name("argument")
-            p = k.param(text(src, arr)) if arr is not None and arr.type == "identifier" else None
-            if p is None or not p.is_pointer or p.base_type.replace("const", "").strip() != ty:
+            arrs = [f.child_by_field_name("argument") for f in loads]
+            if any(a is None or a.type != "identifier" or _pointee(src, k, text(src, a)) != ty for a in arrs):
                 continue
             uses = [x for x in walk(body) if x.type == "identifier" and text(src, x) == name and x.start_byte > d.end_byte]
-            if len(uses) != 1 or not (nxt.start_byte <= uses[0].start_byte < nxt.end_byte) or name in written:
+            if len(uses) != 1 or name in written:
                 continue
-            if nxt.type != "expression_statement" or {text(src, x) for x in walk(value) if x.type == "identifier"} & {
-                    n for n, _ in writes_in(src, nxt)}:
-                continue  # (a loop would read it again each pass; a name it reads changed first would change it)
+            at = next((s for s in kids if s.start_byte <= uses[0].start_byte < s.end_byte), None)
+            between = kids[kids.index(d) + 1:kids.index(at) + 1] if at is not None else []
+            reads = {text(src, x) for x in walk(value) if x.type == "identifier"}
+            if at is None or at.type != "expression_statement" or any(
+                    s.type not in ("declaration", "expression_statement") or reads & {n for n, _ in writes_in(src, s)}
+                    or (s is not at and any(x.type in ("subscript_expression", "pointer_expression", "call_expression")
+                                            for x in _written_targets(s)))
+                    for s in between):
+                continue  # (a loop would read it again each pass; a name it reads changed first would change it;
+                # a store before the use could change the element)
             return span_text(src, 0, len(src.data), [(d.start_byte, d.end_byte, ""),
                                                       (uses[0].start_byte, uses[0].end_byte, f"({text(src, value)})")])
     return None
+
+
+def _pointee(src, k, name: str) -> str | None:
+    """The element type of a pointer parameter, or of a local pointer (`const float *a = A + row * K;`), without
+    const; None otherwise."""
+    p = k.param(name)
+    if p is not None:
+        return p.base_type.replace("const", "").strip() if p.is_pointer else None
+    for d in walk(k.body):
+        if d.type != "declaration":
+            continue
+        for dec in d.children_by_field_name("declarator"):
+            inner = dec.child_by_field_name("declarator") if dec.type == "init_declarator" else dec
+            if inner is not None and inner.type == "pointer_declarator" and \
+                    text(src, inner.child_by_field_name("declarator")) == name:
+                return " ".join(w for w in text(src, d.child_by_field_name("type")).split() if w != "const")
+    return None
+
+
+def _written_targets(stmt) -> list:
+    """The left sides of the statement's assignments and updates, and its calls (which may store)."""
+    out = []
+    for n in walk(stmt):
+        if n.type == "assignment_expression":
+            out.append(n.child_by_field_name("left"))
+        elif n.type == "update_expression":
+            out.append(n.child_by_field_name("argument"))
+        elif n.type == "call_expression":
+            out.append(n)
+    return [n for n in out if n is not None]
 
 
 def line_map(written: str, read: str) -> dict[int, int]:
