@@ -27,7 +27,8 @@ import first_step  # noqa: E402
 
 GXX = shutil.which("g++")
 DTYPES = {"float": np.float32, "double": np.float64, "int": np.int32, "unsigned": np.uint32,
-          "unsigned int": np.uint32, "char": np.int8, "unsigned char": np.uint8, "T": np.float32}
+          "unsigned int": np.uint32, "char": np.int8, "unsigned char": np.uint8, "T": np.float32,
+          "uchar4": np.uint8}
 
 # file -> (plan, the kernel's name in the emulator, sizes for the run (the header's otherwise), buffer elements)
 CASES = {
@@ -193,6 +194,16 @@ CASES = {
     "../probe_u/u08_strided_batched_flat.cu": ("matmul-tiles", None, {}, "3*197+200"),
     # A·Bᵀ + B·Aᵀ through a helper called twice (two loops over the same range, read once as `ab + ba`): one loop
     "../probe_u/u04_syr2k_idx_macro_helper.cu": ("matmul-tiles", None, {"N": 37, "M": 29}, "37*37+37*29"),
+    # blind round V: a column normalised after its sum behind `if (nrm < eps) return;` (read as an if around the
+    # pass after the reduction); |x| summed through a tree helper (fabsf in the block simulator); a templated absmax
+    # whose maxima are kept by `if (a > m) m = a;` and a tree of `if (.. && s[t + s] > s[t]) s[t] = s[t + s];`
+    # (read as max); three channels' bins from a uchar4 at `2 * NBINS + p.z`; a (B, N, H, d) permute through a
+    # reassigned remainder, moved as rows of d
+    "../probe_v/v12_col_l2_normalize_macro.cu": ("column", None, {}, "59*87"),
+    "../probe_v/v15_l1norm_seq_helper_atomic.cu": ("block-tree", None, {}, "n"),
+    "../probe_v/v16_amax_template.cu": ("block-tree", "absmax_partial<float>", {}, "n"),
+    "../probe_v/v20_histogram_rgb_atomic.cu": ("private-bins", None, {}, "4*npix"),
+    "../probe_v/v08_permute_bnhd_remainder.cu": ("gather", None, {}, "B*N*H*D"),
     "../probe_q/q13_heat3d_zloop.cu": ("stencil-march", None, {"nx": 37, "ny": 29, "nz": 35, "c0": 0.4, "c1": 0.1},
                                        "nx*ny*nz"),
 }

@@ -42,7 +42,7 @@ from .passes import (row_pointers_inlined, ascending_sum_loops, countdown_loops,
                      declare_at_first_assignment, flatten_array_params, merge_sum_loops, scalar_vector_dots, fold_reassignments,
                      index_pointer_steps, inline_loop_helpers, lower_guard_to_stores, name_compound_guards, name_thread_indices,
                      plain_memory_intrinsics,
-                     plain_rn_arithmetic, promote_elements, remainder_by_subtraction, canonical_digits, join_parallel_sums, rename_reassigned_pointers,
+                     plain_rn_arithmetic, promote_elements, remainder_by_subtraction, canonical_digits, join_parallel_sums, return_after_loop_to_if, branch_selects_to_max, rename_reassigned_pointers,
                      join_split_sums, reroll_loops, simplify, split_lower_guards, static_shared_regions, sums_into_locals,
                      unshare_preloads, while_to_for, else_to_return,
                      hoist_invariant_guards, accumulating_calls, drop_bumped_unrolled_loop,
@@ -2543,6 +2543,8 @@ def _normal_form(text: str, ctx: Context) -> tuple[str, str | None]:
     text = canonical_digits(text, ctx.path, ctx.kernel) or text  # `rem = t % (M * N); row = rem / N;`
     text = while_to_for(text, ctx.path, ctx.kernel) or text
     text = else_to_return(text, ctx.path, ctx.kernel) or text  # `if (edge) copy; else compute;` at the end
+    text = return_after_loop_to_if(text, ctx.path, ctx.kernel) or text  # `if (nrm < eps) return;` after a sum
+    text = branch_selects_to_max(text, ctx.path, ctx.kernel) or text  # `if (a > m) m = a;`: `m = max(m, a);`
     text = merge_branch_stores(text, ctx.path, ctx.kernel) or text  # `if (c) out[p] = a; else out[p] = b;`
     for _ in range(4):  # `for (...; ++r, p += cols)`: the other steps at the body's end
         text = comma_steps_into_body(text, ctx.path, ctx.kernel) or text

@@ -2562,6 +2562,70 @@ def name_compound_guards(src_text: str, path: str, kernel: str) -> str | None:
     return span_text(src, 0, len(src.data), subs)
 
 
+def branch_selects_to_max(src_text: str, path: str, kernel: str) -> str | None:
+    """`if (a > m) m = a;` written `m = max(m, a);` (and `<` as min, `if (c && s[j] > s[i]) s[i] = s[j];` as `if (c)
+    s[i] = max(s[i], s[j]);`), so a running maximum or a tree of maxima reads as what it computes: each side read
+    twice has no side effects, and the assignment is the branch's only statement. None if none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    subs = []
+    for n in walk(k.body):
+        if n.type != "if_statement" or n.child_by_field_name("alternative") is not None:
+            continue
+        then = n.child_by_field_name("consequence")
+        body = statements(then) if then.type == "compound_statement" else [then]
+        e = body[0].named_children[0] if len(body) == 1 and body[0].type == "expression_statement" and \
+            body[0].named_children else None
+        if e is None or e.type != "assignment_expression" or text(src, e.child_by_field_name("operator")) != "=":
+            continue
+        dst, new = (" ".join(text(src, e.child_by_field_name(f)).split()) for f in ("left", "right"))
+        cond = n.child_by_field_name("condition")
+        cond = unparen(cond.named_children[-1] if cond.type == "condition_clause" and cond.named_children else cond)
+        rest = None
+        if cond.type == "binary_expression" and text(src, cond.child_by_field_name("operator")) == "&&":
+            rest, cond = cond.child_by_field_name("left"), unparen(cond.child_by_field_name("right"))
+        if cond.type != "binary_expression" or any(x.type in ("assignment_expression", "update_expression",
+                                                              "call_expression")
+                                                   for side in ("left", "right") for x in walk(e.child_by_field_name(side))):
+            continue
+        op = text(src, cond.child_by_field_name("operator"))
+        a, b = (" ".join(text(src, cond.child_by_field_name(f)).split()) for f in ("left", "right"))
+        fn = {(">", new, dst): "max", ("<", dst, new): "max", ("<", new, dst): "min", (">", dst, new): "min"}.get(
+            (op, a, b))
+        if fn is None:
+            continue
+        head = f"if ({text(src, rest)}) " if rest is not None else ""
+        subs.append((n.start_byte, n.end_byte, f"{head}{dst} = {fn}({dst}, {new});"))
+    return span_text(src, 0, len(src.data), subs) if subs else None
+
+
+def return_after_loop_to_if(src_text: str, path: str, kernel: str) -> str | None:
+    """A top-level `if (c) return;` after a top-level loop (`if (nrm < 1e-12f) return;` after a column's sum) written
+    `if (!(c)) { the statements after it }`: the same kernel (nothing follows the body's end), in the shape the
+    plans read as a pass after the reduction. The guards before the first loop stay returns. None if none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    stmts = statements(k.body)
+    first = next((i for i, x in enumerate(stmts) if x.type in ("for_statement", "while_statement", "do_statement")), None)
+    for i, x in enumerate(stmts):
+        if first is None or i <= first or x.type != "if_statement" or x.child_by_field_name("alternative") is not None:
+            continue
+        then = x.child_by_field_name("consequence")
+        body = statements(then) if then.type == "compound_statement" else [then]
+        if len(body) != 1 or body[0].type != "return_statement" or body[0].named_children or i == len(stmts) - 1:
+            continue
+        cond = x.child_by_field_name("condition")
+        cond = unparen(cond.named_children[-1] if cond.type == "condition_clause" and cond.named_children else cond)
+        rest_start, rest_end = stmts[i + 1].start_byte, stmts[-1].end_byte
+        return span_text(src, 0, len(src.data), [
+            (x.start_byte, x.end_byte, f"if (!({text(src, cond)})) {{"), (rest_end, rest_end, " }")])
+    return None
+
+
 def else_to_return(src_text: str, path: str, kernel: str) -> str | None:
     """The kernel's last statement `if (edge) { A } else { B }` (or the last one of its bounds guard's block,
     `if (i < n) { ...; if (edge) .. else .. }`) written `if (edge) { A return; } B`: the same thing where nothing

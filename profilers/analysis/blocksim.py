@@ -12,6 +12,7 @@ not run.
 """
 from __future__ import annotations
 
+import math
 import random
 import re
 
@@ -121,6 +122,9 @@ BIN = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b
        "^": lambda a, b: a ^ b, "<": lambda a, b: int(a < b), ">": lambda a, b: int(a > b),
        "<=": lambda a, b: int(a <= b), ">=": lambda a, b: int(a >= b), "==": lambda a, b: int(a == b),
        "!=": lambda a, b: int(a != b)}
+UNARY = {"fabsf": abs, "fabs": abs, "abs": abs, "sqrtf": math.sqrt, "sqrt": math.sqrt, "expf": math.exp,
+         "exp": math.exp, "__expf": math.exp}
+_TYPES = ("float", "double", "int", "unsigned", "long", "size_t")
 CALLS = {"min": min, "max": max, "fminf": min, "fmaxf": max, "fmin": min, "fmax": max, "::min": min, "::max": max}
 
 
@@ -167,6 +171,12 @@ class Block:
                 self.defines[src.node_text(n.child_by_field_name("name"))] = src.node_text(
                     n.child_by_field_name("value")).strip()
         self._probes = {}
+        # the kernel's template type parameters -> the type they stand for here (float where unknown)
+        t = k.node.parent if k.node.parent is not None and k.node.parent.type == "template_declaration" else None
+        ps = t.child_by_field_name("parameters") if t is not None else None
+        self.type_params = {src.node_text(n): "float" for p in (ps.named_children if ps is not None else ())
+                            if p.type == "type_parameter_declaration" for n in p.named_children
+                            if n.type == "type_identifier"}
         self._declare_shared()
         for a in self.aliases:
             self.shared[a] = ([None], {})
@@ -360,7 +370,9 @@ class Block:
         for x in walk(n):
             if x.type in ("assignment_expression", "update_expression"):
                 return False
-            if x.type == "call_expression" and src.node_text(x.child_by_field_name("function")) not in CALLS:
+            fn = "".join(src.node_text(x.child_by_field_name("function")).split()) if x.type == "call_expression" else ""
+            if x.type == "call_expression" and fn not in CALLS and fn not in UNARY and fn not in _TYPES and \
+                    fn not in self.type_params and not fn.startswith("static_cast<"):
                 return False
         return True
 
@@ -536,6 +548,14 @@ class Block:
                     self.data_ops.add((self.stage, "max" if "max" in fn else "min"))
                     return Data(CALLS[fn](val(args[0]), val(args[1])))
                 return CALLS[fn](*args)
+            if fn in UNARY and len(args) == 1 and not isinstance(args[0], SharedRef):  # `fabsf(x)` of a load
+                if isinstance(args[0], Data):
+                    self.data_ops.add((self.stage, fn))
+                    return Data(UNARY[fn](val(args[0])))
+                return UNARY[fn](args[0])
+            if len(args) == 1 and not isinstance(args[0], SharedRef) and (
+                    fn in _TYPES or fn in self.type_params):  # `float(x)`, `T(0)`: a functional cast
+                return self._cast(self.type_params.get(fn, fn), args[0])
             if fn in self.orig.macros:
                 params, body = self.orig.macros[fn]
                 if len(params) != len(args):

@@ -216,6 +216,10 @@ class _Bounds:
             if op == "+" and r is not None and r >= 0:
                 a = self.bound(left, at, depth + 1)
                 return _plus(a, r) if a else None
+            l = src.eval_int(_unparen(left))
+            if op == "+" and l is not None and l >= 0:  # `2 * NBINS + p.z`: the constant first
+                a = self.bound(right, at, depth + 1)
+                return _plus(a, l) if a else None
             if op == "-" and r is not None and r >= 0:
                 a = self.bound(left, at, depth + 1)
                 if a is None and r >= 1:  # `nbins - 1` (a clamp's top): below the count itself
