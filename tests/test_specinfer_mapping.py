@@ -131,3 +131,34 @@ def test_an_unguarded_second_element_of_a_shared_array_bounds_the_block(tmp_path
     cu.write_text(open(src).read())
     plan = infer_spec(cu)
     assert plan.block.value == [128] and plan.grid.value == ["cdiv(n, 256)"]
+
+
+HELPER_TREE = """#define THREADS %(N)d
+__device__ float block_sum(float* smem, float v) {
+  unsigned int tid = threadIdx.x;
+  smem[tid] = v;
+  __syncthreads();
+  for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (tid < s) smem[tid] += smem[tid + s];
+    __syncthreads();
+  }
+  return smem[0];
+}
+__global__ void l1(const float* x, float* result, int n) {
+  __shared__ float buf[THREADS];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float t = block_sum(buf, i < n ? fabsf(x[i]) : 0.0f);
+  if (threadIdx.x == 0) atomicAdd(result, t);
+}
+"""
+
+
+def test_a_shared_array_indexed_by_the_thread_in_a_helper_sizes_the_block(tmp_path):
+    for n in (128, 512):
+        plan, spec, errors = _infer(tmp_path, HELPER_TREE % {"N": n}, f"h{n}.cu")
+        assert plan.block.value == [n] and not plan.block.guess, plan.block
+        assert plan.grid.value == [f"cdiv(n, {n})"] and not errors, errors
+    # a helper that takes the array but indexes it elsewhere says nothing: the default block stays a guess
+    other = (HELPER_TREE % {"N": 128}).replace("smem[tid]", "smem[0]")
+    plan, _, _ = _infer(tmp_path, other, "o.cu")
+    assert plan.block.guess

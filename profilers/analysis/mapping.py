@@ -238,6 +238,46 @@ def shared_block(ks: KernelShapes) -> tuple[int, ...] | None:
             block = tuple(reversed(sizes))
             if math.prod(block) <= 1024:
                 return _fits(f, src, k, src.node_text(cur), block)
+    return _block_through_helper(src, k, {a: s[0] for a, s in arrays.items() if len(s) == 1 and s[0] <= 1024})
+
+
+def _block_through_helper(src, k, arrays: dict) -> tuple[int, ...] | None:
+    """(N,) where the kernel passes a `__shared__ T s[N]` to a `__device__` helper that indexes that parameter at
+    the thread's index (`__device__ float block_sum(float* smem, float v) { unsigned tid = threadIdx.x; smem[tid] =
+    v; ..}`: a tree over the block, one element a thread); None otherwise."""
+    if not arrays:
+        return None
+    helpers = {}
+    for fn in walk(src.root):
+        d = fn.child_by_field_name("declarator") if fn.type == "function_definition" else None
+        while d is not None and d.type in ("pointer_declarator", "reference_declarator"):
+            d = d.child_by_field_name("declarator") or (d.named_children[-1] if d.named_children else None)
+        if d is not None and d.type == "function_declarator" and "__device__" in src.node_text(fn).split("(")[0]:
+            helpers[src.node_text(d.child_by_field_name("declarator"))] = (fn, d.child_by_field_name("parameters"))
+    for call in walk(k.body):
+        if call.type != "call_expression" or src.node_text(call.child_by_field_name("function")) not in helpers:
+            continue
+        fn, params = helpers[src.node_text(call.child_by_field_name("function"))]
+        names = []
+        for p in params.named_children:
+            n = p.child_by_field_name("declarator")
+            while n is not None and n.type in ("pointer_declarator", "array_declarator"):
+                n = n.child_by_field_name("declarator")
+            names.append(src.node_text(n) if n is not None else None)
+        args = call.child_by_field_name("arguments").named_children
+        for a, name in zip(args, names):
+            size = arrays.get(src.node_text(a))
+            if size is None or name is None:
+                continue
+            tids = {"threadIdx.x"} | {src.node_text(x.child_by_field_name("declarator")) for x in walk(fn)
+                                      if x.type == "init_declarator" and x.child_by_field_name("value") is not None
+                                      and "".join(src.node_text(x.child_by_field_name("value")).split()) == "threadIdx.x"}
+            for n in walk(fn):
+                if n.type == "subscript_expression" and src.node_text(n.child_by_field_name("argument")) == name:
+                    i = n.child_by_field_name("indices")
+                    i = i.named_children[0] if i is not None and i.named_children else None
+                    if i is not None and "".join(src.node_text(i).split()) in tids:
+                        return (size,)
     return None
 
 

@@ -153,6 +153,7 @@ struct alignas(16) float4 { float x, y, z, w; };
 struct alignas(8) int2 { int x, y; };
 struct alignas(16) int4 { int x, y, z, w; };
 struct alignas(16) double2 { double x, y; };
+struct uchar3 { unsigned char x, y, z; };
 struct alignas(4) uchar4 { unsigned char x, y, z, w; };
 inline uchar4 make_uchar4(unsigned char x, unsigned char y, unsigned char z, unsigned char w) { return {x, y, z, w}; }
 inline float2 make_float2(float x, float y) { return {x, y}; }
