@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import threading
 from pathlib import Path
 
 from lsprotocol import types
@@ -11,6 +13,8 @@ from kernelpro.profilers.cachekey import read_bounded
 
 from .profiling import MAX_BYTES, is_cuda, is_header, is_profiled
 from .state import DocState, KernelProServer, disk_stamp
+
+EXIT_GRACE_S = 5.0  # after `exit`, the most the process may take to end
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +111,12 @@ def setup(server: KernelProServer) -> None:
 
     @server.feature(types.EXIT)
     def exit_(ls: KernelProServer, *args):
+        # `exit` must end the process: pygls exits after this handler, and should anything hold it (a thread that
+        # does not join, a read that does not wake), a daemon timer ends it a few seconds later with the same code
+        code = 0 if ls.protocol._shutdown else 1
+        timer = threading.Timer(EXIT_GRACE_S, os._exit, (code,))
+        timer.daemon = True  # (a normal exit does not wait for it)
+        timer.start()
         ls.close()
 
 
