@@ -113,10 +113,11 @@ def setup(server: KernelProServer) -> None:
     def exit_(ls: KernelProServer, *args):
         # `exit` must end the process: pygls exits after this handler, and should anything hold it (a thread that
         # does not join, a read that does not wake), a daemon timer ends it a few seconds later with the same code
-        code = 0 if ls.protocol._shutdown else 1
-        timer = threading.Timer(EXIT_GRACE_S, os._exit, (code,))
-        timer.daemon = True  # (a normal exit does not wait for it)
-        timer.start()
+        if getattr(ls, "_stop_event", None) is not None:  # (serving stdio or a socket: this process is the server's)
+            code = 0 if ls.protocol._shutdown else 1
+            timer = threading.Timer(EXIT_GRACE_S, os._exit, (code,))
+            timer.daemon = True  # (a normal exit does not wait for it)
+            timer.start()
         ls.close()
 
 

@@ -204,6 +204,13 @@ CASES = {
     "../probe_v/v16_amax_template.cu": ("block-tree", "absmax_partial<float>", {}, "n"),
     "../probe_v/v20_histogram_rgb_atomic.cu": ("private-bins", None, {}, "4*npix"),
     "../probe_v/v08_permute_bnhd_remainder.cu": ("gather", None, {}, "B*N*H*D"),
+    # blind round W: llm.c's matmul_forward splitting its row `bt` into `b = bt / T, t = bt % T` and indexing `b * T *
+    # C + t * C` (read as the row bt, b and t computed from it as written); a batch on blockIdx.z that one operand
+    # (the filter bank) does not read, through pointers stepped in the k loop
+    "../probe_w/w01_llmc_matmul_fwd_b_t_split.cu": ("matmul-tiles", None, {"B": 2, "T": 13, "C": 29, "OC": 37},
+                                                    "37*29+2*13*37"),
+    "../probe_w/w19_torchaudio_melscale_ptrinc.cu": ("matmul-tiles", None,
+                                                     {"batch": 3, "n_freqs": 29, "n_mels": 17, "n_time": 37}, "3*29*37"),
     "../probe_q/q13_heat3d_zloop.cu": ("stencil-march", None, {"nx": 37, "ny": 29, "nz": 35, "c0": 0.4, "c1": 0.1},
                                        "nx*ny*nz"),
 }

@@ -162,3 +162,12 @@ def test_a_shared_array_indexed_by_the_thread_in_a_helper_sizes_the_block(tmp_pa
     other = (HELPER_TREE % {"N": 128}).replace("smem[tid]", "smem[0]")
     plan, _, _ = _infer(tmp_path, other, "o.cu")
     assert plan.block.guess
+
+
+def test_a_helper_reading_two_elements_a_thread_or_one_per_warp_does_not_size_the_block(tmp_path):
+    two = (HELPER_TREE % {"N": 1024}).replace("smem[tid] = v;", "smem[tid] = v; smem[tid + blockDim.x] = v;")
+    plan, _, _ = _infer(tmp_path, two, "two.cu")
+    assert plan.block.value != [1024]
+    warp = (HELPER_TREE % {"N": 32}).replace("smem[tid] = v;", "if (tid < blockDim.x / 32) smem[tid] = v;")
+    plan, _, _ = _infer(tmp_path, warp, "warp.cu")
+    assert plan.block.value != [32]

@@ -62,7 +62,7 @@ __global__ void k(const float* a, const float* b, float* o, int n) {
 }
 """
     new = inline_expression_helpers(text, "f.cu", "k")
-    assert "acc = ((a[i])*(b[i])+acc);" in new.replace(" * ", "*").replace(" + ", "+")
+    assert "acc = ((a[i])*(b[i])+acc);" in new.replace(" * ", "*").replace(" + ", "+")  # into a float: no cast
     assert "o[0] = tw(acc);" in new  # not one expression: left as written
 
 
@@ -207,3 +207,26 @@ def test_a_negated_guard_of_integer_comparisons_reads_as_de_morgan_s_and_nothing
     # a name that is an int in one place and a float in another is not read as an integer
     shadow = kern.format(cond="!(t < 1 && c < N)").replace("out[r * N + c] =", "for (int t = 0; t < 2; ++t) out[r * N + c] +=")
     assert negated_guards(shadow, "x.cu", "f") is None
+
+
+def test_a_templates_helper_keeps_its_return_conversion_and_a_functor_reading_members_is_left_alone():
+    text = """template <class T> __device__ T scale(T x, float s) { return x * s; }
+template <class T> __device__ T add(T a, T b) { return a + b; }
+template <class T> __device__ T relu(T x) { return x > T(0) ? x : T(0); }
+struct Scale { float s = 2.f; __device__ float operator()(float x) const { return s * x; } };
+__global__ void k(const int* in, const unsigned char* c, const float* f, int* o, unsigned char* u, float* g, float s) {
+  int i = threadIdx.x;
+  o[i] = scale(in[i], 0.5f) * 3;
+  u[i] = add(c[i], c[i + 1]) / 2;
+  o[i + 1] = scale(in[i], 0.5f);
+  Scale op;
+  g[i] = relu(f[i]) + op(f[i]) + s;
+}
+"""
+    new = inline_expression_helpers(text, "t.cu", "k")
+    body = new[new.index("__global__"):].replace(" ", "")
+    assert "o[i]=((int)((in[i])*0.5f))*3;" in body  # converted back to int as the helper's return did
+    assert "u[i]=((unsignedchar)((c[i])+(c[i+1])))/2;" in body  # (a uchar sum wraps)
+    assert "o[i+1]=((in[i])*0.5f);" in body  # stored into an int: the store converts as the return did
+    assert "float(0)" in body and "T(0)" not in body  # the template's T as the call gives it
+    assert "op(f[i])" in body  # a functor reading its member `s`: the kernel's `s` is another name

@@ -1430,6 +1430,11 @@ def _replay(src: SourceFile, k, c: Contraction, ind: str, sums: list[str] | None
         split = _split_value(src, k, name, c) or _batch_root(src, k, name, c)
         if split is None and _only_in_coordinates(src, k, name, c):
             continue  # `int tx = threadIdx.x;` read only by the row's and column's definitions: unused now
+        v = unparen(d.child_by_field_name("value")) if split is None else None
+        if v is not None and v.type == "binary_expression" and text(src, v.child_by_field_name("operator")) in ("/", "%") \
+                and text(src, unparen(v.child_by_field_name("left"))) in (c.row.atoms[0], c.col.atoms[0]) \
+                and not any(x.type == "identifier" and text(src, x) in c.coords for x in walk(v.child_by_field_name("right"))):
+            continue  # a digit of the row or column (`b = bt / T` with bt the row): computed from it as written
         if split is None:
             raise Refuse(f"`{name}` is a thread index besides the output's row and column")
         v = d.child_by_field_name("value")

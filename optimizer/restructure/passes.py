@@ -978,7 +978,8 @@ def _name_thread_indices(src_text: str, path: str, kernel: str) -> str | None:
         if not others and par is not None and par.type == "init_declarator":
             name = text(src, par.child_by_field_name("declarator"))
             decl_type = par.parent.child_by_field_name("type") if par.parent is not None else None
-            same = cast is None or (decl_type is not None and " ".join(text(src, decl_type).split()) == cast)
+            same = cast is None or (decl_type is not None and " ".join(text(src, decl_type).split()) == cast
+                                    and not re.search(r"float|double|half|bfloat", cast))
             if same and all(w != name for w, _ in writes_in(src, k.body)) and axis not in named:
                 named[axis] = name
             continue  # a declaration's whole value (a loop's start included) stays as written
@@ -1024,6 +1025,9 @@ def canonical_digits(src_text: str, path: str, kernel: str) -> str | None:
     if not hasattr(fi, "uses"):
         return None
     written = {n for n, _ in writes_in(src, k.body)}
+    remainders = {text(src, n.parent.child_by_field_name("declarator")) for n, _ in fi.uses
+                  if n.parent is not None and n.parent.type == "init_declarator" and unparen(n).type == "binary_expression"
+                  and text(src, unparen(n).child_by_field_name("operator")) == "%"} - {fi.name}
     subs = []
     for n, d in fi.uses:
         dec = n.parent
@@ -1031,9 +1035,17 @@ def canonical_digits(src_text: str, path: str, kernel: str) -> str | None:
             continue
         name = text(src, dec.child_by_field_name("declarator"))
         own = fi.canonical(d)
+        ty = text(src, dec.parent.child_by_field_name("type")) if dec.parent is not None and \
+            dec.parent.child_by_field_name("type") is not None else ""
+        reads = {text(src, x) for x in walk(n) if x.type == "identifier"}
         if name in written or not re.search(r"[%/]", text(src, n)) or \
                 re.sub(r"[\s()]", "", own) == re.sub(r"[\s()]", "", text(src, n)):
             continue
+        if not re.fullmatch(r"(const\s+)?(unsigned\s+|signed\s+)?(int|long|long long|size_t|u?int(32|64)_t|unsigned)",
+                            " ".join(ty.split())) or re.search(r"float|double|half|\d\.|\.\d", text(src, n)):
+            continue  # an integer digit only (`(float)x / W` is a division, not a digit)
+        if not (reads & remainders):
+            continue  # only a digit read through a remainder's local (`row = rem / N`): no new products
         if not re.fullmatch(rf"\(*{re.escape(fi.name)}\b.*", own):
             continue
         subs.append((n.start_byte, n.end_byte, own))
@@ -1218,6 +1230,10 @@ def join_split_sums(src_text: str, path: str, kernel: str) -> str | None:
     return _first_loop_edit(src_text, path, kernel, edit)
 
 
+_PURE_CALLS = {"fmaf", "fma", "fabsf", "fabs", "sqrtf", "sqrt", "expf", "exp", "__expf", "logf", "log", "__ldg", "min",
+               "max", "fminf", "fmaxf", "__half2float", "__bfloat162float", "__float2half", "static_cast"}
+
+
 def join_parallel_sums(src_text: str, path: str, kernel: str) -> str | None:
     """Two sums over the same range in two loops, `for (int k = 0; k < M; ++k) ab += f(k);` and, after only
     declarations, `for (int l = 0; l < M; ++l) ba += g(l);`, then read once as `ab + ba` (A·Bᵀ + B·Aᵀ through a
@@ -1228,6 +1244,7 @@ def join_parallel_sums(src_text: str, path: str, kernel: str) -> str | None:
     if k is None or k.body is None:
         return None
     writes = [n for n, _ in writes_in(src, k.body)]
+    pure = set(src.macros) | _PURE_CALLS  # (a macro of the file, `IDX(r, c, ld)`, or math without side effects)
     for kids in _statement_lists(k):
         loops = [c for c in kids if c.type == "for_statement"]
         for a, b in zip(loops, loops[1:]):
@@ -1249,10 +1266,20 @@ def join_parallel_sums(src_text: str, path: str, kernel: str) -> str | None:
                 continue
             lo, hi = ua[0], ub[0]
             end = set(re.findall(r"[A-Za-z_]\w*", text(src, a.child_by_field_name("condition")))) - {va}
+            ida, idb = ({text(src, x) for e in walk(y.child_by_field_name("body")) if e.type == "assignment_expression"
+                         for x in walk(e.child_by_field_name("right")) if x.type == "identifier"} for y in (a, b))
+            between_names = {n for x in between for n in declared_names(src, x)}
+            between_reads = {text(src, x) for d in between for x in walk(d) if x.type == "identifier"}
             if end & ({n for n, _ in writes_in(src, a)} | {n for n, _ in writes_in(src, b)}) \
-                    or any(x.type == "identifier" and text(src, x) == hi for x in walk(a)) \
-                    or any(x.type == "identifier" and text(src, x) == lo for x in walk(b)):
-                continue
+                    or {lo, hi} & (ida | idb) or (between_names - {hi}) & idb \
+                    or lo in between_reads or any(x.type == "update_expression" or (
+                        x.type == "call_expression" and text(src, x.child_by_field_name("function")) not in pure) or (
+                        x.type == "assignment_expression" and x.parent is not None and
+                        x.parent.type != "expression_statement")
+                        for y in (a, b) for x in walk(y.child_by_field_name("body"))) \
+                    or [n for n, _ in writes_in(src, a.child_by_field_name("body"))] != [lo] \
+                    or [n for n, _ in writes_in(src, b.child_by_field_name("body"))] != [hi]:
+                continue  # (each loop only adds its terms to its own sum; b reads nothing declared between)
             reads = [n for n in walk(k.body) if n.type == "identifier" and text(src, n) in (lo, hi)
                      and n.start_byte >= b.end_byte]
             plus = reads[0].parent if len(reads) == 2 else None
@@ -1269,7 +1296,12 @@ def join_parallel_sums(src_text: str, path: str, kernel: str) -> str | None:
                 continue
             if plus.parent is not None and plus.parent.type == "parenthesized_expression":
                 plus = plus.parent  # (`alpha * (ab + ba)`: `alpha * ab`)
-            renamed = [re.sub(r"\b" + vb + r"\b", va, t) for t in ub[1]]
+            rhs = [e.child_by_field_name("right") for e in walk(b.child_by_field_name("body"))
+                   if e.type == "assignment_expression"]
+            renamed = [span_text(src, r.start_byte, r.end_byte, [
+                (x.start_byte, x.end_byte, va) for x in walk(r) if x.type == "identifier" and text(src, x) == vb
+                and not (x.parent is not None and x.parent.type == "field_expression"
+                         and x.parent.child_by_field_name("field") == x)]) for r in rhs]
             more = " + ".join(f"({t})" for t in renamed)
             body = a.child_by_field_name("body")
             new = "{ " + f"{lo} += " + " + ".join(f"({t})" for t in ua[1]) + f" + {more}; }}"
@@ -2571,6 +2603,8 @@ def branch_selects_to_max(src_text: str, path: str, kernel: str) -> str | None:
     if k is None or k.body is None:
         return None
     subs = []
+    names = {text(src, x) for x in walk(k.node) if x.type == "identifier" and not (
+        x.parent is not None and x.parent.type == "call_expression" and x.parent.child_by_field_name("function") == x)}
     for n in walk(k.body):
         if n.type != "if_statement" or n.child_by_field_name("alternative") is not None:
             continue
@@ -2582,7 +2616,13 @@ def branch_selects_to_max(src_text: str, path: str, kernel: str) -> str | None:
             continue
         dst, new = (" ".join(text(src, e.child_by_field_name(f)).split()) for f in ("left", "right"))
         cond = n.child_by_field_name("condition")
+        if cond.type == "condition_clause" and len(cond.named_children) != 1:
+            continue  # (an if-initialiser, `if (float v = a[i]; v > m)`: its declaration would be lost)
         cond = unparen(cond.named_children[-1] if cond.type == "condition_clause" and cond.named_children else cond)
+        value = e.child_by_field_name("right")
+        if not any(x.type == "subscript_expression" or (x.type == "identifier" and k.param(text(src, x)) is None)
+                   for x in walk(value)) or names & {"max", "min"}:
+            continue  # a clamp to a constant or a size (`if (b < 0) b = 0;`) stays a clamp; a name `max` stays
         rest = None
         if cond.type == "binary_expression" and text(src, cond.child_by_field_name("operator")) == "&&":
             rest, cond = cond.child_by_field_name("left"), unparen(cond.child_by_field_name("right"))
@@ -2619,6 +2659,8 @@ def return_after_loop_to_if(src_text: str, path: str, kernel: str) -> str | None
         if len(body) != 1 or body[0].type != "return_statement" or body[0].named_children or i == len(stmts) - 1:
             continue
         cond = x.child_by_field_name("condition")
+        if cond.type == "condition_clause" and len(cond.named_children) != 1:
+            continue  # (an if-initialiser: its declaration would be lost)
         cond = unparen(cond.named_children[-1] if cond.type == "condition_clause" and cond.named_children else cond)
         rest_start, rest_end = stmts[i + 1].start_byte, stmts[-1].end_byte
         return span_text(src, 0, len(src.data), [

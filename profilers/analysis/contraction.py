@@ -758,8 +758,9 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
     oc = _coord_atoms(out_acc.index, cset, set())
     pairs = []
     row_atoms, col_atoms, batch_atoms, bcast = set(), set(), set(), set()
+    # a batch one operand shares with the output: a loop's counter around the k loop, or blockIdx.z alone
     batch_loops = {lp2.var for lp2 in k.loops if lp2.var in outer_vars and lp2.var not in coords
-                   and lp2.trip_count is None}
+                   and lp2.trip_count is None} | {a for a, ax in coords.items() if ax == "Bz"}
     for _, ops, _, _ in terms:
         (a, fa), (b, fb) = ops
         ca, cb = _coord_atoms(a.index, cset, set()), _coord_atoms(b.index, cset, set())
@@ -793,6 +794,17 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
         row_atoms |= ra
         col_atoms |= rb
         batch_atoms |= ca & cb & oc
+    for side in (row_atoms, col_atoms):  # `b = bt / T, t = bt % T` indexing `(b * T + t) * C`: the row bt itself
+        got = _merged_digits(src, k, coords, side, [x for pr in pairs for x, _ in pr] + [out_acc])
+        if got is not None:
+            (q, r, root), fixed = got
+            side -= {q, r}
+            side.add(root)
+            pairs = [tuple((fixed.get(id(x), x), f) for x, f in pr) for pr in pairs]
+            out_acc = fixed.get(id(out_acc), out_acc)
+    if len(bcast) > 1 or (bcast and batch_atoms):
+        return Refusal(line, f"the loops over {', '.join(sorted(bcast))} each move one operand and the output: "
+                             "not one batch")
     batch_atoms |= bcast
     if row_atoms & col_atoms:
         return Refusal(line, "the products disagree on which coordinate is the row")
@@ -836,6 +848,16 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
             bias = init
         bias = sbias or bias
     guards = _guards(src, k, lp.node)
+    for v in bcast:  # a batch of whole matrices: each index steps by its matrix, `(b * I + i) * K`, `b * K * N + ..`
+        for idx in [o.index for o in ops0 + ops1 + [out] if o.index is not None and coefficient(o.index, v)]:
+            others = [a for a in _coord_atoms(idx, cset, set()) | ({var} if coefficient(idx, var) else set())
+                      if a != v and a in row_atoms | col_atoms | {var}]
+            slowest = max(others, key=lambda a: _sample(coefficient(idx, a)), default=None)
+            ext = K if slowest == var else _count(src, k, coords, guards, slowest) if slowest is not None else None
+            ep = text_poly(src, ext) if ext is not None else None
+            if ep is None or coefficient(idx, v) != mul(coefficient(idx, slowest), ep):
+                return Refusal(line, f"`{v}` moves an operand or the output by other than whole matrices (the "
+                                     f"slowest of its other coordinates, {slowest}, bounded by {ext or 'nothing known'})")
     per_thread = _per_thread(src, k, w, row_atoms, col_atoms)
     row = _axis(src, plain, coords, guards, row_atoms, k)
     col = _axis(src, plain, coords, guards, col_atoms, k)
@@ -1175,6 +1197,41 @@ def _compares(src: SourceFile, cond, one: set, other: set) -> bool:
 
 _TO_ZERO = re.compile(r"^\s*(?:__float2half(?:_rn)?|__float2bfloat16(?:_rn)?|__int2half_rn|__half|half|__nv_bfloat16|"
                       r"nv_bfloat16|float|double|static_cast<[\w\s]+>)\s*\((.*)\)\s*$", re.S)
+
+
+def _merged_digits(src: SourceFile, k: Kernel, coords: dict, side: set, accesses: list):
+    """((q, r, root), {id(access): access with root for q and r}) where side is {q, r}, `q = root / R`, `r = root % R`
+    and every index that reads them reads `(q * R + r) * S`; None otherwise."""
+    import dataclasses
+
+    if len(side) != 2:
+        return None
+    for q, r in (tuple(side), tuple(side)[::-1]):
+        vq, vr = (unparen(_coord_value(src, k, a)) if a in coords else None for a in (q, r))
+        if vq is None or vr is None or vq.type != "binary_expression" or vr.type != "binary_expression" or \
+                text(src, vq.child_by_field_name("operator")) != "/" or \
+                text(src, vr.child_by_field_name("operator")) != "%":
+            continue
+        root = text(src, unparen(vq.child_by_field_name("left")))
+        radix = [" ".join(text(src, unparen(v.child_by_field_name("right"))).split()) for v in (vq, vr)]
+        if root != text(src, unparen(vr.child_by_field_name("left"))) or root not in coords or radix[0] != radix[1]:
+            continue
+        rp = text_poly(src, radix[0])
+        fixed = {}
+        for a in accesses:
+            if a.index is None or not (coefficient(a.index, q) or coefficient(a.index, r)):
+                continue
+            cq, cr = coefficient(a.index, q), coefficient(a.index, r)
+            if cq is None or cr is None or not cr or rp is None or cq != mul(cr, rp):
+                return None
+            fixed[id(a)] = dataclasses.replace(a, index=add(without(without(a.index, q), r), mul(atom(root), cr)))
+        return (q, r, root), fixed
+    return None
+
+
+def _sample(p: Poly) -> int:
+    """A polynomial's value with every atom 13: which of two strides is the larger, for sizes of one order."""
+    return sum(c * 13 ** len(m) for m, c in p.items())
 
 
 def _type_names(src: SourceFile, k: Kernel) -> tuple:

@@ -272,13 +272,28 @@ def _block_through_helper(src, k, arrays: dict) -> tuple[int, ...] | None:
             tids = {"threadIdx.x"} | {src.node_text(x.child_by_field_name("declarator")) for x in walk(fn)
                                       if x.type == "init_declarator" and x.child_by_field_name("value") is not None
                                       and "".join(src.node_text(x.child_by_field_name("value")).split()) == "threadIdx.x"}
-            for n in walk(fn):
-                if n.type == "subscript_expression" and src.node_text(n.child_by_field_name("argument")) == name:
-                    i = n.child_by_field_name("indices")
-                    i = i.named_children[0] if i is not None and i.named_children else None
-                    if i is not None and "".join(src.node_text(i).split()) in tids:
-                        return (size,)
+            subs = [n for n in walk(fn) if n.type == "subscript_expression"
+                    and src.node_text(n.child_by_field_name("argument")) == name]
+            if any("blockDim" in src.node_text(n.child_by_field_name("indices")) for n in subs):
+                continue  # (`s[t + blockDim.x]`: more than one element a thread)
+            for n in subs:
+                i = n.child_by_field_name("indices")
+                i = i.named_children[0] if i is not None and i.named_children else None
+                if i is not None and "".join(src.node_text(i).split()) in tids and not _under_thread_test(src, n, fn, tids):
+                    return (size,)
     return None
+
+
+def _under_thread_test(src, n, fn, tids: set) -> bool:
+    """n runs only under an `if` whose condition reads the thread's index (`if (tid < blockDim.x / 32)`)."""
+    p = n.parent
+    while p is not None and p != fn:
+        if p.type == "if_statement" and any(x.type in ("identifier", "field_expression") and
+                                            "".join(src.node_text(x).split()) in tids
+                                            for x in walk(p.child_by_field_name("condition"))):
+            return True
+        p = p.parent
+    return False
 
 
 def _fits(f, src, k, array: str, block: tuple) -> tuple:

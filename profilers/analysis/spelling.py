@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ..source import parse_source, span_text, walk
-from .loops import operands, text, unparen, writes_in
+from .loops import declared_names, operands, text, unparen, writes_in
 from .macros import _primary, expand_macros
 
 _SIDE_EFFECTS = ("assignment_expression", "update_expression", "call_expression")
@@ -72,13 +72,15 @@ def inline_scaled_loads(src_text: str, path: str, kernel: str) -> str | None:
             at = next((s for s in kids if s.start_byte <= uses[0].start_byte < s.end_byte), None)
             between = kids[kids.index(d) + 1:kids.index(at) + 1] if at is not None else []
             reads = {text(src, x) for x in walk(value) if x.type == "identifier"}
-            if at is None or at.type != "expression_statement" or any(
-                    s.type not in ("declaration", "expression_statement") or reads & {n for n, _ in writes_in(src, s)}
-                    or (s is not at and any(x.type in ("subscript_expression", "pointer_expression", "call_expression")
-                                            for x in _written_targets(s)))
-                    for s in between):
-                continue  # (a loop would read it again each pass; a name it reads changed first would change it;
-                # a store before the use could change the element)
+            top = at.named_children[0] if at is not None and at.type == "expression_statement" and at.named_children \
+                else None
+            if top is None or top.type != "assignment_expression" or \
+                    not (top.child_by_field_name("right").start_byte <= uses[0].start_byte) or \
+                    any(x.type in ("assignment_expression", "update_expression")
+                        for x in walk(top.child_by_field_name("right"))) or reads & {n for n, _ in writes_in(src, at)} or \
+                    any(not _plain_declaration(src, x) or reads & set(declared_names(src, x)) for x in between[:-1]):
+                continue  # (a loop would read it again each pass; only declarations of plain locals that name
+                # nothing the value reads may stand between, and the use's statement stores only after reading it)
             return span_text(src, 0, len(src.data), [(d.start_byte, d.end_byte, ""),
                                                       (uses[0].start_byte, uses[0].end_byte, f"({text(src, value)})")])
     return None
@@ -101,17 +103,15 @@ def _pointee(src, k, name: str) -> str | None:
     return None
 
 
-def _written_targets(stmt) -> list:
-    """The left sides of the statement's assignments and updates, and its calls (which may store)."""
-    out = []
-    for n in walk(stmt):
-        if n.type == "assignment_expression":
-            out.append(n.child_by_field_name("left"))
-        elif n.type == "update_expression":
-            out.append(n.child_by_field_name("argument"))
-        elif n.type == "call_expression":
-            out.append(n)
-    return [n for n in out if n is not None]
+def _plain_declaration(src, d) -> bool:
+    """A declaration of plain locals (no reference or pointer) whose values assign, update and call nothing."""
+    if d.type != "declaration":
+        return False
+    for dec in d.children_by_field_name("declarator"):
+        inner = dec.child_by_field_name("declarator") if dec.type == "init_declarator" else dec
+        if inner is None or inner.type != "identifier":
+            return False
+    return not any(x.type in ("assignment_expression", "update_expression", "call_expression") for x in walk(d))
 
 
 def line_map(written: str, read: str) -> dict[int, int]:
@@ -364,13 +364,13 @@ def analysis_form(src_text: str, path: str, kernel: str) -> str | None:
     return out
 
 
-def _template_types(f) -> set:
-    """The type parameters of the template that declares `f` (`template <typename T>`): their names."""
+def _template_types(f) -> list:
+    """The type parameters of the template that declares `f` (`template <typename T>`): their names, in order."""
     if f.parent is None or f.parent.type != "template_declaration":
-        return set()
+        return []
     ps = f.parent.child_by_field_name("parameters")
-    return {n.text.decode() for p in (ps.named_children if ps is not None else ()) if p.type == "type_parameter_declaration"
-            for n in p.named_children if n.type == "type_identifier"}
+    return [n.text.decode() for p in (ps.named_children if ps is not None else ()) if p.type == "type_parameter_declaration"
+            for n in p.named_children if n.type == "type_identifier"]
 
 
 def _functor_name(src, f) -> str | None:
@@ -412,7 +412,7 @@ def _expression_helpers(src) -> dict:
             helpers.pop(key, None)
             continue
         seen.add(key)
-        tparams = _template_types(f) | (_template_types(f.parent.parent) if functor else set())
+        tparams = _template_types(f) + (_template_types(f.parent.parent) if functor else [])
         ref = False
         while d is not None and d.type in ("pointer_declarator", "reference_declarator"):
             ref = True  # `float& at(...)`: an lvalue, returned as is
@@ -425,9 +425,11 @@ def _expression_helpers(src) -> dict:
         if name is None or name.type not in ("identifier", "operator_name") or params is None or len(stmts) != 1 \
                 or stmts[0].type != "return_statement" or not stmts[0].named_children:
             continue
-        names, elem = [], {}
+        names, elem, ptypes = [], {}, []
         for p in params.named_children:
             pn = p.child_by_field_name("declarator")
+            ptypes.append(" ".join(w for w in text(src, p.child_by_field_name("type")).split() if w != "const")
+                          if p.child_by_field_name("type") is not None else "")
             stars = 0
             while pn is not None and pn.type == "pointer_declarator":
                 stars += 1
@@ -436,6 +438,7 @@ def _expression_helpers(src) -> dict:
                 names = None
                 break
             names.append(text(src, pn))
+            ptypes[-1] += "*" * stars
             if stars == 1:
                 elem[text(src, pn)] = " ".join(w for w in text(src, p.child_by_field_name("type")).split()
                                                if w not in ("const", "volatile", "__restrict__"))
@@ -450,16 +453,50 @@ def _expression_helpers(src) -> dict:
         if any(n.type in _SIDE_EFFECTS and n.type != "call_expression" for n in walk(expr)) \
                 or any(n.type == "identifier" and text(src, n) == text(src, name) for n in walk(expr)):
             continue  # assigns, or calls itself
+        if functor and any(n.type == "identifier" and text(src, n) not in names and not _called(src, n)
+                           for n in walk(expr)) or any(n.type == "this" for n in walk(expr)):
+            continue  # a functor reading its members (`return s * x;`): not the kernel's names
         # `return p[i];` of a `T*` parameter as a `T`, or a reference: no cast needed
-        plain = ref or rtype in tparams or (expr.type == "subscript_expression" and elem.get(
+        plain = ref or (expr.type == "subscript_expression" and elem.get(
             text(src, expr.child_by_field_name("argument"))) == rtype)
-        helpers[key] = (names, rtype, expr, plain)
+        helpers[key] = (names, rtype, expr, plain, {"tparams": tparams, "ptypes": ptypes, "functor": bool(functor)})
     return helpers
+
+
+def _called(src, n) -> bool:
+    """n names the function of a call (`fmaf` in `fmaf(a, b, c)`)."""
+    return n.parent is not None and n.parent.type == "call_expression" and n.parent.child_by_field_name("function") == n
+
+
+def _arg_type(src, k, a) -> str | None:
+    """The type of a call's argument where the kernel says it: an element of a pointer parameter or local, a scalar
+    parameter or local, a cast; None otherwise."""
+    a = unparen(a)
+    if a is None:
+        return None
+    if a.type == "cast_expression":
+        return " ".join(w for w in text(src, a.child_by_field_name("type")).split() if w != "const")
+    if a.type == "subscript_expression":
+        arr = a.child_by_field_name("argument")
+        return _pointee(src, k, text(src, arr)) if arr is not None and arr.type == "identifier" else None
+    if a.type != "identifier":
+        return None
+    name = text(src, a)
+    p = k.param(name)
+    if p is not None:
+        return None if p.is_pointer else " ".join(w for w in p.type_text.split() if w != "const")
+    for d in walk(k.body):
+        if d.type == "declaration" and any((x.child_by_field_name("declarator") if x.type == "init_declarator" else x)
+                                           is not None and text(src, x.child_by_field_name("declarator") if
+                                                                x.type == "init_declarator" else x) == name
+                                           for x in d.children_by_field_name("declarator")):
+            return " ".join(w for w in text(src, d.child_by_field_name("type")).split() if w != "const")
+    return None
 
 
 def _functor_objects(src, k, helpers: dict) -> dict:
     """Locals of the kernel declared as a functor with a one-expression `operator()` (`MulAdd<T> op;`,
-    `Axpy op{};`): name -> its helper's key."""
+    `Axpy op{};`): name -> (its helper's key, the template arguments it is declared with)."""
     out = {}
     for d in walk(k.body):
         t = d.child_by_field_name("type") if d.type == "declaration" else None
@@ -469,13 +506,15 @@ def _functor_objects(src, k, helpers: dict) -> dict:
         key = f"functor:{text(src, base)}" if base is not None else None
         if key not in helpers:
             continue
+        targs = t.child_by_field_name("arguments") if t.type == "template_type" else None
+        targs = [" ".join(text(src, x).split()) for x in targs.named_children] if targs is not None else []
         for dec in d.children_by_field_name("declarator"):
             if dec.type == "identifier":
-                out[text(src, dec)] = key
+                out[text(src, dec)] = (key, targs)
             elif dec.type == "init_declarator" and dec.child_by_field_name("declarator").type == "identifier":
                 v = dec.child_by_field_name("value")
                 if v is not None and v.type in ("initializer_list", "argument_list") and not v.named_children:
-                    out[text(src, dec.child_by_field_name("declarator"))] = key
+                    out[text(src, dec.child_by_field_name("declarator"))] = (key, targs)
     return out
 
 
@@ -545,14 +584,31 @@ def inline_expression_helpers(src_text: str, path: str, kernel: str) -> str | No
     subs = []
     for call in walk(k.body):
         fn = call.child_by_field_name("function") if call.type == "call_expression" else None
-        key = None if fn is None or fn.type != "identifier" else objects.get(text(src, fn)) or (
-            text(src, fn) if text(src, fn) in helpers else None)
+        obj = objects.get(text(src, fn)) if fn is not None and fn.type == "identifier" else None
+        key = obj[0] if obj else (text(src, fn) if fn is not None and fn.type == "identifier" and
+                                  text(src, fn) in helpers else None)
         if key is None or any(a <= call.start_byte < b for a, b, _ in subs):
             continue
-        names, rtype, expr, plain = helpers[key]
+        names, rtype, expr, plain, meta = helpers[key]
         args = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
         if len(args) != len(names):
             continue
+        bind = {}  # a template's type parameters -> the types this call gives them
+        if obj and obj[1]:
+            bind = dict(zip(meta["tparams"], obj[1]))
+        for pt, a in zip(meta["ptypes"], args):
+            base = pt.rstrip("*& ").strip()
+            if base in meta["tparams"] and base not in bind:
+                pointer = pt.endswith("*")
+                got = (_pointee(src, k, text(src, unparen(a))) if unparen(a) is not None and unparen(a).type == "identifier"
+                       else None) if pointer else _arg_type(src, k, a)
+                if got is None:
+                    bind = None
+                    break
+                bind[base] = got
+        used = {t for t in meta["tparams"] if re.search(rf"\b{t}\b", text(src, expr) + " " + rtype)}
+        if bind is None or used - set(bind):
+            continue  # a template's type the call does not say: left as written
         uses = {p: 0 for p in names}
         reps = []
         for n in walk(expr):
@@ -567,10 +623,19 @@ def inline_expression_helpers(src_text: str, path: str, kernel: str) -> str | No
         body = span_text(src, expr.start_byte, expr.end_byte,
                          [(n.start_byte, n.end_byte, value[text(src, n)]) for n in reps])
         body = " ".join(body.split())
+        ty = rtype
+        for t, v in bind.items():  # (`T(0)` in a template's helper: the type this call gives T)
+            body = re.sub(rf"\b{t}\b", v, body)
+            ty = re.sub(rf"\b{t}\b", v, ty)
+        par = call.parent
+        if par is not None and par.type == "assignment_expression" and par.child_by_field_name("right") == call and \
+                text(src, par.child_by_field_name("operator")) == "=" and \
+                _arg_type(src, k, par.child_by_field_name("left")) == ty:
+            plain = True  # (`acc = op(..)` into a `T acc`: the assignment converts to T as the return did)
         if plain:
             new = body if _primary(body) else f"({body})"
         else:
-            new = f"(({rtype})({body}))"
+            new = f"(({ty})({body}))"
         subs.append((call.start_byte, call.end_byte, new))
     if not subs:
         return None
