@@ -162,3 +162,22 @@ def test_rows_a_thread_runs_in_a_loop_are_no_batch_unless_the_loop_steps_whole_m
     src = parse_source(rows)
     f = contractions(src, src.kernels[0])
     assert not f.products and "whole matrices" in f.refused[0].reason
+
+
+def test_a_min_or_max_macros_ternary_reads_as_the_call_only_over_index_arithmetic():
+    from kernelpro.optimizer.restructure.passes import ternary_min_max
+    text = """#define MAX(a, b) ((a) >= (b) ? (a) : (b))
+__global__ void k(const float* t, float* o, int n, int w) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  if (x >= n) return;
+  int l = ((x - 1) >= (0) ? (x - 1) : (0));
+  int r = (x + 1 < n - 1) ? n - 1 : x + 1;
+  float m = t[x] > t[l] ? t[x] : t[l];
+  float z = (x > 0.5f) ? x : 0.5f;
+  o[x] = t[l] + t[r] + m + z;
+}
+"""
+    body = _body(ternary_min_max(text, "m.cu", "k"))
+    assert "intl=(max(x-1,0));" in body and "intr=max(x+1,n-1);" in body
+    assert "floatm=t[x]>t[l]?t[x]:t[l];" in body  # loads (NaN): as written
+    assert "floatz=(x>0.5f)?x:0.5f;" in body  # a floating-point literal: as written

@@ -211,6 +211,11 @@ CASES = {
                                                     "37*29+2*13*37"),
     "../probe_w/w19_torchaudio_melscale_ptrinc.cu": ("matmul-tiles", None,
                                                      {"batch": 3, "n_freqs": 29, "n_mels": 17, "n_time": 37}, "3*29*37"),
+    # blind round X: Rodinia hotspot's neighbours clamped with its MIN/MAX macros inside the index (`grid_cols *
+    # MAX(yidx - 1, 0) + xidx`: the macro's ternary read as max, the clamp as a choice of two loads); Parboil's
+    # histogram whose bins are bounded by `value < (unsigned)(histo_width * histo_height)`
+    "../probe_x/x01_rodinia_hotspot_clamp.cu": ("stencil-tile", None, {}, "77*59"),
+    "../probe_x/x20_parboil_histo_saturate.cu": ("private-bins", None, {}, "97*63"),
     "../probe_q/q13_heat3d_zloop.cu": ("stencil-march", None, {"nx": 37, "ny": 29, "nz": 35, "c0": 0.4, "c1": 0.1},
                                        "nx*ny*nz"),
 }

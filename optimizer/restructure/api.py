@@ -42,7 +42,7 @@ from .passes import (row_pointers_inlined, ascending_sum_loops, countdown_loops,
                      declare_at_first_assignment, flatten_array_params, merge_sum_loops, scalar_vector_dots, fold_reassignments,
                      index_pointer_steps, inline_loop_helpers, lower_guard_to_stores, name_compound_guards, name_thread_indices,
                      plain_memory_intrinsics,
-                     plain_rn_arithmetic, promote_elements, remainder_by_subtraction, canonical_digits, join_parallel_sums, return_after_loop_to_if, branch_selects_to_max, rename_reassigned_pointers,
+                     plain_rn_arithmetic, promote_elements, remainder_by_subtraction, canonical_digits, join_parallel_sums, return_after_loop_to_if, branch_selects_to_max, ternary_min_max, rename_reassigned_pointers,
                      join_split_sums, reroll_loops, simplify, split_lower_guards, static_shared_regions, sums_into_locals,
                      unshare_preloads, while_to_for, else_to_return,
                      hoist_invariant_guards, accumulating_calls, drop_bumped_unrolled_loop,
@@ -2537,6 +2537,7 @@ def _normal_form(text: str, ctx: Context) -> tuple[str, str | None]:
             break
         text = folded
     text = name_thread_indices(text, ctx.path, ctx.kernel) or text
+    text = ternary_min_max(text, ctx.path, ctx.kernel) or text  # a MAX(a, b) macro's `a >= b ? a : b`
     for _ in range(2):  # clamps first, then the loads through them
         text = clamped_neighbours(text, ctx.path, ctx.kernel) or text
     text = remainder_by_subtraction(text, ctx.path, ctx.kernel) or text  # `j = t - i * N` with `i = t / N`

@@ -2104,6 +2104,41 @@ _THREAD_COORD = re.compile(r"(?:blockIdx\.([xyz])\*blockDim\.\1\+threadIdx\.\1|t
                            r"|blockDim\.([xyz])\*blockIdx\.\3\+threadIdx\.\3|threadIdx\.([xyz])\+blockDim\.\4\*blockIdx\.\4)")
 
 
+def ternary_min_max(src_text: str, path: str, kernel: str) -> str | None:
+    """`((a) >= (b) ? (a) : (b))` (a MAX or MIN macro expanded, `a > b ? a : b`, `a < b ? b : a`) written `max(a, b)`
+    or `min(a, b)` where a and b are index arithmetic: no loads, calls, assignments or floating-point literals (for
+    those, NaN and signed zeros make the two differ). None if none."""
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    flat = lambda n: re.sub(r"[\s()]", "", text(src, n))  # noqa: E731
+    subs = []
+    for n in walk(k.body):
+        if n.type != "conditional_expression" or any(a <= n.start_byte < b for a, b, _ in subs):
+            continue
+        c = unparen(n.child_by_field_name("condition"))
+        if c is None or c.type != "binary_expression" or text(src, c.child_by_field_name("operator")) not in (
+                ">", ">=", "<", "<="):
+            continue
+        left, right = unparen(c.child_by_field_name("left")), unparen(c.child_by_field_name("right"))
+        yes, no = unparen(n.child_by_field_name("consequence")), unparen(n.child_by_field_name("alternative"))
+        if any(x.type in ("subscript_expression", "call_expression", "assignment_expression", "update_expression",
+                          "pointer_expression", "field_expression") or (x.type == "number_literal" and
+                                                                        re.search(r"[.eEfF]", text(src, x)))
+               for side in (left, right) for x in walk(side)):
+            continue
+        greater = text(src, c.child_by_field_name("operator"))[0] == ">"
+        if (flat(yes), flat(no)) == (flat(left), flat(right)):
+            fn = "max" if greater else "min"
+        elif (flat(yes), flat(no)) == (flat(right), flat(left)):
+            fn = "min" if greater else "max"
+        else:
+            continue
+        subs.append((n.start_byte, n.end_byte, f"{fn}({text(src, left)}, {text(src, right)})"))
+    return span_text(src, 0, len(src.data), subs) if subs else None
+
+
 def clamped_neighbours(src_text: str, path: str, kernel: str) -> str | None:
     """Neighbours clamped at the edges read as fixed neighbours under a condition (Rodinia's hotspot and srad):
 
@@ -2125,11 +2160,14 @@ def clamped_neighbours(src_text: str, path: str, kernel: str) -> str | None:
             decls.setdefault(text(src, d.child_by_field_name("declarator")), []).append(d)
     once = {n: ds[0] for n, ds in decls.items() if len(ds) == 1 and n not in assigned}
     subs = []
-    for name, d in once.items():  # the clamps, where the coordinate is one and guarded
-        v = unparen(d.child_by_field_name("value"))
-        choice = _clamp_choice(src, k, v, once, d)
-        if choice is not None:
-            subs.append((v.start_byte, v.end_byte, choice))
+    for name, d in once.items():  # the clamps, where the coordinate is one and guarded (the value, or a part of it:
+        # `grid_cols * max(yidx - 1, 0) + xidx`)
+        for v in [x for x in walk(d.child_by_field_name("value")) if x.type == "call_expression"]:
+            if any(a <= v.start_byte < b for a, b, _ in subs):
+                continue
+            choice = _clamp_choice(src, k, v, once, d)
+            if choice is not None:
+                subs.append((v.start_byte, v.end_byte, choice))
     if subs:
         return span_text(src, 0, len(src.data), subs)
     ptrs = {p.name for p in k.params if p.is_pointer}
@@ -2149,18 +2187,21 @@ def clamped_neighbours(src_text: str, path: str, kernel: str) -> str | None:
         for ident in walk(idx):
             name = text(src, ident) if ident.type == "identifier" else None
             d = once.get(name)
-            v = unparen(d.child_by_field_name("value")) if d is not None else None
-            if v is None or v.type != "conditional_expression":
+            whole = unparen(d.child_by_field_name("value")) if d is not None else None
+            conds = [x for x in walk(whole) if x.type == "conditional_expression"] if whole is not None else []
+            if len(conds) != 1:
                 continue
-            reads = {text(src, x) for x in walk(v) if x.type == "identifier"}
-            if reads & assigned or any(x.type in ("call_expression", "subscript_expression") for x in walk(v)) \
+            v = conds[0]  # (the value itself, or one part of it: `grid_cols * (y > 0 ? y - 1 : y) + x`)
+            reads = {text(src, x) for x in walk(whole) if x.type == "identifier"}
+            if reads & assigned or any(x.type in ("call_expression", "subscript_expression") for x in walk(whole)) \
                     or any(len(decls.get(r, ())) > 1 for r in reads):  # a name declared again could be hidden there
                 continue
             c, a, b = (v.child_by_field_name(f) for f in ("condition", "consequence", "alternative"))
             arr = text(src, n.child_by_field_name("argument"))
 
-            def load(alt, ident=ident, idx=idx):
-                return f"{arr}[{span_text(src, idx.start_byte, idx.end_byte, ident_subs(src, idx, text(src, ident), f'({text(src, alt)})'))}]"
+            def load(alt, ident=ident, idx=idx, whole=whole, v=v):
+                value = span_text(src, whole.start_byte, whole.end_byte, [(v.start_byte, v.end_byte, f"({text(src, alt)})")])
+                return f"{arr}[{span_text(src, idx.start_byte, idx.end_byte, ident_subs(src, idx, text(src, ident), f'({value})'))}]"
             subs.append((n.start_byte, n.end_byte, f"({text(src, unparen(c))} ? {load(a)} : {load(b)})"))
             break
     return span_text(src, 0, len(src.data), subs) if subs else None
@@ -2181,11 +2222,10 @@ def _clamp_choice(src: SourceFile, k, v, once: dict, decl) -> str | None:
     flat = [re.sub(r"\s+", "", text(src, a)) for a in args]
     for near, edge in ((flat[0], flat[1]), (flat[1], flat[0])):
         m = re.fullmatch(r"(\w+)([+-])1", near)
-        if m is None or m.group(1) not in once or not _THREAD_COORD.fullmatch(
-                re.sub(r"\s+", "", text(src, unparen(once[m.group(1)].child_by_field_name("value"))))):
+        if m is None or m.group(1) not in once:
             continue
         i = m.group(1)
-        if not _signed(src, once[i]):
+        if not _signed(src, once[i]) or not _nonneg_coord(src, k, once[i]):
             continue  # (an unsigned `i - 1` wraps at 0: `max` picks it, not 0)
         if fn.endswith("max") and m.group(2) == "-" and edge == "0":
             return f"({i} > 0 ? {i} - 1 : {i})"
@@ -2194,6 +2234,19 @@ def _clamp_choice(src: SourceFile, k, v, once: dict, decl) -> str | None:
             if r is not None and _guarded_below(src, k, i, r.group(1), decl):
                 return f"({i} < {text(src, args[flat.index(edge)])} ? {i} + 1 : {i})"
     return None
+
+
+def _nonneg_coord(src: SourceFile, k, decl) -> bool:
+    """The local `decl` declares is a thread's coordinate, never negative: block and thread indices (and block
+    sizes) times non-negative constants, summed (`blockIdx.x * blockDim.x + threadIdx.x`, `BLOCK_SIZE * bx + tx`
+    with `bx = blockIdx.x`)."""
+    from kernelpro.profilers.analysis.affine import build_env
+
+    p = build_env(src, k).poly(decl.child_by_field_name("value"))
+    if not p or any(c < 0 for c in p.values()):
+        return False
+    return all(a.split(".")[0] in ("blockIdx", "threadIdx", "blockDim") for m in p for a in m) and \
+        any(a.startswith("threadIdx.") for m in p for a in m)
 
 
 def _signed(src: SourceFile, decl) -> bool:

@@ -139,6 +139,11 @@ class _Bounds:
             p = self.k.param(self.src.node_text(n))
             if p is not None and not p.is_pointer:
                 return Count(p.name)
+        if n is not None and n.type == "binary_expression" and self.src.node_text(n.child_by_field_name("operator")) == "*":
+            a, b = self._size(n.child_by_field_name("left")), self._size(n.child_by_field_name("right"))
+            if a is not None and b is not None:  # `histo_width * histo_height`: a product of sizes
+                return _lit(a.value * b.value) if a.value is not None and b.value is not None else \
+                    Count(f"({a.text}) * ({b.text})")
         return None
 
     def _type_of(self, n) -> str | None:
