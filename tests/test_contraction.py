@@ -267,3 +267,23 @@ __global__ void k(const T* A, const T* B, T* C, int nb, int I, int J, int K) {
     one = text.replace("(b * I + i)", "b").replace("i >= I || ", "")
     c1 = found(one).products[0]
     assert c1.row.atoms == ("b",) and c1.batch is None
+
+
+def test_a_store_computed_from_the_sum_through_locals_is_found_and_marked_as_the_kernels_own_code():
+    quant = """__global__ void k(const signed char* A, const signed char* B, signed char* C, int M, int N, int K, float s) {
+  int n = blockIdx.x * blockDim.x + threadIdx.x, m = blockIdx.y * blockDim.y + threadIdx.y;
+  if (m >= M || n >= N) return;
+  int acc = 0;
+  for (int k = 0; k < K; ++k) acc += (int)A[m * K + k] * (int)B[n * K + k];
+  float y = s * (float)acc;
+  int q = __float2int_rn(y);
+  q = q > 127 ? 127 : q;
+  C[m * N + n] = (signed char)q;
+}
+"""
+    c = found(quant).products[0]
+    assert c.opaque_store and c.alpha is None and c.beta is None and c.bias is None and c.out.array == "C"
+    plain = quant.replace("float y = s * (float)acc;\n  int q = __float2int_rn(y);\n  q = q > 127 ? 127 : q;\n  "
+                          "C[m * N + n] = (signed char)q;", "C[m * N + n] = s * acc;")
+    c2 = found(plain).products[0]
+    assert not c2.opaque_store and c2.alpha == "s"

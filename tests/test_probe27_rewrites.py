@@ -28,7 +28,7 @@ import first_step  # noqa: E402
 GXX = shutil.which("g++")
 DTYPES = {"float": np.float32, "double": np.float64, "int": np.int32, "unsigned": np.uint32,
           "unsigned int": np.uint32, "char": np.int8, "unsigned char": np.uint8, "T": np.float32,
-          "uchar4": np.uint8}
+          "uchar4": np.uint8, "int8_t": np.int8, "int32_t": np.int32}
 
 # file -> (plan, the kernel's name in the emulator, sizes for the run (the header's otherwise), buffer elements)
 CASES = {
@@ -216,6 +216,9 @@ CASES = {
     # histogram whose bins are bounded by `value < (unsigned)(histo_width * histo_height)`
     "../probe_x/x01_rodinia_hotspot_clamp.cu": ("stencil-tile", None, {}, "77*59"),
     "../probe_x/x20_parboil_histo_saturate.cu": ("private-bins", None, {}, "97*63"),
+    # an int8 product requantised through locals after the loop (`float y = alpha * acc + ..; int q =
+    # __float2int_rn(y); q = clamp; out[..] = (int8_t)q;`): the store found through them, the epilogue the kernel's own
+    "../probe_w/w16_smoothquant_a8w8_b32o8.cu": ("matmul-tiles", None, {"M": 37, "N": 45, "K": 29}, "45*29+37*45+37*29"),
     "../probe_q/q13_heat3d_zloop.cu": ("stencil-march", None, {"nx": 37, "ny": 29, "nz": 35, "c0": 0.4, "c1": 0.1},
                                        "nx*ny*nz"),
 }

@@ -154,6 +154,9 @@ def plan(src: SourceFile, c: Contraction, types: bool = True, tf32: bool = False
         raise Refuse("the library GEMM: a causal bound or a mask on the sum")
     if c.bias:
         raise Refuse(f"the library GEMM: a bias ({c.bias}) added to the sum")
+    if c.opaque_store:
+        raise Refuse("the library GEMM: the output is computed from the sum by the kernel's own code after the loop "
+                     "(not alpha * sum + beta * C)")
     if c.k_start not in ("0", None):
         raise Refuse(f"the library GEMM: k starts at {c.k_start}")
     a, b = c.terms[0]

@@ -118,6 +118,10 @@ class Contraction:
     # `terms`; empty for one sum. The SIMT tiles sum every term and the kernel's code adds them up; what computes
     # one product (tensor cores, the library GEMM) does not apply.
     sums: tuple = ()
+    # the store's value is computed from the sum through locals after the loop (a requantisation, `int q =
+    # __float2int_rn(alpha * acc); out[..] = (int8_t)q;`): alpha, beta and bias say nothing, the kernel's own code
+    # computes the output (the tiles run it as written; the library GEMM, which computes alpha * sum + beta * C, not)
+    opaque_store: bool = False
 
     @property
     def plain(self) -> bool:
@@ -740,11 +744,11 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
     for name, _ in [(n, w2) for n, w2 in _scalar_writes(src, body) if n in coords or n in outer]:
         return Refusal(line, f"`{name}` changes inside the loop")
     # the output
-    store, out_acc = None, None
+    store, out_acc, derived = None, None, False
     if kind == "global":
         out_acc = by_node[acc_node.id]
     else:
-        store, out_acc = _store(src, k, lp.node, acc_name, by_node)
+        store, out_acc, derived = _store(src, k, lp.node, acc_name, by_node)
         if out_acc is None:
             return Refusal(line, f"no store of `{acc_name}` to a kernel buffer after the loop on line {line}")
     if out_acc.index is None:
@@ -842,7 +846,7 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
         decl = _declaration(src, k, acc_name, lp.node)
         if decl is not None:
             acc_type, init = decl
-        salpha, beta, sbias = _epilogue(src, store, acc_name, out_acc, by_node)
+        salpha, beta, sbias = _epilogue(src, store, acc_name, out_acc, by_node) if not derived else (None, None, None)
         alpha = " * ".join(x for x in (alpha, salpha) if x) or None
         if init is not None and not _zero(init, _type_names(src, k)):
             bias = init
@@ -885,7 +889,7 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
         terms=list(zip(ops0, ops1)), out=out, accumulate=kind, acc=acc, acc_type=acc_type, init=init, alpha=alpha,
         beta=beta, bias=bias, mask=text(src, mask) if mask is not None else None, per_thread=per_thread,
         update=w, sums=sums, store=store, coords={c: text(src, _coord_value(src, k, c)) for c in coords if _coord_value(src, k, c)},
-        lines=lines, assumes=[list(p) for p in assumes], combine=combine)
+        lines=lines, assumes=[list(p) for p in assumes], combine=combine, opaque_store=derived)
 
 
 MATH = {"fabsf": "abs", "fabs": "abs", "abs": "abs", "sqrtf": "sqrt", "sqrt": "sqrt", "powf": "pow", "pow": "pow",
@@ -1138,7 +1142,7 @@ def _same_place_sums(src: SourceFile, k: Kernel, lp, updates: list, by_node: dic
     for w2, acc2, terms2 in updates:
         if acc2.type != "identifier" or any(len(ops) != 2 for _, ops, _, _ in terms2):
             return None
-        _, out2 = _store(src, k, lp.node, text(src, acc2), by_node)
+        _, out2, _ = _store(src, k, lp.node, text(src, acc2), by_node)
         if out2 is None or out2.index is None or (index is not None and out2.index != index) or \
                 out2.array in operands:
             return None
@@ -1150,14 +1154,28 @@ def _same_place_sums(src: SourceFile, k: Kernel, lp, updates: list, by_node: dic
 
 
 def _store(src: SourceFile, k: Kernel, loop, acc: str, by_node: dict):
-    """(statement, Access) of the first global write after the loop whose value uses acc."""
+    """(statement, Access, derived) of the first global write after the loop whose value uses acc, or a local
+    computed from it after the loop (`float y = alpha * acc; int q = __float2int_rn(y); out[..] = (int8_t)q;`:
+    derived True, the epilogue then only the kernel's own code)."""
+    names = {acc}
     for n in walk(k.body):
-        if n.start_byte < loop.end_byte or n.type != "assignment_expression":
+        if n.start_byte < loop.end_byte:
+            continue
+        if n.type == "init_declarator" and n.child_by_field_name("value") is not None and \
+                n.child_by_field_name("declarator").type == "identifier" and \
+                any(uses(src, n.child_by_field_name("value"), x) for x in names):
+            names.add(text(src, n.child_by_field_name("declarator")))
+            continue
+        if n.type != "assignment_expression":
             continue
         left = n.child_by_field_name("left")
-        if left is not None and left.id in by_node and uses(src, n.child_by_field_name("right"), acc):
-            return n, by_node[left.id]
-    return None, None
+        right = n.child_by_field_name("right")
+        if left is not None and left.id in by_node and any(uses(src, right, x) for x in names):
+            return n, by_node[left.id], not uses(src, right, acc) or len(names) > 1 and any(
+                uses(src, right, x) for x in names - {acc})
+        if left is not None and left.type == "identifier" and any(uses(src, right, x) for x in names):
+            names.add(text(src, left))
+    return None, None, False
 
 
 def _epilogue(src: SourceFile, store, acc: str, out: Access, by_node: dict):

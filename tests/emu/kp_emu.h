@@ -175,6 +175,7 @@ inline double __dmul_rn(double a, double b) { return a * b; }
 inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
 inline double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
 inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+inline int __float2int_rn(float x) { return (int)nearbyintf(x); }  // (the default rounding: to nearest even)
 inline double rsqrt(double x) { return 1.0 / sqrt(x); }
 inline float __saturatef(float x) { return x < 0 ? 0.f : (x > 1 ? 1.f : x); }
 template <class A, class B> inline auto max(A a, B b) {
