@@ -181,3 +181,28 @@ __global__ void k(const float* t, float* o, int n, int w) {
     assert "intl=(max(x-1,0));" in body and "intr=max(x+1,n-1);" in body
     assert "floatm=t[x]>t[l]?t[x]:t[l];" in body  # loads (NaN): as written
     assert "floatz=(x>0.5f)?x:0.5f;" in body  # a floating-point literal: as written
+
+
+def test_a_looping_function_templates_call_with_explicit_arguments_calls_an_instantiated_copy():
+    from kernelpro.optimizer.restructure.passes import instantiate_template_calls
+    text = """template <typename T, int N>
+__device__ T block_sum(T v, T* s) {
+  s[threadIdx.x] = v;
+  __syncthreads();
+  for (int h = N / 2; h > 0; h >>= 1) { if (threadIdx.x < h) s[threadIdx.x] += s[threadIdx.x + h]; __syncthreads(); }
+  return s[0];
+}
+#define B 128
+__global__ void k(const float* x, float* out) {
+  __shared__ float s[B];
+  float t = block_sum<float, B>(x[blockIdx.x * B + threadIdx.x], s);
+  if (threadIdx.x == 0) out[blockIdx.x] = t;
+}
+"""
+    new = instantiate_template_calls(text, "t.cu", "k")
+    body = _body(new)
+    assert "floatt=kp_block_sum_i1(x[blockIdx.x*B+threadIdx.x],s);" in body
+    assert "inth=(B)/2" in "".join(new.split()) and "floatkp_block_sum_i1(floatv,float*s)" in "".join(new.split())
+    spec = text.replace("#define B 128", "template <> __device__ float block_sum<float, 128>(float v, float* s) "
+                        "{ for (int i = 0; i < 1; ++i) v += 0.f; return v; }\n#define B 128")
+    assert instantiate_template_calls(spec, "t.cu", "k") is None  # specialised: which body runs depends on the types

@@ -42,7 +42,7 @@ from .passes import (row_pointers_inlined, ascending_sum_loops, countdown_loops,
                      declare_at_first_assignment, flatten_array_params, merge_sum_loops, scalar_vector_dots, fold_reassignments,
                      index_pointer_steps, inline_loop_helpers, lower_guard_to_stores, name_compound_guards, name_thread_indices,
                      plain_memory_intrinsics,
-                     plain_rn_arithmetic, promote_elements, remainder_by_subtraction, canonical_digits, join_parallel_sums, return_after_loop_to_if, branch_selects_to_max, ternary_min_max, rename_reassigned_pointers,
+                     plain_rn_arithmetic, promote_elements, remainder_by_subtraction, canonical_digits, join_parallel_sums, return_after_loop_to_if, branch_selects_to_max, ternary_min_max, instantiate_template_calls, rename_reassigned_pointers,
                      join_split_sums, reroll_loops, simplify, split_lower_guards, static_shared_regions, sums_into_locals,
                      unshare_preloads, while_to_for, else_to_return,
                      hoist_invariant_guards, accumulating_calls, drop_bumped_unrolled_loop,
@@ -2507,6 +2507,7 @@ def _normal_form(text: str, ctx: Context) -> tuple[str, str | None]:
     text = flatten_array_params(text, ctx.path, ctx.kernel) or text  # `float A[N][N]`: A[i][k] through a flat pointer
     text = static_shared_regions(text, ctx.path, ctx.kernel, _dynamic_shared(ctx)) or text  # `float* As = smem;`
     text = unshare_preloads(text, ctx.path, ctx.kernel) or text  # a row cached in shared memory, read from global
+    text = instantiate_template_calls(text, ctx.path, ctx.kernel) or text  # `scanLocalMem<float, 256>(v, s)`
     inlined = inline_loop_helpers(text, ctx.path, ctx.kernel)
     text = inlined or text
     text = warp_tail_tree(text, ctx.path, ctx.kernel) or text  # `if (tid < 32) warpReduce(sdata, tid);`

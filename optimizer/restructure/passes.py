@@ -650,6 +650,67 @@ def _with_prelude(text_: str) -> str:
     return with_prelude(text_)
 
 
+def instantiate_template_calls(src_text: str, path: str, kernel: str) -> str | None:
+    """A call with explicit template arguments of a `__device__` function template of this file that loops
+    (`scanLocalMem<float, SCAN_BLOCK>(val, s)`, `warpReduce<blockSize>(s, tid)`) calls a copy of it with those
+    arguments written in (`kp_scanLocalMem_i1`, placed before the kernel), which the helper passes then read as
+    any helper; only templates defined once (no specialisation) whose arguments name none of the kernel's own
+    template parameters. None if none."""
+    from .virtual import insert_before
+
+    src = parse_source(src_text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        return None
+    defs = {}
+    for f in walk(src.root):
+        if f.type != "function_definition" or f.parent is None or f.parent.type != "template_declaration" or \
+                "__device__" not in text(src, f).split("(")[0] or "__global__" in text(src, f).split("(")[0]:
+            continue
+        d = function_declarator(f)
+        name = d.child_by_field_name("declarator") if d is not None else None
+        if name is None:
+            continue
+        key = text(src, name.child_by_field_name("name") if name.type == "template_function" else name)
+        defs[key] = None if key in defs or name.type == "template_function" else f  # (a specialisation: none)
+    own = {p for _, p in (k.template_params or [])}
+    made, subs, extra = {}, [], []
+    for call in walk(k.body):
+        fn = call.child_by_field_name("function") if call.type == "call_expression" else None
+        if fn is None or fn.type != "template_function":
+            continue
+        f = defs.get(text(src, fn.child_by_field_name("name")))
+        targs = fn.child_by_field_name("arguments")
+        if f is None or targs is None or not any(n.type in ("for_statement", "while_statement", "do_statement")
+                                                 for n in walk(f)):
+            continue
+        args = [" ".join(text(src, a).split()) for a in targs.named_children]
+        params = []
+        for prm in f.parent.child_by_field_name("parameters").named_children:
+            names = [x for x in prm.named_children if x.type in ("type_identifier", "identifier")]
+            params.append(text(src, names[-1]) if names else None)
+        if len(args) != len(params) or None in params or any(re.search(rf"\b{re.escape(t)}\b", a) for a in args
+                                                               for t in own):
+            continue
+        key = (text(src, fn.child_by_field_name("name")), tuple(args))
+        if key not in made:
+            new_name = f"kp_{key[0]}_i{len(made) + 1}"
+            body = span_text(src, f.start_byte, f.end_byte, [
+                (x.start_byte, x.end_byte, f"({dict(zip(params, args))[text(src, x)]})" if x.type == "identifier"
+                 else dict(zip(params, args))[text(src, x)])
+                for x in walk(f) if x.type in ("identifier", "type_identifier") and text(src, x) in params
+                and not (x.parent is not None and x.parent.type == "field_expression")])
+            decl = function_declarator(f).child_by_field_name("declarator")
+            body = body.replace(text(src, decl), new_name, 1) if decl is not None else body
+            made[key] = new_name
+            extra.append(body + "\n\n")
+        subs.append((fn.start_byte, fn.end_byte, made[key]))
+    if not subs:
+        return None
+    at = insert_before(src, k)
+    return span_text(src, 0, len(src.data), subs + [(at, at, "".join(extra))])
+
+
 def inline_loop_helpers(src_text: str, path: str, kernel: str) -> str | None:
     """`T v = f(a, b);` where f is a __device__ function of this file that loops (a row max or a
     row mean in a helper) becomes f's statements in place, its parameters and locals renamed
@@ -2163,8 +2224,8 @@ def clamped_neighbours(src_text: str, path: str, kernel: str) -> str | None:
     for name, d in once.items():  # the clamps, where the coordinate is one and guarded (the value, or a part of it:
         # `grid_cols * max(yidx - 1, 0) + xidx`)
         for v in [x for x in walk(d.child_by_field_name("value")) if x.type == "call_expression"]:
-            if any(a <= v.start_byte < b for a, b, _ in subs):
-                continue
+            if any(a <= v.start_byte < b for a, b, _ in subs) or _inside_min_max(src, v, d):
+                continue  # (a clamp inside another min or max: the outer call is read whole, both sides or none)
             choice = _clamp_choice(src, k, v, once, d)
             if choice is not None:
                 subs.append((v.start_byte, v.end_byte, choice))
@@ -2200,8 +2261,9 @@ def clamped_neighbours(src_text: str, path: str, kernel: str) -> str | None:
             arr = text(src, n.child_by_field_name("argument"))
 
             def load(alt, ident=ident, idx=idx, whole=whole, v=v):
-                value = span_text(src, whole.start_byte, whole.end_byte, [(v.start_byte, v.end_byte, f"({text(src, alt)})")])
-                return f"{arr}[{span_text(src, idx.start_byte, idx.end_byte, ident_subs(src, idx, text(src, ident), f'({value})'))}]"
+                value = f"({text(src, alt)})" if v == whole else "(" + span_text(
+                    src, whole.start_byte, whole.end_byte, [(v.start_byte, v.end_byte, f"({text(src, alt)})")]) + ")"
+                return f"{arr}[{span_text(src, idx.start_byte, idx.end_byte, ident_subs(src, idx, text(src, ident), value))}]"
             subs.append((n.start_byte, n.end_byte, f"({text(src, unparen(c))} ? {load(a)} : {load(b)})"))
             break
     return span_text(src, 0, len(src.data), subs) if subs else None
@@ -2234,6 +2296,17 @@ def _clamp_choice(src: SourceFile, k, v, once: dict, decl) -> str | None:
             if r is not None and _guarded_below(src, k, i, r.group(1), decl):
                 return f"({i} < {text(src, args[flat.index(edge)])} ? {i} + 1 : {i})"
     return None
+
+
+def _inside_min_max(src: SourceFile, v, decl) -> bool:
+    """v sits inside a min or max call of the declaration's value."""
+    p = v.parent
+    while p is not None and p != decl:
+        if p.type == "call_expression" and re.sub(r"^(::|std::)", "", text(src, p.child_by_field_name("function"))) in (
+                "min", "max"):
+            return True
+        p = p.parent
+    return False
 
 
 def _nonneg_coord(src: SourceFile, k, decl) -> bool:
