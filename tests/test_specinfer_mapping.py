@@ -171,3 +171,29 @@ def test_a_helper_reading_two_elements_a_thread_or_one_per_warp_does_not_size_th
     warp = (HELPER_TREE % {"N": 32}).replace("smem[tid] = v;", "if (tid < blockDim.x / 32) smem[tid] = v;")
     plan, _, _ = _infer(tmp_path, warp, "warp.cu")
     assert plan.block.value != [32]
+
+
+def test_an_atomic_at_a_pointer_plus_an_unfollowed_index_or_through_a_helpers_cast_alias_writes_the_buffer(tmp_path):
+    hist = """__global__ void h(unsigned* hist, const unsigned* d, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(hist + ((d[i] >> 2) & 0x3FU), 1U);
+}
+"""
+    plan, _, _ = _infer(tmp_path, hist, "h.cu")
+    roles = {a.name: a for a in plan.args}
+    assert roles["hist"].role.value in ("output", "inout") and roles["d"].role.value == "input"
+    cas = """__device__ float atomic_max_f(float* address, float v) {
+  int* as_int = (int*)address;
+  int old = *as_int, assumed;
+  do { assumed = old; if (__int_as_float(assumed) >= v) break; old = atomicCAS(as_int, assumed, __float_as_int(v)); }
+  while (assumed != old);
+  return __int_as_float(old);
+}
+__global__ void m(const float* in, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomic_max_f(out, in[i]);
+}
+"""
+    plan, spec, errors = _infer(tmp_path, cas, "m.cu")
+    roles = {a.name: a for a in plan.args}
+    assert roles["out"].role.value in ("output", "inout") and roles["out"].shape.value == ["1"], roles["out"]

@@ -698,6 +698,14 @@ def uses(f: Facts) -> list[Use]:
             with f.rec:
                 from .affine import _pointer_base
                 base = _pointer_base(src, first, f.env.values_at(first.start_byte), f.env.pointers)
+            if base is None and fn in ATOMICS:  # `atomicAdd(hist + ((d >> 2) & 0x3F), 1)`: at an index not followed
+                e = _unparen(first)
+                sides = [_unparen(e.child_by_field_name(x)) for x in ("left", "right")] \
+                    if e is not None and e.type == "binary_expression" and src.node_text(e.child_by_field_name("operator")) == "+" else []
+                ptr = next((x for x in sides if x is not None and x.type == "identifier" and k.param(src.node_text(x))
+                            is not None and k.param(src.node_text(x)).is_pointer), None)
+                if ptr is not None:
+                    base = (src.node_text(ptr), None)
             if base is not None and k.param(base[0]) is not None:
                 out.append(Use(base[0], base[1], 1, True, True, False, f.text(n), n.start_point[0] + 1, n, f.guards(n)))
     # vector accesses: p[i] with p = reinterpret_cast<float4*>(x + off), or reinterpret_cast<float4*>(x)[i]
@@ -752,12 +760,19 @@ def _helper_writes_scan(src: SourceFile, fn: str, i: int, depth: int) -> bool:
         if x is None:
             return False
         name, body = src.node_text(x), d.child_by_field_name("body")
+        names = {name}
 
         def is_p(e):
             while e is not None and e.type in ("parenthesized_expression", "cast_expression"):
                 e = e.child_by_field_name("value") if e.type == "cast_expression" else \
                     (e.named_children[0] if e.named_children else None)
-            return e is not None and e.type == "identifier" and src.node_text(e) == name
+            return e is not None and e.type == "identifier" and src.node_text(e) in names
+        for n in walk(body) if body is not None else []:  # `int* p_int = (int*)p;`: the same pointer
+            if n.type == "init_declarator" and n.child_by_field_name("declarator").type == "pointer_declarator" \
+                    and is_p(n.child_by_field_name("value")):
+                inner = n.child_by_field_name("declarator").child_by_field_name("declarator")
+                if inner is not None and inner.type == "identifier":
+                    names.add(src.node_text(inner))
         for n in walk(body) if body is not None else []:
             if n.type == "assignment_expression":
                 left = n.child_by_field_name("left")
