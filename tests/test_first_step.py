@@ -110,8 +110,9 @@ REACHED = {"probe27": (144, 143 / 144), "probe26": (109, 107 / 109),
            # and DL code): 13/20 and 13/20 as written; 16/20 after llm.c's row split into b = bt / T, t = bt % T read
            # back as bt, a batch on blockIdx.z that one operand does not read, and an int8 requantisation after the
            # loop; 15/20 after MIN/MAX macros clamping neighbours inside an index (Rodinia hotspot) and a bin bound
-           # by a product of sizes (Parboil histo)
-           "probe_w": (20, 16 / 20),
+           # by a product of sizes (Parboil histo); 17/20 once the template kernels' headers name the instantiation a
+           # spec runs (`// template: 32`: the CUDA samples' MatrixMulCUDA<32>, unstaged and tiled)
+           "probe_w": (20, 17 / 20),
            "probe_x": (20, 15 / 20)}
 NO_STEP_OK = {"probe_d"}  # corpora where some kernels need no structural step (an empty `expect`, not scored)
 

@@ -219,6 +219,9 @@ CASES = {
     # an int8 product requantised through locals after the loop (`float y = alpha * acc + ..; int q =
     # __float2int_rn(y); q = clamp; out[..] = (int8_t)q;`): the store found through them, the epilogue the kernel's own
     "../probe_w/w16_smoothquant_a8w8_b32o8.cu": ("matmul-tiles", None, {"M": 37, "N": 45, "K": 29}, "45*29+37*45+37*29"),
+    # the CUDA samples' MatrixMulCUDA<32> (aBegin/aStep walk, three counters in the tile loop): unstaged, then tiled
+    "../probe_w/w13_cuda_samples_matrixMul_tiled_host.cu": ("matmul-tiles", "MatrixMulCUDA<32>", {},
+                                                            "75*67+67*45+75*45"),
     "../probe_q/q13_heat3d_zloop.cu": ("stencil-march", None, {"nx": 37, "ny": 29, "nz": 35, "c0": 0.4, "c1": 0.1},
                                        "nx*ny*nz"),
 }

@@ -1,6 +1,7 @@
 // style: Caffe-style templated Dtype kernel instantiated for double, CUDA_KERNEL_LOOP grid-stride macro over nthreads = M*N with CAFFE_GET_BLOCKS / CAFFE_CUDA_NUM_THREADS (512), index split into (m, n), computes C = alpha * A^T * B + beta * C with A stored K x M (CblasTrans, CblasNoTrans)
 // launch: grid cdiv(nthreads, 512) block 512
 // sizes: nthreads=195 M=13 N=15 K=77 alpha=1.5 beta=0.5
+// template: double
 // expect: matmul-tiles|matmul-wmma|matmul-3xtf32|matmul-library|matmul-coalesce
 #include <cuda_runtime.h>
 

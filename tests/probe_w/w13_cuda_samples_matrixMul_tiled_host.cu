@@ -1,6 +1,7 @@
 // style: CUDA samples matrixMul MatrixMulCUDA<BLOCK_SIZE> template (BLOCK_SIZE 32): aBegin/aEnd/aStep/bBegin/bStep index walk over A and B, __shared__ As/Bs declared inside the loop, one Csub per thread (no register tile); an hA argument and zero-filled tail loads added so any size works; host main in the sample's dimsA/dimsB style with a relative-error check
 // launch: grid cdiv(wB, 32), cdiv(hA, 32) block 32, 32
 // sizes: wA=67 wB=45 hA=75
+// template: 32
 // expect: matmul-tiles|matmul-wmma|matmul-3xtf32|matmul-library|matmul-coalesce
 #include <cuda_runtime.h>
 #include <stdio.h>

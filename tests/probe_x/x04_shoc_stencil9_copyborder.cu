@@ -1,6 +1,7 @@
 // style: SHOC Stencil2D spelling - template<class T> kernel with host launcher DoStencil<T> explicitly instantiated for float and double, 9-point weights passed as wCenter/wCardinal/wDiagonal scalars, rows padded to a pitch (idx = gRow * pitch + gCol, neighbours at idx +- pitch +- 1), naive global-memory version in which halo cells are copied through unchanged
 // launch: grid cdiv(nCols, 32), cdiv(nRows, 8) block 32, 8
 // sizes: nRows=67 nCols=53 pitch=55 wCenter=0.25 wCardinal=0.15 wDiagonal=0.05
+// template: float
 // expect: stencil-tile|stencil-window|stencil-march
 #include <cuda_runtime.h>
 

@@ -1,6 +1,7 @@
 // style: Caffe/Caffe2 layout-kernel spelling - CUDA_KERNEL_LOOP grid-stride macro, CAFFE_GET_BLOCKS launch helper with CAFFE_CUDA_NUM_THREADS 512, `const int nthreads` as the first parameter, template <typename Dtype> with explicit instantiations, output (NCHW) loop index peeled into w, h, c, n by repeated / and %, then a gather from the NHWC input
 // launch: grid cdiv(nthreads, 512) block 512
 // sizes: nthreads=3465 channels=7 height=9 width=11
+// template: float
 // expect: transpose-tile
 #include <cuda_runtime.h>
 

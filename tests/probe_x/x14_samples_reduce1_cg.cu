@@ -1,6 +1,7 @@
 // style: CUDA samples reduction (reduce1) spelling - template <class T>, cooperative_groups thread_block with cg::sync(cta) in place of __syncthreads, interleaved addressing through `int index = 2 * s * tid`, unsigned int n, out-of-range threads load 0, static __shared__ T sdata[REDUCE_THREADS] instead of SharedMemory<T>; host main re-launches on the partial sums until one value is left
 // launch: grid cdiv(n, 256) block 256
 // sizes: n=4093
+// template: float
 // expect: block-tree|block-atomic|warp-atomic
 #include <stdio.h>
 #include <stdlib.h>

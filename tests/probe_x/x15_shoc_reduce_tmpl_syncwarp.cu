@@ -1,6 +1,7 @@
 // style: SHOC Reduction spelling - template <class T, int blockSize>, two loads per trip of a grid-stride while loop (i and i + blockSize, gridSize = blockSize*2*gridDim.x) with the second load bounds-checked, compile-time-pruned tree with `if (blockSize >= 512)` guards, SHOC's volatile last-warp unroll rewritten Volta-safe with a register and __syncwarp(); launched as reduce<T, 256> from a RunReducePass<T> host template instantiated for float and double
 // launch: grid cdiv(n, 512) block 256
 // sizes: n=4901
+// template: float, 256
 // expect: block-tree|block-atomic|warp-atomic
 #include <cuda_runtime.h>
 
