@@ -287,3 +287,19 @@ def test_a_store_computed_from_the_sum_through_locals_is_found_and_marked_as_the
                           "C[m * N + n] = (signed char)q;", "C[m * N + n] = s * acc;")
     c2 = found(plain).products[0]
     assert not c2.opaque_store and c2.alpha == "s"
+
+
+def test_a_sum_changed_after_the_loop_or_stored_under_a_condition_is_the_kernels_own_epilogue():
+    base = """__global__ void k(const float* A, const float* B, float* C, int M, int N, int K, float alpha) {
+  int n = blockIdx.x * blockDim.x + threadIdx.x, m = blockIdx.y * blockDim.y + threadIdx.y;
+  if (m >= M || n >= N) return;
+  float acc = 0.f;
+  for (int k = 0; k < K; ++k) acc += A[m * K + k] * B[k * N + n];
+  TAIL
+}
+"""
+    for tail in ("acc *= alpha; C[m * N + n] = acc;", "acc += 1.0f; C[m * N + n] = acc;",
+                 "if (acc > 0) C[m * N + n] = acc;"):
+        c = found(base.replace("TAIL", tail)).products[0]
+        assert c.opaque_store and c.alpha is None and c.bias is None, tail  # (not alpha * sum: the library refuses)
+    assert not found(base.replace("TAIL", "C[m * N + n] = acc;")).products[0].opaque_store

@@ -202,7 +202,48 @@ __global__ void k(const float* x, float* out) {
     new = instantiate_template_calls(text, "t.cu", "k")
     body = _body(new)
     assert "floatt=kp_block_sum_i1(x[blockIdx.x*B+threadIdx.x],s);" in body
-    assert "inth=(B)/2" in "".join(new.split()) and "floatkp_block_sum_i1(floatv,float*s)" in "".join(new.split())
+    assert "inth=(128)/2" in "".join(new.split()) and "floatkp_block_sum_i1(floatv,float*s)" in "".join(new.split())
     spec = text.replace("#define B 128", "template <> __device__ float block_sum<float, 128>(float v, float* s) "
                         "{ for (int i = 0; i < 1; ++i) v += 0.f; return v; }\n#define B 128")
     assert instantiate_template_calls(spec, "t.cu", "k") is None  # specialised: which body runs depends on the types
+
+
+def test_an_instantiated_copy_renames_only_its_name_and_keeps_types_as_types():
+    from kernelpro.optimizer.restructure.passes import instantiate_template_calls
+    text = """template <typename T, int N>
+__device__ T at(T v, T* s) {
+  s[threadIdx.x] = (T)(v) * (T)sizeof(T);
+  __syncthreads();
+  for (int h = N / 2; h > 0; h >>= 1) { if (threadIdx.x < h) s[threadIdx.x] += s[threadIdx.x + h]; __syncthreads(); }
+  return s[0];
+}
+__global__ void k(const float* x, float* out) {
+  __shared__ float s[64];
+  float t = at<float, 64>(x[threadIdx.x], s);
+  if (threadIdx.x == 0) out[0] = t;
+}
+"""
+    flat = "".join(instantiate_template_calls(text, "t.cu", "k").split())
+    assert "__device__floatkp_at_i1(floatv,float*s){" in flat
+    assert "s[threadIdx.x]=(float)(v)*(float)sizeof(float);" in flat and "inth=(64)/2" in flat
+    dflt = text.replace("template <typename T, int N>", "template <typename T, int N = 64>")
+    assert instantiate_template_calls(dflt, "t.cu", "k") is None  # a default: left as written
+    local = text.replace("float t = at<float, 64>", "const int W = 64; float t = at<float, W>")
+    assert "inth=(64)/2" in "".join(instantiate_template_calls(local, "t.cu", "k").split())  # its value, not its name
+
+
+def test_min_max_ternaries_compare_their_trees_skip_wide_types_and_go_innermost_first():
+    from kernelpro.optimizer.restructure.passes import ternary_min_max
+    base = """__global__ void k(const float* t, float* o, int n, int m, size_t z) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int a = BODY;
+  o[x] = t[a];
+}
+"""
+    paren = base.replace("BODY", "n - (x - 1) > m ? n - x - 1 : m")
+    assert ternary_min_max(paren, "p.cu", "k") is None  # `n - (x - 1)` is not `n - x - 1`
+    assert ternary_min_max(base.replace("BODY", "z > m ? z : m"), "p.cu", "k") is None  # size_t and int
+    nested = base.replace("BODY", "((((x - 1) >= 0 ? (x - 1) : 0)) <= (n - 1) ? (((x - 1) >= 0 ? (x - 1) : 0)) : (n - 1))")
+    once = ternary_min_max(nested, "p.cu", "k")
+    twice = ternary_min_max(once, "p.cu", "k")
+    assert "inta=(min(max(x-1,0),n-1));" in _body(twice)

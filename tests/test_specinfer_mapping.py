@@ -182,6 +182,9 @@ def test_an_atomic_at_a_pointer_plus_an_unfollowed_index_or_through_a_helpers_ca
     plan, _, _ = _infer(tmp_path, hist, "h.cu")
     roles = {a.name: a for a in plan.args}
     assert roles["hist"].role.value in ("output", "inout") and roles["d"].role.value == "input"
+    chained = hist.replace("atomicAdd(hist + ((d[i] >> 2) & 0x3FU), 1U)", "atomicAdd(hist + 64 + ((d[i] >> 2) & 0x3FU), 1U)")
+    plan, _, _ = _infer(tmp_path, chained, "h2.cu")
+    assert {a.name: a for a in plan.args}["hist"].role.value in ("output", "inout")  # a `+` chain
     cas = """__device__ float atomic_max_f(float* address, float v) {
   int* as_int = (int*)address;
   int old = *as_int, assumed;

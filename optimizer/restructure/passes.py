@@ -685,25 +685,36 @@ def instantiate_template_calls(src_text: str, path: str, kernel: str) -> str | N
                                                  for n in walk(f)):
             continue
         args = [" ".join(text(src, a).split()) for a in targs.named_children]
-        params = []
+        params, kinds = [], []
         for prm in f.parent.child_by_field_name("parameters").named_children:
+            if prm.type not in ("type_parameter_declaration", "parameter_declaration"):
+                params = None  # (a default, `int N = B`, or a pack: left as written)
+                break
             names = [x for x in prm.named_children if x.type in ("type_identifier", "identifier")]
             params.append(text(src, names[-1]) if names else None)
-        if len(args) != len(params) or None in params or any(re.search(rf"\b{re.escape(t)}\b", a) for a in args
-                                                               for t in own):
-            continue
+            kinds.append("type" if prm.type == "type_parameter_declaration" else "value")
+        if params is None or len(args) != len(params) or None in params or \
+                any(re.search(rf"\b{re.escape(t)}\b", a) for a in args for t in own) or \
+                any(kd == "value" and src.eval_int(a) is None for kd, a in zip(kinds, targs.named_children)) or \
+                any(x.type in ("namespace_identifier", "qualified_identifier") and
+                    re.search(r"\b(" + "|".join(map(re.escape, params)) + r")\b", text(src, x)) for x in walk(f)):
+            continue  # (a value argument must be a constant of the file; `T::value_type`, `C::N`: not substituted)
         key = (text(src, fn.child_by_field_name("name")), tuple(args))
         if key not in made:
             new_name = f"kp_{key[0]}_i{len(made) + 1}"
-            body = span_text(src, f.start_byte, f.end_byte, [
-                (x.start_byte, x.end_byte, f"({dict(zip(params, args))[text(src, x)]})" if x.type == "identifier"
-                 else dict(zip(params, args))[text(src, x)])
-                for x in walk(f) if x.type in ("identifier", "type_identifier") and text(src, x) in params
-                and not (x.parent is not None and x.parent.type == "field_expression")])
+            value = {p: str(src.eval_int(a)) if kd == "value" else t
+                     for p, kd, a, t in zip(params, kinds, targs.named_children, args)}  # (a value as its number)
+            kind = dict(zip(params, kinds))
             decl = function_declarator(f).child_by_field_name("declarator")
-            body = body.replace(text(src, decl), new_name, 1) if decl is not None else body
+            reps = [(x.start_byte, x.end_byte, f"({value[text(src, x)]})" if kind[text(src, x)] == "value"
+                     else value[text(src, x)])
+                    for x in walk(f) if x.type in ("identifier", "type_identifier") and text(src, x) in params
+                    and not (x.parent is not None and x.parent.type == "field_expression")
+                    and not (decl is not None and decl.start_byte <= x.start_byte < decl.end_byte)]
+            if decl is not None:
+                reps.append((decl.start_byte, decl.end_byte, new_name))  # (the name itself, not a match in its type)
             made[key] = new_name
-            extra.append(body + "\n\n")
+            extra.append(span_text(src, f.start_byte, f.end_byte, reps) + "\n\n")
         subs.append((fn.start_byte, fn.end_byte, made[key]))
     if not subs:
         return None
@@ -2165,6 +2176,28 @@ _THREAD_COORD = re.compile(r"(?:blockIdx\.([xyz])\*blockDim\.\1\+threadIdx\.\1|t
                            r"|blockDim\.([xyz])\*blockIdx\.\3\+threadIdx\.\3|threadIdx\.([xyz])\+blockDim\.\4\*blockIdx\.\4)")
 
 
+def _called(src: SourceFile, n) -> bool:
+    return n.parent is not None and n.parent.type == "call_expression" and n.parent.child_by_field_name("function") == n
+
+
+def _int_type(src: SourceFile, k, name: str) -> bool | None:
+    """Whether the name is an `int` or `unsigned` scalar (a parameter or a local); None where unknown (a macro)."""
+    p = k.param(name)
+    if p is not None:
+        return not p.is_pointer and " ".join(p.type_text.replace("const", "").split()) in _INT_NAMES
+    for d in walk(k.body):
+        if d.type == "declaration" and name in declared_names(src, d):
+            t = " ".join(text(src, d.child_by_field_name("type")).replace("const", "").split())
+            dec = next((x for x in d.children_by_field_name("declarator")
+                        if name in {text(src, y) for y in walk(x) if y.type == "identifier"}), None)
+            pointer = dec is not None and any(y.type == "pointer_declarator" for y in walk(dec))
+            return t in _INT_NAMES and not pointer
+    return None
+
+
+_INT_NAMES = {"int", "unsigned", "unsigned int", "signed", "signed int"}
+
+
 def ternary_min_max(src_text: str, path: str, kernel: str) -> str | None:
     """`((a) >= (b) ? (a) : (b))` (a MAX or MIN macro expanded, `a > b ? a : b`, `a < b ? b : a`) written `max(a, b)`
     or `min(a, b)` where a and b are index arithmetic: no loads, calls, assignments or floating-point literals (for
@@ -2173,22 +2206,28 @@ def ternary_min_max(src_text: str, path: str, kernel: str) -> str | None:
     k = src.kernel(kernel)
     if k is None or k.body is None:
         return None
-    flat = lambda n: re.sub(r"[\s()]", "", text(src, n))  # noqa: E731
+    flat = lambda n: re.sub(r"\s", "", text(src, unparen(n)))  # noqa: E731  (inner parentheses kept)
+    names = {text(src, x) for x in walk(k.node) if x.type == "identifier" and not _called(src, x)}
+    if names & {"max", "min"}:
+        return None
     subs = []
     for n in walk(k.body):
-        if n.type != "conditional_expression" or any(a <= n.start_byte < b for a, b, _ in subs):
-            continue
+        if n.type != "conditional_expression" or any(a <= n.start_byte < b for a, b, _ in subs) or \
+                any(x.type == "conditional_expression" for x in walk(n) if x != n):
+            continue  # (a nested one first: the next call takes the outer)
         c = unparen(n.child_by_field_name("condition"))
         if c is None or c.type != "binary_expression" or text(src, c.child_by_field_name("operator")) not in (
                 ">", ">=", "<", "<="):
             continue
         left, right = unparen(c.child_by_field_name("left")), unparen(c.child_by_field_name("right"))
         yes, no = unparen(n.child_by_field_name("consequence")), unparen(n.child_by_field_name("alternative"))
-        if any(x.type in ("subscript_expression", "call_expression", "assignment_expression", "update_expression",
-                          "pointer_expression", "field_expression") or (x.type == "number_literal" and
-                                                                        re.search(r"[.eEfF]", text(src, x)))
+        if any(x.type in ("subscript_expression", "assignment_expression", "update_expression",
+                          "pointer_expression", "field_expression", "sizeof_expression", "cast_expression") or
+               (x.type == "call_expression" and text(src, x.child_by_field_name("function")) not in ("min", "max")) or
+               (x.type == "number_literal" and re.search(r"[.eEfFlL]", text(src, x))) or
+               (x.type == "identifier" and _int_type(src, k, text(src, x)) is False)
                for side in (left, right) for x in walk(side)):
-            continue
+            continue  # (int and unsigned only: CUDA's max of size_t and int is ambiguous, of floats drops NaN)
         greater = text(src, c.child_by_field_name("operator"))[0] == ">"
         if (flat(yes), flat(no)) == (flat(left), flat(right)):
             fn = "max" if greater else "min"

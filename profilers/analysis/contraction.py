@@ -1157,10 +1157,13 @@ def _store(src: SourceFile, k: Kernel, loop, acc: str, by_node: dict):
     """(statement, Access, derived) of the first global write after the loop whose value uses acc, or a local
     computed from it after the loop (`float y = alpha * acc; int q = __float2int_rn(y); out[..] = (int8_t)q;`:
     derived True, the epilogue then only the kernel's own code)."""
-    names = {acc}
+    names, changed = {acc}, False
     for n in walk(k.body):
         if n.start_byte < loop.end_byte:
             continue
+        if n.type in ("assignment_expression", "update_expression") and text(src, n.child_by_field_name(
+                "left" if n.type == "assignment_expression" else "argument") or n) == acc:
+            changed = True  # (`acc *= alpha;` after the loop: the store's value is no longer the sum)
         if n.type == "init_declarator" and n.child_by_field_name("value") is not None and \
                 n.child_by_field_name("declarator").type == "identifier" and \
                 any(uses(src, n.child_by_field_name("value"), x) for x in names):
@@ -1171,7 +1174,11 @@ def _store(src: SourceFile, k: Kernel, loop, acc: str, by_node: dict):
         left = n.child_by_field_name("left")
         right = n.child_by_field_name("right")
         if left is not None and left.id in by_node and any(uses(src, right, x) for x in names):
-            return n, by_node[left.id], not uses(src, right, acc) or len(names) > 1 and any(
+            p, under_if = n.parent, False
+            while p is not None and p.start_byte >= loop.end_byte:
+                under_if = under_if or p.type in ("if_statement", "conditional_expression")
+                p = p.parent
+            return n, by_node[left.id], changed or under_if or not uses(src, right, acc) or len(names) > 1 and any(
                 uses(src, right, x) for x in names - {acc})
         if left is not None and left.type == "identifier" and any(uses(src, right, x) for x in names):
             names.add(text(src, left))

@@ -699,11 +699,17 @@ def uses(f: Facts) -> list[Use]:
                 from .affine import _pointer_base
                 base = _pointer_base(src, first, f.env.values_at(first.start_byte), f.env.pointers)
             if base is None and fn in ATOMICS:  # `atomicAdd(hist + ((d >> 2) & 0x3F), 1)`: at an index not followed
-                e = _unparen(first)
-                sides = [_unparen(e.child_by_field_name(x)) for x in ("left", "right")] \
-                    if e is not None and e.type == "binary_expression" and src.node_text(e.child_by_field_name("operator")) == "+" else []
-                ptr = next((x for x in sides if x is not None and x.type == "identifier" and k.param(src.node_text(x))
-                            is not None and k.param(src.node_text(x)).is_pointer), None)
+                sides, todo = [], [_unparen(first)]
+                while todo:  # the terms of a `+` chain, `hist + off + (d & 63)`
+                    e = todo.pop()
+                    if e is not None and e.type == "binary_expression" and \
+                            src.node_text(e.child_by_field_name("operator")) == "+":
+                        todo += [_unparen(e.child_by_field_name(x)) for x in ("left", "right")]
+                    elif e is not None:
+                        sides.append(e)
+                ptrs = [x for x in sides if x.type == "identifier" and k.param(src.node_text(x)) is not None
+                        and k.param(src.node_text(x)).is_pointer]
+                ptr = ptrs[0] if len(ptrs) == 1 else None
                 if ptr is not None:
                     base = (src.node_text(ptr), None)
             if base is not None and k.param(base[0]) is not None:
