@@ -1175,8 +1175,11 @@ def _store(src: SourceFile, k: Kernel, loop, acc: str, by_node: dict):
         right = n.child_by_field_name("right")
         if left is not None and left.id in by_node and any(uses(src, right, x) for x in names):
             p, under_if = n.parent, False
-            while p is not None and p.start_byte >= loop.end_byte:
-                under_if = under_if or p.type in ("if_statement", "conditional_expression")
+            while p is not None and p.start_byte >= loop.end_byte:  # (a condition on the sum, `if (acc > 0)`; a
+                # bounds guard on the coordinates is a plain store)
+                cond = p.child_by_field_name("condition") if p.type in ("if_statement", "conditional_expression") \
+                    else None
+                under_if = under_if or (cond is not None and any(uses(src, cond, x) for x in names))
                 p = p.parent
             return n, by_node[left.id], changed or under_if or not uses(src, right, acc) or len(names) > 1 and any(
                 uses(src, right, x) for x in names - {acc})
