@@ -261,8 +261,8 @@ def test_each_candidate_computes_what_the_kernel_computes(name, tmp_path):
     plan = next((p for p in plans if p.name == plan_name), None)
     assert plan is not None, why
     # (the emulator runs one block at a time: a column split's cluster of blocks is compiled, emulated as one)
-    # (a product's tile space holds dozens of settings: its first two here, test_matmul_rewrites.py runs the others)
-    space = plan.space[:2] if plan_name.startswith("matmul-") else plan.space
+    # (a product's tile space holds dozens of settings: its first here, test_matmul_rewrites.py runs the others)
+    space = plan.space[:1] if plan_name.startswith("matmul-") else plan.space
     cands = [plan.build({**k, "cluster": 1} if "cluster" in k else k) for k in space]
     clusters = [plan.build(k) for k in space if k.get("cluster", 1) > 1]  # compiled, not emulated
     k = parse_source(text).kernel(ctx.kernel)
