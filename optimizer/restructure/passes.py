@@ -18,6 +18,7 @@ import re
 from kernelpro.profilers.analysis.affine import (const, global_accesses, index_poly, subscript_index, subscript_parts,
                                                  unevaluated)
 from kernelpro.profilers.analysis.contraction import _zero
+from kernelpro.profilers.analysis.spelling import called
 from kernelpro.profilers.analysis.macros import expand_macros  # noqa: F401 (a pass the plans run)
 from kernelpro.profilers.analysis.pointer_steps import (_idents, _whole_lines, _writes_scalars,  # noqa: F401
                                                         comma_steps_into_body, index_pointer_steps)
@@ -2176,10 +2177,6 @@ _THREAD_COORD = re.compile(r"(?:blockIdx\.([xyz])\*blockDim\.\1\+threadIdx\.\1|t
                            r"|blockDim\.([xyz])\*blockIdx\.\3\+threadIdx\.\3|threadIdx\.([xyz])\+blockDim\.\4\*blockIdx\.\4)")
 
 
-def _called(src: SourceFile, n) -> bool:
-    return n.parent is not None and n.parent.type == "call_expression" and n.parent.child_by_field_name("function") == n
-
-
 def _int_type(src: SourceFile, k, name: str) -> bool | None:
     """Whether the name is an `int` or `unsigned` scalar (a parameter or a local); None where unknown (a macro)."""
     p = k.param(name)
@@ -2207,7 +2204,7 @@ def ternary_min_max(src_text: str, path: str, kernel: str) -> str | None:
     if k is None or k.body is None:
         return None
     flat = lambda n: re.sub(r"\s", "", text(src, unparen(n)))  # noqa: E731  (inner parentheses kept)
-    names = {text(src, x) for x in walk(k.node) if x.type == "identifier" and not _called(src, x)}
+    names = {text(src, x) for x in walk(k.node) if x.type == "identifier" and not called(src, x)}
     if names & {"max", "min"}:
         return None
     subs = []
@@ -2768,8 +2765,7 @@ def branch_selects_to_max(src_text: str, path: str, kernel: str) -> str | None:
     if k is None or k.body is None:
         return None
     subs = []
-    names = {text(src, x) for x in walk(k.node) if x.type == "identifier" and not (
-        x.parent is not None and x.parent.type == "call_expression" and x.parent.child_by_field_name("function") == x)}
+    names = {text(src, x) for x in walk(k.node) if x.type == "identifier" and not called(src, x)}
     for n in walk(k.body):
         if n.type != "if_statement" or n.child_by_field_name("alternative") is not None:
             continue

@@ -453,7 +453,7 @@ def _expression_helpers(src) -> dict:
         if any(n.type in _SIDE_EFFECTS and n.type != "call_expression" for n in walk(expr)) \
                 or any(n.type == "identifier" and text(src, n) == text(src, name) for n in walk(expr)):
             continue  # assigns, or calls itself
-        if functor and any(n.type == "identifier" and text(src, n) not in names and not _called(src, n)
+        if functor and any(n.type == "identifier" and text(src, n) not in names and not called(src, n)
                            for n in walk(expr)) or any(n.type == "this" for n in walk(expr)):
             continue  # a functor reading its members (`return s * x;`): not the kernel's names
         # `return p[i];` of a `T*` parameter as a `T`, or a reference: no cast needed
@@ -463,7 +463,7 @@ def _expression_helpers(src) -> dict:
     return helpers
 
 
-def _called(src, n) -> bool:
+def called(src, n) -> bool:
     """n names the function of a call (`fmaf` in `fmaf(a, b, c)`)."""
     return n.parent is not None and n.parent.type == "call_expression" and n.parent.child_by_field_name("function") == n
 
