@@ -2539,7 +2539,10 @@ def _normal_form(text: str, ctx: Context) -> tuple[str, str | None]:
         text = folded
     text = name_thread_indices(text, ctx.path, ctx.kernel) or text
     for _ in range(4):  # a MAX(a, b) macro's `a >= b ? a : b`, the innermost first
-        text = ternary_min_max(text, ctx.path, ctx.kernel) or text
+        read = ternary_min_max(text, ctx.path, ctx.kernel)
+        if read is None:
+            break
+        text = read
     for _ in range(2):  # clamps first, then the loads through them
         text = clamped_neighbours(text, ctx.path, ctx.kernel) or text
     text = remainder_by_subtraction(text, ctx.path, ctx.kernel) or text  # `j = t - i * N` with `i = t / N`

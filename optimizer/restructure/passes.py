@@ -18,7 +18,7 @@ import re
 from kernelpro.profilers.analysis.affine import (const, global_accesses, index_poly, subscript_index, subscript_parts,
                                                  unevaluated)
 from kernelpro.profilers.analysis.contraction import _zero
-from kernelpro.profilers.analysis.spelling import called
+from kernelpro.profilers.analysis.spelling import called, local_types
 from kernelpro.profilers.analysis.macros import expand_macros  # noqa: F401 (a pass the plans run)
 from kernelpro.profilers.analysis.pointer_steps import (_idents, _whole_lines, _writes_scalars,  # noqa: F401
                                                         comma_steps_into_body, index_pointer_steps)
@@ -2179,17 +2179,8 @@ _THREAD_COORD = re.compile(r"(?:blockIdx\.([xyz])\*blockDim\.\1\+threadIdx\.\1|t
 
 def _int_type(src: SourceFile, k, name: str) -> bool | None:
     """Whether the name is an `int` or `unsigned` scalar (a parameter or a local); None where unknown (a macro)."""
-    p = k.param(name)
-    if p is not None:
-        return not p.is_pointer and " ".join(p.type_text.replace("const", "").split()) in _INT_NAMES
-    for d in walk(k.body):
-        if d.type == "declaration" and name in declared_names(src, d):
-            t = " ".join(text(src, d.child_by_field_name("type")).replace("const", "").split())
-            dec = next((x for x in d.children_by_field_name("declarator")
-                        if name in {text(src, y) for y in walk(x) if y.type == "identifier"}), None)
-            pointer = dec is not None and any(y.type == "pointer_declarator" for y in walk(dec))
-            return t in _INT_NAMES and not pointer
-    return None
+    got = local_types(src, k).get(name)
+    return None if got is None else got[0] in _INT_NAMES and not got[1]
 
 
 _INT_NAMES = {"int", "unsigned", "unsigned int", "signed", "signed int"}

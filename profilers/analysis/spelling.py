@@ -86,21 +86,30 @@ def inline_scaled_loads(src_text: str, path: str, kernel: str) -> str | None:
     return None
 
 
+def local_types(src, k) -> dict:
+    """name -> (its type as declared without const, whether a pointer) for the kernel's parameters and locals (the
+    first declaration of a name); a pointer's type is its element's."""
+    out = {p.name: (" ".join(w for w in (p.base_type if p.is_pointer else p.type_text).split() if w != "const"),
+                    p.is_pointer) for p in k.params}
+    for d in walk(k.body) if k.body is not None else ():
+        if d.type != "declaration" or d.child_by_field_name("type") is None:
+            continue
+        ty = " ".join(w for w in text(src, d.child_by_field_name("type")).split() if w != "const")
+        for dec in d.children_by_field_name("declarator"):
+            n, pointer = dec, False
+            while n is not None and n.type != "identifier":
+                pointer = pointer or n.type == "pointer_declarator"
+                n = n.child_by_field_name("declarator")
+            if n is not None:
+                out.setdefault(text(src, n), (ty, pointer))
+    return out
+
+
 def _pointee(src, k, name: str) -> str | None:
     """The element type of a pointer parameter, or of a local pointer (`const float *a = A + row * K;`), without
     const; None otherwise."""
-    p = k.param(name)
-    if p is not None:
-        return p.base_type.replace("const", "").strip() if p.is_pointer else None
-    for d in walk(k.body):
-        if d.type != "declaration":
-            continue
-        for dec in d.children_by_field_name("declarator"):
-            inner = dec.child_by_field_name("declarator") if dec.type == "init_declarator" else dec
-            if inner is not None and inner.type == "pointer_declarator" and \
-                    text(src, inner.child_by_field_name("declarator")) == name:
-                return " ".join(w for w in text(src, d.child_by_field_name("type")).split() if w != "const")
-    return None
+    ty, pointer = local_types(src, k).get(name, (None, False))
+    return ty if pointer else None
 
 
 def _plain_declaration(src, d) -> bool:
@@ -481,17 +490,8 @@ def _arg_type(src, k, a) -> str | None:
         return _pointee(src, k, text(src, arr)) if arr is not None and arr.type == "identifier" else None
     if a.type != "identifier":
         return None
-    name = text(src, a)
-    p = k.param(name)
-    if p is not None:
-        return None if p.is_pointer else " ".join(w for w in p.type_text.split() if w != "const")
-    for d in walk(k.body):
-        if d.type == "declaration" and any((x.child_by_field_name("declarator") if x.type == "init_declarator" else x)
-                                           is not None and text(src, x.child_by_field_name("declarator") if
-                                                                x.type == "init_declarator" else x) == name
-                                           for x in d.children_by_field_name("declarator")):
-            return " ".join(w for w in text(src, d.child_by_field_name("type")).split() if w != "const")
-    return None
+    ty, pointer = local_types(src, k).get(text(src, a), (None, False))
+    return None if pointer else ty
 
 
 def _functor_objects(src, k, helpers: dict) -> dict:
