@@ -116,3 +116,21 @@ def test_object_macros_paste_as_the_preprocessor_does_and_respect_undef_and_orde
             "__global__ void k(float* a, int n) { int tid = 3; a[2 * R + tid] = 0; }\n#define n 7\n")
     got = expand_macros(text, "k.cu", "k")
     assert "a[2 * W / 2 + tid]" in got and "int tid = 3" in got and "int n)" in got
+
+
+def test_a_macro_of_statements_is_put_in_as_statements_and_an_expression_macro_as_an_expression():
+    """ONNX Runtime's `CALCULATE_ELEMENTWISE_INDEX_OR_EXIT(id, N);` declares the index and returns past the end: put
+    in parentheses it was no C at all."""
+    text = ("#define INDEX_OR_EXIT(id, N) int id = blockIdx.x * blockDim.x + threadIdx.x; if (id >= N) return;\n"
+            "#define SQ(x) ((x) * (x))\n"
+            "__global__ void sq(const float* a, float* b, int n) {\n"
+            "    INDEX_OR_EXIT(i, n * 2);\n"
+            "    b[i] = SQ(a[i]);\n"
+            "}\n")
+    new = expand_macros(text, "m.cu", "sq")
+    body = new[new.index("__global__"):]
+    assert "int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= (n * 2)) return;" in body
+    assert "(int i" not in body and "b[i] = ((((a[i])) * ((a[i]))));" in body
+    found, _ = plans(new, Context(kernel="sq", path="m.cu", launch={"grid": ["cdiv(2 * n, 256)"], "block": [256]},
+                                  base_launch=None, size_env={"s": {"n": 1000}}, scalar_params={"n": "n"}))
+    assert any(p.name == "elementwise" for p in found)

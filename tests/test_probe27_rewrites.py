@@ -28,7 +28,7 @@ import first_step  # noqa: E402
 GXX = shutil.which("g++")
 DTYPES = {"float": np.float32, "double": np.float64, "int": np.int32, "unsigned": np.uint32,
           "unsigned int": np.uint32, "char": np.int8, "unsigned char": np.uint8, "T": np.float32,
-          "uchar4": np.uint8, "int8_t": np.int8, "int32_t": np.int32}
+          "uchar4": np.uint8, "int8_t": np.int8, "int32_t": np.int32, "uint8_t": np.uint8}
 
 # file -> (plan, the kernel's name in the emulator, sizes for the run (the header's otherwise), buffer elements)
 CASES = {
@@ -222,6 +222,15 @@ CASES = {
     # the CUDA samples' MatrixMulCUDA<32> (aBegin/aStep walk, three counters in the tile loop): unstaged, then tiled
     "../probe_w/w13_cuda_samples_matrixMul_tiled_host.cu": ("matmul-tiles", "MatrixMulCUDA<32>", {},
                                                             "75*67+67*45+75*45"),
+    # a grid-stride loop over a 3-D grid's flat index whose walls are written, then `continue` (blind round Z): one
+    # pass a thread, the `continue` a `return`, then the stencil's tile
+    "../probe_z/z05_cupy_rawkernel_wave3d_gridstride.cu": ("stencil-tile", None, {"nx": 37, "ny": 29, "nz": 23,
+                                                                                  "c2": 0.1}, "nx*ny*nz"),
+    # blind round Y: ONNX Runtime's MatMulInteger, `(static_cast<int32_t>(a[..]) - a_zp) * (.. - b_zp)` with the zero
+    # points read through pointers, its index from a macro of statements (`CUDA_LONG id = ..; if (id >= N) return;`)
+    "../probe_y/y04_onnxrt_matmulinteger_u8s8_zeropoints.cu": ("matmul-tiles", "onnxruntime::cuda::MatMulIntegerKernel",
+                                                               {"M": 37, "N": 45, "K": 29},
+                                                               "M*N+M*K+K*N"),
     "../probe_q/q13_heat3d_zloop.cu": ("stencil-march", None, {"nx": 37, "ny": 29, "nz": 35, "c0": 0.4, "c1": 0.1},
                                        "nx*ny*nz"),
 }

@@ -34,7 +34,7 @@ from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import SourceFile, chosen_instantiation, parse_source, walk
 
 from ..model import Candidate
-from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flat2d, flatview, gather, gemmlib, rowscan,
+from . import (aggregate, blocktree, columns, deteam, dewarp, elementwise, flags, flat2d, flatview, gather, gemmlib, rowscan,
                hostcall, march, matmul, permute, rows, scan, stencil, taps, virtual)
 from . import histogram as private_bins
 from .launch import add_attribute, columns_host, cover, fit_launch_bounds, launch_sites, rewrite_launches, rows_host
@@ -2345,9 +2345,47 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
             more, _ = _plans(*covering)
             found += [p for p in more if p.name not in {q.name for q in found}]
             why = [w for w in why if w.split(":")[0] not in {p.family for p in more}]
+        more, flag_why = _specialised_flags(text, ctx)  # `transa ? A[l + i * lda] : A[i + l * lda]`
+        found += [p for p in more if p.name not in {q.name for q in found}]
+        why += flag_why
     for p in found:  # (built later, by the proposer: with the same instantiation)
         p.build = _in_instantiation(p.build, ctx)
     return found, why
+
+
+def _specialised_flags(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
+    """The plans of the kernel with each branch on flag-like arguments alone (`char transa`, `bool transB`,
+    `beta == 0.0f`) taken as at the spec's values (flags.py); each candidate keeps the kernel as written for other
+    values, so it computes what the kernel computes for any argument."""
+    envs = [{p: _eval(str(v), env) for p, v in ctx.scalar_params.items()} for env in ctx.size_env.values()]
+    spec = flags.specialised(text, ctx.path, ctx.kernel, [{p: v for p, v in e.items() if v is not None} for e in envs])
+    if spec is None:
+        return [], []
+    grid = [_spec_in_c(g, ctx) for g in ctx.launch.get("grid") or []]
+    try:
+        block = [int(b) for b in ctx.launch.get("block") or []]
+        fn, names = flags.as_written(text, ctx.path, ctx.kernel)
+    except (Refuse, ValueError, TypeError) as e:
+        return [], [f"flags: the branches on {spec.note.split(' (')[0][len('specialised to the '):]} could be read "
+                    f"at the spec's values, but the kernel as written could not be kept for the others: {e}"]
+    if not grid or None in grid or not block:
+        return [], ["flags: the spec's grid is not an expression of the kernel's parameters: the kernel as "
+                    "written could not be kept for other arguments"]
+    found, why = _plans(spec.text, ctx)
+
+    def kept(build):
+        def run(knobs):
+            c = build(knobs)
+            if c.runs_host_launcher:
+                raise Refuse("a host launcher runs this candidate: the kernel as written cannot be kept in it for "
+                             "other arguments than the spec's")
+            src = flags.with_fallback(c.source, ctx.path, ctx.kernel, fn, names, spec.guard, grid, block)
+            return replace(c, source=src, description=spec.note + ": " + c.description,
+                           notes=tuple(c.notes) + (spec.note,))
+        return run
+    for p in found:
+        p.build = kept(p.build)
+    return found, [f"flags (specialised to the spec's values): {w}" for w in why] if not found else []
 
 
 def _assuming_no_overlap(text: str, ctx: Context) -> list[Plan]:
@@ -2431,10 +2469,35 @@ def _one_pass_text(got: tuple, ctx: Context) -> str:
     k = src.kernel(ctx.kernel)
     init = loop.child_by_field_name("initializer")
     var = src.node_text(init).rstrip().rstrip(";")
+    body = loop.child_by_field_name("body")
+    # the loop's own `continue` (a wall written, then the next element) ends the one pass: `return`
+    jumps = [(j.start_byte - body.start_byte, j.end_byte - body.start_byte, "return;") for j in _own_jumps(body)]
     subs = [(loop.start_byte, loop.end_byte, f"{var};\n  if ({src.node_text(loop.child_by_field_name('condition'))}) "
-                                              f"{src.node_text(loop.child_by_field_name('body'))}")]
+                                              f"{_replaced(src.node_text(body), jumps)}")]
     subs += [(d.start_byte, d.end_byte, "") for d in matmul.stride_locals(src, k, step)]
     return span_text(src, 0, len(src.data), sorted(subs))
+
+
+def _own_jumps(body) -> list:
+    """The `continue` and `break` statements of a loop's body that belong to that loop (not to a loop or switch
+    inside it)."""
+    out, todo = [], list(body.named_children)
+    while todo:
+        n = todo.pop()
+        if n.type in ("continue_statement", "break_statement"):
+            out.append(n)
+        elif n.type not in ("for_statement", "while_statement", "do_statement", "switch_statement",
+                            "for_range_loop", "lambda_expression"):
+            todo += n.named_children
+    return out
+
+
+def _replaced(text: str, subs: list[tuple[int, int, str]]) -> str:
+    """text with its (start, end, new) byte spans (UTF-8 offsets) replaced."""
+    data = text.encode()
+    for a, b, new in sorted(subs, reverse=True):
+        data = data[:a] + new.encode() + data[b:]
+    return data.decode()
 
 
 def _covering(text: str, ctx: Context) -> tuple[str, Context] | None:
@@ -2448,10 +2511,10 @@ def _covering(text: str, ctx: Context) -> tuple[str, Context] | None:
     src, loop, step, bound, kernel_bound = got
     k = src.kernel(ctx.kernel)
     grid_use = re.compile(r"\b(blockIdx|gridDim)\b")
-    if grid_use.search(src.node_text(loop.child_by_field_name("body"))) or leaving_jump(loop) is not None or any(
+    if grid_use.search(src.node_text(loop.child_by_field_name("body"))) or any(
             grid_use.search(src.node_text(d)) for d in k.body.named_children
             if d.type == "declaration" and d not in matmul.stride_locals(src, k, step)):
-        return None  # (the body reads the grid, `part[blockIdx.x]`, or leaves the loop: a new grid changes that)
+        return None  # (the body reads the grid, `part[blockIdx.x]`: a new grid changes that)
     one = _one_pass_text(got, ctx)
     block = list(ctx.launch.get("block") or [])
     launch = dict(ctx.launch, grid=[f"cdiv({bound}, {block[0]})"])

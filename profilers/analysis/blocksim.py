@@ -262,6 +262,8 @@ class Block:
                 yield from self._stmt(s, scopes, t)
         except _Return:
             pass
+        except (_Break, _Continue):
+            raise Unsupported("a `break` or `continue` outside any loop") from None
         if len(stmts) in marks:
             yield ("mark", len(stmts))
 

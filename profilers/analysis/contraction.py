@@ -1010,9 +1010,16 @@ _CENTERED = re.compile(r"\(*\s*\(\s*kp_([xy])\s*-\s*((?!kp_[xy]\b)[A-Za-z_]\w*)\
                        r"\(\s*kp_([xy])\s*-\s*((?!kp_[xy]\b)[A-Za-z_]\w*)\s*\)\s*\)*")
 
 
+_CAST_TYPE = r"(?:(?:unsigned|signed|long|short)\s+)*(?:int|int32_t|int64_t|long|float|double)"
+_ELEMENT_CAST = re.compile(rf"static_cast<\s*{_CAST_TYPE}\s*>\s*\(\s*kp_([xy])\s*\)|"
+                           rf"\(\s*{_CAST_TYPE}\s*\)\s*(?:\(\s*kp_([xy])\s*\)|kp_([xy])\b)")
+
+
 def _centered(combine: str | None) -> tuple[str, str] | None:
     """(R, C) of a combine `(kp_x - R) * (kp_y - C)` (either factor first): the product of two centered
     elements (a covariance's `(x - mean_i) * (y - mean_j)`)."""
+    if combine:  # `(static_cast<int32_t>(kp_x) - a_zp)`: the element converted first (the tiles convert it too)
+        combine = _ELEMENT_CAST.sub(lambda m: "kp_" + next(g for g in m.groups() if g), combine)
     m = _CENTERED.fullmatch(combine.strip()) if combine else None
     if m is None or {m.group(1), m.group(3)} != {"x", "y"} or combine.count("(") != combine.count(")"):
         return None
@@ -1040,6 +1047,8 @@ def _shift_value(src: SourceFile, k: Kernel, name, own: set, coordinates: set) -
         if n.type != "identifier":
             continue
         w = src.node_text(n)
+        if w == "static_cast" and n.parent.type == "template_function":
+            continue  # (`static_cast<int32_t>(*a_zero_point)`: a conversion)
         if w in changed or w in coordinates and w not in own or \
                 w not in params | own | set(src.constants) | set(src.macros):
             return None

@@ -52,11 +52,27 @@ def expand_macros(src_text: str, path: str, kernel: str, rounds: int = 4) -> str
                         f"({value[m.group(1)]})" if m.group(1) in value else m.group(0)
                 return value.get(m.group(2), m.group(2))
             new = re.sub(r"\(\s*([A-Za-z_]\w*)\s*\)|\b([A-Za-z_]\w*)\b", put, body)
+            if call.parent.type == "expression_statement" and _statements(new):
+                # `CALCULATE_ELEMENTWISE_INDEX_OR_EXIT(id, M * N);`: a macro of statements, put in as statements
+                subs.append((call.parent.start_byte, call.parent.end_byte,
+                             new if new.rstrip().endswith((";", "}")) else new + ";"))
+                continue
             subs.append((call.start_byte, call.end_byte, new if _primary(new) else f"({new})"))
         if not subs:
             return out
         src_text = out = span_text(src, 0, len(src.data), subs)
     return out
+
+
+def _statements(body: str) -> bool:
+    """A macro body that is statements rather than an expression: a `;` outside parentheses, or a leading keyword
+    of a statement."""
+    depth = 0
+    for ch in body:
+        depth += (ch == "(") - (ch == ")")
+        if ch == ";" and depth == 0:
+            return True
+    return bool(re.match(r"\s*(if|for|while|do|switch|return)\b|\s*\{", body))
 
 
 def _statement_macros(src, k, macros: dict) -> list:

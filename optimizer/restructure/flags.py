@@ -1,0 +1,329 @@
+"""Branches chosen by the kernel's scalar arguments alone, read at the spec's values.
+
+Reference BLAS decodes `char transa` into `nota`, a framework kernel takes `bool transB`, an epilogue tests
+`beta == 0.0f`: every thread takes the same side, so the kernel is one of several fixed kernels chosen per call,
+and none of them is the plain product the plans read. `specialised` gives the kernel with each such condition
+replaced by its value at the spec's sizes (where every size agrees); `with_fallback` puts the kernel as written
+back into a candidate of that text for every other value: a uniform `if` at the top of the candidate runs the old
+body for each thread of the old launch (a grid-stride loop over virtual threads), so the candidate computes what
+the kernel computes for any argument, fast for the spec's.
+
+Only flag-like parameters are read this way (bool, char and floating scalars, and integers used in conditions
+alone), never a size: `if (K % 4 == 0)` chooses by size, and a size the spec lacks would take the slow path.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kernelpro.profilers.source import SourceFile, parse_source, walk
+
+from .text import Refuse, span_text
+
+BUILTINS = ("threadIdx", "blockIdx", "blockDim", "gridDim")
+FLAG_TYPES = {"bool", "char", "unsigned char", "signed char", "float", "double"}
+# what the kernel as written may not do to be run for virtual threads: meet other threads of its block
+COOPERATES = re.compile(r"__shared__|__syncthreads|__syncwarp|__shfl|__ballot|__activemask|__any_sync|__all_sync|"
+                        r"cooperative_groups|this_thread_block|tiled_partition|__match|__reduce_\w+_sync|asm\b")
+
+
+@dataclass
+class Specialised:
+    text: str  # the file with the kernel's uniform conditions replaced by their values
+    guard: str  # C over the parameters: true exactly where those values hold
+    note: str  # what the candidate assumes, for its description and branch note
+
+
+def _conditions(src: SourceFile, body) -> list:
+    """The condition nodes of the body's `if`s and `?:`s."""
+    out = []
+    for n in walk(body):
+        if n.type == "if_statement":
+            c = n.child_by_field_name("condition")
+            if c is not None:
+                out.append(c.named_children[-1] if c.type == "condition_clause" and c.named_children else c)
+        elif n.type == "conditional_expression":
+            c = n.child_by_field_name("condition")
+            if c is not None:
+                out.append(c)
+    return out
+
+
+def _inside(n, nodes) -> bool:
+    while n is not None:
+        if any(n.id == m.id for m in nodes):
+            return True
+        n = n.parent
+    return False
+
+
+def _assigned(src: SourceFile, body) -> set[str]:
+    out = set()
+    for n in walk(body):
+        if n.type in ("assignment_expression", "update_expression"):
+            t = n.child_by_field_name("left") or n.child_by_field_name("argument")
+            if t is not None and t.type == "identifier":
+                out.add(src.node_text(t))
+    return out
+
+
+def _uses(src: SourceFile, node) -> list:
+    return [n for n in walk(node) if n.type == "identifier"]
+
+
+def _pure(src: SourceFile, node, names: set[str]) -> bool:
+    """Only literals, operators and `names` (no call, memory, field or built-in)."""
+    ids = _uses(src, node)
+    if not ids or any(src.node_text(i) not in names for i in ids):
+        return False
+    return not any(n.type in ("call_expression", "subscript_expression", "field_expression", "pointer_expression",
+                              "assignment_expression", "update_expression", "sizeof_expression") for n in walk(node))
+
+
+def _locals(src: SourceFile, body, params: set[str]) -> dict[str, object]:
+    """Scalar locals declared with a value of parameters (and earlier such locals) and never assigned again:
+    name -> the value's node."""
+    assigned, out = _assigned(src, body), {}
+    for n in walk(body):
+        if n.type != "declaration":
+            continue
+        for d in n.children_by_field_name("declarator"):
+            if d.type != "init_declarator":
+                continue
+            name, val = d.child_by_field_name("declarator"), d.child_by_field_name("value")
+            if name is None or val is None or name.type != "identifier" or src.node_text(name) in assigned:
+                continue
+            if _pure(src, val, params | set(out)):
+                out[src.node_text(name)] = val
+    return out
+
+
+def _flag_params(src: SourceFile, k, conds: list, locals_: dict) -> set[str]:
+    """The scalar parameters that choose rather than size: flag-typed, or used only in conditions (directly or
+    through the locals of `locals_`)."""
+    body, out = k.body, set()
+    inits = list(locals_.values())
+    for p in k.params:
+        if p.is_pointer:
+            continue
+        base = " ".join(p.type_text.replace("const", "").split())
+        if base in FLAG_TYPES:
+            out.add(p.name)
+            continue
+        uses = [i for i in _uses(src, body) if src.node_text(i) == p.name]
+        if uses and all(_inside(i, conds) or _inside(i, inits) for i in uses):
+            out.add(p.name)
+    return out
+
+
+def _value(src: SourceFile, n, env: dict, locals_: dict, depth: int = 0):
+    """The C expression's value with `env`'s parameters; None where it cannot be told."""
+    if n is None or depth > 40:
+        return None
+    t, txt = n.type, src.node_text(n).strip()
+    if t == "number_literal":
+        s = txt.lower().rstrip("ulf") if not txt.lower().startswith("0x") else txt.lower().rstrip("ul")
+        try:
+            return int(s, 0) if re.fullmatch(r"0x[0-9a-f]+|\d+", s) else float(s)
+        except ValueError:
+            return None
+    if t == "char_literal":
+        m = re.fullmatch(r"'(.)'", txt)
+        return ord(m.group(1)) if m else None
+    if t in ("true", "false"):
+        return t == "true"
+    if t == "identifier":
+        if txt in locals_:
+            return _value(src, locals_[txt], env, locals_, depth + 1)
+        return env.get(txt)
+    if t == "parenthesized_expression":
+        return _value(src, n.named_children[0], env, locals_, depth + 1) if n.named_children else None
+    if t == "cast_expression":
+        v = _value(src, n.child_by_field_name("value"), env, locals_, depth + 1)
+        ty = src.node_text(n.child_by_field_name("type"))
+        return None if v is None else (bool(v) if "bool" in ty else int(v) if re.search(r"int|char|long", ty) else v)
+    if t == "unary_expression":
+        v = _value(src, n.child_by_field_name("argument"), env, locals_, depth + 1)
+        op = src.node_text(n.child_by_field_name("operator"))
+        return None if v is None else {"!": not v, "-": -v, "+": v}.get(op)
+    if t == "conditional_expression":
+        c = _value(src, n.child_by_field_name("condition"), env, locals_, depth + 1)
+        return None if c is None else _value(src, n.child_by_field_name("consequence" if c else "alternative"),
+                                             env, locals_, depth + 1)
+    if t == "binary_expression":
+        op = src.node_text(n.child_by_field_name("operator"))
+        a = _value(src, n.child_by_field_name("left"), env, locals_, depth + 1)
+        if op in ("&&", "||") and a is not None and bool(a) == (op == "||"):
+            return op == "||"
+        b = _value(src, n.child_by_field_name("right"), env, locals_, depth + 1)
+        if a is None or b is None:
+            return None
+        ops = {"==": lambda: a == b, "!=": lambda: a != b, "<": lambda: a < b, "<=": lambda: a <= b,
+               ">": lambda: a > b, ">=": lambda: a >= b, "&&": lambda: bool(a) and bool(b),
+               "||": lambda: bool(a) or bool(b), "+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b,
+               "&": lambda: int(a) & int(b), "|": lambda: int(a) | int(b)}
+        return ops[op]() if op in ops else None
+    return None
+
+
+def _in_params(src: SourceFile, n, locals_: dict, depth: int = 0) -> str:
+    """The expression as C over the parameters (its locals replaced by their values)."""
+    subs = [(i.start_byte, i.end_byte, "(" + _in_params(src, locals_[src.node_text(i)], locals_, depth + 1) + ")")
+            for i in _uses(src, n) if src.node_text(i) in locals_ and depth < 8]
+    return span_text(src, n.start_byte, n.end_byte, subs)
+
+
+def _chosen(src: SourceFile, cond, value: bool) -> tuple[int, int, str]:
+    """The edit that keeps the side `value` of the `if` or `?:` whose condition is `cond`."""
+    owner = cond.parent
+    if owner.type == "condition_clause":
+        owner = owner.parent
+    if owner.type == "conditional_expression":
+        side = owner.child_by_field_name("consequence" if value else "alternative")
+        return owner.start_byte, owner.end_byte, "(" + src.node_text(side) + ")"
+    if value:
+        side = owner.child_by_field_name("consequence")
+    else:
+        alt = owner.child_by_field_name("alternative")
+        side = (alt.named_children[-1] if alt is not None and alt.type == "else_clause" else alt)
+    return owner.start_byte, owner.end_byte, src.node_text(side) if side is not None else ";"
+
+
+def specialised(text: str, path: str, kernel: str, envs: list[dict]) -> Specialised | None:
+    """The kernel with each condition on flag-like parameters alone replaced by its value at every spec size
+    (`envs`: one dict of parameter values a size), where the sizes agree; None where there is none."""
+    said: dict[str, bool] = {}
+    for _ in range(8):  # outermost conditions first; the kept sides may hold more
+        src = parse_source(text, path)
+        k = src.kernel(kernel)
+        if k is None or k.body is None or k.is_template:
+            return None
+        names = {p.name for p in k.params if not p.is_pointer}
+        conds = _conditions(src, k.body)
+        locals_ = _locals(src, k.body, names)
+        flags = _flag_params(src, k, conds, locals_)
+        uniform = {n: v for n, v in locals_.items() if _pure(src, v, flags | set(locals_))}
+        chosen = []
+        for c in conds:
+            if not _pure(src, c, flags | set(uniform)) or any(_inside(c.parent, [d]) for d, _ in chosen):
+                continue
+            vals = {_value(src, c, env, uniform) for env in envs}
+            if len(vals) != 1 or None in vals:
+                continue
+            v = bool(vals.pop())
+            chosen.append((c, v))
+            said[_in_params(src, c, uniform).strip()] = v
+        if not chosen:
+            break
+        text = span_text(src, 0, len(src.data), [_chosen(src, c, v) for c, v in chosen])
+    if not said:
+        return None
+    text = _drop_unused(text, path, kernel)
+    guard = " && ".join(f"({c})" if v else f"!({c})" for c, v in said.items())
+    src = parse_source(text, path)
+    k = src.kernel(kernel)
+    if k is None:
+        return None
+    env0 = envs[0] if envs else {}
+    vals = ", ".join(f"{p.name} = {_shown(env0.get(p.name), p.type_text)}" for p in k.params
+                     if not p.is_pointer and any(re.search(rf"\b{re.escape(p.name)}\b", c) for c in said))
+    note = (f"specialised to the spec's {vals} (each condition on them read at that value); any other value "
+            f"runs the kernel as written, for each thread of its launch")
+    return Specialised(text, guard, note)
+
+
+def _shown(v, type_text: str) -> str:
+    if isinstance(v, int) and "char" in type_text and 32 < v < 127:
+        return f"'{chr(v)}'"
+    return str(v)
+
+
+def _drop_unused(text: str, path: str, kernel: str) -> str:
+    """Declarations of scalar locals of pure values that nothing reads any more."""
+    for _ in range(8):
+        src = parse_source(text, path)
+        k = src.kernel(kernel)
+        if k is None or k.body is None:
+            return text
+        params = {p.name for p in k.params if not p.is_pointer}
+        locals_ = _locals(src, k.body, params)
+        used = {src.node_text(i) for i in _uses(src, k.body) if i.parent.type != "init_declarator"
+                or i.parent.child_by_field_name("declarator") != i}
+        dead = [n for n in walk(k.body) if n.type == "declaration" and
+                all(d.type == "init_declarator" and src.node_text(d.child_by_field_name("declarator")) in locals_
+                    and src.node_text(d.child_by_field_name("declarator")) not in used
+                    for d in n.children_by_field_name("declarator"))]
+        if not dead:
+            return text
+        text = span_text(src, 0, len(src.data), [(d.start_byte, d.end_byte, "") for d in dead])
+    return text
+
+
+def as_written(text: str, path: str, kernel: str) -> tuple[str, list[str]]:
+    """The kernel as written as a `__device__` function of its parameters and of the four built-ins (so any
+    thread can run any old thread's body): its definition and the parameters' names. Refuse where the kernel
+    meets other threads of its block, or a helper it calls reads the built-ins."""
+    src = parse_source(text, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None or k.is_template:
+        raise Refuse(f"{kernel}: not a plain kernel (a template, or no body) to keep as written")
+    body = src.node_text(k.body)
+    if COOPERATES.search(body):
+        raise Refuse(f"{kernel} meets other threads of its block (shared memory, a barrier or a shuffle): its "
+                     f"body cannot run for a virtual thread")
+    for n in walk(src.root):
+        if n.type == "function_definition" and n.id != k.node.id and \
+                re.search(r"\b(" + "|".join(BUILTINS) + r")\b", src.node_text(n)) and "__global__" not in \
+                src.node_text(n)[:src.node_text(n).find("(")]:
+            raise Refuse("a helper of the file reads the thread's built-in indices: the kernel as written cannot "
+                         "run for a virtual thread")
+    decl = k.node.child_by_field_name("declarator")
+    while decl is not None and decl.type != "function_declarator":
+        decl = decl.child_by_field_name("declarator")
+    plist = decl.child_by_field_name("parameters") if decl is not None else None
+    if plist is None or any(not p.name for p in k.signature):
+        raise Refuse(f"{kernel}: a parameter without a name")
+    params = src.node_text(plist).strip()[1:-1].strip()
+    extra = ", ".join(f"const dim3 kp_{b}" for b in BUILTINS)
+    body = re.sub(r"\b(" + "|".join(BUILTINS) + r")\b", r"kp_\1", body)
+    fn = (f"// {kernel} as written, for one thread of its own launch (the candidate runs it where the arguments "
+          f"differ from the spec's)\nstatic __device__ __noinline__ void kp_as_written_{kernel}("
+          f"{params + ', ' if params else ''}{extra})\n{body}\n\n")
+    return fn, [p.name for p in k.signature]
+
+
+def with_fallback(source: str, path: str, kernel: str, fn: str, names: list[str], guard: str,
+                  grid: list[str], block: list[int]) -> str:
+    """The candidate `source` with `fn` (as_written) before its kernel, and the kernel's body opened by a
+    uniform `if (!(guard))` that runs fn for every thread of the old launch (grid: C over the parameters,
+    block: numbers) and returns."""
+    src = parse_source(source, path)
+    k = src.kernel(kernel)
+    if k is None or k.body is None:
+        raise Refuse(f"the candidate has no kernel {kernel} to keep the other arguments' path in")
+    if [p.name for p in k.signature] != names:
+        raise Refuse(f"the candidate renamed {kernel}'s parameters")
+    g = list(grid) + ["1ull"] * (3 - len(grid))
+    b = [int(x) for x in block] + [1] * (3 - len(block))
+    args = ", ".join(names + ["kp_ti", "kp_bi", "kp_b", "kp_g"])  # (the order of BUILTINS)
+    ind = "    "
+    path_ = (f"\n{ind}if (!({guard})) {{  // other arguments than the spec's: the kernel as written\n"
+             f"{ind}    const dim3 kp_g((unsigned)({g[0]}), (unsigned)({g[1]}), (unsigned)({g[2]})), "
+             f"kp_b({b[0]}, {b[1]}, {b[2]});\n"
+             f"{ind}    const unsigned long long kp_nt = {b[0] * b[1] * b[2]}ull, "
+             f"kp_n = kp_nt * kp_g.x * kp_g.y * kp_g.z;\n"
+             f"{ind}    const unsigned long long kp_step = (unsigned long long)gridDim.x * gridDim.y * gridDim.z * "
+             f"blockDim.x * blockDim.y * blockDim.z;\n"
+             f"{ind}    for (unsigned long long kp_v = ((unsigned long long)(blockIdx.z * gridDim.y + blockIdx.y) * "
+             f"gridDim.x + blockIdx.x) * (blockDim.x * blockDim.y * blockDim.z) + (threadIdx.z * blockDim.y + "
+             f"threadIdx.y) * blockDim.x + threadIdx.x; kp_v < kp_n; kp_v += kp_step) {{\n"
+             f"{ind}        const unsigned long long kp_k = kp_v / kp_nt, kp_t = kp_v % kp_nt;\n"
+             f"{ind}        const dim3 kp_bi((unsigned)(kp_k % kp_g.x), (unsigned)(kp_k / kp_g.x % kp_g.y), "
+             f"(unsigned)(kp_k / kp_g.x / kp_g.y));\n"
+             f"{ind}        const dim3 kp_ti((unsigned)(kp_t % {b[0]}), (unsigned)(kp_t / {b[0]} % {b[1]}), "
+             f"(unsigned)(kp_t / {b[0] * b[1]}));\n"
+             f"{ind}        kp_as_written_{kernel}({args});\n"
+             f"{ind}    }}\n{ind}    return;\n{ind}}}")
+    top = k.node.parent if k.node.parent is not None and k.node.parent.type == "template_declaration" else k.node
+    return span_text(src, 0, len(src.data), [(top.start_byte, top.start_byte, fn),
+                                             (k.body.start_byte + 1, k.body.start_byte + 1, path_)])

@@ -1,0 +1,133 @@
+"""Branches chosen by flag-like arguments alone (reference BLAS's `char transa`, `bool transB`, `beta == 0.0f`)
+read at the spec's values (optimizer/restructure/flags.py): the product under them is planned, and each candidate
+keeps the kernel as written for every other value. Run in the CPU emulator against the kernel as written, at the
+spec's values (the tiles) and at the others (the kept kernel, for each thread of its own launch)."""
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+
+import numpy as np
+import pytest
+
+from compile_batch import compile_each
+from emu_run import Batch
+from spec_emu import host_blanked
+
+from kernelpro.optimizer.restructure import api, flags
+from kernelpro.profilers.compile import CompileOptions
+from kernelpro.profilers.source import parse_source
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(TESTS), "benchmarks"))
+import first_step  # noqa: E402
+
+GXX = shutil.which("g++")
+
+BLAS = """
+__global__ void gemm(char transa, char transb, int m, int n, int k, float alpha, const float* A, int lda,
+                     const float* B, int ldb, float beta, float* C, int ldc) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+    if (i >= m || j >= n) return;
+    const bool nota = !(transa == 'T' || transa == 't');
+    const bool notb = !(transb == 'T' || transb == 't');
+    float s = 0.0f;
+    for (int l = 0; l < k; ++l) {
+        float a = nota ? A[i + l * lda] : A[l + i * lda];
+        float b = notb ? B[l + j * ldb] : B[j + l * ldb];
+        s += a * b;
+    }
+    if (beta == 0.0f) C[i + j * ldc] = alpha * s;
+    else C[i + j * ldc] = alpha * s + beta * C[i + j * ldc];
+}
+"""
+
+
+def _spec(text, envs):
+    return flags.specialised(text, "k.cu", "gemm", envs)
+
+
+def test_each_flag_condition_is_read_at_the_spec_s_value_and_the_guard_says_which():
+    sp = _spec(BLAS, [{"transa": ord("N"), "transb": ord("T"), "beta": 0.5, "alpha": 1.0, "m": 5, "n": 6, "k": 7}])
+    assert sp is not None
+    body = sp.text[sp.text.index("{"):]
+    assert "nota" not in body and "notb" not in body and "beta == 0.0f" not in body  # every choice made
+    assert "A[i + l * lda]" in body and "A[l + i * lda]" not in body  # not transposed: the first side
+    assert "B[j + l * ldb]" in body and "B[l + j * ldb]" not in body  # transposed: the second
+    assert "alpha * s + beta * C" in body
+    # the guard, over the parameters: true at the spec's values only
+    assert "transa" in sp.guard and "transb" in sp.guard and "beta" in sp.guard and "nota" not in sp.guard
+    assert "transa = 'N'" in sp.note and "transb = 'T'" in sp.note
+
+
+def test_sizes_and_data_are_never_specialised():
+    sized = """
+__global__ void f(const float* x, float* y, int n, bool twice) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    float v = x[i];
+    if (n % 4 == 0) v = v * 2.0f;
+    if (v > 0.0f) v = -v;
+    y[i] = twice ? v + v : v;
+}
+"""
+    sp = flags.specialised(sized, "k.cu", "f", [{"n": 1024, "twice": 1}])
+    assert sp is not None and "y[i] = (v + v)" in sp.text
+    assert "if (n % 4 == 0)" in sp.text  # a size's condition stays: another size would take the slow path
+    assert "if (v > 0.0f)" in sp.text  # data
+    assert "if (i >= n)" in sp.text
+
+
+def test_sizes_that_disagree_leave_the_condition_alone():
+    assert _spec(BLAS.replace("if (beta == 0.0f)", "if (beta == 0.0f && alpha == 1.0f)"),
+                 [{"transa": 78, "transb": 78, "beta": 0.0, "alpha": 1.0},
+                  {"transa": 78, "transb": 78, "beta": 0.5, "alpha": 1.0}]).guard.count("beta") == 0
+
+
+def test_a_kernel_that_meets_its_block_is_not_kept_as_written():
+    with pytest.raises(flags.Refuse):
+        flags.as_written(BLAS.replace("float s = 0.0f;", "__shared__ float t[32]; float s = 0.0f;"), "k.cu", "gemm")
+
+
+def _ev(e, env):
+    return int(eval(str(e).replace("/", "//"), {"cdiv": lambda a, b: -(-a // b)}, dict(env)))
+
+
+@pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
+@pytest.mark.parametrize("name,others", [
+    ("../probe_u/u02_sgemm_colmajor_transchar.cu", [{"transa": ord("t"), "transb": ord("N"), "beta": 0.0},
+                                                    {"transa": ord("T"), "transb": ord("T")}]),
+    ("../probe_u/u20_bf16_gemm_bool_trans.cu", [{"transA": 1, "transB": 0}, {"beta": 0.0}]),
+])
+def test_the_tiles_compute_the_kernel_at_the_spec_s_flags_and_the_kernel_as_written_at_others(name, others,
+                                                                                           tmp_path):
+    path = os.path.join(TESTS, "probe_u", name)
+    text = open(path).read()
+    head = first_step.read_header(text)
+    ctx = first_step.context(path, text, head)
+    found, why = api.plans(text, ctx)
+    plan = next((p for p in found if p.name == "matmul-tiles"), None)
+    assert plan is not None, why
+    cand = plan.build(plan.space[0])
+    assert "kp_as_written_" in cand.source and "specialised to the spec's" in cand.description
+    k = parse_source(text).kernel(ctx.kernel)
+    problems = compile_each(path, [(k.name, cand.source, ())], CompileOptions(arch="sm_90"))
+    assert problems == [None], problems
+    batch = Batch([(host_blanked(text), k.name), (host_blanked(cand.source), k.name)], str(tmp_path))
+    for over in [{}] + others:
+        env = {**head["sizes"], **over}
+        outs = []
+        for i, launch in enumerate([ctx.launch, cand.launch]):
+            rng = np.random.default_rng(5)
+            args = []
+            for p in k.params:
+                if p.is_pointer:
+                    x = rng.standard_normal(120 * 120).astype(np.float32)
+                    args.append((x.view(np.uint32) >> 16).astype(np.uint16) if "bfloat16" in p.base_type else x)
+                else:
+                    args.append(env[p.name])
+            got = batch.run(i, args, [_ev(g, env) for g in launch["grid"]], launch["block"])
+            outs.append([g for g, p in zip(got, k.params) if p.is_pointer])
+        for a, b, p in zip(outs[0], outs[1], [p for p in k.params if p.is_pointer]):
+            assert np.allclose(a, b, rtol=1e-4, atol=1e-3), f"{over}: {p.name} differs"
