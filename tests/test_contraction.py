@@ -303,3 +303,25 @@ def test_a_sum_changed_after_the_loop_or_stored_under_a_condition_is_the_kernels
         c = found(base.replace("TAIL", tail)).products[0]
         assert c.opaque_store and c.alpha is None and c.bias is None, tail  # (not alpha * sum: the library refuses)
     assert not found(base.replace("TAIL", "C[m * N + n] = acc;")).products[0].opaque_store
+
+
+WEIGHTED = """
+__global__ void rdm(int n, int nocc, const double* c, const double* occ, double* d) {
+    int mu = blockIdx.x * blockDim.x + threadIdx.x, nu = blockIdx.y * blockDim.y + threadIdx.y;
+    if (mu >= n || nu >= n) return;
+    double s = 0.0;
+    for (int i = 0; i < nocc; ++i) s += WEIGHT * c[mu + i * n] * c[nu + i * n];
+    d[mu + nu * n] = s;
+}
+"""
+
+
+def test_a_weight_along_k_multiplies_one_operand_and_only_a_read_of_k_alone_is_one():
+    f = found(WEIGHTED.replace("WEIGHT", "occ[i]"))
+    assert len(f.products) == 1, [r.reason for r in f.refused]
+    c = f.products[0]
+    assert [o.scale for o in c.terms[0]] in (["occ[kp_k]", None], [None, "occ[kp_k]"])
+    assert c.shifted and not c.plain  # tensor cores and the library GEMM multiply the elements as stored
+    # a third read that moves with a coordinate too is no weight; nor one from a buffer the kernel writes
+    assert not found(WEIGHTED.replace("WEIGHT", "occ[mu * nocc + i]")).products
+    assert not found(WEIGHTED.replace("WEIGHT", "d[i]")).products

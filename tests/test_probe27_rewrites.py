@@ -231,6 +231,10 @@ CASES = {
     "../probe_y/y04_onnxrt_matmulinteger_u8s8_zeropoints.cu": ("matmul-tiles", "onnxruntime::cuda::MatMulIntegerKernel",
                                                                {"M": 37, "N": 45, "K": 29},
                                                                "M*N+M*K+K*N"),
+    # a weight along k (PySCF's density matrix D = C diag(occ) Cᵀ, `occ[i] * C[mu + i*ldc] * C[nu + i*ldc]`): A's
+    # elements weighted as the tiles load them
+    "../probe_y/y10_qchem_density_from_mo_coeffs_occ.cu": ("matmul-tiles", None, {"nbf": 37, "nocc": 21, "ldc": 39,
+                                                                                 "ldd": 37}, "ldc*nbf + ldd*nbf"),
     "../probe_q/q13_heat3d_zloop.cu": ("stencil-march", None, {"nx": 37, "ny": 29, "nz": 35, "c0": 0.4, "c1": 0.1},
                                        "nx*ny*nz"),
 }

@@ -1116,7 +1116,7 @@ def _slab_regs(c: Contraction, sl: "_Slab", bk: int, threads: int, smem: str, re
     es = ESIZE.get(o.elem)
     mine = causal == ("row" if sl.name.startswith("kp_As") else "col")
     kend = poly_c(c.bound, {(c.row if causal == "row" else c.col).atoms[0]: sl.coord}) if mine else "kp_K"
-    v = 16 // es if vec > 1 and es and along and not mine and not o.shift else 1
+    v = 16 // es if vec > 1 and es and along and not mine and not (o.shift or o.scale) else 1
     if v > 1 and (bk if along == "k" else sl.rows) % v:
         v = 1
     ak = along == "k"
@@ -1318,12 +1318,15 @@ class _Slab:
 
 
 def _loaded(sl: "_Slab", smem: str, arr: str, idx: str, rename: dict) -> str:
-    """One element of the operand as the slab holds it: converted, and centered where the operand is
-    (`x - mean[j1]` with j1 the slab's row)."""
-    if not sl.o.shift:
-        return f"({smem})({arr}[{idx}])"
-    shift = re.sub(rf"\b{re.escape(sl.atom)}\b", sl.coord, sl.o.shift)
-    return f"(({smem})({arr}[{idx}]) - ({smem})({shift}))"
+    """One element of the operand as the slab holds it: converted, centered where the operand is (`x - mean[j1]`
+    with j1 the slab's row), weighted where it is (`C[..] * occ[kp_k]`)."""
+    got = f"({smem})({arr}[{idx}])"
+    if sl.o.shift:
+        shift = re.sub(rf"\b{re.escape(sl.atom)}\b", sl.coord, sl.o.shift)
+        got = f"({got} - ({smem})({shift}))"
+    if sl.o.scale:  # a weight along k (the loaders' kp_k is the element's k)
+        got = f"({got} * ({smem})({sl.o.scale}))"
+    return got
 
 
 def _slab_loads(c: Contraction, sl: _Slab, bk: int, threads: int, smem: str, rename: dict, causal: str | None,
@@ -1337,8 +1340,8 @@ def _slab_loads(c: Contraction, sl: _Slab, bk: int, threads: int, smem: str, ren
     es = ESIZE.get(o.elem)
     mine = causal == ("row" if sl.name.startswith("kp_As") else "col")
     kend = poly_c(c.bound, {(c.row if causal == "row" else c.col).atoms[0]: sl.coord}) if mine else "kp_K"
-    copy = async_ and o.elem == smem and es is not None and es >= 4 and not o.shift  # element-wise cp.async
-    v = 16 // es if vec > 1 and es and along and not mine and not o.shift else 1
+    copy = async_ and o.elem == smem and es is not None and es >= 4 and not (o.shift or o.scale)  # element-wise cp.async
+    v = 16 // es if vec > 1 and es and along and not mine and not (o.shift or o.scale) else 1
     if v > 1 and (bk if along == "k" else sl.rows) % v:
         v = 1
     idx = poly_c(o.index, rename)
@@ -1725,8 +1728,11 @@ def not_a_product(c: Contraction) -> str | None:
         return (f"the loop updates {len(c.sums)} sums of products stored at one position (tensor cores and GEMMs "
                 "compute one product; shared-memory tiles apply)")
     if c.shifted:
-        return ("the operands are centered (" + ", ".join(f"{o.array} - {o.shift}" for t in c.terms for o in t if o.shift)
-                + "): tensor cores and GEMMs multiply the elements as stored (shared-memory tiles subtract as they load)")
+        what = [f"{o.array} - {o.shift}" for t in c.terms for o in t if o.shift]
+        what += [f"{o.array} x {o.scale.replace('kp_k', 'k')}" for t in c.terms for o in t if o.scale]
+        return ("the operands are " + ("centered" if any(o.shift for t in c.terms for o in t) else "weighted along k")
+                + " (" + ", ".join(what) + "): tensor cores and GEMMs multiply the elements as stored (shared-memory "
+                "tiles convert them as they load)")
     if c.combine is None:
         return None
     x, y = c.terms[0][0].array, c.terms[0][1].array

@@ -40,6 +40,9 @@ class Operand:
     # a value subtracted from each element, fixed along k (`(x[k*m + j1] - mean[j1])`, a centered operand): C text
     # over the operand's own coordinate and the parameters; None for the element as it is
     shift: str | None = None
+    # a weight along k multiplying each element (`occ[i] * C[mu + i*ldc] * C[nu + i*ldc]`, C·diag(w)·Cᵀ): C text over
+    # kp_k (the element's k) and the parameters; None for none
+    scale: str | None = None
 
     @property
     def contiguous(self) -> str | None:
@@ -131,9 +134,9 @@ class Contraction:
 
     @property
     def shifted(self) -> bool:
-        """Some operand is centered (Operand.shift): the tiles subtract as they load; what multiplies raw
-        elements (tensor cores, the library GEMM) does not apply."""
-        return any(o.shift for t in self.terms for o in t)
+        """Some operand is centered or weighted along k (Operand.shift, Operand.scale): the tiles subtract or
+        multiply as they load; what multiplies raw elements (tensor cores, the library GEMM) does not apply."""
+        return any(o.shift or o.scale for t in self.terms for o in t)
 
     @property
     def M(self) -> str | None:
@@ -625,6 +628,7 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
     for name, _ in _scalar_writes(src, body):  # (`if (d < 0) d = -d;`: not its initial value any more)
         privates.pop(name, None)
     updates = []
+    weights = []  # ((access, node), term) of a weight along k (`occ[i]` of C·diag(occ)·Cᵀ)
     written_in_loop = {n for n, _ in _scalar_writes(src, body)}
     for w in walk(body):
         u = _update(src, w) if w.type == "assignment_expression" else None
@@ -650,6 +654,12 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
                     ops.append((a, f))
                 else:
                     scale.append(f)
+            if len(ops) == 3 and pairs is None:  # a weight along k: a read that moves with k alone
+                here = set(coords) | (loop_vars - {var})
+                alone = [(a, f) for a, f in ops if not _coord_atoms(a.index, here, set())]
+                if len(alone) == 1 and _weight_text(src, k, alone[0][1], var) is not None:
+                    weights.append((alone[0], t))
+                    ops = [o for o in ops if o[1] is not alone[0][1]]
             terms.append((sign, ops, scale, t))
         if any(len(ops) == 2 for _, ops, _, _ in terms):
             for _, ops, scale, _ in terms:  # a factor of a product that changes along the loop is no scale
@@ -879,6 +889,12 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
                                  "subtracted as the tiles load")
         ops0[0].shift, ops1[0].shift = shifts
         combine = None
+    if weights:  # C·diag(w)·Cᵀ: the weight multiplies A's elements as the tiles load them
+        if len(pairs) != 1 or sums or combine is not None or centered:
+            return Refusal(line, f"line {w.start_point[0] + 1} weights the products along {var} by "
+                                 f"`{text(src, weights[0][0][1])}` in a sum of several products (one product is "
+                                 "weighted as its tiles load)")
+        ops0[0].scale = _weight_text(src, k, weights[0][0][1], var)
     if batch is not None and (batch.thread is None or batch.thread in (row.thread, col.thread)):
         _digit_batch(src, k, env, coords, guards, row, col, batch)
     assumes = sorted({tuple(sorted((o, a))) for o in {out_acc.array, *(more_outs or ())} for a in operands
@@ -1055,6 +1071,22 @@ def _shift_value(src: SourceFile, k: Kernel, name, own: set, coordinates: set) -
     if _mentions_builtin(src, v):
         return None
     return text(src, v)
+
+
+def _weight_text(src: SourceFile, k: Kernel, f, var: str) -> str | None:
+    """A weight along k (`occ[i]`, `(double)w[k]`) as C text over kp_k, where it reads only k, the parameters and
+    the file's constants, from a buffer the kernel never writes; None otherwise."""
+    params = {p.name for p in k.params}
+    arrays = {text(src, _base(n.child_by_field_name("left"))) for n in walk(k.body)
+              if n.type == "assignment_expression" and n.child_by_field_name("left").type == "subscript_expression"}
+    for n in walk(f):
+        if n.type == "identifier":
+            name = text(src, n)
+            if name in arrays or name not in params | {var} | set(src.constants) | set(src.macros):
+                return None
+        elif n.type in ("call_expression", "assignment_expression", "update_expression", "field_expression"):
+            return None
+    return re.sub(rf"\b{re.escape(var)}\b", "kp_k", text(src, f))
 
 
 def _triangular_loop(src: SourceFile, k: Kernel, lp, names: set) -> str | None:
