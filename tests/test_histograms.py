@@ -38,7 +38,11 @@ def _cases():
     letters = text[(text >= ord("a")) & (text <= ord("z"))].astype(int) - ord("a")
     keys = rng.integers(0, 10**6, N).astype(np.int32)
     x, w = rng.uniform(-0.1, 1.1, N).astype(np.float32), rng.standard_normal(N).astype(np.float32)
+    img2 = rng.integers(0, 256, N).astype(np.uint8)
     return {  # name -> (grid, block, args, bins argument, reference, spec sizes)
+        "joint2d": (["cdiv(n, 128)"], [128], [byte, img2, N, 16, np.zeros(256, np.uint32)], 4,
+                    np.bincount((byte.astype(int) * 16 >> 8) * 16 + (img2.astype(int) * 16 >> 8), minlength=256),
+                    {"n": N, "nbins": 16}),
         "histo_cbe": (["8"], [256], [byte, N, np.zeros(256, np.uint32)], 2, np.bincount(byte, minlength=256), {}),
         "histogram256_words": (["5"], [128], [np.zeros(256, np.uint32), words, N], 0,
                                np.bincount(words.view(np.uint8), minlength=256), {}),
@@ -129,6 +133,19 @@ def test_no_private_bins_and_a_reason(name, sizes, says):
     _, _, (plans, why) = _plans(name, sizes, {"grid": ["cdiv(n, 256)"], "block": [256]})
     assert "private-bins" not in [p.name for p in plans]
     assert any(w.startswith("histogram:") and says in w for w in why), why
+
+
+def test_a_sum_of_bounded_bins_needs_every_part_bounded():
+    """`fb * nbins + mb` is below nbins * nbins only where mb is below nbins too: an int read as it is is not."""
+    text = open(os.path.join(HERE, "joint2d.cu")).read().replace("int mb = (b[i] * nbins) >> 8;",
+                                                                  "int mb = (int)b[i] + n;")
+    path = os.path.join(HERE, "joint2d.cu")
+    launch = {"grid": ["cdiv(n, 128)"], "block": [128]}
+    plans, why = api.plans(text, api.Context(kernel="joint_hist", path=path, launch=launch, base_launch=launch,
+                                             size_env={"small": {"n": 1000, "nbins": 16}},
+                                             scalar_params={"n": "n", "nbins": "nbins"}))
+    assert "private-bins" not in [p.name for p in plans]
+    assert any(w.startswith("histogram:") and "nothing bounds" in w for w in why), why
 
 
 @pytest.mark.parametrize("rel, says", [

@@ -4,7 +4,8 @@
 index a thread's data picks (atomics.py's `uniform_address` says no), whose old value is unused, and whose bins
 nothing else in the kernel reads or writes. The bin count bounds the index from above: a byte (`bins[buf[i]]`,
 a `uchar4`'s field), `& 0xFF`, `% nbins`, `min(b, 255)`, a float scaled by the count (`(int)(v * NBINS)`), a
-guard (`if (b < 26)`), a shift or division of one of these, the largest of a local's assigned values (the
+guard (`if (b < 26)`), a shift or division of one of these, a bounded value times a size and a sum of bounded
+values (a joint histogram's `fixedBin * nbins + movingBin`), the largest of a local's assigned values (the
 clamps `if (b > N - 1) b = N - 1;`, and a negative remainder wrapped by `if (b < 0) b += N;`). The count is C text over literals, constants and the kernel's
 parameters (`nbins`); a count that nothing bounds is a `Refusal` with its reason, as are other updates
 (atomicExch, an atomicCAS loop) and bins read in the kernel.
@@ -71,6 +72,20 @@ def _min(a: Count | None, b: Count | None) -> Count | None:
 
 def _plus(a: Count, c: int) -> Count:
     return _lit(a.value + c) if a.value is not None else Count(f"({a.text}) + {c}")
+
+
+def _times(a: Count, s: Count) -> Count:
+    """A bound on x * s for x below a and s a size (x * s <= (a - 1) * s)."""
+    if a.value is not None and s.value is not None:
+        return _lit((a.value - 1) * s.value + 1)
+    return Count(f"(({a.text}) - 1) * ({s.text}) + 1")
+
+
+def _sum(a: Count, b: Count) -> Count:
+    """A bound on x + y for x below a and y below b."""
+    if a.value is not None and b.value is not None:
+        return _lit(a.value + b.value - 1)
+    return Count(f"({a.text}) + ({b.text}) - 1")
 
 
 def _cdiv(a: Count, c: int) -> Count:
@@ -225,6 +240,16 @@ class _Bounds:
             if op == "+" and l is not None and l >= 0:  # `2 * NBINS + p.z`: the constant first
                 a = self.bound(right, at, depth + 1)
                 return _plus(a, l) if a else None
+            if op == "*":  # `fixedBin * nbins`: a bounded value times a size
+                for a_node, s_node in ((left, right), (right, left)):
+                    size = self._size(s_node)
+                    a = self.bound(a_node, at, depth + 1) if size is not None else None
+                    if a is not None:
+                        return _times(a, size)
+            if op == "+":  # `fixedBin * nbins + movingBin`, `(z * ny + y) * nx + x`: two bounded values
+                a, b = self.bound(left, at, depth + 1), self.bound(right, at, depth + 1)
+                if a is not None and b is not None:
+                    return _sum(a, b)
             if op == "-" and r is not None and r >= 0:
                 a = self.bound(left, at, depth + 1)
                 if a is None and r >= 1:  # `nbins - 1` (a clamp's top): below the count itself
