@@ -76,11 +76,15 @@ def read_header(text: str) -> dict:
     return {"launch": launch, "sizes": sizes, "kernel": head.get("kernel"), "expect": expect, "template": template}
 
 
+class NoKernel(ValueError):
+    """The file's kernel is not one the tools see (`#define __kernel __global__`, an OpenCL shim): a miss."""
+
+
 def context(path: str, text: str, head: dict) -> api.Context:
     src = parse_source(text, path)
     k = src.kernel(head["kernel"]) if head["kernel"] else (src.kernels[0] if src.kernels else None)
     if k is None:
-        raise ValueError(f"no kernel {head['kernel'] or ''} in the file")
+        raise NoKernel(f"no kernel {head['kernel'] or ''} found in the file (a `__global__` the parser sees)")
     types = table_for(src)
     # (a struct passed by value, the programming guide's `Matrix A`, is no size: the spec cannot name one either)
     scalars = {p.name: p.name for p in k.params if not p.is_pointer
@@ -129,6 +133,9 @@ def probe(path: str, build: bool = True, first_hit: bool = False) -> dict:
         expected = [p for p in plans if p.name in head["expect"]]  # (those first: one that builds is a hit)
         names, unbuilt = offered(expected + [p for p in plans if p not in expected] if first_hit else plans, build,
                                  tuple(head["expect"]) if first_hit else ())
+    except NoKernel as e:  # nothing to plan for: no step offered
+        row.update(offered=[], not_applied=[str(e)], hit=False, seconds=round(time.perf_counter() - t0, 3))
+        return row
     except Exception as e:  # a crash is the one failure
         row.update(crashed=f"{type(e).__name__}: {e}", trace=traceback.format_exc())
         return row

@@ -16,6 +16,7 @@ from emu_run import Batch
 from spec_emu import host_blanked
 
 from kernelpro.optimizer.restructure import api, flags
+from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.compile import CompileOptions
 from kernelpro.profilers.source import parse_source
 
@@ -95,23 +96,27 @@ def _ev(e, env):
 
 
 @pytest.mark.skipif(GXX is None, reason="needs g++ for the CPU emulator")
-@pytest.mark.parametrize("name,others", [
-    ("../probe_u/u02_sgemm_colmajor_transchar.cu", [{"transa": ord("t"), "transb": ord("N"), "beta": 0.0},
-                                                    {"transa": ord("T"), "transb": ord("T")}]),
-    ("../probe_u/u20_bf16_gemm_bool_trans.cu", [{"transA": 1, "transB": 0}, {"beta": 0.0}]),
+@pytest.mark.parametrize("name,plan_name,others", [
+    ("../probe_u/u02_sgemm_colmajor_transchar.cu", "matmul-tiles",
+     [{"transa": ord("t"), "transb": ord("N"), "beta": 0.0}, {"transa": ord("T"), "transb": ord("T")}]),
+    ("../probe_u/u20_bf16_gemm_bool_trans.cu", "matmul-tiles", [{"transA": 1, "transB": 0}, {"beta": 0.0}]),
+    # GSL's dgemv with CblasTrans: `if (beta == 0.0) Y[j] = alpha * temp; else ...` after a column's sum (the
+    # column plan of the kernel as written refuses the branch after the sum; `#define BASE double`)
+    ("../probe_z/z09_gsl_cblas_dgemv_trans_tda.cu", "column", [{"beta": 0.0}]),
 ])
-def test_the_tiles_compute_the_kernel_at_the_spec_s_flags_and_the_kernel_as_written_at_others(name, others,
+def test_the_plan_computes_the_kernel_at_the_spec_s_flags_and_the_kernel_as_written_at_others(name, plan_name, others,
                                                                                            tmp_path):
     path = os.path.join(TESTS, "probe_u", name)
     text = open(path).read()
     head = first_step.read_header(text)
     ctx = first_step.context(path, text, head)
     found, why = api.plans(text, ctx)
-    plan = next((p for p in found if p.name == "matmul-tiles"), None)
+    plan = next((p for p in found if p.name == plan_name), None)
     assert plan is not None, why
-    cand = plan.build(plan.space[0])
+    cand = plan.build({**plan.space[0], "cluster": 1} if "cluster" in plan.space[0] else plan.space[0])
     assert "kp_as_written_" in cand.source and "specialised to the spec's" in cand.description
     k = parse_source(text).kernel(ctx.kernel)
+    types = table_for(parse_source(text))
     problems = compile_each(path, [(k.name, cand.source, ())], CompileOptions(arch="sm_90"))
     assert problems == [None], problems
     batch = Batch([(host_blanked(text), k.name), (host_blanked(cand.source), k.name)], str(tmp_path))
@@ -124,7 +129,9 @@ def test_the_tiles_compute_the_kernel_at_the_spec_s_flags_and_the_kernel_as_writ
             for p in k.params:
                 if p.is_pointer:
                     x = rng.standard_normal(120 * 120).astype(np.float32)
-                    args.append((x.view(np.uint32) >> 16).astype(np.uint16) if "bfloat16" in p.base_type else x)
+                    sc = types.scalar(p.base_type)
+                    args.append((x.view(np.uint32) >> 16).astype(np.uint16) if "bfloat16" in p.base_type else
+                                x.astype(np.float64) if sc is not None and sc.name == "double" else x)
                 else:
                     args.append(env[p.name])
             got = batch.run(i, args, [_ev(g, env) for g in launch["grid"]], launch["block"])

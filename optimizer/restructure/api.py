@@ -2346,11 +2346,25 @@ def plans(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
             found += [p for p in more if p.name not in {q.name for q in found}]
             why = [w for w in why if w.split(":")[0] not in {p.family for p in more}]
         more, flag_why = _specialised_flags(text, ctx)  # `transa ? A[l + i * lda] : A[i + l * lda]`
-        found += [p for p in more if p.name not in {q.name for q in found}]
+        for p in more:  # a plan of the kernel as written that gives nothing (`if (beta == 0) ..; else ..;` after a
+            # column's sum) yields to the same plan of the specialised kernel
+            same = next((q for q in found if q.name == p.name), None)
+            if same is not None and _builds(same):
+                continue
+            found = [q for q in found if q is not same] + [p]
         why += flag_why
     for p in found:  # (built later, by the proposer: with the same instantiation)
         p.build = _in_instantiation(p.build, ctx)
     return found, why
+
+
+def _builds(plan: Plan) -> bool:
+    """Whether the plan's first knob setting builds."""
+    try:
+        plan.build(plan.space[0]) if plan.space else None
+        return bool(plan.space)
+    except Refuse:
+        return False
 
 
 def _specialised_flags(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:

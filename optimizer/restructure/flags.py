@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import SourceFile, parse_source, walk
 
 from .text import Refuse, span_text
@@ -103,11 +104,13 @@ def _flag_params(src: SourceFile, k, conds: list, locals_: dict) -> set[str]:
     through the locals of `locals_`)."""
     body, out = k.body, set()
     inits = list(locals_.values())
+    types = table_for(src)
     for p in k.params:
         if p.is_pointer:
             continue
         base = " ".join(p.type_text.replace("const", "").split())
-        if base in FLAG_TYPES:
+        sc = types.scalar(base)  # (through typedefs and macros: `#define BASE double`)
+        if base in FLAG_TYPES or sc is not None and (sc.kind == "float" or sc.name in ("bool", "int8", "uint8")):
             out.add(p.name)
             continue
         uses = [i for i in _uses(src, body) if src.node_text(i) == p.name]
