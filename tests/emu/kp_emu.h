@@ -159,8 +159,15 @@ inline uchar4 make_uchar4(unsigned char x, unsigned char y, unsigned char z, uns
 inline float2 make_float2(float x, float y) { return {x, y}; }
 inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
 inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
+struct float3 { float x, y, z; };
+struct int3 { int x, y, z; };
+inline float3 make_float3(float x, float y, float z) { return {x, y, z}; }
+inline int3 make_int3(int x, int y, int z) { return {x, y, z}; }
+inline int2 make_int2(int x, int y) { return {x, y}; }
+typedef struct KpStream* cudaStream_t;  // (host launchers are blanked; a kernel file may still name the type)
 
 // ------------------------------------------------------------------ math
+using std::isnan; using std::isinf; using std::isfinite;  // (CUDA's math API declares them unqualified)
 inline float __expf(float x) { return expf(x); }
 inline float __logf(float x) { return logf(x); }
 inline float __fdividef(float a, float b) { return a / b; }
