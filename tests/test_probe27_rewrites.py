@@ -28,7 +28,7 @@ import first_step  # noqa: E402
 GXX = shutil.which("g++")
 DTYPES = {"float": np.float32, "double": np.float64, "int": np.int32, "unsigned": np.uint32,
           "unsigned int": np.uint32, "char": np.int8, "unsigned char": np.uint8, "T": np.float32,
-          "uchar4": np.uint8, "int8_t": np.int8, "int32_t": np.int32, "uint8_t": np.uint8}
+          "uchar4": np.uint8, "int8_t": np.int8, "int32_t": np.int32, "uint8_t": np.uint8, "__half": np.float16}
 
 # file -> (plan, the kernel's name in the emulator, sizes for the run (the header's otherwise), buffer elements)
 CASES = {
@@ -235,6 +235,10 @@ CASES = {
     # elements weighted as the tiles load them
     "../probe_y/y10_qchem_density_from_mo_coeffs_occ.cu": ("matmul-tiles", None, {"nbf": 37, "nocc": 21, "ldc": 39,
                                                                                  "ldd": 37}, "ldc*nbf + ldd*nbf"),
+    # ALiBi's scores (blind round Y): the head `h = bh % NH` of the batch on the grid's z read by the epilogue's
+    # slope, computed as written in the tiles
+    "../probe_y/y16_alibi_causal_scores_half_bnth.cu": ("matmul-tiles", None, {"B": 2, "NH": 2, "T": 37, "HS": 21,
+                                                                             "scale": 0.125}, "B*NH*T*(T+HS)"),
     "../probe_q/q13_heat3d_zloop.cu": ("stencil-march", None, {"nx": 37, "ny": 29, "nz": 35, "c0": 0.4, "c1": 0.1},
                                        "nx*ny*nz"),
 }

@@ -1434,10 +1434,13 @@ def _replay(src: SourceFile, k, c: Contraction, ind: str, sums: list[str] | None
         if split is None and _only_in_coordinates(src, k, name, c):
             continue  # `int tx = threadIdx.x;` read only by the row's and column's definitions: unused now
         v = unparen(d.child_by_field_name("value")) if split is None else None
+        kept = (c.row.atoms[0], c.col.atoms[0]) + ((c.batch.atoms[0],) if c.batch is not None and c.batch.thread
+                                                     not in ("digits", "blocks") else ())
         if v is not None and v.type == "binary_expression" and text(src, v.child_by_field_name("operator")) in ("/", "%") \
-                and text(src, unparen(v.child_by_field_name("left"))) in (c.row.atoms[0], c.col.atoms[0]) \
+                and text(src, unparen(v.child_by_field_name("left"))) in kept \
                 and not any(x.type == "identifier" and text(src, x) in c.coords for x in walk(v.child_by_field_name("right"))):
-            continue  # a digit of the row or column (`b = bt / T` with bt the row): computed from it as written
+            continue  # a digit of the row, the column or a batch kept as it was (`b = bt / T` with bt the row, `h = bh %
+            # NH` with bh the grid's z): computed from it as written
         if split is None:
             raise Refuse(f"`{name}` is a thread index besides the output's row and column")
         v = d.child_by_field_name("value")

@@ -1,7 +1,7 @@
 // style: document-analysis / OCR line segmentation (Leptonica/Tesseract-flavoured naming) horizontal projection profile - u8 typedef, 8-bit grayscale page with a row `step` in bytes (wider than width), one thread per text row walking its row pointer serially and counting ink pixels (p[x] < thresh) into an unsigned int, profile[row] written once; early return for rows past height
 // launch: grid cdiv(height, 128) block 128
 // sizes: width=301 height=67 step=320 thresh=128
-// expect: block-tree|block-atomic|warp-atomic
+// expect: block-tree|block-atomic|warp-atomic|row-warp|row-block
 #include <cuda_runtime.h>
 #include <stddef.h>
 
