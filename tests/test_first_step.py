@@ -113,7 +113,19 @@ REACHED = {"probe27": (144, 143 / 144), "probe26": (109, 107 / 109),
            # by a product of sizes (Parboil histo); 17/20 once the template kernels' headers name the instantiation a
            # spec runs (`// template: 32`: the CUDA samples' MatrixMulCUDA<32>, unstaged and tiled)
            "probe_w": (20, 17 / 20),
-           "probe_x": (20, 15 / 20)}
+           "probe_x": (20, 15 / 20),
+           # a twenty-third and twenty-fourth (2026-12-07; tests/probe_y: twenty products in styles the earlier rounds
+           # lacked, TVM's generated code, ggml's quantised blocks, ONNX Runtime's zero points, cuBLAS's pointer
+           # arrays, MAGMA, Eigen's mappers, Thrust functors, a Triton-ordered grid, quantum chemistry, coupled
+           # cluster, HPL, an LSTM cell, Kahan sums, ALiBi, varlen attention, an OpenCL shim, a cuBLASLt epilogue;
+           # tests/probe_z: issue 27's kinds from seismic, PDE, image, TensorFlow, TVM, GSL, scikit-learn, OCR and
+           # particle codes): 3/20 and 7/20 as written (8/20 with z13 scored as the row reduction it is); 6/20 after
+           # zero points subtracted through a conversion, a weight along k (C·diag(w)·Cᵀ) and a batch digit read by
+           # the epilogue (`h = bh % NH`); 11/20 after a grid-stride loop's `continue` read as the one pass's `return`
+           # (it had crashed the plans), GSL dgemv's `beta == 0` branch read at the spec's value, and a joint
+           # histogram's bin bounded through `fb * nbins + mb`
+           "probe_y": (20, 6 / 20),
+           "probe_z": (20, 11 / 20)}
 NO_STEP_OK = {"probe_d"}  # corpora where some kernels need no structural step (an empty `expect`, not scored)
 
 
