@@ -325,3 +325,19 @@ def test_a_weight_along_k_multiplies_one_operand_and_only_a_read_of_k_alone_is_o
     # a third read that moves with a coordinate too is no weight; nor one from a buffer the kernel writes
     assert not found(WEIGHTED.replace("WEIGHT", "occ[mu * nocc + i]")).products
     assert not found(WEIGHTED.replace("WEIGHT", "d[i]")).products
+
+
+def test_a_centered_operand_converted_in_a_way_that_changes_it_is_refused():
+    """`(int)A[..] - za` of float A truncates each element: the tiles, which load it unconverted, would not."""
+    text = """
+__global__ void f(const float* A, const float* B, float* Y, int M, int N, int K, int za, int zb) {
+    int r = blockIdx.y * blockDim.y + threadIdx.y, c = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= M || c >= N) return;
+    float s = 0.0f;
+    for (int k = 0; k < K; ++k) s += ((int)A[r * K + k] - za) * ((int)B[k * N + c] - zb);
+    Y[r * N + c] = s;
+}
+"""
+    f = found(text)
+    assert not f.products and any("changes their values" in r.reason for r in f.refused), f.refused
+    assert found(text.replace("(int)", "(float)")).products  # (a conversion that keeps the value is read through)

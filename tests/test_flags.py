@@ -74,7 +74,7 @@ __global__ void f(const float* x, float* y, int n, bool twice) {
 }
 """
     sp = flags.specialised(sized, "k.cu", "f", [{"n": 1024, "twice": 1}])
-    assert sp is not None and "y[i] = (v + v)" in sp.text
+    assert sp is not None and "y[i] = true ? v + v : v;" in sp.text  # (its common type kept)
     assert "if (n % 4 == 0)" in sp.text  # a size's condition stays: another size would take the slow path
     assert "if (v > 0.0f)" in sp.text  # data
     assert "if (i >= n)" in sp.text
@@ -138,3 +138,47 @@ def test_the_plan_computes_the_kernel_at_the_spec_s_flags_and_the_kernel_as_writ
             outs.append([g for g, p in zip(got, k.params) if p.is_pointer])
         for a, b, p in zip(outs[0], outs[1], [p for p in k.params if p.is_pointer]):
             assert np.allclose(a, b, rtol=1e-4, atol=1e-3), f"{over}: {p.name} differs"
+
+
+def test_what_is_not_a_flag_at_the_spec_s_value_is_left_alone():
+    """Found by a second reading: a flag the kernel changes (`if (transa >= 'a') transa -= 32;`), a local declared
+    twice (one name, two flags), an integer ordered against a value (a size: `ncols >= 64`)."""
+    env = [{"transa": ord("n"), "transb": ord("T"), "beta": 0.5, "alpha": 1.0}]
+    changed = BLAS.replace("const bool nota", "if (transa >= 'a') transa -= 32; const bool nota")
+    sp = flags.specialised(changed, "k.cu", "gemm", env)
+    assert sp is not None and "transa" not in sp.guard and "nota ?" in sp.text  # transb and beta still read
+    shadowed = BLAS.replace("float s = 0.0f;", "float s = 0.0f; { const bool nota = beta == 0.0f; s += nota; }")
+    sp = flags.specialised(shadowed, "k.cu", "gemm", env)
+    assert "nota ?" in sp.text and "!(transa" not in sp.guard
+    sized = BLAS.replace("if (beta == 0.0f)", "if (k >= 64)")
+    assert "if (k >= 64)" in flags.specialised(sized, "k.cu", "gemm", [{**env[0], "k": 100}]).text
+
+
+def test_a_local_s_type_and_a_choice_s_common_type_are_kept():
+    """`const bool t = opts & 2;` holds true at opts = 2 (and the guard says `(bool)`); `unit ? 1 : 0.5f` is a float
+    whichever side is taken (the condition becomes a literal rather than the side an int)."""
+    text = """
+__global__ void f(const float* a, float* c, int n, int opts, bool unit) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const bool t = opts & 2;
+    c[i] = (t == 1 ? a[i] : a[n - 1 - i]) * ((unit ? 1 : 0.5f) / 2);
+}
+"""
+    sp = flags.specialised(text, "k.cu", "f", [{"n": 100, "opts": 2, "unit": 1}])
+    assert "((a[i]))" in sp.text.replace(" ", "") or "(a[i])" in sp.text
+    assert "(true ? 1 : 0.5f)" in sp.text and "((bool)(opts & 2))" in sp.guard
+
+
+def test_the_kernel_kept_as_written_takes_macros_helpers_linkage_and_defaults_into_account():
+    with pytest.raises(flags.Refuse):  # a macro that reads the built-ins would read the real thread's
+        flags.as_written("#define ROW (blockIdx.y * blockDim.y + threadIdx.y)\n" + BLAS.replace(
+            "j = blockIdx.y * blockDim.y + threadIdx.y", "j = ROW"), "k.cu", "gemm")
+    with pytest.raises(flags.Refuse):  # a helper that meets its block
+        flags.as_written("__device__ float sync_sum(float v) { __syncthreads(); return v; }\n" + BLAS, "k.cu", "gemm")
+    fn, names = flags.as_written(BLAS.replace("float* C, int ldc)", "float* C, int ldc = 1)"), "k.cu", "gemm")
+    assert "int ldc, const dim3" in fn and names[-1] == "ldc"  # (no default before the built-ins)
+    linked = 'extern "C" ' + BLAS.strip()
+    out = flags.with_fallback(linked, "k.cu", "gemm", *flags.as_written(linked, "k.cu", "gemm"), "true",
+                              ["1ull"], [16, 16])
+    assert out.index("kp_as_written_gemm(") < out.index('extern "C"')  # the helper outside the C linkage

@@ -76,8 +76,8 @@ def test_an_index_stepped_once_a_pass_is_read_at_the_counter():
 def test_a_grid_stride_loop_over_a_grid_of_its_own_is_read_under_a_covering_launch_only_where_nothing_reads_the_grid():
     """api._covering: `<<<24, 256>>>` looping over more elements than threads becomes one pass a thread under
     cdiv(n, 256) blocks, the file's own launch rewritten to it; not where the body reads blockIdx or gridDim (a
-    per-block slot would move) or a launch cannot be rewritten; the loop's own `continue` ends the one pass (a
-    `return`)."""
+    per-block slot would move), a `break` ends the old thread's later elements or a launch cannot be rewritten; the
+    loop's own `continue` ends the one pass (a `return`)."""
     text = expand_macros(KERNEL, "k.cu", "scale") + "void run(const float* x, float* y, int count) {\n" \
         "  scale<<<24, 256>>>(count, x, y);\n}\n"
     ctx = _ctx(["24"], [256], {"small": {"n": 9177}})
@@ -92,6 +92,8 @@ def test_a_grid_stride_loop_over_a_grid_of_its_own_is_read_under_a_covering_laun
     body = jumps[0][jumps[0].index("__global__"):jumps[0].index("void run")]
     assert "if (x[index] < 0.f) return;" in body and "continue" not in body
     for wrong in (("y[index] = 2.0f * x[index];", "y[index] = 2.0f * x[index] + blockIdx.x;"),
+                  # (a `break` ended the old thread's later elements too: not one pass's return)
+                  ("y[index] = 2.0f * x[index];", "if (x[index] < 0.f) break; y[index] = 2.0f * x[index];"),
                   ("scale<<<24, 256>>>(count, x, y);", "dim3 g(24); scale<<<g, 256>>>(count, x, y);")):
         changed = text.replace(*wrong)
         assert changed != text and api._covering(changed, ctx) is None, wrong

@@ -239,6 +239,9 @@ CASES = {
     # slope, computed as written in the tiles
     "../probe_y/y16_alibi_causal_scores_half_bnth.cu": ("matmul-tiles", None, {"B": 2, "NH": 2, "T": 37, "HS": 21,
                                                                              "scale": 0.125}, "B*NH*T*(T+HS)"),
+    # the weight beside a scale factor (`alpha * occ[i] * C[..] * C[..]`): alpha stays in the replayed update
+    "../weighted/weighted_alpha.cu": ("matmul-tiles", None, {"nbf": 37, "nocc": 21, "ldc": 39, "ldd": 37,
+                                                             "alpha": 2.5}, "ldc*nbf + ldd*nbf"),
     "../probe_q/q13_heat3d_zloop.cu": ("stencil-march", None, {"nx": 37, "ny": 29, "nz": 35, "c0": 0.4, "c1": 0.1},
                                        "nx*ny*nz"),
 }

@@ -2492,16 +2492,19 @@ def _one_pass_text(got: tuple, ctx: Context) -> str:
     return span_text(src, 0, len(src.data), sorted(subs))
 
 
-def _own_jumps(body) -> list:
+def _own_jumps(body, switch: bool = False) -> list:
     """The `continue` and `break` statements of a loop's body that belong to that loop (not to a loop or switch
     inside it)."""
     out, todo = [], list(body.named_children)
     while todo:
         n = todo.pop()
-        if n.type in ("continue_statement", "break_statement"):
+        if n.type == "continue_statement" or n.type == "break_statement" and not switch:
             out.append(n)
-        elif n.type not in ("for_statement", "while_statement", "do_statement", "switch_statement",
-                            "for_range_loop", "lambda_expression"):
+        elif n.type == "switch_statement":  # (a `break` there leaves the switch; a `continue`, the loop)
+            out += [j for j in _own_jumps(n.child_by_field_name("body"), switch=True)
+                    if j.type == "continue_statement"]
+        elif n.type not in ("for_statement", "while_statement", "do_statement", "for_range_loop",
+                            "lambda_expression"):
             todo += n.named_children
     return out
 
@@ -2526,9 +2529,11 @@ def _covering(text: str, ctx: Context) -> tuple[str, Context] | None:
     k = src.kernel(ctx.kernel)
     grid_use = re.compile(r"\b(blockIdx|gridDim)\b")
     if grid_use.search(src.node_text(loop.child_by_field_name("body"))) or any(
+            j.type == "break_statement" for j in _own_jumps(loop.child_by_field_name("body"))) or any(
             grid_use.search(src.node_text(d)) for d in k.body.named_children
             if d.type == "declaration" and d not in matmul.stride_locals(src, k, step)):
-        return None  # (the body reads the grid, `part[blockIdx.x]`: a new grid changes that)
+        return None  # (the body reads the grid, `part[blockIdx.x]`: a new grid changes that; a `break` ended the old
+        # thread's later elements too)
     one = _one_pass_text(got, ctx)
     block = list(ctx.launch.get("block") or [])
     launch = dict(ctx.launch, grid=[f"cdiv({bound}, {block[0]})"])

@@ -82,21 +82,35 @@ def _pure(src: SourceFile, node, names: set[str]) -> bool:
 
 
 def _locals(src: SourceFile, body, params: set[str]) -> dict[str, object]:
-    """Scalar locals declared with a value of parameters (and earlier such locals) and never assigned again:
-    name -> the value's node."""
-    assigned, out = _assigned(src, body), {}
+    """Scalar locals declared once, with a value of parameters (and earlier such locals), and never assigned
+    again: name -> the value's node, with each one's declared type in `.types`."""
+    assigned, out, seen, types = _assigned(src, body), {}, {}, {}
     for n in walk(body):
         if n.type != "declaration":
             continue
         for d in n.children_by_field_name("declarator"):
+            name = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
+            while name is not None and name.type not in ("identifier",) and name.child_by_field_name("declarator"):
+                name = name.child_by_field_name("declarator")
+            if name is not None:
+                seen[src.node_text(name)] = seen.get(src.node_text(name), 0) + 1
             if d.type != "init_declarator":
                 continue
-            name, val = d.child_by_field_name("declarator"), d.child_by_field_name("value")
+            val = d.child_by_field_name("value")
             if name is None or val is None or name.type != "identifier" or src.node_text(name) in assigned:
                 continue
             if _pure(src, val, params | set(out)):
                 out[src.node_text(name)] = val
-    return out
+                types[src.node_text(name)] = " ".join(src.node_text(n.child_by_field_name("type")).replace(
+                    "const", "").split())
+    got = _Locals({name: v for name, v in out.items() if seen.get(name) == 1 and name not in params})  # (shadowed:
+    got.types = types  # none)
+    return got
+
+
+class _Locals(dict):
+    """name -> value node, and `types`: name -> the declared type (a local's value is converted to it)."""
+    types: dict
 
 
 def _flag_params(src: SourceFile, k, conds: list, locals_: dict) -> set[str]:
@@ -105,8 +119,9 @@ def _flag_params(src: SourceFile, k, conds: list, locals_: dict) -> set[str]:
     body, out = k.body, set()
     inits = list(locals_.values())
     types = table_for(src)
+    assigned = _assigned(src, body)
     for p in k.params:
-        if p.is_pointer:
+        if p.is_pointer or p.name in assigned:  # (`if (transa >= 'a') transa -= 32;`: not the spec's value after)
             continue
         base = " ".join(p.type_text.replace("const", "").split())
         sc = types.scalar(base)  # (through typedefs and macros: `#define BASE double`)
@@ -114,9 +129,20 @@ def _flag_params(src: SourceFile, k, conds: list, locals_: dict) -> set[str]:
             out.add(p.name)
             continue
         uses = [i for i in _uses(src, body) if src.node_text(i) == p.name]
-        if uses and all(_inside(i, conds) or _inside(i, inits) for i in uses):
+        if uses and all((_inside(i, conds) or _inside(i, inits)) and _chooses(src, i) for i in uses):
             out.add(p.name)
     return out
+
+
+def _chooses(src: SourceFile, use) -> bool:
+    """An integer's use that picks rather than sizes: tested for (in)equality, as a truth value or by a bit mask
+    (`mode == 2`, `if (trans)`, `opts & 2`), never ordered against a value (`ncols >= 64` reads a size)."""
+    p = use.parent
+    while p is not None and p.type == "parenthesized_expression":
+        p = p.parent
+    if p is None or p.type != "binary_expression":
+        return True
+    return src.node_text(p.child_by_field_name("operator")) in ("==", "!=", "&", "&&", "||")
 
 
 def _value(src: SourceFile, n, env: dict, locals_: dict, depth: int = 0):
@@ -137,7 +163,7 @@ def _value(src: SourceFile, n, env: dict, locals_: dict, depth: int = 0):
         return t == "true"
     if t == "identifier":
         if txt in locals_:
-            return _value(src, locals_[txt], env, locals_, depth + 1)
+            return _converted(_value(src, locals_[txt], env, locals_, depth + 1), getattr(locals_, "types", {}).get(txt, ""))
         return env.get(txt)
     if t == "parenthesized_expression":
         return _value(src, n.named_children[0], env, locals_, depth + 1) if n.named_children else None
@@ -169,11 +195,42 @@ def _value(src: SourceFile, n, env: dict, locals_: dict, depth: int = 0):
     return None
 
 
+def _converted(v, type_text: str):
+    """A value as a local of that type holds it (`const bool t = opts & 2;` holds true)."""
+    if v is None:
+        return None
+    if type_text == "bool":
+        return bool(v)
+    if re.search(r"\b(int|char|short|long|unsigned|size_t|int\d+_t|uint\d+_t)\b", type_text):
+        return int(v)
+    return v
+
+
 def _in_params(src: SourceFile, n, locals_: dict, depth: int = 0) -> str:
-    """The expression as C over the parameters (its locals replaced by their values)."""
-    subs = [(i.start_byte, i.end_byte, "(" + _in_params(src, locals_[src.node_text(i)], locals_, depth + 1) + ")")
-            for i in _uses(src, n) if src.node_text(i) in locals_ and depth < 8]
+    """The expression as C over the parameters (each local replaced by its value converted to its type)."""
+    def value(i) -> str:
+        v = locals_[src.node_text(i)]
+        ty = getattr(locals_, "types", {}).get(src.node_text(i))
+        inner = _in_params(src, v, locals_, depth + 1)
+        return f"(({ty})({inner}))" if ty else f"({inner})"
+    subs = [(i.start_byte, i.end_byte, value(i)) for i in _uses(src, n) if src.node_text(i) in locals_ and depth < 8]
     return span_text(src, n.start_byte, n.end_byte, subs)
+
+
+def _same_reads(src: SourceFile, a, b) -> bool:
+    """Both sides are reads of pointer parameters of one element type (`A[i + l * lda]`, `A[l + i * lda]`): the
+    side alone has the expression's type."""
+    k = next((x for x in src.kernels if x.node.start_byte <= a.start_byte < x.node.end_byte), None)
+    types = set()
+    for n in (a, b):
+        while n is not None and n.type == "parenthesized_expression" and n.named_children:
+            n = n.named_children[0]
+        arg = n.child_by_field_name("argument") if n is not None and n.type == "subscript_expression" else None
+        p = k.param(src.node_text(arg)) if k is not None and arg is not None and arg.type == "identifier" else None
+        if p is None or not p.is_pointer:
+            return False
+        types.add(" ".join(p.base_type.replace("const", "").split()))
+    return len(types) == 1
 
 
 def _chosen(src: SourceFile, cond, value: bool) -> tuple[int, int, str]:
@@ -183,7 +240,11 @@ def _chosen(src: SourceFile, cond, value: bool) -> tuple[int, int, str]:
         owner = owner.parent
     if owner.type == "conditional_expression":
         side = owner.child_by_field_name("consequence" if value else "alternative")
-        return owner.start_byte, owner.end_byte, "(" + src.node_text(side) + ")"
+        other = owner.child_by_field_name("alternative" if value else "consequence")
+        if _same_reads(src, side, other):
+            return owner.start_byte, owner.end_byte, "(" + src.node_text(side) + ")"
+        # (`unit ? 1 : 0.5f` is a float: the condition a literal keeps the common type of the two sides)
+        return cond.start_byte, cond.end_byte, "true" if value else "false"
     if value:
         side = owner.child_by_field_name("consequence")
     else:
@@ -205,7 +266,8 @@ def specialised(text: str, path: str, kernel: str, envs: list[dict]) -> Speciali
         conds = _conditions(src, k.body)
         locals_ = _locals(src, k.body, names)
         flags = _flag_params(src, k, conds, locals_)
-        uniform = {n: v for n, v in locals_.items() if _pure(src, v, flags | set(locals_))}
+        uniform = _Locals({n: v for n, v in locals_.items() if _pure(src, v, flags | set(locals_))})
+        uniform.types = locals_.types
         chosen = []
         for c in conds:
             if not _pure(src, c, flags | set(uniform)) or any(_inside(c.parent, [d]) for d, _ in chosen):
@@ -274,25 +336,50 @@ def as_written(text: str, path: str, kernel: str) -> tuple[str, list[str]]:
     if COOPERATES.search(body):
         raise Refuse(f"{kernel} meets other threads of its block (shared memory, a barrier or a shuffle): its "
                      f"body cannot run for a virtual thread")
+    builtin = re.compile(r"\b(" + "|".join(BUILTINS) + r")\b")
     for n in walk(src.root):
-        if n.type == "function_definition" and n.id != k.node.id and \
-                re.search(r"\b(" + "|".join(BUILTINS) + r")\b", src.node_text(n)) and "__global__" not in \
-                src.node_text(n)[:src.node_text(n).find("(")]:
-            raise Refuse("a helper of the file reads the thread's built-in indices: the kernel as written cannot "
-                         "run for a virtual thread")
+        if n.type == "function_definition" and n.id != k.node.id and "__global__" not in \
+                src.node_text(n)[:src.node_text(n).find("(")] and (builtin.search(src.node_text(n)) or
+                                                                 COOPERATES.search(src.node_text(n))):
+            raise Refuse("a helper of the file reads the thread's built-in indices or meets other threads: the "
+                         "kernel as written cannot run for a virtual thread")
+        if n.type in ("preproc_def", "preproc_function_def") and n.child_by_field_name("value") is not None and (
+                builtin.search(src.node_text(n.child_by_field_name("value")))
+                or COOPERATES.search(src.node_text(n.child_by_field_name("value")))):
+            raise Refuse("a macro of the file reads the thread's built-in indices or meets other threads: the "
+                         "kernel as written cannot run for a virtual thread")
     decl = k.node.child_by_field_name("declarator")
     while decl is not None and decl.type != "function_declarator":
         decl = decl.child_by_field_name("declarator")
     plist = decl.child_by_field_name("parameters") if decl is not None else None
     if plist is None or any(not p.name for p in k.signature):
         raise Refuse(f"{kernel}: a parameter without a name")
-    params = src.node_text(plist).strip()[1:-1].strip()
+    params = ", ".join(
+        src.node_text(p) if p.type != "optional_parameter_declaration" else
+        src.data[p.start_byte:p.child_by_field_name("default_value").start_byte].decode().rstrip().rstrip("=").rstrip()
+        for p in plist.named_children if p.type != "comment")  # (`float alpha = 1.0f`: no default before kp_*)
     extra = ", ".join(f"const dim3 kp_{b}" for b in BUILTINS)
     body = re.sub(r"\b(" + "|".join(BUILTINS) + r")\b", r"kp_\1", body)
     fn = (f"// {kernel} as written, for one thread of its own launch (the candidate runs it where the arguments "
           f"differ from the spec's)\nstatic __device__ __noinline__ void kp_as_written_{kernel}("
           f"{params + ', ' if params else ''}{extra})\n{body}\n\n")
-    return fn, [p.name for p in k.signature]
+    return fn, _param_names(src, plist)
+
+
+def _param_names(src: SourceFile, plist) -> list[str]:
+    """The names of a parameter list's parameters, in order (those with defaults too)."""
+    out = []
+    for p in plist.named_children:
+        if p.type not in ("parameter_declaration", "optional_parameter_declaration"):
+            continue
+        d = p.child_by_field_name("declarator")
+        while d is not None and d.type != "identifier":
+            d = d.child_by_field_name("declarator") or next((c for c in d.named_children if c.type == "identifier"),
+                                                            None)
+        if d is None:
+            raise Refuse("a parameter without a name")
+        out.append(src.node_text(d))
+    return out
 
 
 def with_fallback(source: str, path: str, kernel: str, fn: str, names: list[str], guard: str,
@@ -304,8 +391,11 @@ def with_fallback(source: str, path: str, kernel: str, fn: str, names: list[str]
     k = src.kernel(kernel)
     if k is None or k.body is None:
         raise Refuse(f"the candidate has no kernel {kernel} to keep the other arguments' path in")
-    if [p.name for p in k.signature] != names:
-        raise Refuse(f"the candidate renamed {kernel}'s parameters")
+    decl = k.node.child_by_field_name("declarator")
+    while decl is not None and decl.type != "function_declarator":
+        decl = decl.child_by_field_name("declarator")
+    if decl is None or _param_names(src, decl.child_by_field_name("parameters")) != names:
+        raise Refuse(f"the candidate changed {kernel}'s parameters")
     g = list(grid) + ["1ull"] * (3 - len(grid))
     b = [int(x) for x in block] + [1] * (3 - len(block))
     args = ", ".join(names + ["kp_ti", "kp_bi", "kp_b", "kp_g"])  # (the order of BUILTINS)
@@ -327,6 +417,8 @@ def with_fallback(source: str, path: str, kernel: str, fn: str, names: list[str]
              f"(unsigned)(kp_t / {b[0] * b[1]}));\n"
              f"{ind}        kp_as_written_{kernel}({args});\n"
              f"{ind}    }}\n{ind}    return;\n{ind}}}")
-    top = k.node.parent if k.node.parent is not None and k.node.parent.type == "template_declaration" else k.node
+    top = k.node
+    while top.parent is not None and top.parent.type in ("template_declaration", "linkage_specification"):
+        top = top.parent  # (before `extern "C"`, which would otherwise bind the static helper)
     return span_text(src, 0, len(src.data), [(top.start_byte, top.start_byte, fn),
                                              (k.body.start_byte + 1, k.body.start_byte + 1, path_)])

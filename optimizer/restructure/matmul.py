@@ -1451,12 +1451,16 @@ def _replay(src: SourceFile, k, c: Contraction, ind: str, sums: list[str] | None
         inner = []
         for t in range(t0, t1):
             a, b = c.terms[t]
-            if c.combine is not None or c.shifted:  # the whole added value (`diff * diff`, `(x - mu1) * (y - mu2)`)
+            if c.combine is not None or any(o.shift for o in (a, b)):  # the whole added value (`diff * diff`,
+                # `(x - mu1) * (y - mu2)`)
                 added = _update(src, upd)[1]
                 inner.append((added.start_byte, added.end_byte, f"({sums[t] if sums else f'kp_acc{t}[kp_m][kp_n]'})"))
                 continue
             inner.append((a.nodes[0].start_byte, a.nodes[0].end_byte, sums[t] if sums else f"kp_acc{t}[kp_m][kp_n]"))
             inner.append((b.nodes[0].start_byte, b.nodes[0].end_byte, "1"))
+            for o in (a, b):  # a weight along k, in the tiles' sum already (`alpha * occ[i] * ..`: alpha stays)
+                if o.scale_node is not None:
+                    inner.append((o.scale_node.start_byte, o.scale_node.end_byte, "1"))
         stmt = upd.parent
         lines.append(span_text(src, stmt.start_byte, stmt.end_byte, inner))
     subs.append((c.loop.start_byte, c.loop.end_byte, " ".join(lines)))

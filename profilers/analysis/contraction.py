@@ -43,6 +43,7 @@ class Operand:
     # a weight along k multiplying each element (`occ[i] * C[mu + i*ldc] * C[nu + i*ldc]`, C·diag(w)·Cᵀ): C text over
     # kp_k (the element's k) and the parameters; None for none
     scale: str | None = None
+    scale_node: object = field(repr=False, default=None)  # the weight's read in the update (the replay puts 1 there)
 
     @property
     def contiguous(self) -> str | None:
@@ -683,6 +684,16 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
         w, acc_node, (ra, fa), (rb, fb), combine, fixed = got
         updates.append((w, acc_node, [(1, [(ra, fa), (rb, fb)], [], None)]))
         centered = _centered(combine)
+        for a, f in ((ra, fa), (rb, fb)) if centered else ():  # `(int)A[..] - za` of float A truncates: the tiles
+            top = f  # would load the element unconverted
+            while top.parent is not None and (top.parent.type in ("cast_expression", "parenthesized_expression") or (
+                    top.parent.type == "argument_list" and top.parent.parent.type == "call_expression"
+                    and _converts(text(src, top.parent.parent.child_by_field_name("function"))))):
+                top = top.parent.parent if top.parent.type == "argument_list" else top.parent
+            bad = _changing_cast(src, k, top, a.array)
+            if bad:
+                return Refusal(lp.line, f"line {w.start_point[0] + 1} converts {a.array}'s elements to `{bad}`, "
+                                        "which changes their values (the tiles would load them unconverted)")
     line = lp.line
     sums, more_outs = (), []
     if len(updates) > 1:
@@ -895,6 +906,7 @@ def _one(src, k, env, plain, coords, loop_vars, by_node, accs, lp):
                                  f"`{text(src, weights[0][0][1])}` in a sum of several products (one product is "
                                  "weighted as its tiles load)")
         ops0[0].scale = _weight_text(src, k, weights[0][0][1], var)
+        ops0[0].scale_node = weights[0][0][1]
     if batch is not None and (batch.thread is None or batch.thread in (row.thread, col.thread)):
         _digit_batch(src, k, env, coords, guards, row, col, batch)
     assumes = sorted({tuple(sorted((o, a))) for o in {out_acc.array, *(more_outs or ())} for a in operands
@@ -1077,12 +1089,14 @@ def _weight_text(src: SourceFile, k: Kernel, f, var: str) -> str | None:
     """A weight along k (`occ[i]`, `(double)w[k]`) as C text over kp_k, where it reads only k, the parameters and
     the file's constants, from a buffer the kernel never writes; None otherwise."""
     params = {p.name for p in k.params}
-    arrays = {text(src, _base(n.child_by_field_name("left"))) for n in walk(k.body)
-              if n.type == "assignment_expression" and n.child_by_field_name("left").type == "subscript_expression"}
+    arrays = {text(src, x) for n in walk(k.body) if n.type in ("assignment_expression", "update_expression")
+              for x in walk(n.child_by_field_name("left") or n.child_by_field_name("argument")) if x.type == "identifier"}
+    arrays |= {text(src, x) for n in walk(k.body) if n.type == "call_expression"  # (an atomic, a helper's pointer)
+               for x in walk(n.child_by_field_name("arguments")) if x.type == "identifier"}
     for n in walk(f):
         if n.type == "identifier":
             name = text(src, n)
-            if name in arrays or name not in params | {var} | set(src.constants) | set(src.macros):
+            if (name in arrays and name != var) or name not in params | {var} | set(src.constants) | set(src.macros):
                 return None
         elif n.type in ("call_expression", "assignment_expression", "update_expression", "field_expression"):
             return None
