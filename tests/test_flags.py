@@ -182,3 +182,27 @@ def test_the_kernel_kept_as_written_takes_macros_helpers_linkage_and_defaults_in
     out = flags.with_fallback(linked, "k.cu", "gemm", *flags.as_written(linked, "k.cu", "gemm"), "true",
                               ["1ull"], [16, 16])
     assert out.index("kp_as_written_gemm(") < out.index('extern "C"')  # the helper outside the C linkage
+
+
+def test_enumerators_are_read_with_their_values():
+    """cuBLAS's `cublasOperation_t transa` compared with `CUBLAS_OP_N` (an enumerator of the file): read as a flag,
+    the enumerator's value known (implicit ones one more than the one before); the product under it is planned."""
+    text = """typedef enum { CUBLAS_OP_N = 0, CUBLAS_OP_T, CUBLAS_OP_C } cublasOperation_t;
+__global__ void gemm(cublasOperation_t transa, int m, int n, int k, const float* A, int lda, const float* B, int ldb,
+                     float* C, int ldc) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+    if (i >= m || j >= n) return;
+    float s = 0.0f;
+    for (int l = 0; l < k; ++l)
+        s += ((transa == CUBLAS_OP_T) ? A[l + i * lda] : A[i + l * lda]) * B[l + j * ldb];
+    C[i + j * ldc] = s;
+}
+"""
+    sp = flags.specialised(text, "k.cu", "gemm", [{"transa": 1, "m": 37, "n": 29, "k": 21}])
+    assert sp is not None and "(transa == CUBLAS_OP_T)" in sp.guard and "A[l + i * lda]" in sp.text
+    ctx = api.Context(kernel="gemm", path="k.cu", launch={"grid": ["cdiv(m, 16)", "cdiv(n, 16)"], "block": [16, 16]},
+                      base_launch=None, size_env={"s": {"transa": 1, "m": 37, "n": 29, "k": 21, "lda": 37, "ldb": 21,
+                                                        "ldc": 37}},
+                      scalar_params={p: p for p in ("transa", "m", "n", "k", "lda", "ldb", "ldc")})
+    found, why = api.plans(text, ctx)
+    assert "matmul-tiles" in [p.name for p in found], why

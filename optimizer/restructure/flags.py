@@ -218,9 +218,17 @@ def _in_params(src: SourceFile, n, locals_: dict, depth: int = 0) -> str:
 
 
 def _same_reads(src: SourceFile, a, b) -> bool:
-    """Both sides are reads of pointer parameters of one element type (`A[i + l * lda]`, `A[l + i * lda]`): the
-    side alone has the expression's type."""
+    """Both sides are reads of one array, or of pointer parameters of one element type (`A[i + l * lda]`,
+    `A[l + i * lda]`): the side alone has the expression's type."""
     k = next((x for x in src.kernels if x.node.start_byte <= a.start_byte < x.node.end_byte), None)
+    bases = []
+    for n in (a, b):
+        while n is not None and n.type == "parenthesized_expression" and n.named_children:
+            n = n.named_children[0]
+        arg = n.child_by_field_name("argument") if n is not None and n.type == "subscript_expression" else None
+        bases.append(src.node_text(arg) if arg is not None and arg.type == "identifier" else None)
+    if bases[0] is not None and bases[0] == bases[1]:
+        return True  # (one array read at two places: `A[i + l * lda]` or `A[l + i * lda]`)
     types = set()
     for n in (a, b):
         while n is not None and n.type == "parenthesized_expression" and n.named_children:
@@ -266,13 +274,14 @@ def specialised(text: str, path: str, kernel: str, envs: list[dict]) -> Speciali
         conds = _conditions(src, k.body)
         locals_ = _locals(src, k.body, names)
         flags = _flag_params(src, k, conds, locals_)
-        uniform = _Locals({n: v for n, v in locals_.items() if _pure(src, v, flags | set(locals_))})
+        enums = {n: v for n, v in _enumerators(src).items() if n not in names and n not in locals_}
+        uniform = _Locals({n: v for n, v in locals_.items() if _pure(src, v, flags | set(locals_) | set(enums))})
         uniform.types = locals_.types
         chosen = []
         for c in conds:
-            if not _pure(src, c, flags | set(uniform)) or any(_inside(c.parent, [d]) for d, _ in chosen):
+            if not _pure(src, c, flags | set(uniform) | set(enums)) or any(_inside(c.parent, [d]) for d, _ in chosen):
                 continue
-            vals = {_value(src, c, env, uniform) for env in envs}
+            vals = {_value(src, c, {**enums, **env}, uniform) for env in envs}
             if len(vals) != 1 or None in vals:
                 continue
             v = bool(vals.pop())
@@ -295,6 +304,25 @@ def specialised(text: str, path: str, kernel: str, envs: list[dict]) -> Speciali
     note = (f"specialised to the spec's {vals} (each condition on them read at that value); any other value "
             f"runs the kernel as written, for each thread of its launch")
     return Specialised(text, guard, note)
+
+
+def _enumerators(src: SourceFile) -> dict[str, int]:
+    """The file's enumerators and their values (`CUBLAS_OP_N = 0`, or one more than the one before)."""
+    out = {}
+    for lst in walk(src.root):
+        if lst.type != "enumerator_list":
+            continue
+        nxt = 0
+        for e in lst.named_children:
+            if e.type != "enumerator":
+                continue
+            v = e.child_by_field_name("value")
+            val = src.eval_int(v) if v is not None else nxt
+            if val is None:
+                break
+            out[src.node_text(e.child_by_field_name("name"))] = val
+            nxt = val + 1
+    return out
 
 
 def _shown(v, type_text: str) -> str:
