@@ -329,7 +329,7 @@ class SourceFile:
         params, signature = [], []
         plist = decl.child_by_field_name("parameters")
         for p in plist.named_children if plist is not None else []:
-            if p.type == "parameter_declaration":
+            if p.type in ("parameter_declaration", "optional_parameter_declaration"):  # (`float alpha = 1.0f`)
                 prm = self._param(p)
                 if prm:
                     params.append(prm)

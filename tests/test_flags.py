@@ -176,10 +176,10 @@ def test_the_kernel_kept_as_written_takes_macros_helpers_linkage_and_defaults_in
             "j = blockIdx.y * blockDim.y + threadIdx.y", "j = ROW"), "k.cu", "gemm")
     with pytest.raises(flags.Refuse):  # a helper that meets its block
         flags.as_written("__device__ float sync_sum(float v) { __syncthreads(); return v; }\n" + BLAS, "k.cu", "gemm")
-    fn, names = flags.as_written(BLAS.replace("float* C, int ldc)", "float* C, int ldc = 1)"), "k.cu", "gemm")
-    assert "int ldc, const dim3" in fn and names[-1] == "ldc"  # (no default before the built-ins)
+    kept = flags.as_written(BLAS.replace("float* C, int ldc)", "float* C, int ldc = 1)"), "k.cu", "gemm")
+    assert "int ldc, const dim3" in kept.fn and kept.names[-1] == "ldc"  # (no default before the built-ins)
     linked = 'extern "C" ' + BLAS.strip()
-    out = flags.with_fallback(linked, "k.cu", "gemm", *flags.as_written(linked, "k.cu", "gemm"), "true",
+    out = flags.with_fallback(linked, "k.cu", "gemm", flags.as_written(linked, "k.cu", "gemm"), "true",
                               ["1ull"], [16, 16])
     assert out.index("kp_as_written_gemm(") < out.index('extern "C"')  # the helper outside the C linkage
 

@@ -48,7 +48,7 @@ from .passes import (row_pointers_inlined, ascending_sum_loops, countdown_loops,
                      hoist_invariant_guards, accumulating_calls, drop_bumped_unrolled_loop,
                      group_indices, merge_branch_stores)
 from kernelpro.profilers.analysis.spelling import line_map, plain_form
-from .text import NotThisShape, Refuse, in_terms_of, leaving_jump, lines_as_written, span_text
+from .text import NotThisShape, Refuse, in_terms_of, leaving_jump, leaving_jumps, lines_as_written, span_text
 from .unstage import unstage
 from .warptail import warp_tail_tree
 
@@ -2378,7 +2378,7 @@ def _specialised_flags(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
     grid = [_spec_in_c(g, ctx) for g in ctx.launch.get("grid") or []]
     try:
         block = [int(b) for b in ctx.launch.get("block") or []]
-        fn, names = flags.as_written(text, ctx.path, ctx.kernel)
+        kept_kernel = flags.as_written(text, ctx.path, ctx.kernel)
     except (Refuse, ValueError, TypeError) as e:
         return [], [f"flags: the branches on {spec.note.split(' (')[0][len('specialised to the '):]} could be read "
                     f"at the spec's values, but the kernel as written could not be kept for the others: {e}"]
@@ -2393,7 +2393,7 @@ def _specialised_flags(text: str, ctx: Context) -> tuple[list[Plan], list[str]]:
             if c.runs_host_launcher:
                 raise Refuse("a host launcher runs this candidate: the kernel as written cannot be kept in it for "
                              "other arguments than the spec's")
-            src = flags.with_fallback(c.source, ctx.path, ctx.kernel, fn, names, spec.guard, grid, block)
+            src = flags.with_fallback(c.source, ctx.path, ctx.kernel, kept_kernel, spec.guard, grid, block)
             return replace(c, source=src, description=spec.note + ": " + c.description,
                            notes=tuple(c.notes) + (spec.note,))
         return run
@@ -2485,36 +2485,11 @@ def _one_pass_text(got: tuple, ctx: Context) -> str:
     var = src.node_text(init).rstrip().rstrip(";")
     body = loop.child_by_field_name("body")
     # the loop's own `continue` (a wall written, then the next element) ends the one pass: `return`
-    jumps = [(j.start_byte - body.start_byte, j.end_byte - body.start_byte, "return;") for j in _own_jumps(body)]
+    jumps = [(j.start_byte, j.end_byte, "return;") for j in leaving_jumps(loop)]
     subs = [(loop.start_byte, loop.end_byte, f"{var};\n  if ({src.node_text(loop.child_by_field_name('condition'))}) "
-                                              f"{_replaced(src.node_text(body), jumps)}")]
+                                              f"{span_text(src, body.start_byte, body.end_byte, jumps)}")]
     subs += [(d.start_byte, d.end_byte, "") for d in matmul.stride_locals(src, k, step)]
     return span_text(src, 0, len(src.data), sorted(subs))
-
-
-def _own_jumps(body, switch: bool = False) -> list:
-    """The `continue` and `break` statements of a loop's body that belong to that loop (not to a loop or switch
-    inside it)."""
-    out, todo = [], list(body.named_children)
-    while todo:
-        n = todo.pop()
-        if n.type == "continue_statement" or n.type == "break_statement" and not switch:
-            out.append(n)
-        elif n.type == "switch_statement":  # (a `break` there leaves the switch; a `continue`, the loop)
-            out += [j for j in _own_jumps(n.child_by_field_name("body"), switch=True)
-                    if j.type == "continue_statement"]
-        elif n.type not in ("for_statement", "while_statement", "do_statement", "for_range_loop",
-                            "lambda_expression"):
-            todo += n.named_children
-    return out
-
-
-def _replaced(text: str, subs: list[tuple[int, int, str]]) -> str:
-    """text with its (start, end, new) byte spans (UTF-8 offsets) replaced."""
-    data = text.encode()
-    for a, b, new in sorted(subs, reverse=True):
-        data = data[:a] + new.encode() + data[b:]
-    return data.decode()
 
 
 def _covering(text: str, ctx: Context) -> tuple[str, Context] | None:
@@ -2529,7 +2504,7 @@ def _covering(text: str, ctx: Context) -> tuple[str, Context] | None:
     k = src.kernel(ctx.kernel)
     grid_use = re.compile(r"\b(blockIdx|gridDim)\b")
     if grid_use.search(src.node_text(loop.child_by_field_name("body"))) or any(
-            j.type == "break_statement" for j in _own_jumps(loop.child_by_field_name("body"))) or any(
+            j.type == "break_statement" for j in leaving_jumps(loop)) or any(
             grid_use.search(src.node_text(d)) for d in k.body.named_children
             if d.type == "declaration" and d not in matmul.stride_locals(src, k, step)):
         return None  # (the body reads the grid, `part[blockIdx.x]`: a new grid changes that; a `break` ended the old

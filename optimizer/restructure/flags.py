@@ -16,10 +16,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kernelpro.profilers.analysis.loops import writes_in
 from kernelpro.profilers.analysis.types import table_for
 from kernelpro.profilers.source import SourceFile, parse_source, walk
 
 from .text import Refuse, span_text
+from .virtual import insert_before, param_list, template_parts
 
 BUILTINS = ("threadIdx", "blockIdx", "blockDim", "gridDim")
 FLAG_TYPES = {"bool", "char", "unsigned char", "signed char", "float", "double"}
@@ -59,13 +61,7 @@ def _inside(n, nodes) -> bool:
 
 
 def _assigned(src: SourceFile, body) -> set[str]:
-    out = set()
-    for n in walk(body):
-        if n.type in ("assignment_expression", "update_expression"):
-            t = n.child_by_field_name("left") or n.child_by_field_name("argument")
-            if t is not None and t.type == "identifier":
-                out.add(src.node_text(t))
-    return out
+    return {name for name, _ in writes_in(src, body)}
 
 
 def _uses(src: SourceFile, node) -> list:
@@ -163,7 +159,7 @@ def _value(src: SourceFile, n, env: dict, locals_: dict, depth: int = 0):
         return t == "true"
     if t == "identifier":
         if txt in locals_:
-            return _converted(_value(src, locals_[txt], env, locals_, depth + 1), getattr(locals_, "types", {}).get(txt, ""))
+            return _converted(_value(src, locals_[txt], env, locals_, depth + 1), locals_.types.get(txt, ""))
         return env.get(txt)
     if t == "parenthesized_expression":
         return _value(src, n.named_children[0], env, locals_, depth + 1) if n.named_children else None
@@ -210,7 +206,7 @@ def _in_params(src: SourceFile, n, locals_: dict, depth: int = 0) -> str:
     """The expression as C over the parameters (each local replaced by its value converted to its type)."""
     def value(i) -> str:
         v = locals_[src.node_text(i)]
-        ty = getattr(locals_, "types", {}).get(src.node_text(i))
+        ty = locals_.types.get(src.node_text(i))
         inner = _in_params(src, v, locals_, depth + 1)
         return f"(({ty})({inner}))" if ty else f"({inner})"
     subs = [(i.start_byte, i.end_byte, value(i)) for i in _uses(src, n) if src.node_text(i) in locals_ and depth < 8]
@@ -352,15 +348,33 @@ def _drop_unused(text: str, path: str, kernel: str) -> str:
     return text
 
 
-def as_written(text: str, path: str, kernel: str) -> tuple[str, list[str]]:
-    """The kernel as written as a `__device__` function of its parameters and of the four built-ins (so any
-    thread can run any old thread's body): its definition and the parameters' names. Refuse where the kernel
-    meets other threads of its block, or a helper it calls reads the built-ins."""
+@dataclass
+class Kept:
+    """The kernel as written as a helper: its definition, the call that runs it, the kernel's parameter names."""
+    fn: str
+    call: str
+    names: list
+
+
+def as_written(text: str, path: str, kernel: str, virtual: bool = True) -> Kept:
+    """The kernel as written as a `__device__` helper of its parameters (its definition, and the call that runs it
+    in a kernel of the same signature). `virtual`: the four built-ins are arguments too, so any thread can run any
+    old thread's body (`with_fallback`); Refuse where the body, a helper or a macro of the file meets other threads
+    of the block or reads the built-ins behind the helper's back. Else the helper reads the built-ins themselves:
+    for a candidate that keeps the kernel's launch (`taps.with_generic_path`)."""
     src = parse_source(text, path)
     k = src.kernel(kernel)
-    if k is None or k.body is None or k.is_template:
-        raise Refuse(f"{kernel}: not a plain kernel (a template, or no body) to keep as written")
+    if k is None or k.body is None or any(not p.name for p in k.signature):
+        raise Refuse(f"{kernel}: no body, or a parameter without a name, to keep the kernel as written")
     body = src.node_text(k.body)
+    tmpl, targs, _ = template_parts(src, k)
+    names = [p.name for p in k.signature]
+    args = ", ".join(names)
+    if not virtual:
+        return Kept(f"{tmpl}__device__ __forceinline__ void kp_{kernel}_any({param_list(src, k)}) {body}\n\n",
+                    f"kp_{kernel}_any{targs}({args})", names)
+    if k.is_template:
+        raise Refuse(f"{kernel}: a template kernel, not yet kept as written for virtual threads")
     if COOPERATES.search(body):
         raise Refuse(f"{kernel} meets other threads of its block (shared memory, a barrier or a shuffle): its "
                      f"body cannot run for a virtual thread")
@@ -376,77 +390,52 @@ def as_written(text: str, path: str, kernel: str) -> tuple[str, list[str]]:
                 or COOPERATES.search(src.node_text(n.child_by_field_name("value")))):
             raise Refuse("a macro of the file reads the thread's built-in indices or meets other threads: the "
                          "kernel as written cannot run for a virtual thread")
-    decl = k.node.child_by_field_name("declarator")
-    while decl is not None and decl.type != "function_declarator":
-        decl = decl.child_by_field_name("declarator")
-    plist = decl.child_by_field_name("parameters") if decl is not None else None
-    if plist is None or any(not p.name for p in k.signature):
-        raise Refuse(f"{kernel}: a parameter without a name")
-    params = ", ".join(
-        src.node_text(p) if p.type != "optional_parameter_declaration" else
-        src.data[p.start_byte:p.child_by_field_name("default_value").start_byte].decode().rstrip().rstrip("=").rstrip()
-        for p in plist.named_children if p.type != "comment")  # (`float alpha = 1.0f`: no default before kp_*)
+    params = param_list(src, k)
     extra = ", ".join(f"const dim3 kp_{b}" for b in BUILTINS)
-    body = re.sub(r"\b(" + "|".join(BUILTINS) + r")\b", r"kp_\1", body)
+    body = builtin.sub(r"kp_\1", body)
     fn = (f"// {kernel} as written, for one thread of its own launch (the candidate runs it where the arguments "
           f"differ from the spec's)\nstatic __device__ __noinline__ void kp_as_written_{kernel}("
           f"{params + ', ' if params else ''}{extra})\n{body}\n\n")
-    return fn, _param_names(src, plist)
+    return Kept(fn, f"kp_as_written_{kernel}({args + ', ' if args else ''}kp_ti, kp_bi, kp_b, kp_g)", names)  # (the
+    # built-ins in BUILTINS' order)
 
 
-def _param_names(src: SourceFile, plist) -> list[str]:
-    """The names of a parameter list's parameters, in order (those with defaults too)."""
-    out = []
-    for p in plist.named_children:
-        if p.type not in ("parameter_declaration", "optional_parameter_declaration"):
-            continue
-        d = p.child_by_field_name("declarator")
-        while d is not None and d.type != "identifier":
-            d = d.child_by_field_name("declarator") or next((c for c in d.named_children if c.type == "identifier"),
-                                                            None)
-        if d is None:
-            raise Refuse("a parameter without a name")
-        out.append(src.node_text(d))
-    return out
-
-
-def with_fallback(source: str, path: str, kernel: str, fn: str, names: list[str], guard: str,
-                  grid: list[str], block: list[int]) -> str:
-    """The candidate `source` with `fn` (as_written) before its kernel, and the kernel's body opened by a
-    uniform `if (!(guard))` that runs fn for every thread of the old launch (grid: C over the parameters,
-    block: numbers) and returns."""
+def with_fallback(source: str, path: str, kernel: str, kept: Kept, guard: str,
+                  grid: list[str] | None = None, block: list[int] | None = None) -> str:
+    """The candidate `source` with the kept kernel (`as_written`) before its kernel, and the kernel's body opened by a
+    uniform `if (!(guard))` (the same for the whole grid, before any barrier) that runs it and returns: once (the
+    candidate keeps the kernel's launch: grid None), or for every thread of the old launch (grid: C over the
+    parameters, block: numbers), each its old indices."""
     src = parse_source(source, path)
     k = src.kernel(kernel)
     if k is None or k.body is None:
         raise Refuse(f"the candidate has no kernel {kernel} to keep the other arguments' path in")
-    decl = k.node.child_by_field_name("declarator")
-    while decl is not None and decl.type != "function_declarator":
-        decl = decl.child_by_field_name("declarator")
-    if decl is None or _param_names(src, decl.child_by_field_name("parameters")) != names:
+    if [p.name for p in k.signature] != kept.names:
         raise Refuse(f"the candidate changed {kernel}'s parameters")
-    g = list(grid) + ["1ull"] * (3 - len(grid))
-    b = [int(x) for x in block] + [1] * (3 - len(block))
-    args = ", ".join(names + ["kp_ti", "kp_bi", "kp_b", "kp_g"])  # (the order of BUILTINS)
+    call = kept.call
     ind = "    "
-    path_ = (f"\n{ind}if (!({guard})) {{  // other arguments than the spec's: the kernel as written\n"
-             f"{ind}    const dim3 kp_g((unsigned)({g[0]}), (unsigned)({g[1]}), (unsigned)({g[2]})), "
-             f"kp_b({b[0]}, {b[1]}, {b[2]});\n"
-             f"{ind}    const unsigned long long kp_nt = {b[0] * b[1] * b[2]}ull, "
-             f"kp_n = kp_nt * kp_g.x * kp_g.y * kp_g.z;\n"
-             f"{ind}    const unsigned long long kp_step = (unsigned long long)gridDim.x * gridDim.y * gridDim.z * "
-             f"blockDim.x * blockDim.y * blockDim.z;\n"
-             f"{ind}    for (unsigned long long kp_v = ((unsigned long long)(blockIdx.z * gridDim.y + blockIdx.y) * "
-             f"gridDim.x + blockIdx.x) * (blockDim.x * blockDim.y * blockDim.z) + (threadIdx.z * blockDim.y + "
-             f"threadIdx.y) * blockDim.x + threadIdx.x; kp_v < kp_n; kp_v += kp_step) {{\n"
-             f"{ind}        const unsigned long long kp_k = kp_v / kp_nt, kp_t = kp_v % kp_nt;\n"
-             f"{ind}        const dim3 kp_bi((unsigned)(kp_k % kp_g.x), (unsigned)(kp_k / kp_g.x % kp_g.y), "
-             f"(unsigned)(kp_k / kp_g.x / kp_g.y));\n"
-             f"{ind}        const dim3 kp_ti((unsigned)(kp_t % {b[0]}), (unsigned)(kp_t / {b[0]} % {b[1]}), "
-             f"(unsigned)(kp_t / {b[0] * b[1]}));\n"
-             f"{ind}        kp_as_written_{kernel}({args});\n"
-             f"{ind}    }}\n{ind}    return;\n{ind}}}")
-    top = k.node
-    while top.parent is not None and top.parent.type in ("template_declaration", "linkage_specification"):
-        top = top.parent  # (before `extern "C"`, which would otherwise bind the static helper)
-    return span_text(src, 0, len(src.data), [(top.start_byte, top.start_byte, fn),
-                                             (k.body.start_byte + 1, k.body.start_byte + 1, path_)])
+    if grid is None:
+        path_ = f"\n{ind}if (!({guard})) {{ {call}; return; }}  // other arguments than the spec's: as written"
+    else:
+        g = list(grid) + ["1ull"] * (3 - len(grid))
+        b = [int(x) for x in block] + [1] * (3 - len(block))
+        path_ = (f"\n{ind}if (!({guard})) {{  // other arguments than the spec's: the kernel as written\n"
+                 f"{ind}    const dim3 kp_g((unsigned)({g[0]}), (unsigned)({g[1]}), (unsigned)({g[2]})), "
+                 f"kp_b({b[0]}, {b[1]}, {b[2]});\n"
+                 f"{ind}    const unsigned long long kp_nt = {b[0] * b[1] * b[2]}ull, "
+                 f"kp_n = kp_nt * kp_g.x * kp_g.y * kp_g.z;\n"
+                 f"{ind}    const unsigned long long kp_step = (unsigned long long)gridDim.x * gridDim.y * gridDim.z * "
+                 f"blockDim.x * blockDim.y * blockDim.z;\n"
+                 f"{ind}    for (unsigned long long kp_v = ((unsigned long long)(blockIdx.z * gridDim.y + blockIdx.y) * "
+                 f"gridDim.x + blockIdx.x) * (blockDim.x * blockDim.y * blockDim.z) + (threadIdx.z * blockDim.y + "
+                 f"threadIdx.y) * blockDim.x + threadIdx.x; kp_v < kp_n; kp_v += kp_step) {{\n"
+                 f"{ind}        const unsigned long long kp_k = kp_v / kp_nt, kp_t = kp_v % kp_nt;\n"
+                 f"{ind}        const dim3 kp_bi((unsigned)(kp_k % kp_g.x), (unsigned)(kp_k / kp_g.x % kp_g.y), "
+                 f"(unsigned)(kp_k / kp_g.x / kp_g.y));\n"
+                 f"{ind}        const dim3 kp_ti((unsigned)(kp_t % {b[0]}), (unsigned)(kp_t / {b[0]} % {b[1]}), "
+                 f"(unsigned)(kp_t / {b[0] * b[1]}));\n"
+                 f"{ind}        {call};\n"
+                 f"{ind}    }}\n{ind}    return;\n{ind}}}")
+    at = insert_before(src, k)  # (before `extern "C"` and a template header, which would bind the helper)
+    return span_text(src, 0, len(src.data), [(at, at, kept.fn), (k.body.start_byte + 1, k.body.start_byte + 1,
+                                                                   path_)])

@@ -11,7 +11,7 @@ from kernelpro.profilers.analysis.loops import LOOPS, analyze_loop, declared_nam
 from kernelpro.profilers.source import parse_source, walk
 
 from .text import Refuse, ident_subs, span_text
-from .virtual import insert_before, param_list, template_parts
+from .flags import as_written, with_fallback
 
 MAX_TAPS = 9  # iterations of one loop written out
 
@@ -227,25 +227,12 @@ def specialize(text: str, path: str, kernel: str, values: dict[str, int]) -> str
 
 
 def with_generic_path(new: str, original: str, path: str, kernel: str, values: dict[str, int]) -> str:
-    """`new` (a rewrite of the kernel specialised to `values`) with the kernel as written behind it: its body as a
-    device function that the rewritten kernel calls, and returns, when a parameter has another value (a uniform
-    branch for the whole block, before any barrier)."""
-    osrc = parse_source(original, path)
-    ok = osrc.kernel(kernel)
-    if any(not p.name for p in ok.signature):
-        raise Refuse("an unnamed kernel parameter")
-    tmpl, targs, _ = template_parts(osrc, ok)
-    helper = (f"// the kernel as written, for {', '.join(f'{n} != {v}' for n, v in values.items())}\n"
-              f"{tmpl}__device__ __forceinline__ void kp_{kernel}_any({param_list(osrc, ok)}) "
-              f"{osrc.node_text(ok.body)}\n\n")
-    src = parse_source(new, path)
-    k = src.kernel(kernel)
-    cond = " || ".join(f"{n} != {v}" for n, v in values.items())
-    call = f"kp_{kernel}_any{targs}({', '.join(p.name for p in ok.signature)})"
-    at = insert_before(src, k)
-    return span_text(src, 0, len(src.data), [
-        (at, at, helper),
-        (k.body.start_byte + 1, k.body.start_byte + 1, f"\n  if ({cond}) {{ {call}; return; }}  // other values: as written")])
+    """`new` (a rewrite of the kernel specialised to `values`, keeping its launch) with the kernel as written behind
+    it (flags.py's mechanism, the same launch): called, and returned from, when a parameter has another value (a
+    uniform branch for the whole block, before any barrier)."""
+    kept = as_written(original, path, kernel, virtual=False)
+    kept.fn = f"// the kernel as written, for {', '.join(f'{n} != {v}' for n, v in values.items())}\n" + kept.fn
+    return with_fallback(new, path, kernel, kept, " && ".join(f"{n} == {v}" for n, v in values.items()))
 
 
 def _c_truth(src, n) -> int | None:

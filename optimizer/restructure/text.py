@@ -99,16 +99,25 @@ def in_terms_of(expr: str, table: dict) -> str | None:
     return re.sub(r"[A-Za-z_]\w*", lambda m: f"({table[m.group(0)]})", expr)
 
 
-def leaving_jump(loop):
-    """The first `break` or `continue` in loop's body that leaves loop itself (not an inner loop or switch);
-    None if there is none: the loop can then be read as one pass of its body."""
+def leaving_jumps(loop) -> list:
+    """Every `break` and `continue` in loop's body that leaves loop itself: not one of an inner loop, nor a `break`
+    of a switch inside it (a `continue` there still leaves the loop)."""
+    out = []
     for n in walk(loop.child_by_field_name("body")):
         if n.type not in ("break_statement", "continue_statement"):
             continue
         p = n.parent
         while p is not None and p != loop and p.type not in ("for_statement", "while_statement", "do_statement",
-                                                             "switch_statement", "for_range_loop"):
+                                                             "for_range_loop", "lambda_expression") and not (
+                p.type == "switch_statement" and n.type == "break_statement"):
             p = p.parent
         if p == loop:
-            return n
-    return None
+            out.append(n)
+    return out
+
+
+def leaving_jump(loop):
+    """The first `break` or `continue` in loop's body that leaves loop itself (`leaving_jumps`); None if there is
+    none: the loop can then be read as one pass of its body."""
+    jumps = leaving_jumps(loop)
+    return jumps[0] if jumps else None

@@ -58,9 +58,14 @@ def template_parts(src: SourceFile, k: Kernel) -> tuple[str, str, object]:
 
 
 def param_list(src: SourceFile, k: Kernel) -> str:
+    """The kernel's parameters as a helper declares them: defaults dropped (`float alpha = 1.0f` is `float alpha`,
+    so the helper's own parameters may follow)."""
     for n in walk(k.node):
         if n.type == "parameter_list":
-            return src.node_text(n)[1:-1].strip()
+            return ", ".join(
+                src.node_text(p) if p.type != "optional_parameter_declaration" else
+                src.data[p.start_byte:p.child_by_field_name("default_value").start_byte].decode().rstrip()[:-1].rstrip()
+                for p in n.named_children if p.type != "comment")
     raise Refuse("the kernel's parameter list was not found")
 
 
