@@ -150,7 +150,7 @@ def main(argv=None) -> int:
     ap.add_argument("--json", action="store_true", help="one JSON object: the rows and the rate")
     ap.add_argument("--no-build", action="store_true", help="count plans returned, without building them")
     ap.add_argument("--first-hit", action="store_true", help="stop building a kernel's plans once an expected one "
-                                                                 "builds (the others listed unbuilt)")
+                                                                 "builds (the rest are listed as offered, unbuilt)")
     ap.add_argument("-v", "--verbose", action="store_true", help="the not_applied reasons of hits too")
     args = ap.parse_args(argv)
     files = sorted(glob.glob(os.path.join(args.dir, "*.cu")))
